@@ -1,0 +1,13 @@
+# -DAOT_SANITIZE=address,undefined builds everything with those sanitizers.
+if(AOT_SANITIZE)
+  string(REPLACE "," ";" _aot_sans "${AOT_SANITIZE}")
+  foreach(_s IN LISTS _aot_sans)
+    if(NOT _s MATCHES "^(address|undefined|leak|thread)$")
+      message(FATAL_ERROR "AOT_SANITIZE: unsupported sanitizer '${_s}' (use address, undefined, leak, thread)")
+    endif()
+  endforeach()
+  add_compile_options(-fsanitize=${AOT_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=${AOT_SANITIZE})
+  add_compile_definitions(AOT_SANITIZED=1)
+  message(STATUS "Sanitizers: ${AOT_SANITIZE}")
+endif()

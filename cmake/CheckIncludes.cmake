@@ -1,0 +1,22 @@
+# cmake -DROOT=<dir> -DDIR=<subdir> -DFORBIDDEN=<prefix;...> -P CheckIncludes.cmake
+# Fails when a source under ROOT/DIR includes a header whose path starts with
+# one of the forbidden prefixes.
+file(GLOB_RECURSE files "${ROOT}/${DIR}/*.h" "${ROOT}/${DIR}/*.cc" "${ROOT}/${DIR}/*.cc.txt")
+set(bad "")
+foreach(f IN LISTS files)
+  file(STRINGS "${f}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]")
+  foreach(line IN LISTS lines)
+    foreach(prefix IN LISTS FORBIDDEN)
+      if(line MATCHES "#[ \t]*include[ \t]*[\"<]${prefix}")
+        file(RELATIVE_PATH rel "${ROOT}" "${f}")
+        list(APPEND bad "${rel}: ${line}")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+if(bad)
+  list(JOIN bad "\n  " msg)
+  message(FATAL_ERROR "${DIR}/ includes forbidden headers:\n  ${msg}")
+endif()
+list(LENGTH files n)
+message(STATUS "${DIR}/: ${n} files, no include of ${FORBIDDEN}")

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Configures (once) and builds the project with Ninja.
+#   scripts/build.sh [--sanitize] [TARGET...]
+# Environment: AOT_BUILD_DIR (default build, or build-asan with --sanitize),
+# AOT_JOBS (default: number of cores), AOT_CMAKE_ARGS (extra configure flags).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+sanitize=0
+targets=()
+for arg in "$@"; do
+  case "$arg" in
+    --sanitize) sanitize=1 ;;
+    -h|--help) sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) targets+=("$arg") ;;
+  esac
+done
+
+AOT_SETUP_QUIET=1 bash scripts/setup.sh
+
+if [ "$sanitize" = 1 ]; then
+  BUILD_DIR="${AOT_BUILD_DIR:-build-asan}"
+  extra=(-DAOT_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug)
+else
+  BUILD_DIR="${AOT_BUILD_DIR:-build}"
+  extra=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
+fi
+
+if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  # shellcheck disable=SC2086
+  cmake -S . -B "$BUILD_DIR" -G Ninja "${extra[@]}" ${AOT_CMAKE_ARGS:-}
+fi
+jobs="${AOT_JOBS:-$(nproc)}"
+cmake --build "$BUILD_DIR" -j "$jobs" ${targets[@]:+--target "${targets[@]}"}
