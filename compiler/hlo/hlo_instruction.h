@@ -1,0 +1,169 @@
+#ifndef AOT_COMPILER_HLO_HLO_INSTRUCTION_H_
+#define AOT_COMPILER_HLO_HLO_INSTRUCTION_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "compiler/hlo/hlo_opcode.h"
+#include "compiler/hlo/literal.h"
+#include "compiler/hlo/shape.h"
+#include "proto/hlo.pb.h"
+
+namespace aot {
+
+class HloComputation;
+
+enum class ComparisonDirection { kEq, kNe, kLt, kLe, kGt, kGe };
+absl::string_view ComparisonDirectionString(ComparisonDirection d);  // "EQ"
+absl::StatusOr<ComparisonDirection> ParseComparisonDirection(absl::string_view s);
+
+struct SliceSpec {
+  int64_t start = 0;
+  int64_t limit = 0;
+  int64_t stride = 1;
+  bool operator==(const SliceSpec&) const = default;
+};
+
+// Every attribute an instruction may carry. Only those that apply to the
+// opcode are meaningful; the verifier checks they are present and sane.
+struct HloAttributes {
+  std::optional<Literal> literal;          // constant
+  bool literal_was_elided = false;         // constant({...}) filled by the parser
+  int64_t parameter_number = -1;           // parameter
+  int64_t tuple_index = -1;                // get-tuple-element
+  // broadcast (operand -> result dims), transpose (permutation), reduce /
+  // reverse / sort / concatenate / iota (one dim), reduce-window unused.
+  std::vector<int64_t> dimensions;
+  std::vector<SliceSpec> slice;            // slice
+  std::vector<int64_t> dynamic_slice_sizes;
+  std::optional<PaddingConfigProto> padding_config;  // pad
+  std::optional<WindowProto> window;       // reduce-window, select-and-scatter, convolution
+  std::optional<DotDimensionNumbersProto> dot_dimension_numbers;
+  std::optional<ConvolutionDimensionNumbersProto> convolution_dimension_numbers;
+  int64_t feature_group_count = 1;
+  int64_t batch_group_count = 1;
+  std::optional<GatherDimensionNumbersProto> gather_dimension_numbers;
+  std::vector<int64_t> gather_slice_sizes;
+  std::optional<ScatterDimensionNumbersProto> scatter_dimension_numbers;
+  bool indices_are_sorted = false;
+  bool unique_indices = false;
+  std::optional<ComparisonDirection> comparison_direction;
+  std::string comparison_type;             // "", FLOAT, TOTALORDER, SIGNED, UNSIGNED
+  std::string custom_call_target;
+  std::string backend_config;
+  int32_t custom_call_api_version = 0;
+  int32_t exponent_bits = 0;               // reduce-precision
+  int32_t mantissa_bits = 0;
+  bool is_stable = false;                  // sort
+  std::string fusion_kind;                 // fusion: kLoop, kInput, kOutput
+  std::vector<std::string> operand_precision;
+  std::optional<OpMetadataProto> metadata;
+  std::vector<std::pair<std::string, std::string>> frontend_attributes;
+  std::string sharding;
+  // Attributes the front end keeps verbatim but does not interpret
+  // (name -> raw text), printed back in order.
+  std::vector<std::pair<std::string, std::string>> unknown_attributes;
+};
+
+// One HLO instruction. Owned by its HloComputation; operands and called
+// computations are non-owning pointers into the same module.
+class HloInstruction {
+ public:
+  static std::unique_ptr<HloInstruction> Create(
+      HloOpcode opcode, Shape shape, std::vector<HloInstruction*> operands);
+  static std::unique_ptr<HloInstruction> CreateParameter(int64_t number,
+                                                         Shape shape,
+                                                         std::string name);
+  static std::unique_ptr<HloInstruction> CreateConstant(Literal literal);
+
+  HloOpcode opcode() const { return opcode_; }
+  const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+  int64_t unique_id() const { return unique_id_; }
+  void set_unique_id(int64_t id) { unique_id_ = id; }
+
+  const Shape& shape() const { return shape_; }
+  Shape* mutable_shape() { return &shape_; }
+
+  int64_t operand_count() const { return static_cast<int64_t>(operands_.size()); }
+  HloInstruction* operand(int64_t i) const { return operands_[i]; }
+  const std::vector<HloInstruction*>& operands() const { return operands_; }
+  const std::vector<HloInstruction*>& users() const { return users_; }
+  int64_t user_count() const { return static_cast<int64_t>(users_.size()); }
+
+  // Replaces operand `i` (user lists are kept consistent).
+  void ReplaceOperandWith(int64_t i, HloInstruction* new_operand);
+  // Makes every user of this instruction use `other` instead; if this is
+  // its computation's root, `other` becomes the root.
+  void ReplaceAllUsesWith(HloInstruction* other);
+  void AppendOperand(HloInstruction* operand);
+  // Removes this instruction from its operands' user lists (before deletion).
+  void DetachFromOperands();
+
+  // Called computations, by role:
+  //   while: {condition, body}; conditional: branches in order;
+  //   select-and-scatter: {select, scatter}; fusion: {fused computation};
+  //   call/reduce/reduce-window/scatter/sort/custom-call: {to_apply}.
+  const std::vector<HloComputation*>& called_computations() const {
+    return called_computations_;
+  }
+  std::vector<HloComputation*>* mutable_called_computations() {
+    return &called_computations_;
+  }
+  HloComputation* to_apply() const;
+  HloComputation* while_condition() const { return called_computations_[0]; }
+  HloComputation* while_body() const { return called_computations_[1]; }
+
+  const HloAttributes& attrs() const { return attrs_; }
+  HloAttributes* mutable_attrs() { return &attrs_; }
+
+  // Convenience accessors over attrs().
+  const Literal& literal() const { return *attrs_.literal; }
+  int64_t parameter_number() const { return attrs_.parameter_number; }
+  int64_t tuple_index() const { return attrs_.tuple_index; }
+  const std::vector<int64_t>& dimensions() const { return attrs_.dimensions; }
+
+  HloComputation* parent() const { return parent_; }
+  void set_parent(HloComputation* parent) { parent_ = parent; }
+
+  // "%name = f32[2]{0} add(f32[2]{0} %a, f32[2]{0} %b), metadata={...}"
+  // (operand shapes printed as XLA does; `print_ids=false` drops '%').
+  std::string ToString() const;
+  // The attribute list alone: "dimensions={0}, to_apply=%add".
+  std::string AttributesToString() const;
+
+  HloInstructionProto ToProto() const;
+
+ private:
+  HloInstruction(HloOpcode opcode, Shape shape);
+
+  HloOpcode opcode_;
+  std::string name_;
+  int64_t unique_id_ = -1;
+  Shape shape_;
+  std::vector<HloInstruction*> operands_;
+  std::vector<HloInstruction*> users_;
+  std::vector<HloComputation*> called_computations_;
+  HloAttributes attrs_;
+  HloComputation* parent_ = nullptr;
+};
+
+// "{0,1}" style list.
+std::string DimsToString(const std::vector<int64_t>& dims);
+// "size=3x3 stride=2x2 pad=1_1x1_1 ..." (XLA's window syntax).
+std::string WindowToString(const WindowProto& window);
+// "b01f_01io->b01f".
+std::string ConvolutionDimensionNumbersToString(
+    const ConvolutionDimensionNumbersProto& dnums);
+// "0_0x1_1_2" per dimension: low_high[_interior].
+std::string PaddingConfigToString(const PaddingConfigProto& padding);
+
+}  // namespace aot
+
+#endif  // AOT_COMPILER_HLO_HLO_INSTRUCTION_H_

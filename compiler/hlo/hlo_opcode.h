@@ -1,0 +1,115 @@
+#ifndef AOT_COMPILER_HLO_HLO_OPCODE_H_
+#define AOT_COMPILER_HLO_HLO_OPCODE_H_
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace aot {
+
+// X(enum name, text spelling, arity: -1 = variadic, kind)
+// kind: U = elementwise unary, B = elementwise binary, O = other.
+#define AOT_HLO_OPCODE_LIST(X)                            \
+  X(kAbs, "abs", 1, U)                                    \
+  X(kAdd, "add", 2, B)                                    \
+  X(kAnd, "and", 2, B)                                    \
+  X(kAtan2, "atan2", 2, B)                                \
+  X(kBitcast, "bitcast", 1, O)                            \
+  X(kBitcastConvert, "bitcast-convert", 1, O)             \
+  X(kBroadcast, "broadcast", 1, O)                        \
+  X(kCall, "call", -1, O)                                 \
+  X(kCbrt, "cbrt", 1, U)                                  \
+  X(kCeil, "ceil", 1, U)                                  \
+  X(kClamp, "clamp", 3, O)                                \
+  X(kClz, "count-leading-zeros", 1, U)                    \
+  X(kCompare, "compare", 2, O)                            \
+  X(kConcatenate, "concatenate", -1, O)                   \
+  X(kConditional, "conditional", -1, O)                   \
+  X(kConstant, "constant", 0, O)                          \
+  X(kConvert, "convert", 1, O)                            \
+  X(kConvolution, "convolution", 2, O)                    \
+  X(kCopy, "copy", 1, U)                                  \
+  X(kCos, "cosine", 1, U)                                 \
+  X(kCustomCall, "custom-call", -1, O)                    \
+  X(kDivide, "divide", 2, B)                              \
+  X(kDot, "dot", 2, O)                                    \
+  X(kDynamicSlice, "dynamic-slice", -1, O)                \
+  X(kDynamicUpdateSlice, "dynamic-update-slice", -1, O)   \
+  X(kErf, "erf", 1, U)                                    \
+  X(kExp, "exponential", 1, U)                            \
+  X(kExpm1, "exponential-minus-one", 1, U)                \
+  X(kFloor, "floor", 1, U)                                \
+  X(kFusion, "fusion", -1, O)                             \
+  X(kGather, "gather", 2, O)                              \
+  X(kGetTupleElement, "get-tuple-element", 1, O)          \
+  X(kIota, "iota", 0, O)                                  \
+  X(kIsFinite, "is-finite", 1, O)                         \
+  X(kLog, "log", 1, U)                                    \
+  X(kLog1p, "log-plus-one", 1, U)                         \
+  X(kLogistic, "logistic", 1, U)                          \
+  X(kMaximum, "maximum", 2, B)                            \
+  X(kMinimum, "minimum", 2, B)                            \
+  X(kMultiply, "multiply", 2, B)                          \
+  X(kNegate, "negate", 1, U)                              \
+  X(kNot, "not", 1, U)                                    \
+  X(kOr, "or", 2, B)                                      \
+  X(kPad, "pad", 2, O)                                    \
+  X(kParameter, "parameter", 0, O)                        \
+  X(kPartitionId, "partition-id", 0, O)                   \
+  X(kPopulationCount, "popcnt", 1, U)                     \
+  X(kPower, "power", 2, B)                                \
+  X(kReduce, "reduce", -1, O)                             \
+  X(kReducePrecision, "reduce-precision", 1, U)           \
+  X(kReduceWindow, "reduce-window", -1, O)                \
+  X(kRemainder, "remainder", 2, B)                        \
+  X(kReplicaId, "replica-id", 0, O)                       \
+  X(kReshape, "reshape", 1, O)                            \
+  X(kReverse, "reverse", 1, O)                            \
+  X(kRoundNearestAfz, "round-nearest-afz", 1, U)          \
+  X(kRoundNearestEven, "round-nearest-even", 1, U)        \
+  X(kRsqrt, "rsqrt", 1, U)                                \
+  X(kScatter, "scatter", -1, O)                           \
+  X(kSelect, "select", 3, O)                              \
+  X(kSelectAndScatter, "select-and-scatter", 3, O)        \
+  X(kShiftLeft, "shift-left", 2, B)                       \
+  X(kShiftRightArithmetic, "shift-right-arithmetic", 2, B) \
+  X(kShiftRightLogical, "shift-right-logical", 2, B)      \
+  X(kSign, "sign", 1, U)                                  \
+  X(kSin, "sine", 1, U)                                   \
+  X(kSlice, "slice", 1, O)                                \
+  X(kSort, "sort", -1, O)                                 \
+  X(kSqrt, "sqrt", 1, U)                                  \
+  X(kSubtract, "subtract", 2, B)                          \
+  X(kTan, "tan", 1, U)                                    \
+  X(kTanh, "tanh", 1, U)                                  \
+  X(kTranspose, "transpose", 1, O)                        \
+  X(kTuple, "tuple", -1, O)                               \
+  X(kWhile, "while", 1, O)                                \
+  X(kXor, "xor", 2, B)
+
+enum class HloOpcode : uint8_t {
+#define AOT_DECLARE_OPCODE(enum_name, text, arity, kind) enum_name,
+  AOT_HLO_OPCODE_LIST(AOT_DECLARE_OPCODE)
+#undef AOT_DECLARE_OPCODE
+};
+
+// The text spelling ("dynamic-slice").
+absl::string_view HloOpcodeString(HloOpcode opcode);
+// Parses a spelling; accepts XLA's aliases ("clz" for count-leading-zeros).
+absl::StatusOr<HloOpcode> StringToHloOpcode(absl::string_view text);
+// Fixed operand count, or -1 when variadic.
+int HloOpcodeArity(HloOpcode opcode);
+// Elementwise unary (abs, exp, ..., copy, reduce-precision).
+bool IsElementwiseUnary(HloOpcode opcode);
+// Elementwise binary arithmetic/logic (add, ..., shift-*); compare is not.
+bool IsElementwiseBinary(HloOpcode opcode);
+// Any elementwise op: the above plus compare, select, clamp, convert,
+// is-finite.
+bool IsElementwise(HloOpcode opcode);
+// Number of opcodes.
+int HloOpcodeCount();
+
+}  // namespace aot
+
+#endif  // AOT_COMPILER_HLO_HLO_OPCODE_H_

@@ -1,0 +1,393 @@
+#include "compiler/hlo/literal.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace aot {
+
+namespace {
+
+template <typename T>
+constexpr bool kIsFloat = std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                          std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+
+// Saturating float -> integer, NaN -> 0 (XLA's convert semantics).
+template <typename IntT>
+IntT SaturatingCast(double v) {
+  if (std::isnan(v)) return 0;
+  constexpr double lo = static_cast<double>(std::numeric_limits<IntT>::min());
+  // 2^bits (exclusive upper bound), exactly representable as a double.
+  constexpr double hi = static_cast<double>(std::numeric_limits<IntT>::max()) + 1.0;
+  if (v <= lo) return std::numeric_limits<IntT>::min();
+  if (v >= hi) return std::numeric_limits<IntT>::max();
+  return static_cast<IntT>(v);
+}
+
+template <typename T>
+T FromDouble(double v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return v != 0;
+  } else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
+    // double -> float -> 16-bit: double rounding is harmless here except in
+    // rare ties; XLA's interpreter does the same (via float).
+    return T(static_cast<float>(v));
+  } else if constexpr (kIsFloat<T>) {
+    return static_cast<T>(v);
+  } else {
+    return SaturatingCast<T>(v);
+  }
+}
+
+template <typename T>
+double ToDouble(T v) {
+  if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
+    return static_cast<double>(static_cast<float>(v));
+  } else {
+    return static_cast<double>(v);
+  }
+}
+
+}  // namespace
+
+Literal::Literal(const Shape& shape) : shape_(shape) {
+  if (shape.IsTuple()) {
+    for (const Shape& s : shape.tuple_shapes()) elements_.emplace_back(s);
+  } else if (shape.IsArray()) {
+    bytes_.assign(static_cast<size_t>(shape.ByteSize()), 0);
+  }
+}
+
+Literal Literal::Tuple(std::vector<Literal> elements) {
+  std::vector<Shape> shapes;
+  for (const Literal& e : elements) shapes.push_back(e.shape());
+  Literal l;
+  l.shape_ = Shape::Tuple(std::move(shapes));
+  l.elements_ = std::move(elements);
+  return l;
+}
+
+Literal Literal::FromDoubles(const Shape& shape,
+                             absl::Span<const double> values) {
+  Literal l(shape);
+  for (size_t i = 0; i < values.size() && static_cast<int64_t>(i) < l.element_count(); ++i) {
+    l.SetFromDouble(static_cast<int64_t>(i), values[i]);
+  }
+  return l;
+}
+
+Literal Literal::FromInt64s(const Shape& shape,
+                            absl::Span<const int64_t> values) {
+  Literal l(shape);
+  for (size_t i = 0; i < values.size() && static_cast<int64_t>(i) < l.element_count(); ++i) {
+    l.SetFromInt64(static_cast<int64_t>(i), values[i]);
+  }
+  return l;
+}
+
+double Literal::GetAsDouble(int64_t i) const {
+  return ArrayTypeSwitch(shape_.element_type(), [&](auto tag) -> double {
+    using T = typename decltype(tag)::type;
+    return ToDouble(Get<T>(i));
+  });
+}
+
+int64_t Literal::GetAsInt64(int64_t i) const {
+  return ArrayTypeSwitch(shape_.element_type(), [&](auto tag) -> int64_t {
+    using T = typename decltype(tag)::type;
+    if constexpr (kIsFloat<T>) {
+      return SaturatingCast<int64_t>(ToDouble(Get<T>(i)));
+    } else {
+      return static_cast<int64_t>(Get<T>(i));
+    }
+  });
+}
+
+uint64_t Literal::GetAsUint64(int64_t i) const {
+  return ArrayTypeSwitch(shape_.element_type(), [&](auto tag) -> uint64_t {
+    using T = typename decltype(tag)::type;
+    if constexpr (kIsFloat<T>) {
+      return SaturatingCast<uint64_t>(ToDouble(Get<T>(i)));
+    } else {
+      return static_cast<uint64_t>(Get<T>(i));
+    }
+  });
+}
+
+void Literal::SetFromDouble(int64_t i, double value) {
+  ArrayTypeSwitch(shape_.element_type(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    Set<T>(i, FromDouble<T>(value));
+  });
+}
+
+void Literal::SetFromInt64(int64_t i, int64_t value) {
+  ArrayTypeSwitch(shape_.element_type(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, bool>) {
+      Set<T>(i, value != 0);
+    } else if constexpr (kIsFloat<T>) {
+      Set<T>(i, FromDouble<T>(static_cast<double>(value)));
+    } else {
+      Set<T>(i, static_cast<T>(value));  // wraps modulo 2^bits
+    }
+  });
+}
+
+void Literal::SetFromUint64(int64_t i, uint64_t value) {
+  ArrayTypeSwitch(shape_.element_type(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, bool>) {
+      Set<T>(i, value != 0);
+    } else if constexpr (kIsFloat<T>) {
+      Set<T>(i, FromDouble<T>(static_cast<double>(value)));
+    } else {
+      Set<T>(i, static_cast<T>(value));
+    }
+  });
+}
+
+std::vector<Literal> Literal::FlattenLeaves() const {
+  if (!shape_.IsTuple()) return {*this};
+  std::vector<Literal> leaves;
+  for (const Literal& e : elements_) {
+    std::vector<Literal> sub = e.FlattenLeaves();
+    for (Literal& l : sub) leaves.push_back(std::move(l));
+  }
+  return leaves;
+}
+
+bool Literal::operator==(const Literal& other) const {
+  if (!shape_.Compatible(other.shape_)) return false;
+  if (shape_.IsTuple()) return elements_ == other.elements_;
+  return bytes_ == other.bytes_;
+}
+
+std::string FormatFloat(double value, PrimitiveType type) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  char buffer[64];
+  // Shortest precision that round-trips through the element type.
+  int max_digits = type == F64 ? 17 : 9;
+  for (int digits = 1; digits <= max_digits; ++digits) {
+    std::snprintf(buffer, sizeof(buffer), "%.*g", digits, value);
+    double parsed = std::strtod(buffer, nullptr);
+    bool same;
+    if (type == F64) {
+      same = parsed == value;
+    } else if (type == F32) {
+      same = static_cast<float>(parsed) == static_cast<float>(value);
+    } else if (type == F16) {
+      same = FloatToHalfBits(static_cast<float>(parsed)) ==
+             FloatToHalfBits(static_cast<float>(value));
+    } else {
+      same = FloatToBf16Bits(static_cast<float>(parsed)) ==
+             FloatToBf16Bits(static_cast<float>(value));
+    }
+    if (same) break;
+  }
+  return buffer;
+}
+
+namespace {
+
+std::string ElementToString(const Literal& l, int64_t i) {
+  PrimitiveType t = l.shape().element_type();
+  if (t == PRED) return l.Get<bool>(i) ? "true" : "false";
+  if (IsFloatingPoint(t)) return FormatFloat(l.GetAsDouble(i), t);
+  if (IsUnsignedInteger(t)) return absl::StrCat(l.GetAsUint64(i));
+  return absl::StrCat(l.GetAsInt64(i));
+}
+
+void AppendArray(const Literal& l, int64_t dim, int64_t& offset,
+                 std::string& out) {
+  const Shape& s = l.shape();
+  if (dim == s.rank()) {
+    out += ElementToString(l, offset++);
+    return;
+  }
+  bool innermost = dim + 1 == s.rank();
+  out += innermost ? "{" : "{ ";
+  for (int64_t i = 0; i < s.dimensions(dim); ++i) {
+    if (i > 0) out += ", ";
+    AppendArray(l, dim + 1, offset, out);
+  }
+  out += innermost ? "}" : " }";
+}
+
+}  // namespace
+
+std::string Literal::ValuesToString() const {
+  if (shape_.IsTuple()) {
+    std::vector<std::string> parts;
+    for (const Literal& e : elements_) parts.push_back(e.ValuesToString());
+    return absl::StrCat("(", absl::StrJoin(parts, ", "), ")");
+  }
+  std::string out;
+  int64_t offset = 0;
+  AppendArray(*this, 0, offset, out);
+  return out;
+}
+
+std::string Literal::ToString() const {
+  return absl::StrCat(shape_.ToString(), " ", ValuesToString());
+}
+
+namespace {
+
+template <typename T>
+void AppendPacked16(const Literal& l, std::string* out) {
+  for (const T& v : l.data<T>()) {
+    out->push_back(static_cast<char>(v.bits & 0xff));
+    out->push_back(static_cast<char>(v.bits >> 8));
+  }
+}
+
+}  // namespace
+
+LiteralProto Literal::ToProto() const {
+  LiteralProto proto;
+  *proto.mutable_shape() = shape_.ToProto();
+  if (shape_.IsTuple()) {
+    for (const Literal& e : elements_) *proto.add_tuple_literals() = e.ToProto();
+    return proto;
+  }
+  switch (shape_.element_type()) {
+    case PRED:
+      for (bool v : data<bool>()) proto.add_preds(v);
+      break;
+    case S8:
+      proto.set_s8s(std::string(bytes_.begin(), bytes_.end()));
+      break;
+    case U8:
+      proto.set_u8s(std::string(bytes_.begin(), bytes_.end()));
+      break;
+    case S16:
+      for (int16_t v : data<int16_t>()) {
+        proto.mutable_s16s()->push_back(static_cast<char>(v & 0xff));
+        proto.mutable_s16s()->push_back(static_cast<char>((v >> 8) & 0xff));
+      }
+      break;
+    case U16:
+      for (uint16_t v : data<uint16_t>()) {
+        proto.mutable_u16s()->push_back(static_cast<char>(v & 0xff));
+        proto.mutable_u16s()->push_back(static_cast<char>(v >> 8));
+      }
+      break;
+    case S32:
+      for (int32_t v : data<int32_t>()) proto.add_s32s(v);
+      break;
+    case S64:
+      for (int64_t v : data<int64_t>()) proto.add_s64s(v);
+      break;
+    case U32:
+      for (uint32_t v : data<uint32_t>()) proto.add_u32s(v);
+      break;
+    case U64:
+      for (uint64_t v : data<uint64_t>()) proto.add_u64s(v);
+      break;
+    case F16:
+      AppendPacked16<Half>(*this, proto.mutable_f16s());
+      break;
+    case BF16:
+      AppendPacked16<BFloat16>(*this, proto.mutable_bf16s());
+      break;
+    case F32:
+      for (float v : data<float>()) proto.add_f32s(v);
+      break;
+    case F64:
+      for (double v : data<double>()) proto.add_f64s(v);
+      break;
+    default:
+      break;
+  }
+  return proto;
+}
+
+absl::StatusOr<Literal> Literal::FromProto(const LiteralProto& proto) {
+  auto shape = Shape::FromProto(proto.shape());
+  if (!shape.ok()) return shape.status();
+  if (shape->IsTuple()) {
+    if (proto.tuple_literals_size() != static_cast<int>(shape->tuple_shapes().size())) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "tuple literal of shape ", shape->ToString(), " has ",
+          proto.tuple_literals_size(), " elements"));
+    }
+    std::vector<Literal> elements;
+    for (const LiteralProto& e : proto.tuple_literals()) {
+      auto sub = FromProto(e);
+      if (!sub.ok()) return sub.status();
+      elements.push_back(*std::move(sub));
+    }
+    return Tuple(std::move(elements));
+  }
+  if (!shape->IsArray()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("literal of non-array shape ", shape->ToString()));
+  }
+  int64_t n = shape->ElementCount();
+  int64_t width = ByteWidth(shape->element_type());
+  if (n > (int64_t{1} << 40) / std::max<int64_t>(width, 1)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("literal of shape ", shape->ToString(), " is too large"));
+  }
+  auto count_error = [&](int64_t got) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "literal of shape ", shape->ToString(), " has ", got,
+        " values, expected ", n));
+  };
+  Literal l(*shape);
+  auto copy_bytes = [&](const std::string& bytes) -> absl::Status {
+    if (static_cast<int64_t>(bytes.size()) != n * width) {
+      return count_error(static_cast<int64_t>(bytes.size()) / std::max<int64_t>(width, 1));
+    }
+    // Little-endian on the wire and in memory (x86-64).
+    std::memcpy(l.bytes_.data(), bytes.data(), bytes.size());
+    return absl::OkStatus();
+  };
+  auto copy_repeated = [&](const auto& values, auto tag) -> absl::Status {
+    using T = typename decltype(tag)::type;
+    if (values.size() != n) return count_error(values.size());
+    for (int64_t i = 0; i < n; ++i) l.Set<T>(i, static_cast<T>(values.Get(i)));
+    return absl::OkStatus();
+  };
+  absl::Status s;
+  switch (shape->element_type()) {
+    case PRED: s = copy_repeated(proto.preds(), TypeTag<bool>{}); break;
+    case S8: s = copy_bytes(proto.s8s()); break;
+    case U8: s = copy_bytes(proto.u8s()); break;
+    case S16: s = copy_bytes(proto.s16s()); break;
+    case U16: s = copy_bytes(proto.u16s()); break;
+    case F16: s = copy_bytes(proto.f16s()); break;
+    case BF16: s = copy_bytes(proto.bf16s()); break;
+    case S32: s = copy_repeated(proto.s32s(), TypeTag<int32_t>{}); break;
+    case S64: s = copy_repeated(proto.s64s(), TypeTag<int64_t>{}); break;
+    case U32: s = copy_repeated(proto.u32s(), TypeTag<uint32_t>{}); break;
+    case U64: s = copy_repeated(proto.u64s(), TypeTag<uint64_t>{}); break;
+    case F32: s = copy_repeated(proto.f32s(), TypeTag<float>{}); break;
+    case F64: s = copy_repeated(proto.f64s(), TypeTag<double>{}); break;
+    default: break;
+  }
+  if (!s.ok()) return s;
+  return l;
+}
+
+int64_t LinearIndex(absl::Span<const int64_t> dims,
+                    absl::Span<const int64_t> index) {
+  int64_t linear = 0;
+  for (size_t i = 0; i < dims.size(); ++i) linear = linear * dims[i] + index[i];
+  return linear;
+}
+
+bool NextIndex(absl::Span<const int64_t> dims, std::vector<int64_t>& index) {
+  for (int64_t i = static_cast<int64_t>(dims.size()) - 1; i >= 0; --i) {
+    if (++index[i] < dims[i]) return true;
+    index[i] = 0;
+  }
+  return false;
+}
+
+}  // namespace aot

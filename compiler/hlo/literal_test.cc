@@ -1,0 +1,90 @@
+#include "compiler/hlo/literal.h"
+
+#include <cmath>
+#include <limits>
+
+#include "gtest/gtest.h"
+
+namespace aot {
+namespace {
+
+TEST(Float16Test, Bf16RoundsToNearestEven) {
+  // 1 + 2^-8 is halfway between 1 and 1 + 2^-7: ties to even -> 1.
+  EXPECT_EQ(Bf16BitsToFloat(FloatToBf16Bits(1.0f + 0x1p-8f)), 1.0f);
+  // 1 + 3*2^-8 is halfway between 1+2^-7 and 1+2^-6: ties to even -> 1+2^-6.
+  EXPECT_EQ(Bf16BitsToFloat(FloatToBf16Bits(1.0f + 3 * 0x1p-8f)), 1.0f + 0x1p-6f);
+  EXPECT_TRUE(std::isnan(Bf16BitsToFloat(FloatToBf16Bits(NAN))));
+  EXPECT_EQ(Bf16BitsToFloat(FloatToBf16Bits(INFINITY)), INFINITY);
+}
+
+TEST(Float16Test, HalfConversions) {
+  EXPECT_EQ(HalfBitsToFloat(FloatToHalfBits(65504.0f)), 65504.0f);
+  EXPECT_EQ(HalfBitsToFloat(FloatToHalfBits(65520.0f)), INFINITY);
+  EXPECT_EQ(HalfBitsToFloat(FloatToHalfBits(65519.0f)), 65504.0f);
+  EXPECT_EQ(HalfBitsToFloat(FloatToHalfBits(0x1p-24f)), 0x1p-24f);  // min subnormal
+  EXPECT_EQ(HalfBitsToFloat(FloatToHalfBits(0x1p-25f)), 0.0f);      // tie to even (0)
+  EXPECT_EQ(HalfBitsToFloat(FloatToHalfBits(0x1.8p-25f)), 0x1p-24f);
+  EXPECT_EQ(HalfBitsToFloat(FloatToHalfBits(1.0f + 0x1p-11f)), 1.0f);  // tie -> even
+  EXPECT_EQ(HalfBitsToFloat(FloatToHalfBits(-2.5f)), -2.5f);
+  EXPECT_TRUE(std::isnan(HalfBitsToFloat(FloatToHalfBits(NAN))));
+  // Every half value round-trips through float.
+  for (uint32_t bits = 0; bits < 0x10000; ++bits) {
+    float f = HalfBitsToFloat(static_cast<uint16_t>(bits));
+    if (std::isnan(f)) continue;
+    ASSERT_EQ(FloatToHalfBits(f), bits) << bits;
+  }
+}
+
+TEST(LiteralTest, ConversionsFollowXla) {
+  Literal s8(Shape(S8, {4}));
+  s8.SetFromDouble(0, 300.0);   // saturates
+  s8.SetFromDouble(1, -1e9);
+  s8.SetFromDouble(2, NAN);     // NaN -> 0
+  s8.SetFromInt64(3, 300);      // int -> int wraps
+  EXPECT_EQ(s8.GetAsInt64(0), 127);
+  EXPECT_EQ(s8.GetAsInt64(1), -128);
+  EXPECT_EQ(s8.GetAsInt64(2), 0);
+  EXPECT_EQ(s8.GetAsInt64(3), 44);
+  Literal u64(Shape(U64, {1}));
+  u64.SetFromUint64(0, std::numeric_limits<uint64_t>::max());
+  EXPECT_EQ(u64.GetAsUint64(0), std::numeric_limits<uint64_t>::max());
+}
+
+TEST(LiteralTest, ValuesToStringNestsByRank) {
+  Literal l = Literal::FromDoubles(Shape(F32, {2, 2}), {1, 2.5, -3, 0.1});
+  EXPECT_EQ(l.ValuesToString(), "{ {1, 2.5}, {-3, 0.1} }");
+  Literal p = Literal::FromInt64s(Shape(PRED, {2}), {1, 0});
+  EXPECT_EQ(p.ValuesToString(), "{true, false}");
+  Literal nan = Literal::FromDoubles(Shape(F32, {}), {NAN});
+  EXPECT_EQ(nan.ValuesToString(), "nan");
+  Literal t = Literal::Tuple({Literal::FromInt64s(Shape(S32, {}), {3}),
+                              Literal::FromDoubles(Shape(F64, {1}), {-INFINITY})});
+  EXPECT_EQ(t.ValuesToString(), "(3, {-inf})");
+}
+
+TEST(LiteralTest, FormatFloatRoundTrips) {
+  for (float f : {0.1f, 1.0f / 3.0f, 3.4028235e38f, 1.17549435e-38f, -0.0f}) {
+    std::string s = FormatFloat(f, F32);
+    EXPECT_EQ(std::strtof(s.c_str(), nullptr), f) << s;
+  }
+  EXPECT_EQ(FormatFloat(0.1, F64), "0.1");
+  EXPECT_EQ(FormatFloat(1.0 / 3.0, F64), "0.3333333333333333");
+  EXPECT_EQ(FormatFloat(1.0 / 3.0, BF16), "0.3333");
+  EXPECT_EQ(FormatFloat(0.5, F32), "0.5");
+}
+
+TEST(LiteralTest, ProtoRoundTripEveryType) {
+  for (PrimitiveType t : {PRED, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16,
+                          F32, F64}) {
+    Literal l = Literal::FromDoubles(Shape(t, {3}), {1, 0, 2});
+    auto back = Literal::FromProto(l.ToProto());
+    ASSERT_TRUE(back.ok()) << PrimitiveTypeName(t) << ": " << back.status();
+    EXPECT_EQ(*back, l) << PrimitiveTypeName(t);
+  }
+  LiteralProto bad = Literal(Shape(F32, {3})).ToProto();
+  bad.mutable_f32s()->RemoveLast();
+  EXPECT_FALSE(Literal::FromProto(bad).ok());
+}
+
+}  // namespace
+}  // namespace aot

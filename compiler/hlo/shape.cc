@@ -1,0 +1,242 @@
+#include "compiler/hlo/shape.h"
+
+#include <numeric>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace aot {
+
+namespace {
+
+struct TypeInfo {
+  PrimitiveType type;
+  const char* name;
+  int64_t width;
+};
+
+constexpr TypeInfo kTypes[] = {
+    {PRED, "pred", 1}, {S8, "s8", 1},    {S16, "s16", 2},   {S32, "s32", 4},
+    {S64, "s64", 8},   {U8, "u8", 1},    {U16, "u16", 2},   {U32, "u32", 4},
+    {U64, "u64", 8},   {F16, "f16", 2},  {BF16, "bf16", 2}, {F32, "f32", 4},
+    {F64, "f64", 8},   {TOKEN, "token", 0}};
+
+}  // namespace
+
+absl::string_view PrimitiveTypeName(PrimitiveType type) {
+  for (const TypeInfo& t : kTypes) {
+    if (t.type == type) return t.name;
+  }
+  if (type == TUPLE) return "tuple";
+  return "invalid";
+}
+
+absl::StatusOr<PrimitiveType> ParsePrimitiveTypeName(absl::string_view name) {
+  for (const TypeInfo& t : kTypes) {
+    if (name == t.name) return t.type;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown element type '", name, "'"));
+}
+
+int64_t ByteWidth(PrimitiveType type) {
+  for (const TypeInfo& t : kTypes) {
+    if (t.type == type) return t.width;
+  }
+  return 0;
+}
+
+bool IsFloatingPoint(PrimitiveType type) {
+  return type == F16 || type == BF16 || type == F32 || type == F64;
+}
+bool IsSignedInteger(PrimitiveType type) {
+  return type == S8 || type == S16 || type == S32 || type == S64;
+}
+bool IsUnsignedInteger(PrimitiveType type) {
+  return type == U8 || type == U16 || type == U32 || type == U64;
+}
+bool IsInteger(PrimitiveType type) {
+  return IsSignedInteger(type) || IsUnsignedInteger(type);
+}
+bool IsArrayType(PrimitiveType type) {
+  return type == PRED || IsInteger(type) || IsFloatingPoint(type);
+}
+
+Shape::Shape(PrimitiveType type, std::vector<int64_t> dimensions)
+    : element_type_(type), dimensions_(std::move(dimensions)) {}
+
+Shape Shape::Tuple(std::vector<Shape> elements) {
+  Shape s;
+  s.element_type_ = TUPLE;
+  s.tuple_shapes_ = std::move(elements);
+  return s;
+}
+
+Shape Shape::Token() {
+  Shape s;
+  s.element_type_ = TOKEN;
+  return s;
+}
+
+std::vector<int64_t> Shape::LayoutOrDefault() const {
+  if (!minor_to_major_.empty() || rank() == 0) return minor_to_major_;
+  std::vector<int64_t> m2m(rank());
+  for (int64_t i = 0; i < rank(); ++i) m2m[i] = rank() - 1 - i;
+  return m2m;
+}
+
+bool Shape::HasDefaultLayout() const {
+  if (minor_to_major_.empty()) return true;
+  for (int64_t i = 0; i < rank(); ++i) {
+    if (minor_to_major_[i] != rank() - 1 - i) return false;
+  }
+  return true;
+}
+
+void Shape::ClearLayout() {
+  minor_to_major_.clear();
+  for (Shape& s : tuple_shapes_) s.ClearLayout();
+}
+
+int64_t Shape::ElementCount() const {
+  if (!IsArray()) return 0;
+  int64_t n = 1;
+  for (int64_t d : dimensions_) n *= d;
+  return n;
+}
+
+int64_t Shape::ByteSize() const {
+  if (IsTuple()) {
+    int64_t n = 0;
+    for (const Shape& s : tuple_shapes_) n += s.ByteSize();
+    return n;
+  }
+  return ElementCount() * ByteWidth(element_type_);
+}
+
+std::vector<Shape> Shape::FlattenLeaves() const {
+  if (!IsTuple()) return {*this};
+  std::vector<Shape> leaves;
+  for (const Shape& s : tuple_shapes_) {
+    std::vector<Shape> sub = s.FlattenLeaves();
+    leaves.insert(leaves.end(), sub.begin(), sub.end());
+  }
+  return leaves;
+}
+
+const Shape& Shape::Subshape(absl::Span<const int64_t> index) const {
+  const Shape* s = this;
+  for (int64_t i : index) s = &s->tuple_shapes_[i];
+  return *s;
+}
+
+std::string Shape::ToString(bool print_layout) const {
+  if (IsTuple()) {
+    std::vector<std::string> parts;
+    for (const Shape& s : tuple_shapes_) parts.push_back(s.ToString(print_layout));
+    return absl::StrCat("(", absl::StrJoin(parts, ", "), ")");
+  }
+  if (IsToken()) return "token[]";
+  std::string out = absl::StrCat(PrimitiveTypeName(element_type_), "[",
+                                 absl::StrJoin(dimensions_, ","), "]");
+  if (print_layout && rank() > 0) {
+    absl::StrAppend(&out, "{", absl::StrJoin(LayoutOrDefault(), ","), "}");
+  }
+  return out;
+}
+
+bool Shape::Compatible(const Shape& other) const {
+  if (element_type_ != other.element_type_) return false;
+  if (IsTuple()) {
+    if (tuple_shapes_.size() != other.tuple_shapes_.size()) return false;
+    for (size_t i = 0; i < tuple_shapes_.size(); ++i) {
+      if (!tuple_shapes_[i].Compatible(other.tuple_shapes_[i])) return false;
+    }
+    return true;
+  }
+  return dimensions_ == other.dimensions_;
+}
+
+bool Shape::operator==(const Shape& other) const {
+  if (!Compatible(other)) return false;
+  if (IsTuple()) {
+    for (size_t i = 0; i < tuple_shapes_.size(); ++i) {
+      if (tuple_shapes_[i] != other.tuple_shapes_[i]) return false;
+    }
+    return true;
+  }
+  return LayoutOrDefault() == other.LayoutOrDefault();
+}
+
+ShapeProto Shape::ToProto() const {
+  ShapeProto proto;
+  proto.set_element_type(element_type_);
+  for (int64_t d : dimensions_) proto.add_dimensions(d);
+  for (const Shape& s : tuple_shapes_) *proto.add_tuple_shapes() = s.ToProto();
+  if (!minor_to_major_.empty()) {
+    for (int64_t d : minor_to_major_) {
+      proto.mutable_layout()->add_minor_to_major(d);
+    }
+  }
+  return proto;
+}
+
+absl::StatusOr<Shape> Shape::FromProto(const ShapeProto& proto) {
+  Shape s;
+  s.element_type_ = proto.element_type();
+  if (s.element_type_ == TUPLE) {
+    if (proto.dimensions_size() > 0) {
+      return absl::InvalidArgumentError("tuple shape has dimensions");
+    }
+    for (const ShapeProto& t : proto.tuple_shapes()) {
+      auto sub = FromProto(t);
+      if (!sub.ok()) return sub.status();
+      s.tuple_shapes_.push_back(*std::move(sub));
+    }
+    return s;
+  }
+  if (s.element_type_ == TOKEN) return s;
+  if (!IsArrayType(s.element_type_)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("shape has invalid element type ", proto.element_type()));
+  }
+  if (proto.tuple_shapes_size() > 0) {
+    return absl::InvalidArgumentError("array shape has tuple_shapes");
+  }
+  for (int64_t d : proto.dimensions()) {
+    if (d < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("shape has negative dimension ", d));
+    }
+    s.dimensions_.push_back(d);
+  }
+  if (proto.has_layout() && proto.layout().minor_to_major_size() > 0) {
+    std::vector<int64_t> m2m(proto.layout().minor_to_major().begin(),
+                             proto.layout().minor_to_major().end());
+    std::vector<bool> seen(s.dimensions_.size(), false);
+    if (m2m.size() != s.dimensions_.size()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "layout {", absl::StrJoin(m2m, ","), "} does not match rank ",
+          s.dimensions_.size()));
+    }
+    for (int64_t d : m2m) {
+      if (d < 0 || d >= static_cast<int64_t>(seen.size()) || seen[d]) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "layout {", absl::StrJoin(m2m, ","), "} is not a permutation"));
+      }
+      seen[d] = true;
+    }
+    s.minor_to_major_ = std::move(m2m);
+  }
+  return s;
+}
+
+std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> dimensions) {
+  std::vector<int64_t> strides(dimensions.size(), 1);
+  for (int64_t i = static_cast<int64_t>(dimensions.size()) - 2; i >= 0; --i) {
+    strides[i] = strides[i + 1] * dimensions[i + 1];
+  }
+  return strides;
+}
+
+}  // namespace aot

@@ -1,0 +1,102 @@
+#ifndef AOT_COMPILER_HLO_SHAPE_H_
+#define AOT_COMPILER_HLO_SHAPE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "proto/hlo.pb.h"
+
+namespace aot {
+
+// Element types are the schema's enum (proto/hlo.proto).
+using PrimitiveType = ::aot::PrimitiveType;
+
+// "f32", "pred", "bf16", ... as HLO text spells them.
+absl::string_view PrimitiveTypeName(PrimitiveType type);
+absl::StatusOr<PrimitiveType> ParsePrimitiveTypeName(absl::string_view name);
+// Size of one element in bytes (pred: 1); 0 for TUPLE/TOKEN/INVALID.
+int64_t ByteWidth(PrimitiveType type);
+bool IsFloatingPoint(PrimitiveType type);   // f16, bf16, f32, f64
+bool IsSignedInteger(PrimitiveType type);   // s8..s64
+bool IsUnsignedInteger(PrimitiveType type); // u8..u64
+bool IsInteger(PrimitiveType type);         // signed or unsigned
+bool IsArrayType(PrimitiveType type);       // pred, integers, floats
+
+// An array shape (element type, dimensions, layout) or a tuple of shapes.
+// The layout is minor-to-major; an empty layout on an array means the
+// default descending layout {rank-1, ..., 0}.
+class Shape {
+ public:
+  Shape() = default;
+  Shape(PrimitiveType type, std::vector<int64_t> dimensions);
+  static Shape Tuple(std::vector<Shape> elements);
+  static Shape Token();
+  static Shape Scalar(PrimitiveType type) { return Shape(type, {}); }
+
+  PrimitiveType element_type() const { return element_type_; }
+  void set_element_type(PrimitiveType type) { element_type_ = type; }
+  bool IsTuple() const { return element_type_ == TUPLE; }
+  bool IsToken() const { return element_type_ == TOKEN; }
+  bool IsArray() const { return IsArrayType(element_type_); }
+
+  const std::vector<int64_t>& dimensions() const { return dimensions_; }
+  std::vector<int64_t>* mutable_dimensions() { return &dimensions_; }
+  int64_t dimensions(int64_t i) const { return dimensions_[i]; }
+  int64_t rank() const { return static_cast<int64_t>(dimensions_.size()); }
+
+  const std::vector<Shape>& tuple_shapes() const { return tuple_shapes_; }
+  std::vector<Shape>* mutable_tuple_shapes() { return &tuple_shapes_; }
+  const Shape& tuple_shapes(int64_t i) const { return tuple_shapes_[i]; }
+
+  // Minor-to-major order; never empty for an array of rank >= 1 after
+  // Canonicalize(); empty means "default" before that.
+  const std::vector<int64_t>& minor_to_major() const { return minor_to_major_; }
+  void set_minor_to_major(std::vector<int64_t> m2m) {
+    minor_to_major_ = std::move(m2m);
+  }
+  bool has_layout() const { return !minor_to_major_.empty(); }
+  // The layout, or the default descending one when none is set.
+  std::vector<int64_t> LayoutOrDefault() const;
+  bool HasDefaultLayout() const;
+  void ClearLayout();  // recursively
+
+  // Number of elements of an array (1 for a scalar); 0 for tuples.
+  int64_t ElementCount() const;
+  // Bytes of a dense array; for a tuple, the sum of its elements.
+  int64_t ByteSize() const;
+
+  // Leaf array shapes of a (nested) tuple, depth-first; {*this} for arrays.
+  std::vector<Shape> FlattenLeaves() const;
+  // The subshape at `index` (a path of tuple indices).
+  const Shape& Subshape(absl::Span<const int64_t> index) const;
+
+  // "f32[2,3]{1,0}", "(f32[], s32[4]{0})", "pred[]", "token[]".
+  // `print_layout` prints layouts of rank >= 1 arrays (default or not).
+  std::string ToString(bool print_layout = true) const;
+
+  // Equality of type and dimensions (and tuple structure), ignoring layouts.
+  bool Compatible(const Shape& other) const;
+  // Exact equality, layouts included (an unset layout equals the default).
+  bool operator==(const Shape& other) const;
+  bool operator!=(const Shape& other) const { return !(*this == other); }
+
+  ShapeProto ToProto() const;
+  static absl::StatusOr<Shape> FromProto(const ShapeProto& proto);
+
+ private:
+  PrimitiveType element_type_ = PRIMITIVE_TYPE_INVALID;
+  std::vector<int64_t> dimensions_;
+  std::vector<Shape> tuple_shapes_;
+  std::vector<int64_t> minor_to_major_;
+};
+
+// Row-major strides (in elements) of `dimensions`.
+std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> dimensions);
+
+}  // namespace aot
+
+#endif  // AOT_COMPILER_HLO_SHAPE_H_
