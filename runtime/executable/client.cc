@@ -1,0 +1,118 @@
+#include "runtime/executable/client.h"
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/tokenizer.h"
+#include "google/protobuf/text_format.h"
+#include "runtime/platform/host/host_platform.h"
+#ifdef AOT_HAVE_CUDA_PLATFORM
+#include "runtime/platform/cuda/cuda_platform.h"
+#endif
+
+namespace aot {
+
+namespace {
+
+class FirstError : public google::protobuf::io::ErrorCollector {
+ public:
+  void AddError(int line, google::protobuf::io::ColumnNumber column,
+                const std::string& message) override {
+    if (error.empty()) error = absl::StrCat(line + 1, ":", column + 1, ": ", message);
+  }
+  std::string error;
+};
+
+}  // namespace
+
+ArtifactFormat GuessArtifactFormat(absl::string_view bytes, absl::string_view path) {
+  if (absl::EndsWith(path, ".pbtxt") || absl::EndsWith(path, ".txtpb")) {
+    return ArtifactFormat::kText;
+  }
+  if (absl::EndsWith(path, ".pb") || absl::EndsWith(path, ".binpb")) {
+    return ArtifactFormat::kBinary;
+  }
+  // Text format starts with a field name or a comment.
+  absl::string_view head = absl::StripLeadingAsciiWhitespace(bytes.substr(0, 64));
+  if (!head.empty() && (absl::ascii_isalpha(head[0]) || head[0] == '#')) {
+    return ArtifactFormat::kText;
+  }
+  return ArtifactFormat::kBinary;
+}
+
+absl::StatusOr<ExecutableProto> ParseExecutableProto(absl::string_view bytes,
+                                                     ArtifactFormat format) {
+  ExecutableProto proto;
+  if (format == ArtifactFormat::kText) {
+    google::protobuf::TextFormat::Parser parser;
+    FirstError errors;
+    parser.RecordErrorsTo(&errors);
+    if (!parser.ParseFromString(std::string(bytes), &proto)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("artifact is not a valid text-format ExecutableProto: ",
+                       errors.error));
+    }
+    return proto;
+  }
+  google::protobuf::io::CodedInputStream input(
+      reinterpret_cast<const uint8_t*>(bytes.data()), static_cast<int>(bytes.size()));
+  input.SetRecursionLimit(64);
+  if (!proto.ParseFromCodedStream(&input) || !input.ConsumedEntireMessage()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "artifact is not a valid binary ExecutableProto (", bytes.size(),
+        " bytes: truncated or corrupted)"));
+  }
+  return proto;
+}
+
+std::vector<std::string> AvailablePlatforms() {
+#ifdef AOT_HAVE_CUDA_PLATFORM
+  return {"host", "cuda"};
+#else
+  return {"host"};
+#endif
+}
+
+absl::StatusOr<std::unique_ptr<Platform>> CreatePlatform(absl::string_view name,
+                                                         const LoadOptions& options) {
+  if (name == "host") return CreateHostPlatform(options.host_cpu_features_override);
+#ifdef AOT_HAVE_CUDA_PLATFORM
+  if (name == "cuda") return CreateCudaPlatform();
+#endif
+  return absl::InvalidArgumentError(
+      absl::StrCat("platform '", name, "' is not available in this runtime (available: ",
+                   absl::StrJoin(AvailablePlatforms(), ", "), ")"));
+}
+
+absl::StatusOr<std::unique_ptr<Client>> Client::Create(absl::string_view platform,
+                                                       LoadOptions options) {
+  auto p = CreatePlatform(platform, options);
+  if (!p.ok()) return p.status();
+  auto client = std::unique_ptr<Client>(new Client());
+  client->platform_ = *std::move(p);
+  client->options_ = std::move(options);
+  return client;
+}
+
+Client::~Client() = default;
+
+absl::StatusOr<std::unique_ptr<Executable>> Client::DeserializeExecutable(
+    absl::string_view bytes) const {
+  if (static_cast<int64_t>(bytes.size()) > options_.memory_budget_bytes ||
+      bytes.size() > static_cast<size_t>(INT32_MAX)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "artifact of ", bytes.size(), " bytes exceeds the memory budget"));
+  }
+  auto proto = ParseExecutableProto(bytes, GuessArtifactFormat(bytes));
+  if (!proto.ok()) return proto.status();
+  return Load(*std::move(proto));
+}
+
+absl::StatusOr<std::unique_ptr<Executable>> Client::Load(ExecutableProto proto) const {
+  return Executable::Load(std::move(proto), platform_, &FfiRegistry::Global(),
+                          options_);
+}
+
+}  // namespace aot

@@ -1,0 +1,398 @@
+#include "runtime/executable/executable.h"
+
+#include <chrono>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "runtime/abi_version.h"
+#include "runtime/executable/thunk_registry.h"
+#include "runtime/hlo_opcode_table.h"
+#include "runtime/shape_util.h"
+
+namespace aot {
+
+namespace {
+
+double MillisSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                   start)
+      .count();
+}
+
+absl::Status Invalid(absl::string_view field, absl::string_view message) {
+  return absl::InvalidArgumentError(absl::StrCat(field, ": ", message));
+}
+
+absl::Status CheckSliceInAllocation(const ExecutableProto& proto,
+                                    const BufferSliceProto& slice,
+                                    absl::string_view field) {
+  int64_t index = slice.allocation_index();
+  if (index < 0 || index >= proto.buffer_allocations_size()) {
+    return Invalid(field, absl::StrCat("allocation_index ", index, " out of range [0, ",
+                                       proto.buffer_allocations_size(), ")"));
+  }
+  int64_t size = proto.buffer_allocations(static_cast<int>(index)).size();
+  if (slice.offset() < 0 || slice.size() < 0 || slice.offset() > size ||
+      slice.size() > size - slice.offset()) {
+    return Invalid(field, absl::StrCat("slice [", slice.offset(), ", +", slice.size(),
+                                       ") exceeds allocation ", index, " of ", size,
+                                       " bytes"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckArrayShape(const ShapeProto& shape, absl::string_view field) {
+  if (!runtime_shape::IsArray(shape) || shape.dimensions_size() > 64 ||
+      runtime_shape::ByteSize(shape) < 0) {
+    return Invalid(field, "is not a valid array shape");
+  }
+  if (shape.has_layout() && shape.layout().minor_to_major_size() > 0) {
+    std::vector<bool> seen(shape.dimensions_size(), false);
+    if (shape.layout().minor_to_major_size() != shape.dimensions_size()) {
+      return Invalid(field, "layout rank differs from the shape's rank");
+    }
+    for (int64_t d : shape.layout().minor_to_major()) {
+      if (d < 0 || d >= shape.dimensions_size() || seen[d]) {
+        return Invalid(field, "layout is not a permutation of the dimensions");
+      }
+      seen[d] = true;
+    }
+  }
+  return absl::OkStatus();
+}
+
+int64_t CountLeaves(const ShapeProto& shape, int depth) {
+  if (depth > 64) return -1;
+  if (shape.element_type() != TUPLE) return 1;
+  int64_t n = 0;
+  for (const ShapeProto& s : shape.tuple_shapes()) {
+    int64_t sub = CountLeaves(s, depth + 1);
+    if (sub < 0) return -1;
+    n += sub;
+  }
+  return n;
+}
+
+}  // namespace
+
+absl::Status ValidateExecutableProto(const ExecutableProto& proto,
+                                     const LoadOptions& options) {
+  const int64_t budget = options.memory_budget_bytes;
+  int64_t total = static_cast<int64_t>(proto.binary().size());
+  if (total > budget) {
+    return Invalid("binary", absl::StrCat(total, " bytes exceed the memory budget of ",
+                                          budget));
+  }
+  std::vector<int> parameter_allocation;
+  for (int i = 0; i < proto.buffer_allocations_size(); ++i) {
+    const BufferAllocationProto& a = proto.buffer_allocations(i);
+    std::string field = absl::StrCat("buffer_allocations[", i, "]");
+    if (a.index() != i) {
+      return Invalid(field + ".index", absl::StrCat("is ", a.index(), ", expected ", i));
+    }
+    if (a.size() < 0) return Invalid(field + ".size", "is negative");
+    if (a.size() > budget - total) {
+      return Invalid(field + ".size",
+                     absl::StrCat("allocations total more than the memory budget of ",
+                                  budget, " bytes"));
+    }
+    total += a.size();
+    if (a.kind() == BufferAllocationProto::KIND_UNSPECIFIED ||
+        !BufferAllocationProto::Kind_IsValid(a.kind())) {
+      return Invalid(field + ".kind", "is unset or unknown");
+    }
+    if (a.alignment() < 0 || a.alignment() > 4096 ||
+        (a.alignment() & (a.alignment() - 1)) != 0) {
+      return Invalid(field + ".alignment",
+                     absl::StrCat(a.alignment(), " is not a power of two <= 4096"));
+    }
+    if (a.kind() == BufferAllocationProto::PARAMETER) {
+      if (a.parameter_number() < 0 || a.parameter_number() >= proto.parameters_size()) {
+        return Invalid(field + ".parameter_number",
+                       absl::StrCat(a.parameter_number(), " out of range [0, ",
+                                    proto.parameters_size(), ")"));
+      }
+    }
+  }
+  for (int i = 0; i < proto.constants_size(); ++i) {
+    const ConstantProto& c = proto.constants(i);
+    std::string field = absl::StrCat("constants[", i, "]");
+    if (c.allocation_index() < 0 ||
+        c.allocation_index() >= proto.buffer_allocations_size()) {
+      return Invalid(field + ".allocation_index",
+                     absl::StrCat(c.allocation_index(), " out of range"));
+    }
+    const BufferAllocationProto& a =
+        proto.buffer_allocations(static_cast<int>(c.allocation_index()));
+    if (a.kind() != BufferAllocationProto::CONSTANT) {
+      return Invalid(field + ".allocation_index",
+                     absl::StrCat("allocation ", c.allocation_index(),
+                                  " is not a CONSTANT allocation"));
+    }
+    int64_t binary_size = static_cast<int64_t>(proto.binary().size());
+    if (c.binary_offset() < 0 || c.size() < 0 || c.binary_offset() > binary_size ||
+        c.size() > binary_size - c.binary_offset()) {
+      return Invalid(field, absl::StrCat("[", c.binary_offset(), ", +", c.size(),
+                                         ") lies outside binary (", binary_size,
+                                         " bytes)"));
+    }
+    if (c.size() > a.size()) {
+      return Invalid(field + ".size", absl::StrCat(c.size(), " exceeds allocation size ",
+                                                   a.size()));
+    }
+  }
+  std::vector<bool> seen(proto.parameters_size(), false);
+  for (int i = 0; i < proto.parameters_size(); ++i) {
+    const EntryParameterProto& p = proto.parameters(i);
+    std::string field = absl::StrCat("parameters[", i, "]");
+    if (p.parameter_number() < 0 || p.parameter_number() >= proto.parameters_size() ||
+        seen[p.parameter_number()]) {
+      return Invalid(field + ".parameter_number",
+                     absl::StrCat(p.parameter_number(), " is out of range or repeated"));
+    }
+    seen[p.parameter_number()] = true;
+    if (absl::Status s = CheckArrayShape(p.shape(), field + ".shape"); !s.ok()) return s;
+    if (absl::Status s = CheckSliceInAllocation(proto, p.slice(), field + ".slice");
+        !s.ok()) {
+      return s;
+    }
+    const BufferAllocationProto& a =
+        proto.buffer_allocations(static_cast<int>(p.slice().allocation_index()));
+    if (a.kind() != BufferAllocationProto::PARAMETER ||
+        a.parameter_number() != p.parameter_number()) {
+      return Invalid(field + ".slice",
+                     absl::StrCat("allocation ", a.index(),
+                                  " is not the allocation of parameter ",
+                                  p.parameter_number()));
+    }
+    int64_t bytes = runtime_shape::ByteSize(p.shape());
+    if (p.slice().offset() != 0 || p.slice().size() != bytes || a.size() != bytes) {
+      return Invalid(field + ".slice",
+                     absl::StrCat("parameter of ", bytes,
+                                  " bytes must fill its allocation (slice [",
+                                  p.slice().offset(), ", +", p.slice().size(),
+                                  "), allocation ", a.size(), " bytes)"));
+    }
+  }
+  const EntryResultProto& r = proto.result();
+  int64_t leaves = CountLeaves(r.shape(), 0);
+  if (leaves < 0) return Invalid("result.shape", "nested too deeply");
+  if (leaves != r.leaves_size()) {
+    return Invalid("result.leaves", absl::StrCat("has ", r.leaves_size(),
+                                                 " entries, the result shape has ",
+                                                 leaves, " leaves"));
+  }
+  for (int i = 0; i < r.leaves_size(); ++i) {
+    const OutputLeafProto& leaf = r.leaves(i);
+    std::string field = absl::StrCat("result.leaves[", i, "]");
+    if (absl::Status s = CheckArrayShape(leaf.shape(), field + ".shape"); !s.ok()) return s;
+    if (absl::Status s = CheckSliceInAllocation(proto, leaf.slice(), field + ".slice");
+        !s.ok()) {
+      return s;
+    }
+    if (leaf.slice().size() != runtime_shape::ByteSize(leaf.shape())) {
+      return Invalid(field + ".slice",
+                     absl::StrCat("size ", leaf.slice().size(), " differs from the ",
+                                  runtime_shape::ByteSize(leaf.shape()),
+                                  " bytes of ", runtime_shape::ToString(leaf.shape())));
+    }
+  }
+  if (proto.capability().capability_case() == CapabilityProto::CAPABILITY_NOT_SET) {
+    return Invalid("capability", "is not set");
+  }
+  if (!proto.has_abi_version()) return Invalid("abi_version", "is not set");
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<Executable>> Executable::Load(
+    ExecutableProto proto, std::shared_ptr<Platform> platform_ptr,
+    const FfiRegistry* ffi, const LoadOptions& options) {
+  Platform* platform = platform_ptr.get();
+  auto start = std::chrono::steady_clock::now();
+  auto executable = std::unique_ptr<Executable>(new Executable());
+  executable->platform_ = std::move(platform_ptr);
+  executable->proto_ = std::move(proto);
+  const ExecutableProto& p = executable->proto_;
+
+  // Environment first: these are not versioning bugs (CONTRACT.md s. 3).
+  if (p.capability().capability_case() != CapabilityProto::CAPABILITY_NOT_SET) {
+    if (absl::Status s = platform->CheckCapability(p.capability()); !s.ok()) return s;
+  }
+  if (absl::Status s = RuntimeAbiVersion::Current().IsCompatibleWith(p.abi_version());
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = ValidateExecutableProto(p, options); !s.ok()) return s;
+  executable->stats_.validate_ms = MillisSince(start);
+
+  // Step 1: rebuild the thunk graph; the embedded HLO's opcodes must all be
+  // known to this runtime.
+  auto step = std::chrono::steady_clock::now();
+  if (absl::Status s = CheckEmbeddedHloOpcodes(p.hlo_module().hlo_module()); !s.ok()) {
+    return s;
+  }
+  auto loader = platform->CreateKernelLoader();
+  if (!loader.ok()) return loader.status();
+  executable->kernels_ = *std::move(loader);
+  LoadContext context(platform, executable->kernels_.get(), ffi, &p, &options);
+  auto thunks = ThunkRegistry::Global().SequenceFromProto(p.thunks(), "thunks", context);
+  if (!thunks.ok()) return thunks.status();
+  executable->thunks_ = *std::move(thunks);
+  executable->stats_.thunks_ms = MillisSince(step);
+  executable->stats_.thunk_count = p.thunks_size();
+
+  // Step 2: load-time passes.
+  step = std::chrono::steady_clock::now();
+  if (options.enable_command_buffers) {
+    executable->stats_.passes = RunCommandBufferPass(executable->thunks_);
+  }
+  executable->stats_.passes_ms = MillisSince(step);
+
+  // Step 3 (the part shared by every execution): constants resident.
+  step = std::chrono::steady_clock::now();
+  executable->constants_.resize(p.buffer_allocations_size());
+  for (const BufferAllocationProto& a : p.buffer_allocations()) {
+    if (a.kind() != BufferAllocationProto::CONSTANT) continue;
+    auto memory = platform->Allocate(a.size());
+    if (!memory.ok()) return memory.status();
+    executable->constants_[a.index()] = *memory;
+    if (a.size() > 0) {
+      std::vector<uint8_t> zeros(static_cast<size_t>(a.size()), 0);
+      if (absl::Status s = platform->CopyHostToDevice(zeros.data(), *memory, a.size());
+          !s.ok()) {
+        return s;
+      }
+    }
+  }
+  for (const ConstantProto& c : p.constants()) {
+    if (c.size() == 0) continue;
+    if (absl::Status s = platform->CopyHostToDevice(
+            p.binary().data() + c.binary_offset(),
+            executable->constants_[c.allocation_index()], c.size());
+        !s.ok()) {
+      return s;
+    }
+  }
+  executable->parameters_.resize(p.parameters_size());
+  for (const EntryParameterProto& param : p.parameters()) {
+    executable->parameters_[param.parameter_number()] = param;
+  }
+  executable->stats_.constants_ms = MillisSince(step);
+  return executable;
+}
+
+Executable::~Executable() {
+  for (const DeviceMemory& m : constants_) {
+    if (m.ptr != nullptr) platform_->Free(m);
+  }
+}
+
+absl::StatusOr<std::vector<std::vector<uint8_t>>> Executable::Execute(
+    absl::Span<const absl::Span<const uint8_t>> arguments) const {
+  if (!platform_->CanExecute()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "platform '", platform_->name(), "' cannot execute kernels on this machine"));
+  }
+  if (arguments.size() != parameters_.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "executable takes ", parameters_.size(), " arguments, got ", arguments.size()));
+  }
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    int64_t expected = parameters_[i].slice().size();
+    if (static_cast<int64_t>(arguments[i].size()) != expected) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "argument ", i, " has ", arguments[i].size(), " bytes, parameter ", i, " (",
+          runtime_shape::ToString(parameters_[i].shape()), ") needs ", expected));
+    }
+  }
+  const bool host = platform_->kind() == PLATFORM_HOST;
+  std::vector<DeviceMemory> memory(proto_.buffer_allocations_size());
+  std::vector<DeviceMemory> owned;
+  auto release = [&]() {
+    for (const DeviceMemory& m : owned) platform_->Free(m);
+  };
+  absl::Status status;
+  for (const BufferAllocationProto& a : proto_.buffer_allocations()) {
+    DeviceMemory& m = memory[a.index()];
+    if (a.kind() == BufferAllocationProto::CONSTANT) {
+      m = constants_[a.index()];
+      continue;
+    }
+    if (a.kind() == BufferAllocationProto::PARAMETER) {
+      absl::Span<const uint8_t> arg = arguments[a.parameter_number()];
+      // Host: use the caller's bytes in place when suitably aligned (no
+      // thunk writes a parameter: checked at load).
+      if (host && reinterpret_cast<uintptr_t>(arg.data()) % 64 == 0) {
+        m = DeviceMemory{const_cast<uint8_t*>(arg.data()), a.size()};
+        continue;
+      }
+      auto copy = platform_->Allocate(a.size());
+      if (!copy.ok()) {
+        status = copy.status();
+        break;
+      }
+      owned.push_back(*copy);
+      m = *copy;
+      if (a.size() > 0) {
+        status = platform_->CopyHostToDevice(arg.data(), m, a.size());
+        if (!status.ok()) break;
+      }
+      continue;
+    }
+    auto buffer = platform_->Allocate(a.size());
+    if (!buffer.ok()) {
+      status = buffer.status();
+      break;
+    }
+    owned.push_back(*buffer);
+    m = *buffer;
+  }
+  if (!status.ok()) {
+    release();
+    return status;
+  }
+  BufferAllocations allocations(std::move(memory));
+  ExecuteParams params{platform_.get(), &allocations};
+  status = ExecuteSequence(thunks_, params);
+  if (status.ok()) status = platform_->Synchronize();
+  std::vector<std::vector<uint8_t>> results;
+  if (status.ok()) {
+    results.reserve(proto_.result().leaves_size());
+    for (const OutputLeafProto& leaf : proto_.result().leaves()) {
+      std::vector<uint8_t> bytes(static_cast<size_t>(leaf.slice().size()));
+      if (!bytes.empty()) {
+        status = platform_->CopyDeviceToHost(
+            allocations.Resolve(BufferSlice::FromProto(leaf.slice())), bytes.data(),
+            leaf.slice().size());
+        if (!status.ok()) break;
+      }
+      results.push_back(std::move(bytes));
+    }
+  }
+  release();
+  if (!status.ok()) return status;
+  return results;
+}
+
+ExecutableProto Executable::ToProto() const {
+  ExecutableProto proto = proto_;
+  proto.clear_thunks();
+  for (const auto& thunk : thunks_) thunk->AppendToProto(proto.mutable_thunks());
+  return proto;
+}
+
+std::string Executable::SerializeExecutable() const {
+  ExecutableProto proto = ToProto();
+  std::string bytes;
+  {
+    google::protobuf::io::StringOutputStream stream(&bytes);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    proto.SerializeToCodedStream(&coded);
+  }
+  return bytes;
+}
+
+}  // namespace aot

@@ -1,0 +1,79 @@
+#ifndef AOT_RUNTIME_EXECUTABLE_EXECUTABLE_H_
+#define AOT_RUNTIME_EXECUTABLE_EXECUTABLE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "proto/executable.pb.h"
+#include "runtime/executable/load_passes.h"
+#include "runtime/executable/thunk.h"
+#include "runtime/ffi/ffi_registry.h"
+#include "runtime/platform/platform.h"
+
+namespace aot {
+
+// Checks everything in an executable that can be checked without building
+// it, before anything is allocated: allocation table, constants inside
+// `binary`, entry parameters and result leaves, sizes against the memory
+// budget. Errors are InvalidArgument naming the field.
+absl::Status ValidateExecutableProto(const ExecutableProto& proto,
+                                     const LoadOptions& options);
+
+// A loaded executable (CONTRACT.md s. 3): thunk graph rebuilt, load-time
+// passes run, constants resident. Immutable and thread-safe: Execute may
+// be called from several threads at once.
+class Executable {
+ public:
+  struct LoadStats {
+    double validate_ms = 0, thunks_ms = 0, passes_ms = 0, constants_ms = 0;
+    int64_t thunk_count = 0;
+    LoadPassStats passes;
+  };
+
+  // Environment checks (capability, ABI: FailedPrecondition), validation,
+  // then the four load steps.
+  static absl::StatusOr<std::unique_ptr<Executable>> Load(
+      ExecutableProto proto, std::shared_ptr<Platform> platform,
+      const FfiRegistry* ffi, const LoadOptions& options);
+
+  ~Executable();
+
+  // Runs the executable. `arguments[i]` holds parameter i's bytes in the
+  // physical layout of its shape. Returns the result leaves (depth-first),
+  // each in the physical layout of its shape.
+  absl::StatusOr<std::vector<std::vector<uint8_t>>> Execute(
+      absl::Span<const absl::Span<const uint8_t>> arguments) const;
+
+  // The serialized executable, rebuilt from the in-memory thunks (ToProto)
+  // and the executable's tables; deterministic. Command buffers are
+  // written as the kernels they grouped.
+  std::string SerializeExecutable() const;
+  ExecutableProto ToProto() const;
+
+  const std::vector<EntryParameterProto>& parameters() const { return parameters_; }
+  const EntryResultProto& result() const { return proto_.result(); }
+  const ExecutableProto& proto() const { return proto_; }
+  const ThunkSequence& thunks() const { return thunks_; }
+  const LoadStats& load_stats() const { return stats_; }
+  Platform* platform() const { return platform_.get(); }
+
+ private:
+  Executable() = default;
+
+  ExecutableProto proto_;  // tables and payloads; thunks are rebuilt from it
+  // Shared: the executable keeps its platform alive.
+  std::shared_ptr<Platform> platform_;
+  std::unique_ptr<KernelLoader> kernels_;
+  ThunkSequence thunks_;
+  std::vector<EntryParameterProto> parameters_;  // by parameter number
+  std::vector<DeviceMemory> constants_;          // by allocation index (or empty)
+  LoadStats stats_;
+};
+
+}  // namespace aot
+
+#endif  // AOT_RUNTIME_EXECUTABLE_EXECUTABLE_H_

@@ -1,0 +1,42 @@
+#ifndef AOT_RUNTIME_PLATFORM_HOST_HOST_KERNEL_LOADER_H_
+#define AOT_RUNTIME_PLATFORM_HOST_HOST_KERNEL_LOADER_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "runtime/platform/host/host_kernel_abi.h"
+#include "runtime/platform/platform.h"
+
+namespace aot {
+
+// Symbols a host kernel object may reference (libm functions the codegen
+// uses, memcpy/memset, the runtime's own entry points), sorted.
+std::vector<std::string> HostKernelSymbolAllowList();
+
+// Undefined symbols of an ELF object that are not on the allow-list;
+// InvalidArgument when the bytes are not an x86-64 ELF relocatable object.
+absl::StatusOr<std::vector<std::string>> DisallowedSymbols(absl::string_view object);
+
+// Loads host kernel objects with LLVM ORC/JITLink into one JIT session per
+// executable, resolving only allow-listed symbols.
+absl::StatusOr<std::unique_ptr<KernelLoader>> CreateHostKernelLoader();
+
+class HostKernelHandle : public KernelHandle {
+ public:
+  HostKernelHandle(std::string name, AotHostKernelFn fn, int64_t arity)
+      : name_(std::move(name)), fn_(fn), arity_(arity) {}
+  absl::string_view name() const override { return name_; }
+  int64_t arity() const override { return arity_; }
+  AotHostKernelFn fn() const { return fn_; }
+
+ private:
+  std::string name_;
+  AotHostKernelFn fn_;
+  int64_t arity_;
+};
+
+}  // namespace aot
+
+#endif  // AOT_RUNTIME_PLATFORM_HOST_HOST_KERNEL_LOADER_H_

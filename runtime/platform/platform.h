@@ -1,0 +1,103 @@
+#ifndef AOT_RUNTIME_PLATFORM_PLATFORM_H_
+#define AOT_RUNTIME_PLATFORM_PLATFORM_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "proto/executable.pb.h"
+#include "proto/target.pb.h"
+
+namespace aot {
+
+// A buffer in the platform's memory (host memory for the host platform,
+// device memory for CUDA).
+struct DeviceMemory {
+  void* ptr = nullptr;
+  int64_t size = 0;
+};
+
+// A kernel resolved and ready to launch. Owned by a KernelLoader.
+class KernelHandle {
+ public:
+  virtual ~KernelHandle() = default;
+  virtual absl::string_view name() const = 0;
+  // Number of buffer arguments the kernel takes (from its binary).
+  virtual int64_t arity() const = 0;
+};
+
+// Loads the kernels of one executable (host: one JIT session; CUDA: the
+// modules). Lives as long as the executable.
+class KernelLoader {
+ public:
+  virtual ~KernelLoader() = default;
+  // Resolves `kernel_name` in `binary`. Errors name the kernel and why
+  // (format, unresolvable symbols, missing entry point).
+  virtual absl::StatusOr<const KernelHandle*> Load(
+      const KernelBinaryProto& binary, absl::string_view kernel_name) = 0;
+};
+
+// C = alpha * op(A) op(B) + beta * C, row-major, batched (GemmThunkProto).
+struct GemmParams {
+  PrimitiveType element_type = F32;
+  int64_t batch_size = 1, m = 0, n = 0, k = 0;
+  bool transpose_lhs = false, transpose_rhs = false;
+  double alpha = 1.0, beta = 0.0;
+  int64_t lhs_batch_stride = 0, rhs_batch_stride = 0, output_batch_stride = 0;
+};
+
+// A pre-resolved kernel launch (the host command buffer's unit of work).
+struct KernelLaunch {
+  const KernelHandle* kernel = nullptr;
+  LaunchDimensionsProto dims;
+};
+
+// Everything a thunk needs from the machine it runs on.
+class Platform {
+ public:
+  virtual ~Platform() = default;
+  virtual absl::string_view name() const = 0;
+  virtual PlatformKind kind() const = 0;
+
+  // FailedPrecondition when this machine cannot run code compiled for
+  // `capability`; the message states what the artifact needs and what
+  // this machine has.
+  virtual absl::Status CheckCapability(const CapabilityProto& capability) const = 0;
+  // Launch dimensions within this platform's limits.
+  virtual absl::Status CheckLaunchDimensions(
+      const LaunchDimensionsProto& dims) const = 0;
+  // Whether kernels can actually run here (false: CUDA without a device).
+  virtual bool CanExecute() const = 0;
+
+  virtual absl::StatusOr<std::unique_ptr<KernelLoader>> CreateKernelLoader() = 0;
+
+  virtual absl::StatusOr<DeviceMemory> Allocate(int64_t size) = 0;
+  virtual void Free(DeviceMemory memory) = 0;
+  virtual absl::Status CopyHostToDevice(const void* src, DeviceMemory dst,
+                                        int64_t size) = 0;
+  virtual absl::Status CopyDeviceToHost(DeviceMemory src, void* dst,
+                                        int64_t size) = 0;
+  virtual absl::Status CopyDeviceToDevice(DeviceMemory src, DeviceMemory dst,
+                                          int64_t size) = 0;
+  virtual absl::Status Memset32(DeviceMemory dst, uint32_t pattern,
+                                int64_t size) = 0;
+  virtual absl::Status Launch(const KernelHandle& kernel,
+                              const LaunchDimensionsProto& dims,
+                              absl::Span<const DeviceMemory> args) = 0;
+  // Runs several launches as one unit (host: the pre-resolved list; CUDA:
+  // a graph). `args[i]` are the arguments of `launches[i]`.
+  virtual absl::Status LaunchCommandBuffer(
+      absl::Span<const KernelLaunch> launches,
+      absl::Span<const std::vector<DeviceMemory>> args) = 0;
+  virtual absl::Status Gemm(const GemmParams& params, DeviceMemory lhs,
+                            DeviceMemory rhs, DeviceMemory output) = 0;
+  virtual absl::Status Synchronize() = 0;
+};
+
+}  // namespace aot
+
+#endif  // AOT_RUNTIME_PLATFORM_PLATFORM_H_

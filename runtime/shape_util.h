@@ -1,0 +1,42 @@
+#ifndef AOT_RUNTIME_SHAPE_UTIL_H_
+#define AOT_RUNTIME_SHAPE_UTIL_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "proto/hlo.pb.h"
+
+namespace aot {
+
+// Shape helpers of the runtime, over the serialized ShapeProto (the runtime
+// never uses the compiler's Shape class).
+namespace runtime_shape {
+
+// Bytes per element (pred: 1); 0 for tuples, tokens and invalid types.
+int64_t ElementBytes(PrimitiveType type);
+bool IsArray(const ShapeProto& shape);
+// Element count of an array shape; -1 when it overflows int64 or a
+// dimension is negative.
+int64_t ElementCount(const ShapeProto& shape);
+// Dense byte size of an array shape; -1 on overflow / invalid.
+int64_t ByteSize(const ShapeProto& shape);
+// "f32[2,3]{1,0}".
+std::string ToString(const ShapeProto& shape);
+// Minor-to-major of an array shape, the default descending one if unset.
+std::vector<int64_t> MinorToMajor(const ShapeProto& shape);
+bool HasDefaultLayout(const ShapeProto& shape);
+
+// Reorders a dense array between row-major logical order and the physical
+// order of `shape`'s layout. Both buffers hold ByteSize(shape) bytes.
+void LogicalToPhysical(const ShapeProto& shape, const uint8_t* logical,
+                       uint8_t* physical);
+void PhysicalToLogical(const ShapeProto& shape, const uint8_t* physical,
+                       uint8_t* logical);
+
+}  // namespace runtime_shape
+}  // namespace aot
+
+#endif  // AOT_RUNTIME_SHAPE_UTIL_H_

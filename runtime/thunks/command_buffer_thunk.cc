@@ -1,0 +1,54 @@
+#include "runtime/thunks/command_buffer_thunk.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace aot {
+
+namespace {
+
+ThunkInfoProto CommandBufferInfo(
+    const std::vector<std::unique_ptr<KernelThunk>>& kernels) {
+  ThunkInfoProto info;
+  info.set_name(absl::StrCat("command_buffer(", kernels.front()->info().name(),
+                             "..", kernels.back()->info().name(), ")"));
+  return info;
+}
+
+}  // namespace
+
+CommandBufferThunk::CommandBufferThunk(
+    std::vector<std::unique_ptr<KernelThunk>> kernels)
+    : Thunk(Kind::kCommandBuffer, CommandBufferInfo(kernels)),
+      kernels_(std::move(kernels)) {
+  launches_.reserve(kernels_.size());
+  for (const auto& k : kernels_) {
+    launches_.push_back(KernelLaunch{k->kernel(), k->launch_dimensions()});
+  }
+}
+
+absl::Status CommandBufferThunk::Execute(const ExecuteParams& params) const {
+  std::vector<std::vector<DeviceMemory>> args(kernels_.size());
+  for (size_t i = 0; i < kernels_.size(); ++i) {
+    args[i].reserve(kernels_[i]->arguments().size());
+    for (const BufferSlice& slice : kernels_[i]->arguments()) {
+      args[i].push_back(params.buffers->Resolve(slice));
+    }
+  }
+  return params.platform->LaunchCommandBuffer(launches_, args);
+}
+
+ThunkProto CommandBufferThunk::ToProto() const {
+  // A command buffer has no serialized form; the sequence it replaces is
+  // written by AppendToProto.
+  ThunkProto proto = ProtoWithInfo();
+  proto.mutable_sequential();
+  for (const auto& k : kernels_) *proto.mutable_sequential()->add_thunks() = k->ToProto();
+  return proto;
+}
+
+void CommandBufferThunk::AppendToProto(
+    google::protobuf::RepeatedPtrField<ThunkProto>* out) const {
+  for (const auto& k : kernels_) *out->Add() = k->ToProto();
+}
+
+}  // namespace aot

@@ -1,0 +1,41 @@
+#include "runtime/thunks/copy_thunk.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace aot {
+
+absl::StatusOr<std::unique_ptr<Thunk>> CopyThunk::FromProto(const ThunkProto& proto,
+                                                           LoadContext& context) {
+  const CopyThunkProto& c = proto.copy();
+  LoadContext::PathScope scope(context, "copy");
+  if (absl::Status s = context.CheckSlice(c.source(), "source"); !s.ok()) return s;
+  if (absl::Status s = context.CheckWritableSlice(c.destination(), "destination");
+      !s.ok()) {
+    return s;
+  }
+  if (c.source().size() != c.destination().size()) {
+    return context.Error("destination",
+                         absl::StrCat("size ", c.destination().size(),
+                                      " differs from source size ", c.source().size()));
+  }
+  auto thunk = std::unique_ptr<CopyThunk>(new CopyThunk(proto.info()));
+  thunk->source_ = BufferSlice::FromProto(c.source());
+  thunk->destination_ = BufferSlice::FromProto(c.destination());
+  return thunk;
+}
+
+absl::Status CopyThunk::Execute(const ExecuteParams& params) const {
+  if (source_.size == 0) return absl::OkStatus();
+  return params.platform->CopyDeviceToDevice(params.buffers->Resolve(source_),
+                                             params.buffers->Resolve(destination_),
+                                             source_.size);
+}
+
+ThunkProto CopyThunk::ToProto() const {
+  ThunkProto proto = ProtoWithInfo();
+  *proto.mutable_copy()->mutable_source() = source_.ToProto();
+  *proto.mutable_copy()->mutable_destination() = destination_.ToProto();
+  return proto;
+}
+
+}  // namespace aot

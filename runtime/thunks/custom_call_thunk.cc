@@ -1,0 +1,127 @@
+#include "runtime/thunks/custom_call_thunk.h"
+
+#include "absl/strings/str_cat.h"
+#include "runtime/shape_util.h"
+
+namespace aot {
+
+absl::StatusOr<std::unique_ptr<Thunk>> CustomCallThunk::FromProto(
+    const ThunkProto& proto, LoadContext& context) {
+  const CustomCallThunkProto& c = proto.custom_call();
+  LoadContext::PathScope scope(context, "custom_call");
+  auto thunk = std::unique_ptr<CustomCallThunk>(new CustomCallThunk(proto.info()));
+  if (c.api_version() != CustomCallThunkProto::API_VERSION_LEGACY &&
+      c.api_version() != CustomCallThunkProto::API_VERSION_TYPED_FFI) {
+    return context.Error("api_version",
+                         absl::StrCat("unsupported custom-call API version ",
+                                      static_cast<int>(c.api_version())));
+  }
+  auto resolved = context.ffi()->Resolve(c.target_name());
+  if (!resolved.ok()) return context.Error("target_name", resolved.status().message());
+  thunk->resolved_ = *resolved;
+  thunk->target_name_ = c.target_name();
+  thunk->api_version_ = c.api_version();
+  auto read = [&](const google::protobuf::RepeatedPtrField<CustomCallOperandProto>& in,
+                  absl::string_view field, bool writable,
+                  std::vector<Operand>* out) -> absl::Status {
+    for (int i = 0; i < in.size(); ++i) {
+      std::string name = absl::StrCat(field, "[", i, "]");
+      const CustomCallOperandProto& op = in.Get(i);
+      absl::Status s = writable ? context.CheckWritableSlice(op.slice(), name + ".slice")
+                                : context.CheckSlice(op.slice(), name + ".slice");
+      if (!s.ok()) return s;
+      int64_t bytes = runtime_shape::ByteSize(op.shape());
+      if (bytes < 0 || op.shape().dimensions_size() > 64) {
+        return context.Error(name + ".shape", "is not a valid array shape");
+      }
+      if (bytes != op.slice().size()) {
+        return context.Error(name, absl::StrCat("shape ", runtime_shape::ToString(op.shape()),
+                                                " needs ", bytes, " bytes, slice has ",
+                                                op.slice().size()));
+      }
+      out->push_back(Operand{op.shape(), BufferSlice::FromProto(op.slice())});
+    }
+    return absl::OkStatus();
+  };
+  if (absl::Status s = read(c.operands(), "operands", false, &thunk->operands_); !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = read(c.results(), "results", true, &thunk->results_); !s.ok()) {
+    return s;
+  }
+  thunk->opaque_ = c.opaque();
+  thunk->attributes_ = c.attributes();
+  return thunk;
+}
+
+absl::Status CustomCallThunk::Execute(const ExecuteParams& params) const {
+  FfiCallFrame frame;
+  frame.opaque = opaque_;
+  frame.attributes = &attributes_;
+  bool host = params.platform->kind() == PLATFORM_HOST;
+  // Non-host platforms stage buffers through host memory: handlers are
+  // host functions.
+  std::vector<std::vector<uint8_t>> staging;
+  auto bind = [&](const Operand& op, bool copy_in) -> absl::StatusOr<FfiBuffer> {
+    DeviceMemory mem = params.buffers->Resolve(op.slice);
+    if (host) return FfiBuffer{mem.ptr, &op.shape};
+    staging.emplace_back(static_cast<size_t>(op.slice.size));
+    if (copy_in && op.slice.size > 0) {
+      if (absl::Status s = params.platform->CopyDeviceToHost(mem, staging.back().data(),
+                                                             op.slice.size);
+          !s.ok()) {
+        return s;
+      }
+    }
+    return FfiBuffer{staging.back().data(), &op.shape};
+  };
+  staging.reserve(operands_.size() + results_.size());
+  for (const Operand& op : operands_) {
+    auto b = bind(op, true);
+    if (!b.ok()) return b.status();
+    frame.operands.push_back(*b);
+  }
+  for (const Operand& op : results_) {
+    auto b = bind(op, false);
+    if (!b.ok()) return b.status();
+    frame.results.push_back(*b);
+  }
+  if (absl::Status s = (*resolved_.handler)(frame); !s.ok()) {
+    return absl::Status(s.code(), absl::StrCat("custom call '", target_name_,
+                                               "': ", s.message()));
+  }
+  if (!host) {
+    for (size_t i = 0; i < results_.size(); ++i) {
+      DeviceMemory mem = params.buffers->Resolve(results_[i].slice);
+      if (results_[i].slice.size == 0) continue;
+      if (absl::Status s = params.platform->CopyHostToDevice(
+              frame.results[i].data, mem, results_[i].slice.size);
+          !s.ok()) {
+        return s;
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+ThunkProto CustomCallThunk::ToProto() const {
+  ThunkProto proto = ProtoWithInfo();
+  CustomCallThunkProto* c = proto.mutable_custom_call();
+  c->set_target_name(target_name_);
+  c->set_api_version(api_version_);
+  for (const Operand& op : operands_) {
+    CustomCallOperandProto* o = c->add_operands();
+    *o->mutable_shape() = op.shape;
+    *o->mutable_slice() = op.slice.ToProto();
+  }
+  for (const Operand& op : results_) {
+    CustomCallOperandProto* o = c->add_results();
+    *o->mutable_shape() = op.shape;
+    *o->mutable_slice() = op.slice.ToProto();
+  }
+  c->set_opaque(opaque_);
+  *c->mutable_attributes() = attributes_;
+  return proto;
+}
+
+}  // namespace aot

@@ -1,0 +1,52 @@
+#include "runtime/thunks/while_thunk.h"
+
+#include "runtime/thunks/sequential_thunk.h"
+
+namespace aot {
+
+absl::StatusOr<std::unique_ptr<Thunk>> WhileThunk::FromProto(const ThunkProto& proto,
+                                                            LoadContext& context) {
+  const WhileThunkProto& w = proto.while_loop();
+  LoadContext::PathScope scope(context, "while_loop");
+  auto thunk = std::unique_ptr<WhileThunk>(new WhileThunk(proto.info()));
+  if (absl::Status s = context.CheckWritableSlice(w.predicate(), "predicate"); !s.ok()) {
+    return s;
+  }
+  if (w.predicate().size() < 1) return context.Error("predicate", "is empty");
+  if (w.trip_count() < 0) return context.Error("trip_count", "is negative");
+  auto condition = SequenceFromProto(w.condition(), "condition", context);
+  if (!condition.ok()) return condition.status();
+  auto body = SequenceFromProto(w.body(), "body", context);
+  if (!body.ok()) return body.status();
+  thunk->condition_ = *std::move(condition);
+  thunk->body_ = *std::move(body);
+  thunk->predicate_ = BufferSlice::FromProto(w.predicate());
+  thunk->trip_count_ = w.trip_count();
+  return thunk;
+}
+
+absl::Status WhileThunk::Execute(const ExecuteParams& params) const {
+  DeviceMemory predicate = params.buffers->Resolve(predicate_);
+  while (true) {
+    if (absl::Status s = ExecuteSequence(condition_, params); !s.ok()) return s;
+    uint8_t value = 0;
+    if (absl::Status s = params.platform->CopyDeviceToHost(predicate, &value, 1);
+        !s.ok()) {
+      return s;
+    }
+    if (value == 0) return absl::OkStatus();
+    if (absl::Status s = ExecuteSequence(body_, params); !s.ok()) return s;
+  }
+}
+
+ThunkProto WhileThunk::ToProto() const {
+  ThunkProto proto = ProtoWithInfo();
+  WhileThunkProto* w = proto.mutable_while_loop();
+  *w->mutable_condition() = SequenceToProto(condition_);
+  *w->mutable_body() = SequenceToProto(body_);
+  *w->mutable_predicate() = predicate_.ToProto();
+  w->set_trip_count(trip_count_);
+  return proto;
+}
+
+}  // namespace aot

@@ -1,0 +1,31 @@
+#ifndef AOT_RUNTIME_THUNKS_WHILE_THUNK_H_
+#define AOT_RUNTIME_THUNKS_WHILE_THUNK_H_
+
+#include <memory>
+
+#include "runtime/executable/thunk.h"
+
+namespace aot {
+
+// do { condition; if (!*predicate) break; body; } while (true)
+class WhileThunk : public Thunk {
+ public:
+  static absl::StatusOr<std::unique_ptr<Thunk>> FromProto(const ThunkProto& proto,
+                                                         LoadContext& context);
+  absl::Status Execute(const ExecuteParams& params) const override;
+  ThunkProto ToProto() const override;
+
+  ThunkSequence& condition() { return condition_; }
+  ThunkSequence& body() { return body_; }
+
+ private:
+  WhileThunk(ThunkInfoProto info) : Thunk(Kind::kWhile, std::move(info)) {}
+  ThunkSequence condition_;
+  ThunkSequence body_;
+  BufferSlice predicate_;
+  int64_t trip_count_ = 0;
+};
+
+}  // namespace aot
+
+#endif  // AOT_RUNTIME_THUNKS_WHILE_THUNK_H_
