@@ -1,0 +1,1810 @@
+#include "compiler/verifier/shape_inference.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/types/span.h"
+#include "compiler/hlo/hlo_computation.h"
+#include "compiler/hlo/hlo_opcode.h"
+
+namespace aot {
+namespace {
+
+#define AOT_SI_RETURN_IF_ERROR(expr)               \
+  do {                                             \
+    absl::Status aot_si_status = (expr);           \
+    if (!aot_si_status.ok()) return aot_si_status; \
+  } while (0)
+
+#define AOT_SI_CONCAT_INNER(a, b) a##b
+#define AOT_SI_CONCAT(a, b) AOT_SI_CONCAT_INNER(a, b)
+#define AOT_SI_ASSIGN_OR_RETURN(lhs, expr) \
+  AOT_SI_ASSIGN_OR_RETURN_IMPL(AOT_SI_CONCAT(aot_si_or_, __LINE__), lhs, expr)
+#define AOT_SI_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
+  auto tmp = (expr);                                 \
+  if (!tmp.ok()) return tmp.status();                \
+  lhs = std::move(*tmp)
+
+template <typename... Args>
+absl::Status Invalid(const Args&... args) {
+  return absl::InvalidArgumentError(absl::StrCat(args...));
+}
+
+std::string Str(const Shape& shape) {
+  return shape.ToString(/*print_layout=*/false);
+}
+
+template <typename Container>
+std::string Dims(const Container& dims) {
+  return absl::StrCat("{", absl::StrJoin(dims, ","), "}");
+}
+
+std::vector<int64_t> ToVector(
+    const google::protobuf::RepeatedField<int64_t>& field) {
+  return std::vector<int64_t>(field.begin(), field.end());
+}
+
+Shape WithoutLayout(Shape shape) {
+  shape.ClearLayout();
+  return shape;
+}
+
+bool Contains(absl::Span<const int64_t> values, int64_t v) {
+  return std::find(values.begin(), values.end(), v) != values.end();
+}
+
+// Size arithmetic is done in 128 bits so that absurd attributes cannot
+// overflow; results must fit in int64.
+using Wide = __int128;
+
+bool FitsInt64(Wide v) {
+  return v >= std::numeric_limits<int64_t>::min() &&
+         v <= std::numeric_limits<int64_t>::max();
+}
+
+std::string WideStr(Wide v) {
+  return FitsInt64(v) ? absl::StrCat(static_cast<int64_t>(v))
+                      : std::string("(out of range)");
+}
+
+// Elements of an array shape, or nullopt when the count overflows int64.
+std::optional<int64_t> CheckedElementCount(const Shape& shape) {
+  Wide n = 1;
+  for (int64_t d : shape.dimensions()) {
+    n *= d;
+    if (!FitsInt64(n)) return std::nullopt;
+  }
+  return static_cast<int64_t>(n);
+}
+
+// Bits of one element as stored (pred counts as a byte).
+int64_t BitWidth(PrimitiveType type) { return ByteWidth(type) * 8; }
+
+// XLA's notion of a "higher precision" type between two types of the same
+// class (both floating point or both integer).
+PrimitiveType HigherPrecisionType(PrimitiveType a, PrimitiveType b) {
+  if (BitWidth(a) != BitWidth(b)) return BitWidth(a) > BitWidth(b) ? a : b;
+  // f16 has more significand bits than bf16; equal widths otherwise keep a.
+  if ((a == BF16 && b == F16) || (a == F16 && b == BF16)) return F16;
+  return a;
+}
+
+// The result element type of a dot or convolution: XLA's
+// MaybeUpcast(HigherPrecisionElementType(lhs, rhs), declared type).
+// A declared type that does not qualify is ignored (the inferred `from` is
+// returned, so the verifier reports the mismatch).
+PrimitiveType UpcastToDeclared(PrimitiveType from, PrimitiveType declared) {
+  if (!IsArrayType(declared) || declared == from) return from;
+  if (IsFloatingPoint(from)) return IsFloatingPoint(declared) ? declared : from;
+  if (IsInteger(from)) {
+    if (IsFloatingPoint(declared)) return declared;
+    if (IsInteger(declared) && BitWidth(declared) >= BitWidth(from)) {
+      return declared;
+    }
+  }
+  return from;
+}
+
+// Checks that `dims` are distinct and within [0, rank).
+absl::Status CheckDimensionList(absl::string_view what,
+                                absl::Span<const int64_t> dims, int64_t rank,
+                                absl::string_view rank_of,
+                                bool must_be_sorted) {
+  absl::flat_hash_set<int64_t> seen;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    int64_t d = dims[i];
+    if (d < 0 || d >= rank) {
+      return Invalid(what, " ", Dims(dims), " has dimension ", d,
+                     " out of range [0, ", rank, ") for ", rank_of);
+    }
+    if (!seen.insert(d).second) {
+      return Invalid(what, " ", Dims(dims), " repeats dimension ", d);
+    }
+    if (must_be_sorted && i > 0 && dims[i - 1] > d) {
+      return Invalid(what, " ", Dims(dims), " must be sorted");
+    }
+  }
+  return absl::OkStatus();
+}
+
+// The shapes a called computation takes and returns.
+struct Signature {
+  std::string description;  // "to_apply computation 'add'"
+  std::vector<Shape> parameters;
+  Shape result;
+};
+
+enum class TypeClass {
+  kFloat,
+  kInteger,
+  kPredOrInteger,
+  kSignedOrFloat,
+  kIntegerOrFloat,
+};
+
+bool InClass(TypeClass c, PrimitiveType t) {
+  switch (c) {
+    case TypeClass::kFloat:
+      return IsFloatingPoint(t);
+    case TypeClass::kInteger:
+      return IsInteger(t);
+    case TypeClass::kPredOrInteger:
+      return t == PRED || IsInteger(t);
+    case TypeClass::kSignedOrFloat:
+      return IsSignedInteger(t) || IsFloatingPoint(t);
+    case TypeClass::kIntegerOrFloat:
+      return IsInteger(t) || IsFloatingPoint(t);
+  }
+  return false;
+}
+
+absl::string_view ClassName(TypeClass c) {
+  switch (c) {
+    case TypeClass::kFloat:
+      return "a floating-point type";
+    case TypeClass::kInteger:
+      return "an integer type";
+    case TypeClass::kPredOrInteger:
+      return "pred or an integer type";
+    case TypeClass::kSignedOrFloat:
+      return "a signed integer or floating-point type";
+    case TypeClass::kIntegerOrFloat:
+      return "an integer or floating-point type";
+  }
+  return "";
+}
+
+// Output size of a window dimension over a base of size `base`.
+absl::StatusOr<std::vector<int64_t>> WindowOutputDimensions(
+    absl::Span<const int64_t> base, const WindowProto& window,
+    absl::string_view base_description) {
+  if (window.dimensions_size() != static_cast<int>(base.size())) {
+    return Invalid("window has ", window.dimensions_size(), " dimensions but ",
+                   base_description, " has rank ", base.size());
+  }
+  std::vector<int64_t> out(base.size());
+  for (size_t i = 0; i < base.size(); ++i) {
+    const WindowDimensionProto& d = window.dimensions(static_cast<int>(i));
+    if (d.size() <= 0) {
+      return Invalid("window dimension ", i, " has non-positive size ",
+                     d.size());
+    }
+    if (d.stride() <= 0) {
+      return Invalid("window dimension ", i, " has non-positive stride ",
+                     d.stride());
+    }
+    if (d.base_dilation() < 1) {
+      return Invalid("window dimension ", i, " has base (lhs) dilation ",
+                     d.base_dilation(), "; must be >= 1");
+    }
+    if (d.window_dilation() < 1) {
+      return Invalid("window dimension ", i, " has window (rhs) dilation ",
+                     d.window_dilation(), "; must be >= 1");
+    }
+    const Wide dilated_base =
+        base[i] == 0 ? 0 : (Wide{base[i]} - 1) * d.base_dilation() + 1;
+    const Wide padded = Wide{d.padding_low()} + dilated_base + d.padding_high();
+    if (padded < 0) {
+      return Invalid("window dimension ", i, ": padding ", d.padding_low(), "_",
+                     d.padding_high(), " of a (dilated) base of size ",
+                     WideStr(dilated_base), " gives negative size ",
+                     WideStr(padded));
+    }
+    const Wide dilated_window = Wide{d.size() - 1} * d.window_dilation() + 1;
+    const Wide size = dilated_window > padded
+                          ? 0
+                          : (padded - dilated_window) / d.stride() + 1;
+    if (!FitsInt64(size)) {
+      return Invalid("window dimension ", i,
+                     " gives an output size that "
+                     "overflows int64");
+    }
+    out[i] = static_cast<int64_t>(size);
+  }
+  return out;
+}
+
+class Inferrer {
+ public:
+  explicit Inferrer(const HloInstruction& hlo)
+      : hlo_(hlo), attrs_(hlo.attrs()), opcode_(hlo.opcode()) {}
+
+  absl::StatusOr<Shape> Run() {
+    for (int64_t i = 0; i < n(); ++i) {
+      if (hlo_.operand(i) == nullptr) return Invalid("operand ", i, " is null");
+    }
+    AOT_SI_RETURN_IF_ERROR(CheckCalledComputationCount());
+    const int arity = HloOpcodeArity(opcode_);
+    if (arity >= 0 && n() != arity) {
+      return Invalid("expects ", arity, " operand", arity == 1 ? "" : "s",
+                     " but has ", n());
+    }
+    if (IsElementwiseUnary(opcode_)) return Unary();
+    if (IsElementwiseBinary(opcode_)) return Binary();
+    switch (opcode_) {
+      case HloOpcode::kParameter:
+        return Parameter();
+      case HloOpcode::kConstant:
+        return Constant();
+      case HloOpcode::kIota:
+        return Iota();
+      case HloOpcode::kCustomCall:
+        return Declared();
+      case HloOpcode::kReplicaId:
+      case HloOpcode::kPartitionId:
+        return Shape::Scalar(U32);
+      case HloOpcode::kFusion:
+        return CallLike("fused computation");
+      case HloOpcode::kCall:
+        return CallLike("to_apply computation");
+      case HloOpcode::kTuple:
+        return Tuple();
+      case HloOpcode::kGetTupleElement:
+        return GetTupleElement();
+      case HloOpcode::kIsFinite:
+        return IsFinite();
+      case HloOpcode::kCompare:
+        return Compare();
+      case HloOpcode::kSelect:
+        return Select();
+      case HloOpcode::kClamp:
+        return Clamp();
+      case HloOpcode::kConvert:
+        return Convert();
+      case HloOpcode::kBitcastConvert:
+        return BitcastConvert();
+      case HloOpcode::kBroadcast:
+        return Broadcast();
+      case HloOpcode::kReshape:
+        return Reshape();
+      case HloOpcode::kBitcast:
+        return Bitcast();
+      case HloOpcode::kTranspose:
+        return Transpose();
+      case HloOpcode::kSlice:
+        return Slice();
+      case HloOpcode::kDynamicSlice:
+        return DynamicSlice();
+      case HloOpcode::kDynamicUpdateSlice:
+        return DynamicUpdateSlice();
+      case HloOpcode::kConcatenate:
+        return Concatenate();
+      case HloOpcode::kPad:
+        return Pad();
+      case HloOpcode::kReverse:
+        return Reverse();
+      case HloOpcode::kGather:
+        return Gather();
+      case HloOpcode::kScatter:
+        return Scatter();
+      case HloOpcode::kReduce:
+        return Reduce();
+      case HloOpcode::kReduceWindow:
+        return ReduceWindow();
+      case HloOpcode::kSelectAndScatter:
+        return SelectAndScatter();
+      case HloOpcode::kDot:
+        return Dot();
+      case HloOpcode::kConvolution:
+        return Convolution();
+      case HloOpcode::kSort:
+        return Sort();
+      case HloOpcode::kWhile:
+        return While();
+      case HloOpcode::kConditional:
+        return Conditional();
+      default:
+        break;
+    }
+    return Invalid("no shape inference for this opcode");
+  }
+
+ private:
+  int64_t n() const { return hlo_.operand_count(); }
+  const Shape& Op(int64_t i) const { return hlo_.operand(i)->shape(); }
+  const std::vector<HloComputation*>& called() const {
+    return hlo_.called_computations();
+  }
+
+  // "operand 1 (%p1: s32[2])" style, for messages.
+  std::string OperandDesc(int64_t i) const {
+    return absl::StrCat("operand ", i, " '", hlo_.operand(i)->name(), "'");
+  }
+
+  absl::Status ExpectArray(int64_t i) const {
+    if (!Op(i).IsArray()) {
+      return Invalid(OperandDesc(i), " has shape ", Str(Op(i)),
+                     "; expected an array");
+    }
+    return absl::OkStatus();
+  }
+  absl::Status ExpectAllArrays() const {
+    for (int64_t i = 0; i < n(); ++i) AOT_SI_RETURN_IF_ERROR(ExpectArray(i));
+    return absl::OkStatus();
+  }
+  absl::Status ExpectClass(int64_t i, TypeClass c) const {
+    if (!InClass(c, Op(i).element_type())) {
+      return Invalid(OperandDesc(i), " has element type ",
+                     PrimitiveTypeName(Op(i).element_type()), " (shape ",
+                     Str(Op(i)), "); expected ", ClassName(c));
+    }
+    return absl::OkStatus();
+  }
+  absl::Status ExpectScalar(int64_t i, absl::string_view role) const {
+    if (!Op(i).IsArray() || Op(i).rank() != 0) {
+      return Invalid(role, " (", OperandDesc(i), ") must be a scalar; got ",
+                     Str(Op(i)));
+    }
+    return absl::OkStatus();
+  }
+  // Same element type and dimensions as operand `j`.
+  absl::Status ExpectSameShape(int64_t i, int64_t j) const {
+    if (!Op(i).Compatible(Op(j))) {
+      return Invalid("operand ", i, " has shape ", Str(Op(i)), " but operand ",
+                     j, " has ", Str(Op(j)));
+    }
+    return absl::OkStatus();
+  }
+  absl::Status ExpectSameType(int64_t i, int64_t j) const {
+    if (Op(i).element_type() != Op(j).element_type()) {
+      return Invalid("operand ", i, " has shape ", Str(Op(i)), " but operand ",
+                     j, " has ", Str(Op(j)), "; element types must match");
+    }
+    return absl::OkStatus();
+  }
+  absl::Status ExpectDeclaredArray() const {
+    if (!hlo_.shape().IsArray()) {
+      return Invalid("declared shape ", Str(hlo_.shape()), " must be an array");
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status CheckCalledComputationCount() const {
+    const int64_t count = static_cast<int64_t>(called().size());
+    auto expect = [&](int64_t want, absl::string_view roles) -> absl::Status {
+      if (count != want) {
+        return Invalid("expects ", want, " called computation",
+                       want == 1 ? "" : "s", " (", roles, ") but has ", count);
+      }
+      return absl::OkStatus();
+    };
+    switch (opcode_) {
+      case HloOpcode::kCall:
+      case HloOpcode::kReduce:
+      case HloOpcode::kReduceWindow:
+      case HloOpcode::kScatter:
+        return expect(1, "to_apply");
+      case HloOpcode::kSort:
+        return expect(1, "to_apply comparator");
+      case HloOpcode::kFusion:
+        return expect(1, "calls, the fused computation");
+      case HloOpcode::kWhile:
+        return expect(2, "condition, body");
+      case HloOpcode::kSelectAndScatter:
+        return expect(2, "select, scatter");
+      case HloOpcode::kConditional:
+        if (count < 1) {
+          return Invalid("expects at least one branch computation; has none");
+        }
+        break;
+      case HloOpcode::kCustomCall:
+        break;
+      default:
+        if (count != 0) {
+          return Invalid("takes no called computations but has ", count);
+        }
+    }
+    for (int64_t i = 0; i < count; ++i) {
+      if (called()[i] == nullptr) {
+        return Invalid("called computation ", i, " is null");
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<Signature> Callee(int64_t index,
+                                   absl::string_view role) const {
+    const HloComputation* c = called()[index];
+    Signature sig;
+    sig.description = absl::StrCat(role, " '", c->name(), "'");
+    if (c->root_instruction() == nullptr) {
+      return Invalid(sig.description, " has no root instruction");
+    }
+    for (int64_t i = 0; i < c->num_parameters(); ++i) {
+      const HloInstruction* p = c->parameter_instruction(i);
+      if (p == nullptr) {
+        return Invalid(sig.description, " has no parameter ", i);
+      }
+      sig.parameters.push_back(p->shape());
+    }
+    sig.result = c->root_instruction()->shape();
+    return sig;
+  }
+
+  absl::Status ExpectParameterCount(const Signature& sig, int64_t count) const {
+    if (static_cast<int64_t>(sig.parameters.size()) != count) {
+      return Invalid(sig.description, " must take ", count, " parameter",
+                     count == 1 ? "" : "s", " but takes ",
+                     sig.parameters.size());
+    }
+    return absl::OkStatus();
+  }
+
+  // XLA's VerifyReducerShape: 2N scalar parameters (N accumulators, N
+  // inputs) returning N scalars (a tuple when N > 1, or a 1-tuple).
+  absl::Status VerifyReducer(const Signature& sig,
+                             absl::Span<const Shape> init_values,
+                             absl::Span<const PrimitiveType> input_types,
+                             int64_t inputs) const {
+    AOT_SI_RETURN_IF_ERROR(ExpectParameterCount(sig, 2 * inputs));
+    std::vector<Shape> accumulators;
+    if (sig.result.IsArray()) {
+      if (inputs != 1) {
+        return Invalid(sig.description, " must return a tuple of ", inputs,
+                       " scalars but returns ", Str(sig.result));
+      }
+      accumulators.push_back(sig.result);
+    } else if (sig.result.IsTuple()) {
+      if (static_cast<int64_t>(sig.result.tuple_shapes().size()) != inputs) {
+        return Invalid(sig.description, " must return ", inputs, " scalar",
+                       inputs == 1 ? "" : "s", " but returns ",
+                       Str(sig.result));
+      }
+      accumulators = sig.result.tuple_shapes();
+    } else {
+      return Invalid(sig.description,
+                     " must return a scalar or a tuple of scalars but returns ",
+                     Str(sig.result));
+    }
+    for (int64_t i = 0; i < inputs; ++i) {
+      const Shape& acc = accumulators[i];
+      if (!acc.IsArray() || acc.rank() != 0) {
+        return Invalid(sig.description, " must return scalars but result ", i,
+                       " is ", Str(acc));
+      }
+      const Shape& lhs = sig.parameters[i];
+      const Shape& rhs = sig.parameters[inputs + i];
+      if (!acc.Compatible(lhs)) {
+        return Invalid(sig.description, ": parameter ", i, " has shape ",
+                       Str(lhs), " but the result ", i, " (accumulator) is ",
+                       Str(acc));
+      }
+      if (!acc.Compatible(init_values[i])) {
+        return Invalid(sig.description, ": accumulator ", i, " is ", Str(acc),
+                       " but the init value has shape ", Str(init_values[i]));
+      }
+      const Shape input_scalar = Shape::Scalar(input_types[i]);
+      if (!input_scalar.Compatible(rhs)) {
+        return Invalid(sig.description, ": parameter ", inputs + i,
+                       " has shape ", Str(rhs), " but input ", i,
+                       " has element type ", PrimitiveTypeName(input_types[i]));
+      }
+      if (!acc.Compatible(rhs)) {
+        return Invalid(sig.description, ": parameter ", inputs + i,
+                       " has shape ", Str(rhs), " but the result ", i, " is ",
+                       Str(acc));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // ---------------------------------------------------------------------
+  // Leaf-like instructions.
+
+  absl::StatusOr<Shape> Declared() const { return WithoutLayout(hlo_.shape()); }
+
+  absl::StatusOr<Shape> Parameter() const {
+    if (attrs_.parameter_number < 0) {
+      return Invalid("parameter number ", attrs_.parameter_number,
+                     " is negative");
+    }
+    return Declared();
+  }
+
+  absl::StatusOr<Shape> Constant() const {
+    if (!attrs_.literal.has_value()) return Invalid("constant has no literal");
+    const Shape& literal_shape = attrs_.literal->shape();
+    if (!literal_shape.Compatible(hlo_.shape())) {
+      return Invalid("literal has shape ", Str(literal_shape),
+                     " but the declared shape is ", Str(hlo_.shape()));
+    }
+    return WithoutLayout(literal_shape);
+  }
+
+  absl::StatusOr<Shape> Iota() const {
+    AOT_SI_RETURN_IF_ERROR(ExpectDeclaredArray());
+    const Shape& s = hlo_.shape();
+    if (s.rank() == 0) return Invalid("iota does not support scalars");
+    if (attrs_.dimensions.size() != 1) {
+      return Invalid("iota needs exactly one iota_dimension; got ",
+                     Dims(attrs_.dimensions));
+    }
+    const int64_t d = attrs_.dimensions[0];
+    if (d < 0 || d >= s.rank()) {
+      return Invalid("iota_dimension ", d, " is out of range [0, ", s.rank(),
+                     ") for ", Str(s));
+    }
+    return Declared();
+  }
+
+  // call and fusion: parameters match operands; the result is the root's.
+  absl::StatusOr<Shape> CallLike(absl::string_view role) const {
+    AOT_SI_ASSIGN_OR_RETURN(Signature sig, Callee(0, role));
+    AOT_SI_RETURN_IF_ERROR(ExpectParameterCount(sig, n()));
+    for (int64_t i = 0; i < n(); ++i) {
+      if (!sig.parameters[i].Compatible(Op(i))) {
+        return Invalid(OperandDesc(i), " has shape ", Str(Op(i)), " but ",
+                       sig.description, " parameter ", i, " has shape ",
+                       Str(sig.parameters[i]));
+      }
+    }
+    return WithoutLayout(sig.result);
+  }
+
+  absl::StatusOr<Shape> Tuple() const {
+    std::vector<Shape> elements;
+    elements.reserve(n());
+    for (int64_t i = 0; i < n(); ++i) elements.push_back(WithoutLayout(Op(i)));
+    return Shape::Tuple(std::move(elements));
+  }
+
+  absl::StatusOr<Shape> GetTupleElement() const {
+    const Shape& t = Op(0);
+    if (!t.IsTuple()) {
+      return Invalid(OperandDesc(0), " has shape ", Str(t),
+                     "; expected a tuple");
+    }
+    const int64_t size = static_cast<int64_t>(t.tuple_shapes().size());
+    if (attrs_.tuple_index < 0 || attrs_.tuple_index >= size) {
+      return Invalid("tuple index ", attrs_.tuple_index,
+                     " is out of range for ", Str(t), " with ", size,
+                     " element", size == 1 ? "" : "s");
+    }
+    return WithoutLayout(t.tuple_shapes(attrs_.tuple_index));
+  }
+
+  // ---------------------------------------------------------------------
+  // Elementwise.
+
+  absl::StatusOr<Shape> Unary() const {
+    if (opcode_ == HloOpcode::kCopy) return WithoutLayout(Op(0));
+    AOT_SI_RETURN_IF_ERROR(ExpectArray(0));
+    switch (opcode_) {
+      case HloOpcode::kNot:
+        AOT_SI_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kPredOrInteger));
+        break;
+      case HloOpcode::kPopulationCount:
+      case HloOpcode::kClz:
+        AOT_SI_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kInteger));
+        break;
+      case HloOpcode::kAbs:
+      case HloOpcode::kSign:
+        AOT_SI_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kSignedOrFloat));
+        break;
+      case HloOpcode::kNegate:
+        AOT_SI_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kIntegerOrFloat));
+        break;
+      case HloOpcode::kReducePrecision:
+        AOT_SI_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloat));
+        if (attrs_.exponent_bits < 1) {
+          return Invalid("exponent_bits=", attrs_.exponent_bits,
+                         " must be at least 1");
+        }
+        if (attrs_.mantissa_bits < 0) {
+          return Invalid("mantissa_bits=", attrs_.mantissa_bits,
+                         " must be non-negative");
+        }
+        break;
+      default:
+        // exp, log, trig, sqrt, rsqrt, cbrt, erf, floor, ceil, round-*, ...
+        AOT_SI_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloat));
+        break;
+    }
+    return WithoutLayout(Op(0));
+  }
+
+  absl::StatusOr<Shape> Binary() const {
+    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    AOT_SI_RETURN_IF_ERROR(ExpectSameShape(1, 0));
+    const PrimitiveType t = Op(0).element_type();
+    switch (opcode_) {
+      case HloOpcode::kAnd:
+      case HloOpcode::kOr:
+      case HloOpcode::kXor:
+        AOT_SI_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kPredOrInteger));
+        break;
+      case HloOpcode::kShiftLeft:
+      case HloOpcode::kShiftRightArithmetic:
+      case HloOpcode::kShiftRightLogical:
+        AOT_SI_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kInteger));
+        break;
+      case HloOpcode::kAtan2:
+        AOT_SI_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloat));
+        break;
+      case HloOpcode::kAdd:
+      case HloOpcode::kMultiply:
+      case HloOpcode::kMaximum:
+      case HloOpcode::kMinimum:
+        // XLA accepts pred here (add = or, multiply = and).
+        break;
+      default:
+        // subtract, divide, remainder, power: numeric, not pred.
+        if (t == PRED) {
+          AOT_SI_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kIntegerOrFloat));
+        }
+        break;
+    }
+    return WithoutLayout(Op(0));
+  }
+
+  absl::StatusOr<Shape> IsFinite() const {
+    AOT_SI_RETURN_IF_ERROR(ExpectArray(0));
+    AOT_SI_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloat));
+    return Shape(PRED, Op(0).dimensions());
+  }
+
+  absl::StatusOr<Shape> Compare() const {
+    if (!attrs_.comparison_direction.has_value()) {
+      return Invalid("missing comparison direction (direction=EQ|NE|...)");
+    }
+    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    AOT_SI_RETURN_IF_ERROR(ExpectSameShape(1, 0));
+    const PrimitiveType t = Op(0).element_type();
+    const std::string& type = attrs_.comparison_type;
+    if (!type.empty()) {
+      bool ok;
+      if (type == "FLOAT" || type == "TOTALORDER" || type == "PARTIALORDER") {
+        ok = IsFloatingPoint(t);
+      } else if (type == "SIGNED") {
+        ok = IsSignedInteger(t);
+      } else if (type == "UNSIGNED") {
+        ok = IsUnsignedInteger(t) || t == PRED;
+      } else {
+        return Invalid(
+            "unknown comparison type '", type,
+            "' (expected FLOAT, TOTALORDER, PARTIALORDER, SIGNED or UNSIGNED)");
+      }
+      if (!ok) {
+        return Invalid("comparison type ", type,
+                       " is not valid for element type ", PrimitiveTypeName(t));
+      }
+    }
+    return Shape(PRED, Op(0).dimensions());
+  }
+
+  absl::StatusOr<Shape> Select() const {
+    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    if (Op(0).element_type() != PRED) {
+      return Invalid("predicate (", OperandDesc(0), ") has shape ", Str(Op(0)),
+                     "; expected element type pred");
+    }
+    AOT_SI_RETURN_IF_ERROR(ExpectSameShape(2, 1));
+    if (Op(0).rank() != 0 && Op(0).dimensions() != Op(1).dimensions()) {
+      return Invalid("predicate has shape ", Str(Op(0)),
+                     " but on_true/on_false have shape ", Str(Op(1)),
+                     "; the predicate must have the same dimensions or be "
+                     "a scalar");
+    }
+    return WithoutLayout(Op(1));
+  }
+
+  absl::StatusOr<Shape> Clamp() const {
+    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    const Shape& operand = Op(1);
+    for (int64_t i : {0, 2}) {
+      AOT_SI_RETURN_IF_ERROR(ExpectSameType(i, 1));
+      if (Op(i).rank() != 0 && Op(i).dimensions() != operand.dimensions()) {
+        return Invalid(i == 0 ? "min" : "max", " (", OperandDesc(i),
+                       ") has shape ", Str(Op(i)),
+                       " but the clamped operand has ", Str(operand),
+                       "; must be a scalar or the same shape");
+      }
+    }
+    return WithoutLayout(operand);
+  }
+
+  absl::StatusOr<Shape> Convert() const {
+    AOT_SI_RETURN_IF_ERROR(ExpectArray(0));
+    const PrimitiveType to = hlo_.shape().element_type();
+    if (!IsArrayType(to)) {
+      return Invalid("declared shape ", Str(hlo_.shape()), " must be an array");
+    }
+    return Shape(to, Op(0).dimensions());
+  }
+
+  absl::StatusOr<Shape> BitcastConvert() const {
+    AOT_SI_RETURN_IF_ERROR(ExpectArray(0));
+    const PrimitiveType to = hlo_.shape().element_type();
+    if (!IsArrayType(to)) {
+      return Invalid("declared shape ", Str(hlo_.shape()), " must be an array");
+    }
+    const Shape& in = Op(0);
+    const int64_t in_bits = BitWidth(in.element_type());
+    const int64_t out_bits = BitWidth(to);
+    std::vector<int64_t> dims = in.dimensions();
+    if (in_bits > out_bits) {
+      dims.push_back(in_bits / out_bits);
+    } else if (in_bits < out_bits) {
+      const int64_t ratio = out_bits / in_bits;
+      if (dims.empty() || dims.back() != ratio) {
+        return Invalid("bitcast-convert from ", Str(in), " to ",
+                       PrimitiveTypeName(to),
+                       " needs a minor-most dimension of size ", ratio,
+                       " (the ratio of the bit widths)");
+      }
+      dims.pop_back();
+    }
+    return Shape(to, std::move(dims));
+  }
+
+  // ---------------------------------------------------------------------
+  // Data movement.
+
+  absl::StatusOr<Shape> Broadcast() const {
+    AOT_SI_RETURN_IF_ERROR(ExpectArray(0));
+    AOT_SI_RETURN_IF_ERROR(ExpectDeclaredArray());
+    const Shape& in = Op(0);
+    const Shape& out = hlo_.shape();
+    const std::vector<int64_t>& dims = attrs_.dimensions;
+    if (static_cast<int64_t>(dims.size()) != in.rank()) {
+      return Invalid("dimensions=", Dims(dims), " has ", dims.size(),
+                     " entries but the operand ", Str(in), " has rank ",
+                     in.rank());
+    }
+    for (int64_t i = 0; i < in.rank(); ++i) {
+      const int64_t d = dims[i];
+      if (d < 0 || d >= out.rank()) {
+        return Invalid("broadcast dimension ", d, " (for operand dimension ", i,
+                       ") is out of range for the result ", Str(out));
+      }
+      if (i > 0 && dims[i - 1] >= d) {
+        return Invalid("broadcast dimensions ", Dims(dims),
+                       " must be strictly increasing");
+      }
+      if (out.dimensions(d) != in.dimensions(i)) {
+        return Invalid("operand dimension ", i, " has size ", in.dimensions(i),
+                       " but result dimension ", d, " of ", Str(out),
+                       " has size ", out.dimensions(d));
+      }
+    }
+    return Shape(in.element_type(), out.dimensions());
+  }
+
+  absl::StatusOr<Shape> Reshape() const {
+    AOT_SI_RETURN_IF_ERROR(ExpectArray(0));
+    AOT_SI_RETURN_IF_ERROR(ExpectDeclaredArray());
+    const Shape& out = hlo_.shape();
+    const std::optional<int64_t> in_count = CheckedElementCount(Op(0));
+    const std::optional<int64_t> out_count = CheckedElementCount(out);
+    if (!in_count.has_value() || !out_count.has_value()) {
+      return Invalid("element count of ", Str(Op(0)), " or ", Str(out),
+                     " overflows int64");
+    }
+    if (*in_count != *out_count) {
+      return Invalid("reshape of ", Str(Op(0)), " (", *in_count,
+                     " elements) to ", Str(out), " (", *out_count,
+                     " elements) changes the element count");
+    }
+    return Shape(Op(0).element_type(), out.dimensions());
+  }
+
+  absl::StatusOr<Shape> Bitcast() const {
+    AOT_SI_RETURN_IF_ERROR(ExpectArray(0));
+    AOT_SI_RETURN_IF_ERROR(ExpectDeclaredArray());
+    const Shape& out = hlo_.shape();
+    const std::optional<int64_t> in_count = CheckedElementCount(Op(0));
+    const std::optional<int64_t> out_count = CheckedElementCount(out);
+    if (!in_count.has_value() || !out_count.has_value()) {
+      return Invalid("element count of ", Str(Op(0)), " or ", Str(out),
+                     " overflows int64");
+    }
+    const Wide in_bytes = Wide{*in_count} * ByteWidth(Op(0).element_type());
+    const Wide out_bytes = Wide{*out_count} * ByteWidth(out.element_type());
+    if (in_bytes != out_bytes) {
+      return Invalid("bitcast of ", Str(Op(0)), " (", WideStr(in_bytes),
+                     " bytes) to ", Str(out), " (", WideStr(out_bytes),
+                     " bytes) changes the byte size");
+    }
+    return Declared();
+  }
+
+  absl::StatusOr<Shape> Transpose() const {
+    AOT_SI_RETURN_IF_ERROR(ExpectArray(0));
+    const Shape& in = Op(0);
+    const std::vector<int64_t>& perm = attrs_.dimensions;
+    if (static_cast<int64_t>(perm.size()) != in.rank()) {
+      return Invalid("dimensions=", Dims(perm),
+                     " is not a permutation of the operand's ", in.rank(),
+                     " dimensions (", Str(in), ")");
+    }
+    AOT_SI_RETURN_IF_ERROR(CheckDimensionList("transpose dimensions", perm,
+                                              in.rank(), Str(in), false));
+    std::vector<int64_t> dims(in.rank());
+    for (int64_t i = 0; i < in.rank(); ++i) dims[i] = in.dimensions(perm[i]);
+    return Shape(in.element_type(), std::move(dims));
+  }
+
+  absl::StatusOr<Shape> Slice() const {
+    AOT_SI_RETURN_IF_ERROR(ExpectArray(0));
+    const Shape& in = Op(0);
+    const std::vector<SliceSpec>& slice = attrs_.slice;
+    if (static_cast<int64_t>(slice.size()) != in.rank()) {
+      return Invalid("slice has ", slice.size(),
+                     " dimension specs but the operand ", Str(in), " has rank ",
+                     in.rank());
+    }
+    std::vector<int64_t> dims(in.rank());
+    for (int64_t i = 0; i < in.rank(); ++i) {
+      const SliceSpec& s = slice[i];
+      if (s.stride < 1) {
+        return Invalid("slice dimension ", i, " has stride ", s.stride,
+                       "; must be >= 1");
+      }
+      if (s.start < 0 || s.start > s.limit || s.limit > in.dimensions(i)) {
+        return Invalid("slice dimension ", i, " [", s.start, ":", s.limit, ":",
+                       s.stride, "] is out of range for size ",
+                       in.dimensions(i), " of ", Str(in),
+                       " (need 0 <= start <= limit <= size)");
+      }
+      dims[i] = s.limit == s.start ? 0 : (s.limit - s.start - 1) / s.stride + 1;
+    }
+    return Shape(in.element_type(), std::move(dims));
+  }
+
+  // Checks operands [first, n()) are `rank` scalar indices of one integer
+  // type.
+  absl::Status CheckStartIndices(int64_t first, int64_t rank) const {
+    if (n() - first != rank) {
+      return Invalid("expects ", rank, " start indices (one per dimension of ",
+                     Str(Op(0)), ") but has ", n() - first);
+    }
+    for (int64_t i = first; i < n(); ++i) {
+      if (!Op(i).IsArray() || Op(i).rank() != 0 ||
+          !IsInteger(Op(i).element_type())) {
+        return Invalid("start index ", OperandDesc(i), " has shape ",
+                       Str(Op(i)), "; expected an integer scalar");
+      }
+      if (Op(i).element_type() != Op(first).element_type()) {
+        return Invalid("start index ", OperandDesc(i), " has shape ",
+                       Str(Op(i)), " but start index operand ", first, " has ",
+                       Str(Op(first)),
+                       "; all start indices must have the same type");
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<Shape> DynamicSlice() const {
+    if (n() < 1) return Invalid("expects an operand and start indices");
+    AOT_SI_RETURN_IF_ERROR(ExpectArray(0));
+    const Shape& in = Op(0);
+    AOT_SI_RETURN_IF_ERROR(CheckStartIndices(1, in.rank()));
+    const std::vector<int64_t>& sizes = attrs_.dynamic_slice_sizes;
+    if (static_cast<int64_t>(sizes.size()) != in.rank()) {
+      return Invalid("dynamic_slice_sizes=", Dims(sizes), " has ", sizes.size(),
+                     " entries but the operand ", Str(in), " has rank ",
+                     in.rank());
+    }
+    for (int64_t i = 0; i < in.rank(); ++i) {
+      if (sizes[i] < 0 || sizes[i] > in.dimensions(i)) {
+        return Invalid("dynamic slice size ", sizes[i], " in dimension ", i,
+                       " is out of range [0, ", in.dimensions(i), "] for ",
+                       Str(in));
+      }
+    }
+    return Shape(in.element_type(), sizes);
+  }
+
+  absl::StatusOr<Shape> DynamicUpdateSlice() const {
+    if (n() < 2) return Invalid("expects an operand, an update and indices");
+    AOT_SI_RETURN_IF_ERROR(ExpectArray(0));
+    AOT_SI_RETURN_IF_ERROR(ExpectArray(1));
+    const Shape& in = Op(0);
+    const Shape& update = Op(1);
+    AOT_SI_RETURN_IF_ERROR(ExpectSameType(1, 0));
+    if (update.rank() != in.rank()) {
+      return Invalid("update ", Str(update), " has rank ", update.rank(),
+                     " but the operand ", Str(in), " has rank ", in.rank());
+    }
+    for (int64_t i = 0; i < in.rank(); ++i) {
+      if (update.dimensions(i) > in.dimensions(i)) {
+        return Invalid("update ", Str(update), " is larger than the operand ",
+                       Str(in), " in dimension ", i);
+      }
+    }
+    AOT_SI_RETURN_IF_ERROR(CheckStartIndices(2, in.rank()));
+    return WithoutLayout(in);
+  }
+
+  absl::StatusOr<Shape> Concatenate() const {
+    if (n() < 1) return Invalid("expects at least one operand");
+    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    if (attrs_.dimensions.size() != 1) {
+      return Invalid("needs exactly one concatenate dimension; got dimensions=",
+                     Dims(attrs_.dimensions));
+    }
+    const int64_t dim = attrs_.dimensions[0];
+    const Shape& first = Op(0);
+    if (dim < 0 || dim >= first.rank()) {
+      return Invalid("concatenate dimension ", dim, " is out of range for ",
+                     Str(first));
+    }
+    std::vector<int64_t> dims = first.dimensions();
+    for (int64_t i = 1; i < n(); ++i) {
+      AOT_SI_RETURN_IF_ERROR(ExpectSameType(i, 0));
+      const Shape& s = Op(i);
+      bool ok = s.rank() == first.rank();
+      for (int64_t d = 0; ok && d < s.rank(); ++d) {
+        if (d != dim && s.dimensions(d) != first.dimensions(d)) ok = false;
+      }
+      if (!ok) {
+        return Invalid("operand ", i, " has shape ", Str(s),
+                       " but operand 0 has ", Str(first),
+                       "; all dimensions except ", dim, " must be equal");
+      }
+      if (!FitsInt64(Wide{dims[dim]} + s.dimensions(dim))) {
+        return Invalid("concatenated dimension ", dim, " overflows int64");
+      }
+      dims[dim] += s.dimensions(dim);
+    }
+    return Shape(first.element_type(), std::move(dims));
+  }
+
+  absl::StatusOr<Shape> Pad() const {
+    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    const Shape& in = Op(0);
+    AOT_SI_RETURN_IF_ERROR(ExpectScalar(1, "padding value"));
+    AOT_SI_RETURN_IF_ERROR(ExpectSameType(1, 0));
+    if (!attrs_.padding_config.has_value()) {
+      return Invalid("missing padding config (padding=...)");
+    }
+    const PaddingConfigProto& config = *attrs_.padding_config;
+    if (config.dimensions_size() != in.rank()) {
+      return Invalid("padding config has ", config.dimensions_size(),
+                     " dimensions but the operand ", Str(in), " has rank ",
+                     in.rank());
+    }
+    std::vector<int64_t> dims(in.rank());
+    for (int64_t i = 0; i < in.rank(); ++i) {
+      const auto& p = config.dimensions(static_cast<int>(i));
+      if (p.interior_padding() < 0) {
+        return Invalid("padding dimension ", i, " has negative interior ",
+                       "padding ", p.interior_padding());
+      }
+      const int64_t size = in.dimensions(i);
+      const Wide out = Wide{p.edge_padding_low()} + p.edge_padding_high() +
+                       size +
+                       std::max<Wide>(Wide{size} - 1, 0) * p.interior_padding();
+      if (out < 0) {
+        return Invalid("padding ", p.edge_padding_low(), "_",
+                       p.edge_padding_high(), "_", p.interior_padding(),
+                       " of dimension ", i, " (size ", size,
+                       ") gives negative size ", WideStr(out));
+      }
+      if (!FitsInt64(out)) {
+        return Invalid("padding of dimension ", i, " overflows int64");
+      }
+      dims[i] = static_cast<int64_t>(out);
+    }
+    return Shape(in.element_type(), std::move(dims));
+  }
+
+  absl::StatusOr<Shape> Reverse() const {
+    AOT_SI_RETURN_IF_ERROR(ExpectArray(0));
+    AOT_SI_RETURN_IF_ERROR(CheckDimensionList("reverse dimensions",
+                                              attrs_.dimensions, Op(0).rank(),
+                                              Str(Op(0)), false));
+    return WithoutLayout(Op(0));
+  }
+
+  // ---------------------------------------------------------------------
+  // Gather / scatter.
+
+  absl::StatusOr<Shape> Gather() const {
+    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    if (!attrs_.gather_dimension_numbers.has_value()) {
+      return Invalid("missing gather dimension numbers");
+    }
+    const GatherDimensionNumbersProto& d = *attrs_.gather_dimension_numbers;
+    const Shape& input = Op(0);
+    const Shape& indices = Op(1);
+    if (!IsInteger(indices.element_type())) {
+      return Invalid("start indices ", Str(indices),
+                     " must have an integer element type");
+    }
+    const int64_t ivd = d.index_vector_dim();
+    if (ivd < 0 || ivd > indices.rank()) {
+      return Invalid("index_vector_dim=", ivd, " is out of range [0, ",
+                     indices.rank() + 1, ") for start indices ", Str(indices));
+    }
+    std::vector<int64_t> expanded = indices.dimensions();
+    if (ivd == indices.rank()) expanded.push_back(1);
+
+    const std::vector<int64_t> offset_dims = ToVector(d.offset_dims());
+    const std::vector<int64_t> collapsed = ToVector(d.collapsed_slice_dims());
+    const std::vector<int64_t> start_index_map = ToVector(d.start_index_map());
+    const std::vector<int64_t> batching = ToVector(d.operand_batching_dims());
+    const std::vector<int64_t> indices_batching =
+        ToVector(d.start_indices_batching_dims());
+    const int64_t result_rank =
+        static_cast<int64_t>(offset_dims.size() + expanded.size()) - 1;
+
+    AOT_SI_RETURN_IF_ERROR(CheckDimensionList(
+        "offset_dims", offset_dims, result_rank, "the gather result", true));
+    if (static_cast<int64_t>(start_index_map.size()) != expanded[ivd]) {
+      return Invalid("start_index_map=", Dims(start_index_map), " has ",
+                     start_index_map.size(),
+                     " entries but the index vector dimension ", ivd,
+                     " of the start indices ", Str(indices), " has size ",
+                     expanded[ivd]);
+    }
+    AOT_SI_RETURN_IF_ERROR(
+        CheckDimensionList("start_index_map", start_index_map, input.rank(),
+                           absl::StrCat("the operand ", Str(input)), false));
+    AOT_SI_RETURN_IF_ERROR(
+        CheckDimensionList("collapsed_slice_dims", collapsed, input.rank(),
+                           absl::StrCat("the operand ", Str(input)), true));
+    AOT_SI_RETURN_IF_ERROR(
+        CheckDimensionList("operand_batching_dims", batching, input.rank(),
+                           absl::StrCat("the operand ", Str(input)), true));
+    for (int64_t b : batching) {
+      if (Contains(collapsed, b)) {
+        return Invalid("dimension ", b,
+                       " is both in collapsed_slice_dims and in "
+                       "operand_batching_dims");
+      }
+      if (Contains(start_index_map, b)) {
+        return Invalid("dimension ", b,
+                       " is both in start_index_map and in "
+                       "operand_batching_dims");
+      }
+    }
+    AOT_SI_RETURN_IF_ERROR(CheckDimensionList(
+        "start_indices_batching_dims", indices_batching,
+        static_cast<int64_t>(expanded.size()),
+        absl::StrCat("the start indices ", Str(indices)), false));
+    if (indices_batching.size() != batching.size()) {
+      return Invalid(
+          "operand_batching_dims=", Dims(batching),
+          " and start_indices_batching_dims=", Dims(indices_batching),
+          " must have the same number of entries");
+    }
+    for (size_t i = 0; i < batching.size(); ++i) {
+      if (indices_batching[i] == ivd) {
+        return Invalid("start_indices_batching_dims=", Dims(indices_batching),
+                       " must not contain index_vector_dim ", ivd);
+      }
+      if (input.dimensions(batching[i]) != expanded[indices_batching[i]]) {
+        return Invalid("operand batching dimension ", batching[i], " has size ",
+                       input.dimensions(batching[i]),
+                       " but start indices batching dimension ",
+                       indices_batching[i], " has size ",
+                       expanded[indices_batching[i]]);
+      }
+    }
+
+    const std::vector<int64_t>& slice_sizes = attrs_.gather_slice_sizes;
+    if (static_cast<int64_t>(slice_sizes.size()) != input.rank()) {
+      return Invalid("slice_sizes=", Dims(slice_sizes), " has ",
+                     slice_sizes.size(), " entries but the operand ",
+                     Str(input), " has rank ", input.rank());
+    }
+    if (static_cast<int64_t>(offset_dims.size() + collapsed.size() +
+                             batching.size()) != input.rank()) {
+      return Invalid("offset_dims=", Dims(offset_dims),
+                     ", collapsed_slice_dims=", Dims(collapsed),
+                     " and operand_batching_dims=", Dims(batching),
+                     " must together have one entry per operand dimension (",
+                     input.rank(), ")");
+    }
+    for (int64_t i = 0; i < input.rank(); ++i) {
+      if (slice_sizes[i] < 0 || slice_sizes[i] > input.dimensions(i)) {
+        return Invalid("slice size ", slice_sizes[i], " in dimension ", i,
+                       " is out of range [0, ", input.dimensions(i),
+                       "] for the operand ", Str(input));
+      }
+    }
+    for (int64_t c : collapsed) {
+      if (slice_sizes[c] > 1) {
+        return Invalid("collapsed slice dimension ", c, " has slice size ",
+                       slice_sizes[c], "; must be at most 1");
+      }
+    }
+    for (int64_t b : batching) {
+      if (slice_sizes[b] > 1) {
+        return Invalid("operand batching dimension ", b, " has slice size ",
+                       slice_sizes[b], "; must be at most 1");
+      }
+    }
+
+    std::vector<int64_t> dims;
+    dims.reserve(result_rank);
+    int64_t offset_seen = 0;
+    int64_t batch_seen = 0;
+    for (int64_t i = 0; i < result_rank; ++i) {
+      if (Contains(offset_dims, i)) {
+        while (Contains(collapsed, offset_seen) ||
+               Contains(batching, offset_seen)) {
+          ++offset_seen;
+        }
+        dims.push_back(slice_sizes[offset_seen++]);
+      } else {
+        if (batch_seen == ivd) ++batch_seen;
+        dims.push_back(expanded[batch_seen++]);
+      }
+    }
+    return Shape(input.element_type(), std::move(dims));
+  }
+
+  absl::StatusOr<Shape> Scatter() const {
+    if (n() < 3 || n() % 2 == 0) {
+      return Invalid(
+          "expects 2N+1 operands (N inputs, the indices, N "
+          "updates) but has ",
+          n());
+    }
+    const int64_t count = (n() - 1) / 2;
+    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    if (!attrs_.scatter_dimension_numbers.has_value()) {
+      return Invalid("missing scatter dimension numbers");
+    }
+    const ScatterDimensionNumbersProto& d = *attrs_.scatter_dimension_numbers;
+    const Shape& operand = Op(0);
+    const Shape& indices = Op(count);
+    const Shape& updates = Op(count + 1);
+    if (!IsInteger(indices.element_type())) {
+      return Invalid("scatter indices ", Str(indices),
+                     " must have an integer element type");
+    }
+    const int64_t ivd = d.index_vector_dim();
+    if (ivd < 0 || ivd > indices.rank()) {
+      return Invalid("index_vector_dim=", ivd, " is out of range [0, ",
+                     indices.rank() + 1, ") for scatter indices ",
+                     Str(indices));
+    }
+    std::vector<int64_t> expanded = indices.dimensions();
+    if (ivd == indices.rank()) expanded.push_back(1);
+
+    for (int64_t i = 0; i < count; ++i) {
+      if (Op(i).dimensions() != operand.dimensions()) {
+        return Invalid("input ", i, " has shape ", Str(Op(i)),
+                       " but input 0 has ", Str(operand),
+                       "; all inputs must have the same dimensions");
+      }
+      const Shape& u = Op(count + 1 + i);
+      if (u.dimensions() != updates.dimensions()) {
+        return Invalid("update ", i, " has shape ", Str(u),
+                       " but update 0 has ", Str(updates),
+                       "; all updates must have the same dimensions");
+      }
+      if (u.element_type() != Op(i).element_type()) {
+        return Invalid("update ", i, " has shape ", Str(u), " but input ", i,
+                       " has ", Str(Op(i)), "; element types must match");
+      }
+    }
+
+    const std::vector<int64_t> window_dims = ToVector(d.update_window_dims());
+    const std::vector<int64_t> inserted = ToVector(d.inserted_window_dims());
+    const std::vector<int64_t> to_operand =
+        ToVector(d.scatter_dims_to_operand_dims());
+    const std::vector<int64_t> batching = ToVector(d.input_batching_dims());
+    const std::vector<int64_t> indices_batching =
+        ToVector(d.scatter_indices_batching_dims());
+
+    AOT_SI_RETURN_IF_ERROR(
+        CheckDimensionList("update_window_dims", window_dims, updates.rank(),
+                           absl::StrCat("the updates ", Str(updates)), true));
+    AOT_SI_RETURN_IF_ERROR(
+        CheckDimensionList("inserted_window_dims", inserted, operand.rank(),
+                           absl::StrCat("the operand ", Str(operand)), true));
+    AOT_SI_RETURN_IF_ERROR(
+        CheckDimensionList("input_batching_dims", batching, operand.rank(),
+                           absl::StrCat("the operand ", Str(operand)), true));
+    for (int64_t b : batching) {
+      if (Contains(inserted, b)) {
+        return Invalid("dimension ", b,
+                       " is both in inserted_window_dims and in "
+                       "input_batching_dims");
+      }
+    }
+    if (static_cast<int64_t>(window_dims.size() + inserted.size() +
+                             batching.size()) != operand.rank()) {
+      return Invalid("update_window_dims=", Dims(window_dims),
+                     ", inserted_window_dims=", Dims(inserted),
+                     " and input_batching_dims=", Dims(batching),
+                     " must together have one entry per operand dimension (",
+                     operand.rank(), ")");
+    }
+    if (static_cast<int64_t>(to_operand.size()) != expanded[ivd]) {
+      return Invalid("scatter_dims_to_operand_dims=", Dims(to_operand), " has ",
+                     to_operand.size(),
+                     " entries but the index vector dimension ", ivd,
+                     " of the scatter indices ", Str(indices), " has size ",
+                     expanded[ivd]);
+    }
+    AOT_SI_RETURN_IF_ERROR(CheckDimensionList(
+        "scatter_dims_to_operand_dims", to_operand, operand.rank(),
+        absl::StrCat("the operand ", Str(operand)), false));
+    for (int64_t b : batching) {
+      if (Contains(to_operand, b)) {
+        return Invalid("dimension ", b,
+                       " is both in scatter_dims_to_operand_dims and in "
+                       "input_batching_dims");
+      }
+    }
+    AOT_SI_RETURN_IF_ERROR(CheckDimensionList(
+        "scatter_indices_batching_dims", indices_batching,
+        static_cast<int64_t>(expanded.size()),
+        absl::StrCat("the scatter indices ", Str(indices)), false));
+    if (indices_batching.size() != batching.size()) {
+      return Invalid(
+          "input_batching_dims=", Dims(batching),
+          " and scatter_indices_batching_dims=", Dims(indices_batching),
+          " must have the same number of entries");
+    }
+    for (size_t i = 0; i < batching.size(); ++i) {
+      if (indices_batching[i] == ivd) {
+        return Invalid("scatter_indices_batching_dims=", Dims(indices_batching),
+                       " must not contain index_vector_dim ", ivd);
+      }
+      if (operand.dimensions(batching[i]) != expanded[indices_batching[i]]) {
+        return Invalid("input batching dimension ", batching[i], " has size ",
+                       operand.dimensions(batching[i]),
+                       " but scatter indices batching dimension ",
+                       indices_batching[i], " has size ",
+                       expanded[indices_batching[i]]);
+      }
+    }
+
+    const int64_t expected_rank =
+        static_cast<int64_t>(expanded.size() - 1 + window_dims.size());
+    if (updates.rank() != expected_rank) {
+      return Invalid("updates ", Str(updates), " must have rank ",
+                     expected_rank, " (", expanded.size() - 1,
+                     " scatter dimensions + ", window_dims.size(),
+                     " window dimensions)");
+    }
+    std::vector<int64_t> max_window;
+    for (int64_t i = 0; i < operand.rank(); ++i) {
+      if (!Contains(inserted, i) && !Contains(batching, i)) {
+        max_window.push_back(operand.dimensions(i));
+      }
+    }
+    for (size_t i = 0; i < window_dims.size(); ++i) {
+      if (updates.dimensions(window_dims[i]) > max_window[i]) {
+        return Invalid("updates window dimension ", window_dims[i],
+                       " has size ", updates.dimensions(window_dims[i]),
+                       " which exceeds the corresponding operand bound ",
+                       max_window[i]);
+      }
+    }
+    int64_t scatter_seen = 0;
+    for (int64_t i = 0; i < updates.rank(); ++i) {
+      if (Contains(window_dims, i)) continue;
+      if (scatter_seen == ivd) ++scatter_seen;
+      if (updates.dimensions(i) != expanded[scatter_seen]) {
+        return Invalid("updates scatter dimension ", i, " has size ",
+                       updates.dimensions(i),
+                       " but the scatter indices dimension ", scatter_seen,
+                       " has size ", expanded[scatter_seen]);
+      }
+      ++scatter_seen;
+    }
+
+    AOT_SI_ASSIGN_OR_RETURN(Signature sig, Callee(0, "to_apply computation"));
+    std::vector<Shape> inits;
+    std::vector<PrimitiveType> types;
+    for (int64_t i = 0; i < count; ++i) {
+      inits.push_back(Shape::Scalar(Op(i).element_type()));
+      types.push_back(Op(count + 1 + i).element_type());
+    }
+    AOT_SI_RETURN_IF_ERROR(VerifyReducer(sig, inits, types, count));
+    if (count == 1) return WithoutLayout(operand);
+    std::vector<Shape> results;
+    for (int64_t i = 0; i < count; ++i) results.push_back(WithoutLayout(Op(i)));
+    return Shape::Tuple(std::move(results));
+  }
+
+  // ---------------------------------------------------------------------
+  // Reductions.
+
+  absl::StatusOr<Shape> Reduce() const {
+    if (n() < 2 || n() % 2 != 0) {
+      return Invalid("expects 2N operands (N inputs, N init values) but has ",
+                     n());
+    }
+    const int64_t count = n() / 2;
+    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    const Shape& first = Op(0);
+    for (int64_t i = 1; i < count; ++i) {
+      if (Op(i).dimensions() != first.dimensions()) {
+        return Invalid("input ", i, " has shape ", Str(Op(i)),
+                       " but input 0 has ", Str(first),
+                       "; all inputs must have the same dimensions");
+      }
+    }
+    AOT_SI_RETURN_IF_ERROR(
+        CheckDimensionList("reduce dimensions", attrs_.dimensions, first.rank(),
+                           absl::StrCat("the input ", Str(first)), false));
+    AOT_SI_ASSIGN_OR_RETURN(Signature sig, Callee(0, "to_apply computation"));
+    std::vector<Shape> inits;
+    std::vector<PrimitiveType> types;
+    for (int64_t i = 0; i < count; ++i) {
+      inits.push_back(Op(count + i));
+      types.push_back(Op(i).element_type());
+    }
+    AOT_SI_RETURN_IF_ERROR(VerifyReducer(sig, inits, types, count));
+    std::vector<int64_t> kept;
+    for (int64_t i = 0; i < first.rank(); ++i) {
+      if (!Contains(attrs_.dimensions, i)) kept.push_back(first.dimensions(i));
+    }
+    if (sig.result.IsArray()) return Shape(sig.result.element_type(), kept);
+    std::vector<Shape> results;
+    for (const Shape& s : sig.result.tuple_shapes()) {
+      results.push_back(Shape(s.element_type(), kept));
+    }
+    return Shape::Tuple(std::move(results));
+  }
+
+  absl::StatusOr<Shape> ReduceWindow() const {
+    if (n() < 2 || n() % 2 != 0) {
+      return Invalid("expects 2N operands (N inputs, N init values) but has ",
+                     n());
+    }
+    const int64_t count = n() / 2;
+    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    if (!attrs_.window.has_value()) return Invalid("missing window");
+    const Shape& first = Op(0);
+    for (int64_t i = 1; i < count; ++i) {
+      if (Op(i).dimensions() != first.dimensions()) {
+        return Invalid("input ", i, " has shape ", Str(Op(i)),
+                       " but input 0 has ", Str(first),
+                       "; all inputs must have the same dimensions");
+      }
+    }
+    AOT_SI_ASSIGN_OR_RETURN(Signature sig, Callee(0, "to_apply computation"));
+    std::vector<Shape> inits;
+    std::vector<PrimitiveType> types;
+    for (int64_t i = 0; i < count; ++i) {
+      inits.push_back(Op(count + i));
+      types.push_back(Op(i).element_type());
+    }
+    AOT_SI_RETURN_IF_ERROR(VerifyReducer(sig, inits, types, count));
+    AOT_SI_ASSIGN_OR_RETURN(
+        std::vector<int64_t> dims,
+        WindowOutputDimensions(first.dimensions(), *attrs_.window,
+                               absl::StrCat("the input ", Str(first))));
+    if (sig.result.IsArray()) return Shape(Op(count).element_type(), dims);
+    std::vector<Shape> results;
+    for (int64_t i = 0; i < count; ++i) {
+      results.push_back(Shape(Op(count + i).element_type(), dims));
+    }
+    return Shape::Tuple(std::move(results));
+  }
+
+  absl::StatusOr<Shape> SelectAndScatter() const {
+    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    if (!attrs_.window.has_value()) return Invalid("missing window");
+    const Shape& operand = Op(0);
+    const Shape& source = Op(1);
+    AOT_SI_ASSIGN_OR_RETURN(Signature select, Callee(0, "select computation"));
+    AOT_SI_RETURN_IF_ERROR(ExpectParameterCount(select, 2));
+    if (!select.result.Compatible(Shape::Scalar(PRED))) {
+      return Invalid(select.description, " must return pred[] but returns ",
+                     Str(select.result));
+    }
+    const Shape element = Shape::Scalar(operand.element_type());
+    for (int i = 0; i < 2; ++i) {
+      if (!select.parameters[i].Compatible(element)) {
+        return Invalid(select.description, ": parameter ", i, " has shape ",
+                       Str(select.parameters[i]),
+                       " but the operand element shape is ", Str(element));
+      }
+    }
+    AOT_SI_ASSIGN_OR_RETURN(Signature scatter,
+                            Callee(1, "scatter computation"));
+    const std::vector<Shape> inits = {Op(2)};
+    const std::vector<PrimitiveType> types = {source.element_type()};
+    AOT_SI_RETURN_IF_ERROR(VerifyReducer(scatter, inits, types, 1));
+    AOT_SI_ASSIGN_OR_RETURN(
+        std::vector<int64_t> dims,
+        WindowOutputDimensions(operand.dimensions(), *attrs_.window,
+                               absl::StrCat("the operand ", Str(operand))));
+    const Shape windowed(operand.element_type(), dims);
+    if (!source.Compatible(windowed)) {
+      return Invalid("source ", Str(source),
+                     " does not match the window-reduced operand ",
+                     Str(windowed));
+    }
+    return WithoutLayout(operand);
+  }
+
+  // ---------------------------------------------------------------------
+  // Dot / convolution.
+
+  // The result element type of dot/convolution from its operand types.
+  absl::StatusOr<PrimitiveType> MixedResultType() const {
+    const PrimitiveType lt = Op(0).element_type();
+    const PrimitiveType rt = Op(1).element_type();
+    PrimitiveType from = lt;
+    if (lt != rt) {
+      const bool same_class = (IsFloatingPoint(lt) && IsFloatingPoint(rt)) ||
+                              (IsInteger(lt) && IsInteger(rt));
+      if (!same_class) {
+        return Invalid("lhs has shape ", Str(Op(0)), " but rhs has ",
+                       Str(Op(1)),
+                       "; operand element types must both be floating point "
+                       "or both integer");
+      }
+      from = HigherPrecisionType(lt, rt);
+    }
+    return UpcastToDeclared(from, hlo_.shape().element_type());
+  }
+
+  absl::StatusOr<Shape> Dot() const {
+    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    if (!attrs_.dot_dimension_numbers.has_value()) {
+      return Invalid(
+          "missing dot dimension numbers "
+          "(lhs_contracting_dims=..., rhs_contracting_dims=...)");
+    }
+    const DotDimensionNumbersProto& d = *attrs_.dot_dimension_numbers;
+    const Shape& lhs = Op(0);
+    const Shape& rhs = Op(1);
+    const std::vector<int64_t> lc = ToVector(d.lhs_contracting_dimensions());
+    const std::vector<int64_t> rc = ToVector(d.rhs_contracting_dimensions());
+    const std::vector<int64_t> lb = ToVector(d.lhs_batch_dimensions());
+    const std::vector<int64_t> rb = ToVector(d.rhs_batch_dimensions());
+    std::vector<int64_t> lhs_all = lb;
+    lhs_all.insert(lhs_all.end(), lc.begin(), lc.end());
+    std::vector<int64_t> rhs_all = rb;
+    rhs_all.insert(rhs_all.end(), rc.begin(), rc.end());
+    AOT_SI_RETURN_IF_ERROR(CheckDimensionList(
+        "lhs batch+contracting dimensions", lhs_all, lhs.rank(),
+        absl::StrCat("the lhs ", Str(lhs)), false));
+    AOT_SI_RETURN_IF_ERROR(CheckDimensionList(
+        "rhs batch+contracting dimensions", rhs_all, rhs.rank(),
+        absl::StrCat("the rhs ", Str(rhs)), false));
+    if (lc.size() != rc.size()) {
+      return Invalid("lhs_contracting_dims=", Dims(lc),
+                     " and rhs_contracting_dims=", Dims(rc),
+                     " must have the same number of dimensions");
+    }
+    if (lb.size() != rb.size()) {
+      return Invalid("lhs_batch_dims=", Dims(lb),
+                     " and rhs_batch_dims=", Dims(rb),
+                     " must have the same number of dimensions");
+    }
+    for (size_t i = 0; i < lc.size(); ++i) {
+      if (lhs.dimensions(lc[i]) != rhs.dimensions(rc[i])) {
+        return Invalid(
+            "contracting dimension sizes differ: lhs ", Str(lhs), " dimension ",
+            lc[i], " has size ", lhs.dimensions(lc[i]), " but rhs ", Str(rhs),
+            " dimension ", rc[i], " has size ", rhs.dimensions(rc[i]));
+      }
+    }
+    for (size_t i = 0; i < lb.size(); ++i) {
+      if (lhs.dimensions(lb[i]) != rhs.dimensions(rb[i])) {
+        return Invalid(
+            "batch dimension sizes differ: lhs ", Str(lhs), " dimension ",
+            lb[i], " has size ", lhs.dimensions(lb[i]), " but rhs ", Str(rhs),
+            " dimension ", rb[i], " has size ", rhs.dimensions(rb[i]));
+      }
+    }
+    AOT_SI_RETURN_IF_ERROR(CheckOperandPrecision());
+    AOT_SI_ASSIGN_OR_RETURN(PrimitiveType type, MixedResultType());
+    std::vector<int64_t> dims;
+    for (int64_t b : lb) dims.push_back(lhs.dimensions(b));
+    for (int64_t i = 0; i < lhs.rank(); ++i) {
+      if (!Contains(lhs_all, i)) dims.push_back(lhs.dimensions(i));
+    }
+    for (int64_t i = 0; i < rhs.rank(); ++i) {
+      if (!Contains(rhs_all, i)) dims.push_back(rhs.dimensions(i));
+    }
+    return Shape(type, std::move(dims));
+  }
+
+  absl::Status CheckOperandPrecision() const {
+    const size_t count = attrs_.operand_precision.size();
+    if (count != 0 && count != 2) {
+      return Invalid("operand_precision has ", count,
+                     " entries; expected one per operand (2)");
+    }
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<Shape> Convolution() const {
+    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    if (!attrs_.convolution_dimension_numbers.has_value()) {
+      return Invalid("missing convolution dimension numbers (dim_labels=...)");
+    }
+    const ConvolutionDimensionNumbersProto& d =
+        *attrs_.convolution_dimension_numbers;
+    const Shape& lhs = Op(0);
+    const Shape& rhs = Op(1);
+    const int64_t fgc = attrs_.feature_group_count;
+    const int64_t bgc = attrs_.batch_group_count;
+    if (fgc < 1) {
+      return Invalid("feature_group_count=", fgc, " must be positive");
+    }
+    if (bgc < 1) return Invalid("batch_group_count=", bgc, " must be positive");
+    if (fgc > 1 && bgc > 1) {
+      return Invalid("feature_group_count=", fgc,
+                     " and batch_group_count=", bgc,
+                     " cannot both be greater than 1");
+    }
+    const int64_t spatial = d.input_spatial_dimensions_size();
+    if (d.kernel_spatial_dimensions_size() != spatial ||
+        d.output_spatial_dimensions_size() != spatial) {
+      return Invalid("dim_labels have ", spatial, " input, ",
+                     d.kernel_spatial_dimensions_size(), " kernel and ",
+                     d.output_spatial_dimensions_size(),
+                     " output spatial dimensions; they must be equal");
+    }
+    WindowProto empty_window;
+    const WindowProto* window = &empty_window;
+    if (attrs_.window.has_value()) {
+      window = &*attrs_.window;
+    } else if (spatial > 0) {
+      return Invalid("missing window");
+    }
+    if (window->dimensions_size() != spatial) {
+      return Invalid("window has ", window->dimensions_size(),
+                     " dimensions but the dim_labels have ", spatial,
+                     " spatial dimensions");
+    }
+    const int64_t rank = spatial + 2;
+    if (lhs.rank() != rank) {
+      return Invalid("lhs ", Str(lhs), " must have rank ", rank,
+                     " (batch, feature and ", spatial, " spatial dimensions)");
+    }
+    if (rhs.rank() != rank) {
+      return Invalid("rhs ", Str(rhs), " must have rank ", rank,
+                     " (input feature, output feature and ", spatial,
+                     " spatial dimensions)");
+    }
+    auto is_permutation = [rank](std::vector<int64_t> dims) {
+      std::sort(dims.begin(), dims.end());
+      for (int64_t i = 0; i < rank; ++i) {
+        if (dims[i] != i) return false;
+      }
+      return true;
+    };
+    std::vector<int64_t> in_dims = {d.input_batch_dimension(),
+                                    d.input_feature_dimension()};
+    in_dims.insert(in_dims.end(), d.input_spatial_dimensions().begin(),
+                   d.input_spatial_dimensions().end());
+    std::vector<int64_t> k_dims = {d.kernel_input_feature_dimension(),
+                                   d.kernel_output_feature_dimension()};
+    k_dims.insert(k_dims.end(), d.kernel_spatial_dimensions().begin(),
+                  d.kernel_spatial_dimensions().end());
+    std::vector<int64_t> out_dims = {d.output_batch_dimension(),
+                                     d.output_feature_dimension()};
+    out_dims.insert(out_dims.end(), d.output_spatial_dimensions().begin(),
+                    d.output_spatial_dimensions().end());
+    if (!is_permutation(in_dims)) {
+      return Invalid("input dimension numbers ", Dims(in_dims),
+                     " must name each of the ", rank,
+                     " lhs dimensions exactly once");
+    }
+    if (!is_permutation(k_dims)) {
+      return Invalid("kernel dimension numbers ", Dims(k_dims),
+                     " must name each of the ", rank,
+                     " rhs dimensions exactly once");
+    }
+    if (!is_permutation(out_dims)) {
+      return Invalid("output dimension numbers ", Dims(out_dims),
+                     " must name each of the ", rank,
+                     " result dimensions exactly once");
+    }
+    const int64_t input_batch = lhs.dimensions(d.input_batch_dimension());
+    const int64_t input_features = lhs.dimensions(d.input_feature_dimension());
+    const int64_t kernel_in =
+        rhs.dimensions(d.kernel_input_feature_dimension());
+    const int64_t kernel_out =
+        rhs.dimensions(d.kernel_output_feature_dimension());
+    if (kernel_out % bgc != 0) {
+      return Invalid("kernel output feature size ", kernel_out,
+                     " is not a multiple of batch_group_count=", bgc);
+    }
+    if (input_features % fgc != 0 || input_features / fgc != kernel_in) {
+      return Invalid("lhs feature dimension size ", input_features,
+                     " divided by feature_group_count=", fgc,
+                     " must equal the kernel input feature size ", kernel_in,
+                     " (lhs ", Str(lhs), ", rhs ", Str(rhs), ")");
+    }
+    if (kernel_out % fgc != 0) {
+      return Invalid("kernel output feature size ", kernel_out,
+                     " is not a multiple of feature_group_count=", fgc);
+    }
+    if (input_batch % bgc != 0) {
+      return Invalid("lhs batch size ", input_batch,
+                     " is not a multiple of batch_group_count=", bgc);
+    }
+    std::vector<int64_t> base(spatial);
+    for (int64_t i = 0; i < spatial; ++i) {
+      base[i] = lhs.dimensions(d.input_spatial_dimensions(i));
+      const int64_t k = rhs.dimensions(d.kernel_spatial_dimensions(i));
+      if (window->dimensions(i).size() != k) {
+        return Invalid("window size ", window->dimensions(i).size(),
+                       " of spatial dimension ", i,
+                       " does not match the kernel size ", k, " (rhs ",
+                       Str(rhs), ")");
+      }
+    }
+    AOT_SI_ASSIGN_OR_RETURN(
+        std::vector<int64_t> windowed,
+        WindowOutputDimensions(base, *window, "the lhs spatial dimensions"));
+    AOT_SI_RETURN_IF_ERROR(CheckOperandPrecision());
+    AOT_SI_ASSIGN_OR_RETURN(PrimitiveType type, MixedResultType());
+    std::vector<int64_t> dims(rank);
+    dims[d.output_batch_dimension()] = input_batch / bgc;
+    dims[d.output_feature_dimension()] = kernel_out;
+    for (int64_t i = 0; i < spatial; ++i) {
+      dims[d.output_spatial_dimensions(i)] = windowed[i];
+    }
+    return Shape(type, std::move(dims));
+  }
+
+  // ---------------------------------------------------------------------
+  // Sort and control flow.
+
+  absl::StatusOr<Shape> Sort() const {
+    if (n() < 1) return Invalid("expects at least one operand");
+    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    const Shape& first = Op(0);
+    for (int64_t i = 1; i < n(); ++i) {
+      if (Op(i).dimensions() != first.dimensions()) {
+        return Invalid("operand ", i, " has shape ", Str(Op(i)),
+                       " but operand 0 has ", Str(first),
+                       "; all operands must have the same dimensions");
+      }
+    }
+    if (attrs_.dimensions.size() != 1) {
+      return Invalid("needs exactly one sort dimension; got dimensions=",
+                     Dims(attrs_.dimensions));
+    }
+    const int64_t dim = attrs_.dimensions[0];
+    if (dim < 0 || dim >= first.rank()) {
+      return Invalid("sort dimension ", dim, " is out of range for ",
+                     Str(first));
+    }
+    AOT_SI_ASSIGN_OR_RETURN(Signature cmp, Callee(0, "comparator"));
+    AOT_SI_RETURN_IF_ERROR(ExpectParameterCount(cmp, 2 * n()));
+    if (!cmp.result.Compatible(Shape::Scalar(PRED))) {
+      return Invalid(cmp.description, " must return pred[] but returns ",
+                     Str(cmp.result));
+    }
+    for (int64_t p = 0; p < 2 * n(); ++p) {
+      const Shape expected = Shape::Scalar(Op(p / 2).element_type());
+      if (!cmp.parameters[p].Compatible(expected)) {
+        return Invalid(cmp.description, ": parameter ", p, " has shape ",
+                       Str(cmp.parameters[p]), " but operand ", p / 2,
+                       " needs ", Str(expected));
+      }
+    }
+    if (n() == 1) return WithoutLayout(first);
+    return Tuple();
+  }
+
+  absl::StatusOr<Shape> While() const {
+    const Shape& init = Op(0);
+    AOT_SI_ASSIGN_OR_RETURN(Signature cond, Callee(0, "condition computation"));
+    AOT_SI_ASSIGN_OR_RETURN(Signature body, Callee(1, "body computation"));
+    AOT_SI_RETURN_IF_ERROR(ExpectParameterCount(cond, 1));
+    AOT_SI_RETURN_IF_ERROR(ExpectParameterCount(body, 1));
+    if (!cond.parameters[0].Compatible(init)) {
+      return Invalid(cond.description, " parameter has shape ",
+                     Str(cond.parameters[0]), " but the operand has ",
+                     Str(init));
+    }
+    if (!cond.result.Compatible(Shape::Scalar(PRED))) {
+      return Invalid(cond.description, " must return pred[] but returns ",
+                     Str(cond.result));
+    }
+    if (!body.parameters[0].Compatible(init)) {
+      return Invalid(body.description, " parameter has shape ",
+                     Str(body.parameters[0]), " but the operand has ",
+                     Str(init));
+    }
+    if (!body.result.Compatible(init)) {
+      return Invalid(body.description, " returns ", Str(body.result),
+                     " but the operand (loop state) has ", Str(init));
+    }
+    return WithoutLayout(init);
+  }
+
+  absl::StatusOr<Shape> Conditional() const {
+    if (n() < 1) return Invalid("expects a branch index operand");
+    const Shape& index = Op(0);
+    const int64_t branches = static_cast<int64_t>(called().size());
+    if (!index.IsArray() || index.rank() != 0 ||
+        (index.element_type() != PRED && index.element_type() != S32)) {
+      return Invalid("branch index (", OperandDesc(0), ") has shape ",
+                     Str(index), "; expected pred[] or s32[]");
+    }
+    if (index.element_type() == PRED && branches != 2) {
+      return Invalid(
+          "a pred[] branch index needs exactly 2 branch "
+          "computations but there are ",
+          branches);
+    }
+    if (n() != branches + 1) {
+      return Invalid("has ", branches, " branch computations and so needs ",
+                     branches + 1, " operands but has ", n());
+    }
+    Shape result;
+    for (int64_t b = 0; b < branches; ++b) {
+      AOT_SI_ASSIGN_OR_RETURN(
+          Signature sig, Callee(b, absl::StrCat("branch ", b, " computation")));
+      AOT_SI_RETURN_IF_ERROR(ExpectParameterCount(sig, 1));
+      if (!sig.parameters[0].Compatible(Op(b + 1))) {
+        return Invalid(sig.description, " parameter has shape ",
+                       Str(sig.parameters[0]), " but ", OperandDesc(b + 1),
+                       " has ", Str(Op(b + 1)));
+      }
+      if (b == 0) {
+        result = sig.result;
+      } else if (!sig.result.Compatible(result)) {
+        return Invalid(sig.description, " returns ", Str(sig.result),
+                       " but branch 0 returns ", Str(result),
+                       "; all branches must return the same shape");
+      }
+    }
+    return WithoutLayout(result);
+  }
+
+  const HloInstruction& hlo_;
+  const HloAttributes& attrs_;
+  const HloOpcode opcode_;
+};
+
+#undef AOT_SI_RETURN_IF_ERROR
+#undef AOT_SI_ASSIGN_OR_RETURN
+#undef AOT_SI_ASSIGN_OR_RETURN_IMPL
+#undef AOT_SI_CONCAT
+#undef AOT_SI_CONCAT_INNER
+
+}  // namespace
+
+absl::StatusOr<Shape> InferShape(const HloInstruction& instruction) {
+  absl::StatusOr<Shape> result = Inferrer(instruction).Run();
+  if (!result.ok()) {
+    return absl::Status(result.status().code(),
+                        absl::StrCat("instruction '", instruction.name(), "' (",
+                                     HloOpcodeString(instruction.opcode()),
+                                     "): ", result.status().message()));
+  }
+  return result;
+}
+
+}  // namespace aot
