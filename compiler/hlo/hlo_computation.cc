@@ -59,29 +59,29 @@ std::vector<HloInstruction*> HloComputation::instructions() const {
 }
 
 std::vector<HloInstruction*> HloComputation::MakeInstructionPostOrder() const {
+  // A depth-first post order started from every instruction in definition
+  // order: each instruction comes after its operands, instructions already
+  // in topological order keep their order, and instructions added out of
+  // order (by passes) move after their operands.
   std::vector<HloInstruction*> order;
+  order.reserve(instructions_.size());
   absl::flat_hash_set<const HloInstruction*> visited;
-  // Iterative DFS from the root.
-  if (root_ != nullptr) {
-    std::vector<std::pair<HloInstruction*, size_t>> stack = {{root_, 0}};
-    visited.insert(root_);
+  std::vector<std::pair<HloInstruction*, size_t>> stack;
+  for (const auto& start : instructions_) {
+    if (!visited.insert(start.get()).second) continue;
+    stack.push_back({start.get(), 0});
     while (!stack.empty()) {
       auto& [node, next] = stack.back();
       if (next < node->operands().size()) {
         HloInstruction* op = node->operand(next++);
-        if (visited.insert(op).second) stack.push_back({op, 0});
+        if (op->parent() == this && visited.insert(op).second) stack.push_back({op, 0});
       } else {
         order.push_back(node);
         stack.pop_back();
       }
     }
   }
-  std::vector<HloInstruction*> unreachable;
-  for (const auto& i : instructions_) {
-    if (!visited.contains(i.get())) unreachable.push_back(i.get());
-  }
-  unreachable.insert(unreachable.end(), order.begin(), order.end());
-  return unreachable;
+  return order;
 }
 
 HloInstruction* HloComputation::FindInstruction(absl::string_view name) const {
@@ -100,9 +100,10 @@ std::string HloComputation::ToString() const {
   std::string out = absl::StrCat(
       "%", name_, " (", absl::StrJoin(params, ", "), ") -> ",
       root_ != nullptr ? root_->shape().ToString() : "()", " {\n");
-  for (const auto& i : instructions_) {
-    absl::StrAppend(&out, "  ", i.get() == root_ ? "ROOT " : "", i->ToString(),
-                    "\n");
+  // Topological order (operands before users, whatever order instructions
+  // were added in), so the text always parses back.
+  for (const HloInstruction* i : MakeInstructionPostOrder()) {
+    absl::StrAppend(&out, "  ", i == root_ ? "ROOT " : "", i->ToString(), "\n");
   }
   absl::StrAppend(&out, "}\n");
   return out;
@@ -112,7 +113,9 @@ HloComputationProto HloComputation::ToProto() const {
   HloComputationProto p;
   p.set_name(name_);
   p.set_id(unique_id_);
-  for (const auto& i : instructions_) *p.add_instructions() = i->ToProto();
+  for (const HloInstruction* i : MakeInstructionPostOrder()) {
+    *p.add_instructions() = i->ToProto();
+  }
   if (root_ != nullptr) p.set_root_id(root_->unique_id());
   ProgramShapeProto* ps = p.mutable_program_shape();
   for (const HloInstruction* param : parameters_) {

@@ -45,9 +45,9 @@ class HloComputation {
   }
   // Instructions in definition order.
   std::vector<HloInstruction*> instructions() const;
-  // Instructions in a post order ending at the root (each after its
-  // operands); instructions unreachable from the root come first, in
-  // definition order.
+  // Every instruction after its operands: a depth-first post order started
+  // from each instruction in definition order (so an already topologically
+  // ordered computation keeps its order).
   std::vector<HloInstruction*> MakeInstructionPostOrder() const;
   HloInstruction* FindInstruction(absl::string_view name) const;
 

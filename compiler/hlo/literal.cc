@@ -170,6 +170,12 @@ std::string FormatFloat(double value, PrimitiveType type) {
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
   char buffer[64];
+  // Integral values print as integers ("30", not "3e+01").
+  if (value == std::floor(value) && std::fabs(value) < 9007199254740992.0) {
+    std::snprintf(buffer, sizeof(buffer), "%.0f", value);
+    if (value == 0 && std::signbit(value)) return "-0";
+    return buffer;
+  }
   // Shortest precision that round-trips through the element type.
   int max_digits = type == F64 ? 17 : 9;
   for (int digits = 1; digits <= max_digits; ++digits) {

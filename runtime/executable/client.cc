@@ -34,8 +34,15 @@ ArtifactFormat GuessArtifactFormat(absl::string_view bytes, absl::string_view pa
   if (absl::EndsWith(path, ".pb") || absl::EndsWith(path, ".binpb")) {
     return ArtifactFormat::kBinary;
   }
-  // Text format starts with a field name or a comment.
-  absl::string_view head = absl::StripLeadingAsciiWhitespace(bytes.substr(0, 64));
+  // Text format is printable and starts with a field name or a comment;
+  // binary protos have non-printable tag and length bytes early on.
+  absl::string_view head = bytes.substr(0, 256);
+  for (char c : head) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u < 0x20 && c != '\n' && c != '\t' && c != '\r') return ArtifactFormat::kBinary;
+    if (u >= 0x7f) return ArtifactFormat::kBinary;
+  }
+  head = absl::StripLeadingAsciiWhitespace(head);
   if (!head.empty() && (absl::ascii_isalpha(head[0]) || head[0] == '#')) {
     return ArtifactFormat::kText;
   }

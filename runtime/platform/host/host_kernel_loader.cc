@@ -77,6 +77,9 @@ const std::map<std::string, void*, std::less<>>& AllowedSymbols() {
     add("fmax", static_cast<D2>(&::fmax));
     add("fminf", static_cast<F2>(&::fminf));
     add("fmin", static_cast<D2>(&::fmin));
+    // LLVM merges sin(x) and cos(x) into one call.
+    add("sincosf", static_cast<void (*)(float, float*, float*)>(&::sincosf));
+    add("sincos", static_cast<void (*)(double, double*, double*)>(&::sincos));
     add("memcpy", &::memcpy);
     add("memmove", &::memmove);
     add("memset", &::memset);

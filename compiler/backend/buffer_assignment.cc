@@ -1,0 +1,390 @@
+#include "compiler/backend/buffer_assignment.h"
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace aot {
+
+namespace {
+
+constexpr int64_t kAlignment = 64;
+constexpr int64_t kLiveForever = std::numeric_limits<int64_t>::max() / 2;
+
+int64_t RoundUp(int64_t v) { return (v + kAlignment - 1) / kAlignment * kAlignment; }
+
+absl::Status Error(const HloInstruction& instr, absl::string_view what) {
+  return absl::UnimplementedError(absl::StrCat("instruction '", instr.name(), "' (",
+                                               HloOpcodeString(instr.opcode()), "): ", what));
+}
+
+}  // namespace
+
+int64_t LeafCount(const Shape& shape) {
+  if (!shape.IsTuple()) return 1;
+  int64_t n = 0;
+  for (const Shape& s : shape.tuple_shapes()) n += LeafCount(s);
+  return n;
+}
+
+int64_t LeafOrdinal(const Shape& shape, const ShapeIndex& index) {
+  int64_t ordinal = 0;
+  const Shape* s = &shape;
+  for (int64_t i : index) {
+    for (int64_t j = 0; j < i; ++j) ordinal += LeafCount(s->tuple_shapes(j));
+    s = &s->tuple_shapes(i);
+  }
+  return ordinal;
+}
+
+class BufferAssigner {
+ public:
+  explicit BufferAssigner(BufferAssignment* result) : r_(*result) {}
+
+  absl::Status Run(const HloModule& module) {
+    entry_ = module.entry_computation();
+    if (entry_ == nullptr) return absl::InvalidArgumentError("module has no entry computation");
+    // Entry parameters first: one allocation each, by parameter number.
+    for (const HloInstruction* p : entry_->parameter_instructions()) {
+      if (!p->shape().IsArray()) {
+        return Error(*p, absl::StrCat("entry parameter of shape ", p->shape().ToString(),
+                                      " is not an array (tuple parameters are not supported)"));
+      }
+      BufferAllocationProto a;
+      a.set_index(static_cast<int64_t>(r_.allocations_.size()));
+      a.set_size(p->shape().ByteSize());
+      a.set_kind(BufferAllocationProto::PARAMETER);
+      a.set_parameter_number(p->parameter_number());
+      int id = r_.NewBuffer(p->name(), a.size(), 0);
+      r_.buffers_[id].allocation = a.index();
+      r_.buffers_[id].last_use = kLiveForever;
+      r_.allocations_.push_back(a);
+      Bind(p, 0, id);
+      r_.defines_[p] = true;
+    }
+    if (absl::Status s = Visit(*entry_, -1); !s.ok()) return s;
+    return Finish();
+  }
+
+ private:
+  void Bind(const HloInstruction* instr, int64_t leaf, int id) {
+    r_.value_buffer_[{instr, leaf}] = id;
+  }
+  int BufferOf(const HloInstruction* instr, int64_t leaf) const {
+    auto it = r_.value_buffer_.find({instr, leaf});
+    return it == r_.value_buffer_.end() ? -1 : it->second;
+  }
+  void Use(const HloInstruction* instr, int64_t position) {
+    for (int64_t leaf = 0; leaf < LeafCount(instr->shape()); ++leaf) {
+      int id = BufferOf(instr, leaf);
+      if (id >= 0) r_.buffers_[id].last_use = std::max(r_.buffers_[id].last_use, position);
+    }
+  }
+  void DefineLeaves(const HloInstruction* instr, int64_t position) {
+    std::vector<Shape> leaves = instr->shape().FlattenLeaves();
+    for (size_t leaf = 0; leaf < leaves.size(); ++leaf) {
+      int id = r_.NewBuffer(leaves.size() == 1 ? instr->name()
+                                               : absl::StrCat(instr->name(), "{", leaf, "}"),
+                            leaves[leaf].ByteSize(), position);
+      Bind(instr, static_cast<int64_t>(leaf), id);
+    }
+    r_.defines_[instr] = true;
+  }
+  void AliasLeaves(const HloInstruction* instr, const HloInstruction* source,
+                   int64_t first_leaf) {
+    for (int64_t leaf = 0; leaf < LeafCount(instr->shape()); ++leaf) {
+      Bind(instr, leaf, BufferOf(source, first_leaf + leaf));
+    }
+    r_.defines_[instr] = false;
+  }
+
+  // `base`: -1 for the entry (positions advance), else the position of the
+  // instruction that runs this nested computation.
+  absl::Status Visit(const HloComputation& computation, int64_t base) {
+    for (const HloInstruction* instr : computation.MakeInstructionPostOrder()) {
+      int64_t p = base >= 0 ? base : ++position_;
+      for (const HloInstruction* op : instr->operands()) Use(op, p);
+      switch (instr->opcode()) {
+        case HloOpcode::kParameter:
+          if (&computation == entry_) break;  // bound up front
+          if (auto it = param_sources_.find(instr); it != param_sources_.end()) {
+            AliasLeaves(instr, it->second.first, it->second.second);
+            break;
+          }
+          return Error(*instr, "parameter of a computation that is not sequenced");
+        case HloOpcode::kConstant: {
+          if (!instr->shape().IsArray()) return Error(*instr, "tuple constants are not supported");
+          BufferAllocationProto a;
+          a.set_index(static_cast<int64_t>(r_.allocations_.size()));
+          a.set_size(instr->shape().ByteSize());
+          a.set_kind(BufferAllocationProto::CONSTANT);
+          a.set_alignment(kAlignment);
+          int id = r_.NewBuffer(instr->name(), a.size(), p);
+          r_.buffers_[id].allocation = a.index();
+          r_.buffers_[id].last_use = kLiveForever;
+          r_.allocations_.push_back(a);
+          r_.constants_[a.index()] = instr;
+          Bind(instr, 0, id);
+          r_.defines_[instr] = true;
+          break;
+        }
+        case HloOpcode::kGetTupleElement: {
+          const Shape& tuple = instr->operand(0)->shape();
+          AliasLeaves(instr, instr->operand(0), LeafOrdinal(tuple, {instr->tuple_index()}));
+          break;
+        }
+        case HloOpcode::kTuple: {
+          int64_t leaf = 0;
+          for (const HloInstruction* op : instr->operands()) {
+            for (int64_t l = 0; l < LeafCount(op->shape()); ++l) {
+              Bind(instr, leaf++, BufferOf(op, l));
+            }
+          }
+          r_.defines_[instr] = false;
+          break;
+        }
+        case HloOpcode::kBitcast:
+        case HloOpcode::kReshape:
+          if (instr->shape().IsArray() && instr->operand(0)->shape().IsArray() &&
+              instr->shape().HasDefaultLayout() && instr->operand(0)->shape().HasDefaultLayout() &&
+              instr->shape().element_type() == instr->operand(0)->shape().element_type()) {
+            AliasLeaves(instr, instr->operand(0), 0);
+          } else {
+            DefineLeaves(instr, p);
+          }
+          break;
+        case HloOpcode::kWhile: {
+          DefineLeaves(instr, p);
+          const HloComputation* cond = instr->while_condition();
+          const HloComputation* body = instr->while_body();
+          param_sources_[cond->parameter_instruction(0)] = {instr, 0};
+          param_sources_[body->parameter_instruction(0)] = {instr, 0};
+          // The predicate gets its own slice (the condition's root is copied
+          // into it).
+          int pred = r_.NewBuffer(absl::StrCat(instr->name(), ".predicate"), 1, p);
+          r_.while_staging_[{instr, -1}] = pred;
+          if (absl::Status s = Visit(*cond, p); !s.ok()) return s;
+          if (absl::Status s = Visit(*body, p); !s.ok()) return s;
+          // State leaves are live across the loop: uses inside count at p.
+          // A body result leaf that aliases another state leaf is staged.
+          const HloInstruction* root = body->root_instruction();
+          for (int64_t leaf = 0; leaf < LeafCount(instr->shape()); ++leaf) {
+            int source = BufferOf(root, leaf);
+            for (int64_t other = 0; other < LeafCount(instr->shape()); ++other) {
+              if (other != leaf && source == BufferOf(instr, other)) {
+                int staging = r_.NewBuffer(absl::StrCat(instr->name(), ".staging{", leaf, "}"),
+                                           r_.buffers_[source].size, p);
+                r_.while_staging_[{instr, leaf}] = staging;
+                break;
+              }
+            }
+          }
+          break;
+        }
+        case HloOpcode::kConditional: {
+          DefineLeaves(instr, p);
+          for (size_t b = 0; b < instr->called_computations().size(); ++b) {
+            const HloComputation* branch = instr->called_computations()[b];
+            if (branch->num_parameters() == 1) {
+              param_sources_[branch->parameter_instruction(0)] = {instr->operand(b + 1), 0};
+            }
+            if (absl::Status s = Visit(*branch, p); !s.ok()) return s;
+          }
+          break;
+        }
+        case HloOpcode::kCall:
+          return Error(*instr, "calls must be inlined before buffer assignment");
+        default:
+          DefineLeaves(instr, p);
+          break;
+      }
+      // Values used by nested computations are used at p as well (done
+      // through the operand uses above).
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status Finish() {
+    // Result leaves go to the OUTPUT allocation.
+    const HloInstruction* root = entry_->root_instruction();
+    std::vector<Shape> leaves = root->shape().FlattenLeaves();
+    std::vector<int> output_buffers;
+    std::vector<std::pair<int, int>> copies;  // (source buffer, output buffer)
+    std::set<int> taken;
+    for (int64_t leaf = 0; leaf < static_cast<int64_t>(leaves.size()); ++leaf) {
+      if (!leaves[leaf].IsArray()) return Error(*root, "result leaf is not an array");
+      int id = BufferOf(root, leaf);
+      if (id < 0) return Error(*root, "result leaf has no buffer");
+      Buffer& b = r_.buffers_[id];
+      if (b.allocation < 0 && !taken.count(id)) {
+        b.output = true;
+        b.last_use = kLiveForever;
+        taken.insert(id);
+        output_buffers.push_back(id);
+      } else {
+        int out = r_.NewBuffer(absl::StrCat(root->name(), ".out{", leaf, "}"), b.size, position_ + 1);
+        r_.buffers_[out].output = true;
+        r_.buffers_[out].last_use = kLiveForever;
+        b.last_use = std::max(b.last_use, position_ + 1);
+        output_buffers.push_back(out);
+        copies.push_back({id, out});
+      }
+    }
+    // TEMP: first-fit by live range.
+    BufferAllocationProto temp;
+    temp.set_index(static_cast<int64_t>(r_.allocations_.size()));
+    temp.set_kind(BufferAllocationProto::TEMP);
+    temp.set_alignment(kAlignment);
+    std::vector<int> temps;
+    for (const Buffer& b : r_.buffers_) {
+      if (b.allocation < 0 && !b.output) temps.push_back(b.id);
+    }
+    std::stable_sort(temps.begin(), temps.end(), [&](int a, int b) {
+      return r_.buffers_[a].def < r_.buffers_[b].def;
+    });
+    std::vector<int> placed;
+    int64_t temp_size = 0;
+    for (int id : temps) {
+      Buffer& b = r_.buffers_[id];
+      int64_t last = std::max(b.last_use, b.def);
+      std::vector<std::pair<int64_t, int64_t>> busy;
+      for (int other : placed) {
+        const Buffer& o = r_.buffers_[other];
+        int64_t o_last = std::max(o.last_use, o.def);
+        if (o.def <= last && b.def <= o_last) busy.push_back({o.offset, o.offset + RoundUp(o.size)});
+      }
+      std::sort(busy.begin(), busy.end());
+      int64_t offset = 0;
+      for (const auto& [start, end] : busy) {
+        if (offset + RoundUp(b.size) <= start) break;
+        offset = std::max(offset, end);
+      }
+      b.allocation = temp.index();
+      b.offset = offset;
+      temp_size = std::max(temp_size, offset + RoundUp(b.size));
+      placed.push_back(id);
+    }
+    temp.set_size(temp_size);
+    r_.temp_bytes_ = temp_size;
+    r_.allocations_.push_back(temp);
+    // OUTPUT: leaves in order.
+    BufferAllocationProto output;
+    output.set_index(static_cast<int64_t>(r_.allocations_.size()));
+    output.set_kind(BufferAllocationProto::OUTPUT);
+    output.set_maybe_live_out(true);
+    output.set_alignment(kAlignment);
+    int64_t offset = 0;
+    for (int id : output_buffers) {
+      Buffer& b = r_.buffers_[id];
+      b.allocation = output.index();
+      b.offset = offset;
+      offset += RoundUp(b.size);
+    }
+    output.set_size(offset);
+    r_.allocations_.push_back(output);
+    for (const Buffer& b : r_.buffers_) {
+      BufferSliceProto s;
+      s.set_allocation_index(b.allocation);
+      s.set_offset(b.offset);
+      s.set_size(b.size);
+      r_.slice_of_buffer_[b.id] = s;
+    }
+    for (int id : output_buffers) r_.result_slices_.push_back(r_.slice_of_buffer_[id]);
+    for (const auto& [source, out] : copies) {
+      r_.output_copies_.push_back({r_.slice_of_buffer_[source], r_.slice_of_buffer_[out]});
+    }
+    return absl::OkStatus();
+  }
+
+  using Buffer = BufferAssignment::Buffer;
+  BufferAssignment& r_;
+  const HloComputation* entry_ = nullptr;
+  int64_t position_ = 0;
+  // Parameter of a nested computation -> (instruction whose leaves it
+  // aliases, first leaf).
+  std::map<const HloInstruction*, std::pair<const HloInstruction*, int64_t>> param_sources_;
+};
+
+int BufferAssignment::NewBuffer(std::string label, int64_t size, int64_t position) {
+  Buffer b;
+  b.id = static_cast<int>(buffers_.size());
+  b.label = std::move(label);
+  b.size = size;
+  b.def = position;
+  b.last_use = position;
+  buffers_.push_back(b);
+  return b.id;
+}
+
+absl::StatusOr<std::unique_ptr<BufferAssignment>> BufferAssignment::Run(
+    const HloModule& module) {
+  auto result = std::unique_ptr<BufferAssignment>(new BufferAssignment());
+  BufferAssigner assigner(result.get());
+  if (absl::Status s = assigner.Run(module); !s.ok()) return s;
+  return result;
+}
+
+absl::StatusOr<BufferSliceProto> BufferAssignment::GetSlice(const HloInstruction& instruction,
+                                                            const ShapeIndex& index) const {
+  int64_t leaf = LeafOrdinal(instruction.shape(), index);
+  auto it = value_buffer_.find({&instruction, leaf});
+  if (it == value_buffer_.end() || it->second < 0) {
+    return absl::InternalError(absl::StrCat("no buffer for instruction '", instruction.name(),
+                                            "' leaf ", leaf));
+  }
+  return slice_of_buffer_.at(it->second);
+}
+
+absl::StatusOr<std::vector<BufferSliceProto>> BufferAssignment::GetLeafSlices(
+    const HloInstruction& instruction) const {
+  std::vector<BufferSliceProto> slices;
+  for (int64_t leaf = 0; leaf < LeafCount(instruction.shape()); ++leaf) {
+    auto it = value_buffer_.find({&instruction, leaf});
+    if (it == value_buffer_.end() || it->second < 0) {
+      return absl::InternalError(absl::StrCat("no buffer for instruction '", instruction.name(),
+                                              "' leaf ", leaf));
+    }
+    slices.push_back(slice_of_buffer_.at(it->second));
+  }
+  return slices;
+}
+
+bool BufferAssignment::DefinesBuffers(const HloInstruction& instruction) const {
+  auto it = defines_.find(&instruction);
+  return it != defines_.end() && it->second;
+}
+
+std::optional<BufferSliceProto> BufferAssignment::WhileStaging(
+    const HloInstruction& while_instr, int64_t leaf) const {
+  auto it = while_staging_.find({&while_instr, leaf});
+  if (it == while_staging_.end()) return std::nullopt;
+  return slice_of_buffer_.at(it->second);
+}
+
+std::string BufferAssignment::ToString() const {
+  std::string out;
+  for (const BufferAllocationProto& a : allocations_) {
+    absl::StrAppend(&out, "allocation ", a.index(), ": ",
+                    BufferAllocationProto::Kind_Name(a.kind()), ", size ", a.size());
+    if (a.kind() == BufferAllocationProto::PARAMETER) {
+      absl::StrAppend(&out, ", parameter ", a.parameter_number());
+    }
+    absl::StrAppend(&out, "\n");
+    for (const Buffer& b : buffers_) {
+      if (b.allocation != a.index()) continue;
+      absl::StrAppend(&out, "  [", b.offset, ", +", b.size, ") ", b.label);
+      if (a.kind() == BufferAllocationProto::TEMP) {
+        absl::StrAppend(&out, "  live [", b.def, ", ", b.last_use, "]");
+      }
+      absl::StrAppend(&out, "\n");
+    }
+  }
+  absl::StrAppend(&out, "temp bytes: ", temp_bytes_, "\n");
+  return out;
+}
+
+}  // namespace aot

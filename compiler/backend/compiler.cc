@@ -1,0 +1,262 @@
+#include "compiler/backend/compiler.h"
+
+#include <chrono>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/backend/buffer_assignment.h"
+#include "compiler/backend/call_inliner.h"
+#include "compiler/backend/thunk_emitter.h"
+#include "compiler/codegen/llvm_backend.h"
+#include "compiler/passes/hlo_pass.h"
+#include "compiler/verifier/hlo_verifier.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "google/protobuf/text_format.h"
+#include "llvm/Config/llvm-config.h"
+#include "runtime/abi_version.h"
+#include "runtime/shape_util.h"
+#include "runtime/support/build_info.h"
+#include "runtime/support/sha256.h"
+
+namespace aot {
+
+namespace {
+
+std::string Deterministic(const google::protobuf::Message& message) {
+  std::string bytes;
+  google::protobuf::io::StringOutputStream stream(&bytes);
+  google::protobuf::io::CodedOutputStream coded(&stream);
+  coded.SetSerializationDeterministic(true);
+  message.SerializeToCodedStream(&coded);
+  coded.Trim();
+  return bytes;
+}
+
+std::unique_ptr<HloModule> CloneModule(const HloModule& module) {
+  return module.Clone();
+}
+
+}  // namespace
+
+AbiVersionProto AbiVersionFor(const TargetConfigProto& target) {
+  AbiVersionProto abi;
+  abi.set_runtime_abi_version(kRuntimeAbiVersion);
+  VersionProto* llvm_built = abi.mutable_llvm()->mutable_built_with();
+  llvm_built->set_major(LLVM_VERSION_MAJOR);
+  llvm_built->set_minor(LLVM_VERSION_MINOR);
+  llvm_built->set_patch(LLVM_VERSION_PATCH);
+  if (target.platform() == PLATFORM_HOST) {
+    // ELF objects of the x86-64 psABI, linked with JITLink from LLVM 19.
+    abi.mutable_llvm()->mutable_minimum()->set_major(19);
+  } else {
+    // PTX ISA 7.8 needs a CUDA 11.8+ driver; the runtime's CUDA support is
+    // built against CUDA 12 or newer.
+    abi.mutable_cuda()->mutable_minimum()->set_major(12);
+    const PtxasInfo& ptxas = FindPtxas();
+    if (!ptxas.path.empty()) {
+      abi.mutable_ptxas()->mutable_built_with()->set_major(ptxas.major);
+      abi.mutable_ptxas()->mutable_built_with()->set_minor(ptxas.minor);
+    }
+  }
+  return abi;
+}
+
+absl::StatusOr<std::unique_ptr<HloModule>> OptimizeHlo(const HloModule& module,
+                                                       const CompileOptions& options,
+                                                       absl::string_view stage) {
+  std::unique_ptr<HloModule> optimized = CloneModule(module);
+  if (optimized == nullptr) {
+    return absl::InternalError("cannot copy the module (it does not print back to HLO)");
+  }
+  auto inlined = InlineCalls(optimized.get());
+  if (!inlined.ok()) return inlined.status();
+  PipelineOptions pipeline_options;
+  pipeline_options.enable_fusion = options.enable_fusion;
+  pipeline_options.enable_constant_folding = options.enable_constant_folding;
+  HloPassPipeline pipeline = DefaultPipeline(pipeline_options);
+  pipeline.set_verifier([](const HloModule& m) { return VerifyHloModule(m); });
+  absl::StatusOr<bool> ran = stage == "hlo-optimized"
+                                 ? pipeline.RunThroughStage(optimized.get(), "layout")
+                                 : pipeline.Run(optimized.get());
+  if (!ran.ok()) return ran.status();
+  return optimized;
+}
+
+absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
+                                                        const TargetConfigProto& target,
+                                                        const CompileOptions& options) {
+  auto start = std::chrono::steady_clock::now();
+  if (absl::Status s = VerifyHloModule(module); !s.ok()) return s;
+  auto optimized = OptimizeHlo(module, options);
+  if (!optimized.ok()) return optimized.status();
+  HloModule& m = **optimized;
+  m.Renumber();
+  for (HloComputation* c : m.computations()) {
+    for (HloInstruction* i : c->instructions()) {
+      if (absl::Status s = CheckSupported(*i, target.platform()); !s.ok()) return s;
+    }
+  }
+  auto assignment = BufferAssignment::Run(m);
+  if (!assignment.ok()) return assignment.status();
+
+  KernelEmitOptions kernel_options;
+  kernel_options.keep_llvm_ir = options.keep_dumps;
+  kernel_options.compile_cubin = options.compile_cubin;
+  ThunkEmitter emitter(**assignment, target, kernel_options);
+  auto thunks = emitter.EmitEntry(m);
+  if (!thunks.ok()) return thunks.status();
+
+  auto compiled = std::unique_ptr<CompiledModule>(new CompiledModule());
+  ExecutableProto& e = compiled->proto_;
+  e.set_name(module.name());
+  for (ThunkProto& t : *thunks) *e.add_thunks() = std::move(t);
+  for (const BufferAllocationProto& a : (*assignment)->allocations()) {
+    *e.add_buffer_allocations() = a;
+  }
+  // Constants: bytes stored once in `binary` (identical constants share).
+  std::map<std::string, int64_t> stored;
+  std::string binary;
+  for (const auto& [allocation, instr] : (*assignment)->constants()) {
+    const Literal& literal = instr->literal();
+    std::string bytes(static_cast<size_t>(instr->shape().ByteSize()), '\0');
+    ShapeProto shape = instr->shape().ToProto();
+    if (!bytes.empty()) {
+      runtime_shape::LogicalToPhysical(shape, literal.raw().data(),
+                                       reinterpret_cast<uint8_t*>(bytes.data()));
+    }
+    auto it = stored.find(bytes);
+    int64_t offset;
+    if (it != stored.end()) {
+      offset = it->second;
+    } else {
+      while (binary.size() % 8 != 0) binary.push_back('\0');
+      offset = static_cast<int64_t>(binary.size());
+      binary += bytes;
+      stored.emplace(bytes, offset);
+    }
+    ConstantProto* c = e.add_constants();
+    c->set_name(instr->name());
+    c->set_allocation_index(allocation);
+    c->set_binary_offset(offset);
+    c->set_size(static_cast<int64_t>(bytes.size()));
+  }
+  e.set_binary(binary);
+  *e.mutable_capability() = target.device_description().capability();
+  *e.mutable_abi_version() = AbiVersionFor(target);
+  *e.mutable_hlo_module()->mutable_hlo_module() = m.ToProto();
+  *e.mutable_hlo_module()->mutable_config() = m.ConfigToProto();
+  // Entry interface.
+  const HloComputation* entry = m.entry_computation();
+  for (const HloInstruction* p : entry->parameter_instructions()) {
+    EntryParameterProto* param = e.add_parameters();
+    param->set_parameter_number(p->parameter_number());
+    *param->mutable_shape() = p->shape().ToProto();
+    auto slice = (*assignment)->GetSlice(*p);
+    if (!slice.ok()) return slice.status();
+    *param->mutable_slice() = *slice;
+  }
+  const Shape& result_shape = entry->root_instruction()->shape();
+  *e.mutable_result()->mutable_shape() = result_shape.ToProto();
+  std::vector<Shape> leaves = result_shape.FlattenLeaves();
+  const auto& result_slices = (*assignment)->result_slices();
+  std::vector<ShapeIndex> indices;
+  std::function<void(const Shape&, ShapeIndex&)> collect = [&](const Shape& s, ShapeIndex& idx) {
+    if (!s.IsTuple()) {
+      indices.push_back(idx);
+      return;
+    }
+    for (int64_t i = 0; i < static_cast<int64_t>(s.tuple_shapes().size()); ++i) {
+      idx.push_back(i);
+      collect(s.tuple_shapes(i), idx);
+      idx.pop_back();
+    }
+  };
+  ShapeIndex root_index;
+  collect(result_shape, root_index);
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    OutputLeafProto* leaf = e.mutable_result()->add_leaves();
+    for (int64_t x : indices[i]) leaf->add_shape_index(x);
+    *leaf->mutable_shape() = leaves[i].ToProto();
+    *leaf->mutable_slice() = result_slices[i];
+  }
+  // Metadata.
+  ExecutableMetadataProto* md = e.mutable_metadata();
+  md->set_compiler_version(BuildGitDescribe());
+  md->set_module_fingerprint(Sha256Hex(Deterministic(e.hlo_module())));
+  md->set_target_name(target.name());
+  md->set_source_path(options.source_path);
+  if (!options.enable_fusion) {
+    NamedStringProto* o = md->add_compile_options();
+    o->set_name("fusion");
+    o->set_value("off");
+  }
+  if (!options.enable_constant_folding) {
+    NamedStringProto* o = md->add_compile_options();
+    o->set_name("constant_folding");
+    o->set_value("off");
+  }
+
+  compiled->optimized_hlo_ = m.ToString();
+  if (options.keep_dumps) compiled->buffer_assignment_ = (*assignment)->ToString();
+  for (const CompiledKernel& k : emitter.kernels()) {
+    if (options.keep_dumps) {
+      absl::StrAppend(&compiled->llvm_ir_, "; kernel ", k.name, "\n", k.optimized_llvm_ir, "\n");
+    }
+    if (k.binary.format() == KernelBinaryProto::CUDA_PTX) {
+      absl::StrAppend(&compiled->ptx_, "// kernel ", k.name, "\n", k.binary.ptx(), "\n");
+    }
+  }
+  compiled->kernel_count_ = static_cast<int64_t>(emitter.kernels().size());
+  compiled->gemm_count_ = emitter.gemm_count();
+  compiled->compile_ms_ = std::chrono::duration<double, std::milli>(
+                              std::chrono::steady_clock::now() - start)
+                              .count();
+  return compiled;
+}
+
+std::string CompiledModule::SerializeAsString() const { return Deterministic(proto_); }
+
+absl::StatusOr<std::unique_ptr<Executable>> CompiledModule::LoadExecutable(
+    const Client& client) const {
+  return client.Load(proto_);
+}
+
+std::string CompiledModule::ThunksToString() const {
+  ExecutableProto copy = proto_;
+  std::function<void(google::protobuf::RepeatedPtrField<ThunkProto>*)> strip =
+      [&](google::protobuf::RepeatedPtrField<ThunkProto>* thunks) {
+        for (ThunkProto& t : *thunks) {
+          if (t.has_kernel()) {
+            KernelBinaryProto* b = t.mutable_kernel()->mutable_binary();
+            std::string summary = absl::StrCat("<", b->object().size() + b->ptx().size() +
+                                                        b->cubin().size(),
+                                               " bytes>");
+            b->clear_object();
+            b->clear_cubin();
+            b->set_ptx(summary);
+          }
+          if (t.has_sequential()) strip(t.mutable_sequential()->mutable_thunks());
+          if (t.has_while_loop()) {
+            strip(t.mutable_while_loop()->mutable_condition()->mutable_thunks());
+            strip(t.mutable_while_loop()->mutable_body()->mutable_thunks());
+          }
+          if (t.has_conditional()) {
+            for (auto& b : *t.mutable_conditional()->mutable_branches()) {
+              strip(b.mutable_thunks());
+            }
+          }
+        }
+      };
+  strip(copy.mutable_thunks());
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(copy, &text);
+  // Only the execution-relevant parts: drop the embedded HLO text.
+  ExecutableProto thunks_only;
+  *thunks_only.mutable_thunks() = copy.thunks();
+  *thunks_only.mutable_buffer_allocations() = copy.buffer_allocations();
+  google::protobuf::TextFormat::PrintToString(thunks_only, &text);
+  return text;
+}
+
+}  // namespace aot

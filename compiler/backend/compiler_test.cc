@@ -1,0 +1,227 @@
+// End to end: every corpus module compiled for the host, serialized,
+// loaded by the runtime, executed, and compared with the interpreter.
+#include "compiler/backend/compiler.h"
+
+#include <filesystem>
+
+#include "compiler/backend/literal_execution.h"
+#include "compiler/hlo/hlo_parser.h"
+#include "compiler/interpreter/evaluator.h"
+#include "compiler/interpreter/random_literal.h"
+#include "compiler/target/target_config.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "runtime/executable/client.h"
+#include "runtime/support/file_io.h"
+
+namespace aot {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::vector<std::filesystem::path> CorpusFiles() {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator("golden/modules")) {
+    if (entry.path().extension() == ".hlo") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::unique_ptr<HloModule> Parse(const std::filesystem::path& path) {
+  auto text = ReadFileToString(path.string());
+  EXPECT_TRUE(text.ok()) << text.status();
+  auto module = ParseHloModule(*text);
+  EXPECT_TRUE(module.ok()) << path << ": " << module.status();
+  return module.ok() ? *std::move(module) : nullptr;
+}
+
+std::vector<Literal> Inputs(const HloModule& module, uint64_t seed) {
+  std::vector<Literal> args;
+  const HloComputation* entry = module.entry_computation();
+  for (int64_t i = 0; i < entry->num_parameters(); ++i) {
+    args.push_back(RandomLiteral(entry->parameter_instruction(i)->shape(), seed + i));
+  }
+  return args;
+}
+
+TEST(CompilerTest, EveryCorpusModuleMatchesTheInterpreterOnHost) {
+  auto target = ShippedTargetConfig("host-x86-64-v2");
+  ASSERT_TRUE(target.ok());
+  auto client = Client::Create("host");
+  ASSERT_TRUE(client.ok());
+  int checked = 0;
+  for (const auto& path : CorpusFiles()) {
+    SCOPED_TRACE(path.string());
+    auto module = Parse(path);
+    ASSERT_NE(module, nullptr);
+    auto compiled = Compile(*module, *target);
+    ASSERT_TRUE(compiled.ok()) << compiled.status();
+    // Through bytes, as a deployment would.
+    auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
+    ASSERT_TRUE(executable.ok()) << executable.status();
+    std::vector<Literal> args = Inputs(*module, 7);
+    HloEvaluator evaluator;
+    auto expected = evaluator.Evaluate(*module, args);
+    ASSERT_TRUE(expected.ok()) << expected.status();
+    auto actual = ExecuteWithLiterals(**executable, args);
+    ASSERT_TRUE(actual.ok()) << actual.status();
+    EXPECT_TRUE(CompareLiteralsWithDefaultTolerance(*expected, *actual).ok())
+        << CompareLiteralsWithDefaultTolerance(*expected, *actual);
+    ++checked;
+  }
+  EXPECT_GE(checked, 25);
+}
+
+TEST(CompilerTest, CompilationIsDeterministic) {
+  auto target = ShippedTargetConfig("host-x86-64-v3");
+  ASSERT_TRUE(target.ok());
+  for (const char* name : {"golden/modules/dot/mlp.hlo", "golden/modules/normalization/softmax.hlo",
+                           "golden/modules/control_flow/while_loop.hlo"}) {
+    auto module = Parse(name);
+    ASSERT_NE(module, nullptr);
+    auto a = Compile(*module, *target);
+    auto b = Compile(*module, *target);
+    ASSERT_TRUE(a.ok() && b.ok()) << name;
+    EXPECT_EQ((*a)->SerializeAsString(), (*b)->SerializeAsString()) << name;
+  }
+}
+
+TEST(CompilerTest, UnsupportedCustomCallNamesTheInstruction) {
+  auto module = ParseHloModule(R"(
+HloModule m
+ENTRY e {
+  p = f32[4] parameter(0)
+  ROOT c = f32[4] custom-call(p), custom_call_target="acme.fft"
+})");
+  ASSERT_TRUE(module.ok());
+  auto compiled = Compile(**module, *ShippedTargetConfig("host-x86-64-v2"));
+  ASSERT_FALSE(compiled.ok());
+  EXPECT_THAT(std::string(compiled.status().message()),
+              HasSubstr("instruction 'c' (custom-call): custom-call target 'acme.fft'"));
+}
+
+TEST(CompilerTest, IllTypedModuleIsRejectedNamingTheInstruction) {
+  auto module = ParseHloModule(R"(
+HloModule m
+ENTRY e {
+  p = f32[4] parameter(0)
+  q = s32[4] parameter(1)
+  ROOT a = f32[4] add(p, q)
+})");
+  ASSERT_TRUE(module.ok());
+  auto compiled = Compile(**module, *ShippedTargetConfig("host-x86-64-v2"));
+  ASSERT_FALSE(compiled.ok());
+  EXPECT_THAT(std::string(compiled.status().message()), HasSubstr("'a'"));
+}
+
+}  // namespace
+}  // namespace aot
+
+namespace aot {
+namespace {
+
+TEST(CompilerTest, ComparisonCatchesWrongResults) {
+  auto module = Parse("golden/modules/elementwise/add_mul.hlo");
+  ASSERT_NE(module, nullptr);
+  auto compiled = Compile(*module, *ShippedTargetConfig("host-x86-64-v2"));
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  auto client = Client::Create("host");
+  auto executable = (*compiled)->LoadExecutable(**client);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  HloEvaluator evaluator;
+  auto expected = evaluator.Evaluate(*module, Inputs(*module, 7));
+  auto actual = ExecuteWithLiterals(**executable, Inputs(*module, 8));
+  ASSERT_TRUE(expected.ok() && actual.ok());
+  absl::Status diff = CompareLiteralsWithDefaultTolerance(*expected, *actual);
+  EXPECT_FALSE(diff.ok());
+  EXPECT_THAT(std::string(diff.message()), HasSubstr("elements differ"));
+}
+
+TEST(CompilerTest, ElementwiseFusionIsVectorizedForTheIsaLevel) {
+  auto module = Parse("golden/modules/elementwise/add_mul.hlo");
+  ASSERT_NE(module, nullptr);
+  CompileOptions options;
+  options.keep_dumps = true;
+  auto v3 = Compile(*module, *ShippedTargetConfig("host-x86-64-v3"), options);
+  ASSERT_TRUE(v3.ok()) << v3.status();
+  EXPECT_EQ((*v3)->kernel_count(), 1);
+  // AVX2: 8 x f32 per vector.
+  EXPECT_THAT((*v3)->llvm_ir(), HasSubstr("<8 x float>"));
+  auto v2 = Compile(*module, *ShippedTargetConfig("host-x86-64-v2"), options);
+  ASSERT_TRUE(v2.ok());
+  EXPECT_THAT((*v2)->llvm_ir(), HasSubstr("<4 x float>"));
+  EXPECT_THAT((*v2)->llvm_ir(), ::testing::Not(HasSubstr("<8 x float>")));
+}
+
+TEST(CompilerTest, ConstantsAreStoredOnceInBinary) {
+  auto module = ParseHloModule(R"(
+HloModule consts
+ENTRY e {
+  p = f32[128] parameter(0)
+  c1 = f32[128] constant({...})
+  a = f32[128] add(p, c1)
+  ROOT t = (f32[128], f32[128]) tuple(a, c1)
+})");
+  ASSERT_TRUE(module.ok());
+  auto compiled = Compile(**module, *ShippedTargetConfig("host-x86-64-v2"));
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  const ExecutableProto& e = (*compiled)->proto();
+  EXPECT_EQ(e.binary().size(), 128u * 4);
+  ASSERT_GE(e.constants_size(), 1);
+  for (const ConstantProto& c : e.constants()) EXPECT_EQ(c.binary_offset(), 0);
+}
+
+}  // namespace
+}  // namespace aot
+
+namespace aot {
+namespace {
+
+// Walks every kernel thunk, nested ones included.
+void ForEachKernel(const google::protobuf::RepeatedPtrField<ThunkProto>& thunks,
+                   const std::function<void(const KernelThunkProto&)>& fn) {
+  for (const ThunkProto& t : thunks) {
+    if (t.has_kernel()) fn(t.kernel());
+    if (t.has_sequential()) ForEachKernel(t.sequential().thunks(), fn);
+    if (t.has_while_loop()) {
+      ForEachKernel(t.while_loop().condition().thunks(), fn);
+      ForEachKernel(t.while_loop().body().thunks(), fn);
+    }
+    if (t.has_conditional()) {
+      for (const auto& b : t.conditional().branches()) ForEachKernel(b.thunks(), fn);
+    }
+  }
+}
+
+TEST(CompilerTest, EveryCorpusModuleCompilesForCudaDeviceLess) {
+  bool have_ptxas = std::filesystem::exists("/usr/local/cuda/bin/ptxas");
+  bool have_libdevice = std::filesystem::exists("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc");
+  if (!have_libdevice) GTEST_SKIP() << "CUDA libdevice not installed at /usr/local/cuda";
+  for (const char* spec : {"a100", "h100"}) {
+    auto target = ShippedTargetConfig(spec);
+    ASSERT_TRUE(target.ok());
+    std::string sm = target->llvm_cpu();
+    for (const auto& path : CorpusFiles()) {
+      SCOPED_TRACE(absl::StrCat(spec, " ", path.string()));
+      auto module = Parse(path);
+      ASSERT_NE(module, nullptr);
+      auto compiled = Compile(*module, *target);
+      ASSERT_TRUE(compiled.ok()) << compiled.status();
+      const ExecutableProto& e = (*compiled)->proto();
+      EXPECT_EQ(e.capability().cuda().major(), target->device_description().capability().cuda().major());
+      ForEachKernel(e.thunks(), [&](const KernelThunkProto& k) {
+        EXPECT_EQ(k.binary().format(), KernelBinaryProto::CUDA_PTX);
+        EXPECT_THAT(k.binary().ptx(), HasSubstr(absl::StrCat(".target ", sm)));
+        EXPECT_THAT(k.binary().ptx(), HasSubstr(absl::StrCat(".entry ", k.kernel_name())));
+        if (have_ptxas) {
+          ASSERT_GE(k.binary().cubin().size(), 4u);
+          EXPECT_EQ(k.binary().cubin().substr(0, 4), "\x7f" "ELF");
+        }
+      });
+    }
+  }
+}
+
+}  // namespace
+}  // namespace aot

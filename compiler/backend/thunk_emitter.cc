@@ -1,0 +1,341 @@
+#include "compiler/backend/thunk_emitter.h"
+
+#include <algorithm>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "compiler/hlo/hlo_computation.h"
+#include "runtime/ffi/ffi_registry.h"
+
+namespace aot {
+
+namespace {
+
+absl::Status Unsupported(const HloInstruction& instr, absl::string_view what) {
+  return absl::UnimplementedError(absl::StrCat("instruction '", instr.name(), "' (",
+                                               HloOpcodeString(instr.opcode()), "): ", what));
+}
+
+std::string KernelName(int64_t counter, absl::string_view hlo_name) {
+  std::string name = absl::StrCat("k", counter, "_");
+  for (char c : hlo_name) {
+    name.push_back(absl::ascii_isalnum(static_cast<unsigned char>(c)) ? c : '_');
+    if (name.size() >= 60) break;
+  }
+  return name;
+}
+
+ThunkProto NewThunk(const HloInstruction& instr) {
+  ThunkProto t;
+  t.mutable_info()->set_name(instr.name());
+  t.mutable_info()->set_profile_annotation(instr.name());
+  return t;
+}
+
+bool SameSlice(const BufferSliceProto& a, const BufferSliceProto& b) {
+  return a.allocation_index() == b.allocation_index() && a.offset() == b.offset() &&
+         a.size() == b.size();
+}
+
+}  // namespace
+
+absl::Status CheckSupported(const HloInstruction& instr, PlatformKind platform) {
+  switch (instr.opcode()) {
+    case HloOpcode::kCustomCall: {
+      auto resolved = FfiRegistry::Global().Resolve(instr.attrs().custom_call_target);
+      if (!resolved.ok()) {
+        return Unsupported(instr, absl::StrCat("custom-call target '",
+                                               instr.attrs().custom_call_target,
+                                               "' is not registered with the runtime's FFI "
+                                               "registry"));
+      }
+      return absl::OkStatus();
+    }
+    case HloOpcode::kConvolution:
+      if (instr.attrs().batch_group_count != 1) {
+        return Unsupported(instr, "convolution with batch_group_count != 1 is not supported");
+      }
+      return absl::OkStatus();
+    case HloOpcode::kGather:
+      if (instr.attrs().gather_dimension_numbers &&
+          instr.attrs().gather_dimension_numbers->operand_batching_dims_size() > 0) {
+        return Unsupported(instr, "gather with batching dimensions is not supported");
+      }
+      return absl::OkStatus();
+    case HloOpcode::kScatter:
+      if (instr.operand_count() != 3) {
+        return Unsupported(instr, "variadic scatter is not supported");
+      }
+      return absl::OkStatus();
+    case HloOpcode::kBitcastConvert:
+      if (ByteWidth(instr.shape().element_type()) !=
+          ByteWidth(instr.operand(0)->shape().element_type())) {
+        return Unsupported(instr, "bitcast-convert between element types of different widths");
+      }
+      return absl::OkStatus();
+    default:
+      (void)platform;
+      return absl::OkStatus();
+  }
+}
+
+void ThunkEmitter::EmitCopy(const std::string& name, const BufferSliceProto& from,
+                            const BufferSliceProto& to,
+                            google::protobuf::RepeatedPtrField<ThunkProto>* out) {
+  if (SameSlice(from, to) || from.size() == 0) return;
+  ThunkProto* t = out->Add();
+  t->mutable_info()->set_name(name);
+  t->mutable_info()->set_profile_annotation(name);
+  *t->mutable_copy()->mutable_source() = from;
+  *t->mutable_copy()->mutable_destination() = to;
+}
+
+absl::StatusOr<std::vector<ThunkProto>> ThunkEmitter::EmitEntry(const HloModule& module) {
+  google::protobuf::RepeatedPtrField<ThunkProto> thunks;
+  if (absl::Status s = EmitComputation(*module.entry_computation(), &thunks); !s.ok()) return s;
+  int i = 0;
+  for (const auto& [from, to] : assignment_.output_copies()) {
+    EmitCopy(absl::StrCat("output_copy.", i++), from, to, &thunks);
+  }
+  return std::vector<ThunkProto>(thunks.begin(), thunks.end());
+}
+
+absl::Status ThunkEmitter::EmitComputation(const HloComputation& computation,
+                                           google::protobuf::RepeatedPtrField<ThunkProto>* out) {
+  for (const HloInstruction* instr : computation.MakeInstructionPostOrder()) {
+    if (absl::Status s = EmitInstruction(*instr, out); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ThunkEmitter::EmitInstruction(const HloInstruction& instr,
+                                           google::protobuf::RepeatedPtrField<ThunkProto>* out) {
+  if (absl::Status s = CheckSupported(instr, target_.platform()); !s.ok()) return s;
+  switch (instr.opcode()) {
+    case HloOpcode::kParameter:
+    case HloOpcode::kConstant:
+    case HloOpcode::kTuple:
+    case HloOpcode::kGetTupleElement:
+      return absl::OkStatus();
+    case HloOpcode::kBitcast:
+    case HloOpcode::kReshape:
+      if (!assignment_.DefinesBuffers(instr)) return absl::OkStatus();
+      return EmitKernel(instr, out);
+    case HloOpcode::kCustomCall:
+      return EmitCustomCall(instr, out);
+    case HloOpcode::kWhile:
+      return EmitWhile(instr, out);
+    case HloOpcode::kConditional:
+      return EmitConditional(instr, out);
+    case HloOpcode::kCall:
+      return Unsupported(instr, "calls must be inlined before thunk emission");
+    case HloOpcode::kDot: {
+      auto gemm = TryEmitGemm(instr, out);
+      if (!gemm.ok()) return gemm.status();
+      if (*gemm) return absl::OkStatus();
+      return EmitKernel(instr, out);
+    }
+    default:
+      return EmitKernel(instr, out);
+  }
+}
+
+absl::Status ThunkEmitter::EmitKernel(const HloInstruction& instr,
+                                      google::protobuf::RepeatedPtrField<ThunkProto>* out) {
+  std::vector<Shape> leaves = instr.shape().FlattenLeaves();
+  int64_t elements = 0;
+  for (const Shape& s : leaves) elements += s.ElementCount();
+  if (elements == 0) return absl::OkStatus();  // nothing to compute
+  KernelSpec spec;
+  spec.name = KernelName(static_cast<int64_t>(kernels_.size()), instr.name());
+  spec.instruction = &instr;
+  ThunkProto t = NewThunk(instr);
+  KernelThunkProto* k = t.mutable_kernel();
+  for (const HloInstruction* op : KernelInputs(instr)) {
+    if (!op->shape().IsArray()) {
+      return Unsupported(instr, absl::StrCat("operand '", op->name(), "' is not an array"));
+    }
+    spec.input_shapes.push_back(op->shape());
+    auto slice = assignment_.GetSlice(*op);
+    if (!slice.ok()) return slice.status();
+    *k->add_arguments() = *slice;
+    k->add_written(false);
+  }
+  auto outputs = assignment_.GetLeafSlices(instr);
+  if (!outputs.ok()) return outputs.status();
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    spec.output_shapes.push_back(leaves[i]);
+    *k->add_arguments() = (*outputs)[i];
+    k->add_written(true);
+  }
+  auto kernel = CompileKernel(spec, target_, options_);
+  if (!kernel.ok()) return kernel.status();
+  k->set_kernel_name(kernel->name);
+  *k->mutable_launch_dimensions() = kernel->launch_dimensions;
+  *k->mutable_binary() = kernel->binary;
+  kernels_.push_back(*std::move(kernel));
+  *out->Add() = std::move(t);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<bool> ThunkEmitter::TryEmitGemm(
+    const HloInstruction& instr, google::protobuf::RepeatedPtrField<ThunkProto>* out) {
+  const Shape& lhs = instr.operand(0)->shape();
+  const Shape& rhs = instr.operand(1)->shape();
+  const Shape& result = instr.shape();
+  PrimitiveType t = result.element_type();
+  if ((t != F32 && t != F64) || lhs.element_type() != t || rhs.element_type() != t) return false;
+  if (!lhs.HasDefaultLayout() || !rhs.HasDefaultLayout() || !result.HasDefaultLayout()) {
+    return false;
+  }
+  const DotDimensionNumbersProto& dn = *instr.attrs().dot_dimension_numbers;
+  int64_t batch_dims = dn.lhs_batch_dimensions_size();
+  for (int64_t i = 0; i < batch_dims; ++i) {
+    if (dn.lhs_batch_dimensions(i) != i || dn.rhs_batch_dimensions(i) != i) return false;
+  }
+  if (dn.lhs_contracting_dimensions_size() != 1 || dn.rhs_contracting_dimensions_size() != 1) {
+    return false;
+  }
+  int64_t lhs_rest = lhs.rank() - batch_dims, rhs_rest = rhs.rank() - batch_dims;
+  if (lhs_rest < 1 || lhs_rest > 2 || rhs_rest < 1 || rhs_rest > 2) return false;
+  int64_t lc = dn.lhs_contracting_dimensions(0), rc = dn.rhs_contracting_dimensions(0);
+  int64_t k = lhs.dimensions(lc);
+  int64_t m = lhs_rest == 2 ? lhs.dimensions(lc == batch_dims ? batch_dims + 1 : batch_dims) : 1;
+  int64_t n = rhs_rest == 2 ? rhs.dimensions(rc == batch_dims ? batch_dims + 1 : batch_dims) : 1;
+  bool transpose_lhs = lhs_rest == 2 && lc == batch_dims;
+  bool transpose_rhs = rhs_rest == 2 && rc == batch_dims + 1;
+  if (lhs_rest == 1 && lc != batch_dims) return false;
+  if (rhs_rest == 1 && rc != batch_dims) return false;
+  int64_t batch = 1;
+  for (int64_t i = 0; i < batch_dims; ++i) batch *= lhs.dimensions(i);
+  // Small products are cheaper as a generated kernel.
+  if (m * n * k < 4096 || batch * m * n == 0) return false;
+  auto lhs_slice = assignment_.GetSlice(*instr.operand(0));
+  auto rhs_slice = assignment_.GetSlice(*instr.operand(1));
+  auto out_slice = assignment_.GetSlice(instr);
+  if (!lhs_slice.ok()) return lhs_slice.status();
+  if (!rhs_slice.ok()) return rhs_slice.status();
+  if (!out_slice.ok()) return out_slice.status();
+  ThunkProto thunk = NewThunk(instr);
+  GemmThunkProto* g = thunk.mutable_gemm();
+  *g->mutable_lhs() = *lhs_slice;
+  *g->mutable_rhs() = *rhs_slice;
+  *g->mutable_output() = *out_slice;
+  g->set_element_type(t);
+  g->set_batch_size(batch);
+  g->set_m(m);
+  g->set_n(n);
+  g->set_k(k);
+  g->set_transpose_lhs(transpose_lhs);
+  g->set_transpose_rhs(transpose_rhs);
+  g->set_alpha(1.0);
+  g->set_beta(0.0);
+  g->set_lhs_batch_stride(batch > 1 ? m * k : 0);
+  g->set_rhs_batch_stride(batch > 1 ? k * n : 0);
+  g->set_output_batch_stride(batch > 1 ? m * n : 0);
+  *out->Add() = std::move(thunk);
+  ++gemm_count_;
+  return true;
+}
+
+absl::Status ThunkEmitter::EmitCustomCall(const HloInstruction& instr,
+                                          google::protobuf::RepeatedPtrField<ThunkProto>* out) {
+  ThunkProto t = NewThunk(instr);
+  CustomCallThunkProto* c = t.mutable_custom_call();
+  c->set_target_name(instr.attrs().custom_call_target);
+  c->set_api_version(instr.attrs().custom_call_api_version == 4
+                         ? CustomCallThunkProto::API_VERSION_TYPED_FFI
+                         : CustomCallThunkProto::API_VERSION_LEGACY);
+  for (const HloInstruction* op : instr.operands()) {
+    if (!op->shape().IsArray()) return Unsupported(instr, "custom-call operand is a tuple");
+    auto slice = assignment_.GetSlice(*op);
+    if (!slice.ok()) return slice.status();
+    CustomCallOperandProto* o = c->add_operands();
+    *o->mutable_shape() = op->shape().ToProto();
+    *o->mutable_slice() = *slice;
+  }
+  auto results = assignment_.GetLeafSlices(instr);
+  if (!results.ok()) return results.status();
+  std::vector<Shape> leaves = instr.shape().FlattenLeaves();
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    CustomCallOperandProto* r = c->add_results();
+    *r->mutable_shape() = leaves[i].ToProto();
+    *r->mutable_slice() = (*results)[i];
+  }
+  c->set_opaque(instr.attrs().backend_config);
+  *out->Add() = std::move(t);
+  return absl::OkStatus();
+}
+
+absl::Status ThunkEmitter::EmitWhile(const HloInstruction& instr,
+                                     google::protobuf::RepeatedPtrField<ThunkProto>* out) {
+  auto state = assignment_.GetLeafSlices(instr);
+  if (!state.ok()) return state.status();
+  auto init = assignment_.GetLeafSlices(*instr.operand(0));
+  if (!init.ok()) return init.status();
+  for (size_t i = 0; i < state->size(); ++i) {
+    EmitCopy(absl::StrCat(instr.name(), ".init.", i), (*init)[i], (*state)[i], out);
+  }
+  ThunkProto t = NewThunk(instr);
+  WhileThunkProto* w = t.mutable_while_loop();
+  std::optional<BufferSliceProto> predicate = assignment_.WhileStaging(instr, -1);
+  if (!predicate) return Unsupported(instr, "no predicate slice");
+  *w->mutable_predicate() = *predicate;
+  const HloComputation* cond = instr.while_condition();
+  if (absl::Status s = EmitComputation(*cond, w->mutable_condition()->mutable_thunks()); !s.ok()) {
+    return s;
+  }
+  auto cond_result = assignment_.GetSlice(*cond->root_instruction());
+  if (!cond_result.ok()) return cond_result.status();
+  EmitCopy(absl::StrCat(instr.name(), ".predicate"), *cond_result, *predicate,
+           w->mutable_condition()->mutable_thunks());
+  const HloComputation* body = instr.while_body();
+  auto* body_thunks = w->mutable_body()->mutable_thunks();
+  if (absl::Status s = EmitComputation(*body, body_thunks); !s.ok()) return s;
+  auto results = assignment_.GetLeafSlices(*body->root_instruction());
+  if (!results.ok()) return results.status();
+  // Leaves that alias another state leaf go through staging first.
+  for (size_t i = 0; i < results->size(); ++i) {
+    if (auto staging = assignment_.WhileStaging(instr, static_cast<int64_t>(i))) {
+      EmitCopy(absl::StrCat(instr.name(), ".stage.", i), (*results)[i], *staging, body_thunks);
+    }
+  }
+  for (size_t i = 0; i < results->size(); ++i) {
+    if (!assignment_.WhileStaging(instr, static_cast<int64_t>(i))) {
+      EmitCopy(absl::StrCat(instr.name(), ".update.", i), (*results)[i], (*state)[i], body_thunks);
+    }
+  }
+  for (size_t i = 0; i < results->size(); ++i) {
+    if (auto staging = assignment_.WhileStaging(instr, static_cast<int64_t>(i))) {
+      EmitCopy(absl::StrCat(instr.name(), ".update.", i), *staging, (*state)[i], body_thunks);
+    }
+  }
+  *out->Add() = std::move(t);
+  return absl::OkStatus();
+}
+
+absl::Status ThunkEmitter::EmitConditional(const HloInstruction& instr,
+                                           google::protobuf::RepeatedPtrField<ThunkProto>* out) {
+  auto selector = assignment_.GetSlice(*instr.operand(0));
+  if (!selector.ok()) return selector.status();
+  auto results = assignment_.GetLeafSlices(instr);
+  if (!results.ok()) return results.status();
+  ThunkProto t = NewThunk(instr);
+  ConditionalThunkProto* c = t.mutable_conditional();
+  *c->mutable_branch_index() = *selector;
+  c->set_branch_index_is_bool(instr.operand(0)->shape().element_type() == PRED);
+  for (const HloComputation* branch : instr.called_computations()) {
+    auto* thunks = c->add_branches()->mutable_thunks();
+    if (absl::Status s = EmitComputation(*branch, thunks); !s.ok()) return s;
+    auto branch_results = assignment_.GetLeafSlices(*branch->root_instruction());
+    if (!branch_results.ok()) return branch_results.status();
+    for (size_t i = 0; i < results->size(); ++i) {
+      EmitCopy(absl::StrCat(instr.name(), ".", branch->name(), ".result.", i),
+               (*branch_results)[i], (*results)[i], thunks);
+    }
+  }
+  *out->Add() = std::move(t);
+  return absl::OkStatus();
+}
+
+}  // namespace aot

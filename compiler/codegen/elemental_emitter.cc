@@ -1,0 +1,540 @@
+#include "compiler/codegen/elemental_emitter.h"
+
+#include <cmath>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "llvm/IR/Intrinsics.h"
+
+namespace aot {
+
+namespace {
+
+absl::Status Unsupported(const HloInstruction& instr, absl::string_view what) {
+  return absl::UnimplementedError(absl::StrCat("instruction '", instr.name(), "' (",
+                                               HloOpcodeString(instr.opcode()), "): ", what));
+}
+
+bool IsFloat(PrimitiveType t) { return IsFloatingPoint(t); }
+bool IsSigned(PrimitiveType t) { return IsSignedInteger(t); }
+
+}  // namespace
+
+ElementalEmitter::ElementalEmitter(llvm::IRBuilder<>* b, llvm::Module* module, Device device,
+                                   IsInput is_input, InputLoader loader)
+    : b_(b),
+      module_(module),
+      device_(device),
+      is_input_(std::move(is_input)),
+      loader_(std::move(loader)) {
+  cache_.emplace_back();
+}
+
+llvm::AllocaInst* ElementalEmitter::EntryAlloca(llvm::Type* type, llvm::Value* init) {
+  llvm::Function* fn = b_->GetInsertBlock()->getParent();
+  llvm::BasicBlock& entry = fn->getEntryBlock();
+  llvm::IRBuilder<> eb(&entry, entry.begin());
+  llvm::AllocaInst* alloca = eb.CreateAlloca(type);
+  if (init != nullptr) eb.CreateStore(init, alloca);
+  return alloca;
+}
+
+absl::Status ElementalEmitter::EmitLoop(
+    int64_t n, const std::function<absl::Status(llvm::Value*)>& body) {
+  if (n <= 0) return absl::OkStatus();
+  llvm::LLVMContext& c = b_->getContext();
+  llvm::Function* fn = b_->GetInsertBlock()->getParent();
+  llvm::BasicBlock* pre = b_->GetInsertBlock();
+  llvm::BasicBlock* loop = llvm::BasicBlock::Create(c, "loop", fn);
+  llvm::BasicBlock* exit = llvm::BasicBlock::Create(c, "loop.exit", fn);
+  b_->CreateBr(loop);
+  b_->SetInsertPoint(loop);
+  llvm::PHINode* i = b_->CreatePHI(b_->getInt64Ty(), 2, "i");
+  i->addIncoming(b_->getInt64(0), pre);
+  cache_.emplace_back();
+  absl::Status status = body(i);
+  cache_.pop_back();
+  if (!status.ok()) return status;
+  llvm::Value* next = b_->CreateAdd(i, b_->getInt64(1));
+  i->addIncoming(next, b_->GetInsertBlock());
+  b_->CreateCondBr(b_->CreateICmpSLT(next, b_->getInt64(n)), loop, exit);
+  b_->SetInsertPoint(exit);
+  return absl::OkStatus();
+}
+
+llvm::Value* ElementalEmitter::Clamp(llvm::Value* v, int64_t lo, int64_t hi) {
+  llvm::Value* low = b_->getInt64(lo);
+  llvm::Value* high = b_->getInt64(std::max(lo, hi));
+  v = b_->CreateSelect(b_->CreateICmpSLT(v, low), low, v);
+  return b_->CreateSelect(b_->CreateICmpSGT(v, high), high, v);
+}
+
+std::vector<llvm::Value*> ElementalEmitter::IndexKey(const IrIndex& index) {
+  if (index.IsScalar()) return {};
+  if (index.has_linear()) return {index.linear(*b_)};
+  return index.multi(*b_);
+}
+
+absl::StatusOr<llvm::Value*> ElementalEmitter::Emit(const HloInstruction& instruction,
+                                                    const IrIndex& index) {
+  auto values = EmitAll(instruction, index);
+  if (!values.ok()) return values.status();
+  if (values->size() != 1) {
+    return Unsupported(instruction, "expected a single array result");
+  }
+  return values->front();
+}
+
+absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitAll(
+    const HloInstruction& instruction, const IrIndex& index) {
+  CacheKey key{&instruction, IndexKey(index)};
+  for (auto it = cache_.rbegin(); it != cache_.rend(); ++it) {
+    auto found = it->find(key);
+    if (found != it->end()) return found->second;
+  }
+  absl::StatusOr<std::vector<llvm::Value*>> values;
+  if (is_input_(instruction)) {
+    auto v = loader_(instruction, index);
+    if (!v.ok()) return v.status();
+    values = std::vector<llvm::Value*>{*v};
+  } else {
+    values = EmitUncached(instruction, index);
+  }
+  if (!values.ok()) return values.status();
+  cache_.back()[key] = *values;
+  return values;
+}
+
+llvm::Value* ElementalEmitter::MathCall(const char* name, std::vector<llvm::Value*> args) {
+  llvm::Type* type = args[0]->getType();
+  bool is_double = type->isDoubleTy();
+  std::string op = name;
+  // Intrinsics the backends lower themselves.
+  static const std::map<std::string, llvm::Intrinsic::ID> kIntrinsics = {
+      {"sqrt", llvm::Intrinsic::sqrt},   {"floor", llvm::Intrinsic::floor},
+      {"ceil", llvm::Intrinsic::ceil},   {"round", llvm::Intrinsic::round},
+      {"roundeven", llvm::Intrinsic::roundeven}, {"fabs", llvm::Intrinsic::fabs},
+      {"copysign", llvm::Intrinsic::copysign}};
+  if (auto it = kIntrinsics.find(op); it != kIntrinsics.end()) {
+    return b_->CreateIntrinsic(it->second, {type}, args);
+  }
+  std::string symbol;
+  if (device_ == Device::kGpu) {
+    symbol = absl::StrCat("__nv_", op, is_double ? "" : "f");
+  } else {
+    symbol = is_double ? op : absl::StrCat(op, "f");
+  }
+  std::vector<llvm::Type*> types(args.size(), type);
+  llvm::FunctionCallee callee = module_->getOrInsertFunction(
+      symbol, llvm::FunctionType::get(type, types, false));
+  if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+    f->setDoesNotThrow();
+    f->setDoesNotAccessMemory();
+    f->setWillReturn();
+  }
+  llvm::CallInst* call = b_->CreateCall(callee, args);
+  call->setDoesNotAccessMemory();
+  return call;
+}
+
+llvm::Value* ElementalEmitter::Convert(llvm::Value* v, PrimitiveType from, PrimitiveType to) {
+  llvm::LLVMContext& c = b_->getContext();
+  llvm::Type* dst = ComputeType(to, c);
+  if (from == to) return v;
+  if (to == PRED) {
+    if (IsFloat(from)) {
+      return b_->CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
+    }
+    return b_->CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
+  }
+  if (from == PRED) {
+    if (IsFloat(to)) return b_->CreateUIToFP(v, dst);
+    return b_->CreateZExt(v, dst);
+  }
+  if (IsFloat(from) && IsFloat(to)) {
+    llvm::Value* r = v;
+    if (v->getType() != dst) {
+      r = v->getType()->isDoubleTy() ? b_->CreateFPTrunc(v, dst) : b_->CreateFPExt(v, dst);
+    }
+    return RoundToType(*b_, r, to);
+  }
+  if (IsFloat(from)) {
+    // Saturating float -> int, NaN -> 0.
+    int bits = static_cast<int>(ByteWidth(to) * 8);
+    bool is_signed = IsSigned(to);
+    double lo = is_signed ? -std::ldexp(1.0, bits - 1) : 0.0;
+    double hi = is_signed ? std::ldexp(1.0, bits - 1) : std::ldexp(1.0, bits);
+    llvm::Value* wide = v->getType()->isDoubleTy() ? v : b_->CreateFPExt(v, b_->getDoubleTy());
+    llvm::Value* is_nan = b_->CreateFCmpUNO(wide, wide);
+    llvm::Value* too_low = b_->CreateFCmpOLE(wide, llvm::ConstantFP::get(b_->getDoubleTy(), lo));
+    llvm::Value* too_high = b_->CreateFCmpOGE(wide, llvm::ConstantFP::get(b_->getDoubleTy(), hi));
+    llvm::Value* safe = b_->CreateSelect(b_->CreateOr(is_nan, b_->CreateOr(too_low, too_high)),
+                                         llvm::ConstantFP::get(b_->getDoubleTy(), 0.0), wide);
+    llvm::Value* converted =
+        is_signed ? b_->CreateFPToSI(safe, dst) : b_->CreateFPToUI(safe, dst);
+    llvm::APInt min_value = is_signed ? llvm::APInt::getSignedMinValue(bits)
+                                      : llvm::APInt::getMinValue(bits);
+    llvm::APInt max_value = is_signed ? llvm::APInt::getSignedMaxValue(bits)
+                                      : llvm::APInt::getMaxValue(bits);
+    converted = b_->CreateSelect(too_low, llvm::ConstantInt::get(dst, min_value), converted);
+    converted = b_->CreateSelect(too_high, llvm::ConstantInt::get(dst, max_value), converted);
+    return b_->CreateSelect(is_nan, llvm::ConstantInt::get(dst, 0), converted);
+  }
+  if (IsFloat(to)) {
+    // int -> float: convert exactly to double first when the target is a
+    // 16-bit float so rounding happens once (as the interpreter does).
+    llvm::Type* via = (to == F16 || to == BF16) ? b_->getDoubleTy() : dst;
+    llvm::Value* r = IsSigned(from) ? b_->CreateSIToFP(v, via) : b_->CreateUIToFP(v, via);
+    if (via != dst) r = b_->CreateFPTrunc(r, dst);
+    return RoundToType(*b_, r, to);
+  }
+  // int -> int: wrap.
+  unsigned from_bits = v->getType()->getIntegerBitWidth();
+  unsigned to_bits = dst->getIntegerBitWidth();
+  if (to_bits < from_bits) return b_->CreateTrunc(v, dst);
+  if (to_bits > from_bits) return IsSigned(from) ? b_->CreateSExt(v, dst) : b_->CreateZExt(v, dst);
+  return v;
+}
+
+llvm::Value* ElementalEmitter::IntPower(llvm::Value* base, llvm::Value* exponent,
+                                        bool is_signed) {
+  // Exponentiation by squaring; a negative exponent gives 0, except for
+  // base 1 (1) and base -1 (+-1 by parity).
+  llvm::Type* t = base->getType();
+  llvm::AllocaInst* result = EntryAlloca(t);
+  llvm::AllocaInst* b_acc = EntryAlloca(t);
+  llvm::AllocaInst* e_acc = EntryAlloca(t);
+  b_->CreateStore(llvm::ConstantInt::get(t, 1), result);
+  b_->CreateStore(base, b_acc);
+  b_->CreateStore(exponent, e_acc);
+  llvm::Function* fn = b_->GetInsertBlock()->getParent();
+  llvm::LLVMContext& c = b_->getContext();
+  llvm::BasicBlock* head = llvm::BasicBlock::Create(c, "pow.head", fn);
+  llvm::BasicBlock* body = llvm::BasicBlock::Create(c, "pow.body", fn);
+  llvm::BasicBlock* exit = llvm::BasicBlock::Create(c, "pow.exit", fn);
+  b_->CreateBr(head);
+  b_->SetInsertPoint(head);
+  llvm::Value* e = b_->CreateLoad(t, e_acc);
+  llvm::Value* positive = is_signed ? b_->CreateICmpSGT(e, llvm::ConstantInt::get(t, 0))
+                                    : b_->CreateICmpUGT(e, llvm::ConstantInt::get(t, 0));
+  b_->CreateCondBr(positive, body, exit);
+  b_->SetInsertPoint(body);
+  llvm::Value* r = b_->CreateLoad(t, result);
+  llvm::Value* bb = b_->CreateLoad(t, b_acc);
+  llvm::Value* odd = b_->CreateICmpNE(b_->CreateAnd(e, llvm::ConstantInt::get(t, 1)),
+                                      llvm::ConstantInt::get(t, 0));
+  b_->CreateStore(b_->CreateSelect(odd, b_->CreateMul(r, bb), r), result);
+  b_->CreateStore(b_->CreateMul(bb, bb), b_acc);
+  b_->CreateStore(b_->CreateLShr(e, llvm::ConstantInt::get(t, 1)), e_acc);
+  b_->CreateBr(head);
+  b_->SetInsertPoint(exit);
+  llvm::Value* out = b_->CreateLoad(t, result);
+  if (!is_signed) return out;
+  llvm::Value* negative = b_->CreateICmpSLT(exponent, llvm::ConstantInt::get(t, 0));
+  llvm::Value* is_one = b_->CreateICmpEQ(base, llvm::ConstantInt::get(t, 1));
+  llvm::Value* is_minus_one = b_->CreateICmpEQ(base, llvm::ConstantInt::getSigned(t, -1));
+  llvm::Value* odd_exp = b_->CreateICmpNE(b_->CreateAnd(exponent, llvm::ConstantInt::get(t, 1)),
+                                          llvm::ConstantInt::get(t, 0));
+  llvm::Value* neg_result = b_->CreateSelect(
+      is_one, llvm::ConstantInt::get(t, 1),
+      b_->CreateSelect(is_minus_one,
+                       b_->CreateSelect(odd_exp, llvm::ConstantInt::getSigned(t, -1),
+                                        llvm::ConstantInt::get(t, 1)),
+                       llvm::ConstantInt::get(t, 0)));
+  return b_->CreateSelect(negative, neg_result, out);
+}
+
+absl::StatusOr<llvm::Value*> ElementalEmitter::EmitUnary(const HloInstruction& instr,
+                                                         llvm::Value* x) {
+  PrimitiveType in = instr.operand(0)->shape().element_type();
+  PrimitiveType out = instr.shape().element_type();
+  llvm::Type* t = x->getType();
+  auto fconst = [&](double v) { return llvm::ConstantFP::get(t, v); };
+  auto round = [&](llvm::Value* v) { return RoundToType(*b_, v, out); };
+  switch (instr.opcode()) {
+    case HloOpcode::kCopy:
+      return x;
+    case HloOpcode::kAbs:
+      if (IsFloat(in)) return MathCall("fabs", {x});
+      return b_->CreateSelect(b_->CreateICmpSLT(x, llvm::ConstantInt::get(t, 0)),
+                              b_->CreateNeg(x), x);
+    case HloOpcode::kNegate:
+      if (IsFloat(in)) return b_->CreateFNeg(x);
+      return b_->CreateNeg(x);
+    case HloOpcode::kSign:
+      if (IsFloat(in)) {
+        // sign(NaN) = NaN, sign(+-0) = +-0, else +-1.
+        llvm::Value* one = MathCall("copysign", {fconst(1.0), x});
+        llvm::Value* is_zero_or_nan = b_->CreateFCmpUEQ(x, fconst(0.0));
+        return b_->CreateSelect(is_zero_or_nan, x, one);
+      } else {
+        llvm::Value* zero = llvm::ConstantInt::get(t, 0);
+        if (!IsSigned(in)) {
+          return b_->CreateZExt(b_->CreateICmpNE(x, zero), t);
+        }
+        llvm::Value* pos = b_->CreateZExt(b_->CreateICmpSGT(x, zero), t);
+        llvm::Value* neg = b_->CreateZExt(b_->CreateICmpSLT(x, zero), t);
+        return b_->CreateSub(pos, neg);
+      }
+    case HloOpcode::kNot:
+      if (in == PRED) return b_->CreateNot(x);
+      return b_->CreateNot(x);
+    case HloOpcode::kPopulationCount:
+      return b_->CreateIntrinsic(llvm::Intrinsic::ctpop, {t}, {x});
+    case HloOpcode::kClz:
+      return b_->CreateIntrinsic(llvm::Intrinsic::ctlz, {t}, {x, b_->getFalse()});
+    case HloOpcode::kExp: return round(MathCall("exp", {x}));
+    case HloOpcode::kExpm1: return round(MathCall("expm1", {x}));
+    case HloOpcode::kLog: return round(MathCall("log", {x}));
+    case HloOpcode::kLog1p: return round(MathCall("log1p", {x}));
+    case HloOpcode::kSqrt: return round(MathCall("sqrt", {x}));
+    case HloOpcode::kRsqrt: return round(b_->CreateFDiv(fconst(1.0), MathCall("sqrt", {x})));
+    case HloOpcode::kCbrt: return round(MathCall("cbrt", {x}));
+    case HloOpcode::kTanh: return round(MathCall("tanh", {x}));
+    case HloOpcode::kSin: return round(MathCall("sin", {x}));
+    case HloOpcode::kCos: return round(MathCall("cos", {x}));
+    case HloOpcode::kTan: return round(MathCall("tan", {x}));
+    case HloOpcode::kErf: return round(MathCall("erf", {x}));
+    case HloOpcode::kFloor: return MathCall("floor", {x});
+    case HloOpcode::kCeil: return MathCall("ceil", {x});
+    case HloOpcode::kRoundNearestAfz: return MathCall("round", {x});
+    case HloOpcode::kRoundNearestEven: return MathCall("roundeven", {x});
+    case HloOpcode::kLogistic:
+      return round(b_->CreateFDiv(fconst(1.0),
+                                  b_->CreateFAdd(fconst(1.0), MathCall("exp", {b_->CreateFNeg(x)}))));
+    case HloOpcode::kReducePrecision: {
+      // Bit manipulation on the compute type (float or double), as the
+      // interpreter's ReducePrecisionValue.
+      bool is_double = t->isDoubleTy();
+      int src_mantissa = is_double ? 52 : 23;
+      int src_exponent = is_double ? 11 : 8;
+      llvm::Type* it = is_double ? b_->getInt64Ty() : b_->getInt32Ty();
+      int m = instr.attrs().mantissa_bits, e = instr.attrs().exponent_bits;
+      llvm::Value* bits = b_->CreateBitCast(x, it);
+      auto k = [&](uint64_t v) { return llvm::ConstantInt::get(it, v); };
+      if (m < src_mantissa) {
+        uint64_t last = uint64_t{1} << (src_mantissa - m);
+        uint64_t base_bias = (last >> 1) - 1;
+        llvm::Value* last_bit = b_->CreateLShr(b_->CreateAnd(bits, k(last)), src_mantissa - m);
+        llvm::Value* bias = b_->CreateAdd(last_bit, k(base_bias));
+        bits = b_->CreateAnd(b_->CreateAdd(bits, bias), k(~(last - 1)));
+      }
+      if (e < src_exponent) {
+        int total = is_double ? 64 : 32;
+        uint64_t sign_mask = uint64_t{1} << (total - 1);
+        uint64_t exp_mask = ((uint64_t{1} << src_exponent) - 1) << src_mantissa;
+        uint64_t bias = (uint64_t{1} << (src_exponent - 1)) - 1;
+        uint64_t reduced_bias = (uint64_t{1} << (e - 1)) - 1;
+        uint64_t max_exp = (bias + reduced_bias) << src_mantissa;
+        uint64_t min_exp = (bias - reduced_bias) << src_mantissa;
+        llvm::Value* x_exp = b_->CreateAnd(bits, k(exp_mask));
+        llvm::Value* signed_zero = b_->CreateAnd(bits, k(sign_mask));
+        llvm::Value* signed_inf = b_->CreateOr(signed_zero, k(exp_mask));
+        bits = b_->CreateSelect(b_->CreateICmpUGT(x_exp, k(max_exp)), signed_inf, bits);
+        bits = b_->CreateSelect(b_->CreateICmpULE(x_exp, k(min_exp)), signed_zero, bits);
+      }
+      llvm::Value* result = b_->CreateBitCast(bits, t);
+      if (m > 0) {
+        // NaN stays NaN.
+        result = b_->CreateSelect(b_->CreateFCmpUNO(x, x), x, result);
+      }
+      return round(result);
+    }
+    default:
+      return Unsupported(instr, "not an elementwise unary op");
+  }
+}
+
+absl::StatusOr<llvm::Value*> ElementalEmitter::EmitBinary(const HloInstruction& instr,
+                                                          llvm::Value* x, llvm::Value* y) {
+  PrimitiveType type = instr.operand(0)->shape().element_type();
+  PrimitiveType out = instr.shape().element_type();
+  llvm::Type* t = x->getType();
+  auto round = [&](llvm::Value* v) { return RoundToType(*b_, v, out); };
+  bool is_float = IsFloat(type);
+  bool is_signed = IsSigned(type);
+  switch (instr.opcode()) {
+    case HloOpcode::kAdd:
+      if (type == PRED) return b_->CreateOr(x, y);
+      return is_float ? round(b_->CreateFAdd(x, y)) : b_->CreateAdd(x, y);
+    case HloOpcode::kSubtract:
+      return is_float ? round(b_->CreateFSub(x, y)) : b_->CreateSub(x, y);
+    case HloOpcode::kMultiply:
+      if (type == PRED) return b_->CreateAnd(x, y);
+      return is_float ? round(b_->CreateFMul(x, y)) : b_->CreateMul(x, y);
+    case HloOpcode::kDivide: {
+      if (is_float) return round(b_->CreateFDiv(x, y));
+      llvm::Value* zero = llvm::ConstantInt::get(t, 0);
+      llvm::Value* y_zero = b_->CreateICmpEQ(y, zero);
+      if (!is_signed) {
+        llvm::Value* safe = b_->CreateSelect(y_zero, llvm::ConstantInt::get(t, 1), y);
+        return b_->CreateSelect(y_zero, llvm::ConstantInt::getAllOnesValue(t),
+                                b_->CreateUDiv(x, safe));
+      }
+      unsigned bits = t->getIntegerBitWidth();
+      llvm::Value* min = llvm::ConstantInt::get(t, llvm::APInt::getSignedMinValue(bits));
+      llvm::Value* overflow = b_->CreateAnd(b_->CreateICmpEQ(x, min),
+                                            b_->CreateICmpEQ(y, llvm::ConstantInt::getSigned(t, -1)));
+      llvm::Value* safe = b_->CreateSelect(b_->CreateOr(y_zero, overflow),
+                                           llvm::ConstantInt::get(t, 1), y);
+      llvm::Value* q = b_->CreateSDiv(x, safe);
+      q = b_->CreateSelect(overflow, min, q);
+      return b_->CreateSelect(y_zero, llvm::ConstantInt::getSigned(t, -1), q);
+    }
+    case HloOpcode::kRemainder: {
+      if (is_float) {
+        if (device_ == Device::kGpu) return round(MathCall("fmod", {x, y}));
+        return round(b_->CreateFRem(x, y));
+      }
+      llvm::Value* zero = llvm::ConstantInt::get(t, 0);
+      llvm::Value* y_zero = b_->CreateICmpEQ(y, zero);
+      if (!is_signed) {
+        llvm::Value* safe = b_->CreateSelect(y_zero, llvm::ConstantInt::get(t, 1), y);
+        return b_->CreateSelect(y_zero, x, b_->CreateURem(x, safe));
+      }
+      unsigned bits = t->getIntegerBitWidth();
+      llvm::Value* min = llvm::ConstantInt::get(t, llvm::APInt::getSignedMinValue(bits));
+      llvm::Value* overflow = b_->CreateAnd(b_->CreateICmpEQ(x, min),
+                                            b_->CreateICmpEQ(y, llvm::ConstantInt::getSigned(t, -1)));
+      llvm::Value* safe = b_->CreateSelect(b_->CreateOr(y_zero, overflow),
+                                           llvm::ConstantInt::get(t, 1), y);
+      llvm::Value* r = b_->CreateSRem(x, safe);
+      r = b_->CreateSelect(overflow, zero, r);
+      return b_->CreateSelect(y_zero, x, r);
+    }
+    case HloOpcode::kPower:
+      if (is_float) return round(MathCall("pow", {x, y}));
+      return IntPower(x, y, is_signed);
+    case HloOpcode::kAtan2:
+      return round(MathCall("atan2", {x, y}));
+    case HloOpcode::kMaximum:
+    case HloOpcode::kMinimum: {
+      bool max = instr.opcode() == HloOpcode::kMaximum;
+      if (!is_float) {
+        if (type == PRED) return max ? b_->CreateOr(x, y) : b_->CreateAnd(x, y);
+        llvm::Value* take_x = max ? (is_signed ? b_->CreateICmpSGT(x, y) : b_->CreateICmpUGT(x, y))
+                                  : (is_signed ? b_->CreateICmpSLT(x, y) : b_->CreateICmpULT(x, y));
+        return b_->CreateSelect(take_x, x, y);
+      }
+      // NaN propagates; max(-0, +0) = +0, min(-0, +0) = -0.
+      llvm::Value* x_nan = b_->CreateFCmpUNO(x, x);
+      llvm::Value* y_nan = b_->CreateFCmpUNO(y, y);
+      llvm::Value* equal = b_->CreateFCmpOEQ(x, y);
+      llvm::Value* x_neg = b_->CreateICmpSLT(
+          b_->CreateBitCast(x, t->isDoubleTy() ? b_->getInt64Ty() : b_->getInt32Ty()),
+          llvm::ConstantInt::get(t->isDoubleTy() ? b_->getInt64Ty() : b_->getInt32Ty(), 0));
+      llvm::Value* on_equal = max ? b_->CreateSelect(x_neg, y, x) : b_->CreateSelect(x_neg, x, y);
+      llvm::Value* cmp = max ? b_->CreateFCmpOGT(x, y) : b_->CreateFCmpOLT(x, y);
+      llvm::Value* r = b_->CreateSelect(cmp, x, y);
+      r = b_->CreateSelect(equal, on_equal, r);
+      r = b_->CreateSelect(y_nan, y, r);
+      return b_->CreateSelect(x_nan, x, r);
+    }
+    case HloOpcode::kAnd: return b_->CreateAnd(x, y);
+    case HloOpcode::kOr: return b_->CreateOr(x, y);
+    case HloOpcode::kXor: return b_->CreateXor(x, y);
+    case HloOpcode::kShiftLeft:
+    case HloOpcode::kShiftRightLogical:
+    case HloOpcode::kShiftRightArithmetic: {
+      unsigned bits = t->getIntegerBitWidth();
+      llvm::Value* width = llvm::ConstantInt::get(t, bits);
+      llvm::Value* too_big = b_->CreateICmpUGE(y, width);  // also negative amounts
+      llvm::Value* safe = b_->CreateSelect(too_big, llvm::ConstantInt::get(t, 0), y);
+      llvm::Value* zero = llvm::ConstantInt::get(t, 0);
+      if (instr.opcode() == HloOpcode::kShiftLeft) {
+        return b_->CreateSelect(too_big, zero, b_->CreateShl(x, safe));
+      }
+      if (instr.opcode() == HloOpcode::kShiftRightLogical) {
+        return b_->CreateSelect(too_big, zero, b_->CreateLShr(x, safe));
+      }
+      llvm::Value* fill = b_->CreateSelect(b_->CreateICmpSLT(x, zero),
+                                           llvm::ConstantInt::getSigned(t, -1), zero);
+      return b_->CreateSelect(too_big, fill, b_->CreateAShr(x, safe));
+    }
+    default:
+      return Unsupported(instr, "not an elementwise binary op");
+  }
+}
+
+llvm::Value* ElementalEmitter::EmitCompare(const HloInstruction& instr, llvm::Value* x,
+                                           llvm::Value* y, PrimitiveType type) {
+  ComparisonDirection d = instr.attrs().comparison_direction.value_or(ComparisonDirection::kEq);
+  const std::string& ctype = instr.attrs().comparison_type;
+  if (IsFloat(type) && ctype == "TOTALORDER") {
+    // Map float bits to a signed integer with the same total order.
+    bool is_double = x->getType()->isDoubleTy();
+    llvm::Type* it = is_double ? b_->getInt64Ty() : b_->getInt32Ty();
+    uint64_t mask = is_double ? 0x7fffffffffffffffull : 0x7fffffffull;
+    auto key = [&](llvm::Value* v) {
+      llvm::Value* i = b_->CreateBitCast(v, it);
+      llvm::Value* sign = b_->CreateAShr(i, is_double ? 63 : 31);
+      return b_->CreateXor(i, b_->CreateAnd(sign, llvm::ConstantInt::get(it, mask)));
+    };
+    x = key(x);
+    y = key(y);
+    type = is_double ? S64 : S32;
+  }
+  if (IsFloat(type)) {
+    switch (d) {
+      case ComparisonDirection::kEq: return b_->CreateFCmpOEQ(x, y);
+      case ComparisonDirection::kNe: return b_->CreateFCmpUNE(x, y);
+      case ComparisonDirection::kLt: return b_->CreateFCmpOLT(x, y);
+      case ComparisonDirection::kLe: return b_->CreateFCmpOLE(x, y);
+      case ComparisonDirection::kGt: return b_->CreateFCmpOGT(x, y);
+      case ComparisonDirection::kGe: return b_->CreateFCmpOGE(x, y);
+    }
+  }
+  bool is_signed = IsSigned(type);
+  switch (d) {
+    case ComparisonDirection::kEq: return b_->CreateICmpEQ(x, y);
+    case ComparisonDirection::kNe: return b_->CreateICmpNE(x, y);
+    case ComparisonDirection::kLt: return is_signed ? b_->CreateICmpSLT(x, y) : b_->CreateICmpULT(x, y);
+    case ComparisonDirection::kLe: return is_signed ? b_->CreateICmpSLE(x, y) : b_->CreateICmpULE(x, y);
+    case ComparisonDirection::kGt: return is_signed ? b_->CreateICmpSGT(x, y) : b_->CreateICmpUGT(x, y);
+    case ComparisonDirection::kGe: return is_signed ? b_->CreateICmpSGE(x, y) : b_->CreateICmpUGE(x, y);
+  }
+  return b_->getFalse();
+}
+
+absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitScalarComputation(
+    const HloComputation& computation, const std::vector<llvm::Value*>& args) {
+  // Bind parameters, then emit the root at the scalar index. Parameters of
+  // the computation are looked up by a dedicated cache scope.
+  if (static_cast<int64_t>(args.size()) != computation.num_parameters()) {
+    return absl::InternalError(absl::StrCat("computation '", computation.name(), "' takes ",
+                                            computation.num_parameters(), " arguments, got ",
+                                            args.size()));
+  }
+  cache_.emplace_back();
+  for (int64_t i = 0; i < computation.num_parameters(); ++i) {
+    const HloInstruction* p = computation.parameter_instruction(i);
+    if (!p->shape().IsArray() || p->shape().rank() != 0) {
+      cache_.pop_back();
+      return absl::UnimplementedError(absl::StrCat(
+          "computation '", computation.name(), "': only scalar parameters are supported"));
+    }
+    cache_.back()[CacheKey{p, {}}] = {args[i]};
+  }
+  const HloInstruction* root = computation.root_instruction();
+  absl::StatusOr<std::vector<llvm::Value*>> result;
+  if (root->opcode() == HloOpcode::kTuple) {
+    std::vector<llvm::Value*> values;
+    for (const HloInstruction* op : root->operands()) {
+      auto v = Emit(*op, IrIndex());
+      if (!v.ok()) {
+        result = v.status();
+        break;
+      }
+      values.push_back(*v);
+    }
+    if (values.size() == root->operands().size()) result = values;
+  } else {
+    auto v = Emit(*root, IrIndex());
+    if (v.ok()) result = std::vector<llvm::Value*>{*v};
+    else result = v.status();
+  }
+  cache_.pop_back();
+  return result;
+}
+
+}  // namespace aot

@@ -1,0 +1,533 @@
+#include "compiler/codegen/kernel_emitter.h"
+
+#include <map>
+#include <memory>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/codegen/elemental_emitter.h"
+#include "compiler/codegen/ir_array.h"
+#include "compiler/codegen/llvm_backend.h"
+#include "compiler/hlo/hlo_computation.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "runtime/platform/host/host_kernel_abi.h"
+
+namespace aot {
+
+std::vector<const HloInstruction*> KernelInputs(const HloInstruction& instruction) {
+  std::vector<const HloInstruction*> inputs;
+  for (const HloInstruction* op : instruction.operands()) inputs.push_back(op);
+  return inputs;
+}
+
+namespace {
+
+constexpr int64_t kHostThreadsPerBlock = 1024;
+constexpr int64_t kGpuThreadsPerBlock = 256;
+
+absl::Status Unsupported(const HloInstruction& instr, absl::string_view what) {
+  return absl::UnimplementedError(absl::StrCat("instruction '", instr.name(), "' (",
+                                               HloOpcodeString(instr.opcode()), "): ", what));
+}
+
+class KernelBuilder {
+ public:
+  KernelBuilder(const KernelSpec& spec, const TargetConfigProto& target)
+      : spec_(spec),
+        target_(target),
+        gpu_(target.platform() == PLATFORM_CUDA),
+        module_(std::make_unique<llvm::Module>(spec.name, context_)),
+        b_(context_) {}
+
+  absl::Status Build() {
+    if (absl::Status s = ConfigureModuleForTarget(*module_, target_); !s.ok()) return s;
+    CreateFunction();
+    const HloInstruction& instr = *spec_.instruction;
+    // Input arrays.
+    for (size_t i = 0; i < spec_.input_shapes.size(); ++i) {
+      inputs_.emplace_back(arg_ptrs_[i], spec_.input_shapes[i]);
+    }
+    for (size_t i = 0; i < spec_.output_shapes.size(); ++i) {
+      outputs_.emplace_back(arg_ptrs_[spec_.input_shapes.size() + i], spec_.output_shapes[i]);
+    }
+    // Which instructions are inputs: fused parameters of a fusion, or the
+    // operands of an unfused op.
+    const HloInstruction* root = &instr;
+    if (instr.opcode() == HloOpcode::kFusion) {
+      const HloComputation* fused = instr.called_computations()[0];
+      root = fused->root_instruction();
+      for (const HloInstruction* p : fused->parameter_instructions()) {
+        input_index_[p] = p->parameter_number();
+      }
+    } else {
+      for (int64_t i = 0; i < instr.operand_count(); ++i) {
+        input_index_.emplace(instr.operand(i), i);
+      }
+    }
+    emitter_ = std::make_unique<ElementalEmitter>(
+        &b_, module_.get(), gpu_ ? ElementalEmitter::Device::kGpu : ElementalEmitter::Device::kHost,
+        [this](const HloInstruction& h) { return input_index_.count(&h) > 0; },
+        [this](const HloInstruction& h, const IrIndex& index) -> absl::StatusOr<llvm::Value*> {
+          return inputs_[input_index_.at(&h)].Load(b_, index);
+        });
+    absl::Status status;
+    switch (root->opcode()) {
+      case HloOpcode::kSort:
+        status = EmitSort(*root);
+        break;
+      case HloOpcode::kScatter:
+        status = EmitScatter(*root);
+        break;
+      case HloOpcode::kSelectAndScatter:
+        status = EmitSelectAndScatter(*root);
+        break;
+      default:
+        status = EmitElementParallel(*root);
+        break;
+    }
+    if (!status.ok()) return status;
+    b_.CreateRetVoid();
+    return absl::OkStatus();
+  }
+
+  llvm::Module& module() { return *module_; }
+  const LaunchDimensionsProto& dims() const { return dims_; }
+
+ private:
+  void CreateFunction() {
+    size_t arity = spec_.input_shapes.size() + spec_.output_shapes.size();
+    llvm::Type* ptr = b_.getPtrTy();
+    if (gpu_) {
+      std::vector<llvm::Type*> params(arity, ptr);
+      fn_ = llvm::Function::Create(llvm::FunctionType::get(b_.getVoidTy(), params, false),
+                                   llvm::GlobalValue::ExternalLinkage, spec_.name, module_.get());
+      fn_->setCallingConv(llvm::CallingConv::PTX_Kernel);
+      llvm::NamedMDNode* annotations = module_->getOrInsertNamedMetadata("nvvm.annotations");
+      annotations->addOperand(llvm::MDNode::get(
+          context_, {llvm::ValueAsMetadata::get(fn_), llvm::MDString::get(context_, "kernel"),
+                     llvm::ValueAsMetadata::get(b_.getInt32(1))}));
+      llvm::BasicBlock* entry = llvm::BasicBlock::Create(context_, "entry", fn_);
+      b_.SetInsertPoint(entry);
+      for (size_t i = 0; i < arity; ++i) arg_ptrs_.push_back(fn_->getArg(static_cast<unsigned>(i)));
+      auto sreg = [&](llvm::Intrinsic::ID id) {
+        return b_.CreateZExt(b_.CreateIntrinsic(id, {}, {}), b_.getInt64Ty());
+      };
+      llvm::Value* ctaid = sreg(llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x);
+      llvm::Value* ntid = sreg(llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x);
+      llvm::Value* tid = sreg(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x);
+      block_ = ctaid;
+      thread_ = tid;
+      threads_ = ntid;
+    } else {
+      fn_ = llvm::Function::Create(llvm::FunctionType::get(b_.getVoidTy(), {ptr}, false),
+                                   llvm::GlobalValue::ExternalLinkage, spec_.name, module_.get());
+      fn_->addFnAttr(llvm::Attribute::NoUnwind);
+      fn_->addFnAttr("target-cpu", target_.llvm_cpu());
+      llvm::BasicBlock* entry = llvm::BasicBlock::Create(context_, "entry", fn_);
+      b_.SetInsertPoint(entry);
+      llvm::Value* frame = fn_->getArg(0);
+      // AotHostKernelFrame: {args, block_x, block_y, block_z, grid_x,
+      // grid_y, grid_z, threads_x, threads_y, threads_z}.
+      llvm::StructType* frame_type = llvm::StructType::get(
+          context_, {ptr, b_.getInt64Ty(), b_.getInt64Ty(), b_.getInt64Ty(), b_.getInt64Ty(),
+                     b_.getInt64Ty(), b_.getInt64Ty(), b_.getInt64Ty(), b_.getInt64Ty(),
+                     b_.getInt64Ty()});
+      llvm::Value* args = b_.CreateLoad(ptr, b_.CreateStructGEP(frame_type, frame, 0));
+      for (size_t i = 0; i < arity; ++i) {
+        arg_ptrs_.push_back(b_.CreateLoad(ptr, b_.CreateConstInBoundsGEP1_64(ptr, args, i)));
+      }
+      block_ = b_.CreateLoad(b_.getInt64Ty(), b_.CreateStructGEP(frame_type, frame, 1));
+      threads_ = b_.CreateLoad(b_.getInt64Ty(), b_.CreateStructGEP(frame_type, frame, 7));
+      thread_ = nullptr;
+      // The ABI's arity symbol.
+      new llvm::GlobalVariable(*module_, b_.getInt64Ty(), /*isConstant=*/true,
+                               llvm::GlobalValue::ExternalLinkage,
+                               b_.getInt64(static_cast<int64_t>(arity)),
+                               absl::StrCat(spec_.name, kHostKernelAritySuffix));
+    }
+  }
+
+  void SetElementParallelDims(int64_t n) {
+    int64_t per_block = gpu_ ? kGpuThreadsPerBlock : kHostThreadsPerBlock;
+    int64_t threads = std::max<int64_t>(1, std::min(per_block, n));
+    int64_t blocks = std::max<int64_t>(1, (n + threads - 1) / threads);
+    SetDims(blocks, threads);
+  }
+  void SetDims(int64_t blocks, int64_t threads) {
+    dims_.set_block_count_x(blocks);
+    dims_.set_block_count_y(1);
+    dims_.set_block_count_z(1);
+    dims_.set_threads_per_block_x(threads);
+    dims_.set_threads_per_block_y(1);
+    dims_.set_threads_per_block_z(1);
+  }
+
+  // Runs body(linear) for every element index this block/thread owns.
+  absl::Status ForEachElement(int64_t n, const std::function<absl::Status(llvm::Value*)>& body) {
+    llvm::BasicBlock* exit = llvm::BasicBlock::Create(context_, "elements.exit", fn_);
+    if (gpu_) {
+      llvm::Value* linear = b_.CreateAdd(b_.CreateMul(block_, threads_), thread_);
+      llvm::BasicBlock* work = llvm::BasicBlock::Create(context_, "element", fn_);
+      b_.CreateCondBr(b_.CreateICmpULT(linear, b_.getInt64(n)), work, exit);
+      b_.SetInsertPoint(work);
+      if (absl::Status s = body(linear); !s.ok()) return s;
+      b_.CreateBr(exit);
+      b_.SetInsertPoint(exit);
+      return absl::OkStatus();
+    }
+    llvm::Value* start = b_.CreateMul(block_, threads_);
+    llvm::Value* limit = b_.CreateAdd(start, threads_);
+    llvm::Value* end = b_.CreateSelect(b_.CreateICmpULT(limit, b_.getInt64(n)), limit, b_.getInt64(n));
+    llvm::BasicBlock* pre = b_.GetInsertBlock();
+    llvm::BasicBlock* loop = llvm::BasicBlock::Create(context_, "elements", fn_);
+    b_.CreateCondBr(b_.CreateICmpULT(start, end), loop, exit);
+    b_.SetInsertPoint(loop);
+    llvm::PHINode* i = b_.CreatePHI(b_.getInt64Ty(), 2, "linear");
+    i->addIncoming(start, pre);
+    if (absl::Status s = body(i); !s.ok()) return s;
+    llvm::Value* next = b_.CreateAdd(i, b_.getInt64(1));
+    i->addIncoming(next, b_.GetInsertBlock());
+    b_.CreateCondBr(b_.CreateICmpULT(next, end), loop, exit);
+    b_.SetInsertPoint(exit);
+    return absl::OkStatus();
+  }
+
+  // Runs body once, on the first thread of the first block.
+  absl::Status Serially(const std::function<absl::Status()>& body) {
+    SetDims(1, 1);
+    llvm::Value* first = gpu_ ? b_.CreateICmpEQ(b_.CreateAdd(block_, thread_), b_.getInt64(0))
+                              : b_.CreateICmpEQ(block_, b_.getInt64(0));
+    llvm::BasicBlock* work = llvm::BasicBlock::Create(context_, "serial", fn_);
+    llvm::BasicBlock* exit = llvm::BasicBlock::Create(context_, "serial.exit", fn_);
+    b_.CreateCondBr(first, work, exit);
+    b_.SetInsertPoint(work);
+    if (absl::Status s = body(); !s.ok()) return s;
+    b_.CreateBr(exit);
+    b_.SetInsertPoint(exit);
+    return absl::OkStatus();
+  }
+
+  absl::Status EmitElementParallel(const HloInstruction& root) {
+    if (spec_.output_shapes.empty()) return Unsupported(root, "kernel without outputs");
+    const Shape& out0 = spec_.output_shapes[0];
+    for (const Shape& s : spec_.output_shapes) {
+      if (s.dimensions() != out0.dimensions()) {
+        return Unsupported(root, "outputs of different dimensions in one kernel");
+      }
+    }
+    int64_t n = out0.ElementCount();
+    SetElementParallelDims(n);
+    Shape logical(out0.element_type(), out0.dimensions());
+    return ForEachElement(n, [&](llvm::Value* linear) -> absl::Status {
+      IrIndex index = IrIndex::Linear(linear, logical);
+      auto values = emitter_->EmitAll(root, index);
+      if (!values.ok()) return values.status();
+      if (values->size() != outputs_.size()) {
+        return Unsupported(root, absl::StrCat("produces ", values->size(), " values for ",
+                                              outputs_.size(), " outputs"));
+      }
+      for (size_t i = 0; i < outputs_.size(); ++i) outputs_[i].Store(b_, index, (*values)[i]);
+      return absl::OkStatus();
+    });
+  }
+
+  // Copies input i into output i element by element (the serial kernels'
+  // first phase).
+  absl::Status CopyInto(const IrArray& from, const IrArray& to) {
+    int64_t n = to.shape().ElementCount();
+    Shape logical(to.shape().element_type(), to.shape().dimensions());
+    return emitter_->EmitLoop(n, [&](llvm::Value* i) -> absl::Status {
+      IrIndex index = IrIndex::Linear(i, logical);
+      to.Store(b_, index, from.Load(b_, index));
+      return absl::OkStatus();
+    });
+  }
+
+  absl::Status EmitSort(const HloInstruction& sort) {
+    int64_t n_ops = sort.operand_count();
+    if (static_cast<int64_t>(outputs_.size()) != n_ops) {
+      return Unsupported(sort, "sort outputs must match its operands");
+    }
+    const Shape& shape = sort.operand(0)->shape();
+    int64_t dim = sort.dimensions()[0];
+    int64_t len = shape.dimensions(dim);
+    int64_t rows = len == 0 ? 0 : shape.ElementCount() / len;
+    std::vector<int64_t> row_dims;
+    for (int64_t d = 0; d < shape.rank(); ++d) {
+      if (d != dim) row_dims.push_back(shape.dimensions(d));
+    }
+    SetDims(std::max<int64_t>(rows, 1), 1);
+    llvm::Value* row = block_;
+    llvm::BasicBlock* work = llvm::BasicBlock::Create(context_, "sort.row", fn_);
+    llvm::BasicBlock* exit = llvm::BasicBlock::Create(context_, "sort.exit", fn_);
+    llvm::Value* active = b_.CreateICmpULT(row, b_.getInt64(rows));
+    if (gpu_) active = b_.CreateAnd(active, b_.CreateICmpEQ(thread_, b_.getInt64(0)));
+    b_.CreateCondBr(active, work, exit);
+    b_.SetInsertPoint(work);
+    // Multi-index of element j of this row.
+    std::vector<llvm::Value*> row_multi(row_dims.size());
+    {
+      llvm::Value* rest = row;
+      for (int64_t d = static_cast<int64_t>(row_dims.size()) - 1; d >= 0; --d) {
+        if (d == 0) {
+          row_multi[d] = rest;
+        } else {
+          row_multi[d] = b_.CreateURem(rest, b_.getInt64(row_dims[d]));
+          rest = b_.CreateUDiv(rest, b_.getInt64(row_dims[d]));
+        }
+      }
+    }
+    auto index_at = [&](llvm::Value* j) {
+      std::vector<llvm::Value*> m;
+      size_t r = 0;
+      for (int64_t d = 0; d < shape.rank(); ++d) m.push_back(d == dim ? j : row_multi[r++]);
+      return IrIndex::Multi(m, shape);
+    };
+    // Copy the row into the outputs.
+    absl::Status status = emitter_->EmitLoop(len, [&](llvm::Value* j) -> absl::Status {
+      IrIndex index = index_at(j);
+      for (int64_t k = 0; k < n_ops; ++k) outputs_[k].Store(b_, index, inputs_[k].Load(b_, index));
+      return absl::OkStatus();
+    });
+    if (!status.ok()) return status;
+    // Stable insertion sort: move element i left while comparator(elem,
+    // prev) holds.
+    llvm::AllocaInst* j_slot = emitter_->EntryAlloca(b_.getInt64Ty());
+    status = emitter_->EmitLoop(len > 0 ? len - 1 : 0, [&](llvm::Value* i0) -> absl::Status {
+      b_.CreateStore(b_.CreateAdd(i0, b_.getInt64(1)), j_slot);
+      llvm::BasicBlock* head = llvm::BasicBlock::Create(context_, "isort.head", fn_);
+      llvm::BasicBlock* check = llvm::BasicBlock::Create(context_, "isort.check", fn_);
+      llvm::BasicBlock* swap = llvm::BasicBlock::Create(context_, "isort.swap", fn_);
+      llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "isort.done", fn_);
+      b_.CreateBr(head);
+      b_.SetInsertPoint(head);
+      llvm::Value* j = b_.CreateLoad(b_.getInt64Ty(), j_slot);
+      b_.CreateCondBr(b_.CreateICmpSGT(j, b_.getInt64(0)), check, done);
+      b_.SetInsertPoint(check);
+      llvm::Value* jm1 = b_.CreateSub(j, b_.getInt64(1));
+      IrIndex cur = index_at(j), prev = index_at(jm1);
+      std::vector<llvm::Value*> args;
+      std::vector<llvm::Value*> cur_values, prev_values;
+      for (int64_t k = 0; k < n_ops; ++k) {
+        cur_values.push_back(outputs_[k].Load(b_, cur));
+        prev_values.push_back(outputs_[k].Load(b_, prev));
+        args.push_back(cur_values.back());
+        args.push_back(prev_values.back());
+      }
+      auto less = emitter_->EmitScalarComputation(*sort.to_apply(), args);
+      if (!less.ok()) return less.status();
+      b_.CreateCondBr((*less)[0], swap, done);
+      b_.SetInsertPoint(swap);
+      for (int64_t k = 0; k < n_ops; ++k) {
+        outputs_[k].Store(b_, cur, prev_values[k]);
+        outputs_[k].Store(b_, prev, cur_values[k]);
+      }
+      b_.CreateStore(jm1, j_slot);
+      b_.CreateBr(head);
+      b_.SetInsertPoint(done);
+      return absl::OkStatus();
+    });
+    if (!status.ok()) return status;
+    b_.CreateBr(exit);
+    b_.SetInsertPoint(exit);
+    return absl::OkStatus();
+  }
+
+  absl::Status EmitScatter(const HloInstruction& scatter) {
+    int64_t n_ops = (scatter.operand_count() - 1) / 2;
+    if (n_ops != 1 || outputs_.size() != 1) return Unsupported(scatter, "variadic scatter");
+    const ScatterDimensionNumbersProto& dn = *scatter.attrs().scatter_dimension_numbers;
+    if (dn.input_batching_dims_size() > 0) return Unsupported(scatter, "scatter batching dims");
+    const Shape& operand = scatter.operand(0)->shape();
+    const Shape& indices = scatter.operand(1)->shape();
+    const Shape& updates = scatter.operand(2)->shape();
+    auto in_set = [](const google::protobuf::RepeatedField<int64_t>& set, int64_t d) {
+      return std::find(set.begin(), set.end(), d) != set.end();
+    };
+    // Window extent per operand dimension.
+    std::vector<int64_t> extent(operand.rank(), 1);
+    {
+      int w = 0;
+      for (int64_t d = 0; d < operand.rank(); ++d) {
+        if (!in_set(dn.inserted_window_dims(), d)) {
+          extent[d] = updates.dimensions(dn.update_window_dims(w++));
+        }
+      }
+    }
+    return Serially([&]() -> absl::Status {
+      if (absl::Status s = CopyInto(inputs_[0], outputs_[0]); !s.ok()) return s;
+      Shape logical(updates.element_type(), updates.dimensions());
+      return emitter_->EmitLoop(updates.ElementCount(), [&](llvm::Value* u) -> absl::Status {
+        IrIndex uindex = IrIndex::Linear(u, logical);
+        const std::vector<llvm::Value*>& um = uindex.multi(b_);
+        std::vector<llvm::Value*> scatter_index;
+        for (int64_t d = 0; d < updates.rank(); ++d) {
+          if (!in_set(dn.update_window_dims(), d)) scatter_index.push_back(um[d]);
+        }
+        std::vector<llvm::Value*> start(operand.rank(), b_.getInt64(0));
+        llvm::Value* fits = b_.getTrue();
+        for (int k = 0; k < dn.scatter_dims_to_operand_dims_size(); ++k) {
+          std::vector<llvm::Value*> im;
+          size_t s = 0;
+          for (int64_t d = 0; d < indices.rank(); ++d) {
+            im.push_back(d == dn.index_vector_dim() ? b_.getInt64(k) : scatter_index[s++]);
+          }
+          if (dn.index_vector_dim() >= indices.rank()) {
+            // Implicit trailing index vector of size 1.
+          }
+          llvm::Value* v = inputs_[1].Load(b_, IrIndex::Multi(im, indices));
+          int64_t od = dn.scatter_dims_to_operand_dims(k);
+          llvm::Value* sv = emitter_->Convert(v, indices.element_type(), S64);
+          fits = b_.CreateAnd(fits, b_.CreateAnd(b_.CreateICmpSGE(sv, b_.getInt64(0)),
+                                                 b_.CreateICmpSLE(sv, b_.getInt64(operand.dimensions(od) - extent[od]))));
+          start[od] = sv;
+        }
+        std::vector<llvm::Value*> om(operand.rank());
+        int w = 0;
+        for (int64_t d = 0; d < operand.rank(); ++d) {
+          llvm::Value* offset = b_.getInt64(0);
+          if (!in_set(dn.inserted_window_dims(), d)) offset = um[dn.update_window_dims(w++)];
+          om[d] = emitter_->Clamp(b_.CreateAdd(start[d], offset), 0,
+                                  std::max<int64_t>(operand.dimensions(d) - 1, 0));
+        }
+        IrIndex oindex = IrIndex::Multi(om, operand);
+        llvm::Value* old = outputs_[0].Load(b_, oindex);
+        llvm::Value* update = inputs_[2].Load(b_, uindex);
+        auto combined = emitter_->EmitScalarComputation(*scatter.to_apply(), {old, update});
+        if (!combined.ok()) return combined.status();
+        outputs_[0].Store(b_, oindex, b_.CreateSelect(fits, (*combined)[0], old));
+        return absl::OkStatus();
+      });
+    });
+  }
+
+  absl::Status EmitSelectAndScatter(const HloInstruction& sas) {
+    const Shape& operand = sas.operand(0)->shape();
+    const Shape& source = sas.operand(1)->shape();
+    const WindowProto& window = *sas.attrs().window;
+    int64_t rank = operand.rank();
+    return Serially([&]() -> absl::Status {
+      // Output = init.
+      Shape logical(operand.element_type(), operand.dimensions());
+      absl::Status s = emitter_->EmitLoop(operand.ElementCount(), [&](llvm::Value* i) -> absl::Status {
+        outputs_[0].Store(b_, IrIndex::Linear(i, logical), inputs_[2].Load(b_, IrIndex()));
+        return absl::OkStatus();
+      });
+      if (!s.ok()) return s;
+      llvm::Type* et = ComputeType(operand.element_type(), context_);
+      llvm::AllocaInst* have = emitter_->EntryAlloca(b_.getInt1Ty());
+      llvm::AllocaInst* best = emitter_->EntryAlloca(et);
+      std::vector<llvm::AllocaInst*> best_index(rank);
+      for (int64_t d = 0; d < rank; ++d) best_index[d] = emitter_->EntryAlloca(b_.getInt64Ty());
+      int64_t window_count = 1;
+      for (const auto& wd : window.dimensions()) window_count *= wd.size();
+      Shape source_logical(source.element_type(), source.dimensions());
+      return emitter_->EmitLoop(source.ElementCount(), [&](llvm::Value* si) -> absl::Status {
+        IrIndex sindex = IrIndex::Linear(si, source_logical);
+        const std::vector<llvm::Value*>& sm = sindex.multi(b_);
+        b_.CreateStore(b_.getFalse(), have);
+        absl::Status inner = emitter_->EmitLoop(window_count, [&](llvm::Value* w) -> absl::Status {
+          llvm::Value* rest = w;
+          std::vector<llvm::Value*> pos(rank);
+          llvm::Value* valid = b_.getTrue();
+          for (int64_t d = rank - 1; d >= 0; --d) {
+            const WindowDimensionProto& wd = window.dimensions(static_cast<int>(d));
+            llvm::Value* k = d == 0 ? rest : b_.CreateURem(rest, b_.getInt64(wd.size()));
+            if (d > 0) rest = b_.CreateUDiv(rest, b_.getInt64(wd.size()));
+            llvm::Value* p = b_.CreateAdd(
+                b_.CreateSub(b_.CreateMul(sm[d], b_.getInt64(wd.stride())), b_.getInt64(wd.padding_low())), k);
+            valid = b_.CreateAnd(valid, b_.CreateAnd(b_.CreateICmpSGE(p, b_.getInt64(0)),
+                                                     b_.CreateICmpSLT(p, b_.getInt64(operand.dimensions(d)))));
+            pos[d] = emitter_->Clamp(p, 0, std::max<int64_t>(operand.dimensions(d) - 1, 0));
+          }
+          llvm::Value* cur = inputs_[0].Load(b_, IrIndex::Multi(pos, operand));
+          llvm::Value* has = b_.CreateLoad(b_.getInt1Ty(), have);
+          llvm::Value* current_best = b_.CreateLoad(et, best);
+          auto keep = emitter_->EmitScalarComputation(*sas.called_computations()[0], {current_best, cur});
+          if (!keep.ok()) return keep.status();
+          llvm::Value* take = b_.CreateAnd(valid, b_.CreateOr(b_.CreateNot(has), b_.CreateNot((*keep)[0])));
+          b_.CreateStore(b_.CreateSelect(take, cur, current_best), best);
+          for (int64_t d = 0; d < rank; ++d) {
+            llvm::Value* old = b_.CreateLoad(b_.getInt64Ty(), best_index[d]);
+            b_.CreateStore(b_.CreateSelect(take, pos[d], old), best_index[d]);
+          }
+          b_.CreateStore(b_.CreateOr(has, valid), have);
+          return absl::OkStatus();
+        });
+        if (!inner.ok()) return inner;
+        std::vector<llvm::Value*> target(rank);
+        for (int64_t d = 0; d < rank; ++d) target[d] = b_.CreateLoad(b_.getInt64Ty(), best_index[d]);
+        IrIndex tindex = IrIndex::Multi(target, operand);
+        llvm::Value* old = outputs_[0].Load(b_, tindex);
+        llvm::Value* src = inputs_[1].Load(b_, sindex);
+        auto combined = emitter_->EmitScalarComputation(*sas.called_computations()[1], {old, src});
+        if (!combined.ok()) return combined.status();
+        llvm::Value* has = b_.CreateLoad(b_.getInt1Ty(), have);
+        outputs_[0].Store(b_, tindex, b_.CreateSelect(has, (*combined)[0], old));
+        return absl::OkStatus();
+      });
+    });
+  }
+
+  const KernelSpec& spec_;
+  const TargetConfigProto& target_;
+  bool gpu_;
+  llvm::LLVMContext context_;
+  std::unique_ptr<llvm::Module> module_;
+  llvm::IRBuilder<> b_;
+  llvm::Function* fn_ = nullptr;
+  std::vector<llvm::Value*> arg_ptrs_;
+  llvm::Value* block_ = nullptr;
+  llvm::Value* thread_ = nullptr;
+  llvm::Value* threads_ = nullptr;
+  std::vector<IrArray> inputs_, outputs_;
+  std::map<const HloInstruction*, int64_t> input_index_;
+  std::unique_ptr<ElementalEmitter> emitter_;
+  LaunchDimensionsProto dims_;
+};
+
+}  // namespace
+
+absl::StatusOr<CompiledKernel> CompileKernel(const KernelSpec& spec,
+                                             const TargetConfigProto& target,
+                                             const KernelEmitOptions& options) {
+  KernelBuilder builder(spec, target);
+  if (absl::Status s = builder.Build(); !s.ok()) return s;
+  CompiledKernel kernel;
+  kernel.name = spec.name;
+  kernel.launch_dimensions = builder.dims();
+  if (options.keep_llvm_ir) kernel.llvm_ir = ModuleToString(builder.module());
+  if (target.platform() == PLATFORM_CUDA) {
+    // Math functions come from libdevice, only when the kernel calls one.
+    bool needs_libdevice = false;
+    for (const llvm::Function& f : builder.module()) {
+      if (f.isDeclaration() && f.getName().starts_with("__nv_")) needs_libdevice = true;
+    }
+    if (needs_libdevice) {
+      if (absl::Status s = LinkLibdevice(builder.module()); !s.ok()) return s;
+    }
+  }
+  if (absl::Status s = OptimizeModule(builder.module(), target); !s.ok()) return s;
+  if (options.keep_llvm_ir) kernel.optimized_llvm_ir = ModuleToString(builder.module());
+  if (target.platform() == PLATFORM_CUDA) {
+    auto ptx = EmitPtx(builder.module(), target);
+    if (!ptx.ok()) return ptx.status();
+    kernel.binary.set_format(KernelBinaryProto::CUDA_PTX);
+    kernel.binary.set_ptx(*ptx);
+    if (options.compile_cubin && !FindPtxas().path.empty()) {
+      auto cubin = CompilePtxToCubin(*ptx, target.llvm_cpu());
+      if (!cubin.ok()) return cubin.status();
+      kernel.binary.set_cubin(*cubin);
+    }
+  } else {
+    auto object = EmitHostObject(builder.module(), target);
+    if (!object.ok()) return object.status();
+    kernel.binary.set_format(KernelBinaryProto::HOST_ELF_OBJECT);
+    kernel.binary.set_object(*object);
+  }
+  return kernel;
+}
+
+}  // namespace aot

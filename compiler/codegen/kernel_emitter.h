@@ -1,0 +1,54 @@
+#ifndef AOT_COMPILER_CODEGEN_KERNEL_EMITTER_H_
+#define AOT_COMPILER_CODEGEN_KERNEL_EMITTER_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "compiler/hlo/hlo_instruction.h"
+#include "proto/executable.pb.h"
+#include "proto/target.pb.h"
+
+namespace aot {
+
+// What one kernel computes: an HLO instruction (a fusion, or an op that is
+// not fused) whose inputs and outputs are buffers passed as arguments, in
+// this order: inputs, then outputs.
+struct KernelSpec {
+  std::string name;                               // entry symbol
+  const HloInstruction* instruction = nullptr;    // fusion or op
+  std::vector<Shape> input_shapes;                // per input argument
+  std::vector<Shape> output_shapes;               // per output argument
+};
+
+struct CompiledKernel {
+  std::string name;
+  LaunchDimensionsProto launch_dimensions;
+  KernelBinaryProto binary;
+  // Textual LLVM IR before and after optimization (for --stage dumps).
+  std::string llvm_ir;
+  std::string optimized_llvm_ir;
+};
+
+struct KernelEmitOptions {
+  // Keep the textual IR in CompiledKernel (costs time; for dumps only).
+  bool keep_llvm_ir = false;
+  // Compile PTX to a cubin with ptxas when it is installed.
+  bool compile_cubin = true;
+};
+
+// Inputs of a kernel for `instruction`: the operands of an unfused op, the
+// operands of a fusion (in fused-parameter order).
+std::vector<const HloInstruction*> KernelInputs(const HloInstruction& instruction);
+
+// Emits, optimizes and compiles the kernel for the target: an x86-64 ELF
+// object implementing the host kernel ABI (runtime/platform/host/
+// host_kernel_abi.h), or PTX (+cubin) for CUDA. Errors name the
+// instruction and the unsupported construct.
+absl::StatusOr<CompiledKernel> CompileKernel(const KernelSpec& spec,
+                                             const TargetConfigProto& target,
+                                             const KernelEmitOptions& options);
+
+}  // namespace aot
+
+#endif  // AOT_COMPILER_CODEGEN_KERNEL_EMITTER_H_

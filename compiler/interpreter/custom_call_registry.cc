@@ -1,0 +1,218 @@
+#include "compiler/interpreter/custom_call_registry.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+namespace aot {
+
+absl::Status CustomCallRegistry::Register(absl::string_view target,
+                                          CustomCallHandler handler) {
+  if (target.empty()) {
+    return absl::InvalidArgumentError("custom-call target name is empty");
+  }
+  if (!handler) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("custom-call target '", target, "': empty handler"));
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  auto [it, inserted] = handlers_.emplace(std::string(target), std::move(handler));
+  if (!inserted) {
+    return absl::AlreadyExistsError(absl::StrCat(
+        "custom-call target '", target, "' is already registered"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<CustomCallHandler> CustomCallRegistry::Lookup(
+    absl::string_view target) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = handlers_.find(target);
+  if (it == handlers_.end()) {
+    return absl::NotFoundError(absl::StrCat(
+        "custom-call target '", target,
+        "' has no reference implementation in the interpreter"));
+  }
+  return it->second;
+}
+
+bool CustomCallRegistry::Contains(absl::string_view target) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return handlers_.find(target) != handlers_.end();
+}
+
+std::vector<std::string> CustomCallRegistry::Targets() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::string> names;
+  for (const auto& [name, handler] : handlers_) names.push_back(name);
+  return names;
+}
+
+namespace {
+
+absl::Status CheckOneArrayOperand(absl::Span<const Literal* const> operands,
+                                  absl::string_view target) {
+  if (operands.size() != 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        target, " takes 1 operand, got ", operands.size()));
+  }
+  if (!operands[0]->shape().IsArray()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        target, " takes an array operand, got ",
+        operands[0]->shape().ToString(false)));
+  }
+  return absl::OkStatus();
+}
+
+// Total order on doubles: -NaN < -inf < ... < -0 < +0 < ... < inf < +NaN.
+int64_t TotalOrderKey(double v) {
+  int64_t bits;
+  std::memcpy(&bits, &v, sizeof(bits));
+  if (bits < 0) bits ^= INT64_MAX;
+  return bits;
+}
+
+absl::StatusOr<Literal> TopK(absl::Span<const Literal* const> operands,
+                             const HloInstruction& instruction) {
+  if (absl::Status s = CheckOneArrayOperand(operands, "aot.topk"); !s.ok()) {
+    return s;
+  }
+  const Literal& input = *operands[0];
+  const Shape& in_shape = input.shape();
+  if (in_shape.rank() < 1) {
+    return absl::InvalidArgumentError(
+        "aot.topk needs an operand of rank >= 1, got a scalar");
+  }
+  if (in_shape.element_type() == PRED) {
+    return absl::InvalidArgumentError("aot.topk does not take pred operands");
+  }
+  const int64_t n = in_shape.dimensions(in_shape.rank() - 1);
+  int64_t k = -1;
+  absl::string_view config =
+      absl::StripAsciiWhitespace(instruction.attrs().backend_config);
+  if (!config.empty()) {
+    if (!absl::SimpleAtoi(config, &k)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "aot.topk: backend_config must be the integer k, got '", config, "'"));
+    }
+  } else {
+    const Shape& result = instruction.shape();
+    if (result.IsTuple() && !result.tuple_shapes().empty() &&
+        result.tuple_shapes(0).IsArray() && result.tuple_shapes(0).rank() >= 1) {
+      k = result.tuple_shapes(0).dimensions(result.tuple_shapes(0).rank() - 1);
+    }
+  }
+  if (k < 0 || k > n) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "aot.topk: k=", k, " must be in [0, ", n, "] (the last dimension)"));
+  }
+  std::vector<int64_t> out_dims = in_shape.dimensions();
+  out_dims.back() = k;
+  Literal values(Shape(in_shape.element_type(), out_dims));
+  Literal indices(Shape(S32, out_dims));
+  const int64_t rows = n == 0 ? 0 : input.element_count() / n;
+  const bool is_float = IsFloatingPoint(in_shape.element_type());
+  const bool is_unsigned = IsUnsignedInteger(in_shape.element_type());
+  const int64_t width = ByteWidth(in_shape.element_type());
+  std::vector<int64_t> order(n);
+  std::vector<int64_t> keys(n);
+  std::vector<uint64_t> ukeys(n);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t j = 0; j < n; ++j) {
+      int64_t idx = r * n + j;
+      if (is_float) {
+        keys[j] = TotalOrderKey(input.GetAsDouble(idx));
+      } else if (is_unsigned) {
+        ukeys[j] = input.GetAsUint64(idx);
+      } else {
+        keys[j] = input.GetAsInt64(idx);
+      }
+    }
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+      return is_unsigned ? ukeys[a] > ukeys[b] : keys[a] > keys[b];
+    });
+    for (int64_t j = 0; j < k; ++j) {
+      std::memcpy(values.raw_data() + (r * k + j) * width,
+                  input.raw().data() + (r * n + order[j]) * width, width);
+      indices.Set<int32_t>(r * k + j, static_cast<int32_t>(order[j]));
+    }
+  }
+  std::vector<Literal> elements;
+  elements.push_back(std::move(values));
+  elements.push_back(std::move(indices));
+  return Literal::Tuple(std::move(elements));
+}
+
+template <typename T>
+T GeluValue(T x) {
+  const T kSqrt2OverPi = static_cast<T>(0.79788456080286535587989211986876);
+  return static_cast<T>(0.5) * x *
+         (static_cast<T>(1) +
+          std::tanh(kSqrt2OverPi * (x + static_cast<T>(0.044715) * x * x * x)));
+}
+
+absl::StatusOr<Literal> Gelu(absl::Span<const Literal* const> operands,
+                             const HloInstruction& instruction) {
+  if (absl::Status s = CheckOneArrayOperand(operands, "aot.gelu"); !s.ok()) {
+    return s;
+  }
+  const Literal& input = *operands[0];
+  PrimitiveType type = input.shape().element_type();
+  if (!IsFloatingPoint(type)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "aot.gelu takes a floating-point operand, got ",
+        PrimitiveTypeName(type)));
+  }
+  Literal out(Shape(type, input.shape().dimensions()));
+  const int64_t n = input.element_count();
+  switch (type) {
+    case F64:
+      for (int64_t i = 0; i < n; ++i) {
+        out.Set<double>(i, GeluValue<double>(input.Get<double>(i)));
+      }
+      break;
+    case F32:
+      for (int64_t i = 0; i < n; ++i) {
+        out.Set<float>(i, GeluValue<float>(input.Get<float>(i)));
+      }
+      break;
+    case F16:
+      for (int64_t i = 0; i < n; ++i) {
+        float x = static_cast<float>(input.Get<Half>(i));
+        out.Set<Half>(i, Half(GeluValue<float>(x)));
+      }
+      break;
+    default:  // BF16
+      for (int64_t i = 0; i < n; ++i) {
+        float x = static_cast<float>(input.Get<BFloat16>(i));
+        out.Set<BFloat16>(i, BFloat16(GeluValue<float>(x)));
+      }
+      break;
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::Status RegisterBuiltinCustomCalls(CustomCallRegistry& registry) {
+  if (absl::Status s = registry.Register("aot.topk", TopK); !s.ok()) return s;
+  return registry.Register("aot.gelu", Gelu);
+}
+
+CustomCallRegistry& CustomCallRegistry::Global() {
+  static CustomCallRegistry* registry = [] {
+    auto* r = new CustomCallRegistry();
+    // Cannot fail on a fresh registry.
+    (void)RegisterBuiltinCustomCalls(*r);
+    return r;
+  }();
+  return *registry;
+}
+
+}  // namespace aot

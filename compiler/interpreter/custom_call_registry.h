@@ -1,0 +1,74 @@
+#ifndef AOT_COMPILER_INTERPRETER_CUSTOM_CALL_REGISTRY_H_
+#define AOT_COMPILER_INTERPRETER_CUSTOM_CALL_REGISTRY_H_
+
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "compiler/hlo/hlo_instruction.h"
+#include "compiler/hlo/literal.h"
+
+namespace aot {
+
+// The reference implementation of a custom-call target: gets the operand
+// values and the instruction (for its shape, backend_config, ...) and
+// returns a value of the instruction's shape (the evaluator checks it).
+using CustomCallHandler = std::function<absl::StatusOr<Literal>(
+    absl::Span<const Literal* const> operands,
+    const HloInstruction& instruction)>;
+
+// Maps custom_call_target names to reference implementations; the
+// interpreter dispatches custom-call instructions through it. Thread-safe.
+//
+// Global() comes with these built-ins (they become FFI handlers in the
+// runtime later; their semantics here are the reference):
+//
+//   "aot.topk"  operand: one array T[..., n] (any float or integer type).
+//               backend_config: k as a decimal integer ("3"); when empty, k
+//               is the last dimension of the result's first element.
+//               Result: a tuple (T[..., k] values, s32[..., k] indices), the
+//               k largest elements of each row along the last dimension in
+//               descending order; equal values keep ascending index order.
+//               Floats compare in total order, so NaN sorts above +inf and
+//               +0 above -0.
+//   "aot.gelu"  operand: one floating-point array; result: the same shape,
+//               0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3)))
+//               (the tanh approximation), computed in float for
+//               f16/bf16/f32 (rounded once to the element type) and in
+//               double for f64.
+class CustomCallRegistry {
+ public:
+  CustomCallRegistry() = default;
+  CustomCallRegistry(const CustomCallRegistry&) = delete;
+  CustomCallRegistry& operator=(const CustomCallRegistry&) = delete;
+
+  // The process-wide registry, with the built-ins above.
+  static CustomCallRegistry& Global();
+
+  // Registers `handler` for `target`; AlreadyExists if the name is taken,
+  // InvalidArgument for an empty name or handler.
+  absl::Status Register(absl::string_view target, CustomCallHandler handler);
+  // The handler of `target`; NotFound naming the target when unknown.
+  absl::StatusOr<CustomCallHandler> Lookup(absl::string_view target) const;
+  bool Contains(absl::string_view target) const;
+  // Registered names, sorted.
+  std::vector<std::string> Targets() const;
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, CustomCallHandler, std::less<>> handlers_;
+};
+
+// Registers the built-ins listed above into `registry` (Global() already
+// has them); for tests building their own registry.
+absl::Status RegisterBuiltinCustomCalls(CustomCallRegistry& registry);
+
+}  // namespace aot
+
+#endif  // AOT_COMPILER_INTERPRETER_CUSTOM_CALL_REGISTRY_H_

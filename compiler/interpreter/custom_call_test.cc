@@ -1,0 +1,129 @@
+// The custom-call registry and its built-in reference implementations.
+
+#include <cmath>
+#include <limits>
+
+#include "compiler/interpreter/custom_call_registry.h"
+#include "compiler/interpreter/test_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace aot {
+namespace interpreter_test {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+TEST(CustomCallRegistryTest, RegisterLookupAndErrors) {
+  CustomCallRegistry registry;
+  EXPECT_FALSE(registry.Contains("my.double"));
+  ASSERT_TRUE(registry
+                  .Register("my.double",
+                            [](absl::Span<const Literal* const> operands,
+                               const HloInstruction& instruction) -> absl::StatusOr<Literal> {
+                              Literal out = *operands[0];
+                              for (int64_t i = 0; i < out.element_count(); ++i) {
+                                out.SetFromDouble(i, 2 * out.GetAsDouble(i));
+                              }
+                              return out;
+                            })
+                  .ok());
+  EXPECT_TRUE(registry.Contains("my.double"));
+  absl::Status duplicate = registry.Register(
+      "my.double", [](absl::Span<const Literal* const>, const HloInstruction&)
+                       -> absl::StatusOr<Literal> { return Literal(); });
+  EXPECT_EQ(duplicate.code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_FALSE(registry.Register("", nullptr).ok());
+  auto missing = registry.Lookup("other.op");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(missing.status().message()), HasSubstr("'other.op'"));
+  EXPECT_THAT(std::string(missing.status().message()), ::testing::Not(HasSubstr("my.double")));
+
+  // The evaluator dispatches through the registry it was given.
+  auto module = ParseHloModule(Module(R"(
+  x = f32[3] parameter(0)
+  ROOT c = f32[3] custom-call(x), custom_call_target="my.double")"));
+  ASSERT_TRUE(module.ok()) << module.status();
+  HloEvaluator evaluator(&registry);
+  std::vector<Literal> args;
+  args.push_back(L("f32[3]", {1, 2, 3}));
+  auto r = evaluator.Evaluate(**module, args);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_THAT(Doubles(*r), ElementsAre(2, 4, 6));
+  // The global registry does not know it.
+  HloEvaluator global;
+  EXPECT_FALSE(global.Evaluate(**module, args).ok());
+}
+
+TEST(CustomCallRegistryTest, GlobalHasTheBuiltins) {
+  EXPECT_TRUE(CustomCallRegistry::Global().Contains("aot.topk"));
+  EXPECT_TRUE(CustomCallRegistry::Global().Contains("aot.gelu"));
+}
+
+TEST(CustomCallRegistryTest, AResultOfTheWrongShapeIsAnError) {
+  CustomCallRegistry registry;
+  ASSERT_TRUE(registry
+                  .Register("bad.shape",
+                            [](absl::Span<const Literal* const>, const HloInstruction&)
+                                -> absl::StatusOr<Literal> { return L("f32[2]", {1, 2}); })
+                  .ok());
+  auto module = ParseHloModule(Module(R"(
+  ROOT c = f32[3] custom-call(), custom_call_target="bad.shape")"));
+  ASSERT_TRUE(module.ok()) << module.status();
+  HloEvaluator evaluator(&registry);
+  auto r = evaluator.Evaluate(**module, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("returned f32[2]"));
+}
+
+TEST(TopKTest, LargestFirstTiesByIndexNaNHighest) {
+  Literal r = RunHlo(Module(R"(
+  x = f32[2,5] parameter(0)
+  ROOT t = (f32[2,3], s32[2,3]) custom-call(x), custom_call_target="aot.topk", backend_config="3")"),
+                  {L("f32[2,5]", {1, 5, 3, 5, 2, kNaN, -kInf, -0.0, 0.0, 7})});
+  ASSERT_TRUE(r.shape().IsTuple());
+  std::vector<double> values = Doubles(r.tuple_element(0));
+  EXPECT_THAT(std::vector<double>(values.begin(), values.begin() + 3), ElementsAre(5, 5, 3));
+  EXPECT_TRUE(std::isnan(values[3]));
+  EXPECT_EQ(values[4], 7);
+  EXPECT_TRUE(values[5] == 0 && !std::signbit(values[5]));
+  EXPECT_THAT(Ints(r.tuple_element(1)), ElementsAre(1, 3, 2, 0, 4, 3));
+}
+
+TEST(TopKTest, KFromTheResultShapeAndIntegers) {
+  Literal r = RunHlo(Module(R"(
+  x = s32[4] parameter(0)
+  ROOT t = (s32[2], s32[2]) custom-call(x), custom_call_target="aot.topk")"),
+                  {LI("s32[4]", {-3, 8, 8, 1})});
+  EXPECT_THAT(Ints(r.tuple_element(0)), ElementsAre(8, 8));
+  EXPECT_THAT(Ints(r.tuple_element(1)), ElementsAre(1, 2));
+  auto bad = TryRun(Module(R"(
+  x = s32[4] parameter(0)
+  ROOT t = (s32[9], s32[9]) custom-call(x), custom_call_target="aot.topk", backend_config="9")"),
+                    {LI("s32[4]", {1, 2, 3, 4})});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.status().message()), HasSubstr("k=9"));
+}
+
+TEST(GeluTest, TanhApproximation) {
+  std::vector<double> r = Doubles(RunHlo(Module(R"(
+  x = f32[3] parameter(0)
+  ROOT g = f32[3] custom-call(x), custom_call_target="aot.gelu")"),
+                                      {L("f32[3]", {0, 1, -2})}));
+  auto gelu = [](double x) {
+    return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+  };
+  EXPECT_EQ(r[0], 0);
+  EXPECT_NEAR(r[1], gelu(1), 1e-6);
+  EXPECT_NEAR(r[1], 0.841192, 1e-6);
+  EXPECT_NEAR(r[2], gelu(-2), 1e-6);
+}
+
+}  // namespace
+}  // namespace interpreter_test
+}  // namespace aot

@@ -1,0 +1,524 @@
+#include "compiler/interpreter/evaluator.h"
+
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "compiler/interpreter/evaluator_internal.h"
+
+namespace aot {
+
+using interpreter_internal::ComputationCaller;
+using interpreter_internal::Operands;
+
+namespace interpreter_internal {
+
+std::optional<ScalarBinaryMatch> MatchScalarBinary(
+    const HloComputation& computation) {
+  const HloInstruction* root = computation.root_instruction();
+  if (root == nullptr || computation.num_parameters() < 2) return std::nullopt;
+  const bool is_compare = root->opcode() == HloOpcode::kCompare;
+  if (!is_compare && !IsElementwiseBinary(root->opcode())) return std::nullopt;
+  if (root->operand_count() != 2) return std::nullopt;
+  PrimitiveType type = PRIMITIVE_TYPE_INVALID;
+  for (const HloInstruction* p : computation.parameter_instructions()) {
+    if (p == nullptr || !p->shape().IsArray() || p->shape().rank() != 0) {
+      return std::nullopt;
+    }
+    if (type == PRIMITIVE_TYPE_INVALID) type = p->shape().element_type();
+  }
+  const HloInstruction* a = root->operand(0);
+  const HloInstruction* b = root->operand(1);
+  if (a == nullptr || b == nullptr || a->opcode() != HloOpcode::kParameter ||
+      b->opcode() != HloOpcode::kParameter || a->parent() != &computation ||
+      b->parent() != &computation) {
+    return std::nullopt;
+  }
+  ScalarBinaryMatch match;
+  match.opcode = root->opcode();
+  match.lhs_param = a->parameter_number();
+  match.rhs_param = b->parameter_number();
+  match.type = a->shape().element_type();
+  if (b->shape().element_type() != match.type || !root->shape().IsArray() ||
+      root->shape().rank() != 0) {
+    return std::nullopt;
+  }
+  if (is_compare) {
+    if (root->shape().element_type() != PRED ||
+        !root->attrs().comparison_direction.has_value()) {
+      return std::nullopt;
+    }
+    auto total = UsesTotalOrder(root->attrs().comparison_type, match.type);
+    if (!total.ok()) return std::nullopt;
+    match.direction = *root->attrs().comparison_direction;
+    match.total_order = *total;
+  } else if (root->shape().element_type() != match.type) {
+    return std::nullopt;
+  }
+  return match;
+}
+
+}  // namespace interpreter_internal
+
+namespace {
+
+constexpr int kMaxCallDepth = 256;
+
+std::string Describe(const HloInstruction& instr) {
+  return absl::StrCat("instruction '", instr.name(), "' (",
+                      HloOpcodeString(instr.opcode()), ")");
+}
+
+absl::Status Annotate(const HloInstruction& instr, const absl::Status& status) {
+  return absl::Status(status.code(),
+                      absl::StrCat(Describe(instr), ": ", status.message()));
+}
+
+// A value during evaluation: a literal owned here (possibly shared with the
+// tuple elements taken from it) or borrowed (arguments, constants).
+struct Value {
+  std::shared_ptr<Literal> owner;
+  const Literal* literal = nullptr;
+};
+
+// Post order of the instructions reachable from the root, with operand
+// slots and use counts.
+struct Plan {
+  std::vector<const HloInstruction*> order;
+  std::vector<std::vector<int32_t>> operands;
+  std::vector<int32_t> uses;
+  int32_t root = -1;
+};
+
+// Instruction shapes come from unverified input: refuse negative
+// dimensions and sizes that cannot be allocated before any kernel does.
+absl::Status CheckAllocatable(const Shape& shape) {
+  constexpr int64_t kMaxBytes = int64_t{1} << 40;
+  int64_t total = 0;
+  for (const Shape& leaf : shape.FlattenLeaves()) {
+    if (!leaf.IsArray()) {
+      if (leaf.IsToken() || leaf.IsTuple()) continue;  // empty tuple
+      return absl::InvalidArgumentError(
+          absl::StrCat("shape ", shape.ToString(false), " has an invalid element type"));
+    }
+    int64_t count = 1;
+    for (int64_t d : leaf.dimensions()) {
+      if (d < 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("shape ", shape.ToString(false), " has a negative dimension"));
+      }
+      if (d > 0 && count > kMaxBytes / d) {
+        return absl::ResourceExhaustedError(
+            absl::StrCat("shape ", shape.ToString(false), " is too large to evaluate"));
+      }
+      count *= d;
+    }
+    total += count * ByteWidth(leaf.element_type());
+    if (total > kMaxBytes) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat("shape ", shape.ToString(false), " is too large to evaluate"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckArguments(const HloComputation& computation,
+                            absl::Span<const Literal* const> arguments,
+                            absl::string_view what) {
+  if (static_cast<int64_t>(arguments.size()) != computation.num_parameters()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        what, " '", computation.name(), "' takes ", computation.num_parameters(),
+        " argument(s), got ", arguments.size()));
+  }
+  for (int64_t i = 0; i < computation.num_parameters(); ++i) {
+    const HloInstruction* p = computation.parameter_instruction(i);
+    if (p == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          what, " '", computation.name(), "' has no parameter ", i));
+    }
+    if (!arguments[i]->shape().Compatible(p->shape())) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "argument ", i, " does not match parameter '", p->name(), "' of ", what, " '",
+          computation.name(), "': expected ", p->shape().ToString(false), ", got ",
+          arguments[i]->shape().ToString(false)));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+class HloEvaluator::Impl : public ComputationCaller {
+ public:
+  explicit Impl(const CustomCallRegistry* registry) : registry_(registry) {}
+
+  void ClearCache() { plans_.clear(); }
+
+  // A called computation: arguments are checked, errors say where.
+  absl::StatusOr<Literal> Call(const HloComputation& computation,
+                               absl::Span<const Literal* const> arguments) override {
+    if (absl::Status s = CheckArguments(computation, arguments, "computation"); !s.ok()) {
+      return s;
+    }
+    auto result = Run(computation, arguments);
+    if (!result.ok()) {
+      return absl::Status(result.status().code(),
+                          absl::StrCat("in computation '", computation.name(), "': ",
+                                       result.status().message()));
+    }
+    return result;
+  }
+
+  absl::StatusOr<Literal> Run(const HloComputation& computation,
+                              absl::Span<const Literal* const> arguments) {
+    if (depth_ >= kMaxCallDepth) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "computations nest deeper than ", kMaxCallDepth,
+          " calls (is a computation calling itself?)"));
+    }
+    auto plan_or = GetPlan(computation);
+    if (!plan_or.ok()) return plan_or.status();
+    const Plan& plan = **plan_or;
+    ++depth_;
+    auto result = RunPlan(plan, arguments);
+    --depth_;
+    return result;
+  }
+
+ private:
+  absl::StatusOr<const Plan*> GetPlan(const HloComputation& computation) {
+    auto it = plans_.find(&computation);
+    if (it != plans_.end()) return it->second.get();
+    const HloInstruction* root = computation.root_instruction();
+    if (root == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "computation '", computation.name(), "' has no root instruction"));
+    }
+    auto plan = std::make_unique<Plan>();
+    absl::flat_hash_map<const HloInstruction*, int32_t> slot;
+    absl::flat_hash_map<const HloInstruction*, int> state;  // 1 open, 2 done
+    std::vector<std::pair<const HloInstruction*, size_t>> stack = {{root, 0}};
+    state[root] = 1;
+    while (!stack.empty()) {
+      auto& [node, next] = stack.back();
+      if (next < static_cast<size_t>(node->operand_count())) {
+        const HloInstruction* op = node->operand(static_cast<int64_t>(next++));
+        if (op == nullptr) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              Describe(*node), ": operand ", next - 1, " is missing"));
+        }
+        int& s = state[op];
+        if (s == 1) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              Describe(*node), ": operand '", op->name(), "' forms a cycle"));
+        }
+        if (s == 0) {
+          s = 1;
+          stack.push_back({op, 0});
+        }
+        continue;
+      }
+      const HloInstruction* done = node;
+      stack.pop_back();
+      if (absl::Status s = CheckAllocatable(done->shape()); !s.ok()) {
+        return Annotate(*done, s);
+      }
+      state[done] = 2;
+      int32_t index = static_cast<int32_t>(plan->order.size());
+      slot[done] = index;
+      plan->order.push_back(done);
+      std::vector<int32_t> operand_slots;
+      for (const HloInstruction* op : done->operands()) operand_slots.push_back(slot.at(op));
+      plan->operands.push_back(std::move(operand_slots));
+    }
+    plan->uses.assign(plan->order.size(), 0);
+    for (const auto& ops : plan->operands) {
+      for (int32_t s : ops) ++plan->uses[s];
+    }
+    plan->root = slot.at(root);
+    const Plan* result = plan.get();
+    plans_[&computation] = std::move(plan);
+    return result;
+  }
+
+  absl::StatusOr<Literal> RunPlan(const Plan& plan,
+                                  absl::Span<const Literal* const> arguments) {
+    std::vector<Value> values(plan.order.size());
+    std::vector<int32_t> remaining = plan.uses;
+    std::vector<const Literal*> operands;
+    for (size_t i = 0; i < plan.order.size(); ++i) {
+      const HloInstruction& instr = *plan.order[i];
+      Value& value = values[i];
+      operands.clear();
+      for (int32_t s : plan.operands[i]) operands.push_back(values[s].literal);
+      switch (instr.opcode()) {
+        case HloOpcode::kParameter: {
+          const int64_t number = instr.parameter_number();
+          if (number < 0 || number >= static_cast<int64_t>(arguments.size())) {
+            return absl::InvalidArgumentError(absl::StrCat(
+                Describe(instr), ": parameter number ", number, " is out of range (",
+                arguments.size(), " arguments)"));
+          }
+          value.literal = arguments[number];
+          break;
+        }
+        case HloOpcode::kConstant:
+          if (!instr.attrs().literal.has_value()) {
+            return absl::InvalidArgumentError(
+                absl::StrCat(Describe(instr), ": constant has no value"));
+          }
+          if (!instr.literal().shape().Compatible(instr.shape())) {
+            return absl::InvalidArgumentError(absl::StrCat(
+                Describe(instr), ": value of shape ",
+                instr.literal().shape().ToString(false), " does not match ",
+                instr.shape().ToString(false)));
+          }
+          value.literal = &instr.literal();
+          break;
+        case HloOpcode::kGetTupleElement: {
+          if (operands.size() != 1) {
+            return absl::InvalidArgumentError(absl::StrCat(
+                Describe(instr), ": expected 1 operand, got ", operands.size()));
+          }
+          const Literal& tuple = *operands[0];
+          const int64_t index = instr.tuple_index();
+          if (!tuple.shape().IsTuple() || index < 0 ||
+              index >= static_cast<int64_t>(tuple.tuple_elements().size())) {
+            return absl::InvalidArgumentError(absl::StrCat(
+                Describe(instr), ": index ", index, " is out of range for ",
+                tuple.shape().ToString(false)));
+          }
+          value.owner = values[plan.operands[i][0]].owner;
+          value.literal = &tuple.tuple_element(index);
+          break;
+        }
+        default: {
+          absl::StatusOr<Literal> result;
+          try {
+            result = EvalInstruction(instr, operands);
+          } catch (const std::bad_alloc&) {
+            result = absl::ResourceExhaustedError("out of memory");
+          } catch (const std::length_error&) {
+            result = absl::ResourceExhaustedError("value too large");
+          }
+          if (!result.ok()) return Annotate(instr, result.status());
+          if (!result->shape().Compatible(instr.shape())) {
+            return absl::InternalError(absl::StrCat(
+                Describe(instr), ": produced a value of shape ",
+                result->shape().ToString(false), ", the instruction's shape is ",
+                instr.shape().ToString(false)));
+          }
+          value.owner = std::make_shared<Literal>(*std::move(result));
+          value.literal = value.owner.get();
+          break;
+        }
+      }
+      for (int32_t s : plan.operands[i]) {
+        if (--remaining[s] == 0 && s != plan.root) values[s] = Value();
+      }
+    }
+    Value& root = values[plan.root];
+    if (root.owner != nullptr && root.owner.get() == root.literal &&
+        root.owner.use_count() == 1) {
+      return std::move(*root.owner);
+    }
+    return *root.literal;
+  }
+
+  absl::StatusOr<Literal> EvalInstruction(const HloInstruction& instr,
+                                          Operands ops) {
+    using namespace interpreter_internal;  // NOLINT: kernels
+    const HloOpcode opcode = instr.opcode();
+    const int arity = HloOpcodeArity(opcode);
+    if (arity >= 0 && static_cast<int>(ops.size()) != arity) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "expected ", arity, " operand(s), got ", ops.size()));
+    }
+    if (opcode == HloOpcode::kIsFinite) return EvalIsFinite(instr, *ops[0]);
+    if (opcode == HloOpcode::kCopy && !ops[0]->shape().IsArray()) {
+      return Literal(*ops[0]);  // a tuple (or token) copy
+    }
+    if (IsElementwiseUnary(opcode)) return EvalUnary(instr, *ops[0]);
+    if (IsElementwiseBinary(opcode)) return EvalBinary(instr, *ops[0], *ops[1]);
+    switch (opcode) {
+      case HloOpcode::kCompare: return EvalCompare(instr, *ops[0], *ops[1]);
+      case HloOpcode::kSelect: return EvalSelect(instr, ops);
+      case HloOpcode::kClamp: return EvalClamp(instr, ops);
+      case HloOpcode::kConvert: return EvalConvert(instr, *ops[0]);
+      case HloOpcode::kBitcastConvert: return EvalBitcastConvert(instr, *ops[0]);
+      case HloOpcode::kBroadcast: return EvalBroadcast(instr, *ops[0]);
+      case HloOpcode::kReshape:
+      case HloOpcode::kBitcast: return EvalReshape(instr, *ops[0]);
+      case HloOpcode::kTranspose: return EvalTranspose(instr, *ops[0]);
+      case HloOpcode::kSlice: return EvalSlice(instr, *ops[0]);
+      case HloOpcode::kDynamicSlice: return EvalDynamicSlice(instr, ops);
+      case HloOpcode::kDynamicUpdateSlice: return EvalDynamicUpdateSlice(instr, ops);
+      case HloOpcode::kConcatenate: return EvalConcatenate(instr, ops);
+      case HloOpcode::kPad: return EvalPad(instr, *ops[0], *ops[1]);
+      case HloOpcode::kReverse: return EvalReverse(instr, *ops[0]);
+      case HloOpcode::kIota: return EvalIota(instr);
+      case HloOpcode::kGather: return EvalGather(instr, *ops[0], *ops[1]);
+      case HloOpcode::kScatter: return EvalScatter(instr, ops, *this);
+      case HloOpcode::kReduce: return EvalReduce(instr, ops, *this);
+      case HloOpcode::kReduceWindow: return EvalReduceWindow(instr, ops, *this);
+      case HloOpcode::kSelectAndScatter: return EvalSelectAndScatter(instr, ops, *this);
+      case HloOpcode::kSort: return EvalSort(instr, ops, *this);
+      case HloOpcode::kDot: return EvalDot(instr, *ops[0], *ops[1]);
+      case HloOpcode::kConvolution: return EvalConvolution(instr, *ops[0], *ops[1]);
+      case HloOpcode::kTuple: {
+        std::vector<Literal> elements;
+        elements.reserve(ops.size());
+        for (const Literal* op : ops) elements.push_back(*op);
+        return Literal::Tuple(std::move(elements));
+      }
+      case HloOpcode::kCall:
+      case HloOpcode::kFusion: {
+        if (instr.called_computations().size() != 1 ||
+            instr.called_computations()[0] == nullptr) {
+          return absl::InvalidArgumentError("expected exactly one called computation");
+        }
+        return Call(*instr.called_computations()[0], ops);
+      }
+      case HloOpcode::kWhile: return EvalWhile(instr, *ops[0]);
+      case HloOpcode::kConditional: return EvalConditional(instr, ops);
+      case HloOpcode::kCustomCall: return EvalCustomCall(instr, ops);
+      case HloOpcode::kReplicaId:
+      case HloOpcode::kPartitionId: {
+        if (!instr.shape().IsArray() || instr.shape().rank() != 0 ||
+            !IsInteger(instr.shape().element_type())) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "result must be an integer scalar, got ", instr.shape().ToString(false)));
+        }
+        return Literal(instr.shape());  // 0: one replica, one partition
+      }
+      default:
+        break;
+    }
+    return absl::UnimplementedError(absl::StrCat(
+        "opcode '", HloOpcodeString(opcode), "' is not supported by the interpreter"));
+  }
+
+  absl::StatusOr<Literal> EvalWhile(const HloInstruction& instr, const Literal& init) {
+    if (instr.called_computations().size() != 2 || instr.while_condition() == nullptr ||
+        instr.while_body() == nullptr) {
+      return absl::InvalidArgumentError("while needs a condition and a body");
+    }
+    const HloComputation& condition = *instr.while_condition();
+    const HloComputation& body = *instr.while_body();
+    Literal state = init;
+    for (int64_t iteration = 0;; ++iteration) {
+      const Literal* arg = &state;
+      auto keep_going = Call(condition, absl::MakeConstSpan(&arg, 1));
+      if (!keep_going.ok()) return keep_going.status();
+      if (!keep_going->shape().IsArray() || keep_going->shape().element_type() != PRED ||
+          keep_going->element_count() != 1) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "condition '", condition.name(), "' returned ",
+            keep_going->shape().ToString(false), ", expected pred[]"));
+      }
+      if (!keep_going->Get<bool>(0)) break;
+      auto next = Call(body, absl::MakeConstSpan(&arg, 1));
+      if (!next.ok()) {
+        return absl::Status(next.status().code(),
+                            absl::StrCat("iteration ", iteration, ": ",
+                                         next.status().message()));
+      }
+      state = *std::move(next);
+    }
+    return state;
+  }
+
+  absl::StatusOr<Literal> EvalConditional(const HloInstruction& instr, Operands ops) {
+    const auto& branches = instr.called_computations();
+    if (branches.empty() || ops.size() != branches.size() + 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "conditional with ", branches.size(), " branches needs ", branches.size() + 1,
+          " operands, got ", ops.size()));
+    }
+    const Literal& selector = *ops[0];
+    if (!selector.shape().IsArray() || selector.shape().rank() != 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "branch selector must be a scalar, got ", selector.shape().ToString(false)));
+    }
+    int64_t branch;
+    if (selector.shape().element_type() == PRED) {
+      if (branches.size() != 2) {
+        return absl::InvalidArgumentError(
+            "a pred-selected conditional needs exactly 2 branches");
+      }
+      branch = selector.Get<bool>(0) ? 0 : 1;
+    } else if (IsInteger(selector.shape().element_type())) {
+      int64_t index = interpreter_internal::ReadIndex(selector, 0);
+      const int64_t n = static_cast<int64_t>(branches.size());
+      branch = (index < 0 || index >= n) ? n - 1 : index;
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "branch selector must be pred or an integer, got ",
+          selector.shape().ToString(false)));
+    }
+    if (branches[branch] == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat("branch ", branch, " is missing"));
+    }
+    return Call(*branches[branch], ops.subspan(branch + 1, 1));
+  }
+
+  absl::StatusOr<Literal> EvalCustomCall(const HloInstruction& instr, Operands ops) {
+    if (registry_ == nullptr) {
+      return absl::FailedPreconditionError("no custom-call registry");
+    }
+    auto handler = registry_->Lookup(instr.attrs().custom_call_target);
+    if (!handler.ok()) return handler.status();
+    auto result = (*handler)(ops, instr);
+    if (!result.ok()) return result.status();
+    if (!result->shape().Compatible(instr.shape())) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "custom-call target '", instr.attrs().custom_call_target, "' returned ",
+          result->shape().ToString(false), ", the instruction's shape is ",
+          instr.shape().ToString(false)));
+    }
+    return result;
+  }
+
+  const CustomCallRegistry* registry_;
+  absl::flat_hash_map<const HloComputation*, std::unique_ptr<Plan>> plans_;
+  int depth_ = 0;
+};
+
+HloEvaluator::HloEvaluator(const CustomCallRegistry* registry)
+    : impl_(std::make_unique<Impl>(registry)) {}
+
+HloEvaluator::~HloEvaluator() = default;
+
+absl::StatusOr<Literal> HloEvaluator::Evaluate(const HloModule& module,
+                                               absl::Span<const Literal> arguments) {
+  const HloComputation* entry = module.entry_computation();
+  if (entry == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("module '", module.name(), "' has no entry computation"));
+  }
+  std::vector<const Literal*> pointers;
+  for (const Literal& a : arguments) pointers.push_back(&a);
+  impl_->ClearCache();
+  if (absl::Status s = CheckArguments(*entry, pointers, "entry computation"); !s.ok()) {
+    return s;
+  }
+  return impl_->Run(*entry, pointers);
+}
+
+absl::StatusOr<Literal> HloEvaluator::EvaluateComputation(
+    const HloComputation& computation, absl::Span<const Literal* const> arguments) {
+  impl_->ClearCache();
+  for (const Literal* a : arguments) {
+    if (a == nullptr) return absl::InvalidArgumentError("null argument");
+  }
+  if (absl::Status s = CheckArguments(computation, arguments, "computation"); !s.ok()) {
+    return s;
+  }
+  return impl_->Run(computation, arguments);
+}
+
+}  // namespace aot

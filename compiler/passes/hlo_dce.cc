@@ -1,0 +1,77 @@
+#include "compiler/passes/hlo_dce.h"
+
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "compiler/passes/pass_utils.h"
+
+namespace aot {
+
+namespace {
+
+absl::StatusOr<bool> RunOnComputation(HloComputation* computation) {
+  // Live: reachable from the root or from a side-effecting instruction.
+  absl::flat_hash_set<const HloInstruction*> live;
+  std::vector<const HloInstruction*> worklist;
+  auto mark = [&](const HloInstruction* h) {
+    if (live.insert(h).second) worklist.push_back(h);
+  };
+  if (computation->root_instruction() != nullptr) {
+    mark(computation->root_instruction());
+  }
+  const std::vector<HloInstruction*> instructions = computation->instructions();
+  for (const HloInstruction* h : instructions) {
+    if (h->opcode() == HloOpcode::kParameter || HasSideEffect(*h)) mark(h);
+  }
+  while (!worklist.empty()) {
+    const HloInstruction* h = worklist.back();
+    worklist.pop_back();
+    for (const HloInstruction* op : h->operands()) mark(op);
+  }
+  bool changed = false;
+  // Users come after their operands, so removing in reverse definition
+  // order never removes an instruction that still has users. (A dead
+  // instruction can only have dead users.)
+  for (auto it = instructions.rbegin(); it != instructions.rend(); ++it) {
+    HloInstruction* h = *it;
+    if (live.contains(h)) continue;
+    if (h->user_count() != 0) {
+      // Out of definition order (should not happen); detach users first
+      // by removing them in a later round.
+      continue;
+    }
+    if (absl::Status s = computation->RemoveInstruction(h); !s.ok()) return s;
+    changed = true;
+  }
+  // Anything left dead with users (cycles of dead code cannot exist; this
+  // only triggers when the definition order was broken): one more sweep
+  // until nothing changes.
+  bool progress = true;
+  while (progress) {
+    progress = false;
+    for (HloInstruction* h : computation->instructions()) {
+      if (live.contains(h) || h->user_count() != 0) continue;
+      if (absl::Status s = computation->RemoveInstruction(h); !s.ok()) return s;
+      changed = progress = true;
+      break;
+    }
+  }
+  return changed;
+}
+
+}  // namespace
+
+absl::StatusOr<bool> HloDce::Run(HloModule* module) {
+  bool changed = false;
+  for (HloComputation* c : module->computations()) {
+    absl::StatusOr<bool> c_changed = RunOnComputation(c);
+    if (!c_changed.ok()) return c_changed.status();
+    changed |= *c_changed;
+  }
+  const size_t before = module->computations().size();
+  module->RemoveUnreachableComputations();
+  if (module->computations().size() != before) changed = true;
+  return changed;
+}
+
+}  // namespace aot

@@ -1,0 +1,261 @@
+#include "compiler/passes/hlo_pass.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "compiler/passes/algebraic_simplifier.h"
+#include "compiler/passes/constant_folding.h"
+#include "compiler/passes/fusion.h"
+#include "compiler/passes/hlo_cse.h"
+#include "compiler/passes/hlo_dce.h"
+#include "compiler/passes/layout_normalization.h"
+
+namespace aot {
+
+HloPass::~HloPass() = default;
+
+HloPassPipeline::HloPassPipeline(std::string name) : name_(std::move(name)) {}
+
+HloPassPipeline& HloPassPipeline::AddStage(std::string stage_name,
+                                           int max_iterations) {
+  Stage stage;
+  stage.name = std::move(stage_name);
+  stage.max_iterations = std::max(1, max_iterations);
+  stages_.push_back(std::move(stage));
+  return *this;
+}
+
+HloPassPipeline& HloPassPipeline::AddPass(std::unique_ptr<HloPass> pass) {
+  if (stages_.empty()) AddStage("default");
+  stages_.back().passes.push_back(std::move(pass));
+  return *this;
+}
+
+std::vector<std::string> HloPassPipeline::StageNames() const {
+  std::vector<std::string> names;
+  for (const Stage& s : stages_) names.push_back(s.name);
+  return names;
+}
+
+std::vector<std::string> HloPassPipeline::PassNamesInStage(
+    absl::string_view stage_name) const {
+  std::vector<std::string> names;
+  for (const Stage& s : stages_) {
+    if (s.name != stage_name) continue;
+    for (const auto& p : s.passes) names.push_back(std::string(p->name()));
+  }
+  return names;
+}
+
+std::vector<std::string> HloPassPipeline::PassNames() const {
+  std::vector<std::string> names;
+  for (const Stage& s : stages_) {
+    for (const auto& p : s.passes) {
+      std::string n(p->name());
+      if (std::find(names.begin(), names.end(), n) == names.end()) {
+        names.push_back(n);
+      }
+    }
+  }
+  return names;
+}
+
+std::string HloPassPipeline::Describe() const {
+  std::string out;
+  for (const Stage& s : stages_) {
+    std::vector<std::string> passes;
+    for (const auto& p : s.passes) passes.push_back(std::string(p->name()));
+    absl::StrAppend(&out, "stage ", s.name);
+    if (s.max_iterations > 1) {
+      absl::StrAppend(&out, " (fixed point, at most ", s.max_iterations,
+                      " iterations)");
+    }
+    absl::StrAppend(&out, ": ", absl::StrJoin(passes, ", "), "\n");
+  }
+  return out;
+}
+
+HloPass* HloPassPipeline::FindPass(absl::string_view pass_name) const {
+  for (const Stage& s : stages_) {
+    for (const auto& p : s.passes) {
+      if (p->name() == pass_name) return p.get();
+    }
+  }
+  return nullptr;
+}
+
+absl::Status HloPassPipeline::VerifyInput(const HloModule& module) const {
+  if (!verifier_) return absl::OkStatus();
+  absl::Status s = verifier_(module);
+  if (s.ok()) return s;
+  return absl::Status(
+      s.code(),
+      absl::StrCat("pipeline '", name_, "': the input module '", module.name(),
+                   "' is invalid before any pass: ", s.message()));
+}
+
+absl::StatusOr<bool> HloPassPipeline::RunOnePass(HloModule* module,
+                                                 HloPass& pass,
+                                                 absl::string_view stage,
+                                                 int iteration) {
+  absl::StatusOr<bool> changed = pass.Run(module);
+  if (!changed.ok()) {
+    return absl::Status(changed.status().code(),
+                        absl::StrCat("pass '", pass.name(), "' (stage '", stage,
+                                     "') failed on module '", module->name(),
+                                     "': ", changed.status().message()));
+  }
+  run_log_.push_back(
+      {std::string(stage), std::string(pass.name()), iteration, *changed});
+  if (verifier_) {
+    absl::Status s = verifier_(*module);
+    if (!s.ok()) {
+      return absl::Status(
+          s.code(), absl::StrCat("pass '", pass.name(), "' (stage '", stage,
+                                 "', iteration ", iteration,
+                                 ") produced an invalid module '",
+                                 module->name(), "': ", s.message()));
+    }
+  }
+  return *changed;
+}
+
+absl::StatusOr<bool> HloPassPipeline::RunStage(HloModule* module,
+                                               Stage& stage) {
+  bool any_changed = false;
+  for (int iteration = 1; iteration <= stage.max_iterations; ++iteration) {
+    bool changed = false;
+    for (auto& pass : stage.passes) {
+      absl::StatusOr<bool> c = RunOnePass(module, *pass, stage.name, iteration);
+      if (!c.ok()) return c.status();
+      changed |= *c;
+    }
+    any_changed |= changed;
+    if (!changed) break;
+  }
+  return any_changed;
+}
+
+absl::StatusOr<bool> HloPassPipeline::Run(HloModule* module) {
+  run_log_.clear();
+  if (absl::Status s = VerifyInput(*module); !s.ok()) return s;
+  bool changed = false;
+  for (Stage& stage : stages_) {
+    absl::StatusOr<bool> c = RunStage(module, stage);
+    if (!c.ok()) return c.status();
+    changed |= *c;
+  }
+  return changed;
+}
+
+absl::StatusOr<bool> HloPassPipeline::RunThroughStage(
+    HloModule* module, absl::string_view stage_name) {
+  auto it = std::find_if(stages_.begin(), stages_.end(),
+                         [&](const Stage& s) { return s.name == stage_name; });
+  if (it == stages_.end()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("pipeline '", name_, "' has no stage '", stage_name,
+                     "'; stages: ", absl::StrJoin(StageNames(), ", ")));
+  }
+  run_log_.clear();
+  if (absl::Status s = VerifyInput(*module); !s.ok()) return s;
+  bool changed = false;
+  for (Stage& stage : stages_) {
+    absl::StatusOr<bool> c = RunStage(module, stage);
+    if (!c.ok()) return c.status();
+    changed |= *c;
+    if (stage.name == stage_name) break;
+  }
+  return changed;
+}
+
+absl::StatusOr<bool> HloPassPipeline::RunPasses(
+    HloModule* module, absl::Span<const std::string> pass_names) {
+  // Resolve every name first so that a typo fails before anything runs.
+  std::vector<HloPass*> passes;
+  std::vector<std::unique_ptr<HloPass>> created;
+  for (const std::string& n : pass_names) {
+    HloPass* pass = FindPass(n);
+    if (pass == nullptr) {
+      std::unique_ptr<HloPass> fresh = CreatePassByName(n);
+      if (fresh == nullptr) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "unknown pass '", n,
+            "'; known passes: ", absl::StrJoin(::aot::PassNames(), ", ")));
+      }
+      pass = fresh.get();
+      created.push_back(std::move(fresh));
+    }
+    passes.push_back(pass);
+  }
+  run_log_.clear();
+  if (absl::Status s = VerifyInput(*module); !s.ok()) return s;
+  bool changed = false;
+  for (HloPass* pass : passes) {
+    absl::StatusOr<bool> c = RunOnePass(module, *pass, "passes", 1);
+    if (!c.ok()) return c.status();
+    changed |= *c;
+  }
+  return changed;
+}
+
+HloPassPipeline DefaultPipeline(const PipelineOptions& options) {
+  HloPassPipeline pipeline("default");
+  pipeline.AddStage("simplify", options.simplify_iterations);
+  if (options.enable_algebraic_simplification) {
+    pipeline.AddPass<AlgebraicSimplifier>();
+  }
+  if (options.enable_constant_folding) {
+    pipeline.AddPass<ConstantFolding>(options.constant_folding);
+  }
+  if (options.enable_cse) pipeline.AddPass<HloCse>();
+  pipeline.AddPass<HloDce>();
+
+  pipeline.AddStage("layout");
+  if (options.enable_layout_normalization) {
+    pipeline.AddPass<LayoutNormalization>();
+  }
+  if (options.enable_algebraic_simplification) {
+    pipeline.AddPass<AlgebraicSimplifier>();
+  }
+  if (options.enable_cse) pipeline.AddPass<HloCse>();
+  pipeline.AddPass<HloDce>();
+
+  pipeline.AddStage("fusion");
+  if (options.enable_fusion) {
+    pipeline.AddPass<InstructionFusion>(options.fusion);
+  }
+  pipeline.AddPass<HloDce>();
+  return pipeline;
+}
+
+std::unique_ptr<HloPass> CreatePassByName(absl::string_view name) {
+  if (name == AlgebraicSimplifier::kName) {
+    return std::make_unique<AlgebraicSimplifier>();
+  }
+  if (name == ConstantFolding::kName)
+    return std::make_unique<ConstantFolding>();
+  if (name == HloCse::kName) return std::make_unique<HloCse>();
+  if (name == HloDce::kName) return std::make_unique<HloDce>();
+  if (name == LayoutNormalization::kName) {
+    return std::make_unique<LayoutNormalization>();
+  }
+  if (name == InstructionFusion::kName) {
+    return std::make_unique<InstructionFusion>();
+  }
+  return nullptr;
+}
+
+std::vector<std::string> PassNames() {
+  std::vector<std::string> names = {std::string(AlgebraicSimplifier::kName),
+                                    std::string(ConstantFolding::kName),
+                                    std::string(HloCse::kName),
+                                    std::string(HloDce::kName),
+                                    std::string(LayoutNormalization::kName),
+                                    std::string(InstructionFusion::kName)};
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace aot

@@ -1,0 +1,320 @@
+#include "compiler/passes/pass_utils.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+namespace aot {
+
+std::unique_ptr<HloInstruction> CloneWithOperands(
+    const HloInstruction& instruction,
+    absl::Span<HloInstruction* const> operands) {
+  std::unique_ptr<HloInstruction> clone;
+  if (instruction.opcode() == HloOpcode::kParameter) {
+    clone = HloInstruction::CreateParameter(instruction.parameter_number(),
+                                            instruction.shape(),
+                                            instruction.name());
+  } else {
+    clone = HloInstruction::Create(
+        instruction.opcode(), instruction.shape(),
+        std::vector<HloInstruction*>(operands.begin(), operands.end()));
+  }
+  *clone->mutable_attrs() = instruction.attrs();
+  *clone->mutable_called_computations() = instruction.called_computations();
+  clone->set_name(instruction.name());
+  return clone;
+}
+
+HloInstruction* AddWithNewId(HloComputation* computation,
+                             std::unique_ptr<HloInstruction> instruction) {
+  if (computation->parent() != nullptr) {
+    instruction->set_unique_id(computation->parent()->NewUniqueId());
+  }
+  return computation->AddInstruction(std::move(instruction));
+}
+
+bool HasSideEffect(const HloInstruction& instruction) {
+  if (instruction.opcode() != HloOpcode::kCustomCall) return false;
+  for (const auto& [key, value] : instruction.attrs().unknown_attributes) {
+    if (key == "custom_call_has_side_effect" && value == "true") return true;
+  }
+  return false;
+}
+
+absl::StatusOr<bool> RemoveIfDead(HloInstruction* instruction) {
+  HloComputation* computation = instruction->parent();
+  if (computation == nullptr) return false;
+  bool removed_any = false;
+  std::vector<HloInstruction*> worklist = {instruction};
+  while (!worklist.empty()) {
+    HloInstruction* h = worklist.back();
+    worklist.pop_back();
+    if (h->user_count() != 0 || h == computation->root_instruction() ||
+        h->opcode() == HloOpcode::kParameter || HasSideEffect(*h)) {
+      continue;
+    }
+    std::vector<HloInstruction*> operands = h->operands();
+    if (absl::Status s = computation->RemoveInstruction(h); !s.ok()) return s;
+    removed_any = true;
+    // Distinct operands, in reverse so that the first operand is handled
+    // first (the order does not change the result, only the work).
+    std::vector<HloInstruction*> distinct;
+    for (HloInstruction* op : operands) {
+      if (std::find(distinct.begin(), distinct.end(), op) == distinct.end()) {
+        distinct.push_back(op);
+      }
+    }
+    for (auto it = distinct.rbegin(); it != distinct.rend(); ++it) {
+      worklist.push_back(*it);
+    }
+  }
+  return removed_any;
+}
+
+absl::Status ReplaceAndRemove(HloInstruction* old_instruction,
+                              HloInstruction* replacement) {
+  if (old_instruction == replacement) return absl::OkStatus();
+  old_instruction->ReplaceAllUsesWith(replacement);
+  absl::StatusOr<bool> removed = RemoveIfDead(old_instruction);
+  return removed.status();
+}
+
+namespace {
+
+// Depth-first post order over operands, starting from each instruction of
+// `starts` in turn: a valid definition order, equal to `starts` when that
+// already is one.
+std::vector<HloInstruction*> OperandsFirst(
+    const std::vector<HloInstruction*>& starts) {
+  std::vector<HloInstruction*> order;
+  order.reserve(starts.size());
+  absl::flat_hash_set<const HloInstruction*> visited;
+  for (HloInstruction* start : starts) {
+    if (!visited.insert(start).second) continue;
+    std::vector<std::pair<HloInstruction*, int64_t>> stack = {{start, 0}};
+    while (!stack.empty()) {
+      auto& [node, next] = stack.back();
+      if (next < node->operand_count()) {
+        HloInstruction* op = node->operand(next++);
+        if (visited.insert(op).second) stack.push_back({op, 0});
+      } else {
+        order.push_back(node);
+        stack.pop_back();
+      }
+    }
+  }
+  return order;
+}
+
+std::vector<HloInstruction*> WithoutParameters(
+    const std::vector<HloInstruction*>& instructions) {
+  std::vector<HloInstruction*> out;
+  out.reserve(instructions.size());
+  for (HloInstruction* h : instructions) {
+    if (h->opcode() != HloOpcode::kParameter) out.push_back(h);
+  }
+  return out;
+}
+
+}  // namespace
+
+bool IsInDefinitionOrder(const HloComputation& computation) {
+  absl::flat_hash_set<const HloInstruction*> defined;
+  for (const HloInstruction* h : computation.instructions()) {
+    for (const HloInstruction* op : h->operands()) {
+      if (!defined.contains(op)) return false;
+    }
+    defined.insert(h);
+  }
+  return true;
+}
+
+absl::StatusOr<bool> EnsureDefinitionOrder(HloComputation* computation) {
+  const std::vector<HloInstruction*> current =
+      WithoutParameters(computation->instructions());
+  const std::vector<HloInstruction*> order =
+      WithoutParameters(OperandsFirst(computation->MakeInstructionPostOrder()));
+  if (current == order) return false;
+  // Keep the longest prefix that is already in place.
+  size_t first_moved = 0;
+  while (first_moved < order.size() &&
+         order[first_moved] == current[first_moved]) {
+    ++first_moved;
+  }
+  // Re-add everything from there on in the new order: a clone goes to the
+  // end, takes over the uses, and the original is removed.
+  for (size_t i = first_moved; i < order.size(); ++i) {
+    HloInstruction* h = order[i];
+    std::unique_ptr<HloInstruction> clone =
+        CloneWithOperands(*h, h->operands());
+    clone->set_unique_id(h->unique_id());
+    HloInstruction* added = computation->AddInstruction(std::move(clone));
+    h->ReplaceAllUsesWith(added);
+    if (absl::Status s = computation->RemoveInstruction(h); !s.ok()) {
+      return absl::InternalError(absl::StrCat(
+          "reordering computation '", computation->name(), "': ", s.message()));
+    }
+  }
+  return true;
+}
+
+absl::StatusOr<bool> EnsureDefinitionOrder(HloModule* module) {
+  bool changed = false;
+  for (HloComputation* c : module->computations()) {
+    absl::StatusOr<bool> moved = EnsureDefinitionOrder(c);
+    if (!moved.ok()) return moved.status();
+    changed |= *moved;
+  }
+  return changed;
+}
+
+absl::Status EnsureValidDefinitionOrder(HloComputation* computation) {
+  if (IsInDefinitionOrder(*computation)) return absl::OkStatus();
+  return EnsureDefinitionOrder(computation).status();
+}
+
+absl::StatusOr<bool> RemoveDeadCode(HloComputation* computation) {
+  bool changed = false;
+  bool progress = true;
+  while (progress) {
+    progress = false;
+    std::vector<HloInstruction*> instructions = computation->instructions();
+    for (auto it = instructions.rbegin(); it != instructions.rend(); ++it) {
+      HloInstruction* h = *it;
+      if (h->user_count() != 0 || h == computation->root_instruction() ||
+          h->opcode() == HloOpcode::kParameter || HasSideEffect(*h)) {
+        continue;
+      }
+      if (absl::Status s = computation->RemoveInstruction(h); !s.ok()) return s;
+      changed = progress = true;
+    }
+  }
+  return changed;
+}
+
+Shape WithDefaultLayout(const Shape& shape) {
+  Shape out = shape;
+  if (out.IsTuple()) {
+    for (Shape& element : *out.mutable_tuple_shapes()) {
+      element = WithDefaultLayout(element);
+    }
+    return out;
+  }
+  if (out.IsArray() && out.rank() > 0) {
+    std::vector<int64_t> m2m(out.rank());
+    for (int64_t i = 0; i < out.rank(); ++i) m2m[i] = out.rank() - 1 - i;
+    out.set_minor_to_major(std::move(m2m));
+  }
+  return out;
+}
+
+bool HasDefaultLayoutEverywhere(const Shape& shape) {
+  if (shape.IsTuple()) {
+    for (const Shape& element : shape.tuple_shapes()) {
+      if (!HasDefaultLayoutEverywhere(element)) return false;
+    }
+    return true;
+  }
+  return shape.HasDefaultLayout();
+}
+
+bool SameShapeAndLayout(const Shape& a, const Shape& b) {
+  if (a.IsTuple() || b.IsTuple()) {
+    if (!a.IsTuple() || !b.IsTuple()) return false;
+    if (a.tuple_shapes().size() != b.tuple_shapes().size()) return false;
+    for (size_t i = 0; i < a.tuple_shapes().size(); ++i) {
+      if (!SameShapeAndLayout(a.tuple_shapes(i), b.tuple_shapes(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+  return a == b;
+}
+
+NameUniquer NameUniquer::ForInstructions(const HloComputation& computation) {
+  NameUniquer u;
+  for (const HloInstruction* h : computation.instructions()) u.Add(h->name());
+  return u;
+}
+
+NameUniquer NameUniquer::ForComputations(const HloModule& module) {
+  NameUniquer u;
+  for (const HloComputation* c : module.computations()) u.Add(c->name());
+  return u;
+}
+
+bool NameUniquer::Contains(absl::string_view name) const {
+  return used_.contains(std::string(name));
+}
+
+void NameUniquer::Add(absl::string_view name) {
+  used_.insert(std::string(name));
+}
+
+std::string NameUniquer::GetUniqueName(absl::string_view base) {
+  std::string name(base);
+  for (int64_t n = 1; used_.contains(name); ++n) {
+    name = absl::StrCat(base, ".", n);
+  }
+  used_.insert(name);
+  return name;
+}
+
+absl::flat_hash_set<const HloComputation*> EmbeddedComputations(
+    const HloModule& module) {
+  absl::flat_hash_set<const HloComputation*> embedded;
+  for (const HloComputation* c : module.computations()) {
+    if (c->is_fusion_computation()) embedded.insert(c);
+    for (const HloInstruction* h : c->instructions()) {
+      switch (h->opcode()) {
+        case HloOpcode::kWhile:
+        case HloOpcode::kConditional:
+        case HloOpcode::kCall:
+          break;  // Control flow: the callee's instructions are kernels.
+        default:  // Fusion, reduce, sort, ...: the callee is a body.
+          for (const HloComputation* callee : h->called_computations()) {
+            embedded.insert(callee);
+          }
+          break;
+      }
+    }
+  }
+  // Whatever an embedded computation calls is embedded as well.
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (const HloComputation* c : module.computations()) {
+      if (!embedded.contains(c)) continue;
+      for (const HloInstruction* h : c->instructions()) {
+        for (const HloComputation* callee : h->called_computations()) {
+          if (embedded.insert(callee).second) changed = true;
+        }
+      }
+    }
+  }
+  return embedded;
+}
+
+absl::flat_hash_set<const HloComputation*> FusionComputations(
+    const HloModule& module) {
+  absl::flat_hash_set<const HloComputation*> fused;
+  for (const HloComputation* c : module.computations()) {
+    if (c->is_fusion_computation()) fused.insert(c);
+    for (const HloInstruction* h : c->instructions()) {
+      if (h->opcode() != HloOpcode::kFusion) continue;
+      for (const HloComputation* callee : h->called_computations())
+        fused.insert(callee);
+    }
+  }
+  return fused;
+}
+
+std::vector<HloComputation*> ComputationsInOrder(const HloModule& module) {
+  return module.computations();
+}
+
+}  // namespace aot

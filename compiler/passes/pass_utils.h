@@ -1,0 +1,122 @@
+#ifndef AOT_COMPILER_PASSES_PASS_UTILS_H_
+#define AOT_COMPILER_PASSES_PASS_UTILS_H_
+
+// Helpers shared by the HLO-to-HLO passes: cloning instructions, keeping
+// the definition order valid after a pass appended instructions, unique
+// names, layouts and call-graph roles of computations.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "compiler/hlo/hlo_computation.h"
+#include "compiler/hlo/hlo_instruction.h"
+#include "compiler/hlo/hlo_module.h"
+#include "compiler/hlo/shape.h"
+
+namespace aot {
+
+// A new instruction like `instruction` (opcode, shape, attributes, called
+// computations, name) with `operands`. The unique id is not set.
+std::unique_ptr<HloInstruction> CloneWithOperands(
+    const HloInstruction& instruction,
+    absl::Span<HloInstruction* const> operands);
+
+// Adds `instruction` to `computation` with a fresh unique id from the
+// module (if the computation belongs to one) and returns it.
+HloInstruction* AddWithNewId(HloComputation* computation,
+                             std::unique_ptr<HloInstruction> instruction);
+
+// Makes every use of `old_instruction` (and the root, if it is the root)
+// use `replacement`, then removes `old_instruction` and every operand that
+// became unused because of it (never parameters, never the root, never an
+// instruction with side effects).
+absl::Status ReplaceAndRemove(HloInstruction* old_instruction,
+                              HloInstruction* replacement);
+
+// Removes `instruction` if it has no users, is not the root, not a
+// parameter and has no side effects, then does the same for its operands.
+// Returns whether anything was removed.
+absl::StatusOr<bool> RemoveIfDead(HloInstruction* instruction);
+
+// True for instructions a pass must never remove or duplicate even when
+// unused: custom-calls marked custom_call_has_side_effect=true.
+bool HasSideEffect(const HloInstruction& instruction);
+
+// HloComputation keeps instructions in definition order (operands before
+// users) and the parser relies on it, but appending an instruction that
+// replaces an earlier one breaks it. This puts the computation into its
+// canonical order: the printer's post order (MakeInstructionPostOrder),
+// corrected to define operands first where unreachable instructions would
+// not; parameters keep their places. An already canonical computation is
+// left as it is. Keeping definition order equal to print order also makes
+// the module's computation order (which follows definition order) the same
+// before and after a text round trip. Returns whether anything moved.
+// Instructions keep their names and ids; pointers to moved instructions
+// (other than parameters) are invalidated.
+absl::StatusOr<bool> EnsureDefinitionOrder(HloComputation* computation);
+// The same for every computation of the module.
+absl::StatusOr<bool> EnsureDefinitionOrder(HloModule* module);
+// EnsureDefinitionOrder() only when the order is not valid (passes call it
+// first, so that they may rely on operands being defined first).
+absl::Status EnsureValidDefinitionOrder(HloComputation* computation);
+
+// Removes every unused instruction (not parameters, not the root, not
+// side-effecting ones) until none is left. Returns whether any was.
+absl::StatusOr<bool> RemoveDeadCode(HloComputation* computation);
+
+// Whether every operand of every instruction is defined before it.
+bool IsInDefinitionOrder(const HloComputation& computation);
+
+// The default (descending) layout set explicitly on every array of rank
+// >= 1 in `shape`, tuples recursively.
+Shape WithDefaultLayout(const Shape& shape);
+// Whether every array in `shape` (tuples recursively) has the default
+// layout.
+bool HasDefaultLayoutEverywhere(const Shape& shape);
+// Exact equality including layouts, recursively (Shape::operator== on
+// tuples compares element layouts too; this is the same, spelled out).
+bool SameShapeAndLayout(const Shape& a, const Shape& b);
+
+// Names in use in one computation (instruction names) or in a module
+// (computation names); hands out fresh ones deterministically.
+class NameUniquer {
+ public:
+  NameUniquer() = default;
+  static NameUniquer ForInstructions(const HloComputation& computation);
+  static NameUniquer ForComputations(const HloModule& module);
+
+  bool Contains(absl::string_view name) const;
+  void Add(absl::string_view name);
+  // `base` if unused, else the first unused "base.N" (N = 1, 2, ...).
+  // The returned name is marked used.
+  std::string GetUniqueName(absl::string_view base);
+
+ private:
+  absl::flat_hash_set<std::string> used_;
+};
+
+// Computations whose instructions are compiled as a scalar body of another
+// instruction (to_apply of reduce, reduce-window, scatter, sort, map,
+// select-and-scatter, custom-call) or that are fusion computations. Passes
+// that build kernels (fusion) skip them.
+absl::flat_hash_set<const HloComputation*> EmbeddedComputations(
+    const HloModule& module);
+
+// Fusion computations: marked is_fusion_computation or called by a fusion
+// instruction (the HLO text parser does not set the mark).
+absl::flat_hash_set<const HloComputation*> FusionComputations(
+    const HloModule& module);
+
+// The computations of `module` in its print order (callees first),
+// captured before a pass adds or removes any.
+std::vector<HloComputation*> ComputationsInOrder(const HloModule& module);
+
+}  // namespace aot
+
+#endif  // AOT_COMPILER_PASSES_PASS_UTILS_H_

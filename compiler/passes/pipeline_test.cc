@@ -1,0 +1,348 @@
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/passes/hlo_pass.h"
+#include "compiler/passes/test_util.h"
+#include "compiler/verifier/hlo_verifier.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace aot {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+// A pass that breaks the module: gives the entry root a wrong shape.
+class BreakingPass : public HloPass {
+ public:
+  absl::string_view name() const override { return "breaker"; }
+  absl::StatusOr<bool> Run(HloModule* module) override {
+    HloInstruction* root = module->entry_computation()->root_instruction();
+    *root->mutable_shape() = Shape(S8, {7, 7, 7});
+    return true;
+  }
+};
+
+class CountingPass : public HloPass {
+ public:
+  explicit CountingPass(int changes) : changes_left_(changes) {}
+  absl::string_view name() const override { return "counting"; }
+  absl::StatusOr<bool> Run(HloModule* module) override {
+    ++runs;
+    return changes_left_-- > 0;
+  }
+  int runs = 0;
+
+ private:
+  int changes_left_;
+};
+
+constexpr char kAddMul[] = R"(
+HloModule add_mul
+ENTRY %main (a: f32[4], b: f32[4]) -> f32[4] {
+  %a = f32[4]{0} parameter(0)
+  %b = f32[4]{0} parameter(1)
+  %add = f32[4]{0} add(%a, %b)
+  ROOT %mul = f32[4]{0} multiply(%add, %a)
+}
+)";
+
+TEST(HloPassPipelineTest, RegistryKnowsEveryPass) {
+  EXPECT_THAT(PassNames(),
+              ElementsAre("algsimp", "constant-folding", "cse", "dce", "fusion",
+                          "layout-normalization"));
+  for (const std::string& name : PassNames()) {
+    std::unique_ptr<HloPass> pass = CreatePassByName(name);
+    ASSERT_NE(pass, nullptr) << name;
+    EXPECT_EQ(pass->name(), name);
+  }
+  EXPECT_EQ(CreatePassByName("no-such-pass"), nullptr);
+}
+
+TEST(HloPassPipelineTest, DefaultPipelineStages) {
+  HloPassPipeline pipeline = DefaultPipeline();
+  EXPECT_THAT(pipeline.StageNames(),
+              ElementsAre("simplify", "layout", "fusion"));
+  EXPECT_THAT(pipeline.PassNamesInStage("simplify"),
+              ElementsAre("algsimp", "constant-folding", "cse", "dce"));
+  EXPECT_THAT(pipeline.PassNamesInStage("layout"),
+              ElementsAre("layout-normalization", "algsimp", "cse", "dce"));
+  EXPECT_THAT(pipeline.PassNamesInStage("fusion"),
+              ElementsAre("fusion", "dce"));
+  EXPECT_THAT(pipeline.PassNames(),
+              ElementsAre("algsimp", "constant-folding", "cse", "dce",
+                          "layout-normalization", "fusion"));
+  EXPECT_THAT(pipeline.Describe(), HasSubstr("stage fusion: fusion, dce"));
+
+  PipelineOptions options;
+  options.enable_fusion = false;
+  options.enable_constant_folding = false;
+  HloPassPipeline no_fusion = DefaultPipeline(options);
+  EXPECT_THAT(no_fusion.PassNamesInStage("fusion"), ElementsAre("dce"));
+  EXPECT_THAT(no_fusion.PassNamesInStage("simplify"),
+              ElementsAre("algsimp", "cse", "dce"));
+}
+
+TEST(HloPassPipelineTest, StopAfterStage) {
+  auto m = testing_util::Parse(kAddMul);
+  ASSERT_NE(m, nullptr);
+  HloPassPipeline pipeline = DefaultPipeline();
+  absl::StatusOr<bool> changed = pipeline.RunThroughStage(m.get(), "layout");
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_EQ(testing_util::CountFusions(*m), 0);
+  for (const auto& record : pipeline.run_log())
+    EXPECT_NE(record.stage, "fusion");
+  changed = pipeline.RunThroughStage(m.get(), "fusion");
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_EQ(testing_util::CountFusions(*m), 1);
+
+  absl::StatusOr<bool> bad = pipeline.RunThroughStage(m.get(), "codegen");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.status().message()),
+              HasSubstr("no stage 'codegen'"));
+}
+
+TEST(HloPassPipelineTest, RunNamedPasses) {
+  auto m = testing_util::Parse(kAddMul);
+  ASSERT_NE(m, nullptr);
+  HloPassPipeline pipeline = DefaultPipeline();
+  absl::StatusOr<bool> changed =
+      pipeline.RunPasses(m.get(), std::vector<std::string>{"fusion", "dce"});
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_TRUE(*changed);
+  EXPECT_EQ(testing_util::CountFusions(*m), 1);
+  ASSERT_EQ(pipeline.run_log().size(), 2u);
+  EXPECT_EQ(pipeline.run_log()[0].pass, "fusion");
+  EXPECT_TRUE(pipeline.run_log()[0].changed);
+  EXPECT_EQ(pipeline.run_log()[1].pass, "dce");
+
+  // Unknown names fail before anything runs.
+  auto m2 = testing_util::Parse(kAddMul);
+  const std::string before = m2->ToString();
+  absl::StatusOr<bool> bad =
+      pipeline.RunPasses(m2.get(), std::vector<std::string>{"fusion", "fuse"});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.status().message()),
+              HasSubstr("unknown pass 'fuse'"));
+  EXPECT_THAT(std::string(bad.status().message()),
+              HasSubstr("layout-normalization"));
+  EXPECT_EQ(m2->ToString(), before);
+
+  // Passes not in the pipeline come from the registry.
+  HloPassPipeline empty("empty");
+  changed = empty.RunPasses(m2.get(), std::vector<std::string>{"fusion"});
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_EQ(testing_util::CountFusions(*m2), 1);
+}
+
+TEST(HloPassPipelineTest, VerifierFailureNamesThePass) {
+  auto m = testing_util::Parse(kAddMul);
+  ASSERT_NE(m, nullptr);
+  HloPassPipeline pipeline("test");
+  pipeline.AddStage("first");
+  pipeline.AddPass(CreatePassByName("cse"));
+  pipeline.AddStage("second");
+  pipeline.AddPass<BreakingPass>();
+  pipeline.AddPass(CreatePassByName("dce"));
+  pipeline.set_verifier(VerifyHloModule);
+  absl::StatusOr<bool> result = pipeline.Run(m.get());
+  ASSERT_FALSE(result.ok());
+  const std::string message(result.status().message());
+  EXPECT_THAT(message, HasSubstr("pass 'breaker' (stage 'second'"));
+  EXPECT_THAT(message, HasSubstr("produced an invalid module"));
+  EXPECT_THAT(message, HasSubstr("mul"));
+  // dce never ran.
+  ASSERT_EQ(pipeline.run_log().size(), 2u);
+  EXPECT_EQ(pipeline.run_log()[1].pass, "breaker");
+}
+
+TEST(HloPassPipelineTest, InvalidInputIsReportedBeforeAnyPass) {
+  auto m = testing_util::Parse(kAddMul);
+  ASSERT_NE(m, nullptr);
+  *m->entry_computation()->root_instruction()->mutable_shape() = Shape(S8, {3});
+  HloPassPipeline pipeline = DefaultPipeline();
+  pipeline.set_verifier(VerifyHloModule);
+  absl::StatusOr<bool> result = pipeline.Run(m.get());
+  ASSERT_FALSE(result.ok());
+  EXPECT_THAT(std::string(result.status().message()),
+              HasSubstr("before any pass"));
+  EXPECT_TRUE(pipeline.run_log().empty());
+}
+
+TEST(HloPassPipelineTest, FixedPointStage) {
+  auto m = testing_util::Parse(kAddMul);
+  HloPassPipeline pipeline("fixed");
+  pipeline.AddStage("loop", 5);
+  CountingPass& counting = pipeline.AddPass<CountingPass>(2);
+  absl::StatusOr<bool> changed = pipeline.Run(m.get());
+  ASSERT_TRUE(changed.ok());
+  EXPECT_TRUE(*changed);
+  EXPECT_EQ(counting.runs, 3);  // changed, changed, unchanged
+  HloPassPipeline bounded("bounded");
+  bounded.AddStage("loop", 2);
+  CountingPass& busy = bounded.AddPass<CountingPass>(100);
+  ASSERT_TRUE(bounded.Run(m.get()).ok());
+  EXPECT_EQ(busy.runs, 2);
+}
+
+TEST(HloPassPipelineTest, PassErrorsNameThePass) {
+  class FailingPass : public HloPass {
+   public:
+    absl::string_view name() const override { return "failing"; }
+    absl::StatusOr<bool> Run(HloModule*) override {
+      return absl::InvalidArgumentError("instruction 'x' is bad");
+    }
+  };
+  auto m = testing_util::Parse(kAddMul);
+  HloPassPipeline pipeline("p");
+  pipeline.AddStage("s");
+  pipeline.AddPass<FailingPass>();
+  absl::StatusOr<bool> result = pipeline.Run(m.get());
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(
+      std::string(result.status().message()),
+      HasSubstr("pass 'failing' (stage 's') failed on module 'add_mul': "
+                "instruction 'x' is bad"));
+}
+
+// Kernels (fusions) per corpus module after the whole pipeline. A change
+// here changes what the codegen emits; update deliberately.
+const std::map<std::string, int>& ExpectedFusions() {
+  static const auto* kExpected = new std::map<std::string, int>{
+      {"control_flow/call_nested.hlo", 2},
+      {"control_flow/conditional_index.hlo", 3},
+      {"control_flow/conditional_pred.hlo", 2},
+      {"control_flow/while_loop.hlo", 3},
+      {"conv_pool/cnn_block.hlo", 1},
+      {"conv_pool/conv2d.hlo", 0},
+      {"conv_pool/depthwise_conv.hlo", 0},
+      {"conv_pool/max_pool_grad.hlo", 0},
+      {"custom_calls/gelu.hlo", 1},
+      {"custom_calls/topk.hlo", 0},
+      {"dot/batch_matmul.hlo", 0},
+      {"dot/matmul.hlo", 0},
+      {"dot/matvec_f64.hlo", 0},
+      {"dot/mlp.hlo", 2},
+      {"dtypes/bf16_matmul.hlo", 1},
+      {"dtypes/f16_elementwise.hlo", 1},
+      {"dtypes/int8_quantize.hlo", 2},
+      {"dtypes/mixed_convert.hlo", 4},
+      {"elementwise/add_mul.hlo", 1},
+      {"elementwise/compare_select.hlo", 1},
+      {"elementwise/integer_ops.hlo", 4},
+      {"elementwise/transcendental.hlo", 4},
+      {"gather_scatter/embedding_lookup.hlo", 0},
+      {"gather_scatter/gather_2d_windows.hlo", 0},
+      {"gather_scatter/scatter_add.hlo", 0},
+      {"gather_scatter/sort_pairs.hlo", 1},
+      {"normalization/layer_norm.hlo", 2},
+      {"normalization/softmax.hlo", 2},
+      {"reductions/argmax_variadic.hlo", 1},
+      {"reductions/reduce_max_multi_dim.hlo", 1},
+      {"reductions/reduce_sum_rows.hlo", 1},
+      {"reductions/reduce_window_sum.hlo", 0},
+      {"shape_ops/broadcast_reshape_transpose.hlo", 1},
+      {"shape_ops/dynamic_slice_update.hlo", 1},
+      {"shape_ops/interior_pad_reverse.hlo", 1},
+      {"shape_ops/iota_layouts.hlo", 1},
+      {"shape_ops/slice_concat_pad.hlo", 1},
+  };
+  return *kExpected;
+}
+
+std::string RelativeCorpusPath(const std::string& path) {
+  const std::string prefix = "golden/modules/";
+  return path.rfind(prefix, 0) == 0 ? path.substr(prefix.size()) : path;
+}
+
+// Every corpus module: the default pipeline (verifier after every pass)
+// succeeds, the result verifies, prints/parses back, computes bitwise the
+// same values as the original on seeded inputs, and a second run on a
+// fresh copy prints byte-identical text.
+TEST(PipelineCorpusTest, EveryModuleOptimizesVerifiesAndKeepsItsValues) {
+  for (const std::string& path : testing_util::CorpusFiles()) {
+    SCOPED_TRACE(path);
+    auto original = testing_util::ParseFile(path);
+    ASSERT_NE(original, nullptr);
+    auto m = testing_util::ParseFile(path);
+    HloPassPipeline pipeline = DefaultPipeline();
+    pipeline.set_verifier(VerifyHloModule);
+    absl::StatusOr<bool> changed = pipeline.Run(m.get());
+    ASSERT_TRUE(changed.ok()) << changed.status();
+    testing_util::ExpectWellFormed(*m);
+    // The ABI is unchanged.
+    EXPECT_EQ(m->EntryProgramShape().ToString(),
+              original->EntryProgramShape().ToString());
+    for (uint64_t seed : {1u, 2u, 3u})
+      testing_util::ExpectSameResults(*original, *m, seed);
+
+    auto again = testing_util::ParseFile(path);
+    HloPassPipeline pipeline2 = DefaultPipeline();
+    ASSERT_TRUE(pipeline2.Run(again.get()).ok());
+    EXPECT_EQ(again->ToString(), m->ToString());
+    EXPECT_EQ(again->ToProto().SerializeAsString(),
+              m->ToProto().SerializeAsString());
+  }
+}
+
+TEST(PipelineCorpusTest, KernelCountsPerModule) {
+  std::vector<std::string> seen;
+  for (const std::string& path : testing_util::CorpusFiles()) {
+    SCOPED_TRACE(path);
+    auto m = testing_util::ParseFile(path);
+    ASSERT_NE(m, nullptr);
+    HloPassPipeline pipeline = DefaultPipeline();
+    ASSERT_TRUE(pipeline.Run(m.get()).ok());
+    const std::string name = RelativeCorpusPath(path);
+    seen.push_back(name);
+    auto it = ExpectedFusions().find(name);
+    if (it == ExpectedFusions().end()) {
+      ADD_FAILURE() << "no expected fusion count for " << name << " (it has "
+                    << testing_util::CountFusions(*m) << ")\n"
+                    << m->ToString();
+      continue;
+    }
+    EXPECT_EQ(testing_util::CountFusions(*m), it->second) << m->ToString();
+  }
+  EXPECT_EQ(seen.size(), ExpectedFusions().size());
+}
+
+// Prints every corpus module after the pipeline (a debugging aid):
+//   hlo_passes_test --gtest_also_run_disabled_tests
+//       --gtest_filter=PipelineCorpusTest.DISABLED_DumpCorpus
+TEST(PipelineCorpusTest, DISABLED_DumpCorpus) {
+  for (const std::string& path : testing_util::CorpusFiles()) {
+    auto m = testing_util::ParseFile(path);
+    ASSERT_NE(m, nullptr);
+    HloPassPipeline pipeline = DefaultPipeline();
+    ASSERT_TRUE(pipeline.Run(m.get()).ok());
+    std::cout << "=== " << path << " (" << testing_util::CountFusions(*m)
+              << " fusions)\n"
+              << m->ToString() << "\n";
+  }
+}
+
+// Each pass alone, on every corpus module, keeps the values and verifies.
+TEST(PipelineCorpusTest, EachPassAlonePreservesSemantics) {
+  for (const std::string& pass_name : PassNames()) {
+    for (const std::string& path : testing_util::CorpusFiles()) {
+      SCOPED_TRACE(absl::StrCat(pass_name, " on ", path));
+      auto original = testing_util::ParseFile(path);
+      auto m = testing_util::ParseFile(path);
+      ASSERT_NE(m, nullptr);
+      std::unique_ptr<HloPass> pass = CreatePassByName(pass_name);
+      absl::StatusOr<bool> changed = pass->Run(m.get());
+      ASSERT_TRUE(changed.ok()) << changed.status();
+      testing_util::ExpectWellFormed(*m);
+      testing_util::ExpectSameResults(*original, *m);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace aot

@@ -1,0 +1,168 @@
+#ifndef AOT_COMPILER_PASSES_TEST_UTIL_H_
+#define AOT_COMPILER_PASSES_TEST_UTIL_H_
+
+// Helpers for the pass tests: parse, run a pass, compare printed modules,
+// evaluate before/after with the interpreter.
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "compiler/hlo/hlo_module.h"
+#include "compiler/hlo/hlo_parser.h"
+#include "compiler/interpreter/evaluator.h"
+#include "compiler/interpreter/random_literal.h"
+#include "compiler/passes/hlo_pass.h"
+#include "compiler/passes/pass_utils.h"
+#include "compiler/verifier/hlo_verifier.h"
+#include "gtest/gtest.h"
+#include "runtime/support/file_io.h"
+
+namespace aot {
+namespace testing_util {
+
+inline std::unique_ptr<HloModule> Parse(absl::string_view text) {
+  absl::StatusOr<std::unique_ptr<HloModule>> m = ParseHloModule(text);
+  EXPECT_TRUE(m.ok()) << m.status() << "\n" << text;
+  if (!m.ok()) return nullptr;
+  return *std::move(m);
+}
+
+// The text as the printer prints it (parse + print), for comparisons.
+inline std::string Canonical(absl::string_view text) {
+  std::unique_ptr<HloModule> m = Parse(text);
+  return m == nullptr ? "<parse error>" : m->ToString();
+}
+
+// Checks the module verifies and prints/parses back to the same text (the
+// printer needs operands defined before use).
+inline void ExpectWellFormed(const HloModule& module) {
+  absl::Status v = VerifyHloModule(module);
+  EXPECT_TRUE(v.ok()) << v << "\n" << module.ToString();
+  for (const HloComputation* c : module.computations()) {
+    EXPECT_TRUE(IsInDefinitionOrder(*c)) << c->name();
+  }
+  std::string printed = module.ToString();
+  absl::StatusOr<std::unique_ptr<HloModule>> again = ParseHloModule(printed);
+  ASSERT_TRUE(again.ok()) << again.status() << "\n" << printed;
+  EXPECT_EQ((*again)->ToString(), printed);
+}
+
+// Runs `pass` on the module parsed from `before`; returns the module (null
+// on a parse error). `changed` receives Run()'s result.
+inline std::unique_ptr<HloModule> RunPass(HloPass& pass,
+                                          absl::string_view before,
+                                          bool* changed = nullptr) {
+  std::unique_ptr<HloModule> m = Parse(before);
+  if (m == nullptr) return nullptr;
+  absl::StatusOr<bool> c = pass.Run(m.get());
+  EXPECT_TRUE(c.ok()) << c.status();
+  if (changed != nullptr) *changed = c.ok() && *c;
+  return m;
+}
+
+// Seeded random arguments for the entry computation.
+inline std::vector<Literal> RandomArguments(const HloModule& module,
+                                            uint64_t seed) {
+  std::vector<Literal> args;
+  const HloComputation* entry = module.entry_computation();
+  for (const HloInstruction* p : entry->parameter_instructions()) {
+    args.push_back(
+        RandomLiteral(p->shape(), seed + 7919 * p->parameter_number()));
+  }
+  return args;
+}
+
+inline absl::StatusOr<Literal> EvaluateModule(const HloModule& module,
+                                              absl::Span<const Literal> args) {
+  HloEvaluator evaluator;
+  return evaluator.Evaluate(module, args);
+}
+
+// Bitwise equality of two literals, layouts ignored (values are logical).
+inline bool BitwiseEqual(const Literal& a, const Literal& b) { return a == b; }
+
+// Evaluates `before` and `after` on the same seeded inputs and expects
+// bitwise-identical results.
+inline void ExpectSameResults(const HloModule& before, const HloModule& after,
+                              uint64_t seed = 1) {
+  std::vector<Literal> args = RandomArguments(before, seed);
+  absl::StatusOr<Literal> want = EvaluateModule(before, args);
+  ASSERT_TRUE(want.ok()) << want.status();
+  absl::StatusOr<Literal> got = EvaluateModule(after, args);
+  ASSERT_TRUE(got.ok()) << got.status() << "\n" << after.ToString();
+  EXPECT_TRUE(BitwiseEqual(*want, *got))
+      << "want " << want->ToString() << "\ngot  " << got->ToString() << "\n"
+      << after.ToString();
+}
+
+// Runs `pass` on `before` and expects it to change the module into
+// exactly `after` (as printed), still well formed and computing the same
+// values bit for bit on seeded inputs.
+inline void ExpectRewrite(HloPass& pass, absl::string_view before,
+                          absl::string_view after) {
+  std::unique_ptr<HloModule> original = Parse(before);
+  ASSERT_NE(original, nullptr);
+  bool changed = false;
+  std::unique_ptr<HloModule> m = RunPass(pass, before, &changed);
+  ASSERT_NE(m, nullptr);
+  EXPECT_TRUE(changed);
+  ExpectWellFormed(*m);
+  EXPECT_EQ(m->ToString(), Canonical(after));
+  ExpectSameResults(*original, *m);
+}
+
+// Runs `pass` on `before` and expects it to report no change and leave
+// the printed module as it was.
+inline void ExpectNoChange(HloPass& pass, absl::string_view before) {
+  bool changed = true;
+  std::unique_ptr<HloModule> m = RunPass(pass, before, &changed);
+  ASSERT_NE(m, nullptr);
+  EXPECT_FALSE(changed);
+  EXPECT_EQ(m->ToString(), Canonical(before));
+}
+
+inline std::vector<std::string> CorpusFiles() {
+  std::vector<std::string> files;
+  for (const auto& entry :
+       std::filesystem::recursive_directory_iterator("golden/modules")) {
+    if (entry.path().extension() == ".hlo")
+      files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+inline std::unique_ptr<HloModule> ParseFile(const std::string& path) {
+  absl::StatusOr<std::string> text = ReadFileToString(path);
+  EXPECT_TRUE(text.ok()) << text.status();
+  if (!text.ok()) return nullptr;
+  return Parse(*text);
+}
+
+// Instructions of `computation` with `opcode`.
+inline int64_t CountOpcode(const HloComputation& computation,
+                           HloOpcode opcode) {
+  int64_t n = 0;
+  for (const HloInstruction* h : computation.instructions())
+    n += h->opcode() == opcode;
+  return n;
+}
+
+// Fusion instructions in every non-fusion computation of the module.
+inline int64_t CountFusions(const HloModule& module) {
+  int64_t n = 0;
+  for (const HloComputation* c : module.computations()) {
+    if (!c->is_fusion_computation()) n += CountOpcode(*c, HloOpcode::kFusion);
+  }
+  return n;
+}
+
+}  // namespace testing_util
+}  // namespace aot
+
+#endif  // AOT_COMPILER_PASSES_TEST_UTIL_H_
