@@ -69,6 +69,8 @@ class ElementalEmitter {
                            PrimitiveType type);
   absl::StatusOr<std::vector<llvm::Value*>> EmitReduce(const HloInstruction& instr,
                                                        const IrIndex& index);
+  absl::StatusOr<std::vector<llvm::Value*>> EmitReduceUncached(const HloInstruction& instr,
+                                                               const IrIndex& index);
   absl::StatusOr<std::vector<llvm::Value*>> EmitReduceWindow(const HloInstruction& instr,
                                                              const IrIndex& index);
   absl::StatusOr<llvm::Value*> EmitDot(const HloInstruction& instr, const IrIndex& index);

@@ -311,6 +311,38 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
 
 absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitReduce(
     const HloInstruction& instr, const IrIndex& index) {
+  // Memoized on the output index: an epilogue that reads the reduced value
+  // for every element of a row (softmax's x / sum) computes the row once
+  // per run of equal indices instead of once per element.
+  int64_t n = instr.operand_count() / 2;
+  llvm::LLVMContext& c = b_->getContext();
+  llvm::Function* fn = b_->GetInsertBlock()->getParent();
+  llvm::AllocaInst* memo_index = EntryAlloca(b_->getInt64Ty(), b_->getInt64(-1));
+  std::vector<llvm::AllocaInst*> memo(n);
+  for (int64_t i = 0; i < n; ++i) {
+    memo[i] = EntryAlloca(ComputeType(instr.operand(i)->shape().element_type(), c));
+  }
+  llvm::Value* current = index.IsScalar() ? b_->getInt64(0) : index.linear(*b_);
+  llvm::BasicBlock* compute = llvm::BasicBlock::Create(c, "reduce.compute", fn);
+  llvm::BasicBlock* join = llvm::BasicBlock::Create(c, "reduce.join", fn);
+  b_->CreateCondBr(b_->CreateICmpEQ(b_->CreateLoad(b_->getInt64Ty(), memo_index), current),
+                   join, compute);
+  b_->SetInsertPoint(compute);
+  cache_.emplace_back();
+  auto values = EmitReduceUncached(instr, index);
+  cache_.pop_back();
+  if (!values.ok()) return values.status();
+  for (int64_t i = 0; i < n; ++i) b_->CreateStore((*values)[i], memo[i]);
+  b_->CreateStore(current, memo_index);
+  b_->CreateBr(join);
+  b_->SetInsertPoint(join);
+  std::vector<llvm::Value*> out;
+  for (int64_t i = 0; i < n; ++i) out.push_back(b_->CreateLoad(memo[i]->getAllocatedType(), memo[i]));
+  return out;
+}
+
+absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitReduceUncached(
+    const HloInstruction& instr, const IrIndex& index) {
   int64_t n = instr.operand_count() / 2;
   const Shape& in = instr.operand(0)->shape();
   const std::vector<int64_t>& reduced = instr.dimensions();

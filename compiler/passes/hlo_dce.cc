@@ -28,32 +28,19 @@ absl::StatusOr<bool> RunOnComputation(HloComputation* computation) {
     worklist.pop_back();
     for (const HloInstruction* op : h->operands()) mark(op);
   }
+  // A dead instruction has only dead users; sweeping users-first (reverse
+  // definition order) until nothing is left also copes with a computation
+  // whose definition order a pass left broken.
   bool changed = false;
-  // Users come after their operands, so removing in reverse definition
-  // order never removes an instruction that still has users. (A dead
-  // instruction can only have dead users.)
-  for (auto it = instructions.rbegin(); it != instructions.rend(); ++it) {
-    HloInstruction* h = *it;
-    if (live.contains(h)) continue;
-    if (h->user_count() != 0) {
-      // Out of definition order (should not happen); detach users first
-      // by removing them in a later round.
-      continue;
-    }
-    if (absl::Status s = computation->RemoveInstruction(h); !s.ok()) return s;
-    changed = true;
-  }
-  // Anything left dead with users (cycles of dead code cannot exist; this
-  // only triggers when the definition order was broken): one more sweep
-  // until nothing changes.
   bool progress = true;
   while (progress) {
     progress = false;
-    for (HloInstruction* h : computation->instructions()) {
+    const std::vector<HloInstruction*> current = computation->instructions();
+    for (auto it = current.rbegin(); it != current.rend(); ++it) {
+      HloInstruction* h = *it;
       if (live.contains(h) || h->user_count() != 0) continue;
       if (absl::Status s = computation->RemoveInstruction(h); !s.ok()) return s;
       changed = progress = true;
-      break;
     }
   }
   return changed;

@@ -313,8 +313,4 @@ absl::flat_hash_set<const HloComputation*> FusionComputations(
   return fused;
 }
 
-std::vector<HloComputation*> ComputationsInOrder(const HloModule& module) {
-  return module.computations();
-}
-
 }  // namespace aot

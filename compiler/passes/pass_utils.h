@@ -113,10 +113,6 @@ absl::flat_hash_set<const HloComputation*> EmbeddedComputations(
 absl::flat_hash_set<const HloComputation*> FusionComputations(
     const HloModule& module);
 
-// The computations of `module` in its print order (callees first),
-// captured before a pass adds or removes any.
-std::vector<HloComputation*> ComputationsInOrder(const HloModule& module);
-
 }  // namespace aot
 
 #endif  // AOT_COMPILER_PASSES_PASS_UTILS_H_

@@ -250,10 +250,13 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Load(
   }
   executable->stats_.passes_ms = MillisSince(step);
 
-  // Step 3 (the part shared by every execution): constants resident.
+  // Step 3 (the part shared by every execution): constants resident. A
+  // platform that cannot execute here (CUDA without a device) stops after
+  // steps 1-2: the artifact is deserialized and validated, not run.
   step = std::chrono::steady_clock::now();
   executable->constants_.resize(p.buffer_allocations_size());
   for (const BufferAllocationProto& a : p.buffer_allocations()) {
+    if (!platform->CanExecute()) break;
     if (a.kind() != BufferAllocationProto::CONSTANT) continue;
     auto memory = platform->Allocate(a.size());
     if (!memory.ok()) return memory.status();
@@ -267,7 +270,7 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Load(
     }
   }
   for (const ConstantProto& c : p.constants()) {
-    if (c.size() == 0) continue;
+    if (c.size() == 0 || !platform->CanExecute()) continue;
     if (absl::Status s = platform->CopyHostToDevice(
             p.binary().data() + c.binary_offset(),
             executable->constants_[c.allocation_index()], c.size());

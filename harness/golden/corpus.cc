@@ -1,0 +1,154 @@
+#include "harness/golden/corpus.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "nlohmann/json.hpp"
+#include "runtime/support/cli.h"
+#include "runtime/support/file_io.h"
+
+namespace aot {
+
+namespace fs = std::filesystem;
+
+absl::StatusOr<std::vector<CorpusModule>> DiscoverModules(const std::string& golden_dir) {
+  fs::path root = fs::path(golden_dir) / "modules";
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) {
+    return absl::NotFoundError(absl::StrCat("no module directory ", root.string()));
+  }
+  std::vector<CorpusModule> modules;
+  std::map<std::string, std::string> seen;
+  for (const auto& suite : fs::directory_iterator(root)) {
+    if (!suite.is_directory()) continue;
+    for (const auto& file : fs::directory_iterator(suite.path())) {
+      if (file.path().extension() != ".hlo") continue;
+      CorpusModule m;
+      m.suite = suite.path().filename().string();
+      m.test = file.path().stem().string();
+      m.path = file.path().string();
+      if (auto it = seen.find(m.test); it != seen.end()) {
+        return absl::InvalidArgumentError(absl::StrCat("test name '", m.test,
+                                                       "' is used twice: ", it->second, " and ",
+                                                       m.path));
+      }
+      seen[m.test] = m.path;
+      fs::path sidecar = file.path();
+      sidecar.replace_extension(".options.json");
+      if (fs::exists(sidecar)) {
+        auto text = ReadFileToString(sidecar.string(), 1 << 20);
+        if (!text.ok()) return text.status();
+        nlohmann::json j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+        if (j.is_discarded() || !j.is_object()) {
+          return absl::InvalidArgumentError(absl::StrCat(sidecar.string(), ": not a JSON object"));
+        }
+        for (const auto& [key, value] : j.items()) {
+          if ((key == "atol" || key == "rtol") && value.is_number() && value.get<double>() >= 0) {
+            (key == "atol" ? m.atol : m.rtol) = value.get<double>();
+          } else if (key == "seed" && value.is_number_unsigned()) {
+            m.seed = value.get<uint64_t>();
+          } else {
+            return absl::InvalidArgumentError(absl::StrCat(
+                sidecar.string(), ": unknown or invalid option '", key,
+                "' (known: atol, rtol: non-negative numbers; seed: unsigned integer)"));
+          }
+        }
+      }
+      modules.push_back(std::move(m));
+    }
+  }
+  std::sort(modules.begin(), modules.end(), [](const CorpusModule& a, const CorpusModule& b) {
+    return std::tie(a.suite, a.test) < std::tie(b.suite, b.test);
+  });
+  return modules;
+}
+
+const std::vector<GoldenTarget>& GoldenTargets() {
+  static const auto* targets = new std::vector<GoldenTarget>{
+      {"host-x86-64-v3", "host-x86-64-v3", "host"},
+      {"host-x86-64-v2", "host-x86-64-v2", "host"},
+      {"cuda-sm_90", "h100", "cuda"},
+      {"cuda-sm_80", "a100", "cuda"},
+  };
+  return *targets;
+}
+
+absl::StatusOr<GoldenTarget> FindGoldenTarget(absl::string_view name) {
+  std::vector<std::string> names;
+  for (const GoldenTarget& t : GoldenTargets()) {
+    if (t.name == name) return t;
+    names.push_back(t.name);
+  }
+  return absl::NotFoundError(absl::StrCat("unknown golden target '", name, "' (known: ",
+                                          absl::StrJoin(names, ", "), ")"));
+}
+
+std::string VersionDir(const std::string& golden_dir, absl::string_view target, int version) {
+  return (fs::path(golden_dir) / "executables" / std::string(target) /
+          absl::StrCat("v", version))
+      .string();
+}
+
+absl::StatusOr<std::vector<int>> DiscoverVersions(const std::string& golden_dir,
+                                                  absl::string_view target) {
+  fs::path dir = fs::path(golden_dir) / "executables" / std::string(target);
+  std::vector<int> versions;
+  std::error_code ec;
+  if (fs::is_directory(dir, ec)) {
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      if (!entry.is_directory()) continue;
+      std::string name = entry.path().filename().string();
+      int v;
+      if (name.size() < 2 || name[0] != 'v' || !absl::SimpleAtoi(name.substr(1), &v) || v < 0 ||
+          name.substr(1) != absl::StrCat(v)) {
+        continue;
+      }
+      bool has_artifact = false;
+      for (const auto& f : fs::directory_iterator(entry.path())) {
+        if (f.path().extension() == ".pbtxt") has_artifact = true;
+      }
+      if (has_artifact) versions.push_back(v);
+    }
+  }
+  if (versions.empty()) {
+    return absl::NotFoundError(absl::StrCat("target '", target, "' has no golden versions under ",
+                                            dir.string(), " (expected v<N>/ directories)"));
+  }
+  std::sort(versions.begin(), versions.end());
+  return versions;
+}
+
+std::vector<int> SelectVersions(const std::vector<int>& versions, bool all_versions) {
+  if (all_versions || versions.size() <= 2) return versions;
+  return {versions.front(), versions[versions.size() - 2]};
+}
+
+namespace {
+
+absl::StatusOr<bool> BoolFromEnvironment(const char* name) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || *value == '\0') return false;
+  auto parsed = ParseBool(value);
+  if (!parsed.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, "=", value, " is not a boolean (use 1/0, true/false)"));
+  }
+  return *parsed;
+}
+
+}  // namespace
+
+absl::StatusOr<bool> AllVersionsFromEnvironment() {
+  return BoolFromEnvironment("XLA_AOT_TEST_ALL_VERSIONS");
+}
+
+absl::StatusOr<bool> UpdateGoldensFromEnvironment() {
+  return BoolFromEnvironment("XLA_AOT_UPDATE_GOLDENS");
+}
+
+}  // namespace aot

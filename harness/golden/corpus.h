@@ -1,0 +1,58 @@
+#ifndef AOT_HARNESS_GOLDEN_CORPUS_H_
+#define AOT_HARNESS_GOLDEN_CORPUS_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace aot {
+
+// A program of the corpus: golden/modules/<suite>/<test>.hlo, with an
+// optional sidecar <test>.options.json ({"atol": x, "rtol": y, "seed": n}).
+struct CorpusModule {
+  std::string suite;
+  std::string test;   // file stem; unique across suites
+  std::string path;   // the .hlo file
+  double atol = 0;    // declared tolerance (0/0: bitwise)
+  double rtol = 0;
+  uint64_t seed = 42;
+};
+
+// Every module under <golden_dir>/modules, sorted by suite then test.
+// Errors name the file (bad sidecar, duplicate test name).
+absl::StatusOr<std::vector<CorpusModule>> DiscoverModules(const std::string& golden_dir);
+
+// The golden targets: name, shipped target config, platform.
+struct GoldenTarget {
+  std::string name;           // "host-x86-64-v3", "cuda-sm_90"
+  std::string target_config;  // shipped spec name ("host-x86-64-v3", "h100")
+  std::string platform;       // "host" | "cuda"
+};
+const std::vector<GoldenTarget>& GoldenTargets();
+absl::StatusOr<GoldenTarget> FindGoldenTarget(absl::string_view name);
+
+// Versions of a target, discovered positionally: directories
+// <golden_dir>/executables/<target>/v<int> holding at least one artifact
+// (*.pbtxt), sorted numerically; stray files and empty version
+// directories are ignored. NotFound when the target has none.
+absl::StatusOr<std::vector<int>> DiscoverVersions(const std::string& golden_dir,
+                                                  absl::string_view target);
+std::string VersionDir(const std::string& golden_dir, absl::string_view target, int version);
+
+// Which versions a replay checks, oldest to newest: the boundary versions
+// (the oldest and the second newest; all when there are two or fewer), or
+// every version with `all_versions`.
+std::vector<int> SelectVersions(const std::vector<int>& versions, bool all_versions);
+
+// XLA_AOT_TEST_ALL_VERSIONS parsed as a boolean (unset: false); an
+// unparsable value is an error naming it.
+absl::StatusOr<bool> AllVersionsFromEnvironment();
+// XLA_AOT_UPDATE_GOLDENS likewise.
+absl::StatusOr<bool> UpdateGoldensFromEnvironment();
+
+}  // namespace aot
+
+#endif  // AOT_HARNESS_GOLDEN_CORPUS_H_

@@ -1,0 +1,457 @@
+#include "harness/golden/golden_ops.h"
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "compiler/backend/compiler.h"
+#include "compiler/backend/literal_execution.h"
+#include "compiler/hlo/hlo_parser.h"
+#include "compiler/interpreter/evaluator.h"
+#include "compiler/interpreter/random_literal.h"
+#include "compiler/target/target_config.h"
+#include "google/protobuf/text_format.h"
+#include "google/protobuf/util/json_util.h"
+#include "google/protobuf/util/message_differencer.h"
+#include "proto/schema.h"
+#include "runtime/executable/client.h"
+#include "runtime/support/build_info.h"
+#include "runtime/support/file_io.h"
+
+namespace aot {
+
+namespace fs = std::filesystem;
+
+std::string TodayDate() {
+  std::time_t now = std::time(nullptr);
+  std::tm tm;
+  gmtime_r(&now, &tm);
+  char buffer[16];
+  std::strftime(buffer, sizeof(buffer), "%Y-%m-%d", &tm);
+  return buffer;
+}
+
+const std::vector<std::string>& VerificationIgnoreList() {
+  static const auto* list = new std::vector<std::string>{
+      "aot.KernelBinaryProto.object",  "aot.KernelBinaryProto.ptx",
+      "aot.KernelBinaryProto.cubin",   "aot.ToolchainVersionProto.built_with",
+      "aot.ExecutableMetadataProto.compiler_version",
+      "aot.ExecutableMetadataProto.source_path"};
+  return *list;
+}
+
+std::string DiffExecutables(const ExecutableProto& golden, const ExecutableProto& current) {
+  google::protobuf::util::MessageDifferencer differencer;
+  std::string diff;
+  differencer.ReportDifferencesToString(&diff);
+  const google::protobuf::DescriptorPool* pool = google::protobuf::DescriptorPool::generated_pool();
+  for (const std::string& name : VerificationIgnoreList()) {
+    if (const google::protobuf::FieldDescriptor* f = pool->FindFieldByName(name)) {
+      differencer.IgnoreField(f);
+    }
+  }
+  if (differencer.Compare(golden, current)) return "";
+  if (diff.size() > 4000) diff = diff.substr(0, 4000) + "... (diff truncated)\n";
+  return diff;
+}
+
+namespace {
+
+absl::StatusOr<std::unique_ptr<HloModule>> ParseFile(const std::string& path) {
+  auto text = ReadFileToString(path);
+  if (!text.ok()) return text.status();
+  auto module = ParseHloModule(*text);
+  if (!module.ok()) {
+    return absl::Status(module.status().code(), absl::StrCat(path, ": ", module.status().message()));
+  }
+  return module;
+}
+
+bool HasGemm(const google::protobuf::RepeatedPtrField<ThunkProto>& thunks) {
+  for (const ThunkProto& t : thunks) {
+    if (t.has_gemm()) return true;
+    if (t.has_sequential() && HasGemm(t.sequential().thunks())) return true;
+    if (t.has_while_loop() &&
+        (HasGemm(t.while_loop().condition().thunks()) || HasGemm(t.while_loop().body().thunks()))) {
+      return true;
+    }
+    if (t.has_conditional()) {
+      for (const auto& b : t.conditional().branches()) {
+        if (HasGemm(b.thunks())) return true;
+      }
+    }
+  }
+  return false;
+}
+
+// Widest default tolerance of the result's floating-point leaves.
+Tolerance ResultTolerance(const Literal& result) {
+  Tolerance t;
+  for (const Literal& leaf : result.FlattenLeaves()) {
+    Tolerance d = DefaultTolerance(leaf.shape().element_type());
+    t.atol = std::max(t.atol, d.atol);
+    t.rtol = std::max(t.rtol, d.rtol);
+  }
+  return t;
+}
+
+absl::StatusOr<std::unique_ptr<Client>> ClientFor(const GoldenTarget& target) {
+  return Client::Create(target.platform);
+}
+
+}  // namespace
+
+absl::StatusOr<GoldenArtifact> BuildArtifact(const CorpusModule& module,
+                                             const GoldenTarget& target) {
+  auto config = ShippedTargetConfig(target.target_config);
+  if (!config.ok()) return config.status();
+  auto hlo = ParseFile(module.path);
+  if (!hlo.ok()) return hlo.status();
+  CompileOptions options;
+  options.source_path = module.path;
+  auto compiled = Compile(**hlo, *config, options);
+  if (!compiled.ok()) {
+    return absl::Status(compiled.status().code(),
+                        absl::StrCat(module.path, ": ", compiled.status().message()));
+  }
+  GoldenArtifact artifact;
+  artifact.test = module.test;
+  artifact.executable = (*compiled)->proto();
+  GoldenIoProto& io = artifact.io;
+  io.set_test(module.test);
+  io.set_input_seed(module.seed);
+  std::vector<Literal> args;
+  const HloComputation* entry = (*hlo)->entry_computation();
+  for (int64_t i = 0; i < entry->num_parameters(); ++i) {
+    args.push_back(RandomLiteral(entry->parameter_instruction(i)->shape(), module.seed + i));
+    *io.add_arguments() = args.back().ToProto();
+  }
+  Literal result;
+  Tolerance tolerance{module.atol, module.rtol};
+  if (target.platform == "host") {
+    auto client = ClientFor(target);
+    if (!client.ok()) return client.status();
+    auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
+    if (!executable.ok()) return executable.status();
+    auto out = ExecuteWithLiterals(**executable, args);
+    if (!out.ok()) return out.status();
+    result = *std::move(out);
+    if (tolerance.bitwise() && HasGemm(artifact.executable.thunks())) {
+      tolerance = ResultTolerance(result);
+    }
+  } else {
+    HloEvaluator evaluator;
+    auto out = evaluator.Evaluate(**hlo, args);
+    if (!out.ok()) return out.status();
+    result = *std::move(out);
+    if (tolerance.bitwise()) tolerance = ResultTolerance(result);
+  }
+  for (const Literal& leaf : result.FlattenLeaves()) *io.add_results() = leaf.ToProto();
+  io.set_atol(tolerance.atol);
+  io.set_rtol(tolerance.rtol);
+  return artifact;
+}
+
+absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(
+    const std::string& golden_dir, const std::vector<std::string>& targets,
+    const std::string& date) {
+  auto modules = DiscoverModules(golden_dir);
+  if (!modules.ok()) return modules.status();
+  std::vector<GenerateResult> results;
+  for (const std::string& name : targets) {
+    auto target = FindGoldenTarget(name);
+    if (!target.ok()) return target.status();
+    std::vector<GoldenArtifact> artifacts;
+    for (const CorpusModule& m : *modules) {
+      auto artifact = BuildArtifact(m, *target);
+      if (!artifact.ok()) return artifact.status();
+      artifacts.push_back(*std::move(artifact));
+    }
+    GenerateResult result;
+    result.target = name;
+    auto versions = DiscoverVersions(golden_dir, name);
+    int next = 1;
+    if (versions.ok()) {
+      int newest = versions->back();
+      std::string dir = VersionDir(golden_dir, name, newest);
+      std::vector<std::string> tests = ListTests(dir);
+      std::vector<std::string> differences;
+      std::vector<std::string> current_tests;
+      for (const GoldenArtifact& a : artifacts) current_tests.push_back(a.test);
+      std::sort(current_tests.begin(), current_tests.end());
+      if (tests != current_tests) differences.push_back("the set of tests changed");
+      for (const GoldenArtifact& a : artifacts) {
+        if (std::find(tests.begin(), tests.end(), a.test) == tests.end()) continue;
+        auto golden = ReadArtifact(dir, a.test);
+        if (!golden.ok()) {
+          differences.push_back(absl::StrCat(a.test, ": ", golden.status().message()));
+          continue;
+        }
+        if (!DiffExecutables(golden->executable, a.executable).empty()) {
+          differences.push_back(a.test);
+        }
+      }
+      if (differences.empty()) {
+        result.version = newest;
+        result.message = absl::StrCat("up to date with v", newest, "; nothing written");
+        results.push_back(result);
+        continue;
+      }
+      next = newest + 1;
+      result.message = absl::StrCat("differs from v", newest, " (",
+                                    absl::StrJoin(differences, ", "), ")");
+    } else {
+      result.message = "no version yet";
+    }
+    Manifest manifest;
+    manifest.version = next;
+    manifest.target = name;
+    manifest.created = date;
+    manifest.compiler_version = BuildGitDescribe();
+    manifest.compiler_commit = BuildGitCommit();
+    manifest.schema_fingerprint = SchemaFingerprint();
+    if (!artifacts.empty()) {
+      std::string json;
+      google::protobuf::util::JsonPrintOptions json_options;
+      (void)google::protobuf::util::MessageToJsonString(artifacts[0].executable.abi_version(),
+                                                        &json, json_options);
+      manifest.abi_version = nlohmann::ordered_json::parse(json, nullptr, false);
+    }
+    auto config = ShippedTargetConfig(target->target_config);
+    if (config.ok()) google::protobuf::TextFormat::PrintToString(*config, &manifest.target_config);
+    std::string dir = VersionDir(golden_dir, name, next);
+    if (absl::Status s = WriteVersion(dir, artifacts, manifest); !s.ok()) return s;
+    result.wrote = true;
+    result.version = next;
+    result.message = absl::StrCat("wrote v", next, ": ", result.message);
+    results.push_back(result);
+  }
+  return results;
+}
+
+ReplayRecord ReplayArtifact(const GoldenTarget& target, int version,
+                            const GoldenArtifact& artifact) {
+  ReplayRecord r;
+  r.target = target.name;
+  r.version = version;
+  r.test = artifact.test;
+  auto client = ClientFor(target);
+  if (!client.ok()) {
+    r.status = "skipped";
+    r.reason = absl::StrCat("platform unavailable: ", client.status().message());
+    return r;
+  }
+  auto start = std::chrono::steady_clock::now();
+  auto executable = (*client)->Load(artifact.executable);
+  r.load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                  .count();
+  if (!executable.ok()) {
+    const std::string message(executable.status().message());
+    // A capability mismatch is the machine's, not a versioning bug.
+    if (executable.status().code() == absl::StatusCode::kFailedPrecondition &&
+        message.find("capability mismatch") != std::string::npos) {
+      r.status = "skipped";
+      r.reason = message;
+    } else {
+      r.status = "fail";
+      r.reason = absl::StrCat("the current runtime refuses the artifact: ", message);
+    }
+    return r;
+  }
+  if (!(*executable)->platform()->CanExecute()) {
+    r.status = "skipped";
+    r.reason = absl::StrCat("loaded and validated (load steps 1-2); not executed: no ",
+                            target.platform, " device on this machine");
+    return r;
+  }
+  std::vector<Literal> args;
+  for (const LiteralProto& a : artifact.io.arguments()) {
+    auto literal = Literal::FromProto(a);
+    if (!literal.ok()) {
+      r.status = "fail";
+      r.reason = absl::StrCat("recorded input unreadable: ", literal.status().message());
+      return r;
+    }
+    args.push_back(*std::move(literal));
+  }
+  start = std::chrono::steady_clock::now();
+  auto result = ExecuteWithLiterals(**executable, args);
+  r.run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                 .count();
+  if (!result.ok()) {
+    r.status = "fail";
+    r.reason = absl::StrCat("execution failed: ", result.status().message());
+    return r;
+  }
+  std::vector<Literal> leaves = result->FlattenLeaves();
+  if (static_cast<int>(leaves.size()) != artifact.io.results_size()) {
+    r.status = "fail";
+    r.reason = absl::StrCat("produced ", leaves.size(), " results, recorded ",
+                            artifact.io.results_size());
+    return r;
+  }
+  Tolerance tolerance{artifact.io.atol(), artifact.io.rtol()};
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    auto expected = Literal::FromProto(artifact.io.results(static_cast<int>(i)));
+    if (!expected.ok()) {
+      r.status = "fail";
+      r.reason = absl::StrCat("recorded output unreadable: ", expected.status().message());
+      return r;
+    }
+    if (absl::Status s = CompareLiterals(*expected, leaves[i], tolerance); !s.ok()) {
+      r.status = "fail";
+      r.reason = absl::StrCat("outputs differ from the recorded ones (result ", i, ", ",
+                              tolerance.bitwise() ? "bitwise" : "with tolerance", "): ",
+                              s.message());
+      return r;
+    }
+  }
+  r.status = "pass";
+  return r;
+}
+
+nlohmann::ordered_json ReplayReport::ToJson() const {
+  nlohmann::ordered_json j;
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const ReplayRecord& r : records) {
+    nlohmann::ordered_json e;
+    e["target"] = r.target;
+    e["version"] = r.version;
+    e["test"] = r.test;
+    e["status"] = r.status;
+    e["reason"] = r.reason;
+    e["load_ms"] = r.load_ms;
+    e["run_ms"] = r.run_ms;
+    list.push_back(e);
+  }
+  j["results"] = list;
+  j["summary"] = {{"passed", passed}, {"failed", failed}, {"skipped", skipped},
+                  {"total", static_cast<int>(records.size())}};
+  return j;
+}
+
+absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
+  ReplayReport report;
+  for (const std::string& name : options.targets) {
+    auto target = FindGoldenTarget(name);
+    if (!target.ok()) return target.status();
+    auto versions = DiscoverVersions(options.golden_dir, name);
+    if (!versions.ok()) return versions.status();
+    std::vector<int> selected = options.versions.empty()
+                                    ? SelectVersions(*versions, options.all_versions)
+                                    : options.versions;
+    for (int version : selected) {
+      std::string dir = VersionDir(options.golden_dir, name, version);
+      int before_failed = report.failed, before_passed = report.passed,
+          before_skipped = report.skipped;
+      auto add = [&](ReplayRecord r) {
+        if (r.status == "pass") ++report.passed;
+        else if (r.status == "fail") ++report.failed;
+        else ++report.skipped;
+        report.records.push_back(std::move(r));
+      };
+      auto manifest = ReadManifest(dir);
+      absl::Status integrity = manifest.ok() ? VerifyManifest(dir, *manifest) : manifest.status();
+      if (!integrity.ok()) {
+        ReplayRecord r;
+        r.target = name;
+        r.version = version;
+        r.test = "*";
+        r.status = "fail";
+        r.reason = std::string(integrity.message());
+        add(std::move(r));
+      } else {
+        for (const std::string& test : ListTests(dir)) {
+          auto artifact = ReadArtifact(dir, test);
+          if (!artifact.ok()) {
+            ReplayRecord r;
+            r.target = name;
+            r.version = version;
+            r.test = test;
+            r.status = "fail";
+            r.reason = std::string(artifact.status().message());
+            add(std::move(r));
+            continue;
+          }
+          add(ReplayArtifact(*target, version, *artifact));
+        }
+      }
+      if (options.progress) {
+        std::fprintf(stderr, "replay %s v%d: %d passed, %d failed, %d skipped\n", name.c_str(),
+                     version, report.passed - before_passed, report.failed - before_failed,
+                     report.skipped - before_skipped);
+      }
+    }
+  }
+  return report;
+}
+
+absl::StatusOr<std::vector<VerifyResult>> VerifyGoldens(const std::string& golden_dir,
+                                                        const std::vector<std::string>& targets,
+                                                        bool strict) {
+  auto modules = DiscoverModules(golden_dir);
+  if (!modules.ok()) return modules.status();
+  std::vector<VerifyResult> results;
+  for (const std::string& name : targets) {
+    auto target = FindGoldenTarget(name);
+    if (!target.ok()) return target.status();
+    auto versions = DiscoverVersions(golden_dir, name);
+    if (!versions.ok()) return versions.status();
+    VerifyResult result;
+    result.target = name;
+    result.version = versions->back();
+    std::string dir = VersionDir(golden_dir, name, result.version);
+    std::vector<std::string> tests = ListTests(dir);
+    std::vector<std::string> current;
+    auto config = ShippedTargetConfig(target->target_config);
+    if (!config.ok()) return config.status();
+    for (const CorpusModule& m : *modules) {
+      current.push_back(m.test);
+      if (std::find(tests.begin(), tests.end(), m.test) == tests.end()) {
+        result.ok = false;
+        absl::StrAppend(&result.diff, m.test, ": new test, not in v", result.version, "\n");
+        continue;
+      }
+      auto hlo = ParseFile(m.path);
+      if (!hlo.ok()) return hlo.status();
+      CompileOptions options;
+      options.source_path = m.path;
+      auto compiled = Compile(**hlo, *config, options);
+      if (!compiled.ok()) return compiled.status();
+      auto golden = ReadArtifact(dir, m.test);
+      if (!golden.ok()) {
+        result.ok = false;
+        absl::StrAppend(&result.diff, m.test, ": ", golden.status().message(), "\n");
+        continue;
+      }
+      if (strict) {
+        auto stored = ReadFileToString((fs::path(dir) / (m.test + ".pbtxt")).string());
+        if (!stored.ok() || *stored != ArtifactText((*compiled)->proto())) {
+          result.ok = false;
+          absl::StrAppend(&result.diff, m.test, ": not byte-identical (--strict)\n");
+        }
+        continue;
+      }
+      std::string diff = DiffExecutables(golden->executable, (*compiled)->proto());
+      if (!diff.empty()) {
+        result.ok = false;
+        absl::StrAppend(&result.diff, m.test, ":\n", diff);
+      }
+    }
+    for (const std::string& t : tests) {
+      if (std::find(current.begin(), current.end(), t) == current.end()) {
+        result.ok = false;
+        absl::StrAppend(&result.diff, t, ": in v", result.version, " but no longer in the corpus\n");
+      }
+    }
+    results.push_back(result);
+  }
+  return results;
+}
+
+}  // namespace aot

@@ -1,0 +1,113 @@
+#ifndef AOT_HARNESS_GOLDEN_GOLDEN_OPS_H_
+#define AOT_HARNESS_GOLDEN_GOLDEN_OPS_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "harness/golden/corpus.h"
+#include "harness/golden/golden_store.h"
+#include "nlohmann/json.hpp"
+
+namespace aot {
+
+// --- Structural comparison of artifacts (golden verification) ---------
+
+// Fields verification ignores, as XLA's golden verification does:
+// kernel binaries (object code, PTX, cubin: they follow from the same
+// inputs and are checked by replay), toolchain versions (built_with),
+// the compiler's git describe and debug paths.
+const std::vector<std::string>& VerificationIgnoreList();
+
+// A field-order-insensitive structural diff of two executables under the
+// ignore list; empty when they are equivalent.
+std::string DiffExecutables(const ExecutableProto& golden, const ExecutableProto& current);
+
+// --- Building artifacts -----------------------------------------------
+
+// Compiles one corpus module for a target with the current compiler and
+// records its inputs (seeded) and outputs: on host targets by running the
+// artifact; on CUDA targets (compiled device-less) from the reference
+// interpreter, with a tolerance. Tests whose artifact uses a vendor BLAS
+// GEMM get a tolerance too (BLAS results are not bit-reproducible across
+// CPU models).
+absl::StatusOr<GoldenArtifact> BuildArtifact(const CorpusModule& module,
+                                             const GoldenTarget& target);
+
+// --- generate -----------------------------------------------------------
+
+struct GenerateResult {
+  std::string target;
+  bool wrote = false;
+  int version = 0;        // written, or the newest when up to date
+  std::string message;
+};
+
+// For each target: compiles every module; writes v<N+1> only when the
+// output differs from v<N> under verification (or v1 when there is none).
+// `date` (YYYY-MM-DD) is the manifest's created date.
+absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(
+    const std::string& golden_dir, const std::vector<std::string>& targets,
+    const std::string& date);
+
+// --- replay -------------------------------------------------------------
+
+struct ReplayRecord {
+  std::string target;
+  int version = 0;
+  std::string test;
+  std::string status;  // pass | fail | skipped
+  std::string reason;
+  double load_ms = 0;
+  double run_ms = 0;
+};
+
+struct ReplayOptions {
+  std::string golden_dir = "golden";
+  std::vector<std::string> targets;
+  bool all_versions = false;
+  // Restrict to these versions (empty: the selection rule).
+  std::vector<int> versions;
+  // Print a progress line per version to stderr.
+  bool progress = false;
+};
+
+struct ReplayReport {
+  std::vector<ReplayRecord> records;
+  int passed = 0, failed = 0, skipped = 0;
+  bool ok() const { return failed == 0; }
+  nlohmann::ordered_json ToJson() const;
+};
+
+// Loads every selected golden version's artifacts with the current runtime
+// (oldest to newest), runs them on their recorded inputs and compares with
+// the recorded outputs (bitwise unless the test declares a tolerance).
+// The MANIFEST's sha256 are checked first. Errors (not failures): a target
+// without versions, an unknown target.
+absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options);
+
+// Replays one artifact (used by replay and the test fixture).
+ReplayRecord ReplayArtifact(const GoldenTarget& target, int version,
+                            const GoldenArtifact& artifact);
+
+// --- verify -------------------------------------------------------------
+
+struct VerifyResult {
+  std::string target;
+  int version = 0;  // the newest version
+  bool ok = true;
+  std::string diff;  // per test, when not ok
+};
+
+// Compiles with the current compiler and compares with the newest version:
+// structurally under the ignore list, or byte for byte with `strict`.
+absl::StatusOr<std::vector<VerifyResult>> VerifyGoldens(const std::string& golden_dir,
+                                                        const std::vector<std::string>& targets,
+                                                        bool strict);
+
+// Today's date, YYYY-MM-DD (UTC).
+std::string TodayDate();
+
+}  // namespace aot
+
+#endif  // AOT_HARNESS_GOLDEN_GOLDEN_OPS_H_

@@ -1,0 +1,42 @@
+// The bundled corpus as ordinary GoogleTest tests against the goldens of
+// the host target: BackwardsCompatibility/v<N> loads golden v<N>,
+// GoldenFileVerification/v<N> compiles with the current compiler.
+#include "harness/testing/aot_golden_test.h"
+
+namespace aot {
+namespace {
+
+class HostGoldenTest : public AotGoldenTest {};
+class CudaGoldenTest : public AotGoldenTest {};
+
+#define AOT_GOLDEN_CASES(X)                                                           \
+  X(AddMul, "add_mul") X(Transcendental, "transcendental")                            \
+  X(CompareSelect, "compare_select") X(IntegerOps, "integer_ops")                     \
+  X(BroadcastReshapeTranspose, "broadcast_reshape_transpose")                         \
+  X(SliceConcatPad, "slice_concat_pad") X(InteriorPadReverse, "interior_pad_reverse") \
+  X(DynamicSliceUpdate, "dynamic_slice_update") X(IotaLayouts, "iota_layouts")        \
+  X(ReduceSumRows, "reduce_sum_rows") X(ReduceMaxMultiDim, "reduce_max_multi_dim")    \
+  X(ArgmaxVariadic, "argmax_variadic") X(ReduceWindowSum, "reduce_window_sum")        \
+  X(Matmul, "matmul") X(BatchMatmul, "batch_matmul") X(Mlp, "mlp")                    \
+  X(MatvecF64, "matvec_f64") X(Softmax, "softmax") X(LayerNorm, "layer_norm")         \
+  X(Conv2d, "conv2d") X(CnnBlock, "cnn_block") X(DepthwiseConv, "depthwise_conv")     \
+  X(MaxPoolGrad, "max_pool_grad") X(EmbeddingLookup, "embedding_lookup")              \
+  X(Gather2dWindows, "gather_2d_windows") X(ScatterAdd, "scatter_add")                \
+  X(SortPairs, "sort_pairs") X(WhileLoop, "while_loop")                               \
+  X(ConditionalPred, "conditional_pred") X(ConditionalIndex, "conditional_index")     \
+  X(CallNested, "call_nested") X(TopK, "topk") X(Gelu, "gelu")                        \
+  X(Bf16Matmul, "bf16_matmul") X(F16Elementwise, "f16_elementwise")                   \
+  X(Int8Quantize, "int8_quantize") X(MixedConvert, "mixed_convert")
+
+#define AOT_HOST_CASE(name, test) \
+  TEST_P(HostGoldenTest, name) { CheckGolden(test); }
+#define AOT_CUDA_CASE(name, test) \
+  TEST_P(CudaGoldenTest, name) { CheckGolden(test); }
+AOT_GOLDEN_CASES(AOT_HOST_CASE)
+AOT_GOLDEN_CASES(AOT_CUDA_CASE)
+
+INSTANTIATE_AOT_GOLDEN_TESTS(HostGoldenTest, "host-x86-64-v3");
+INSTANTIATE_AOT_GOLDEN_TESTS(CudaGoldenTest, "cuda-sm_90");
+
+}  // namespace
+}  // namespace aot

@@ -1,0 +1,233 @@
+// The golden corpus machinery on synthetic corpora in temp directories.
+#include <cstdlib>
+#include <filesystem>
+
+#include "gmock/gmock.h"
+#include "google/protobuf/text_format.h"
+#include "gtest/gtest.h"
+#include "harness/golden/corpus.h"
+#include "harness/golden/golden_ops.h"
+#include "harness/golden/golden_store.h"
+#include "runtime/support/file_io.h"
+#include "runtime/support/sha256.h"
+
+namespace aot {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+class TempDir {
+ public:
+  TempDir() {
+    char tmpl[] = "/tmp/aot_golden_test_XXXXXX";
+    path_ = ::mkdtemp(tmpl);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+void Touch(const fs::path& p, const std::string& text = "x") {
+  fs::create_directories(p.parent_path());
+  ASSERT_TRUE(WriteFileAtomically(p.string(), text).ok());
+}
+
+TEST(VersionSelectionTest, BoundaryVersions) {
+  EXPECT_THAT(SelectVersions({1, 2, 5}, false), ElementsAre(1, 2));
+  EXPECT_THAT(SelectVersions({1, 2, 3, 4}, false), ElementsAre(1, 3));
+  EXPECT_THAT(SelectVersions({3}, false), ElementsAre(3));
+  EXPECT_THAT(SelectVersions({1, 2}, false), ElementsAre(1, 2));
+  EXPECT_THAT(SelectVersions({1, 2, 5}, true), ElementsAre(1, 2, 5));
+}
+
+TEST(VersionSelectionTest, DiscoveryIsPositionalAndIgnoresStrays) {
+  TempDir dir;
+  fs::path t = fs::path(dir.path()) / "executables" / "host-x86-64-v3";
+  for (int v : {1, 2, 5, 10}) Touch(t / ("v" + std::to_string(v)) / "a.pbtxt");
+  fs::create_directories(t / "v7");             // empty: ignored
+  Touch(t / "v8" / "notes.txt");                // no artifact: ignored
+  Touch(t / "vx" / "a.pbtxt");                  // not v<int>
+  Touch(t / "v03" / "a.pbtxt");                 // not canonical
+  Touch(t / "README.md");                       // stray file
+  auto versions = DiscoverVersions(dir.path(), "host-x86-64-v3");
+  ASSERT_TRUE(versions.ok()) << versions.status();
+  EXPECT_THAT(*versions, ElementsAre(1, 2, 5, 10));  // numeric, not lexicographic
+  EXPECT_THAT(SelectVersions(*versions, false), ElementsAre(1, 5));
+  auto missing = DiscoverVersions(dir.path(), "cuda-sm_90");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(missing.status().message()), HasSubstr("has no golden versions"));
+}
+
+TEST(VersionSelectionTest, AllVersionsEnvironmentFlag) {
+  ::unsetenv("XLA_AOT_TEST_ALL_VERSIONS");
+  EXPECT_FALSE(*AllVersionsFromEnvironment());
+  ::setenv("XLA_AOT_TEST_ALL_VERSIONS", "1", 1);
+  EXPECT_TRUE(*AllVersionsFromEnvironment());
+  ::setenv("XLA_AOT_TEST_ALL_VERSIONS", "true", 1);
+  EXPECT_TRUE(*AllVersionsFromEnvironment());
+  ::setenv("XLA_AOT_TEST_ALL_VERSIONS", "0", 1);
+  EXPECT_FALSE(*AllVersionsFromEnvironment());
+  ::setenv("XLA_AOT_TEST_ALL_VERSIONS", "garbage", 1);
+  auto bad = AllVersionsFromEnvironment();
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.status().message()),
+              HasSubstr("XLA_AOT_TEST_ALL_VERSIONS=garbage is not a boolean"));
+  ::unsetenv("XLA_AOT_TEST_ALL_VERSIONS");
+}
+
+// A corpus of two real modules in a temp directory.
+class GoldenOpsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::path(dir_.path());
+    fs::create_directories(root_ / "modules" / "elementwise");
+    fs::create_directories(root_ / "modules" / "reductions");
+    fs::copy_file("golden/modules/elementwise/add_mul.hlo",
+                  root_ / "modules" / "elementwise" / "add_mul.hlo");
+    fs::copy_file("golden/modules/reductions/reduce_sum_rows.hlo",
+                  root_ / "modules" / "reductions" / "reduce_sum_rows.hlo");
+  }
+  std::string golden() const { return root_.string(); }
+  std::string v(int n) const { return VersionDir(golden(), "host-x86-64-v2", n); }
+  absl::StatusOr<ReplayReport> Replay() {
+    ReplayOptions options;
+    options.golden_dir = golden();
+    options.targets = {"host-x86-64-v2"};
+    options.all_versions = true;
+    return ReplayGoldens(options);
+  }
+  // Rewrites a file of a version and its MANIFEST entry (a "legitimate"
+  // edit, so the integrity check passes and the content check runs).
+  void RewriteWithManifest(int version, const std::string& name, const std::string& bytes) {
+    ASSERT_TRUE(WriteFileAtomically((fs::path(v(version)) / name).string(), bytes).ok());
+    auto manifest = ReadManifest(v(version));
+    ASSERT_TRUE(manifest.ok());
+    manifest->files[name] = Sha256Hex(bytes);
+    ASSERT_TRUE(WriteFileAtomically((fs::path(v(version)) / "MANIFEST.json").string(),
+                                    manifest->ToJson().dump(2))
+                    .ok());
+  }
+
+  TempDir dir_;
+  fs::path root_;
+};
+
+TEST_F(GoldenOpsTest, GenerateWritesV1ThenNothingUntilTheOutputChanges) {
+  auto first = GenerateGoldens(golden(), {"host-x86-64-v2"}, "2026-05-01");
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_TRUE((*first)[0].wrote);
+  EXPECT_EQ((*first)[0].version, 1);
+  auto manifest = ReadManifest(v(1));
+  ASSERT_TRUE(manifest.ok()) << manifest.status();
+  EXPECT_EQ(manifest->created, "2026-05-01");
+  EXPECT_EQ(manifest->files.size(), 4u);
+  EXPECT_TRUE(VerifyManifest(v(1), *manifest).ok());
+  std::string v1_artifact = *ReadFileToString((fs::path(v(1)) / "add_mul.pbtxt").string());
+
+  auto again = GenerateGoldens(golden(), {"host-x86-64-v2"}, "2026-05-02");
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE((*again)[0].wrote);
+  EXPECT_THAT((*again)[0].message, HasSubstr("up to date with v1"));
+
+  // Change a program: v2 appears, v1 is untouched.
+  std::string path = (root_ / "modules" / "elementwise" / "add_mul.hlo").string();
+  std::string text = *ReadFileToString(path);
+  text.replace(text.find("subtract("), 9, "maximum(");
+  text.replace(text.find("%sub = "), 7, "%max = ");
+  ASSERT_TRUE(WriteFileAtomically(path, text).ok());
+  auto verify = VerifyGoldens(golden(), {"host-x86-64-v2"}, false);
+  ASSERT_TRUE(verify.ok()) << verify.status();
+  EXPECT_FALSE((*verify)[0].ok);
+  EXPECT_THAT((*verify)[0].diff, HasSubstr("add_mul"));
+  auto third = GenerateGoldens(golden(), {"host-x86-64-v2"}, "2026-06-01");
+  ASSERT_TRUE(third.ok()) << third.status();
+  EXPECT_TRUE((*third)[0].wrote);
+  EXPECT_EQ((*third)[0].version, 2);
+  EXPECT_EQ(*ReadFileToString((fs::path(v(1)) / "add_mul.pbtxt").string()), v1_artifact);
+  auto verify_after = VerifyGoldens(golden(), {"host-x86-64-v2"}, false);
+  ASSERT_TRUE(verify_after.ok());
+  EXPECT_TRUE((*verify_after)[0].ok) << (*verify_after)[0].diff;
+  // Both versions replay.
+  auto report = Replay();
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->passed, 4);
+  EXPECT_EQ(report->failed, 0);
+}
+
+TEST_F(GoldenOpsTest, CorruptedGoldenIsReportedAsSuch) {
+  ASSERT_TRUE(GenerateGoldens(golden(), {"host-x86-64-v2"}, "2026-05-01").ok());
+  std::string path = (fs::path(v(1)) / "add_mul.pbtxt").string();
+  std::string text = *ReadFileToString(path);
+  text[text.size() / 2] ^= 1;
+  ASSERT_TRUE(WriteFileAtomically(path, text).ok());
+  auto report = Replay();
+  ASSERT_TRUE(report.ok());
+  EXPECT_EQ(report->failed, 1);
+  EXPECT_THAT(report->records[0].reason, HasSubstr("corrupted or tampered golden: sha256 of"));
+  EXPECT_THAT(report->records[0].reason, HasSubstr("add_mul.pbtxt"));
+}
+
+TEST_F(GoldenOpsTest, ChangedOutputsFailReplay) {
+  ASSERT_TRUE(GenerateGoldens(golden(), {"host-x86-64-v2"}, "2026-05-01").ok());
+  auto artifact = ReadArtifact(v(1), "add_mul");
+  ASSERT_TRUE(artifact.ok());
+  GoldenIoProto io = artifact->io;
+  io.mutable_results(0)->set_f32s(3, io.results(0).f32s(3) + 1.0f);
+  RewriteWithManifest(1, "add_mul.io.pb", io.SerializeAsString());
+  auto report = Replay();
+  ASSERT_TRUE(report.ok());
+  EXPECT_EQ(report->failed, 1);
+  EXPECT_EQ(report->passed, 1);
+  for (const ReplayRecord& r : report->records) {
+    if (r.status == "fail") {
+      EXPECT_EQ(r.test, "add_mul");
+      EXPECT_THAT(r.reason, HasSubstr("outputs differ from the recorded ones"));
+      EXPECT_THAT(r.reason, HasSubstr("bitwise"));
+    }
+  }
+}
+
+TEST_F(GoldenOpsTest, GoldenTheRuntimeRefusesFailsReplay) {
+  ASSERT_TRUE(GenerateGoldens(golden(), {"host-x86-64-v2"}, "2026-05-01").ok());
+  auto artifact = ReadArtifact(v(1), "reduce_sum_rows");
+  ASSERT_TRUE(artifact.ok());
+  ExecutableProto e = artifact->executable;
+  e.mutable_hlo_module()->mutable_hlo_module()->mutable_computations(0)
+      ->mutable_instructions(0)->set_opcode("all-to-all-v2");
+  RewriteWithManifest(1, "reduce_sum_rows.pbtxt", ArtifactText(e));
+  auto report = Replay();
+  ASSERT_TRUE(report.ok());
+  EXPECT_EQ(report->failed, 1);
+  for (const ReplayRecord& r : report->records) {
+    if (r.status == "fail") {
+      EXPECT_THAT(r.reason, HasSubstr("the current runtime refuses the artifact"));
+      EXPECT_THAT(r.reason, HasSubstr("unknown HLO opcode 'all-to-all-v2'"));
+    }
+  }
+  EXPECT_FALSE(report->ToJson()["summary"]["failed"].get<int>() == 0);
+}
+
+TEST_F(GoldenOpsTest, ReplayOfATargetWithoutVersionsIsAnError) {
+  ReplayOptions options;
+  options.golden_dir = golden();
+  options.targets = {"cuda-sm_90"};
+  auto report = ReplayGoldens(options);
+  ASSERT_FALSE(report.ok());
+  EXPECT_THAT(std::string(report.status().message()), HasSubstr("has no golden versions"));
+}
+
+TEST_F(GoldenOpsTest, WriteVersionNeverOverwrites) {
+  ASSERT_TRUE(GenerateGoldens(golden(), {"host-x86-64-v2"}, "2026-05-01").ok());
+  Manifest m;
+  m.version = 1;
+  absl::Status s = WriteVersion(v(1), {}, m);
+  EXPECT_EQ(s.code(), absl::StatusCode::kAlreadyExists);
+}
+
+}  // namespace
+}  // namespace aot
