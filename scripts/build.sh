@@ -24,7 +24,9 @@ if [ "$sanitize" = 1 ]; then
   extra=(-DAOT_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug)
 else
   BUILD_DIR="${AOT_BUILD_DIR:-build}"
-  extra=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
+  # Release (no debug info) keeps the CI build short; pass
+  # AOT_CMAKE_ARGS=-DCMAKE_BUILD_TYPE=RelWithDebInfo for debugging.
+  extra=(-DCMAKE_BUILD_TYPE=Release)
 fi
 
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then

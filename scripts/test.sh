@@ -2,7 +2,9 @@
 # The project's test command (README, .ci/run): installs what is missing,
 # configures, builds and runs every test with CTest.
 #   scripts/test.sh [--sanitize] [ctest args...]
-# --sanitize builds and tests under AddressSanitizer + UBSan in build-asan/.
+# The parser fuzz tests and the malformed-artifact tests also run under
+# AddressSanitizer + UBSan (build-asan/) first; AOT_SKIP_SANITIZER_TESTS=1
+# skips that step. --sanitize runs the whole suite sanitized instead.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -17,8 +19,25 @@ for arg in "$@"; do
   esac
 done
 
-bash scripts/build.sh "${build_args[@]}"
-if [ "${#build_args[@]}" -gt 0 ]; then BUILD_DIR="${AOT_BUILD_DIR:-build-asan}"; else BUILD_DIR="${AOT_BUILD_DIR:-build}"; fi
+if [ "${#build_args[@]}" -gt 0 ]; then
+  # The whole suite under AddressSanitizer + UBSan.
+  bash scripts/build.sh --sanitize
+  cd "${AOT_BUILD_DIR:-build-asan}"
+  ctest --output-on-failure -j "${AOT_JOBS:-$(nproc)}" "${ctest_args[@]}"
+  exit 0
+fi
 
-cd "$BUILD_DIR"
+# The fuzz-style tests (mutated HLO text, malformed artifacts) always run
+# under AddressSanitizer + UBSan too, in build-asan/ (a small build: the
+# parser and the runtime).
+if [ "${AOT_SKIP_SANITIZER_TESTS:-0}" != 1 ]; then
+  AOT_BUILD_DIR=build-asan bash scripts/build.sh --sanitize hlo_test runtime_test
+  ./build-asan/compiler/hlo/hlo_test --gtest_brief=1 \
+      --gtest_filter='*Fuzz*:*Mutated*:*ErrorsNamePosition*'
+  ./build-asan/runtime/tests/runtime_test --gtest_brief=1 \
+      --gtest_filter='*Malformed*:*Truncated*:*System*:*WrongIsa*:*Concurrent*'
+fi
+
+bash scripts/build.sh
+cd "${AOT_BUILD_DIR:-build}"
 ctest --output-on-failure -j "${AOT_JOBS:-$(nproc)}" "${ctest_args[@]}"
