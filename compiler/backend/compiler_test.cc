@@ -64,6 +64,8 @@ TEST(CompilerTest, EveryCorpusModuleMatchesTheInterpreterOnHost) {
     HloEvaluator evaluator;
     auto expected = evaluator.Evaluate(*module, args);
     ASSERT_TRUE(expected.ok()) << expected.status();
+    // Deserialize -> serialize is the identity on the bytes.
+    EXPECT_EQ((*executable)->SerializeExecutable(), (*compiled)->SerializeAsString());
     auto actual = ExecuteWithLiterals(**executable, args);
     ASSERT_TRUE(actual.ok()) << actual.status();
     EXPECT_TRUE(CompareLiteralsWithDefaultTolerance(*expected, *actual).ok())
@@ -215,10 +217,36 @@ TEST(CompilerTest, EveryCorpusModuleCompilesForCudaDeviceLess) {
         EXPECT_THAT(k.binary().ptx(), HasSubstr(absl::StrCat(".target ", sm)));
         EXPECT_THAT(k.binary().ptx(), HasSubstr(absl::StrCat(".entry ", k.kernel_name())));
         if (have_ptxas) {
-          ASSERT_GE(k.binary().cubin().size(), 4u);
-          EXPECT_EQ(k.binary().cubin().substr(0, 4), "\x7f" "ELF");
+          // An ELF image for the CUDA machine (e_machine EM_CUDA = 190).
+          const std::string& cubin = k.binary().cubin();
+          ASSERT_GE(cubin.size(), 20u);
+          EXPECT_EQ(cubin.substr(0, 4), "\x7f" "ELF");
+          int machine = static_cast<uint8_t>(cubin[18]) | (static_cast<uint8_t>(cubin[19]) << 8);
+          EXPECT_EQ(machine, 190);
         }
       });
+    }
+  }
+}
+
+}  // namespace
+}  // namespace aot
+
+namespace aot {
+namespace {
+
+TEST(CompilerTest, EveryCorpusModuleCompilesForEveryHostIsaLevel) {
+  for (const char* spec : {"host-x86-64-v3", "host-x86-64-v4"}) {
+    auto target = ShippedTargetConfig(spec);
+    ASSERT_TRUE(target.ok());
+    for (const auto& path : CorpusFiles()) {
+      SCOPED_TRACE(absl::StrCat(spec, " ", path.string()));
+      auto module = Parse(path);
+      ASSERT_NE(module, nullptr);
+      auto compiled = Compile(*module, *target);
+      ASSERT_TRUE(compiled.ok()) << compiled.status();
+      EXPECT_EQ(compiled.value()->proto().capability().host().isa_level(),
+                target->device_description().capability().host().isa_level());
     }
   }
 }

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "compiler/hlo/hlo_parser.h"
+#include "compiler/hlo/hlo_test_text.h"
 #include "compiler/hlo/literal.h"
 #include "compiler/interpreter/evaluator.h"
 #include "gtest/gtest.h"
@@ -21,42 +22,11 @@
 namespace aot {
 namespace interpreter_test {
 
-// Scalar computations used by many tests.
-inline constexpr char kAddF32[] = R"(
-add_f32 {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT r = f32[] add(a, b)
-}
-)";
-inline constexpr char kAddS32[] = R"(
-add_s32 {
-  a = s32[] parameter(0)
-  b = s32[] parameter(1)
-  ROOT r = s32[] add(a, b)
-}
-)";
-inline constexpr char kMaxF32[] = R"(
-max_f32 {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT r = f32[] maximum(a, b)
-}
-)";
-inline constexpr char kGeF32[] = R"(
-ge_f32 {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT r = pred[] compare(a, b), direction=GE
-}
-)";
-
-// "HloModule test" + `computations` + "ENTRY main { body }".
-inline std::string Module(absl::string_view body,
-                          absl::string_view computations = "") {
-  return absl::StrCat("HloModule test\n", computations, "\nENTRY main {\n", body,
-                      "\n}\n");
-}
+using ::aot::hlo_test_text::kAddF32;
+using ::aot::hlo_test_text::kAddS32;
+using ::aot::hlo_test_text::kMaxF32;
+using ::aot::hlo_test_text::kGeF32;
+using ::aot::hlo_test_text::Module;
 
 // Parses and evaluates; the status of whichever step failed.
 inline absl::StatusOr<Literal> TryRun(absl::string_view hlo,

@@ -12,6 +12,7 @@
 #include "absl/strings/string_view.h"
 #include "compiler/hlo/hlo_module.h"
 #include "compiler/hlo/hlo_parser.h"
+#include "compiler/hlo/hlo_test_text.h"
 #include "compiler/verifier/hlo_verifier.h"
 #include "compiler/verifier/shape_inference.h"
 #include "gtest/gtest.h"
@@ -19,35 +20,12 @@
 namespace aot {
 namespace verifier_test {
 
-// Scalar reducers and comparators used by many tests.
-inline constexpr char kAddF32[] = R"(
-add_f32 {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT r = f32[] add(a, b)
-}
-)";
-inline constexpr char kAddS32[] = R"(
-add_s32 {
-  a = s32[] parameter(0)
-  b = s32[] parameter(1)
-  ROOT r = s32[] add(a, b)
-}
-)";
-inline constexpr char kGeF32[] = R"(
-ge_f32 {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT r = pred[] compare(a, b), direction=GE
-}
-)";
-inline constexpr char kLtF32[] = R"(
-lt_f32 {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT r = pred[] compare(a, b), direction=LT
-}
-)";
+using ::aot::hlo_test_text::kAddF32;
+using ::aot::hlo_test_text::kAddS32;
+using ::aot::hlo_test_text::kGeF32;
+using ::aot::hlo_test_text::kLtF32;
+using ::aot::hlo_test_text::Module;
+
 // (value, index) argmax over (f32, s32): parameters (acc_v, acc_i, v, i).
 inline constexpr char kArgmax[] = R"(
 argmax {
@@ -61,13 +39,6 @@ argmax {
   ROOT t = (f32[], s32[]) tuple(v, i)
 }
 )";
-
-// "HloModule m", the helper computations, then "ENTRY main { body }".
-inline std::string Module(absl::string_view entry_body,
-                          absl::string_view computations = "") {
-  return absl::StrCat("HloModule m\n", computations, "\nENTRY main {\n",
-                      entry_body, "\n}\n");
-}
 
 // The instruction named `name`, looked up in the entry computation first
 // (helper computations reuse short names).

@@ -1,0 +1,29 @@
+# cmake -DAOTC=... -DAOT_RUN=... -DCORPUS=... -DOUT=... -P corpus_fresh_process.cmake
+# Every corpus module: compiled by aotc (one process) to a serialized
+# executable, then loaded, executed and compared with the reference
+# interpreter by aot-run (another process).
+file(GLOB_RECURSE modules "${CORPUS}/*.hlo")
+list(SORT modules)
+file(REMOVE_RECURSE "${OUT}")
+file(MAKE_DIRECTORY "${OUT}")
+list(LENGTH modules count)
+foreach(m IN LISTS modules)
+  get_filename_component(name "${m}" NAME_WE)
+  execute_process(COMMAND "${AOTC}" --module_file=${m} --output_file=${OUT}/${name}.pb
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "aotc failed on ${m}: ${err}")
+  endif()
+endforeach()
+execute_process(COMMAND "${AOT_RUN}" --platform=host --reference_platform=interpreter "${OUT}"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "aot-run failed (${rc}): ${err}")
+endif()
+string(REGEX MATCHALL "reference: match" matches "${out}")
+list(LENGTH matches matched)
+if(NOT matched EQUAL count)
+  message(FATAL_ERROR "${matched} of ${count} artifacts matched the interpreter")
+endif()
+message("corpus: ${count} of ${count} artifacts loaded in a fresh process and matched the interpreter")
