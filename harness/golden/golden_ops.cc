@@ -1,5 +1,7 @@
 #include "harness/golden/golden_ops.h"
 
+#include "harness/golden/windows.h"
+
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -331,6 +333,7 @@ nlohmann::ordered_json ReplayReport::ToJson() const {
   }
   j["results"] = list;
   j["summary"] = {{"passed", passed}, {"failed", failed}, {"skipped", skipped},
+                  {"expired", expired},
                   {"total", static_cast<int>(records.size())}};
   return j;
 }
@@ -345,6 +348,25 @@ absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
     std::vector<int> selected = options.versions.empty()
                                     ? SelectVersions(*versions, options.all_versions)
                                     : options.versions;
+    if (!options.now.empty()) {
+      auto now = Date::Parse(options.now);
+      if (!now.ok()) return now.status();
+      auto dated = DatedVersions(options.golden_dir, name);
+      if (!dated.ok()) return dated.status();
+      BackwardWindow window = ComputeBackwardWindow(*dated, *now);
+      selected = window.in_window;
+      for (int v : window.expired) {
+        ReplayRecord r;
+        r.target = name;
+        r.version = v;
+        r.test = "*";
+        r.status = "expired";
+        r.reason = absl::StrCat("created before the backward window (", window.start.ToString(),
+                                " .. ", options.now, ") and superseded; may be pruned");
+        ++report.expired;
+        report.records.push_back(std::move(r));
+      }
+    }
     for (int version : selected) {
       std::string dir = VersionDir(options.golden_dir, name, version);
       int before_failed = report.failed, before_passed = report.passed,
@@ -389,6 +411,28 @@ absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
     }
   }
   return report;
+}
+
+absl::StatusOr<std::vector<int>> PruneExpired(const std::string& golden_dir,
+                                              const std::string& target,
+                                              const std::string& now, bool dry_run) {
+  auto date = Date::Parse(now);
+  if (!date.ok()) return date.status();
+  auto dated = DatedVersions(golden_dir, target);
+  if (!dated.ok()) return dated.status();
+  BackwardWindow window = ComputeBackwardWindow(*dated, *date);
+  if (!dry_run) {
+    for (int v : window.expired) {
+      std::error_code ec;
+      fs::remove_all(VersionDir(golden_dir, target, v), ec);
+      if (ec) {
+        return absl::InternalError(absl::StrCat("cannot remove ",
+                                                VersionDir(golden_dir, target, v), ": ",
+                                                ec.message()));
+      }
+    }
+  }
+  return window.expired;
 }
 
 absl::StatusOr<std::vector<VerifyResult>> VerifyGoldens(const std::string& golden_dir,

@@ -56,7 +56,7 @@ struct ReplayRecord {
   std::string target;
   int version = 0;
   std::string test;
-  std::string status;  // pass | fail | skipped
+  std::string status;  // pass | fail | skipped | expired
   std::string reason;
   double load_ms = 0;
   double run_ms = 0;
@@ -70,11 +70,15 @@ struct ReplayOptions {
   std::vector<int> versions;
   // Print a progress line per version to stderr.
   bool progress = false;
+  // Backward-window mode (YYYY-MM-DD): replay every version current in
+  // the last 6 months before `now` (windows.h); older versions are
+  // reported "expired", never failures. Empty: the boundary selection.
+  std::string now;
 };
 
 struct ReplayReport {
   std::vector<ReplayRecord> records;
-  int passed = 0, failed = 0, skipped = 0;
+  int passed = 0, failed = 0, skipped = 0, expired = 0;
   bool ok() const { return failed == 0; }
   nlohmann::ordered_json ToJson() const;
 };
@@ -104,6 +108,15 @@ struct VerifyResult {
 absl::StatusOr<std::vector<VerifyResult>> VerifyGoldens(const std::string& golden_dir,
                                                         const std::vector<std::string>& targets,
                                                         bool strict);
+
+// --- prune --------------------------------------------------------------
+
+// Deletes the version directories of `target` that are expired at `now`
+// (outside the backward window) and returns their numbers; with `dry_run`
+// only lists them. Nothing inside the window is ever deleted.
+absl::StatusOr<std::vector<int>> PruneExpired(const std::string& golden_dir,
+                                              const std::string& target,
+                                              const std::string& now, bool dry_run);
 
 // Today's date, YYYY-MM-DD (UTC).
 std::string TodayDate();

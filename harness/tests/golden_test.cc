@@ -221,6 +221,44 @@ TEST_F(GoldenOpsTest, ReplayOfATargetWithoutVersionsIsAnError) {
   EXPECT_THAT(std::string(report.status().message()), HasSubstr("has no golden versions"));
 }
 
+TEST_F(GoldenOpsTest, BackwardWindowReplayAndPruneUseManifestDates) {
+  std::string path = (root_ / "modules" / "elementwise" / "add_mul.hlo").string();
+  std::string original = *ReadFileToString(path);
+  ASSERT_TRUE(GenerateGoldens(golden(), {"host-x86-64-v2"}, "2025-01-01").ok());
+  std::string text = original;
+  text.replace(text.find("subtract("), 9, "maximum(");
+  ASSERT_TRUE(WriteFileAtomically(path, text).ok());
+  ASSERT_TRUE(GenerateGoldens(golden(), {"host-x86-64-v2"}, "2025-03-01").ok());
+  text.replace(text.find("maximum("), 8, "minimum(");
+  ASSERT_TRUE(WriteFileAtomically(path, text).ok());
+  ASSERT_TRUE(GenerateGoldens(golden(), {"host-x86-64-v2"}, "2026-10-01").ok());
+  ReplayOptions options;
+  options.golden_dir = golden();
+  options.targets = {"host-x86-64-v2"};
+  options.now = "2026-11-29";
+  auto report = ReplayGoldens(options);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->expired, 1);
+  EXPECT_EQ(report->failed, 0);
+  EXPECT_EQ(report->passed, 4);  // v2 and v3, two tests each
+  EXPECT_EQ(report->records[0].status, "expired");
+  EXPECT_EQ(report->records[0].version, 1);
+  // Prune: a dry run lists v1; the real run deletes v1 only.
+  auto listed = PruneExpired(golden(), "host-x86-64-v2", "2026-11-29", /*dry_run=*/true);
+  ASSERT_TRUE(listed.ok());
+  EXPECT_THAT(*listed, ElementsAre(1));
+  EXPECT_TRUE(fs::exists(v(1)));
+  auto pruned = PruneExpired(golden(), "host-x86-64-v2", "2026-11-29", /*dry_run=*/false);
+  ASSERT_TRUE(pruned.ok());
+  EXPECT_FALSE(fs::exists(v(1)));
+  EXPECT_TRUE(fs::exists(v(2)));
+  EXPECT_TRUE(fs::exists(v(3)));
+  // Earlier, v1 was inside the window: nothing to prune.
+  auto early = PruneExpired(golden(), "host-x86-64-v2", "2025-05-01", true);
+  ASSERT_TRUE(early.ok());
+  EXPECT_TRUE(early->empty());
+}
+
 TEST_F(GoldenOpsTest, WriteVersionNeverOverwrites) {
   ASSERT_TRUE(GenerateGoldens(golden(), {"host-x86-64-v2"}, "2026-05-01").ok());
   Manifest m;

@@ -31,6 +31,8 @@ constexpr char kCommands[] =
     "                       all) with the current runtime; compare outputs.\n"
     "  verify               Compile the corpus and compare with the newest golden\n"
     "                       version (structural diff, or bytes with --strict).\n"
+    "  prune                Delete golden versions expired at --now (outside the\n"
+    "                       6-month backward window).\n"
     "\nRun 'aot-compat COMMAND --help' for a command's flags.\n";
 
 int Version(int argc, char** argv) {
@@ -128,6 +130,11 @@ int Replay(int argc, char** argv) {
   flags.AddList("target", &targets, TargetHelp());
   flags.AddBool("all_versions", &all_versions, "Replay every version.");
   flags.AddString("json", &json_path, "Write the per-artifact results and a summary as JSON.");
+  std::string now;
+  flags.AddString("now", &now,
+                  "Backward-window mode (YYYY-MM-DD): replay every version current in the 6 "
+                  "months before this date (those created inside the window and the newest one "
+                  "before it); older versions are reported expired, never failures.");
   auto positional = flags.Parse(argc, argv, 2);
   if (!positional.ok()) return ReportToolError(kProgram, positional.status(), 2);
   if (flags.help_requested()) {
@@ -141,6 +148,7 @@ int Replay(int argc, char** argv) {
   options.targets = TargetsOrAll(targets);
   options.all_versions = all_versions || *env_all;
   options.progress = ::isatty(2);
+  options.now = now;
   auto report = ReplayGoldens(options);
   if (!report.ok()) return ReportToolError(kProgram, report.status(), 2);
   for (const ReplayRecord& r : report->records) {
@@ -149,14 +157,47 @@ int Replay(int argc, char** argv) {
                   r.test.c_str(), r.reason.c_str());
     }
   }
-  std::printf("replay: %d passed, %d failed, %d skipped\n", report->passed, report->failed,
-              report->skipped);
+  std::printf("replay: %d passed, %d failed, %d skipped, %d expired\n", report->passed,
+              report->failed, report->skipped, report->expired);
   if (!json_path.empty()) {
     if (absl::Status s = WriteFileAtomically(json_path, report->ToJson().dump(2) + "\n"); !s.ok()) {
       return ReportToolError(kProgram, s, 2);
     }
   }
   return report->ok() ? 0 : 1;
+}
+
+int Prune(int argc, char** argv) {
+  std::string golden_dir = "golden";
+  std::vector<std::string> targets;
+  std::string now = TodayDate();
+  bool dry_run = false;
+  FlagSet flags("aot-compat prune",
+                "aot-compat prune [--golden_dir=DIR] [--target=T]... [--now=YYYY-MM-DD] "
+                "[--dry_run]",
+                "Deletes golden versions that are expired at --now: created before the\n"
+                "6-month backward window and superseded by a version also created before\n"
+                "it. Versions inside the window (and the newest one before it) are never\n"
+                "deleted.");
+  flags.AddString("golden_dir", &golden_dir, "The corpus root.");
+  flags.AddList("target", &targets, TargetHelp());
+  flags.AddString("now", &now, "The date the window ends on.");
+  flags.AddBool("dry_run", &dry_run, "List what would be deleted, delete nothing.");
+  auto positional = flags.Parse(argc, argv, 2);
+  if (!positional.ok()) return ReportToolError(kProgram, positional.status(), 2);
+  if (flags.help_requested()) {
+    std::fputs(flags.Help().c_str(), stdout);
+    return 0;
+  }
+  for (const std::string& target : TargetsOrAll(targets)) {
+    auto pruned = PruneExpired(golden_dir, target, now, dry_run);
+    if (!pruned.ok()) return ReportToolError(kProgram, pruned.status(), 2);
+    std::vector<std::string> names;
+    for (int v : *pruned) names.push_back(absl::StrCat("v", v));
+    std::printf("%-16s %s %s\n", target.c_str(), dry_run ? "would prune" : "pruned",
+                names.empty() ? "nothing" : absl::StrJoin(names, ", ").c_str());
+  }
+  return 0;
 }
 
 int Verify(int argc, char** argv) {
@@ -214,6 +255,7 @@ int Main(int argc, char** argv) {
   if (command == "generate") return Generate(argc, argv);
   if (command == "replay") return Replay(argc, argv);
   if (command == "verify") return Verify(argc, argv);
+  if (command == "prune") return Prune(argc, argv);
   if (command == "schema-fingerprint") {
     std::printf("%s\n", SchemaFingerprint().c_str());
     return 0;
