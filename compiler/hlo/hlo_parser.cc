@@ -7,6 +7,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -992,61 +993,46 @@ absl::Status Parser::ParseAttribute(HloInstruction& instr, absl::string_view nam
   }
   if (name == "feature_group_count") return int_value(&at.feature_group_count);
   if (name == "batch_group_count") return int_value(&at.batch_group_count);
-  struct RepeatedDims {
-    absl::string_view name;
-    google::protobuf::RepeatedField<int64_t>* field;
-  };
-  if (name == "lhs_contracting_dims" || name == "rhs_contracting_dims" ||
-      name == "lhs_batch_dims" || name == "rhs_batch_dims") {
-    DotDimensionNumbersProto& d = dot();
-    auto* field = name == "lhs_contracting_dims" ? d.mutable_lhs_contracting_dimensions()
-                  : name == "rhs_contracting_dims" ? d.mutable_rhs_contracting_dimensions()
-                  : name == "lhs_batch_dims" ? d.mutable_lhs_batch_dimensions()
-                                             : d.mutable_rhs_batch_dimensions();
-    field->Clear();
-    if (!ParseIntListInto(value, field)) return bad("expected {i,j,...}");
-    return absl::OkStatus();
-  }
-  if (op == HloOpcode::kGather) {
-    GatherDimensionNumbersProto& g = gather();
-    google::protobuf::RepeatedField<int64_t>* field = nullptr;
-    if (name == "offset_dims") field = g.mutable_offset_dims();
-    if (name == "collapsed_slice_dims") field = g.mutable_collapsed_slice_dims();
-    if (name == "start_index_map") field = g.mutable_start_index_map();
-    if (name == "operand_batching_dims") field = g.mutable_operand_batching_dims();
-    if (name == "start_indices_batching_dims") field = g.mutable_start_indices_batching_dims();
+  // Dimension numbers of dot, gather and scatter: an attribute names a
+  // field of the opcode's dimension-numbers proto (dot's "*_dims" are its
+  // "*_dimensions"); lists are {i,j,...}, index_vector_dim an integer.
+  {
+    std::string field_name(name);
+    const google::protobuf::Descriptor* descriptor = nullptr;
+    if (absl::EndsWith(name, "_dims") &&
+        DotDimensionNumbersProto::descriptor()->FindFieldByName(
+            absl::StrCat(name.substr(0, name.size() - 4), "dimensions")) != nullptr) {
+      descriptor = DotDimensionNumbersProto::descriptor();
+      field_name = absl::StrCat(name.substr(0, name.size() - 4), "dimensions");
+    } else if (op == HloOpcode::kGather) {
+      descriptor = GatherDimensionNumbersProto::descriptor();
+    } else if (op == HloOpcode::kScatter) {
+      descriptor = ScatterDimensionNumbersProto::descriptor();
+    }
+    const google::protobuf::FieldDescriptor* field =
+        descriptor == nullptr ? nullptr : descriptor->FindFieldByName(field_name);
     if (field != nullptr) {
-      field->Clear();
-      if (!ParseIntListInto(value, field)) return bad("expected {i,j,...}");
+      google::protobuf::Message& dnums =
+          descriptor == DotDimensionNumbersProto::descriptor()
+              ? static_cast<google::protobuf::Message&>(dot())
+              : descriptor == GatherDimensionNumbersProto::descriptor()
+                    ? static_cast<google::protobuf::Message&>(gather())
+                    : static_cast<google::protobuf::Message&>(scatter());
+      const google::protobuf::Reflection* reflection = dnums.GetReflection();
+      if (field->is_repeated()) {
+        auto* values = reflection->MutableRepeatedField<int64_t>(&dnums, field);
+        values->Clear();
+        if (!ParseIntListInto(value, values)) return bad("expected {i,j,...}");
+      } else {
+        int64_t v;
+        if (absl::Status st = int_value(&v); !st.ok()) return st;
+        reflection->SetInt64(&dnums, field, v);
+      }
       return absl::OkStatus();
     }
-    if (name == "index_vector_dim") {
-      int64_t v;
-      if (absl::Status s = int_value(&v); !s.ok()) return s;
-      g.set_index_vector_dim(v);
-      return absl::OkStatus();
-    }
-    if (name == "slice_sizes") return int_list(&at.gather_slice_sizes);
   }
-  if (op == HloOpcode::kScatter) {
-    ScatterDimensionNumbersProto& s = scatter();
-    google::protobuf::RepeatedField<int64_t>* field = nullptr;
-    if (name == "update_window_dims") field = s.mutable_update_window_dims();
-    if (name == "inserted_window_dims") field = s.mutable_inserted_window_dims();
-    if (name == "scatter_dims_to_operand_dims") field = s.mutable_scatter_dims_to_operand_dims();
-    if (name == "input_batching_dims") field = s.mutable_input_batching_dims();
-    if (name == "scatter_indices_batching_dims") field = s.mutable_scatter_indices_batching_dims();
-    if (field != nullptr) {
-      field->Clear();
-      if (!ParseIntListInto(value, field)) return bad("expected {i,j,...}");
-      return absl::OkStatus();
-    }
-    if (name == "index_vector_dim") {
-      int64_t v;
-      if (absl::Status st = int_value(&v); !st.ok()) return st;
-      s.set_index_vector_dim(v);
-      return absl::OkStatus();
-    }
+  if (op == HloOpcode::kGather && name == "slice_sizes") {
+    return int_list(&at.gather_slice_sizes);
   }
   if (name == "indices_are_sorted") return bool_value(&at.indices_are_sorted);
   if (name == "unique_indices") return bool_value(&at.unique_indices);
