@@ -45,7 +45,9 @@ std::vector<HloComputation*> PostOrder(
   std::function<void(HloComputation*)> visit = [&](HloComputation* c) {
     if (!visited.insert(c).second) return;
     for (HloInstruction* i : c->instructions()) {
-      for (HloComputation* callee : i->called_computations()) visit(callee);
+      for (HloComputation* callee : i->called_computations()) {
+        if (callee != nullptr) visit(callee);
+      }
     }
     order.push_back(c);
   };
@@ -80,7 +82,9 @@ void HloModule::RemoveUnreachableComputations() {
   std::function<void(HloComputation*)> visit = [&](HloComputation* c) {
     if (!reachable.insert(c).second) return;
     for (HloInstruction* i : c->instructions()) {
-      for (HloComputation* callee : i->called_computations()) visit(callee);
+      for (HloComputation* callee : i->called_computations()) {
+        if (callee != nullptr) visit(callee);
+      }
     }
   };
   if (entry_ != nullptr) visit(entry_);

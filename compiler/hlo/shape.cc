@@ -1,5 +1,6 @@
 #include "compiler/hlo/shape.h"
 
+#include <cstdint>
 #include <numeric>
 
 #include "absl/strings/str_cat.h"
@@ -101,7 +102,12 @@ void Shape::ClearLayout() {
 int64_t Shape::ElementCount() const {
   if (!IsArray()) return 0;
   int64_t n = 1;
-  for (int64_t d : dimensions_) n *= d;
+  for (int64_t d : dimensions_) {
+    if (d <= 0) return 0;
+    // Saturate instead of overflowing (the verifier rejects such shapes).
+    if (n > INT64_MAX / d) return INT64_MAX;
+    n *= d;
+  }
   return n;
 }
 
@@ -111,7 +117,10 @@ int64_t Shape::ByteSize() const {
     for (const Shape& s : tuple_shapes_) n += s.ByteSize();
     return n;
   }
-  return ElementCount() * ByteWidth(element_type_);
+  int64_t count = ElementCount();
+  int64_t width = ByteWidth(element_type_);
+  if (width > 0 && count > INT64_MAX / width) return INT64_MAX;
+  return count * width;
 }
 
 std::vector<Shape> Shape::FlattenLeaves() const {

@@ -62,6 +62,14 @@ TEST(ShapeTest, SizesAndLeaves) {
   EXPECT_EQ(RowMajorStrides({2, 3, 4}), (std::vector<int64_t>{12, 4, 1}));
 }
 
+TEST(ShapeTest, HugeShapesSaturateInsteadOfOverflowing) {
+  Shape huge(F32, {int64_t{1} << 40, int64_t{1} << 40});
+  EXPECT_EQ(huge.ElementCount(), INT64_MAX);
+  EXPECT_EQ(huge.ByteSize(), INT64_MAX);
+  EXPECT_EQ(Shape(F64, {int64_t{1} << 61}).ByteSize(), INT64_MAX);
+  EXPECT_EQ(Shape(F32, {int64_t{1} << 40, 0}).ElementCount(), 0);
+}
+
 TEST(ShapeTest, EqualityTreatsUnsetLayoutAsDefault) {
   Shape a(F32, {2, 3});
   Shape b(F32, {2, 3});
