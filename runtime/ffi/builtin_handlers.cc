@@ -121,8 +121,9 @@ absl::Status Gelu(const FfiCallFrame& frame) {
 void RegisterBuiltinFfiHandlers(FfiRegistry& registry) {
   (void)registry.Register("aot.topk", TopK);
   (void)registry.Register("aot.gelu", Gelu);
-  // Renamed from aot.gelu_tanh; artifacts of the last 6 months may still
-  // name it. Can be removed in June 2027 (6 months backward compatibility window).
+  // Compatibility fallback: aot.gelu was called aot.gelu_tanh; artifacts
+  // of the last 6 months may still name it.
+  // Can be removed in June 2027 (6 months backward compatibility window).
   (void)registry.RegisterAlias("aot.gelu_tanh", "aot.gelu", "2027-06-01");
 }
 
