@@ -1,0 +1,78 @@
+#include "compiler/rollout/emission_ledger.h"
+
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/support/date.h"
+
+namespace aot {
+
+const std::vector<EmissionFlag>& EmissionLedger() {
+  static const auto* ledger = new std::vector<EmissionFlag>{};
+  return *ledger;
+}
+
+absl::StatusOr<std::vector<LedgerViolation>> CheckEmissionLedger(
+    const std::vector<EmissionFlag>& ledger, absl::string_view now_text) {
+  auto now = Date::Parse(now_text);
+  if (!now.ok()) return now.status();
+  std::vector<LedgerViolation> violations;
+  auto date = [&](const EmissionFlag& f, const std::string& text,
+                  absl::string_view field) -> std::optional<Date> {
+    if (text.empty()) return std::nullopt;
+    auto d = Date::Parse(text);
+    if (!d.ok()) {
+      violations.push_back({f.name, "BAD_DATE",
+                            absl::StrCat(field, ": ", d.status().message())});
+      return std::nullopt;
+    }
+    return *d;
+  };
+  for (const EmissionFlag& f : ledger) {
+    std::optional<Date> support = date(f, f.runtime_support_since, "runtime_support_since");
+    std::optional<Date> enabled = date(f, f.enabled_since, "enabled_since");
+    std::optional<Date> removed = date(f, f.fallback_removed_on, "fallback_removed_on");
+    if (f.runtime_support_since.empty()) {
+      violations.push_back({f.name, "NO_RUNTIME_SUPPORT_DATE",
+                            "every emission flag records when runtime support landed"});
+      continue;
+    }
+    if (!support) continue;
+    if (f.enabled_by_default) {
+      // support + 14 days <= d  <=>  support <= d - 14 days.
+      for (const Date& d : {*now, enabled.value_or(*now)}) {
+        if (*support > d.MinusDays(kForwardWindowDays)) {
+          violations.push_back(
+              {f.name, "EMITTED_TOO_EARLY",
+               absl::StrCat("on by default on ", d.ToString(), ", but runtime support landed on ",
+                            support->ToString(), ": runtimes released in the last ",
+                            kForwardWindowDays,
+                            " days cannot read it (turn the flag off until ",
+                            support->ToString(), " + ", kForwardWindowDays, " days)")});
+          break;
+        }
+      }
+    } else if (removed) {
+      violations.push_back({f.name, "FALLBACK_REMOVED_BEFORE_EMISSION",
+                            "the old form's fallback was removed but the new form is not emitted "
+                            "by default: artifacts still use the old form"});
+    }
+    if (removed && enabled) {
+      if (*enabled > removed->MinusMonths(kBackwardWindowMonths)) {
+        violations.push_back(
+            {f.name, "FALLBACK_REMOVED_TOO_EARLY",
+             absl::StrCat("fallback removed on ", removed->ToString(),
+                          ", less than 6 months after the compiler stopped emitting the old "
+                          "form (", enabled->ToString(),
+                          "): keep it until 6 months after that date")});
+      }
+    }
+    if (enabled && *enabled < *support) {
+      violations.push_back({f.name, "ENABLED_BEFORE_SUPPORT",
+                            "enabled_since is earlier than runtime_support_since"});
+    }
+  }
+  return violations;
+}
+
+}  // namespace aot

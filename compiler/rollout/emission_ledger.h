@@ -1,0 +1,50 @@
+#ifndef AOT_COMPILER_ROLLOUT_EMISSION_LEDGER_H_
+#define AOT_COMPILER_ROLLOUT_EMISSION_LEDGER_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace aot {
+
+// The staged-rollout ledger (CONTRACT.md s. 6): every compiler emission
+// flag for a new construct in the artifact (a thunk kind, a field required
+// for correctness, an enum value, an HLO opcode), with the dates that
+// decide whether turning it on, or removing the old form's fallback, is
+// safe. One registry: the compiler reads flag defaults from here, the gate
+// checks it, the schema's `emission_flag` annotations name these flags.
+struct EmissionFlag {
+  std::string name;                   // e.g. "emit_gemm_bias_epilogue"
+  std::string description;
+  std::string runtime_support_since;  // YYYY-MM-DD: phase 1 landed
+  bool enabled_by_default = false;    // phase 2: the compiler emits it
+  std::string enabled_since;          // YYYY-MM-DD the default turned on
+  // Phase 3: the date the runtime's deserialization fallback for the OLD
+  // form was removed (empty: still there).
+  std::string fallback_removed_on;
+};
+
+// The ledger of this compiler. v1 of the schema needed no staged rollout,
+// so it starts empty; entries are added with the runtime support (phase 1).
+const std::vector<EmissionFlag>& EmissionLedger();
+
+struct LedgerViolation {
+  std::string flag;
+  std::string rule;     // EMITTED_TOO_EARLY | FALLBACK_REMOVED_TOO_EARLY | BAD_DATE | ...
+  std::string message;  // what is wrong and how to fix it
+};
+
+// Checks a ledger at `now` (YYYY-MM-DD):
+//  - a flag on by default needs runtime support at least 14 days old
+//    (forward window) at `now` and at the date it was enabled;
+//  - a fallback may be removed only 6 months after emission of the new
+//    form became the default (backward window, counted from phase 2);
+//  - dates must parse and be ordered (support <= enabled <= removal).
+absl::StatusOr<std::vector<LedgerViolation>> CheckEmissionLedger(
+    const std::vector<EmissionFlag>& ledger, absl::string_view now);
+
+}  // namespace aot
+
+#endif  // AOT_COMPILER_ROLLOUT_EMISSION_LEDGER_H_

@@ -1,0 +1,86 @@
+#include "compiler/rollout/emission_ledger.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace aot {
+namespace {
+
+using ::testing::HasSubstr;
+
+EmissionFlag NewThunkKind() {
+  EmissionFlag f;
+  f.name = "emit_fused_gemm_thunk";
+  f.description = "a new thunk kind";
+  f.runtime_support_since = "2026-11-01";
+  return f;
+}
+
+TEST(EmissionLedgerTest, TheShippedLedgerIsConsistent) {
+  auto violations = CheckEmissionLedger(EmissionLedger(), "2026-11-29");
+  ASSERT_TRUE(violations.ok());
+  EXPECT_TRUE(violations->empty());
+}
+
+TEST(EmissionLedgerTest, OnByDefaultTenDaysAfterRuntimeSupportIsBlocked) {
+  EmissionFlag f = NewThunkKind();
+  f.enabled_by_default = true;
+  f.enabled_since = "2026-11-11";
+  auto violations = CheckEmissionLedger({f}, "2026-11-11");
+  ASSERT_TRUE(violations.ok());
+  ASSERT_EQ(violations->size(), 1u);
+  EXPECT_EQ((*violations)[0].rule, "EMITTED_TOO_EARLY");
+  EXPECT_THAT((*violations)[0].message, HasSubstr("runtime support landed on 2026-11-01"));
+}
+
+TEST(EmissionLedgerTest, OnByDefaultFifteenDaysAfterRuntimeSupportIsAllowed) {
+  EmissionFlag f = NewThunkKind();
+  f.enabled_by_default = true;
+  f.enabled_since = "2026-11-16";
+  auto violations = CheckEmissionLedger({f}, "2026-11-16");
+  ASSERT_TRUE(violations.ok());
+  EXPECT_TRUE(violations->empty());
+  // Off by default: any time is fine.
+  EmissionFlag off = NewThunkKind();
+  EXPECT_TRUE(CheckEmissionLedger({off}, "2026-11-02")->empty());
+}
+
+TEST(EmissionLedgerTest, FallbackRemovedFiveMonthsAfterTheSwitchIsBlocked) {
+  EmissionFlag f = NewThunkKind();
+  f.runtime_support_since = "2026-01-01";
+  f.enabled_by_default = true;
+  f.enabled_since = "2026-06-01";
+  f.fallback_removed_on = "2026-11-01";
+  auto violations = CheckEmissionLedger({f}, "2026-11-29");
+  ASSERT_TRUE(violations.ok());
+  ASSERT_EQ(violations->size(), 1u);
+  EXPECT_EQ((*violations)[0].rule, "FALLBACK_REMOVED_TOO_EARLY");
+}
+
+TEST(EmissionLedgerTest, FallbackRemovedSevenMonthsAfterTheSwitchIsAllowed) {
+  EmissionFlag f = NewThunkKind();
+  f.runtime_support_since = "2026-01-01";
+  f.enabled_by_default = true;
+  f.enabled_since = "2026-04-01";
+  f.fallback_removed_on = "2026-11-01";
+  auto violations = CheckEmissionLedger({f}, "2026-11-29");
+  ASSERT_TRUE(violations.ok());
+  EXPECT_TRUE(violations->empty());
+}
+
+TEST(EmissionLedgerTest, BadDatesAndMissingSupportAreReported) {
+  EmissionFlag f = NewThunkKind();
+  f.runtime_support_since = "";
+  auto a = CheckEmissionLedger({f}, "2026-11-29");
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ((*a)[0].rule, "NO_RUNTIME_SUPPORT_DATE");
+  EmissionFlag g = NewThunkKind();
+  g.enabled_since = "yesterday";
+  auto b = CheckEmissionLedger({g}, "2026-11-29");
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ((*b)[0].rule, "BAD_DATE");
+  EXPECT_FALSE(CheckEmissionLedger({}, "2026-99-01").ok());
+}
+
+}  // namespace
+}  // namespace aot
