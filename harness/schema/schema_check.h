@@ -47,7 +47,10 @@
 //                                        date (shortens the 6-month window).
 //   MISSING_ANNOTATION               a reachable field (oneof cases included)
 //                                    absent from the FIRST snapshot has no
-//                                    `(aot.compat)` annotation.
+//                                    `(aot.compat)` annotation. New enum
+//                                    values are reported with their
+//                                    (aot.compat_value) annotation but are
+//                                    not required to carry one.
 // Additions (FIELD_ADDED, ONEOF_CASE_ADDED, ENUM_VALUE_ADDED, MESSAGE_ADDED,
 // ENUM_ADDED) are reported with what their annotation says. Removed messages
 // and enums are notes (their fields' removal is judged through the fields
@@ -58,9 +61,10 @@
 //     reservation two snapshots ago and then reused passes buf but is a
 //     HISTORY_REUSE here (old artifacts of the 6-month window still carry the
 //     old meaning).
-//   * Reservation: buf's WIRE_JSON category does not demand `reserved` for
-//     deleted fields (FIELD_NO_DELETE_UNLESS_NUMBER_RESERVED is in WIRE only
-//     when deletion is flagged at all); we always require number and name.
+//   * Reservation of removed numbers and names: buf's WIRE_JSON has the same
+//     (FIELD_NO_DELETE_UNLESS_{NUMBER,NAME}_RESERVED and the ENUM_VALUE_
+//     ones), so verdicts agree there; un-reserving is ours alone (buf has
+//     no rule against dropping a `reserved` line).
 //   * Type changes: buf allows wire-compatible changes (int32 <-> int64,
 //     string <-> bytes ...) in WIRE; any type change is an error here because
 //     the runtime's FromProto reads the typed field.

@@ -5,7 +5,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/golden/corpus.h"
+#include "compiler/rollout/emission_ledger.h"
 #include "harness/golden/golden_ops.h"
+#include "harness/lint/fallback_lint.h"
+#include "runtime/support/date.h"
+#include "harness/schema/schema_check.h"
 #include "harness/report/tool_versions.h"
 #include <unistd.h>
 #include "absl/strings/str_join.h"
@@ -33,6 +37,12 @@ constexpr char kCommands[] =
     "                       version (structural diff, or bytes with --strict).\n"
     "  prune                Delete golden versions expired at --now (outside the\n"
     "                       6-month backward window).\n"
+    "  lint                 Fallback expiry lint of runtime/ and the emission-flag\n"
+    "                       ledger check (staged rollout) at --now.\n"
+    "  schema-snapshot      Write the built-in schema (a FileDescriptorSet) to\n"
+    "                       golden/schema/<date>-<id>.binpb.\n"
+    "  schema-check         Check the schema against every snapshot: breaking\n"
+    "                       changes, reservations, annotations.\n"
     "\nRun 'aot-compat COMMAND --help' for a command's flags.\n";
 
 int Version(int argc, char** argv) {
@@ -237,6 +247,153 @@ int Verify(int argc, char** argv) {
   return ok ? 0 : 1;
 }
 
+int SchemaSnapshot(int argc, char** argv) {
+  std::string out;
+  std::string dir = "golden/schema";
+  std::string date = TodayDate();
+  FlagSet flags("aot-compat schema-snapshot",
+                "aot-compat schema-snapshot [--out=golden/schema/<date>-<id>.binpb]",
+                "Writes the schema this binary was built with as a standard\n"
+                "FileDescriptorSet (what protoc --include_imports --descriptor_set_out\n"
+                "writes). The default name is <dir>/<date>-<first 8 hex of the schema\n"
+                "fingerprint>.binpb. An existing file is never overwritten.");
+  flags.AddString("out", &out, "The snapshot file to write.");
+  flags.AddString("dir", &dir, "Directory of the default --out.");
+  flags.AddString("date", &date, "Date of the default --out (YYYY-MM-DD).");
+  auto positional = flags.Parse(argc, argv, 2);
+  if (!positional.ok()) return ReportToolError(kProgram, positional.status(), 2);
+  if (flags.help_requested()) {
+    std::fputs(flags.Help().c_str(), stdout);
+    return 0;
+  }
+  if (!positional->empty()) {
+    return ReportToolError(kProgram,
+                           absl::InvalidArgumentError(absl::StrCat(
+                               "schema-snapshot takes no arguments, got '",
+                               positional->front(), "'")),
+                           2);
+  }
+  google::protobuf::FileDescriptorSet set = SchemaDescriptorSet();
+  if (out.empty()) out = DefaultSnapshotPath(dir, date, set);
+  if (absl::Status s = WriteSnapshot(out, set); !s.ok()) return ReportToolError(kProgram, s, 2);
+  std::printf("%s\n", out.c_str());
+  return 0;
+}
+
+int SchemaCheck(int argc, char** argv) {
+  std::vector<std::string> bases;
+  std::string head_path;
+  std::string json_path;
+  std::string dir = "golden/schema";
+  FlagSet flags("aot-compat schema-check",
+                "aot-compat schema-check [--base=SET.binpb]... [--head=SET.binpb] "
+                "[--json=OUT.json]",
+                "Checks the head schema against the history of snapshots (oldest\n"
+                "first; the last is the base): removed fields and enum values must be\n"
+                "reserved, numbers, types, cardinality and oneof membership never change,\n"
+                "numbers and names are never reused with another meaning (in any\n"
+                "snapshot), annotations never loosen, and every field added after the\n"
+                "first snapshot carries (aot.compat). Only what is reachable from\n"
+                "aot.ExecutableProto is gated; the rest is reported as notes. Exit 0\n"
+                "clean, 1 when a rule is broken, 2 on bad input.");
+  flags.AddList("base", &bases,
+                "Snapshot(s), oldest first. Default: every *.binpb of --dir, sorted by name.");
+  flags.AddString("head", &head_path, "The schema to check. Default: the built-in schema.");
+  flags.AddString("json", &json_path, "Also write the findings as JSON.");
+  flags.AddString("dir", &dir, "The snapshot directory.");
+  auto positional = flags.Parse(argc, argv, 2);
+  if (!positional.ok()) return ReportToolError(kProgram, positional.status(), 2);
+  if (flags.help_requested()) {
+    std::fputs(flags.Help().c_str(), stdout);
+    return 0;
+  }
+  if (!positional->empty()) {
+    return ReportToolError(kProgram,
+                           absl::InvalidArgumentError(absl::StrCat(
+                               "schema-check takes no arguments, got '",
+                               positional->front(), "'")),
+                           2);
+  }
+  if (bases.empty()) {
+    auto listed = ListSnapshots(dir);
+    if (!listed.ok()) return ReportToolError(kProgram, listed.status(), 2);
+    bases = *listed;
+  }
+  std::vector<SchemaVersion> history;
+  for (const std::string& path : bases) {
+    auto set = ReadDescriptorSet(path);
+    if (!set.ok()) return ReportToolError(kProgram, set.status(), 2);
+    history.push_back({path, *std::move(set)});
+  }
+  SchemaVersion head{"<built-in schema>", SchemaDescriptorSet()};
+  if (!head_path.empty()) {
+    auto set = ReadDescriptorSet(head_path);
+    if (!set.ok()) return ReportToolError(kProgram, set.status(), 2);
+    head = {head_path, *std::move(set)};
+  }
+  auto report = CheckSchema(history, head);
+  if (!report.ok()) return ReportToolError(kProgram, report.status(), 2);
+  std::fputs(report->ToText().c_str(), stdout);
+  if (!json_path.empty()) {
+    if (absl::Status s = WriteFileAtomically(json_path, report->ToJson().dump(2) + "\n");
+        !s.ok()) {
+      return ReportToolError(kProgram, s, 2);
+    }
+  }
+  return report->ok() ? 0 : 1;
+}
+
+int Lint(int argc, char** argv) {
+  std::string root = ".";
+  std::string now = TodayDate();
+  bool json = false;
+  FlagSet flags("aot-compat lint", "aot-compat lint [--root=DIR] [--now=YYYY-MM-DD] [--json]",
+                "Lists runtime compatibility fallbacks without an expiry comment (error),\n"
+                "expired fallbacks and FFI aliases past their expiry (notice), and checks\n"
+                "the staged-rollout ledger of compiler emission flags (error when a flag\n"
+                "is on by default less than 14 days after runtime support, or a fallback\n"
+                "was removed less than 6 months after the switch). Exit 1 on an error.");
+  flags.AddString("root", &root, "The repository root (runtime/ is scanned).");
+  flags.AddString("now", &now, "The date to judge expiry and windows at.");
+  flags.AddBool("json", &json, "Print JSON.");
+  auto positional = flags.Parse(argc, argv, 2);
+  if (!positional.ok()) return ReportToolError(kProgram, positional.status(), 2);
+  if (flags.help_requested()) {
+    std::fputs(flags.Help().c_str(), stdout);
+    return 0;
+  }
+  auto date = Date::Parse(now);
+  if (!date.ok()) return ReportToolError(kProgram, date.status(), 2);
+  auto report = LintFallbacks(root, *date);
+  if (!report.ok()) return ReportToolError(kProgram, report.status(), 2);
+  auto ledger = CheckEmissionLedger(EmissionLedger(), now);
+  if (!ledger.ok()) return ReportToolError(kProgram, ledger.status(), 2);
+  for (const LedgerViolation& v : *ledger) {
+    report->findings.push_back({"error", "compiler/rollout", 0,
+                                absl::StrCat("[", v.rule, "] ", v.flag, ": ", v.message)});
+  }
+  if (json) {
+    nlohmann::ordered_json out;
+    out["fallbacks"] = report->fallbacks;
+    out["ledger_flags"] = static_cast<int>(EmissionLedger().size());
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const LintFinding& f : report->findings) {
+      list.push_back({{"severity", f.severity}, {"file", f.file}, {"line", f.line},
+                      {"message", f.message}});
+    }
+    out["findings"] = list;
+    std::printf("%s\n", out.dump(2).c_str());
+  } else {
+    for (const LintFinding& f : report->findings) {
+      std::printf("%s: %s:%d: %s\n", f.severity.c_str(), f.file.c_str(), f.line,
+                  f.message.c_str());
+    }
+    std::printf("lint: %d fallbacks, %zu ledger flags, %s\n", report->fallbacks,
+                EmissionLedger().size(), report->ok() ? "ok" : "errors");
+  }
+  return report->ok() ? 0 : 1;
+}
+
 int Main(int argc, char** argv) {
   std::string usage = absl::StrCat(kProgram, " COMMAND [flags]\n\n",
                                     "The compatibility harness of the XLA-style "
@@ -256,6 +413,9 @@ int Main(int argc, char** argv) {
   if (command == "replay") return Replay(argc, argv);
   if (command == "verify") return Verify(argc, argv);
   if (command == "prune") return Prune(argc, argv);
+  if (command == "lint") return Lint(argc, argv);
+  if (command == "schema-snapshot") return SchemaSnapshot(argc, argv);
+  if (command == "schema-check") return SchemaCheck(argc, argv);
   if (command == "schema-fingerprint") {
     std::printf("%s\n", SchemaFingerprint().c_str());
     return 0;

@@ -1,0 +1,414 @@
+// Round-trip coverage of the serialized thunks: every thunk kind, populated
+// with every field at a non-default value (nested sequences non-empty), goes
+// through the registry's FromProto (inside a minimal valid executable loaded
+// on the host platform) and back through ToProto unchanged.
+//
+// The meta-test walks the descriptors reachable from ThunkProto and fails
+// when some field or oneof case (a thunk kind is a oneof case) is never set
+// to a non-default value by any case below: a new field cannot land without
+// extending a round-trip case. Scope: messages of proto/executable.proto
+// reachable from ThunkProto (the runtime-owned messages the thunks carry).
+// Shared HLO messages (ShapeProto, LayoutProto of proto/hlo.proto) are owned
+// by the HLO schema; ShapeProto.tuple_shapes is not a valid custom-call
+// operand, so they are out of this test's scope.
+#include <algorithm>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/match.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/descriptor.h"
+#include "google/protobuf/descriptor.pb.h"
+#include "google/protobuf/util/message_differencer.h"
+#include "gtest/gtest.h"
+#include "proto/executable.pb.h"
+#include "runtime/executable/client.h"
+#include "runtime/executable/thunk_registry.h"
+#include "runtime/tests/test_kernels.h"
+
+namespace aot {
+namespace {
+
+using google::protobuf::Descriptor;
+using google::protobuf::FieldDescriptor;
+using google::protobuf::Message;
+using google::protobuf::Reflection;
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+constexpr char kCountdownIr[] = R"(
+@countdown__aot_arity = constant i64 2
+define void @countdown(ptr %frame) {
+  %args = load ptr, ptr %frame
+  %counter = load ptr, ptr %args
+  %pp = getelementptr ptr, ptr %args, i64 1
+  %pred = load ptr, ptr %pp
+  %c = load i32, ptr %counter
+  %d = sub i32 %c, 1
+  store i32 %d, ptr %counter
+  %ge = icmp sge i32 %d, 0
+  %b = zext i1 %ge to i8
+  store i8 %b, ptr %pred
+  ret void
+}
+)";
+
+// Allocation 0: parameter 0 (f32[256]); 1: temp; 2: output (f32[256]).
+constexpr int kParam = 0;
+constexpr int kTemp = 1;
+constexpr int kOut = 2;
+
+BufferSliceProto Slice(int64_t alloc, int64_t offset, int64_t size) {
+  BufferSliceProto s;
+  s.set_allocation_index(alloc);
+  s.set_offset(offset);
+  s.set_size(size);
+  return s;
+}
+
+ShapeProto Shape(PrimitiveType type, std::vector<int64_t> dims) {
+  ShapeProto s;
+  s.set_element_type(type);
+  for (int64_t d : dims) s.add_dimensions(d);
+  return s;
+}
+
+ExecutableProto Executable(std::vector<ThunkProto> thunks) {
+  ExecutableProto e;
+  e.set_name("round_trip");
+  for (int i = 0; i < 3; ++i) {
+    BufferAllocationProto* a = e.add_buffer_allocations();
+    a->set_index(i);
+    a->set_size(1024);
+  }
+  e.mutable_buffer_allocations(kParam)->set_kind(BufferAllocationProto::PARAMETER);
+  e.mutable_buffer_allocations(kTemp)->set_kind(BufferAllocationProto::TEMP);
+  e.mutable_buffer_allocations(kOut)->set_kind(BufferAllocationProto::OUTPUT);
+  EntryParameterProto* p = e.add_parameters();
+  *p->mutable_shape() = Shape(F32, {256});
+  *p->mutable_slice() = Slice(kParam, 0, 1024);
+  *e.mutable_result()->mutable_shape() = Shape(F32, {256});
+  OutputLeafProto* leaf = e.mutable_result()->add_leaves();
+  *leaf->mutable_shape() = Shape(F32, {256});
+  *leaf->mutable_slice() = Slice(kOut, 0, 1024);
+  e.mutable_capability()->mutable_host()->set_isa_level(X86_64_V2);
+  e.mutable_abi_version()->set_runtime_abi_version(1);
+  for (ThunkProto& t : thunks) *e.add_thunks() = std::move(t);
+  return e;
+}
+
+ThunkProto Info(absl::string_view name) {
+  ThunkProto t;
+  t.mutable_info()->set_name(std::string(name));
+  t.mutable_info()->set_profile_annotation(absl::StrCat("profile:", name));
+  t.mutable_info()->set_execution_stream_id(1);
+  return t;
+}
+
+ThunkProto Copy(absl::string_view name, int64_t offset) {
+  ThunkProto t = Info(name);
+  *t.mutable_copy()->mutable_source() = Slice(kParam, offset, 64);
+  *t.mutable_copy()->mutable_destination() = Slice(kTemp, offset + 4, 64);
+  return t;
+}
+
+ThunkProto KernelCase() {
+  auto object = testing::CompileIrToObject(kCountdownIr);
+  EXPECT_TRUE(object.ok()) << object.status();
+  ThunkProto t = Info("countdown");
+  KernelThunkProto* k = t.mutable_kernel();
+  k->set_kernel_name("countdown");
+  LaunchDimensionsProto* d = k->mutable_launch_dimensions();
+  d->set_block_count_x(2);
+  d->set_block_count_y(1);
+  d->set_block_count_z(1);
+  d->set_threads_per_block_x(4);
+  d->set_threads_per_block_y(1);
+  d->set_threads_per_block_z(1);
+  *k->add_arguments() = Slice(kTemp, 8, 4);
+  *k->add_arguments() = Slice(kOut, 4, 1);
+  k->add_written(true);
+  k->add_written(true);
+  KernelBinaryProto* b = k->mutable_binary();
+  b->set_format(KernelBinaryProto::HOST_ELF_OBJECT);
+  b->set_object(object.ok() ? *object : "");
+  // Not read by the host loader, but carried through unchanged.
+  b->set_ptx("// ptx kept as the JIT fallback");
+  b->set_cubin("cubin");
+  k->set_shared_memory_bytes(128);
+  return t;
+}
+
+ThunkProto GemmCase() {
+  ThunkProto t = Info("dot");
+  GemmThunkProto* g = t.mutable_gemm();
+  // 2 batches of [2,3] x [3,4] -> [2,4], f32.
+  *g->mutable_lhs() = Slice(kParam, 16, 2 * 8 * 4);
+  *g->mutable_rhs() = Slice(kParam, 128, 2 * 12 * 4);
+  *g->mutable_output() = Slice(kOut, 32, 2 * 8 * 4);
+  g->set_element_type(F32);
+  g->set_batch_size(2);
+  g->set_m(2);
+  g->set_n(4);
+  g->set_k(3);
+  g->set_transpose_lhs(true);
+  g->set_transpose_rhs(true);
+  g->set_alpha(1.5);
+  g->set_beta(0.5);
+  g->set_lhs_batch_stride(8);
+  g->set_rhs_batch_stride(12);
+  g->set_output_batch_stride(8);
+  return t;
+}
+
+ThunkProto MemsetCase() {
+  ThunkProto t = Info("fill");
+  *t.mutable_memset()->mutable_destination() = Slice(kOut, 8, 64);
+  t.mutable_memset()->set_pattern(0x3f800000);
+  return t;
+}
+
+ThunkProto CustomCallCase() {
+  ThunkProto t = Info("topk");
+  CustomCallThunkProto* c = t.mutable_custom_call();
+  c->set_target_name("aot.topk");
+  c->set_api_version(CustomCallThunkProto::API_VERSION_TYPED_FFI);
+  CustomCallOperandProto* op = c->add_operands();
+  *op->mutable_shape() = Shape(F32, {2, 5});
+  *op->mutable_slice() = Slice(kParam, 4, 40);
+  CustomCallOperandProto* r0 = c->add_results();
+  *r0->mutable_shape() = Shape(F32, {2, 2});
+  *r0->mutable_slice() = Slice(kOut, 4, 16);
+  CustomCallOperandProto* r1 = c->add_results();
+  *r1->mutable_shape() = Shape(S32, {2, 2});
+  *r1->mutable_slice() = Slice(kTemp, 4, 16);
+  c->set_opaque("backend_config");
+  CustomCallAttributeProto* k = c->add_attributes();
+  k->set_name("k");
+  k->set_i64(2);
+  CustomCallAttributeProto* f = c->add_attributes();
+  f->set_name("scale");
+  f->set_f64(0.25);
+  CustomCallAttributeProto* s = c->add_attributes();
+  s->set_name("mode");
+  s->set_str("stable");
+  CustomCallAttributeProto* b = c->add_attributes();
+  b->set_name("sorted");
+  b->set_b(true);
+  return t;
+}
+
+ThunkProto SequentialCase() {
+  ThunkProto t = Info("seq");
+  *t.mutable_sequential()->add_thunks() = Copy("seq.copy0", 0);
+  *t.mutable_sequential()->add_thunks() = MemsetCase();
+  return t;
+}
+
+ThunkProto WhileCase() {
+  ThunkProto t = Info("loop");
+  WhileThunkProto* w = t.mutable_while_loop();
+  *w->mutable_condition()->add_thunks() = Copy("loop.cond", 8);
+  *w->mutable_body()->add_thunks() = Copy("loop.body", 16);
+  *w->mutable_predicate() = Slice(kTemp, 3, 1);
+  w->set_trip_count(3);
+  return t;
+}
+
+ThunkProto ConditionalCase() {
+  ThunkProto t = Info("cond");
+  ConditionalThunkProto* c = t.mutable_conditional();
+  *c->mutable_branch_index() = Slice(kParam, 1, 1);
+  c->set_branch_index_is_bool(true);
+  *c->add_branches()->add_thunks() = Copy("cond.true", 4);
+  *c->add_branches()->add_thunks() = MemsetCase();
+  return t;
+}
+
+struct RoundTripCase {
+  std::string kind;  // the ThunkProto.impl case it exercises
+  std::function<ThunkProto()> make;
+};
+
+const std::vector<RoundTripCase>& Cases() {
+  static const auto* cases = new std::vector<RoundTripCase>{
+      {"kernel", KernelCase},           {"gemm", GemmCase},
+      {"copy", [] { return Copy("copy", 12); }},
+      {"memset", MemsetCase},           {"custom_call", CustomCallCase},
+      {"sequential", SequentialCase},   {"while_loop", WhileCase},
+      {"conditional", ConditionalCase},
+  };
+  return *cases;
+}
+
+// --- Coverage -------------------------------------------------------------
+
+bool IsNonDefault(const Message& m, const FieldDescriptor* f) {
+  const Reflection* r = m.GetReflection();
+  if (f->is_repeated()) return r->FieldSize(m, f) > 0;
+  if (!r->HasField(m, f)) return false;
+  switch (f->cpp_type()) {
+    case FieldDescriptor::CPPTYPE_INT32: return r->GetInt32(m, f) != 0;
+    case FieldDescriptor::CPPTYPE_INT64: return r->GetInt64(m, f) != 0;
+    case FieldDescriptor::CPPTYPE_UINT32: return r->GetUInt32(m, f) != 0;
+    case FieldDescriptor::CPPTYPE_UINT64: return r->GetUInt64(m, f) != 0;
+    case FieldDescriptor::CPPTYPE_DOUBLE: return r->GetDouble(m, f) != 0;
+    case FieldDescriptor::CPPTYPE_FLOAT: return r->GetFloat(m, f) != 0;
+    case FieldDescriptor::CPPTYPE_BOOL: return r->GetBool(m, f);
+    case FieldDescriptor::CPPTYPE_ENUM: return r->GetEnumValue(m, f) != 0;
+    case FieldDescriptor::CPPTYPE_STRING: return !r->GetString(m, f).empty();
+    case FieldDescriptor::CPPTYPE_MESSAGE: return true;
+  }
+  return false;
+}
+
+// Adds the full name of every field set to a non-default value anywhere in
+// `m` (recursively) to `covered`.
+void CollectCovered(const Message& m, std::set<std::string>* covered) {
+  const Reflection* r = m.GetReflection();
+  const Descriptor* d = m.GetDescriptor();
+  for (int i = 0; i < d->field_count(); ++i) {
+    const FieldDescriptor* f = d->field(i);
+    if (!IsNonDefault(m, f)) continue;
+    covered->insert(f->full_name());
+    if (f->cpp_type() != FieldDescriptor::CPPTYPE_MESSAGE) continue;
+    if (f->is_repeated()) {
+      for (int j = 0; j < r->FieldSize(m, f); ++j) CollectCovered(r->GetRepeatedMessage(m, f, j), covered);
+    } else {
+      CollectCovered(r->GetMessage(m, f), covered);
+    }
+  }
+}
+
+// The fields (oneof cases included) of messages reachable from `root` and
+// declared in root's file that `covered` lacks, sorted. Works on any
+// descriptor pool, so a modified schema can be fed to it.
+std::vector<std::string> UncoveredFields(const Descriptor* root,
+                                         const std::set<std::string>& covered) {
+  std::set<std::string> missing;
+  std::set<const Descriptor*> seen;
+  std::vector<const Descriptor*> stack = {root};
+  while (!stack.empty()) {
+    const Descriptor* d = stack.back();
+    stack.pop_back();
+    if (d->file() != root->file() || !seen.insert(d).second) continue;
+    for (int i = 0; i < d->field_count(); ++i) {
+      const FieldDescriptor* f = d->field(i);
+      if (!covered.count(f->full_name())) missing.insert(f->full_name());
+      if (f->message_type() != nullptr) stack.push_back(f->message_type());
+    }
+  }
+  return {missing.begin(), missing.end()};
+}
+
+std::set<std::string> CoveredByAllCases() {
+  std::set<std::string> covered;
+  for (const RoundTripCase& c : Cases()) CollectCovered(c.make(), &covered);
+  return covered;
+}
+
+// --- Tests ----------------------------------------------------------------
+
+class RoundTripTest : public ::testing::TestWithParam<RoundTripCase> {};
+
+TEST_P(RoundTripTest, FromProtoThenToProtoIsIdentity) {
+  ThunkProto thunk = GetParam().make();
+  ASSERT_EQ(thunk.impl_case(),
+            ThunkProto::descriptor()->FindFieldByName(GetParam().kind)->number());
+  ExecutableProto proto = Executable({thunk});
+  LoadOptions options;
+  options.enable_command_buffers = false;  // keep the thunk as serialized
+  auto client = Client::Create("host", options);
+  ASSERT_TRUE(client.ok()) << client.status();
+  auto executable = (*client)->Load(proto);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  ExecutableProto again = (*executable)->ToProto();
+  ASSERT_EQ(again.thunks_size(), 1);
+  google::protobuf::util::MessageDifferencer differ;
+  std::string diff;
+  differ.ReportDifferencesToString(&diff);
+  EXPECT_TRUE(differ.Compare(thunk, again.thunks(0))) << GetParam().kind << ":\n" << diff;
+  // The rest of the executable round-trips too.
+  google::protobuf::util::MessageDifferencer whole;
+  std::string whole_diff;
+  whole.ReportDifferencesToString(&whole_diff);
+  EXPECT_TRUE(whole.Compare(proto, again)) << whole_diff;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryThunkKind, RoundTripTest, ::testing::ValuesIn(Cases()),
+                         [](const ::testing::TestParamInfo<RoundTripCase>& info) {
+                           return info.param.kind;
+                         });
+
+TEST(RoundTripCoverageTest, EveryThunkKindHasACase) {
+  std::vector<std::string> kinds;
+  for (const RoundTripCase& c : Cases()) kinds.push_back(c.kind);
+  std::sort(kinds.begin(), kinds.end());
+  EXPECT_EQ(kinds, ThunkRegistry::Global().KindNames());
+  const google::protobuf::OneofDescriptor* impl = ThunkProto::descriptor()->FindOneofByName("impl");
+  ASSERT_NE(impl, nullptr);
+  EXPECT_EQ(impl->field_count(), static_cast<int>(kinds.size()));
+}
+
+TEST(RoundTripCoverageTest, EveryReachableFieldIsSetBySomeCase) {
+  EXPECT_THAT(UncoveredFields(ThunkProto::descriptor(), CoveredByAllCases()), IsEmpty())
+      << "add the field to a round-trip case in runtime/tests/round_trip_test.cc";
+}
+
+// The mechanism: a ThunkProto with a new field in CopyThunkProto and a new
+// thunk kind (as a later schema would have) is reported as uncovered.
+TEST(RoundTripCoverageTest, ANewFieldWithoutACaseIsReported) {
+  google::protobuf::FileDescriptorProto file;
+  ThunkProto::descriptor()->file()->CopyTo(&file);
+  bool edited = false;
+  for (google::protobuf::DescriptorProto& m : *file.mutable_message_type()) {
+    if (m.name() == "CopyThunkProto") {
+      google::protobuf::FieldDescriptorProto* f = m.add_field();
+      f->set_name("alignment_hint");
+      f->set_number(3);
+      f->set_type(google::protobuf::FieldDescriptorProto::TYPE_INT64);
+      f->set_label(google::protobuf::FieldDescriptorProto::LABEL_OPTIONAL);
+      edited = true;
+    }
+    if (m.name() == "ThunkProto") {
+      google::protobuf::FieldDescriptorProto* f = m.add_field();
+      f->set_name("all_reduce");
+      f->set_number(30);
+      f->set_type(google::protobuf::FieldDescriptorProto::TYPE_MESSAGE);
+      f->set_type_name(".aot.CopyThunkProto");
+      f->set_label(google::protobuf::FieldDescriptorProto::LABEL_OPTIONAL);
+      f->set_oneof_index(0);
+    }
+  }
+  ASSERT_TRUE(edited);
+  // A fresh pool with the real imports (dependencies first) and the edited
+  // file in place of proto/executable.proto.
+  google::protobuf::DescriptorPool pool;
+  std::set<std::string> built_files;
+  std::function<void(const google::protobuf::FileDescriptor*)> add_deps =
+      [&](const google::protobuf::FileDescriptor* f) {
+        for (int i = 0; i < f->dependency_count(); ++i) {
+          const google::protobuf::FileDescriptor* dep = f->dependency(i);
+          if (!built_files.insert(dep->name()).second) continue;
+          add_deps(dep);
+          google::protobuf::FileDescriptorProto dep_proto;
+          dep->CopyTo(&dep_proto);
+          ASSERT_NE(pool.BuildFile(dep_proto), nullptr) << dep->name();
+        }
+      };
+  add_deps(ThunkProto::descriptor()->file());
+  const google::protobuf::FileDescriptor* built = pool.BuildFile(file);
+  ASSERT_NE(built, nullptr);
+  const Descriptor* root = built->FindMessageTypeByName("ThunkProto");
+  ASSERT_NE(root, nullptr);
+  std::set<std::string> covered = CoveredByAllCases();
+  EXPECT_THAT(UncoveredFields(root, covered),
+              ElementsAre("aot.CopyThunkProto.alignment_hint", "aot.ThunkProto.all_reduce"));
+}
+
+}  // namespace
+}  // namespace aot
