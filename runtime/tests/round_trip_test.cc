@@ -3,11 +3,12 @@
 // through the registry's FromProto (inside a minimal valid executable loaded
 // on the host platform) and back through ToProto unchanged.
 //
-// The meta-test walks the descriptors reachable from ThunkProto and fails
-// when some field or oneof case (a thunk kind is a oneof case) is never set
-// to a non-default value by any case below: a new field cannot land without
-// extending a round-trip case. Scope: messages of proto/executable.proto
-// reachable from ThunkProto (the runtime-owned messages the thunks carry).
+// The meta-test walks the descriptors reachable from ExecutableProto and
+// fails when some field or oneof case (a thunk kind is a oneof case) is
+// never set to a non-default value by any case below (the thunk cases plus
+// a populated executable): a new field cannot land without extending a
+// round-trip case. Scope: messages of proto/executable.proto reachable from
+// ExecutableProto.
 // Shared HLO messages (ShapeProto, LayoutProto of proto/hlo.proto) are owned
 // by the HLO schema; ShapeProto.tuple_shapes is not a valid custom-call
 // operand, so they are out of this test's scope.
@@ -245,6 +246,85 @@ const std::vector<RoundTripCase>& Cases() {
   return *cases;
 }
 
+// Every executable-level field (allocations, constants, entry interface,
+// ABI, metadata) at a non-default value: one more round-trip case.
+ExecutableProto PopulatedExecutable() {
+  ExecutableProto e = Executable({Copy("copy.populated", 8)});
+  // A second parameter (parameter_number 1, a shape index), a constant at a
+  // non-zero binary offset, alignment, live-out flag.
+  BufferAllocationProto* p1 = e.add_buffer_allocations();
+  p1->set_index(3);
+  p1->set_size(16);
+  p1->set_kind(BufferAllocationProto::PARAMETER);
+  p1->set_parameter_number(1);
+  p1->add_parameter_shape_index(0);
+  p1->set_alignment(64);
+  EntryParameterProto* param = e.add_parameters();
+  param->set_parameter_number(1);
+  *param->mutable_shape() = Shape(S32, {4});
+  *param->mutable_slice() = Slice(3, 0, 16);
+  BufferAllocationProto* c = e.add_buffer_allocations();
+  c->set_index(4);
+  c->set_size(8);
+  c->set_kind(BufferAllocationProto::CONSTANT);
+  ConstantProto* constant = e.add_constants();
+  constant->set_name("constant.1");
+  constant->set_allocation_index(4);
+  constant->set_binary_offset(8);
+  constant->set_size(8);
+  e.set_binary(std::string("\x01\x02\x03\x04\x05\x06\x07\x08abcdefgh", 16));
+  e.mutable_buffer_allocations(kOut)->set_maybe_live_out(true);
+  // A tuple result: leaves carry shape indices.
+  EntryResultProto* result = e.mutable_result();
+  *result->mutable_shape() = ShapeProto();
+  result->mutable_shape()->set_element_type(TUPLE);
+  *result->mutable_shape()->add_tuple_shapes() = Shape(F32, {128});
+  *result->mutable_shape()->add_tuple_shapes() = Shape(F32, {128});
+  result->clear_leaves();
+  for (int i = 0; i < 2; ++i) {
+    OutputLeafProto* leaf = result->add_leaves();
+    leaf->add_shape_index(i);
+    *leaf->mutable_shape() = Shape(F32, {128});
+    *leaf->mutable_slice() = Slice(kOut, i * 512, 512);
+  }
+  AbiVersionProto* abi = e.mutable_abi_version();
+  for (ToolchainVersionProto* t : {abi->mutable_llvm(), abi->mutable_cuda(), abi->mutable_cublas(),
+                                   abi->mutable_ptxas()}) {
+    t->mutable_built_with()->set_major(19);
+    t->mutable_built_with()->set_minor(1);
+    t->mutable_built_with()->set_patch(7);
+  }
+  // Minimums this runtime meets whatever it was built with.
+  abi->mutable_llvm()->mutable_minimum()->set_major(19);
+  abi->mutable_llvm()->mutable_minimum()->set_minor(1);
+  abi->mutable_llvm()->mutable_minimum()->set_patch(0);
+  ExecutableMetadataProto* md = e.mutable_metadata();
+  md->set_compiler_version("v1-test");
+  md->set_module_fingerprint("00ff");
+  md->set_target_name("host-x86-64-v2");
+  md->set_source_path("golden/modules/x.hlo");
+  NamedStringProto* option = md->add_compile_options();
+  option->set_name("fusion");
+  option->set_value("off");
+  HloModuleWithConfigProto* hlo = e.mutable_hlo_module();
+  hlo->mutable_hlo_module()->set_name("round_trip");
+  hlo->mutable_hlo_module()->add_computations()->add_instructions()->set_opcode("parameter");
+  hlo->mutable_config()->set_replica_count(1);
+  return e;
+}
+
+TEST(ExecutableRoundTripTest, EveryExecutableLevelFieldRoundTrips) {
+  ExecutableProto proto = PopulatedExecutable();
+  auto client = Client::Create("host");
+  ASSERT_TRUE(client.ok()) << client.status();
+  auto executable = (*client)->Load(proto);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  google::protobuf::util::MessageDifferencer differ;
+  std::string diff;
+  differ.ReportDifferencesToString(&diff);
+  EXPECT_TRUE(differ.Compare(proto, (*executable)->ToProto())) << diff;
+}
+
 // --- Coverage -------------------------------------------------------------
 
 bool IsNonDefault(const Message& m, const FieldDescriptor* f) {
@@ -308,6 +388,7 @@ std::vector<std::string> UncoveredFields(const Descriptor* root,
 std::set<std::string> CoveredByAllCases() {
   std::set<std::string> covered;
   for (const RoundTripCase& c : Cases()) CollectCovered(c.make(), &covered);
+  CollectCovered(PopulatedExecutable(), &covered);
   return covered;
 }
 
@@ -355,7 +436,9 @@ TEST(RoundTripCoverageTest, EveryThunkKindHasACase) {
 }
 
 TEST(RoundTripCoverageTest, EveryReachableFieldIsSetBySomeCase) {
-  EXPECT_THAT(UncoveredFields(ThunkProto::descriptor(), CoveredByAllCases()), IsEmpty())
+  // From the top-level container: every message of executable.proto it
+  // reaches, thunks included.
+  EXPECT_THAT(UncoveredFields(ExecutableProto::descriptor(), CoveredByAllCases()), IsEmpty())
       << "add the field to a round-trip case in runtime/tests/round_trip_test.cc";
 }
 
