@@ -39,5 +39,18 @@ if [ "${AOT_SKIP_SANITIZER_TESTS:-0}" != 1 ]; then
 fi
 
 bash scripts/build.sh
+
+# `buf breaking` (npm @bufbuild/buf) for the schema guard's cross-check;
+# best effort: without npm or the registry the cross-check test skips.
+BUF_DIR="${AOT_BUILD_DIR:-build}/tools/buf"
+if ! command -v buf >/dev/null 2>&1 && [ ! -x "$BUF_DIR/node_modules/.bin/buf" ] &&
+   command -v npm >/dev/null 2>&1; then
+  timeout 300 npm install --silent --no-audit --no-fund --prefix "$BUF_DIR" @bufbuild/buf@1.75.0 \
+    >/dev/null 2>&1 || echo "test.sh: note: could not install buf; its cross-check will skip"
+fi
+if [ -x "$BUF_DIR/node_modules/.bin/buf" ]; then
+  export PATH="$ROOT/$BUF_DIR/node_modules/.bin:$PATH"
+fi
+
 cd "${AOT_BUILD_DIR:-build}"
 ctest --output-on-failure -j "${AOT_JOBS:-$(nproc)}" "${ctest_args[@]}"
