@@ -49,7 +49,10 @@ if ! command -v buf >/dev/null 2>&1 && [ ! -x "$BUF_DIR/node_modules/.bin/buf" ]
     >/dev/null 2>&1 || echo "test.sh: note: could not install buf; its cross-check will skip"
 fi
 if [ -x "$BUF_DIR/node_modules/.bin/buf" ]; then
-  export PATH="$ROOT/$BUF_DIR/node_modules/.bin:$PATH"
+  case "$BUF_DIR" in
+    /*) export PATH="$BUF_DIR/node_modules/.bin:$PATH" ;;
+    *) export PATH="$ROOT/$BUF_DIR/node_modules/.bin:$PATH" ;;
+  esac
 fi
 
 cd "${AOT_BUILD_DIR:-build}"
