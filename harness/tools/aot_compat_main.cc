@@ -1,5 +1,6 @@
 // aot-compat: the compatibility harness's command-line entry point.
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,26 @@ constexpr char kCommands[] =
     "                       changes, reservations, annotations.\n"
     "\nRun 'aot-compat COMMAND --help' for a command's flags.\n";
 
+// Parses a subcommand's flags (argv[2..]). Returns the exit code when the
+// command must stop: 2 for bad flags or stray arguments (no subcommand
+// takes any), 0 after printing --help.
+std::optional<int> ParseSubcommand(FlagSet& flags, int argc, char** argv) {
+  auto positional = flags.Parse(argc, argv, 2);
+  if (!positional.ok()) return ReportToolError(kProgram, positional.status(), 2);
+  if (flags.help_requested()) {
+    std::fputs(flags.Help().c_str(), stdout);
+    return 0;
+  }
+  if (!positional->empty()) {
+    return ReportToolError(kProgram,
+                           absl::InvalidArgumentError(absl::StrCat(
+                               flags.program(), " takes no arguments, got '",
+                               positional->front(), "'")),
+                           2);
+  }
+  return std::nullopt;
+}
+
 int Version(int argc, char** argv) {
   bool json = false;
   FlagSet flags(absl::StrCat(kProgram, " version"),
@@ -53,19 +74,7 @@ int Version(int argc, char** argv) {
                 "fingerprint\nand the versions of LLVM, protobuf, Abseil, "
                 "OpenBLAS and CUDA it was built with.");
   flags.AddBool("json", &json, "Print a JSON object instead of a table.");
-  auto positional = flags.Parse(argc, argv, 2);
-  if (!positional.ok()) return ReportToolError(kProgram, positional.status(), 2);
-  if (flags.help_requested()) {
-    std::fputs(flags.Help().c_str(), stdout);
-    return 0;
-  }
-  if (!positional->empty()) {
-    return ReportToolError(
-        kProgram,
-        absl::InvalidArgumentError(absl::StrCat(
-            "version takes no arguments, got '", positional->front(), "'")),
-        2);
-  }
+  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
   auto versions = ToolVersions();
   if (json) {
     nlohmann::ordered_json out;
@@ -106,12 +115,7 @@ int Generate(int argc, char** argv) {
   flags.AddString("golden_dir", &golden_dir, "The corpus root.");
   flags.AddList("target", &targets, TargetHelp());
   flags.AddString("date", &date, "The 'created' date recorded in MANIFEST.json.");
-  auto positional = flags.Parse(argc, argv, 2);
-  if (!positional.ok()) return ReportToolError(kProgram, positional.status(), 2);
-  if (flags.help_requested()) {
-    std::fputs(flags.Help().c_str(), stdout);
-    return 0;
-  }
+  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
   auto results = GenerateGoldens(golden_dir, TargetsOrAll(targets), date);
   if (!results.ok()) return ReportToolError(kProgram, results.status(), 1);
   for (const GenerateResult& r : *results) {
@@ -145,12 +149,7 @@ int Replay(int argc, char** argv) {
                   "Backward-window mode (YYYY-MM-DD): replay every version current in the 6 "
                   "months before this date (those created inside the window and the newest one "
                   "before it); older versions are reported expired, never failures.");
-  auto positional = flags.Parse(argc, argv, 2);
-  if (!positional.ok()) return ReportToolError(kProgram, positional.status(), 2);
-  if (flags.help_requested()) {
-    std::fputs(flags.Help().c_str(), stdout);
-    return 0;
-  }
+  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
   auto env_all = AllVersionsFromEnvironment();
   if (!env_all.ok()) return ReportToolError(kProgram, env_all.status(), 2);
   ReplayOptions options;
@@ -193,12 +192,7 @@ int Prune(int argc, char** argv) {
   flags.AddList("target", &targets, TargetHelp());
   flags.AddString("now", &now, "The date the window ends on.");
   flags.AddBool("dry_run", &dry_run, "List what would be deleted, delete nothing.");
-  auto positional = flags.Parse(argc, argv, 2);
-  if (!positional.ok()) return ReportToolError(kProgram, positional.status(), 2);
-  if (flags.help_requested()) {
-    std::fputs(flags.Help().c_str(), stdout);
-    return 0;
-  }
+  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
   for (const std::string& target : TargetsOrAll(targets)) {
     auto pruned = PruneExpired(golden_dir, target, now, dry_run);
     if (!pruned.ok()) return ReportToolError(kProgram, pruned.status(), 2);
@@ -224,12 +218,7 @@ int Verify(int argc, char** argv) {
   flags.AddString("golden_dir", &golden_dir, "The corpus root.");
   flags.AddList("target", &targets, TargetHelp());
   flags.AddBool("strict", &strict, "Byte-identical artifacts.");
-  auto positional = flags.Parse(argc, argv, 2);
-  if (!positional.ok()) return ReportToolError(kProgram, positional.status(), 2);
-  if (flags.help_requested()) {
-    std::fputs(flags.Help().c_str(), stdout);
-    return 0;
-  }
+  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
   auto results = VerifyGoldens(golden_dir, TargetsOrAll(targets), strict);
   if (!results.ok()) return ReportToolError(kProgram, results.status(), 2);
   bool ok = true;
@@ -260,19 +249,7 @@ int SchemaSnapshot(int argc, char** argv) {
   flags.AddString("out", &out, "The snapshot file to write.");
   flags.AddString("dir", &dir, "Directory of the default --out.");
   flags.AddString("date", &date, "Date of the default --out (YYYY-MM-DD).");
-  auto positional = flags.Parse(argc, argv, 2);
-  if (!positional.ok()) return ReportToolError(kProgram, positional.status(), 2);
-  if (flags.help_requested()) {
-    std::fputs(flags.Help().c_str(), stdout);
-    return 0;
-  }
-  if (!positional->empty()) {
-    return ReportToolError(kProgram,
-                           absl::InvalidArgumentError(absl::StrCat(
-                               "schema-snapshot takes no arguments, got '",
-                               positional->front(), "'")),
-                           2);
-  }
+  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
   google::protobuf::FileDescriptorSet set = SchemaDescriptorSet();
   if (out.empty()) out = DefaultSnapshotPath(dir, date, set);
   if (absl::Status s = WriteSnapshot(out, set); !s.ok()) return ReportToolError(kProgram, s, 2);
@@ -301,19 +278,7 @@ int SchemaCheck(int argc, char** argv) {
   flags.AddString("head", &head_path, "The schema to check. Default: the built-in schema.");
   flags.AddString("json", &json_path, "Also write the findings as JSON.");
   flags.AddString("dir", &dir, "The snapshot directory.");
-  auto positional = flags.Parse(argc, argv, 2);
-  if (!positional.ok()) return ReportToolError(kProgram, positional.status(), 2);
-  if (flags.help_requested()) {
-    std::fputs(flags.Help().c_str(), stdout);
-    return 0;
-  }
-  if (!positional->empty()) {
-    return ReportToolError(kProgram,
-                           absl::InvalidArgumentError(absl::StrCat(
-                               "schema-check takes no arguments, got '",
-                               positional->front(), "'")),
-                           2);
-  }
+  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
   if (bases.empty()) {
     auto listed = ListSnapshots(dir);
     if (!listed.ok()) return ReportToolError(kProgram, listed.status(), 2);
@@ -356,12 +321,7 @@ int Lint(int argc, char** argv) {
   flags.AddString("root", &root, "The repository root (runtime/ is scanned).");
   flags.AddString("now", &now, "The date to judge expiry and windows at.");
   flags.AddBool("json", &json, "Print JSON.");
-  auto positional = flags.Parse(argc, argv, 2);
-  if (!positional.ok()) return ReportToolError(kProgram, positional.status(), 2);
-  if (flags.help_requested()) {
-    std::fputs(flags.Help().c_str(), stdout);
-    return 0;
-  }
+  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
   auto date = Date::Parse(now);
   if (!date.ok()) return ReportToolError(kProgram, date.status(), 2);
   auto report = LintFallbacks(root, *date);
