@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "google/protobuf/reflection.h"
 
 namespace aot {
 
@@ -211,14 +212,6 @@ std::optional<std::vector<int64_t>> ParseIntList(absl::string_view raw) {
   }
   if (!c.AtEnd()) return std::nullopt;
   return values;
-}
-
-template <typename RepeatedT>
-bool ParseIntListInto(absl::string_view raw, RepeatedT* out) {
-  auto values = ParseIntList(raw);
-  if (!values) return false;
-  for (int64_t v : *values) out->Add(v);
-  return true;
 }
 
 std::optional<std::vector<int64_t>> SplitInts(absl::string_view s, char sep) {
@@ -958,38 +951,39 @@ absl::Status Parser::ParseAttribute(HloInstruction& instr, absl::string_view nam
   };
   HloOpcode op = instr.opcode();
 
+  // Stores a successfully parsed value into an attribute field, or fails
+  // saying what was expected.
+  auto assign = [&](auto parsed, auto& field, absl::string_view expected) -> absl::Status {
+    if (!parsed) return bad(expected);
+    field = *std::move(parsed);
+    return absl::OkStatus();
+  };
+
   if (name == "dimensions") return int_list(&at.dimensions);
   if (name == "iota_dimension") {
-    int64_t d;
+    int64_t d = 0;
     if (absl::Status s = int_value(&d); !s.ok()) return s;
     at.dimensions = {d};
     return absl::OkStatus();
   }
   if (name == "index") return int_value(&at.tuple_index);
   if (name == "slice") {
-    auto v = ParseSlice(value);
-    if (!v) return bad("expected {[start:limit:stride], ...}");
-    at.slice = *v;
-    return absl::OkStatus();
+    return assign(ParseSlice(value), at.slice,
+                  "expected {[start:limit:stride], ...}");
   }
   if (name == "dynamic_slice_sizes") return int_list(&at.dynamic_slice_sizes);
   if (name == "padding") {
-    auto v = ParsePadding(value);
-    if (!v) return bad("expected low_high[_interior]x...");
-    at.padding_config = *v;
-    return absl::OkStatus();
+    return assign(ParsePadding(value), at.padding_config,
+                  "expected low_high[_interior]x...");
   }
   if (name == "window") {
-    auto v = ParseWindow(value);
-    if (!v) return bad("expected {size=AxB stride=... pad=l_hx... lhs_dilate=... rhs_dilate=...}");
-    at.window = *v;
-    return absl::OkStatus();
+    return assign(ParseWindow(value), at.window,
+                  "expected {size=AxB stride=... pad=l_hx... lhs_dilate=... "
+                  "rhs_dilate=...}");
   }
   if (name == "dim_labels") {
-    auto v = ParseDimLabels(value);
-    if (!v) return bad("expected labels like b01f_01io->b01f");
-    at.convolution_dimension_numbers = *v;
-    return absl::OkStatus();
+    return assign(ParseDimLabels(value), at.convolution_dimension_numbers,
+                  "expected labels like b01f_01io->b01f");
   }
   if (name == "feature_group_count") return int_value(&at.feature_group_count);
   if (name == "batch_group_count") return int_value(&at.batch_group_count);
@@ -1020,9 +1014,11 @@ absl::Status Parser::ParseAttribute(HloInstruction& instr, absl::string_view nam
                     : static_cast<google::protobuf::Message&>(scatter());
       const google::protobuf::Reflection* reflection = dnums.GetReflection();
       if (field->is_repeated()) {
-        auto* values = reflection->MutableRepeatedField<int64_t>(&dnums, field);
-        values->Clear();
-        if (!ParseIntListInto(value, values)) return bad("expected {i,j,...}");
+        auto parsed = ParseIntList(value);
+        if (!parsed) return bad("expected {i,j,...}");
+        auto values = reflection->GetMutableRepeatedFieldRef<int64_t>(&dnums, field);
+        values.Clear();
+        for (int64_t v : *parsed) values.Add(v);
       } else {
         int64_t v;
         if (absl::Status st = int_value(&v); !st.ok()) return st;
@@ -1098,16 +1094,12 @@ absl::Status Parser::ParseAttribute(HloInstruction& instr, absl::string_view nam
     return absl::OkStatus();
   }
   if (name == "metadata") {
-    auto m = ParseMetadata(value);
-    if (!m) return bad("expected {op_type=\"...\" op_name=\"...\" ...}");
-    at.metadata = *m;
-    return absl::OkStatus();
+    return assign(ParseMetadata(value), at.metadata,
+                  "expected {op_type=\"...\" op_name=\"...\" ...}");
   }
   if (name == "frontend_attributes") {
-    auto f = ParseFrontendAttributes(value);
-    if (!f) return bad("expected {key=\"value\",...}");
-    at.frontend_attributes = *f;
-    return absl::OkStatus();
+    return assign(ParseFrontendAttributes(value), at.frontend_attributes,
+                  "expected {key=\"value\",...}");
   }
   if (name == "sharding") {
     at.sharding = std::string(value);
