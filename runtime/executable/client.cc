@@ -86,7 +86,7 @@ absl::StatusOr<std::unique_ptr<Platform>> CreatePlatform(absl::string_view name,
                                                          const LoadOptions& options) {
   if (name == "host") return CreateHostPlatform(options.host_cpu_features_override);
 #ifdef AOT_HAVE_CUDA_PLATFORM
-  if (name == "cuda") return CreateCudaPlatform();
+  if (name == "cuda") return CreateCudaPlatform(options.device_less);
 #endif
   return absl::InvalidArgumentError(
       absl::StrCat("platform '", name, "' is not available in this runtime (available: ",

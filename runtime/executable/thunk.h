@@ -48,6 +48,10 @@ struct LoadOptions {
   bool enable_command_buffers = true;
   // Test hook: pretend the host CPU has exactly these features.
   std::vector<std::string> host_cpu_features_override;
+  // Accelerator platforms only: validate and rebuild the thunk graph without
+  // opening a device even when one is present (checking artifacts compiled
+  // for another GPU); execution then reports the platform unavailable.
+  bool device_less = false;
 };
 
 // State shared while rebuilding one executable's thunk graph: where the

@@ -1,26 +1,32 @@
-// Round-trip coverage of the serialized thunks: every thunk kind, populated
-// with every field at a non-default value (nested sequences non-empty), goes
-// through the registry's FromProto (inside a minimal valid executable loaded
-// on the host platform) and back through ToProto unchanged.
+// Round-trip coverage of the serialized executable: every thunk kind,
+// populated with every field at a non-default value (nested sequences
+// non-empty), goes through the registry's FromProto (inside a minimal valid
+// executable loaded on the host platform) and back through ToProto
+// unchanged. So do a populated executable (host, with an embedded HLO module
+// that sets what the corpus leaves at defaults), a CUDA executable (loaded
+// device-less) and every golden artifact of the corpus
+// (golden/executables/<target>/v<N>/*.pbtxt).
 //
-// The meta-test walks the descriptors reachable from ExecutableProto and
-// fails when some field or oneof case (a thunk kind is a oneof case) is
-// never set to a non-default value by any case below (the thunk cases plus
-// a populated executable): a new field cannot land without extending a
-// round-trip case. Scope: messages of proto/executable.proto reachable from
-// ExecutableProto.
-// Shared HLO messages (ShapeProto, LayoutProto of proto/hlo.proto) are owned
-// by the HLO schema; ShapeProto.tuple_shapes is not a valid custom-call
-// operand, so they are out of this test's scope.
+// The meta-test walks the descriptors reachable from ExecutableProto, in
+// every file (executable.proto, hlo.proto, target.proto), and fails when
+// some field or oneof case (a thunk kind is a oneof case) is never set to a
+// non-default value by any case that round-tripped: a new field cannot land
+// without extending a round-trip case.
 #include <algorithm>
+#include <filesystem>
 #include <functional>
+#include <iostream>
+#include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "absl/algorithm/container.h"
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/match.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/descriptor.pb.h"
@@ -29,6 +35,7 @@
 #include "proto/executable.pb.h"
 #include "runtime/executable/client.h"
 #include "runtime/executable/thunk_registry.h"
+#include "runtime/support/file_io.h"
 #include "runtime/tests/test_kernels.h"
 
 namespace aot {
@@ -246,6 +253,77 @@ const std::vector<RoundTripCase>& Cases() {
   return *cases;
 }
 
+// The embedded HLO module with the fields the golden corpus leaves at their
+// defaults: literals of every element type, batching dimensions, control
+// predecessors, attributes kept verbatim, module id and config. The runtime
+// reads only opcodes from it and must carry the rest through unchanged.
+HloModuleWithConfigProto PopulatedHloModule() {
+  HloModuleWithConfigProto with_config;
+  HloModuleProto* m = with_config.mutable_hlo_module();
+  m->set_name("round_trip");
+  m->set_id(7);
+  HloComputationProto* c = m->add_computations();
+  c->set_name("main");
+  HloInstructionProto* param = c->add_instructions();
+  param->set_opcode("parameter");
+  param->set_id(1);
+  HloInstructionProto* constant = c->add_instructions();
+  constant->set_opcode("constant");
+  constant->set_id(2);
+  constant->add_control_predecessor_ids(1);
+  LiteralProto* literal = constant->mutable_literal();
+  *literal->mutable_shape() = Shape(TUPLE, {});
+  LiteralProto* l = literal->add_tuple_literals();
+  l->add_preds(true);
+  l->set_s8s("\x01");
+  l->set_u8s("\x02");
+  l->set_s16s(std::string("\x03\x00", 2));
+  l->set_u16s(std::string("\x04\x00", 2));
+  l->add_s64s(-5);
+  l->add_u32s(6);
+  l->add_u64s(7);
+  l->set_f16s(std::string("\x00\x3c", 2));
+  l->set_bf16s(std::string("\x80\x3f", 2));
+  l->add_f64s(0.5);
+  HloInstructionProto* gather = c->add_instructions();
+  gather->set_opcode("gather");
+  gather->set_id(3);
+  gather->mutable_gather_dimension_numbers()->add_operand_batching_dims(0);
+  gather->mutable_gather_dimension_numbers()->add_start_indices_batching_dims(0);
+  gather->set_indices_are_sorted(true);
+  gather->set_unique_indices(true);
+  OpMetadataProto* md = gather->mutable_metadata();
+  md->set_source_file("model.py");
+  md->set_source_line(42);
+  NamedStringProto* attr = gather->add_frontend_attributes();
+  attr->set_name("_xla_stream_annotation");
+  attr->set_value("1");
+  gather->set_sharding("{replicated}");
+  NamedStringProto* unknown = gather->add_unknown_attributes();
+  unknown->set_name("statistics_viz");
+  unknown->set_value("{}");
+  HloInstructionProto* scatter = c->add_instructions();
+  scatter->set_opcode("scatter");
+  scatter->set_id(4);
+  scatter->mutable_scatter_dimension_numbers()->add_input_batching_dims(0);
+  scatter->mutable_scatter_dimension_numbers()->add_scatter_indices_batching_dims(0);
+  HloInstructionProto* conv = c->add_instructions();
+  conv->set_opcode("convolution");
+  conv->set_id(5);
+  conv->mutable_convolution_dimension_numbers()->set_input_batch_dimension(1);
+  conv->mutable_convolution_dimension_numbers()->set_output_batch_dimension(1);
+  conv->mutable_window()->add_dimensions()->set_window_reversal(true);
+  conv->add_operand_precision("HIGHEST");
+  c->set_root_id(5);
+  HloModuleConfigProto* config = with_config.mutable_config();
+  config->set_replica_count(1);
+  config->set_seed(42);
+  NamedStringProto* option = config->add_debug_options();
+  option->set_name("xla_cpu_enable_fast_math");
+  option->set_value("false");
+  return with_config;
+}
+
 // Every executable-level field (allocations, constants, entry interface,
 // ABI, metadata) at a non-default value: one more round-trip case.
 ExecutableProto PopulatedExecutable() {
@@ -272,7 +350,10 @@ ExecutableProto PopulatedExecutable() {
   constant->set_allocation_index(4);
   constant->set_binary_offset(8);
   constant->set_size(8);
-  e.set_binary(std::string("\x01\x02\x03\x04\x05\x06\x07\x08abcdefgh", 16));
+  e.set_binary(
+      std::string("\x01\x02\x03\x04\x05\x06\x07\x08"
+                  "abcdefgh",
+                  16));
   e.mutable_buffer_allocations(kOut)->set_maybe_live_out(true);
   // A tuple result: leaves carry shape indices.
   EntryResultProto* result = e.mutable_result();
@@ -306,10 +387,7 @@ ExecutableProto PopulatedExecutable() {
   NamedStringProto* option = md->add_compile_options();
   option->set_name("fusion");
   option->set_value("off");
-  HloModuleWithConfigProto* hlo = e.mutable_hlo_module();
-  hlo->mutable_hlo_module()->set_name("round_trip");
-  hlo->mutable_hlo_module()->add_computations()->add_instructions()->set_opcode("parameter");
-  hlo->mutable_config()->set_replica_count(1);
+  *e.mutable_hlo_module() = PopulatedHloModule();
   return e;
 }
 
@@ -323,6 +401,109 @@ TEST(ExecutableRoundTripTest, EveryExecutableLevelFieldRoundTrips) {
   std::string diff;
   differ.ReportDifferencesToString(&diff);
   EXPECT_TRUE(differ.Compare(proto, (*executable)->ToProto())) << diff;
+}
+
+// A CUDA executable (capability case `cuda`), loaded device-less so the
+// test does not depend on which GPU, if any, is present.
+ExecutableProto PopulatedCudaExecutable() {
+  ExecutableProto e = Executable({Copy("copy.cuda", 8)});
+  e.mutable_capability()->mutable_cuda()->set_major(8);
+  e.mutable_capability()->mutable_cuda()->set_minor(6);
+  return e;
+}
+
+TEST(ExecutableRoundTripTest, CudaExecutableRoundTripsDeviceLess) {
+  if (!absl::c_linear_search(AvailablePlatforms(), "cuda")) {
+    GTEST_SKIP() << "this runtime was built without the CUDA platform";
+  }
+  LoadOptions options;
+  options.device_less = true;
+  auto client = Client::Create("cuda", options);
+  ASSERT_TRUE(client.ok()) << client.status();
+  EXPECT_FALSE((*client)->platform()->CanExecute());
+  ExecutableProto proto = PopulatedCudaExecutable();
+  auto executable = (*client)->Load(proto);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  google::protobuf::util::MessageDifferencer differ;
+  std::string diff;
+  differ.ReportDifferencesToString(&diff);
+  EXPECT_TRUE(differ.Compare(proto, (*executable)->ToProto())) << diff;
+}
+
+// Every golden artifact of the corpus, loaded on its platform (CUDA ones
+// device-less) and serialized again.
+struct GoldenRoundTrips {
+  int checked = 0;
+  std::vector<std::string> failures;  // "<path>: <why>"
+  std::vector<std::string> skipped;   // "<path>: <why>" (e.g. ISA above this CPU)
+  std::vector<ExecutableProto> round_tripped;
+};
+
+const GoldenRoundTrips& GoldenArtifacts() {
+  static const GoldenRoundTrips* result = [] {
+    auto* r = new GoldenRoundTrips();
+    namespace fs = std::filesystem;
+    std::vector<fs::path> paths;
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it("golden/executables", ec), end; !ec && it != end;
+         it.increment(ec)) {
+      if (it->path().extension() == ".pbtxt") paths.push_back(it->path());
+    }
+    std::sort(paths.begin(), paths.end());
+    std::map<std::string, std::unique_ptr<Client>> clients;
+    for (const fs::path& path : paths) {
+      auto bytes = ReadFileToString(path.string());
+      auto proto = bytes.ok() ? ParseExecutableProto(*bytes, ArtifactFormat::kText)
+                              : absl::StatusOr<ExecutableProto>(bytes.status());
+      if (!proto.ok()) {
+        r->failures.push_back(absl::StrCat(path.string(), ": ", proto.status().message()));
+        continue;
+      }
+      std::string platform = proto->capability().has_cuda() ? "cuda" : "host";
+      if (!absl::c_linear_search(AvailablePlatforms(), platform)) {
+        r->skipped.push_back(absl::StrCat(path.string(), ": no ", platform, " platform"));
+        continue;
+      }
+      std::unique_ptr<Client>& client = clients[platform];
+      if (client == nullptr) {
+        LoadOptions options;
+        options.device_less = true;
+        auto created = Client::Create(platform, options);
+        if (!created.ok()) {
+          r->failures.push_back(absl::StrCat(path.string(), ": ", created.status().message()));
+          continue;
+        }
+        client = *std::move(created);
+      }
+      auto executable = client->Load(*proto);
+      if (!executable.ok()) {
+        // An ISA level above this CPU is a capability mismatch, not a
+        // round-trip failure.
+        (absl::IsFailedPrecondition(executable.status()) ? r->skipped : r->failures)
+            .push_back(absl::StrCat(path.string(), ": ", executable.status().message()));
+        continue;
+      }
+      ++r->checked;
+      google::protobuf::util::MessageDifferencer differ;
+      std::string diff;
+      differ.ReportDifferencesToString(&diff);
+      if (!differ.Compare(*proto, (*executable)->ToProto())) {
+        r->failures.push_back(absl::StrCat(path.string(), ": ToProto differs:\n", diff));
+        continue;
+      }
+      r->round_tripped.push_back(*std::move(proto));
+    }
+    return r;
+  }();
+  return *result;
+}
+
+TEST(GoldenRoundTripTest, EveryGoldenArtifactRoundTrips) {
+  const GoldenRoundTrips& goldens = GoldenArtifacts();
+  EXPECT_THAT(goldens.failures, IsEmpty());
+  EXPECT_GT(goldens.checked, 0) << "no golden artifacts under golden/executables";
+  std::cout << goldens.checked << " golden artifacts round-tripped\n";
+  for (const std::string& s : goldens.skipped) std::cout << "skipped " << s << "\n";
 }
 
 // --- Coverage -------------------------------------------------------------
@@ -364,9 +545,9 @@ void CollectCovered(const Message& m, std::set<std::string>* covered) {
   }
 }
 
-// The fields (oneof cases included) of messages reachable from `root` and
-// declared in root's file that `covered` lacks, sorted. Works on any
-// descriptor pool, so a modified schema can be fed to it.
+// The fields (oneof cases included) of messages reachable from `root`, in
+// any file, that `covered` lacks, sorted. Works on any descriptor pool, so a
+// modified schema can be fed to it.
 std::vector<std::string> UncoveredFields(const Descriptor* root,
                                          const std::set<std::string>& covered) {
   std::set<std::string> missing;
@@ -375,7 +556,7 @@ std::vector<std::string> UncoveredFields(const Descriptor* root,
   while (!stack.empty()) {
     const Descriptor* d = stack.back();
     stack.pop_back();
-    if (d->file() != root->file() || !seen.insert(d).second) continue;
+    if (!seen.insert(d).second) continue;
     for (int i = 0; i < d->field_count(); ++i) {
       const FieldDescriptor* f = d->field(i);
       if (!covered.count(f->full_name())) missing.insert(f->full_name());
@@ -389,6 +570,10 @@ std::set<std::string> CoveredByAllCases() {
   std::set<std::string> covered;
   for (const RoundTripCase& c : Cases()) CollectCovered(c.make(), &covered);
   CollectCovered(PopulatedExecutable(), &covered);
+  if (absl::c_linear_search(AvailablePlatforms(), "cuda")) {
+    CollectCovered(PopulatedCudaExecutable(), &covered);
+  }
+  for (const ExecutableProto& e : GoldenArtifacts().round_tripped) CollectCovered(e, &covered);
   return covered;
 }
 
@@ -436,8 +621,8 @@ TEST(RoundTripCoverageTest, EveryThunkKindHasACase) {
 }
 
 TEST(RoundTripCoverageTest, EveryReachableFieldIsSetBySomeCase) {
-  // From the top-level container: every message of executable.proto it
-  // reaches, thunks included.
+  // From the top-level container: every message it reaches, in every file
+  // (thunks, the embedded HLO module, the capability).
   EXPECT_THAT(UncoveredFields(ExecutableProto::descriptor(), CoveredByAllCases()), IsEmpty())
       << "add the field to a round-trip case in runtime/tests/round_trip_test.cc";
 }

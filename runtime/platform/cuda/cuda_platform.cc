@@ -198,7 +198,11 @@ class CudaKernelLoader : public KernelLoader {
 
 class CudaPlatform : public Platform {
  public:
-  absl::Status Init() {
+  absl::Status Init(bool device_less) {
+    if (device_less) {
+      unavailable_reason_ = "device-less load requested (LoadOptions::device_less)";
+      return absl::OkStatus();
+    }
     auto driver = OpenDriver();
     if (!driver.ok()) {
       unavailable_reason_ = std::string(driver.status().message());
@@ -511,9 +515,9 @@ absl::StatusOr<const KernelHandle*> CudaKernelLoader::Load(const KernelBinaryPro
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Platform>> CreateCudaPlatform() {
+absl::StatusOr<std::unique_ptr<Platform>> CreateCudaPlatform(bool device_less) {
   auto platform = std::make_unique<CudaPlatform>();
-  if (absl::Status s = platform->Init(); !s.ok()) return s;
+  if (absl::Status s = platform->Init(device_less); !s.ok()) return s;
   return std::unique_ptr<Platform>(std::move(platform));
 }
 

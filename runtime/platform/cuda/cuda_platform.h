@@ -13,7 +13,7 @@ namespace aot {
 // platform still loads artifacts through load steps 1-2 (kernels are
 // validated from their PTX: entry point, target, parameter count) and
 // reports that it cannot execute.
-absl::StatusOr<std::unique_ptr<Platform>> CreateCudaPlatform();
+absl::StatusOr<std::unique_ptr<Platform>> CreateCudaPlatform(bool device_less = false);
 
 // Number of parameters of `.entry kernel_name(...)` in PTX text; NotFound
 // when the entry is missing.
