@@ -14,6 +14,7 @@
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "harness/schema/annotations.h"
 #include "harness/schema/reachability.h"
 #include "proto/compat_options.pb.h"
 #include "proto/schema.h"
@@ -82,31 +83,6 @@ absl::StatusOr<Version> BuildVersion(const SchemaVersion& in) {
     for (int i = 0; i < file->enum_type_count(); ++i) CollectEnum(file->enum_type(i), v);
   }
   return v;
-}
-
-// The (aot.compat) annotation of an element, read through the generated
-// extension whatever pool the options came from.
-struct Annotation {
-  bool present = false;
-  CompatAnnotation value;
-};
-
-template <typename Options, typename Ext>
-Annotation ReadAnnotation(const Options& options, const Ext& ext) {
-  Options copy;
-  Annotation out;
-  if (!copy.ParseFromString(options.SerializeAsString())) return out;
-  if (!copy.HasExtension(ext)) return out;
-  out.present = true;
-  out.value = copy.GetExtension(ext);
-  return out;
-}
-
-Annotation FieldAnnotation(const FieldDescriptor* f) {
-  return ReadAnnotation(f->options(), compat);
-}
-Annotation ValueAnnotation(const EnumValueDescriptor* v) {
-  return ReadAnnotation(v->options(), compat_value);
 }
 
 std::string Describe(const Annotation& a) {

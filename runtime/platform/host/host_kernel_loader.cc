@@ -200,7 +200,7 @@ std::vector<std::string> HostKernelSymbolAllowList() {
   return names;
 }
 
-absl::StatusOr<std::vector<std::string>> DisallowedSymbols(absl::string_view object) {
+absl::StatusOr<std::vector<std::string>> UndefinedSymbols(absl::string_view object) {
   auto file = llvm::object::ObjectFile::createObjectFile(
       llvm::MemoryBufferRef(llvm::StringRef(object.data(), object.size()), "kernel"));
   if (!file) {
@@ -211,8 +211,7 @@ absl::StatusOr<std::vector<std::string>> DisallowedSymbols(absl::string_view obj
       !(*file)->isRelocatableObject()) {
     return absl::InvalidArgumentError("not an x86-64 ELF relocatable object");
   }
-  std::vector<std::string> disallowed;
-  const auto& allowed = AllowedSymbols();
+  std::vector<std::string> undefined;
   for (const llvm::object::SymbolRef& symbol : (*file)->symbols()) {
     auto flags = symbol.getFlags();
     if (!flags) {
@@ -227,10 +226,21 @@ absl::StatusOr<std::vector<std::string>> DisallowedSymbols(absl::string_view obj
     }
     // The GOT base is synthesized by the linker itself.
     if (name->empty() || *name == "_GLOBAL_OFFSET_TABLE_") continue;
-    if (allowed.find(name->str()) == allowed.end()) disallowed.push_back(name->str());
+    undefined.push_back(name->str());
   }
-  std::sort(disallowed.begin(), disallowed.end());
-  disallowed.erase(std::unique(disallowed.begin(), disallowed.end()), disallowed.end());
+  std::sort(undefined.begin(), undefined.end());
+  undefined.erase(std::unique(undefined.begin(), undefined.end()), undefined.end());
+  return undefined;
+}
+
+absl::StatusOr<std::vector<std::string>> DisallowedSymbols(absl::string_view object) {
+  auto undefined = UndefinedSymbols(object);
+  if (!undefined.ok()) return undefined.status();
+  const auto& allowed = AllowedSymbols();
+  std::vector<std::string> disallowed;
+  for (std::string& name : *undefined) {
+    if (allowed.find(name) == allowed.end()) disallowed.push_back(std::move(name));
+  }
   return disallowed;
 }
 

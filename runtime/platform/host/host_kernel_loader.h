@@ -15,6 +15,11 @@ namespace aot {
 // uses, memcpy/memset, the runtime's own entry points), sorted.
 std::vector<std::string> HostKernelSymbolAllowList();
 
+// Undefined symbols of an ELF object (sorted, unique), the names a loader
+// must resolve; InvalidArgument when the bytes are not an x86-64 ELF
+// relocatable object.
+absl::StatusOr<std::vector<std::string>> UndefinedSymbols(absl::string_view object);
+
 // Undefined symbols of an ELF object that are not on the allow-list;
 // InvalidArgument when the bytes are not an x86-64 ELF relocatable object.
 absl::StatusOr<std::vector<std::string>> DisallowedSymbols(absl::string_view object);
