@@ -102,25 +102,43 @@ Tolerance ResultTolerance(const Literal& result) {
   return t;
 }
 
-absl::StatusOr<std::unique_ptr<Client>> ClientFor(const GoldenTarget& target) {
-  return Client::Create(target.platform);
+absl::StatusOr<std::unique_ptr<Client>> ClientFor(const GoldenTarget& target,
+                                                  const LoadOptions& options = {}) {
+  return Client::Create(target.platform, options);
 }
 
-}  // namespace
-
-absl::StatusOr<GoldenArtifact> BuildArtifact(const CorpusModule& module,
-                                             const GoldenTarget& target) {
+absl::StatusOr<std::unique_ptr<CompiledModule>> CompileForTarget(const CorpusModule& module,
+                                                                 const GoldenTarget& target,
+                                                                 const HloModule& hlo) {
   auto config = ShippedTargetConfig(target.target_config);
   if (!config.ok()) return config.status();
-  auto hlo = ParseFile(module.path);
-  if (!hlo.ok()) return hlo.status();
   CompileOptions options;
   options.source_path = module.path;
-  auto compiled = Compile(**hlo, *config, options);
+  auto compiled = Compile(hlo, *config, options);
   if (!compiled.ok()) {
     return absl::Status(compiled.status().code(),
                         absl::StrCat(module.path, ": ", compiled.status().message()));
   }
+  return compiled;
+}
+
+}  // namespace
+
+absl::StatusOr<ExecutableProto> CompileCorpusModule(const CorpusModule& module,
+                                                    const GoldenTarget& target) {
+  auto hlo = ParseFile(module.path);
+  if (!hlo.ok()) return hlo.status();
+  auto compiled = CompileForTarget(module, target, **hlo);
+  if (!compiled.ok()) return compiled.status();
+  return (*compiled)->proto();
+}
+
+absl::StatusOr<GoldenArtifact> BuildArtifact(const CorpusModule& module,
+                                             const GoldenTarget& target) {
+  auto hlo = ParseFile(module.path);
+  if (!hlo.ok()) return hlo.status();
+  auto compiled = CompileForTarget(module, target, **hlo);
+  if (!compiled.ok()) return compiled.status();
   GoldenArtifact artifact;
   artifact.test = module.test;
   artifact.executable = (*compiled)->proto();
@@ -236,13 +254,13 @@ absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(
   return results;
 }
 
-ReplayRecord ReplayArtifact(const GoldenTarget& target, int version,
-                            const GoldenArtifact& artifact) {
+ReplayRecord ReplayArtifact(const GoldenTarget& target, int version, const GoldenArtifact& artifact,
+                            const LoadOptions& load_options) {
   ReplayRecord r;
   r.target = target.name;
   r.version = version;
   r.test = artifact.test;
-  auto client = ClientFor(target);
+  auto client = ClientFor(target, load_options);
   if (!client.ok()) {
     r.status = "skipped";
     r.reason = absl::StrCat("platform unavailable: ", client.status().message());
@@ -324,6 +342,7 @@ nlohmann::ordered_json ReplayReport::ToJson() const {
     nlohmann::ordered_json e;
     e["target"] = r.target;
     e["version"] = r.version;
+    e["version_date"] = r.version_date;
     e["test"] = r.test;
     e["status"] = r.status;
     e["reason"] = r.reason;
@@ -359,6 +378,9 @@ absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
         ReplayRecord r;
         r.target = name;
         r.version = v;
+        for (const DatedVersion& d : *dated) {
+          if (d.version == v) r.version_date = d.created.ToString();
+        }
         r.test = "*";
         r.status = "expired";
         r.reason = absl::StrCat("created before the backward window (", window.start.ToString(),
@@ -371,13 +393,17 @@ absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
       std::string dir = VersionDir(options.golden_dir, name, version);
       int before_failed = report.failed, before_passed = report.passed,
           before_skipped = report.skipped;
+      auto manifest = ReadManifest(dir);
       auto add = [&](ReplayRecord r) {
-        if (r.status == "pass") ++report.passed;
-        else if (r.status == "fail") ++report.failed;
-        else ++report.skipped;
+        if (manifest.ok()) r.version_date = manifest->created;
+        if (r.status == "pass")
+          ++report.passed;
+        else if (r.status == "fail")
+          ++report.failed;
+        else
+          ++report.skipped;
         report.records.push_back(std::move(r));
       };
-      auto manifest = ReadManifest(dir);
       absl::Status integrity = manifest.ok() ? VerifyManifest(dir, *manifest) : manifest.status();
       if (!integrity.ok()) {
         ReplayRecord r;
@@ -400,7 +426,7 @@ absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
             add(std::move(r));
             continue;
           }
-          add(ReplayArtifact(*target, version, *artifact));
+          add(ReplayArtifact(*target, version, *artifact, options.load_options));
         }
       }
       if (options.progress) {

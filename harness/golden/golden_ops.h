@@ -8,6 +8,7 @@
 #include "harness/golden/corpus.h"
 #include "harness/golden/golden_store.h"
 #include "nlohmann/json.hpp"
+#include "runtime/executable/thunk.h"
 
 namespace aot {
 
@@ -24,6 +25,10 @@ const std::vector<std::string>& VerificationIgnoreList();
 std::string DiffExecutables(const ExecutableProto& golden, const ExecutableProto& current);
 
 // --- Building artifacts -----------------------------------------------
+
+// Compiles one corpus module for a target with the current compiler.
+absl::StatusOr<ExecutableProto> CompileCorpusModule(const CorpusModule& module,
+                                                    const GoldenTarget& target);
 
 // Compiles one corpus module for a target with the current compiler and
 // records its inputs (seeded) and outputs: on host targets by running the
@@ -55,6 +60,7 @@ absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(
 struct ReplayRecord {
   std::string target;
   int version = 0;
+  std::string version_date;  // the MANIFEST's created date
   std::string test;
   std::string status;  // pass | fail | skipped | expired
   std::string reason;
@@ -74,6 +80,9 @@ struct ReplayOptions {
   // the last 6 months before `now` (windows.h); older versions are
   // reported "expired", never failures. Empty: the boundary selection.
   std::string now;
+  // The runtime's load-time flags (their defaults unless a gate checks a
+  // changed default against the goldens).
+  LoadOptions load_options;
 };
 
 struct ReplayReport {
@@ -91,8 +100,8 @@ struct ReplayReport {
 absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options);
 
 // Replays one artifact (used by replay and the test fixture).
-ReplayRecord ReplayArtifact(const GoldenTarget& target, int version,
-                            const GoldenArtifact& artifact);
+ReplayRecord ReplayArtifact(const GoldenTarget& target, int version, const GoldenArtifact& artifact,
+                            const LoadOptions& load_options = {});
 
 // --- verify -------------------------------------------------------------
 

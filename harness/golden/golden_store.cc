@@ -4,7 +4,9 @@
 
 #include <filesystem>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
 #include "runtime/support/file_io.h"
 #include "runtime/support/sha256.h"
@@ -105,9 +107,25 @@ absl::StatusOr<GoldenArtifact> ReadArtifact(const std::string& version_dir,
   std::string artifact_path = (fs::path(version_dir) / (test + ".pbtxt")).string();
   auto text = ReadFileToString(artifact_path);
   if (!text.ok()) return text.status();
-  if (!google::protobuf::TextFormat::ParseFromString(*text, &a.executable)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(artifact_path, ": not a text-format ExecutableProto"));
+  // The parser's own message says what is wrong and where; a field the
+  // current schema no longer has (a removed field or thunk kind of an old
+  // golden) is a backward-compatibility failure, named as such.
+  class Collector : public google::protobuf::io::ErrorCollector {
+   public:
+    void AddError(int line, int column, const std::string& message) override {
+      if (first.empty()) first = absl::StrCat(line + 1, ":", column + 1, ": ", message);
+    }
+    std::string first;
+  } collector;
+  google::protobuf::TextFormat::Parser parser;
+  parser.RecordErrorsTo(&collector);
+  if (!parser.ParseFromString(*text, &a.executable)) {
+    std::string why =
+        collector.first.empty() ? "not a text-format ExecutableProto" : collector.first;
+    if (absl::StrContains(why, "has no field named")) {
+      absl::StrAppend(&why, " (the artifact uses a field the current schema no longer has)");
+    }
+    return absl::InvalidArgumentError(absl::StrCat(artifact_path, ":", why));
   }
   std::string io_path = (fs::path(version_dir) / (test + ".io.pb")).string();
   auto io = ReadFileToString(io_path);

@@ -1,23 +1,29 @@
 // aot-compat: the compatibility harness's command-line entry point.
+#include <unistd.h>
+
 #include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
-#include "harness/golden/corpus.h"
+#include "absl/strings/str_join.h"
 #include "compiler/rollout/emission_ledger.h"
+#include "harness/gate/gate.h"
+#include "harness/golden/corpus.h"
 #include "harness/golden/golden_ops.h"
 #include "harness/lint/fallback_lint.h"
-#include "runtime/support/date.h"
-#include "harness/schema/schema_check.h"
+#include "harness/release/forward_check.h"
+#include "harness/release/old_build.h"
+#include "harness/release/release.h"
 #include "harness/report/tool_versions.h"
-#include <unistd.h>
-#include "absl/strings/str_join.h"
-#include "runtime/support/file_io.h"
+#include "harness/schema/schema_check.h"
 #include "nlohmann/json.hpp"
 #include "proto/schema.h"
 #include "runtime/support/cli.h"
+#include "runtime/support/date.h"
+#include "runtime/support/file_io.h"
 
 namespace aot {
 namespace {
@@ -44,6 +50,13 @@ constexpr char kCommands[] =
     "                       golden/schema/<date>-<id>.binpb.\n"
     "  schema-check         Check the schema against every snapshot: breaking\n"
     "                       changes, reservations, annotations.\n"
+    "  release              Cut a release: this runtime's capability snapshot to\n"
+    "                       golden/releases/<date>-<id>.json.\n"
+    "  forward-check        Check this compiler's output against the releases of\n"
+    "                       the 2-week forward window (or build an old runtime /\n"
+    "                       compiler from git and run across versions).\n"
+    "  gate                 schema-check + backward + forward + ledger + lint +\n"
+    "                       verify at --now: one verdict with each blocker's fix.\n"
     "\nRun 'aot-compat COMMAND --help' for a command's flags.\n";
 
 // Parses a subcommand's flags (argv[2..]). Returns the exit code when the
@@ -354,6 +367,165 @@ int Lint(int argc, char** argv) {
   return report->ok() ? 0 : 1;
 }
 
+int Release(int argc, char** argv) {
+  std::string golden_dir = "golden";
+  std::string date = TodayDate();
+  bool print = false;
+  FlagSet flags("aot-compat release", "aot-compat release [--golden_dir=DIR] [--date=YYYY-MM-DD]",
+                "Cuts a release of this binary's runtime: writes\n"
+                "DIR/releases/<date>-<id>.json with what it can read (schema snapshot\n"
+                "reference, thunk kinds, HLO opcodes, FFI handlers and aliases with expiry,\n"
+                "host kernel imports, runtime flag defaults, load passes, ABI and toolchain,\n"
+                "git commit). The schema snapshot is reused when one matches, written\n"
+                "otherwise. Nothing is overwritten; an unchanged runtime writes nothing.");
+  flags.AddString("golden_dir", &golden_dir, "The corpus root.");
+  flags.AddString("date", &date, "The release date.");
+  flags.AddBool("print", &print, "Print this runtime's capability snapshot; write nothing.");
+  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
+  if (print) {
+    ReleaseSnapshot r = CaptureRuntimeCapabilities();
+    r.date = date;
+    std::printf("%s\n", ReleaseToJson(r).dump(2).c_str());
+    return 0;
+  }
+  auto result = CutRelease(golden_dir, date);
+  if (!result.ok()) return ReportToolError(kProgram, result.status(), 2);
+  if (result->wrote_snapshot)
+    std::printf("wrote schema snapshot %s\n", result->snapshot_path.c_str());
+  std::printf("%s %s\n", result->wrote_release ? "wrote" : "up to date:", result->path.c_str());
+  return 0;
+}
+
+int ForwardCheck(int argc, char** argv) {
+  std::string golden_dir = "golden";
+  std::string now = TodayDate();
+  std::vector<std::string> targets;
+  std::vector<std::string> release_ids;
+  std::string json_path;
+  std::string build_runtime, build_compiler, cache_dir = ".aot-cache/worktrees";
+  FlagSet flags("aot-compat forward-check",
+                "aot-compat forward-check [--now=D] [--release=ID]... [--target=T]... "
+                "[--json=OUT]\n       aot-compat forward-check --build_runtime=REF | "
+                "--build_compiler=REF",
+                "Compiles the corpus with this compiler and checks every artifact against\n"
+                "the releases of the forward window (the releases of the last 14 days plus\n"
+                "the newest before): parsed with each release's descriptor set, unknown\n"
+                "fields judged by their annotations, unknown oneof cases, enum values,\n"
+                "opcodes, names and ABI minimums are errors. Exit 1 on an error.\n"
+                "--build_runtime=REF builds the runtime of an older commit in a cached\n"
+                "worktree and loads and runs this compiler's artifacts with it;\n"
+                "--build_compiler=REF regenerates goldens with an older compiler and\n"
+                "replays them with this runtime.");
+  flags.AddString("golden_dir", &golden_dir, "The corpus root.");
+  flags.AddString("now", &now, "The date the window ends at.");
+  flags.AddList("target", &targets, TargetHelp());
+  flags.AddList("release", &release_ids, "Check these release ids instead of the window.");
+  flags.AddString("json", &json_path, "Also write the findings as JSON.");
+  flags.AddString("build_runtime", &build_runtime, "A git ref whose runtime runs our artifacts.");
+  flags.AddString("build_compiler", &build_compiler,
+                  "A git ref whose compiler's artifacts our runtime replays.");
+  flags.AddString("cache_dir", &cache_dir, "Where old worktrees and builds are cached.");
+  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
+  if (!build_runtime.empty() || !build_compiler.empty()) {
+    OldBuildOptions options;
+    options.golden_dir = golden_dir;
+    options.cache_dir = cache_dir;
+    options.targets = targets;
+    auto result = build_runtime.empty() ? RunWithOldCompiler(build_compiler, options)
+                                        : RunWithOldRuntime(build_runtime, options);
+    if (!result.ok()) return ReportToolError(kProgram, result.status(), 2);
+    std::fputs(result->log.c_str(), stdout);
+    std::printf("forward-check (%s %s): %d passed, %d failed\n",
+                build_runtime.empty() ? "old compiler" : "old runtime", result->commit.c_str(),
+                result->passed, result->failed);
+    return result->failed == 0 ? 0 : 1;
+  }
+  auto date = Date::Parse(now);
+  if (!date.ok()) return ReportToolError(kProgram, date.status(), 2);
+  auto releases = LoadReleases(golden_dir);
+  if (!releases.ok()) return ReportToolError(kProgram, releases.status(), 2);
+  std::vector<ReleaseSnapshot> selected;
+  if (release_ids.empty()) {
+    selected = ComputeForwardWindow(*releases, *date).releases;
+  } else {
+    for (const std::string& id : release_ids) {
+      auto it = absl::c_find_if(*releases, [&](const ReleaseSnapshot& r) { return r.id == id; });
+      if (it == releases->end()) {
+        return ReportToolError(kProgram,
+                               absl::NotFoundError(absl::StrCat("no release '", id, "' under ",
+                                                                golden_dir, "/releases")),
+                               2);
+      }
+      selected.push_back(*it);
+    }
+  }
+  if (selected.empty()) {
+    return ReportToolError(kProgram,
+                           absl::NotFoundError(absl::StrCat("no release on or before ", now,
+                                                            " under ", golden_dir, "/releases")),
+                           2);
+  }
+  auto artifacts = CompileCorpusArtifacts(golden_dir, targets);
+  if (!artifacts.ok()) return ReportToolError(kProgram, artifacts.status(), 2);
+  int errors = 0;
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const ReleaseSnapshot& release : selected) {
+    auto checker = LoadForwardChecker(golden_dir, release, nullptr);
+    if (!checker.ok()) return ReportToolError(kProgram, checker.status(), 2);
+    int release_errors = 0;
+    for (const ForwardArtifact& artifact : *artifacts) {
+      for (const ForwardFinding& f : (*checker)->Check(artifact)) {
+        if (f.severity == "error") ++release_errors;
+        std::printf("%s\n", f.ToString().c_str());
+        list.push_back(f.ToJson());
+      }
+    }
+    std::printf("release %s (%s): %zu artifacts, %d error(s)\n", release.id.c_str(),
+                release.date.c_str(), artifacts->size(), release_errors);
+    errors += release_errors;
+  }
+  if (!json_path.empty()) {
+    if (absl::Status s = WriteFileAtomically(json_path, list.dump(2) + "\n"); !s.ok()) {
+      return ReportToolError(kProgram, s, 2);
+    }
+  }
+  std::printf("forward-check: %s\n", errors == 0 ? "ok" : "errors");
+  return errors == 0 ? 0 : 1;
+}
+
+int Gate(int argc, char** argv) {
+  GateOptions options;
+  options.now = TodayDate();
+  std::string json_path;
+  bool no_verify = false;
+  FlagSet flags("aot-compat gate",
+                "aot-compat gate [--now=YYYY-MM-DD] [--golden_dir=DIR] [--target=T]... "
+                "[--json=OUT]",
+                "One verdict for a change: schema-check against every snapshot, backward\n"
+                "window (every golden of the last 6 months replays; runtime flag defaults\n"
+                "and FFI names of the window's releases), forward window (this compiler's\n"
+                "output against every release of the last 2 weeks), the staged-rollout\n"
+                "ledger, the fallback expiry lint and golden verification. Prints each\n"
+                "blocker with its fix. Exit 0 pass, 1 blocked, 2 bad input.");
+  flags.AddString("now", &options.now, "The clock.");
+  flags.AddString("golden_dir", &options.golden_dir, "The corpus root.");
+  flags.AddString("root", &options.source_root, "The repository root (for the lint).");
+  flags.AddList("target", &options.targets, TargetHelp());
+  flags.AddString("json", &json_path, "Also write the full report as JSON.");
+  flags.AddBool("no_verify", &no_verify, "Skip golden verification.");
+  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
+  options.verify = !no_verify;
+  auto report = RunGate(options);
+  if (!report.ok()) return ReportToolError(kProgram, report.status(), 2);
+  std::fputs(report->Summary().c_str(), stdout);
+  if (!json_path.empty()) {
+    if (absl::Status s = WriteFileAtomically(json_path, report->ToJson().dump(2) + "\n"); !s.ok()) {
+      return ReportToolError(kProgram, s, 2);
+    }
+  }
+  return report->ok() ? 0 : 1;
+}
+
 int Main(int argc, char** argv) {
   std::string usage = absl::StrCat(kProgram, " COMMAND [flags]\n\n",
                                     "The compatibility harness of the XLA-style "
@@ -376,6 +548,9 @@ int Main(int argc, char** argv) {
   if (command == "lint") return Lint(argc, argv);
   if (command == "schema-snapshot") return SchemaSnapshot(argc, argv);
   if (command == "schema-check") return SchemaCheck(argc, argv);
+  if (command == "release") return Release(argc, argv);
+  if (command == "forward-check") return ForwardCheck(argc, argv);
+  if (command == "gate") return Gate(argc, argv);
   if (command == "schema-fingerprint") {
     std::printf("%s\n", SchemaFingerprint().c_str());
     return 0;

@@ -1,0 +1,401 @@
+#include "harness/gate/gate.h"
+
+#include <map>
+#include <set>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "harness/golden/corpus.h"
+#include "harness/golden/windows.h"
+#include "harness/lint/fallback_lint.h"
+#include "harness/schema/schema_check.h"
+#include "proto/schema.h"
+#include "runtime/support/date.h"
+
+namespace aot {
+namespace {
+
+// The safe procedure for each rule (CONTRACT.md s. 5 table and s. 6).
+std::string FixFor(absl::string_view check, absl::string_view rule) {
+  if (check == "schema") {
+    if (absl::StrContains(rule, "RESERVED") || absl::StrContains(rule, "REMOVED")) {
+      return "keep the field until its emission stopped 6 months ago, then remove it and add its "
+             "number and name to `reserved`";
+    }
+    if (absl::StrContains(rule, "REUSED")) {
+      return "assign a new, never-used number/name; numbers and names are never reused";
+    }
+    if (absl::StrContains(rule, "ANNOTATION")) {
+      return "annotate the new field with (aot.compat) (ignorable_by_older_runtimes, "
+             "runtime_support_since, emission_flag); never loosen an existing annotation";
+    }
+    return "never change an existing field's number, type, cardinality or oneof; add a new field "
+           "with a new number for the new behaviour";
+  }
+  if (check == "backward") {
+    return "the current runtime must load and run every golden of the last 6 months: restore the "
+           "FromProto branch / handler / alias (keep fallbacks 6 months after emission stopped, "
+           "with an expiry comment) or revert the runtime change";
+  }
+  if (check == "flags") {
+    return "keep the old default for existing artifacts: add a new field or flag for the new "
+           "behaviour instead of changing what existing artifacts mean";
+  }
+  if (check == "registry") {
+    return "keep the old name registered as an alias (FfiRegistry alias with an expiry 6 months "
+           "out) until every artifact that uses it has left the backward window";
+  }
+  if (check == "forward") {
+    if (rule == "IGNORABLE_FIELD") return "";
+    if (rule == "UNRESOLVED_FFI_NAME") {
+      return "register the new name in the runtime first (or keep emitting the old name) and "
+             "wait until that release is 2 weeks old";
+    }
+    return "staged rollout: land runtime support first, keep emission off by default behind an "
+           "emission flag in compiler/rollout, and turn it on only once every runtime of the last "
+           "2 weeks supports it (or annotate an optional field ignorable_by_older_runtimes)";
+  }
+  if (check == "ledger") {
+    return "keep the emission flag off by default until its runtime support is 14 days old; keep "
+           "the old form's fallback 6 months after emission switched";
+  }
+  if (check == "lint") {
+    return "add `// Can be removed in <Month YYYY> (6 months backward compatibility window).` to "
+           "the fallback's comment";
+  }
+  if (check == "verify") {
+    return "if the compiler change is intended, write a new golden version with `aot-compat "
+           "generate` (never edit goldens in place)";
+  }
+  return "";
+}
+
+void Block(GateReport* report, std::string check, std::string rule, std::string message) {
+  std::string fix = FixFor(check, rule);
+  report->blockers.push_back(
+      {std::move(check), std::move(rule), std::move(message), std::move(fix)});
+}
+
+std::vector<std::string> TargetsOrAll(const std::vector<std::string>& targets) {
+  if (!targets.empty()) return targets;
+  std::vector<std::string> all;
+  for (const GoldenTarget& t : GoldenTargets()) all.push_back(t.name);
+  return all;
+}
+
+// The releases that were current in the backward window: their names must
+// still resolve (step 5 of the decision tree).
+std::vector<ReleaseSnapshot> BackwardReleases(const std::vector<ReleaseSnapshot>& releases,
+                                              const Date& now) {
+  Date start = now.MinusMonths(kBackwardWindowMonths);
+  std::vector<ReleaseSnapshot> out;
+  const ReleaseSnapshot* before = nullptr;
+  for (const ReleaseSnapshot& r : releases) {
+    auto d = Date::Parse(r.date);
+    if (!d.ok() || *d > now) continue;
+    if (*d >= start)
+      out.push_back(r);
+    else
+      before = &r;
+  }
+  if (before != nullptr) out.insert(out.begin(), *before);
+  return out;
+}
+
+absl::Status SchemaCheckStep(const GateOptions& options, GateReport* report) {
+  GateCheck check{"schema", true, ""};
+  auto snapshots = ListSnapshots(options.golden_dir + "/schema");
+  if (!snapshots.ok()) {
+    check.ok = false;
+    check.summary = "no schema snapshot";
+    Block(report, "schema", "NO_SNAPSHOT",
+          absl::StrCat(snapshots.status().message(),
+                       ": commit one with `aot-compat schema-snapshot`"));
+    report->checks.push_back(check);
+    return absl::OkStatus();
+  }
+  std::vector<SchemaVersion> history;
+  for (const std::string& path : *snapshots) {
+    auto set = ReadDescriptorSet(path);
+    if (!set.ok()) return set.status();
+    history.push_back({path, *std::move(set)});
+  }
+  SchemaVersion head{"<head schema>",
+                     options.head_schema ? *options.head_schema : SchemaDescriptorSet()};
+  auto result = CheckSchema(history, head);
+  if (!result.ok()) return result.status();
+  for (const SchemaFinding& v : result->violations) {
+    Block(report, "schema", v.rule, v.ToString());
+  }
+  for (const SchemaFinding& a : result->additions) {
+    report->notices.push_back({"schema", a.ToString()});
+  }
+  check.ok = result->ok();
+  check.summary = absl::StrCat(history.size(), " snapshot(s); ", result->violations.size(),
+                               " violation(s), ", result->additions.size(), " addition(s)");
+  report->checks.push_back(check);
+  return absl::OkStatus();
+}
+
+absl::Status BackwardStep(const GateOptions& options, const std::vector<std::string>& targets,
+                          const std::vector<ReleaseSnapshot>& releases,
+                          const ReleaseSnapshot& runtime, const Date& now, GateReport* report) {
+  ReplayOptions replay;
+  replay.golden_dir = options.golden_dir;
+  replay.targets = targets;
+  replay.now = options.now;
+  replay.load_options = options.load_options;
+  auto result = ReplayGoldens(replay);
+  if (!result.ok()) return result.status();
+  report->backward = *std::move(result);
+  report->backward_window_start = now.MinusMonths(kBackwardWindowMonths).ToString();
+  GateCheck check{"backward", report->backward.ok(), ""};
+  for (const ReplayRecord& r : report->backward.records) {
+    if (r.status == "fail") {
+      Block(report, "backward", "REPLAY_FAILED",
+            absl::StrCat(r.target, " v", r.version, " (", r.version_date, ") ", r.test, ": ",
+                         r.reason));
+    } else if (r.status == "expired") {
+      report->notices.push_back(
+          {"backward", absl::StrCat(r.target, " v", r.version, " expired: ", r.reason)});
+    }
+  }
+  check.summary =
+      absl::StrCat(report->backward.passed, " passed, ", report->backward.failed, " failed, ",
+                   report->backward.skipped, " skipped, ", report->backward.expired, " expired");
+  report->checks.push_back(check);
+
+  // Runtime-read flag defaults against the newest release before now.
+  GateCheck flags{"flags", true, ""};
+  std::vector<ReleaseSnapshot> in_window = BackwardReleases(releases, now);
+  std::map<std::string, std::string> current = RuntimeFlagDefaults(options.load_options);
+  std::vector<std::string> changed;
+  if (!in_window.empty()) {
+    for (const auto& [name, value] : in_window.back().flag_defaults) {
+      auto it = current.find(name);
+      std::string now_value = it == current.end() ? "<removed>" : it->second;
+      if (now_value != value) {
+        changed.push_back(absl::StrCat(name, ": ", value, " -> ", now_value, " (release ",
+                                       in_window.back().id, ")"));
+      }
+    }
+  }
+  for (const std::string& c : changed) {
+    if (report->backward.ok()) {
+      report->notices.push_back(
+          {"flags", absl::StrCat("runtime flag default changed (", c,
+                                 "): 'depends'; every golden of the last 6 months still replays")});
+    } else {
+      flags.ok = false;
+      Block(report, "flags", "FLAG_DEFAULT_CHANGED",
+            absl::StrCat("runtime flag default changed (", c, ") and ", report->backward.failed,
+                         " golden replay(s) of the last 6 months fail under it"));
+    }
+  }
+  flags.summary = changed.empty() ? "flag defaults unchanged"
+                                  : absl::StrCat(changed.size(), " default(s) changed");
+  report->checks.push_back(flags);
+
+  // Names every runtime of the backward window resolved must still resolve.
+  GateCheck registry{"registry", true, ""};
+  std::set<std::string> reported;
+  for (const ReleaseSnapshot& r : in_window) {
+    std::vector<std::string> names = r.ffi_handlers;
+    for (const ReleaseAlias& a : r.ffi_aliases) {
+      auto expiry = Date::Parse(a.expiry);
+      if (expiry.ok() && *expiry <= now) continue;  // its 6 months are over
+      names.push_back(a.alias);
+    }
+    for (const std::string& name : names) {
+      if (runtime.ResolvesFfiName(name) || !reported.insert(name).second) continue;
+      registry.ok = false;
+      Block(report, "registry", "FFI_NAME_REMOVED",
+            absl::StrCat("custom call / FFI name '", name, "' (registered in release ", r.id,
+                         ") no longer resolves: artifacts of the last 6 months may call it"));
+    }
+  }
+  registry.summary = absl::StrCat(in_window.size(), " release(s) of the backward window checked");
+  report->checks.push_back(registry);
+  return absl::OkStatus();
+}
+
+absl::Status ForwardStep(const GateOptions& options, const std::vector<std::string>& targets,
+                         const std::vector<ReleaseSnapshot>& releases, const Date& now,
+                         GateReport* report) {
+  ForwardWindow window = ComputeForwardWindow(releases, now);
+  report->forward_window_start = window.start.ToString();
+  GateCheck check{"forward", true, ""};
+  if (window.releases.empty()) {
+    check.ok = false;
+    check.summary = "no release";
+    Block(report, "forward", "NO_RELEASE",
+          absl::StrCat("no release dated on or before ", options.now, " under ", options.golden_dir,
+                       "/releases: cut one with `aot-compat release`"));
+    report->checks.push_back(check);
+    return absl::OkStatus();
+  }
+  auto artifacts =
+      options.artifacts ? options.artifacts() : CompileCorpusArtifacts(options.golden_dir, targets);
+  if (!artifacts.ok()) return artifacts.status();
+  int errors = 0;
+  for (const ReleaseSnapshot& release : window.releases) {
+    report->forward_releases.push_back(release.id);
+    auto checker = LoadForwardChecker(options.golden_dir, release, options.head_pool);
+    if (!checker.ok()) return checker.status();
+    for (const ForwardArtifact& artifact : *artifacts) {
+      for (ForwardFinding& f : (*checker)->Check(artifact)) {
+        if (f.severity == "error") {
+          ++errors;
+          Block(report, "forward", f.rule, f.ToString());
+        } else {
+          report->notices.push_back({"forward", f.ToString()});
+        }
+        report->forward.push_back(std::move(f));
+      }
+    }
+  }
+  check.ok = errors == 0;
+  check.summary =
+      absl::StrCat(artifacts->size(), " artifact(s) x ", window.releases.size(), " release(s) (",
+                   absl::StrJoin(report->forward_releases, ", "), "): ", errors, " error(s)");
+  report->checks.push_back(check);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+bool GateReport::HasBlocker(absl::string_view check, absl::string_view rule) const {
+  for (const GateBlocker& b : blockers) {
+    if (b.check == check && b.rule == rule) return true;
+  }
+  return false;
+}
+
+nlohmann::ordered_json GateReport::ToJson() const {
+  nlohmann::ordered_json j;
+  j["verdict"] = ok() ? "pass" : "blocked";
+  j["now"] = now;
+  j["backward_window_start"] = backward_window_start;
+  j["forward_window_start"] = forward_window_start;
+  j["forward_releases"] = forward_releases;
+  nlohmann::ordered_json checks_json = nlohmann::ordered_json::array();
+  for (const GateCheck& c : checks) {
+    checks_json.push_back({{"name", c.name}, {"ok", c.ok}, {"summary", c.summary}});
+  }
+  j["checks"] = checks_json;
+  nlohmann::ordered_json blockers_json = nlohmann::ordered_json::array();
+  for (const GateBlocker& b : blockers) {
+    blockers_json.push_back(
+        {{"check", b.check}, {"rule", b.rule}, {"message", b.message}, {"fix", b.fix}});
+  }
+  j["blockers"] = blockers_json;
+  nlohmann::ordered_json notices_json = nlohmann::ordered_json::array();
+  for (const GateNotice& n : notices) {
+    notices_json.push_back({{"check", n.check}, {"message", n.message}});
+  }
+  j["notices"] = notices_json;
+  j["backward"] = backward.ToJson();
+  nlohmann::ordered_json forward_json = nlohmann::ordered_json::array();
+  for (const ForwardFinding& f : forward) forward_json.push_back(f.ToJson());
+  j["forward"] = forward_json;
+  return j;
+}
+
+std::string GateReport::Summary() const {
+  std::string out = absl::StrCat("gate at ", now, ": ", ok() ? "PASS" : "BLOCKED", " (",
+                                 blockers.size(), " blocker(s), ", notices.size(), " notice(s))\n");
+  for (const GateCheck& c : checks) {
+    absl::StrAppend(&out, "  ", c.ok ? "ok     " : "BLOCKED", " ", c.name, ": ", c.summary, "\n");
+  }
+  for (const GateBlocker& b : blockers) {
+    absl::StrAppend(&out, "blocker [", b.check, "/", b.rule, "] ", b.message, "\n");
+    if (!b.fix.empty()) absl::StrAppend(&out, "  fix: ", b.fix, "\n");
+  }
+  for (const GateNotice& n : notices) {
+    absl::StrAppend(&out, "notice [", n.check, "] ", n.message, "\n");
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<ForwardArtifact>> CompileCorpusArtifacts(
+    const std::string& golden_dir, const std::vector<std::string>& targets) {
+  auto modules = DiscoverModules(golden_dir);
+  if (!modules.ok()) return modules.status();
+  std::vector<ForwardArtifact> out;
+  for (const std::string& name : TargetsOrAll(targets)) {
+    auto target = FindGoldenTarget(name);
+    if (!target.ok()) return target.status();
+    for (const CorpusModule& module : *modules) {
+      auto proto = CompileCorpusModule(module, *target);
+      if (!proto.ok()) return proto.status();
+      out.push_back({name, module.test, proto->SerializeAsString()});
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<GateReport> RunGate(const GateOptions& options) {
+  auto now = Date::Parse(options.now);
+  if (!now.ok()) return now.status();
+  GateReport report;
+  report.now = options.now;
+  std::vector<std::string> targets = TargetsOrAll(options.targets);
+  auto releases = LoadReleases(options.golden_dir);
+  if (!releases.ok()) return releases.status();
+  ReleaseSnapshot runtime = options.runtime ? *options.runtime : CaptureRuntimeCapabilities();
+
+  if (absl::Status s = SchemaCheckStep(options, &report); !s.ok()) return s;
+  if (absl::Status s = BackwardStep(options, targets, *releases, runtime, *now, &report); !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = ForwardStep(options, targets, *releases, *now, &report); !s.ok()) return s;
+
+  GateCheck ledger{"ledger", true, ""};
+  const std::vector<EmissionFlag>& flags = options.ledger ? *options.ledger : EmissionLedger();
+  auto violations = CheckEmissionLedger(flags, options.now);
+  if (!violations.ok()) return violations.status();
+  for (const LedgerViolation& v : *violations) {
+    Block(&report, "ledger", v.rule, absl::StrCat(v.flag, ": ", v.message));
+  }
+  ledger.ok = violations->empty();
+  ledger.summary =
+      absl::StrCat(flags.size(), " emission flag(s), ", violations->size(), " violation(s)");
+  report.checks.push_back(ledger);
+
+  GateCheck lint{"lint", true, ""};
+  auto lint_report = LintFallbacks(options.source_root, *now);
+  if (!lint_report.ok()) return lint_report.status();
+  LintAliases(*now, &*lint_report);
+  for (const LintFinding& f : lint_report->findings) {
+    std::string where =
+        absl::StrCat(f.file, f.line > 0 ? absl::StrCat(":", f.line) : "", ": ", f.message);
+    if (f.severity == "error") {
+      Block(&report, "lint", "FALLBACK_WITHOUT_EXPIRY", where);
+    } else {
+      report.notices.push_back({"lint", where});
+    }
+  }
+  lint.ok = lint_report->ok();
+  lint.summary = absl::StrCat(lint_report->fallbacks, " fallback(s), ",
+                              lint_report->findings.size(), " finding(s)");
+  report.checks.push_back(lint);
+
+  if (options.verify) {
+    GateCheck verify{"verify", true, ""};
+    auto results = VerifyGoldens(options.golden_dir, targets, /*strict=*/false);
+    if (!results.ok()) return results.status();
+    for (const VerifyResult& r : *results) {
+      if (r.ok) continue;
+      verify.ok = false;
+      Block(&report, "verify", "GOLDEN_DIFFERS",
+            absl::StrCat(r.target, " v", r.version,
+                         ": the current compiler no longer reproduces it:\n", r.diff));
+    }
+    verify.summary = absl::StrCat(results->size(), " target(s) compared with their newest golden");
+    report.checks.push_back(verify);
+  }
+  return report;
+}
+
+}  // namespace aot

@@ -1,0 +1,217 @@
+#include "harness/release/old_build.h"
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <regex>
+#include <system_error>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "harness/golden/corpus.h"
+#include "harness/golden/golden_ops.h"
+
+namespace aot {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> HostTargetsOr(const std::vector<std::string>& targets) {
+  if (!targets.empty()) return targets;
+  std::vector<std::string> host;
+  for (const GoldenTarget& t : GoldenTargets()) {
+    if (t.platform == "host") host.push_back(t.name);
+  }
+  return host;
+}
+
+// A fresh scratch directory under the cache ("<cache>/scratch/<tag>-<n>").
+absl::StatusOr<std::string> ScratchDir(const std::string& cache_dir, const std::string& tag) {
+  std::error_code ec;
+  for (int n = 0; n < 10000; ++n) {
+    fs::path dir = fs::path(cache_dir) / "scratch" / absl::StrCat(tag, "-", n);
+    if (fs::exists(dir, ec)) continue;
+    fs::create_directories(dir, ec);
+    if (ec) return absl::InternalError(absl::StrCat(dir.string(), ": ", ec.message()));
+    return fs::absolute(dir).string();
+  }
+  return absl::ResourceExhaustedError(absl::StrCat("no free scratch directory in ", cache_dir));
+}
+
+// "replay: 12 passed, 1 failed, ..." from aot-compat replay's output.
+bool ParseReplayLine(const std::string& output, int* passed, int* failed) {
+  std::smatch m;
+  static const std::regex kLine("replay: ([0-9]+) passed, ([0-9]+) failed");
+  std::string::const_iterator from = output.begin();
+  bool found = false;
+  while (std::regex_search(from, output.end(), m, kLine)) {
+    *passed = std::stoi(m[1].str());
+    *failed = std::stoi(m[2].str());
+    found = true;
+    from = m.suffix().first;
+  }
+  return found;
+}
+
+}  // namespace
+
+std::string ShellQuote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
+  }
+  return out + "'";
+}
+
+CommandResult RunShellCommand(const std::string& command) {
+  CommandResult result;
+  FILE* pipe = popen(absl::StrCat(command, " 2>&1").c_str(), "r");
+  if (pipe == nullptr) {
+    result.output = absl::StrCat("cannot start: ", command);
+    return result;
+  }
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.output.append(buffer, n);
+  int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  return result;
+}
+
+absl::StatusOr<std::string> ResolveCommit(const std::string& repo, const std::string& ref) {
+  if (ref.empty() || ref[0] == '-') {
+    return absl::InvalidArgumentError(absl::StrCat("bad git ref '", ref, "'"));
+  }
+  CommandResult r = RunShellCommand(absl::StrCat(
+      "git -C ", ShellQuote(repo), " rev-parse --verify --quiet ", ShellQuote(ref + "^{commit}")));
+  std::string commit(absl::StripAsciiWhitespace(r.output));
+  if (r.exit_code != 0 || commit.size() != 40) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("git ref '", ref, "' does not name a commit in ", repo));
+  }
+  return commit;
+}
+
+absl::StatusOr<OldBuild> PrepareOldBuild(const std::string& ref, const OldBuildOptions& options) {
+  auto commit = ResolveCommit(options.repo, ref);
+  if (!commit.ok()) return commit.status();
+  OldBuild build;
+  build.commit = *commit;
+  std::error_code ec;
+  fs::path root = fs::absolute(fs::path(options.cache_dir) / *commit, ec);
+  build.source_dir = (root / "src").string();
+  build.build_dir = (root / "build").string();
+  build.aot_compat = (root / "build" / "harness" / "aot-compat").string();
+  fs::path stamp = root / "built.stamp";
+  if (fs::exists(stamp, ec) && fs::exists(build.aot_compat, ec)) return build;
+  fs::create_directories(root, ec);
+  if (ec) return absl::InternalError(absl::StrCat(root.string(), ": ", ec.message()));
+  if (!fs::exists(fs::path(build.source_dir) / ".git", ec)) {
+    CommandResult add = RunShellCommand(absl::StrCat("git -C ", ShellQuote(options.repo),
+                                                     " worktree add --detach --force ",
+                                                     ShellQuote(build.source_dir), " ", *commit));
+    if (add.exit_code != 0) {
+      return absl::InternalError(
+          absl::StrCat("git worktree add for ", *commit, " failed: ", add.output));
+    }
+  }
+  if (!fs::exists(fs::path(build.source_dir) / "scripts" / "build.sh", ec)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("commit ", *commit, " has no scripts/build.sh; it predates the harness"));
+  }
+  CommandResult make = RunShellCommand(absl::StrCat(
+      "cd ", ShellQuote(build.source_dir), " && AOT_BUILD_DIR=", ShellQuote(build.build_dir),
+      " AOT_JOBS=", options.jobs, " bash scripts/build.sh aot-compat"));
+  if (make.exit_code != 0 || !fs::exists(build.aot_compat, ec)) {
+    std::string tail =
+        make.output.size() > 4000 ? make.output.substr(make.output.size() - 4000) : make.output;
+    return absl::InternalError(
+        absl::StrCat("building aot-compat at ", *commit, " failed:\n", tail));
+  }
+  FILE* f = fopen(stamp.c_str(), "w");
+  if (f != nullptr) {
+    fputs(commit->c_str(), f);
+    fclose(f);
+  }
+  return build;
+}
+
+absl::StatusOr<CrossVersionResult> RunWithOldRuntime(const std::string& ref,
+                                                     const OldBuildOptions& options) {
+  auto old = PrepareOldBuild(ref, options);
+  if (!old.ok()) return old.status();
+  auto scratch = ScratchDir(options.cache_dir, "new-compiler");
+  if (!scratch.ok()) return scratch.status();
+  std::error_code ec;
+  fs::create_directory_symlink(fs::absolute(fs::path(options.golden_dir) / "modules"),
+                               fs::path(*scratch) / "modules", ec);
+  if (ec) return absl::InternalError(absl::StrCat(*scratch, "/modules: ", ec.message()));
+  std::vector<std::string> targets = HostTargetsOr(options.targets);
+  auto generated = GenerateGoldens(*scratch, targets, TodayDate());
+  if (!generated.ok()) return generated.status();
+  CrossVersionResult result;
+  result.commit = old->commit;
+  for (const std::string& target : targets) {
+    CommandResult replay = RunShellCommand(
+        absl::StrCat(ShellQuote(old->aot_compat), " replay --golden_dir=", ShellQuote(*scratch),
+                     " --target=", ShellQuote(target)));
+    absl::StrAppend(&result.log, "== old runtime ", old->commit.substr(0, 12), " replays ", target,
+                    " artifacts of this compiler\n", replay.output);
+    int passed = 0, failed = 0;
+    if (!ParseReplayLine(replay.output, &passed, &failed)) {
+      return absl::InternalError(absl::StrCat("the old aot-compat replay printed no summary (exit ",
+                                              replay.exit_code, "):\n", replay.output));
+    }
+    result.passed += passed;
+    result.failed += failed;
+  }
+  return result;
+}
+
+absl::StatusOr<CrossVersionResult> RunWithOldCompiler(const std::string& ref,
+                                                      const OldBuildOptions& options) {
+  auto old = PrepareOldBuild(ref, options);
+  if (!old.ok()) return old.status();
+  auto scratch = ScratchDir(options.cache_dir, "old-compiler");
+  if (!scratch.ok()) return scratch.status();
+  std::error_code ec;
+  // The old compiler compiles its own corpus (it may predate new modules).
+  fs::create_directory_symlink(fs::path(old->source_dir) / "golden" / "modules",
+                               fs::path(*scratch) / "modules", ec);
+  if (ec) return absl::InternalError(absl::StrCat(*scratch, "/modules: ", ec.message()));
+  std::vector<std::string> targets = HostTargetsOr(options.targets);
+  std::string target_flags;
+  for (const std::string& t : targets) absl::StrAppend(&target_flags, " --target=", ShellQuote(t));
+  CommandResult generate = RunShellCommand(absl::StrCat(
+      ShellQuote(old->aot_compat), " generate --golden_dir=", ShellQuote(*scratch), target_flags));
+  CrossVersionResult result;
+  result.commit = old->commit;
+  absl::StrAppend(&result.log, "== old compiler ", old->commit.substr(0, 12), " generates\n",
+                  generate.output);
+  if (generate.exit_code != 0) {
+    return absl::InternalError(
+        absl::StrCat("the old aot-compat generate failed:\n", generate.output));
+  }
+  ReplayOptions replay;
+  replay.golden_dir = *scratch;
+  replay.targets = targets;
+  replay.all_versions = true;
+  auto report = ReplayGoldens(replay);
+  if (!report.ok()) return report.status();
+  for (const ReplayRecord& r : report->records) {
+    if (r.status == "fail") {
+      absl::StrAppend(&result.log, "FAIL ", r.target, " ", r.test, ": ", r.reason, "\n");
+    }
+  }
+  result.passed = report->passed;
+  result.failed = report->failed;
+  return result;
+}
+
+}  // namespace aot

@@ -1,0 +1,65 @@
+#ifndef AOT_HARNESS_RELEASE_OLD_BUILD_H_
+#define AOT_HARNESS_RELEASE_OLD_BUILD_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace aot {
+
+// Real old binaries for release qualification: a commit is checked out in
+// a scratch git worktree under the cache directory and its tools are built
+// there (scripts/build.sh of that commit), once per commit.
+struct OldBuildOptions {
+  std::string golden_dir = "golden";
+  std::string cache_dir = ".aot-cache/worktrees";
+  std::string repo = ".";            // the git repository
+  std::vector<std::string> targets;  // empty: the host targets
+  int jobs = 2;
+};
+
+struct OldBuild {
+  std::string commit;
+  std::string source_dir;  // the worktree
+  std::string build_dir;
+  std::string aot_compat;  // path of that commit's aot-compat
+};
+
+struct CrossVersionResult {
+  std::string commit;
+  int passed = 0;
+  int failed = 0;
+  std::string log;  // what the old and new tools printed
+};
+
+// `git rev-parse --verify REF^{commit}`; InvalidArgument naming the ref.
+absl::StatusOr<std::string> ResolveCommit(const std::string& repo, const std::string& ref);
+
+// Checks out (git worktree add --detach) and builds aot-compat at `ref`,
+// reusing <cache_dir>/<commit> when its build stamp exists.
+absl::StatusOr<OldBuild> PrepareOldBuild(const std::string& ref, const OldBuildOptions& options);
+
+// This compiler writes the corpus as goldens into a scratch directory; the
+// old commit's `aot-compat replay` loads and runs them with its runtime.
+absl::StatusOr<CrossVersionResult> RunWithOldRuntime(const std::string& ref,
+                                                     const OldBuildOptions& options);
+
+// The old commit's `aot-compat generate` writes its corpus as goldens into a
+// scratch directory; this runtime replays them.
+absl::StatusOr<CrossVersionResult> RunWithOldCompiler(const std::string& ref,
+                                                      const OldBuildOptions& options);
+
+// Runs `command` through /bin/sh, capturing stdout and stderr together.
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;
+};
+CommandResult RunShellCommand(const std::string& command);
+
+// Single-quotes `s` for /bin/sh.
+std::string ShellQuote(const std::string& s);
+
+}  // namespace aot
+
+#endif  // AOT_HARNESS_RELEASE_OLD_BUILD_H_

@@ -1,0 +1,266 @@
+#include "harness/release/release.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+#include "absl/algorithm/container.h"
+#include "absl/strings/str_cat.h"
+#include "harness/schema/schema_check.h"
+#include "proto/schema.h"
+#include "runtime/abi_version.h"
+#include "runtime/executable/client.h"
+#include "runtime/executable/load_passes.h"
+#include "runtime/executable/thunk.h"
+#include "runtime/executable/thunk_registry.h"
+#include "runtime/ffi/ffi_registry.h"
+#include "runtime/hlo_opcode_table.h"
+#include "runtime/platform/host/host_kernel_loader.h"
+#include "runtime/support/build_info.h"
+#include "runtime/support/file_io.h"
+#include "runtime/support/sha256.h"
+
+namespace aot {
+namespace {
+
+namespace fs = std::filesystem;
+
+template <typename T>
+bool Contains(const std::vector<T>& v, absl::string_view x) {
+  return absl::c_any_of(v, [&](const T& e) { return e == x; });
+}
+
+// The part of a release that describes capabilities (what the id hashes):
+// everything but the id, date and build identity.
+nlohmann::ordered_json CapabilityJson(const ReleaseSnapshot& r) {
+  nlohmann::ordered_json j;
+  j["schema_fingerprint"] = r.schema_fingerprint;
+  j["abi_version"] = r.abi_version;
+  j["toolchain"] = r.toolchain;
+  j["platforms"] = r.platforms;
+  j["thunk_kinds"] = r.thunk_kinds;
+  j["hlo_opcodes"] = r.hlo_opcodes;
+  j["ffi_handlers"] = r.ffi_handlers;
+  nlohmann::ordered_json aliases = nlohmann::ordered_json::array();
+  for (const ReleaseAlias& a : r.ffi_aliases) {
+    aliases.push_back({{"alias", a.alias}, {"target", a.target}, {"expiry", a.expiry}});
+  }
+  j["ffi_aliases"] = aliases;
+  j["host_kernel_symbols"] = r.host_kernel_symbols;
+  j["flag_defaults"] = r.flag_defaults;
+  j["load_passes"] = r.load_passes;
+  return j;
+}
+
+std::string CapabilityHash(const ReleaseSnapshot& r) { return Sha256Hex(CapabilityJson(r).dump()); }
+
+}  // namespace
+
+bool ReleaseSnapshot::ResolvesFfiName(absl::string_view name) const {
+  if (Contains(ffi_handlers, name)) return true;
+  return absl::c_any_of(ffi_aliases, [&](const ReleaseAlias& a) { return a.alias == name; });
+}
+bool ReleaseSnapshot::KnowsThunkKind(absl::string_view kind) const {
+  return Contains(thunk_kinds, kind);
+}
+bool ReleaseSnapshot::KnowsOpcode(absl::string_view opcode) const {
+  return Contains(hlo_opcodes, opcode);
+}
+
+std::map<std::string, std::string> RuntimeFlagDefaults(const LoadOptions& options) {
+  return {
+      {"memory_budget_bytes", absl::StrCat(options.memory_budget_bytes)},
+      {"max_control_nesting", absl::StrCat(options.max_control_nesting)},
+      {"enable_command_buffers", options.enable_command_buffers ? "true" : "false"},
+      {"device_less", options.device_less ? "true" : "false"},
+  };
+}
+
+ReleaseSnapshot CaptureRuntimeCapabilities() {
+  ReleaseSnapshot r;
+  r.git_commit = BuildGitCommit();
+  r.git_describe = BuildGitDescribe();
+  r.schema_fingerprint = SchemaFingerprint();
+  RuntimeAbiVersion abi = RuntimeAbiVersion::Current();
+  r.abi_version = abi.abi_version;
+  r.toolchain["llvm"] = abi.llvm.ToString();
+  if (abi.cuda) r.toolchain["cuda"] = abi.cuda->ToString();
+  if (abi.cublas) r.toolchain["cublas"] = abi.cublas->ToString();
+  if (abi.ptxas) r.toolchain["ptxas"] = abi.ptxas->ToString();
+  r.platforms = AvailablePlatforms();
+  r.thunk_kinds = ThunkRegistry::Global().KindNames();
+  r.hlo_opcodes = RuntimeKnownHloOpcodes();
+  absl::c_sort(r.hlo_opcodes);
+  r.ffi_handlers = FfiRegistry::Global().HandlerNames();
+  for (const FfiRegistry::AliasInfo& a : FfiRegistry::Global().Aliases()) {
+    r.ffi_aliases.push_back({a.alias, a.target, a.expiry});
+  }
+  r.host_kernel_symbols = HostKernelSymbolAllowList();
+  r.flag_defaults = RuntimeFlagDefaults(LoadOptions());
+  r.load_passes = LoadPassNames();
+  return r;
+}
+
+nlohmann::ordered_json ReleaseToJson(const ReleaseSnapshot& r) {
+  nlohmann::ordered_json j;
+  j["id"] = r.id;
+  j["date"] = r.date;
+  j["git_commit"] = r.git_commit;
+  j["git_describe"] = r.git_describe;
+  j["descriptor_set"] = r.descriptor_set;
+  nlohmann::ordered_json capabilities = CapabilityJson(r);
+  for (auto& [key, value] : capabilities.items()) j[key] = value;
+  return j;
+}
+
+absl::StatusOr<ReleaseSnapshot> ReleaseFromJson(const nlohmann::json& j, absl::string_view origin) {
+  ReleaseSnapshot r;
+  std::string key;
+  try {
+    if (!j.is_object()) throw std::runtime_error("not a JSON object");
+    auto str = [&](const char* k, std::string* out) {
+      key = k;
+      *out = j.at(k).get<std::string>();
+    };
+    auto list = [&](const char* k, std::vector<std::string>* out) {
+      key = k;
+      *out = j.at(k).get<std::vector<std::string>>();
+    };
+    str("id", &r.id);
+    str("date", &r.date);
+    str("git_commit", &r.git_commit);
+    str("git_describe", &r.git_describe);
+    str("descriptor_set", &r.descriptor_set);
+    str("schema_fingerprint", &r.schema_fingerprint);
+    key = "abi_version";
+    r.abi_version = j.at("abi_version").get<int>();
+    key = "toolchain";
+    r.toolchain = j.at("toolchain").get<std::map<std::string, std::string>>();
+    list("platforms", &r.platforms);
+    list("thunk_kinds", &r.thunk_kinds);
+    list("hlo_opcodes", &r.hlo_opcodes);
+    list("ffi_handlers", &r.ffi_handlers);
+    key = "ffi_aliases";
+    for (const auto& a : j.at("ffi_aliases")) {
+      r.ffi_aliases.push_back({a.at("alias").get<std::string>(), a.at("target").get<std::string>(),
+                               a.at("expiry").get<std::string>()});
+    }
+    list("host_kernel_symbols", &r.host_kernel_symbols);
+    key = "flag_defaults";
+    r.flag_defaults = j.at("flag_defaults").get<std::map<std::string, std::string>>();
+    list("load_passes", &r.load_passes);
+  } catch (const std::exception& e) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(origin, ": release key '", key, "': ", e.what()));
+  }
+  if (!Date::Parse(r.date).ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(origin, ": release date '", r.date, "' is not YYYY-MM-DD"));
+  }
+  return r;
+}
+
+absl::StatusOr<std::vector<ReleaseSnapshot>> LoadReleases(const std::string& golden_dir) {
+  std::vector<ReleaseSnapshot> releases;
+  fs::path dir = fs::path(golden_dir) / "releases";
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return releases;
+  std::vector<std::string> paths;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.path().extension() == ".json") paths.push_back(entry.path().string());
+  }
+  if (ec) return absl::InternalError(absl::StrCat(dir.string(), ": ", ec.message()));
+  for (const std::string& path : paths) {
+    auto text = ReadFileToString(path);
+    if (!text.ok()) return text.status();
+    nlohmann::json j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) {
+      return absl::InvalidArgumentError(absl::StrCat(path, ": not valid JSON"));
+    }
+    auto release = ReleaseFromJson(j, path);
+    if (!release.ok()) return release.status();
+    releases.push_back(*std::move(release));
+  }
+  absl::c_sort(releases, [](const ReleaseSnapshot& a, const ReleaseSnapshot& b) {
+    return std::tie(a.date, a.id) < std::tie(b.date, b.id);
+  });
+  return releases;
+}
+
+absl::StatusOr<CutReleaseResult> CutRelease(const std::string& golden_dir,
+                                            const std::string& date) {
+  if (!Date::Parse(date).ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("--date '", date, "' is not YYYY-MM-DD"));
+  }
+  CutReleaseResult result;
+  ReleaseSnapshot release = CaptureRuntimeCapabilities();
+  release.date = date;
+  // The schema snapshot: an existing one with this fingerprint, or a new one.
+  std::string schema_dir = (fs::path(golden_dir) / "schema").string();
+  google::protobuf::FileDescriptorSet set = SchemaDescriptorSet();
+  if (auto snapshots = ListSnapshots(schema_dir); snapshots.ok()) {
+    for (const std::string& path : *snapshots) {
+      auto existing = ReadDescriptorSet(path);
+      if (!existing.ok()) return existing.status();
+      if (DescriptorSetFingerprint(*existing) == release.schema_fingerprint) {
+        result.snapshot_path = path;
+      }
+    }
+  }
+  if (result.snapshot_path.empty()) {
+    result.snapshot_path = DefaultSnapshotPath(schema_dir, date, set);
+    if (absl::Status s = WriteSnapshot(result.snapshot_path, set); !s.ok()) return s;
+    result.wrote_snapshot = true;
+  }
+  release.descriptor_set =
+      fs::path(result.snapshot_path).lexically_relative(golden_dir).generic_string();
+  std::string hash = CapabilityHash(release);
+  release.id = absl::StrCat(date, "-", hash.substr(0, 8));
+  auto existing = LoadReleases(golden_dir);
+  if (!existing.ok()) return existing.status();
+  if (!existing->empty() && CapabilityHash(existing->back()) == hash) {
+    result.path = (fs::path(golden_dir) / "releases" / (existing->back().id + ".json")).string();
+    return result;
+  }
+  result.path = (fs::path(golden_dir) / "releases" / (release.id + ".json")).string();
+  std::error_code ec;
+  fs::create_directories(fs::path(result.path).parent_path(), ec);
+  if (ec) {
+    return absl::InternalError(absl::StrCat(
+        "cannot create ", fs::path(result.path).parent_path().string(), ": ", ec.message()));
+  }
+  if (fs::exists(result.path, ec)) {
+    return absl::AlreadyExistsError(
+        absl::StrCat(result.path, " exists; releases are never overwritten"));
+  }
+  if (absl::Status s = WriteFileAtomically(result.path, ReleaseToJson(release).dump(2) + "\n");
+      !s.ok()) {
+    return s;
+  }
+  result.wrote_release = true;
+  return result;
+}
+
+ForwardWindow ComputeForwardWindow(const std::vector<ReleaseSnapshot>& releases, const Date& now) {
+  ForwardWindow w;
+  w.start = now.MinusDays(kForwardWindowDays);
+  const ReleaseSnapshot* newest_before = nullptr;
+  std::vector<const ReleaseSnapshot*> inside;
+  for (const ReleaseSnapshot& r : releases) {
+    auto date = Date::Parse(r.date);
+    if (!date.ok() || *date > now) continue;
+    if (*date >= w.start) {
+      inside.push_back(&r);
+    } else if (newest_before == nullptr || r.date >= newest_before->date) {
+      if (newest_before != nullptr) w.older.push_back(newest_before->id);
+      newest_before = &r;
+    } else {
+      w.older.push_back(r.id);
+    }
+  }
+  if (newest_before != nullptr) w.releases.push_back(*newest_before);
+  for (const ReleaseSnapshot* r : inside) w.releases.push_back(*r);
+  return w;
+}
+
+}  // namespace aot

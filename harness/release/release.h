@@ -1,0 +1,99 @@
+#ifndef AOT_HARNESS_RELEASE_RELEASE_H_
+#define AOT_HARNESS_RELEASE_RELEASE_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "nlohmann/json.hpp"
+#include "runtime/executable/thunk.h"
+#include "runtime/support/date.h"
+
+namespace aot {
+
+// What a released runtime can read (ARCHITECTURE.md "Windows, precisely"):
+// the forward gate checks the current compiler's output against it, the
+// triage diffs two of them. Stored as golden/releases/<date>-<id>.json
+// next to the schema snapshot it references.
+struct ReleaseAlias {
+  std::string alias;
+  std::string target;
+  std::string expiry;  // YYYY-MM-DD
+};
+
+struct ReleaseSnapshot {
+  std::string id;    // "<date>-<first 8 hex of the content hash>"
+  std::string date;  // YYYY-MM-DD
+  std::string git_commit;
+  std::string git_describe;
+  // The schema the release reads, relative to the golden directory
+  // ("schema/<date>-<id>.binpb"), and its fingerprint.
+  std::string descriptor_set;
+  std::string schema_fingerprint;
+  int abi_version = 0;
+  // Toolchain versions the runtime offers ("llvm" -> "19.1.7", and
+  // "cuda", "cublas", "ptxas" when built with CUDA).
+  std::map<std::string, std::string> toolchain;
+  std::vector<std::string> platforms;
+  std::vector<std::string> thunk_kinds;  // ThunkProto.impl case names
+  std::vector<std::string> hlo_opcodes;
+  std::vector<std::string> ffi_handlers;
+  std::vector<ReleaseAlias> ffi_aliases;
+  // Symbols a host kernel object may import.
+  std::vector<std::string> host_kernel_symbols;
+  // Defaults of the flags the runtime reads at load (LoadOptions).
+  std::map<std::string, std::string> flag_defaults;
+  std::vector<std::string> load_passes;
+
+  // True when `name` resolves (a handler or an alias of one).
+  bool ResolvesFfiName(absl::string_view name) const;
+  bool KnowsThunkKind(absl::string_view kind) const;
+  bool KnowsOpcode(absl::string_view opcode) const;
+};
+
+// The flags the runtime reads at load (LoadOptions), as a release records
+// their defaults.
+std::map<std::string, std::string> RuntimeFlagDefaults(const LoadOptions& options);
+
+// This binary's runtime: registries, opcode table, flag defaults, ABI and
+// toolchain, build commit. Id, date and descriptor set are left empty.
+ReleaseSnapshot CaptureRuntimeCapabilities();
+
+nlohmann::ordered_json ReleaseToJson(const ReleaseSnapshot& release);
+// InvalidArgument naming `origin` and the bad key.
+absl::StatusOr<ReleaseSnapshot> ReleaseFromJson(const nlohmann::json& json,
+                                                absl::string_view origin);
+
+// Every golden_dir/releases/*.json, sorted by date then id. An absent
+// directory is an empty list; an unreadable file is an error.
+absl::StatusOr<std::vector<ReleaseSnapshot>> LoadReleases(const std::string& golden_dir);
+
+struct CutReleaseResult {
+  std::string path;            // the release file
+  std::string snapshot_path;   // the schema snapshot it references
+  bool wrote_release = false;  // false: an identical release exists
+  bool wrote_snapshot = false;
+};
+
+// Cuts a release of this binary's runtime dated `date`: reuses the schema
+// snapshot under golden_dir/schema whose fingerprint matches the built-in
+// schema (or writes one), then writes golden_dir/releases/<date>-<id>.json.
+// Nothing is overwritten: when the newest release has the same
+// capabilities (commit aside), nothing is written.
+absl::StatusOr<CutReleaseResult> CutRelease(const std::string& golden_dir, const std::string& date);
+
+// The forward window at `now`: the runtimes current at any moment of
+// [now - 14 days, now] are the releases dated inside it plus the newest one
+// dated before it. Releases after `now` are ignored.
+struct ForwardWindow {
+  Date start;
+  std::vector<ReleaseSnapshot> releases;  // oldest first
+  std::vector<std::string> older;         // ids outside the window
+};
+ForwardWindow ComputeForwardWindow(const std::vector<ReleaseSnapshot>& releases, const Date& now);
+
+}  // namespace aot
+
+#endif  // AOT_HARNESS_RELEASE_RELEASE_H_

@@ -1,0 +1,429 @@
+// The gate on synthetic histories in temp directories: golden versions,
+// schema snapshots and releases with chosen dates, a runtime tree for the
+// lint, and the "current compiler's output" given directly. Each scenario
+// asserts the verdict and the blocker it names (issue: windows and gates).
+//
+// The clock is 2026-11-30 throughout: the backward window starts on
+// 2026-05-30, the forward window on 2026-11-16.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/descriptor.pb.h"
+#include "gtest/gtest.h"
+#include "harness/gate/gate.h"
+#include "harness/golden/golden_store.h"
+#include "harness/release/release.h"
+#include "harness/schema/reachability.h"
+#include "harness/schema/schema_check.h"
+#include "harness/testing/temp_dir.h"
+#include "proto/compat_options.pb.h"
+#include "proto/schema.h"
+#include "runtime/support/file_io.h"
+#include "runtime/support/sha256.h"
+
+namespace aot {
+namespace {
+
+namespace fs = std::filesystem;
+using google::protobuf::DescriptorProto;
+using google::protobuf::FieldDescriptorProto;
+using google::protobuf::FileDescriptorSet;
+using ::testing::HasSubstr;
+
+constexpr char kNow[] = "2026-11-30";
+constexpr char kTarget[] = "host-x86-64-v2";
+constexpr char kSourceVersion[] = "golden/executables/host-x86-64-v2/v1";
+constexpr char kSnapshot[] = "golden/schema/2026-11-29-27123871.binpb";
+
+GoldenArtifact RealArtifact(const std::string& test) {
+  auto artifact = ReadArtifact(kSourceVersion, test);
+  EXPECT_TRUE(artifact.ok()) << artifact.status();
+  return artifact.ok() ? *artifact : GoldenArtifact();
+}
+
+// A thunk of a kind this runtime no longer has (ThunkProto field 30, as a
+// removed kind would appear in an old artifact).
+void AddRemovedThunkKind(ExecutableProto* executable) {
+  ThunkProto* t = executable->add_thunks();
+  t->mutable_info()->set_name("legacy");
+  t->GetReflection()->MutableUnknownFields(t)->AddLengthDelimited(30, "");
+}
+
+FileDescriptorSet EditSchema(const std::function<void(DescriptorProto* message)>& edit,
+                             const std::string& message_name) {
+  FileDescriptorSet set = SchemaDescriptorSet();
+  bool found = false;
+  for (auto& file : *set.mutable_file()) {
+    if (file.name() != "proto/executable.proto") continue;
+    for (DescriptorProto& m : *file.mutable_message_type()) {
+      if (m.name() == message_name) {
+        edit(&m);
+        found = true;
+      }
+    }
+  }
+  EXPECT_TRUE(found) << message_name;
+  return set;
+}
+
+// ThunkProto with `legacy_kind = 30` in the impl oneof (the old schema).
+FileDescriptorSet SchemaWithLegacyKind() {
+  return EditSchema(
+      [](DescriptorProto* m) {
+        FieldDescriptorProto* f = m->add_field();
+        f->set_name("legacy_kind");
+        f->set_number(30);
+        f->set_label(FieldDescriptorProto::LABEL_OPTIONAL);
+        f->set_type(FieldDescriptorProto::TYPE_MESSAGE);
+        f->set_type_name(".aot.CopyThunkProto");
+        f->set_oneof_index(0);
+      },
+      "ThunkProto");
+}
+
+// The head schema after the cleanup phase: 30 and its name reserved.
+FileDescriptorSet SchemaWithLegacyKindReserved() {
+  return EditSchema(
+      [](DescriptorProto* m) {
+        DescriptorProto::ReservedRange* r = m->add_reserved_range();
+        r->set_start(30);
+        r->set_end(31);
+        m->add_reserved_name("legacy_kind");
+      },
+      "ThunkProto");
+}
+
+// ExecutableProto with a new field 100 (annotated as added today).
+FileDescriptorSet SchemaWithNewField(bool ignorable) {
+  return EditSchema(
+      [ignorable](DescriptorProto* m) {
+        FieldDescriptorProto* f = m->add_field();
+        f->set_name("scratch_alignment");
+        f->set_json_name("scratchAlignment");
+        f->set_number(100);
+        f->set_label(FieldDescriptorProto::LABEL_OPTIONAL);
+        f->set_type(FieldDescriptorProto::TYPE_INT64);
+        CompatAnnotation* a = f->mutable_options()->MutableExtension(compat);
+        a->set_runtime_support_since(kNow);
+        a->set_ignorable_by_older_runtimes(ignorable);
+      },
+      "ExecutableProto");
+}
+
+// A corpus directory with a clean history: one golden version (created
+// 2026-11-01) of two real tests, the committed schema snapshot, a release
+// of this runtime (2026-11-01) and a runtime tree with one dated fallback.
+class GateScenarioTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_FALSE(dir_.path().empty());
+    root_ = dir_.path();
+    fs::create_directories(fs::path(root_) / "schema");
+    fs::copy_file(kSnapshot, fs::path(root_) / "schema" / fs::path(kSnapshot).filename());
+    WriteRuntimeSource(
+        "// Compatibility fallback: old names.\n"
+        "// Can be removed in March 2027 (6 months backward compatibility window).\n");
+    options_.golden_dir = root_;
+    options_.source_root = (fs::path(root_) / "src").string();
+    options_.now = kNow;
+    options_.targets = {kTarget};
+    options_.verify = false;  // the corpus is synthetic; verify has its own tests
+    options_.ledger = std::vector<EmissionFlag>();
+    options_.artifacts = [this]() -> absl::StatusOr<std::vector<ForwardArtifact>> {
+      return current_output_;
+    };
+    EmitCurrent(RealArtifact("add_mul").executable);
+  }
+
+  void WriteVersion(int version, const std::string& created, std::vector<GoldenArtifact> a) {
+    Manifest manifest;
+    manifest.version = version;
+    manifest.target = kTarget;
+    manifest.created = created;
+    std::string dir = absl::StrCat(root_, "/executables/", kTarget, "/v", version);
+    ASSERT_TRUE(aot::WriteVersion(dir, a, manifest).ok());
+  }
+  // A version written by a compiler that emitted `legacy_kind` (ThunkProto
+  // field 30 of its schema), a thunk kind this schema and runtime dropped:
+  // its text names the field.
+  void WriteVersionWithLegacyKind(int version, const std::string& created) {
+    GoldenArtifact old = RealArtifact("add_mul");
+    AddRemovedThunkKind(&old.executable);
+    WriteVersion(version, created, {old});
+    std::string dir = absl::StrCat(root_, "/executables/", kTarget, "/v", version);
+    std::string path = dir + "/add_mul.pbtxt";
+    auto text = ReadFileToString(path);
+    ASSERT_TRUE(text.ok());
+    std::string renamed = absl::StrReplaceAll(*text, {{"30: \"\"", "legacy_kind {\n  }"}});
+    ASSERT_NE(renamed, *text);
+    auto manifest = ReadManifest(dir);
+    ASSERT_TRUE(manifest.ok());
+    manifest->files["add_mul.pbtxt"] = Sha256Hex(renamed);
+    ASSERT_TRUE(WriteFileAtomically(path, renamed).ok());
+    ASSERT_TRUE(WriteFileAtomically(dir + "/MANIFEST.json", manifest->ToJson().dump(2)).ok());
+  }
+  void WriteCleanVersion(int version, const std::string& created) {
+    WriteVersion(version, created, {RealArtifact("add_mul"), RealArtifact("gelu")});
+  }
+
+  ReleaseSnapshot Release(const std::string& date) {
+    ReleaseSnapshot r = CaptureRuntimeCapabilities();
+    r.date = date;
+    r.id = absl::StrCat(date, "-test");
+    r.descriptor_set = absl::StrCat("schema/", fs::path(kSnapshot).filename().string());
+    return r;
+  }
+  void WriteRelease(const ReleaseSnapshot& r) {
+    fs::create_directories(fs::path(root_) / "releases");
+    ASSERT_TRUE(WriteFileAtomically(absl::StrCat(root_, "/releases/", r.id, ".json"),
+                                    ReleaseToJson(r).dump(2))
+                    .ok());
+  }
+  void WriteSchemaSnapshot(const std::string& name, const FileDescriptorSet& set) {
+    ASSERT_TRUE(WriteSnapshot(absl::StrCat(root_, "/schema/", name), set).ok());
+  }
+  void WriteRuntimeSource(const std::string& text) {
+    fs::path path = fs::path(root_) / "src" / "runtime" / "fallbacks.cc";
+    fs::create_directories(path.parent_path());
+    ASSERT_TRUE(WriteFileAtomically(path.string(), text).ok());
+  }
+  void EmitCurrent(const ExecutableProto& e, const std::string& extra_bytes = "") {
+    current_output_ = {{kTarget, e.name(), e.SerializeAsString() + extra_bytes}};
+  }
+
+  GateReport Run() {
+    auto report = RunGate(options_);
+    EXPECT_TRUE(report.ok()) << report.status();
+    if (!report.ok()) return GateReport();
+    return *report;
+  }
+
+  static std::string Blockers(const GateReport& r) { return r.Summary(); }
+
+  testing::TempDir dir_{"aot_gate_test"};
+  std::string root_;
+  GateOptions options_;
+  std::vector<ForwardArtifact> current_output_;
+};
+
+TEST_F(GateScenarioTest, CleanHistoryPasses) {
+  WriteCleanVersion(1, "2026-11-01");
+  WriteRelease(Release("2026-11-01"));
+  GateReport report = Run();
+  EXPECT_TRUE(report.ok()) << Blockers(report);
+  EXPECT_EQ(report.backward.passed, 2);
+  EXPECT_EQ(report.backward_window_start, "2026-05-30");
+  EXPECT_EQ(report.forward_window_start, "2026-11-16");
+  EXPECT_THAT(report.forward_releases, ::testing::ElementsAre("2026-11-01-test"));
+}
+
+// Backward, decision-tree step 3: a thunk kind removed from the runtime
+// while a compiler of 5 months ago still emitted it.
+TEST_F(GateScenarioTest, RemovedThunkKindStillEmitted5MonthsAgoIsBlocked) {
+  WriteVersionWithLegacyKind(1, "2026-06-30");
+  WriteCleanVersion(2, "2026-11-01");
+  WriteRelease(Release("2026-11-01"));
+  GateReport report = Run();
+  EXPECT_FALSE(report.ok());
+  ASSERT_TRUE(report.HasBlocker("backward", "REPLAY_FAILED")) << Blockers(report);
+  EXPECT_THAT(Blockers(report), HasSubstr("host-x86-64-v2 v1 (2026-06-30) add_mul"));
+  EXPECT_THAT(Blockers(report), HasSubstr("has no field named \"legacy_kind\""));
+}
+
+// The same kind, removed 7 months after its emission stopped (v2 no longer
+// emits it), with its tag and name reserved: allowed; v1 is only expired.
+TEST_F(GateScenarioTest, RemovedThunkKind7MonthsAfterEmissionStoppedIsAllowed) {
+  WriteVersionWithLegacyKind(1, "2026-03-30");
+  WriteCleanVersion(2, "2026-04-30");
+  WriteCleanVersion(3, "2026-11-01");
+  ReleaseSnapshot release = Release("2026-11-01");
+  release.descriptor_set = "schema/2026-03-01-legacy00.binpb";  // it still read legacy_kind
+  WriteRelease(release);
+  // The schema before this change still had the kind (the change under the
+  // gate removes it).
+  fs::remove_all(fs::path(root_) / "schema");
+  fs::create_directories(fs::path(root_) / "schema");
+  WriteSchemaSnapshot("2026-03-01-legacy00.binpb", SchemaWithLegacyKind());
+  options_.head_schema = SchemaWithLegacyKindReserved();
+  GateReport report = Run();
+  EXPECT_TRUE(report.ok()) << Blockers(report);
+  EXPECT_EQ(report.backward.expired, 1);
+  bool expired_notice = false;
+  for (const GateNotice& n : report.notices) {
+    if (n.check == "backward" && absl::StrContains(n.message, "v1 expired")) expired_notice = true;
+  }
+  EXPECT_TRUE(expired_notice) << Blockers(report);
+
+  // Without the reservation the schema rule blocks the cleanup.
+  options_.head_schema.reset();
+  GateReport unreserved = Run();
+  EXPECT_TRUE(unreserved.HasBlocker("schema", "FIELD_REMOVED_NOT_RESERVED"))
+      << Blockers(unreserved);
+}
+
+// Forward, step 4: a thunk kind the runtime of 20 days ago lacks, emitted
+// by default 10 days after runtime support landed.
+TEST_F(GateScenarioTest, NewThunkKindEmitted10DaysAfterRuntimeSupportIsBlocked) {
+  WriteCleanVersion(1, "2026-11-01");
+  ReleaseSnapshot before = Release("2026-11-10");
+  std::erase(before.thunk_kinds, "conditional");
+  WriteRelease(before);
+  WriteRelease(Release("2026-11-20"));
+  EmitCurrent(RealArtifact("conditional_pred").executable);
+  options_.ledger = std::vector<EmissionFlag>{
+      {"emit_conditional_thunk", "conditional thunks", "2026-11-20", true, "2026-11-20", ""}};
+  GateReport report = Run();
+  EXPECT_FALSE(report.ok());
+  EXPECT_TRUE(report.HasBlocker("forward", "UNKNOWN_THUNK_KIND")) << Blockers(report);
+  EXPECT_THAT(Blockers(report), HasSubstr("release 2026-11-10-test"));
+  EXPECT_THAT(Blockers(report), HasSubstr("thunk kind 'conditional'"));
+  EXPECT_TRUE(report.HasBlocker("ledger", "EMITTED_TOO_EARLY")) << Blockers(report);
+}
+
+TEST_F(GateScenarioTest, NewThunkKindEmitted15DaysAfterRuntimeSupportIsAllowed) {
+  WriteCleanVersion(1, "2026-11-01");
+  ReleaseSnapshot before = Release("2026-11-01");
+  std::erase(before.thunk_kinds, "conditional");
+  WriteRelease(before);
+  WriteRelease(Release("2026-11-15"));
+  EmitCurrent(RealArtifact("conditional_pred").executable);
+  options_.ledger = std::vector<EmissionFlag>{
+      {"emit_conditional_thunk", "conditional thunks", "2026-11-15", true, "2026-11-30", ""}};
+  GateReport report = Run();
+  EXPECT_TRUE(report.ok()) << Blockers(report);
+  // Only the newest release before the window start is current.
+  EXPECT_THAT(report.forward_releases, ::testing::ElementsAre("2026-11-15-test"));
+}
+
+// Step 5: an FFI handler renamed without an alias breaks the goldens that
+// call the old name and the names of the window's releases.
+TEST_F(GateScenarioTest, RenamedFfiHandlerWithoutAliasIsBlocked) {
+  GoldenArtifact gelu = RealArtifact("gelu");
+  gelu.executable.mutable_thunks(0)->mutable_custom_call()->set_target_name("aot.gelu_erf");
+  WriteVersion(1, "2026-10-01", {gelu});
+  ReleaseSnapshot old = Release("2026-10-01");
+  old.ffi_handlers.push_back("aot.gelu_erf");
+  WriteRelease(old);
+  GateReport report = Run();
+  EXPECT_FALSE(report.ok());
+  EXPECT_TRUE(report.HasBlocker("backward", "REPLAY_FAILED")) << Blockers(report);
+  EXPECT_TRUE(report.HasBlocker("registry", "FFI_NAME_REMOVED")) << Blockers(report);
+  EXPECT_THAT(Blockers(report), HasSubstr("'aot.gelu_erf'"));
+}
+
+TEST_F(GateScenarioTest, RenamedFfiHandlerWithAliasIsAllowed) {
+  // aot.gelu was called aot.gelu_tanh; the runtime keeps the old name as
+  // an alias until 2027-06-01.
+  GoldenArtifact gelu = RealArtifact("gelu");
+  ASSERT_TRUE(gelu.executable.thunks(0).has_custom_call());
+  gelu.executable.mutable_thunks(0)->mutable_custom_call()->set_target_name("aot.gelu_tanh");
+  WriteVersion(1, "2026-10-01", {gelu});
+  ReleaseSnapshot old = Release("2026-10-01");
+  std::erase(old.ffi_handlers, "aot.gelu");
+  old.ffi_handlers.push_back("aot.gelu_tanh");
+  old.ffi_aliases.clear();
+  WriteRelease(old);
+  WriteRelease(Release("2026-11-01"));
+  GateReport report = Run();
+  EXPECT_TRUE(report.ok()) << Blockers(report);
+  EXPECT_EQ(report.backward.passed, 1);
+}
+
+// Step 4: a new field required for correctness, emitted without a staged
+// rollout, is unknown to the releases of the forward window.
+TEST_F(GateScenarioTest, NewRequiredFieldWithoutStagedRolloutIsBlocked) {
+  WriteCleanVersion(1, "2026-11-01");
+  WriteRelease(Release("2026-11-01"));
+  FileDescriptorSet head = SchemaWithNewField(/*ignorable=*/false);
+  auto pool = BuildDescriptorPool(head, "head");
+  ASSERT_TRUE(pool.ok()) << pool.status();
+  options_.head_schema = head;
+  options_.head_pool = pool->get();
+  // Field 100, varint 64: tag (100 << 3 | 0) = 800 = 0xa0 0x06.
+  EmitCurrent(RealArtifact("add_mul").executable, std::string("\xa0\x06\x40", 3));
+  GateReport report = Run();
+  EXPECT_FALSE(report.ok());
+  EXPECT_TRUE(report.HasBlocker("forward", "UNKNOWN_FIELD")) << Blockers(report);
+  EXPECT_THAT(Blockers(report), HasSubstr("aot.ExecutableProto.scratch_alignment"));
+}
+
+// Step 6: a new optional field older runtimes may ignore.
+TEST_F(GateScenarioTest, NewOptionalIgnorableFieldIsAllowed) {
+  WriteCleanVersion(1, "2026-11-01");
+  WriteRelease(Release("2026-11-01"));
+  FileDescriptorSet head = SchemaWithNewField(/*ignorable=*/true);
+  auto pool = BuildDescriptorPool(head, "head");
+  ASSERT_TRUE(pool.ok()) << pool.status();
+  options_.head_schema = head;
+  options_.head_pool = pool->get();
+  EmitCurrent(RealArtifact("add_mul").executable, std::string("\xa0\x06\x40", 3));
+  GateReport report = Run();
+  EXPECT_TRUE(report.ok()) << Blockers(report);
+  bool noticed = false;
+  for (const ForwardFinding& f : report.forward) noticed |= f.rule == "IGNORABLE_FIELD";
+  EXPECT_TRUE(noticed);
+}
+
+// Step 2: a runtime-read flag default changed in a way an old golden does
+// not survive (a smaller memory budget than its allocations).
+TEST_F(GateScenarioTest, ChangedRuntimeFlagDefaultThatBreaksAnOldGoldenIsBlocked) {
+  WriteCleanVersion(1, "2026-09-01");
+  WriteRelease(Release("2026-09-01"));
+  options_.load_options.memory_budget_bytes = 64;
+  GateReport report = Run();
+  EXPECT_FALSE(report.ok());
+  EXPECT_TRUE(report.HasBlocker("flags", "FLAG_DEFAULT_CHANGED")) << Blockers(report);
+  EXPECT_THAT(Blockers(report), HasSubstr("memory_budget_bytes: 8589934592 -> 64"));
+}
+
+TEST_F(GateScenarioTest, ChangedRuntimeFlagDefaultThatEveryGoldenSurvivesIsANotice) {
+  WriteCleanVersion(1, "2026-09-01");
+  WriteRelease(Release("2026-09-01"));
+  options_.load_options.max_control_nesting = 8;
+  GateReport report = Run();
+  EXPECT_TRUE(report.ok()) << Blockers(report);
+}
+
+TEST_F(GateScenarioTest, FallbackWithoutExpiryCommentIsBlocked) {
+  WriteCleanVersion(1, "2026-11-01");
+  WriteRelease(Release("2026-11-01"));
+  WriteRuntimeSource("// Compatibility fallback: reads the v0 slice layout.\nint x;\n");
+  GateReport report = Run();
+  EXPECT_FALSE(report.ok());
+  EXPECT_TRUE(report.HasBlocker("lint", "FALLBACK_WITHOUT_EXPIRY")) << Blockers(report);
+  EXPECT_THAT(Blockers(report), HasSubstr("fallbacks.cc:1"));
+}
+
+TEST_F(GateScenarioTest, ExpiredFallbackIsANotice) {
+  WriteCleanVersion(1, "2026-11-01");
+  WriteRelease(Release("2026-11-01"));
+  WriteRuntimeSource(
+      "// Compatibility fallback: reads the v0 slice layout.\n"
+      "// Can be removed in June 2026 (6 months backward compatibility window).\n");
+  GateReport report = Run();
+  EXPECT_TRUE(report.ok()) << Blockers(report);
+  bool noticed = false;
+  for (const GateNotice& n : report.notices) {
+    noticed |= n.check == "lint" && absl::StrContains(n.message, "fallbacks.cc");
+  }
+  EXPECT_TRUE(noticed) << Blockers(report);
+}
+
+TEST_F(GateScenarioTest, NoReleaseBlocksTheForwardGate) {
+  WriteCleanVersion(1, "2026-11-01");
+  GateReport report = Run();
+  EXPECT_TRUE(report.HasBlocker("forward", "NO_RELEASE")) << Blockers(report);
+}
+
+TEST_F(GateScenarioTest, BadDateIsAnError) {
+  options_.now = "2026-02-30x";
+  EXPECT_FALSE(RunGate(options_).ok());
+}
+
+}  // namespace
+}  // namespace aot

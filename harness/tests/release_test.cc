@@ -1,0 +1,207 @@
+// Releases (capability snapshots) and the forward check of artifacts
+// against them, rule by rule.
+#include <filesystem>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "harness/golden/golden_store.h"
+#include "harness/release/forward_check.h"
+#include "harness/release/old_build.h"
+#include "harness/release/release.h"
+#include "harness/schema/reachability.h"
+#include "harness/schema/schema_check.h"
+#include "harness/testing/temp_dir.h"
+#include "proto/schema.h"
+#include "runtime/support/file_io.h"
+
+namespace aot {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+constexpr char kSourceVersion[] = "golden/executables/host-x86-64-v2/v1";
+
+ExecutableProto Artifact(const std::string& test) {
+  auto artifact = ReadArtifact(kSourceVersion, test);
+  EXPECT_TRUE(artifact.ok()) << artifact.status();
+  return artifact.ok() ? artifact->executable : ExecutableProto();
+}
+
+ReleaseSnapshot Release(const std::string& date) {
+  ReleaseSnapshot r = CaptureRuntimeCapabilities();
+  r.date = date;
+  r.id = absl::StrCat(date, "-test");
+  return r;
+}
+
+std::vector<std::string> Rules(const std::vector<ForwardFinding>& findings) {
+  std::vector<std::string> rules;
+  for (const ForwardFinding& f : findings) rules.push_back(f.rule);
+  return rules;
+}
+
+std::vector<ForwardFinding> Check(const ReleaseSnapshot& release, const std::string& bytes,
+                                  const google::protobuf::DescriptorPool* head = nullptr) {
+  auto checker = ForwardChecker::Create(release, SchemaDescriptorSet(), head);
+  EXPECT_TRUE(checker.ok()) << checker.status();
+  if (!checker.ok()) return {};
+  return (*checker)->Check({"host-x86-64-v2", "t", bytes});
+}
+
+TEST(ReleaseTest, CapturesThisRuntime) {
+  ReleaseSnapshot r = CaptureRuntimeCapabilities();
+  EXPECT_THAT(r.thunk_kinds, ::testing::Contains("kernel"));
+  EXPECT_THAT(r.hlo_opcodes, ::testing::Contains("add"));
+  EXPECT_TRUE(r.ResolvesFfiName("aot.gelu"));
+  EXPECT_TRUE(r.ResolvesFfiName("aot.gelu_tanh"));  // an alias
+  EXPECT_FALSE(r.ResolvesFfiName("aot.nope"));
+  EXPECT_EQ(r.flag_defaults.at("enable_command_buffers"), "true");
+  EXPECT_EQ(r.schema_fingerprint, SchemaFingerprint());
+  EXPECT_GE(r.abi_version, 1);
+}
+
+TEST(ReleaseTest, JsonRoundTripsAndNamesBadKeys) {
+  ReleaseSnapshot r = Release("2026-11-01");
+  r.descriptor_set = "schema/x.binpb";
+  auto back = ReleaseFromJson(ReleaseToJson(r), "r.json");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(ReleaseToJson(*back), ReleaseToJson(r));
+  nlohmann::json bad = ReleaseToJson(r);
+  bad["thunk_kinds"] = 7;
+  auto error = ReleaseFromJson(bad, "r.json");
+  ASSERT_FALSE(error.ok());
+  EXPECT_THAT(std::string(error.status().message()),
+              HasSubstr("r.json: release key 'thunk_kinds'"));
+  bad = ReleaseToJson(r);
+  bad["date"] = "2026-13-01";
+  EXPECT_FALSE(ReleaseFromJson(bad, "r.json").ok());
+}
+
+TEST(ReleaseTest, CutWritesOnceAndReusesTheMatchingSnapshot) {
+  testing::TempDir dir("aot_release_test");
+  fs::create_directories(fs::path(dir.path()) / "schema");
+  fs::copy_file("golden/schema/2026-11-29-27123871.binpb",
+                fs::path(dir.path()) / "schema" / "2026-11-29-27123871.binpb");
+  auto first = CutRelease(dir.path(), "2026-12-01");
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_TRUE(first->wrote_release);
+  EXPECT_FALSE(first->wrote_snapshot);  // the committed snapshot matches
+  auto again = CutRelease(dir.path(), "2026-12-05");
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_FALSE(again->wrote_release);  // nothing changed
+  EXPECT_EQ(again->path, first->path);
+  auto releases = LoadReleases(dir.path());
+  ASSERT_TRUE(releases.ok()) << releases.status();
+  ASSERT_EQ(releases->size(), 1u);
+  EXPECT_EQ((*releases)[0].descriptor_set, "schema/2026-11-29-27123871.binpb");
+  EXPECT_THAT((*releases)[0].id, ::testing::StartsWith("2026-12-01-"));
+  EXPECT_FALSE(CutRelease(dir.path(), "12/01/2026").ok());
+}
+
+TEST(ReleaseTest, CutWritesASnapshotWhenNoneMatches) {
+  testing::TempDir dir("aot_release_test");
+  auto cut = CutRelease(dir.path(), "2026-12-01");
+  ASSERT_TRUE(cut.ok()) << cut.status();
+  EXPECT_TRUE(cut->wrote_snapshot);
+  EXPECT_TRUE(fs::exists(cut->snapshot_path));
+}
+
+TEST(ReleaseTest, ForwardWindowIsTheLastTwoWeeksPlusTheNewestBefore) {
+  std::vector<ReleaseSnapshot> releases;
+  for (const char* d : {"2026-10-01", "2026-11-01", "2026-11-16", "2026-11-20", "2026-12-10"}) {
+    releases.push_back(Release(d));
+  }
+  auto now = Date::Parse("2026-11-30");
+  ASSERT_TRUE(now.ok());
+  ForwardWindow w = ComputeForwardWindow(releases, *now);
+  EXPECT_EQ(w.start.ToString(), "2026-11-16");
+  std::vector<std::string> ids;
+  for (const ReleaseSnapshot& r : w.releases) ids.push_back(r.id);
+  EXPECT_THAT(ids, ElementsAre("2026-11-01-test", "2026-11-16-test", "2026-11-20-test"));
+  EXPECT_THAT(w.older, ElementsAre("2026-10-01-test"));
+  // Only releases before the window: the newest of them.
+  ForwardWindow later = ComputeForwardWindow(releases, *Date::Parse("2027-03-01"));
+  ASSERT_EQ(later.releases.size(), 1u);
+  EXPECT_EQ(later.releases[0].id, "2026-12-10-test");
+}
+
+TEST(ForwardCheckTest, CurrentOutputAgainstThisRuntimeIsClean) {
+  for (const char* test : {"add_mul", "gelu", "softmax", "conditional_pred"}) {
+    EXPECT_THAT(Check(Release("2026-11-30"), Artifact(test).SerializeAsString()), IsEmpty())
+        << test;
+  }
+}
+
+TEST(ForwardCheckTest, UnparsableBytes) {
+  EXPECT_THAT(Rules(Check(Release("2026-11-30"), "\xff\xff\xff")), ElementsAre("UNPARSABLE"));
+}
+
+TEST(ForwardCheckTest, UnknownEnumValue) {
+  ExecutableProto e = Artifact("add_mul");
+  e.mutable_capability()->mutable_host()->set_isa_level(static_cast<HostIsaLevel>(42));
+  auto findings = Check(Release("2026-11-30"), e.SerializeAsString());
+  EXPECT_THAT(Rules(findings), ElementsAre("UNKNOWN_ENUM_VALUE"));
+  EXPECT_EQ(findings[0].path, "capability.host.isa_level");
+}
+
+TEST(ForwardCheckTest, UnknownOneofCaseReadFromTheHeadSchema) {
+  // The head schema has ThunkProto.impl case 30; the release does not.
+  google::protobuf::FileDescriptorSet head = SchemaDescriptorSet();
+  for (auto& file : *head.mutable_file()) {
+    if (file.name() != "proto/executable.proto") continue;
+    for (auto& m : *file.mutable_message_type()) {
+      if (m.name() != "ThunkProto") continue;
+      auto* f = m.add_field();
+      f->set_name("all_reduce");
+      f->set_number(30);
+      f->set_type(google::protobuf::FieldDescriptorProto::TYPE_MESSAGE);
+      f->set_type_name(".aot.CopyThunkProto");
+      f->set_oneof_index(0);
+    }
+  }
+  auto pool = BuildDescriptorPool(head, "head");
+  ASSERT_TRUE(pool.ok()) << pool.status();
+  ExecutableProto e = Artifact("add_mul");
+  ThunkProto* t = e.add_thunks();
+  t->GetReflection()->MutableUnknownFields(t)->AddLengthDelimited(30, "");
+  auto findings = Check(Release("2026-11-30"), e.SerializeAsString(), pool->get());
+  ASSERT_THAT(Rules(findings), ElementsAre("UNKNOWN_ONEOF_CASE"));
+  EXPECT_THAT(findings[0].message, HasSubstr("case 'all_reduce'"));
+}
+
+TEST(ForwardCheckTest, RegistriesOpcodesAndAbi) {
+  ReleaseSnapshot old = Release("2026-11-01");
+  std::erase(old.hlo_opcodes, "multiply");
+  std::erase(old.ffi_handlers, "aot.gelu");
+  old.ffi_aliases.clear();
+  old.host_kernel_symbols.clear();
+  old.abi_version = 0;
+  old.toolchain["llvm"] = "18.1.8";
+  EXPECT_THAT(Rules(Check(old, Artifact("add_mul").SerializeAsString())),
+              ::testing::IsSupersetOf({"UNKNOWN_OPCODE", "ABI_TOO_NEW", "TOOLCHAIN_TOO_NEW"}));
+  EXPECT_THAT(Rules(Check(old, Artifact("gelu").SerializeAsString())),
+              ::testing::Contains("UNRESOLVED_FFI_NAME"));
+  EXPECT_THAT(Rules(Check(old, Artifact("softmax").SerializeAsString())),
+              ::testing::Contains("UNRESOLVED_KERNEL_SYMBOL"));
+}
+
+TEST(ForwardCheckTest, UnknownThunkKindOfAKnownSchemaCase) {
+  ReleaseSnapshot old = Release("2026-11-01");
+  std::erase(old.thunk_kinds, "conditional");
+  auto findings = Check(old, Artifact("conditional_pred").SerializeAsString());
+  ASSERT_THAT(Rules(findings), ::testing::Contains("UNKNOWN_THUNK_KIND"));
+}
+
+TEST(OldBuildTest, RefsMustNameCommits) {
+  EXPECT_FALSE(ResolveCommit(".", "no-such-ref-anywhere").ok());
+  EXPECT_FALSE(ResolveCommit(".", "--output=/tmp/x").ok());
+  EXPECT_EQ(ShellQuote("a'b"), "'a'\\''b'");
+}
+
+}  // namespace
+}  // namespace aot
