@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The project's main job: the compatibility gate on the bundled corpus for
-# the host target(s) this machine can run. Builds what is needed, then:
-#   1. verify: the current compiler reproduces the newest golden version;
-#   2. replay: the boundary golden versions (all with
-#      XLA_AOT_TEST_ALL_VERSIONS=1) load and run on the current runtime and
-#      reproduce their recorded outputs;
-# and prints a summary table. Exit status non-zero when either fails.
-#   scripts/run.sh [--json=OUT.json] [aot-compat replay flags...]
+# the host target(s) this machine can run. Builds what is needed, then runs
+# `aot-compat gate` (schema-check against every snapshot, the backward window
+# of goldens, runtime flag defaults and FFI names of the window's releases,
+# the forward window of releases, the staged-rollout ledger, the fallback
+# lint, golden verification) and prints a replay table per version.
+#   scripts/run.sh [--now=YYYY-MM-DD] [--json=OUT.json] [aot-compat gate flags...]
+# Exit status: 0 pass, 1 blocked, 2 bad input.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -24,33 +24,40 @@ fi
 target_flags=()
 for t in "${targets[@]}"; do target_flags+=("--target=$t"); done
 
+gate_json="$(mktemp)"
+trap 'rm -f "$gate_json"' EXIT
+args=()
+for arg in "$@"; do
+  case "$arg" in
+    --json=*) user_json="${arg#--json=}" ;;
+    *) args+=("$arg") ;;
+  esac
+done
 status=0
-verify_out="$("$COMPAT" verify --golden_dir=golden "${target_flags[@]}" 2>&1)" || status=1
-echo "$verify_out"
-replay_json="$(mktemp)"
-trap 'rm -f "$replay_json"' EXIT
-"$COMPAT" replay --golden_dir=golden "${target_flags[@]}" --json="$replay_json" "$@" >/dev/null || status=1
+"$COMPAT" gate --golden_dir=golden "${target_flags[@]}" --json="$gate_json" \
+  ${args[@]+"${args[@]}"} || status=$?
+[ -z "${user_json:-}" ] || cp "$gate_json" "$user_json"
+[ -s "$gate_json" ] || exit "$status"
 
 echo
-printf '%-16s %-8s %6s %6s %7s %10s %10s\n' target version passed failed skipped load_ms run_ms
-python3 - "$replay_json" <<'PY' 2>/dev/null || cat "$replay_json"
+printf '%-16s %-8s %-10s %6s %6s %7s %7s %10s %10s\n' \
+  target version created passed failed skipped expired load_ms run_ms
+python3 - "$gate_json" <<'PY'
 import json, sys, collections
 data = json.load(open(sys.argv[1]))
 rows = collections.OrderedDict()
-for r in data["results"]:
+for r in data["backward"]["results"]:
     key = (r["target"], r["version"])
-    row = rows.setdefault(key, {"pass": 0, "fail": 0, "skipped": 0, "load": 0.0, "run": 0.0})
+    row = rows.setdefault(key, {"pass": 0, "fail": 0, "skipped": 0, "expired": 0,
+                                "load": 0.0, "run": 0.0, "date": r.get("version_date", "")})
     row[r["status"]] += 1
     row["load"] += r["load_ms"]
     row["run"] += r["run_ms"]
 for (target, version), row in rows.items():
-    print(f'{target:<16} v{version:<7} {row["pass"]:>6} {row["fail"]:>6} {row["skipped"]:>7} '
-          f'{row["load"]:>10.1f} {row["run"]:>10.1f}')
-s = data["summary"]
-print(f'\nreplay: {s["passed"]} passed, {s["failed"]} failed, {s["skipped"]} skipped')
-for r in data["results"]:
-    if r["status"] == "fail":
-        print(f'FAIL {r["target"]} v{r["version"]} {r["test"]}: {r["reason"]}')
+    print(f'{target:<16} v{version:<7} {row["date"]:<10} {row["pass"]:>6} {row["fail"]:>6} '
+          f'{row["skipped"]:>7} {row["expired"]:>7} {row["load"]:>10.1f} {row["run"]:>10.1f}')
+print(f'\nforward window from {data["forward_window_start"]}: releases '
+      f'{", ".join(data["forward_releases"]) or "none"}')
+print(f'gate: {data["verdict"].upper()}')
 PY
-if [ "$status" -eq 0 ]; then echo "gate: PASS"; else echo "gate: FAIL"; fi
 exit "$status"

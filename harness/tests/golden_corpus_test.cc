@@ -1,13 +1,17 @@
 // The bundled corpus as ordinary GoogleTest tests against the goldens of
-// the host target: BackwardsCompatibility/v<N> loads golden v<N>,
-// GoldenFileVerification/v<N> compiles with the current compiler.
+// every target: BackwardsCompatibility/v<N> loads golden v<N>,
+// GoldenFileVerification/v<N> compiles with the current compiler. With
+// XLA_AOT_TEST_ALL_VERSIONS=1 every version is checked (ci/sweep.sh, which
+// shards it with GTEST_TOTAL_SHARDS / GTEST_SHARD_INDEX).
 #include "harness/testing/aot_golden_test.h"
 
 namespace aot {
 namespace {
 
 class HostGoldenTest : public AotGoldenTest {};
+class HostV2GoldenTest : public AotGoldenTest {};
 class CudaGoldenTest : public AotGoldenTest {};
+class CudaSm80GoldenTest : public AotGoldenTest {};
 
 #define AOT_GOLDEN_CASES(X)                                                           \
   X(AddMul, "add_mul") X(Transcendental, "transcendental")                            \
@@ -30,13 +34,21 @@ class CudaGoldenTest : public AotGoldenTest {};
 
 #define AOT_HOST_CASE(name, test) \
   TEST_P(HostGoldenTest, name) { CheckGolden(test); }
+#define AOT_HOST_V2_CASE(name, test) \
+  TEST_P(HostV2GoldenTest, name) { CheckGolden(test); }
 #define AOT_CUDA_CASE(name, test) \
   TEST_P(CudaGoldenTest, name) { CheckGolden(test); }
+#define AOT_CUDA_SM80_CASE(name, test) \
+  TEST_P(CudaSm80GoldenTest, name) { CheckGolden(test); }
 AOT_GOLDEN_CASES(AOT_HOST_CASE)
+AOT_GOLDEN_CASES(AOT_HOST_V2_CASE)
 AOT_GOLDEN_CASES(AOT_CUDA_CASE)
+AOT_GOLDEN_CASES(AOT_CUDA_SM80_CASE)
 
 INSTANTIATE_AOT_GOLDEN_TESTS(HostGoldenTest, "host-x86-64-v3");
+INSTANTIATE_AOT_GOLDEN_TESTS(HostV2GoldenTest, "host-x86-64-v2");
 INSTANTIATE_AOT_GOLDEN_TESTS(CudaGoldenTest, "cuda-sm_90");
+INSTANTIATE_AOT_GOLDEN_TESTS(CudaSm80GoldenTest, "cuda-sm_80");
 
 }  // namespace
 }  // namespace aot

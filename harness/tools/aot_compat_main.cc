@@ -11,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "compiler/rollout/emission_ledger.h"
 #include "harness/gate/gate.h"
+#include "harness/gate/qualification.h"
 #include "harness/golden/corpus.h"
 #include "harness/golden/golden_ops.h"
 #include "harness/lint/fallback_lint.h"
@@ -57,6 +58,8 @@ constexpr char kCommands[] =
     "                       compiler from git and run across versions).\n"
     "  gate                 schema-check + backward + forward + ledger + lint +\n"
     "                       verify at --now: one verdict with each blocker's fix.\n"
+    "  report               Run the gate and write a release qualification report\n"
+    "                       (report.json, junit.xml, index.html).\n"
     "\nRun 'aot-compat COMMAND --help' for a command's flags.\n";
 
 // Parses a subcommand's flags (argv[2..]). Returns the exit code when the
@@ -526,6 +529,44 @@ int Gate(int argc, char** argv) {
   return report->ok() ? 0 : 1;
 }
 
+int Report(int argc, char** argv) {
+  GateOptions options;
+  options.now = TodayDate();
+  std::string out;
+  bool no_verify = false;
+  FlagSet flags("aot-compat report",
+                "aot-compat report --out=DIR [--now=YYYY-MM-DD] [--target=T]...",
+                "Runs the gate and writes a release qualification report to DIR:\n"
+                "report.json, junit.xml (one testcase per target/version/test and per gate\n"
+                "check) and a self-contained index.html (the target x version x test grid,\n"
+                "the window boundaries on a timeline of versions and releases, load/run\n"
+                "time per version, every blocker with its fix). Exit 0 pass, 1 blocked\n"
+                "(the report is written either way), 2 bad input.");
+  flags.AddString("out", &out, "The report directory (created).");
+  flags.AddString("now", &options.now, "The clock.");
+  flags.AddString("golden_dir", &options.golden_dir, "The corpus root.");
+  flags.AddString("root", &options.source_root, "The repository root (for the lint).");
+  flags.AddList("target", &options.targets, TargetHelp());
+  flags.AddBool("no_verify", &no_verify, "Skip golden verification.");
+  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
+  if (out.empty()) {
+    return ReportToolError(kProgram, absl::InvalidArgumentError("--out=DIR is required"), 2);
+  }
+  options.verify = !no_verify;
+  options.targets = TargetsOrAll(options.targets);
+  auto gate = RunGate(options);
+  if (!gate.ok()) return ReportToolError(kProgram, gate.status(), 2);
+  auto data = QualificationFromGate(*gate, options.golden_dir, options.targets);
+  if (!data.ok()) return ReportToolError(kProgram, data.status(), 2);
+  if (absl::Status s = WriteQualificationReport(*data, out); !s.ok()) {
+    return ReportToolError(kProgram, s, 2);
+  }
+  std::fputs(gate->Summary().c_str(), stdout);
+  std::printf("report: %s/report.json %s/junit.xml %s/index.html\n", out.c_str(), out.c_str(),
+              out.c_str());
+  return gate->ok() ? 0 : 1;
+}
+
 int Main(int argc, char** argv) {
   std::string usage = absl::StrCat(kProgram, " COMMAND [flags]\n\n",
                                     "The compatibility harness of the XLA-style "
@@ -551,6 +592,7 @@ int Main(int argc, char** argv) {
   if (command == "release") return Release(argc, argv);
   if (command == "forward-check") return ForwardCheck(argc, argv);
   if (command == "gate") return Gate(argc, argv);
+  if (command == "report") return Report(argc, argv);
   if (command == "schema-fingerprint") {
     std::printf("%s\n", SchemaFingerprint().c_str());
     return 0;

@@ -1,0 +1,22 @@
+#ifndef AOT_HARNESS_GATE_QUALIFICATION_H_
+#define AOT_HARNESS_GATE_QUALIFICATION_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "harness/gate/gate.h"
+#include "harness/report/qualification_report.h"
+
+namespace aot {
+
+// The release qualification report's data from a gate run: the replay
+// matrix, the dated versions of every target and the releases on one
+// timeline, the gate's checks, blockers and notices.
+absl::StatusOr<QualificationData> QualificationFromGate(const GateReport& gate,
+                                                        const std::string& golden_dir,
+                                                        const std::vector<std::string>& targets);
+
+}  // namespace aot
+
+#endif  // AOT_HARNESS_GATE_QUALIFICATION_H_
