@@ -11,7 +11,6 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_replace.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/descriptor.pb.h"
 #include "gtest/gtest.h"
@@ -21,10 +20,10 @@
 #include "harness/schema/reachability.h"
 #include "harness/schema/schema_check.h"
 #include "harness/testing/temp_dir.h"
+#include "harness/tests/synthetic_history.h"
 #include "proto/compat_options.pb.h"
 #include "proto/schema.h"
 #include "runtime/support/file_io.h"
-#include "runtime/support/sha256.h"
 
 namespace aot {
 namespace {
@@ -37,22 +36,7 @@ using ::testing::HasSubstr;
 
 constexpr char kNow[] = "2026-11-30";
 constexpr char kTarget[] = "host-x86-64-v2";
-constexpr char kSourceVersion[] = "golden/executables/host-x86-64-v2/v1";
 constexpr char kSnapshot[] = "golden/schema/2026-11-29-27123871.binpb";
-
-GoldenArtifact RealArtifact(const std::string& test) {
-  auto artifact = ReadArtifact(kSourceVersion, test);
-  EXPECT_TRUE(artifact.ok()) << artifact.status();
-  return artifact.ok() ? *artifact : GoldenArtifact();
-}
-
-// A thunk of a kind this runtime no longer has (ThunkProto field 30, as a
-// removed kind would appear in an old artifact).
-void AddRemovedThunkKind(ExecutableProto* executable) {
-  ThunkProto* t = executable->add_thunks();
-  t->mutable_info()->set_name("legacy");
-  t->GetReflection()->MutableUnknownFields(t)->AddLengthDelimited(30, "");
-}
 
 FileDescriptorSet EditSchema(const std::function<void(DescriptorProto* message)>& edit,
                              const std::string& message_name) {
@@ -137,38 +121,19 @@ class GateScenarioTest : public ::testing::Test {
     options_.artifacts = [this]() -> absl::StatusOr<std::vector<ForwardArtifact>> {
       return current_output_;
     };
-    EmitCurrent(RealArtifact("add_mul").executable);
+    EmitCurrent(testing::RealArtifact("add_mul").executable);
   }
 
-  void WriteVersion(int version, const std::string& created, std::vector<GoldenArtifact> a) {
-    Manifest manifest;
-    manifest.version = version;
-    manifest.target = kTarget;
-    manifest.created = created;
-    std::string dir = absl::StrCat(root_, "/executables/", kTarget, "/v", version);
-    ASSERT_TRUE(aot::WriteVersion(dir, a, manifest).ok());
+  void WriteVersion(int version, const std::string& created,
+                    const std::vector<GoldenArtifact>& artifacts) {
+    testing::WriteGoldenVersion(root_, version, created, artifacts);
   }
-  // A version written by a compiler that emitted `legacy_kind` (ThunkProto
-  // field 30 of its schema), a thunk kind this schema and runtime dropped:
-  // its text names the field.
   void WriteVersionWithLegacyKind(int version, const std::string& created) {
-    GoldenArtifact old = RealArtifact("add_mul");
-    AddRemovedThunkKind(&old.executable);
-    WriteVersion(version, created, {old});
-    std::string dir = absl::StrCat(root_, "/executables/", kTarget, "/v", version);
-    std::string path = dir + "/add_mul.pbtxt";
-    auto text = ReadFileToString(path);
-    ASSERT_TRUE(text.ok());
-    std::string renamed = absl::StrReplaceAll(*text, {{"30: \"\"", "legacy_kind {\n  }"}});
-    ASSERT_NE(renamed, *text);
-    auto manifest = ReadManifest(dir);
-    ASSERT_TRUE(manifest.ok());
-    manifest->files["add_mul.pbtxt"] = Sha256Hex(renamed);
-    ASSERT_TRUE(WriteFileAtomically(path, renamed).ok());
-    ASSERT_TRUE(WriteFileAtomically(dir + "/MANIFEST.json", manifest->ToJson().dump(2)).ok());
+    testing::WriteGoldenVersionWithLegacyKind(root_, version, created);
   }
   void WriteCleanVersion(int version, const std::string& created) {
-    WriteVersion(version, created, {RealArtifact("add_mul"), RealArtifact("gelu")});
+    WriteVersion(version, created,
+                 {testing::RealArtifact("add_mul"), testing::RealArtifact("gelu")});
   }
 
   ReleaseSnapshot Release(const std::string& date) {
@@ -274,7 +239,7 @@ TEST_F(GateScenarioTest, NewThunkKindEmitted10DaysAfterRuntimeSupportIsBlocked) 
   std::erase(before.thunk_kinds, "conditional");
   WriteRelease(before);
   WriteRelease(Release("2026-11-20"));
-  EmitCurrent(RealArtifact("conditional_pred").executable);
+  EmitCurrent(testing::RealArtifact("conditional_pred").executable);
   options_.ledger = std::vector<EmissionFlag>{
       {"emit_conditional_thunk", "conditional thunks", "2026-11-20", true, "2026-11-20", ""}};
   GateReport report = Run();
@@ -291,7 +256,7 @@ TEST_F(GateScenarioTest, NewThunkKindEmitted15DaysAfterRuntimeSupportIsAllowed) 
   std::erase(before.thunk_kinds, "conditional");
   WriteRelease(before);
   WriteRelease(Release("2026-11-15"));
-  EmitCurrent(RealArtifact("conditional_pred").executable);
+  EmitCurrent(testing::RealArtifact("conditional_pred").executable);
   options_.ledger = std::vector<EmissionFlag>{
       {"emit_conditional_thunk", "conditional thunks", "2026-11-15", true, "2026-11-30", ""}};
   GateReport report = Run();
@@ -303,7 +268,7 @@ TEST_F(GateScenarioTest, NewThunkKindEmitted15DaysAfterRuntimeSupportIsAllowed) 
 // Step 5: an FFI handler renamed without an alias breaks the goldens that
 // call the old name and the names of the window's releases.
 TEST_F(GateScenarioTest, RenamedFfiHandlerWithoutAliasIsBlocked) {
-  GoldenArtifact gelu = RealArtifact("gelu");
+  GoldenArtifact gelu = testing::RealArtifact("gelu");
   gelu.executable.mutable_thunks(0)->mutable_custom_call()->set_target_name("aot.gelu_erf");
   WriteVersion(1, "2026-10-01", {gelu});
   ReleaseSnapshot old = Release("2026-10-01");
@@ -319,7 +284,7 @@ TEST_F(GateScenarioTest, RenamedFfiHandlerWithoutAliasIsBlocked) {
 TEST_F(GateScenarioTest, RenamedFfiHandlerWithAliasIsAllowed) {
   // aot.gelu was called aot.gelu_tanh; the runtime keeps the old name as
   // an alias until 2027-06-01.
-  GoldenArtifact gelu = RealArtifact("gelu");
+  GoldenArtifact gelu = testing::RealArtifact("gelu");
   ASSERT_TRUE(gelu.executable.thunks(0).has_custom_call());
   gelu.executable.mutable_thunks(0)->mutable_custom_call()->set_target_name("aot.gelu_tanh");
   WriteVersion(1, "2026-10-01", {gelu});
@@ -345,7 +310,7 @@ TEST_F(GateScenarioTest, NewRequiredFieldWithoutStagedRolloutIsBlocked) {
   options_.head_schema = head;
   options_.head_pool = pool->get();
   // Field 100, varint 64: tag (100 << 3 | 0) = 800 = 0xa0 0x06.
-  EmitCurrent(RealArtifact("add_mul").executable, std::string("\xa0\x06\x40", 3));
+  EmitCurrent(testing::RealArtifact("add_mul").executable, std::string("\xa0\x06\x40", 3));
   GateReport report = Run();
   EXPECT_FALSE(report.ok());
   EXPECT_TRUE(report.HasBlocker("forward", "UNKNOWN_FIELD")) << Blockers(report);
@@ -361,7 +326,7 @@ TEST_F(GateScenarioTest, NewOptionalIgnorableFieldIsAllowed) {
   ASSERT_TRUE(pool.ok()) << pool.status();
   options_.head_schema = head;
   options_.head_pool = pool->get();
-  EmitCurrent(RealArtifact("add_mul").executable, std::string("\xa0\x06\x40", 3));
+  EmitCurrent(testing::RealArtifact("add_mul").executable, std::string("\xa0\x06\x40", 3));
   GateReport report = Run();
   EXPECT_TRUE(report.ok()) << Blockers(report);
   bool noticed = false;

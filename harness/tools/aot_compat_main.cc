@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,8 @@
 #include "harness/release/release.h"
 #include "harness/report/tool_versions.h"
 #include "harness/schema/schema_check.h"
+#include "harness/triage/git_sources.h"
+#include "harness/triage/triage.h"
 #include "nlohmann/json.hpp"
 #include "proto/schema.h"
 #include "runtime/support/cli.h"
@@ -28,6 +31,8 @@
 
 namespace aot {
 namespace {
+
+namespace fs = std::filesystem;
 
 constexpr char kProgram[] = "aot-compat";
 
@@ -60,6 +65,8 @@ constexpr char kCommands[] =
     "                       verify at --now: one verdict with each blocker's fix.\n"
     "  report               Run the gate and write a release qualification report\n"
     "                       (report.json, junit.xml, index.html).\n"
+    "  triage               Is my change safe? The decision tree of CONTRACT.md s. 5\n"
+    "                       from the differences between --base=REF and the head.\n"
     "\nRun 'aot-compat COMMAND --help' for a command's flags.\n";
 
 // Parses a subcommand's flags (argv[2..]). Returns the exit code when the
@@ -567,6 +574,102 @@ int Report(int argc, char** argv) {
   return gate->ok() ? 0 : 1;
 }
 
+int TriageCommand(int argc, char** argv) {
+  std::string base, head = "worktree", json_path, cache_dir = ".aot-cache/worktrees";
+  std::string golden_dir = "golden";
+  std::string now = TodayDate();
+  std::vector<std::string> targets;
+  bool build_base = false;
+  FlagSet flags("aot-compat triage",
+                "aot-compat triage --base=REF [--head=worktree|REF] [--now=D] [--json=OUT]",
+                "Is my change safe? Walks the decision tree of CONTRACT.md s. 5 from the\n"
+                "actual differences between REF and the head: the schema (protoc on REF's\n"
+                "proto/), runtime registries, opcode table, flag defaults and load passes\n"
+                "(REF's newest committed release, or a build of REF with --build_base), and\n"
+                "what the head compiler emits for the corpus (checked against REF's runtime).\n"
+                "Prints each change with its verdict (safe / breaking-forward /\n"
+                "breaking-backward / depends) and the safe procedure. Exit 1 when a change\n"
+                "breaks a window at --now, 2 on bad input.");
+  flags.AddString("base", &base, "The git ref the change is measured against (required).");
+  flags.AddString("head", &head, "'worktree' (this build) or a git ref (built in a worktree).");
+  flags.AddString("now", &now, "The date the windows are judged at.");
+  flags.AddString("golden_dir", &golden_dir, "The corpus root.");
+  flags.AddList("target", &targets, TargetHelp());
+  flags.AddBool("build_base", &build_base,
+                "Build REF's runtime to read its capabilities instead of its newest release.");
+  flags.AddString("json", &json_path, "Also write the verdicts as JSON.");
+  flags.AddString("cache_dir", &cache_dir, "Where built commits are cached.");
+  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
+  if (base.empty()) {
+    return ReportToolError(kProgram, absl::InvalidArgumentError("--base=REF is required"), 2);
+  }
+  auto base_commit = ResolveCommit(".", base);
+  if (!base_commit.ok()) return ReportToolError(kProgram, base_commit.status(), 2);
+  OldBuildOptions build_options;
+  build_options.cache_dir = cache_dir;
+  if (head != "worktree") {
+    // The head's own triage, from a build of the head commit.
+    auto built = PrepareOldBuild(head, build_options);
+    if (!built.ok()) return ReportToolError(kProgram, built.status(), 2);
+    std::string command =
+        absl::StrCat("cd ", ShellQuote(built->source_dir), " && ", ShellQuote(built->aot_compat),
+                     " triage --base=", *base_commit, " --now=", ShellQuote(now));
+    if (!json_path.empty()) {
+      absl::StrAppend(&command, " --json=", ShellQuote(fs::absolute(json_path).string()));
+    }
+    CommandResult result = RunShellCommand(command);
+    std::fputs(result.output.c_str(), stdout);
+    return result.exit_code;
+  }
+  TriageInput input;
+  input.golden_dir = golden_dir;
+  input.now = now;
+  input.targets = TargetsOrAll(targets);
+  auto base_schema = SchemaAtCommit(".", *base_commit);
+  if (!base_schema.ok()) return ReportToolError(kProgram, base_schema.status(), 2);
+  input.base_schema = *std::move(base_schema);
+  if (build_base) {
+    auto built = PrepareOldBuild(*base_commit, build_options);
+    if (!built.ok()) return ReportToolError(kProgram, built.status(), 2);
+    CommandResult printed = RunShellCommand(
+        absl::StrCat(ShellQuote(built->aot_compat), " release --print 2>/dev/null"));
+    nlohmann::json j = nlohmann::json::parse(printed.output, nullptr, false);
+    if (printed.exit_code != 0 || j.is_discarded()) {
+      return ReportToolError(kProgram,
+                             absl::FailedPreconditionError(absl::StrCat(
+                                 "the build of ", base_commit->substr(0, 12),
+                                 " cannot print its capabilities (it predates `release "
+                                 "--print`); drop --build_base to use its newest release")),
+                             2);
+    }
+    auto runtime = ReleaseFromJson(j, "base build");
+    if (!runtime.ok()) return ReportToolError(kProgram, runtime.status(), 2);
+    input.base_runtime = *std::move(runtime);
+    input.base_source = absl::StrCat(base, " (", base_commit->substr(0, 12), ", built)");
+  } else {
+    std::string source;
+    auto runtime = RuntimeAtCommit(".", *base_commit, &source);
+    if (!runtime.ok()) return ReportToolError(kProgram, runtime.status(), 2);
+    input.base_runtime = *std::move(runtime);
+    input.base_source = absl::StrCat(base, " (schema of ", base_commit->substr(0, 12),
+                                     ", runtime of release ", source, ")");
+  }
+  input.head_runtime = CaptureRuntimeCapabilities();
+  input.head_schema = SchemaDescriptorSet();
+  auto artifacts = CompileCorpusArtifacts(golden_dir, input.targets);
+  if (!artifacts.ok()) return ReportToolError(kProgram, artifacts.status(), 2);
+  input.head_artifacts = *std::move(artifacts);
+  auto report = Triage(input);
+  if (!report.ok()) return ReportToolError(kProgram, report.status(), 2);
+  std::fputs(report->ToText().c_str(), stdout);
+  if (!json_path.empty()) {
+    if (absl::Status s = WriteFileAtomically(json_path, report->ToJson().dump(2) + "\n"); !s.ok()) {
+      return ReportToolError(kProgram, s, 2);
+    }
+  }
+  return report->ok() ? 0 : 1;
+}
+
 int Main(int argc, char** argv) {
   std::string usage = absl::StrCat(kProgram, " COMMAND [flags]\n\n",
                                     "The compatibility harness of the XLA-style "
@@ -593,6 +696,7 @@ int Main(int argc, char** argv) {
   if (command == "forward-check") return ForwardCheck(argc, argv);
   if (command == "gate") return Gate(argc, argv);
   if (command == "report") return Report(argc, argv);
+  if (command == "triage") return TriageCommand(argc, argv);
   if (command == "schema-fingerprint") {
     std::printf("%s\n", SchemaFingerprint().c_str());
     return 0;
