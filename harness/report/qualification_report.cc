@@ -677,25 +677,30 @@ void AppendTimeline(const QualificationData& data, std::string* out) {
   absl::StrAppend(out, "<line class=\"axis\" x1=\"", Num(scale.left, 1), "\" y1=\"", Num(kAxisY, 1),
                   "\" x2=\"", Num(scale.right, 1), "\" y2=\"", Num(kAxisY, 1), "\"/>\n");
 
-  // Versions above the axis, releases below, labels slanted.
+  // Versions above the axis, releases below. Labels of entries on the same
+  // day stack (one row each), and flip to the left near the right edge.
+  std::map<std::pair<std::string, int64_t>, int> rows;
   for (const auto& [entry, day] : entries) {
     double x = scale.X(day);
+    int row = rows[{entry->kind == "release" ? "release" : "version", day}]++;
+    bool flip = x > scale.right - 220;
+    double label_x = flip ? x - 8 : x + 8;
+    const char* anchor = flip ? "end" : "start";
     std::string tip = Html(absl::StrCat(entry->kind, " ", entry->label, " (", entry->date, ")"));
     if (entry->kind == "release") {
       absl::StrAppend(out, "<g><title>", tip, "</title><rect class=\"tl-release\" x=\"",
                       Num(x - 5, 1), "\" y=\"", Num(kReleaseY - 5, 1),
                       "\" width=\"10\" height=\"10\" transform=\"rotate(45 ", Num(x, 1), " ",
-                      Num(kReleaseY, 1), ")\"/><text x=\"", Num(x + 6, 1), "\" y=\"",
-                      Num(kReleaseY + 14, 1), "\" transform=\"rotate(35 ", Num(x + 6, 1), " ",
-                      Num(kReleaseY + 14, 1), ")\">", Html(entry->label), "</text></g>\n");
+                      Num(kReleaseY, 1), ")\"/><text x=\"", Num(label_x, 1), "\" y=\"",
+                      Num(kReleaseY + 18 + 14 * row, 1), "\" text-anchor=\"", anchor, "\">",
+                      Html(entry->label), "</text></g>\n");
     } else {
       bool old = backward && day < *backward;
       absl::StrAppend(out, "<g><title>", tip, old ? " - outside the backward window" : "",
                       "</title><circle class=\"", old ? "tl-version-old" : "tl-version", "\" cx=\"",
                       Num(x, 1), "\" cy=\"", Num(kVersionY, 1), "\" r=\"5\"/><text x=\"",
-                      Num(x + 6, 1), "\" y=\"", Num(kVersionY - 8, 1), "\" transform=\"rotate(-35 ",
-                      Num(x + 6, 1), " ", Num(kVersionY - 8, 1), ")\">", Html(entry->label),
-                      "</text></g>\n");
+                      Num(label_x, 1), "\" y=\"", Num(kVersionY - 12 - 14 * row, 1),
+                      "\" text-anchor=\"", anchor, "\">", Html(entry->label), "</text></g>\n");
     }
   }
 

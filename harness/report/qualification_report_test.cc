@@ -18,6 +18,7 @@
 #include "absl/strings/string_view.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/testing/temp_dir.h"
 #include "runtime/support/file_io.h"
 
 namespace aot {
@@ -25,6 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
+using aot::testing::TempDir;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -222,24 +224,6 @@ QualificationData Sample() {
   d.notices = {{"lint", "fallback aot.gelu_tanh may be removed in June 2027"}};
   return d;
 }
-
-// A fresh directory under the test's temp dir, removed at scope exit.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::path(::testing::TempDir()) / "qualrep.XXXXXX").string();
-    EXPECT_NE(::mkdtemp(tmpl.data()), nullptr);
-    path_ = fs::absolute(tmpl).string();
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 const XmlElement* Suite(const XmlElement& root, absl::string_view name) {
   for (const XmlElement* suite : root.Children("testsuite")) {

@@ -8,6 +8,7 @@
 #include "harness/golden/corpus.h"
 #include "harness/golden/golden_ops.h"
 #include "harness/golden/golden_store.h"
+#include "harness/testing/temp_dir.h"
 #include "runtime/support/file_io.h"
 #include "runtime/support/sha256.h"
 
@@ -18,18 +19,7 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/aot_golden_test_XXXXXX";
-    path_ = ::mkdtemp(tmpl);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using testing::TempDir;
 
 void Touch(const fs::path& p, const std::string& text = "x") {
   fs::create_directories(p.parent_path());
@@ -48,11 +38,11 @@ TEST(VersionSelectionTest, DiscoveryIsPositionalAndIgnoresStrays) {
   TempDir dir;
   fs::path t = fs::path(dir.path()) / "executables" / "host-x86-64-v3";
   for (int v : {1, 2, 5, 10}) Touch(t / ("v" + std::to_string(v)) / "a.pbtxt");
-  fs::create_directories(t / "v7");             // empty: ignored
-  Touch(t / "v8" / "notes.txt");                // no artifact: ignored
-  Touch(t / "vx" / "a.pbtxt");                  // not v<int>
-  Touch(t / "v03" / "a.pbtxt");                 // not canonical
-  Touch(t / "README.md");                       // stray file
+  fs::create_directories(t / "v7");  // empty: ignored
+  Touch(t / "v8" / "notes.txt");     // no artifact: ignored
+  Touch(t / "vx" / "a.pbtxt");       // not v<int>
+  Touch(t / "v03" / "a.pbtxt");      // not canonical
+  Touch(t / "README.md");            // stray file
   auto versions = DiscoverVersions(dir.path(), "host-x86-64-v3");
   ASSERT_TRUE(versions.ok()) << versions.status();
   EXPECT_THAT(*versions, ElementsAre(1, 2, 5, 10));  // numeric, not lexicographic
@@ -197,8 +187,11 @@ TEST_F(GoldenOpsTest, GoldenTheRuntimeRefusesFailsReplay) {
   auto artifact = ReadArtifact(v(1), "reduce_sum_rows");
   ASSERT_TRUE(artifact.ok());
   ExecutableProto e = artifact->executable;
-  e.mutable_hlo_module()->mutable_hlo_module()->mutable_computations(0)
-      ->mutable_instructions(0)->set_opcode("all-to-all-v2");
+  e.mutable_hlo_module()
+      ->mutable_hlo_module()
+      ->mutable_computations(0)
+      ->mutable_instructions(0)
+      ->set_opcode("all-to-all-v2");
   RewriteWithManifest(1, "reduce_sum_rows.pbtxt", ArtifactText(e));
   auto report = Replay();
   ASSERT_TRUE(report.ok());
