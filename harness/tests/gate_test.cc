@@ -38,67 +38,6 @@ constexpr char kNow[] = "2026-11-30";
 constexpr char kTarget[] = "host-x86-64-v2";
 constexpr char kSnapshot[] = "golden/schema/2026-11-29-27123871.binpb";
 
-FileDescriptorSet EditSchema(const std::function<void(DescriptorProto* message)>& edit,
-                             const std::string& message_name) {
-  FileDescriptorSet set = SchemaDescriptorSet();
-  bool found = false;
-  for (auto& file : *set.mutable_file()) {
-    if (file.name() != "proto/executable.proto") continue;
-    for (DescriptorProto& m : *file.mutable_message_type()) {
-      if (m.name() == message_name) {
-        edit(&m);
-        found = true;
-      }
-    }
-  }
-  EXPECT_TRUE(found) << message_name;
-  return set;
-}
-
-// ThunkProto with `legacy_kind = 30` in the impl oneof (the old schema).
-FileDescriptorSet SchemaWithLegacyKind() {
-  return EditSchema(
-      [](DescriptorProto* m) {
-        FieldDescriptorProto* f = m->add_field();
-        f->set_name("legacy_kind");
-        f->set_number(30);
-        f->set_label(FieldDescriptorProto::LABEL_OPTIONAL);
-        f->set_type(FieldDescriptorProto::TYPE_MESSAGE);
-        f->set_type_name(".aot.CopyThunkProto");
-        f->set_oneof_index(0);
-      },
-      "ThunkProto");
-}
-
-// The head schema after the cleanup phase: 30 and its name reserved.
-FileDescriptorSet SchemaWithLegacyKindReserved() {
-  return EditSchema(
-      [](DescriptorProto* m) {
-        DescriptorProto::ReservedRange* r = m->add_reserved_range();
-        r->set_start(30);
-        r->set_end(31);
-        m->add_reserved_name("legacy_kind");
-      },
-      "ThunkProto");
-}
-
-// ExecutableProto with a new field 100 (annotated as added today).
-FileDescriptorSet SchemaWithNewField(bool ignorable) {
-  return EditSchema(
-      [ignorable](DescriptorProto* m) {
-        FieldDescriptorProto* f = m->add_field();
-        f->set_name("scratch_alignment");
-        f->set_json_name("scratchAlignment");
-        f->set_number(100);
-        f->set_label(FieldDescriptorProto::LABEL_OPTIONAL);
-        f->set_type(FieldDescriptorProto::TYPE_INT64);
-        CompatAnnotation* a = f->mutable_options()->MutableExtension(compat);
-        a->set_runtime_support_since(kNow);
-        a->set_ignorable_by_older_runtimes(ignorable);
-      },
-      "ExecutableProto");
-}
-
 // A corpus directory with a clean history: one golden version (created
 // 2026-11-01) of two real tests, the committed schema snapshot, a release
 // of this runtime (2026-11-01) and a runtime tree with one dated fallback.
@@ -161,6 +100,15 @@ class GateScenarioTest : public ::testing::Test {
     current_output_ = {{kTarget, e.name(), e.SerializeAsString() + extra_bytes}};
   }
 
+  // The head schema gains ExecutableProto.scratch_alignment and the
+  // current compiler sets it.
+  void EmitWithNewField(bool ignorable) {
+    options_.head_schema = testing::SchemaWithNewField(ignorable);
+    head_pool_ = testing::PoolOf(*options_.head_schema);
+    options_.head_pool = head_pool_.get();
+    EmitCurrent(testing::RealArtifact("add_mul").executable, testing::ScratchAlignmentOnTheWire());
+  }
+
   GateReport Run() {
     auto report = RunGate(options_);
     EXPECT_TRUE(report.ok()) << report.status();
@@ -174,6 +122,7 @@ class GateScenarioTest : public ::testing::Test {
   std::string root_;
   GateOptions options_;
   std::vector<ForwardArtifact> current_output_;
+  std::unique_ptr<google::protobuf::DescriptorPool> head_pool_;
 };
 
 TEST_F(GateScenarioTest, CleanHistoryPasses) {
@@ -213,8 +162,8 @@ TEST_F(GateScenarioTest, RemovedThunkKind7MonthsAfterEmissionStoppedIsAllowed) {
   // gate removes it).
   fs::remove_all(fs::path(root_) / "schema");
   fs::create_directories(fs::path(root_) / "schema");
-  WriteSchemaSnapshot("2026-03-01-legacy00.binpb", SchemaWithLegacyKind());
-  options_.head_schema = SchemaWithLegacyKindReserved();
+  WriteSchemaSnapshot("2026-03-01-legacy00.binpb", testing::SchemaWithLegacyKind());
+  options_.head_schema = testing::SchemaWithLegacyKindReserved();
   GateReport report = Run();
   EXPECT_TRUE(report.ok()) << Blockers(report);
   EXPECT_EQ(report.backward.expired, 1);
@@ -304,13 +253,7 @@ TEST_F(GateScenarioTest, RenamedFfiHandlerWithAliasIsAllowed) {
 TEST_F(GateScenarioTest, NewRequiredFieldWithoutStagedRolloutIsBlocked) {
   WriteCleanVersion(1, "2026-11-01");
   WriteRelease(Release("2026-11-01"));
-  FileDescriptorSet head = SchemaWithNewField(/*ignorable=*/false);
-  auto pool = BuildDescriptorPool(head, "head");
-  ASSERT_TRUE(pool.ok()) << pool.status();
-  options_.head_schema = head;
-  options_.head_pool = pool->get();
-  // Field 100, varint 64: tag (100 << 3 | 0) = 800 = 0xa0 0x06.
-  EmitCurrent(testing::RealArtifact("add_mul").executable, std::string("\xa0\x06\x40", 3));
+  EmitWithNewField(/*ignorable=*/false);
   GateReport report = Run();
   EXPECT_FALSE(report.ok());
   EXPECT_TRUE(report.HasBlocker("forward", "UNKNOWN_FIELD")) << Blockers(report);
@@ -321,12 +264,7 @@ TEST_F(GateScenarioTest, NewRequiredFieldWithoutStagedRolloutIsBlocked) {
 TEST_F(GateScenarioTest, NewOptionalIgnorableFieldIsAllowed) {
   WriteCleanVersion(1, "2026-11-01");
   WriteRelease(Release("2026-11-01"));
-  FileDescriptorSet head = SchemaWithNewField(/*ignorable=*/true);
-  auto pool = BuildDescriptorPool(head, "head");
-  ASSERT_TRUE(pool.ok()) << pool.status();
-  options_.head_schema = head;
-  options_.head_pool = pool->get();
-  EmitCurrent(testing::RealArtifact("add_mul").executable, std::string("\xa0\x06\x40", 3));
+  EmitWithNewField(/*ignorable=*/true);
   GateReport report = Run();
   EXPECT_TRUE(report.ok()) << Blockers(report);
   bool noticed = false;

@@ -13,6 +13,7 @@
 #include "harness/schema/reachability.h"
 #include "harness/schema/schema_check.h"
 #include "harness/testing/temp_dir.h"
+#include "harness/tests/synthetic_history.h"
 #include "proto/schema.h"
 #include "runtime/support/file_io.h"
 
@@ -151,27 +152,14 @@ TEST(ForwardCheckTest, UnknownEnumValue) {
 
 TEST(ForwardCheckTest, UnknownOneofCaseReadFromTheHeadSchema) {
   // The head schema has ThunkProto.impl case 30; the release does not.
-  google::protobuf::FileDescriptorSet head = SchemaDescriptorSet();
-  for (auto& file : *head.mutable_file()) {
-    if (file.name() != "proto/executable.proto") continue;
-    for (auto& m : *file.mutable_message_type()) {
-      if (m.name() != "ThunkProto") continue;
-      auto* f = m.add_field();
-      f->set_name("all_reduce");
-      f->set_number(30);
-      f->set_type(google::protobuf::FieldDescriptorProto::TYPE_MESSAGE);
-      f->set_type_name(".aot.CopyThunkProto");
-      f->set_oneof_index(0);
-    }
-  }
-  auto pool = BuildDescriptorPool(head, "head");
-  ASSERT_TRUE(pool.ok()) << pool.status();
+  auto pool = testing::PoolOf(testing::SchemaWithLegacyKind());
+  ASSERT_NE(pool, nullptr);
   ExecutableProto e = Artifact("add_mul");
   ThunkProto* t = e.add_thunks();
   t->GetReflection()->MutableUnknownFields(t)->AddLengthDelimited(30, "");
-  auto findings = Check(Release("2026-11-30"), e.SerializeAsString(), pool->get());
+  auto findings = Check(Release("2026-11-30"), e.SerializeAsString(), pool.get());
   ASSERT_THAT(Rules(findings), ElementsAre("UNKNOWN_ONEOF_CASE"));
-  EXPECT_THAT(findings[0].message, HasSubstr("case 'all_reduce'"));
+  EXPECT_THAT(findings[0].message, HasSubstr("case 'legacy_kind'"));
 }
 
 TEST(ForwardCheckTest, RegistriesOpcodesAndAbi) {

@@ -3,13 +3,19 @@
 
 // Synthetic golden histories for the gate and triage tests: versions of
 // real bundled artifacts written with chosen creation dates.
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "google/protobuf/descriptor.pb.h"
 #include "gtest/gtest.h"
 #include "harness/golden/golden_store.h"
+#include "harness/schema/reachability.h"
+#include "proto/compat_options.pb.h"
+#include "proto/schema.h"
 #include "runtime/support/file_io.h"
 #include "runtime/support/sha256.h"
 
@@ -58,6 +64,83 @@ inline void WriteGoldenVersionWithLegacyKind(const std::string& root, int versio
   ASSERT_TRUE(WriteFileAtomically(path, renamed).ok());
   ASSERT_TRUE(WriteFileAtomically(dir + "/MANIFEST.json", manifest->ToJson().dump(2)).ok());
 }
+
+// The built-in schema with `edit` applied to one message of
+// proto/executable.proto.
+inline google::protobuf::FileDescriptorSet EditSchema(
+    const std::function<void(google::protobuf::DescriptorProto* message)>& edit,
+    const std::string& message_name) {
+  google::protobuf::FileDescriptorSet set = SchemaDescriptorSet();
+  bool found = false;
+  for (auto& file : *set.mutable_file()) {
+    if (file.name() != "proto/executable.proto") continue;
+    for (google::protobuf::DescriptorProto& m : *file.mutable_message_type()) {
+      if (m.name() == message_name) {
+        edit(&m);
+        found = true;
+      }
+    }
+  }
+  EXPECT_TRUE(found) << message_name;
+  return set;
+}
+
+// ThunkProto with `legacy_kind = 30` in the impl oneof (the old schema).
+inline google::protobuf::FileDescriptorSet SchemaWithLegacyKind() {
+  return EditSchema(
+      [](google::protobuf::DescriptorProto* m) {
+        google::protobuf::FieldDescriptorProto* f = m->add_field();
+        f->set_name("legacy_kind");
+        f->set_number(30);
+        f->set_label(google::protobuf::FieldDescriptorProto::LABEL_OPTIONAL);
+        f->set_type(google::protobuf::FieldDescriptorProto::TYPE_MESSAGE);
+        f->set_type_name(".aot.CopyThunkProto");
+        f->set_oneof_index(0);
+      },
+      "ThunkProto");
+}
+
+// The head schema after the cleanup phase: 30 and its name reserved.
+inline google::protobuf::FileDescriptorSet SchemaWithLegacyKindReserved() {
+  return EditSchema(
+      [](google::protobuf::DescriptorProto* m) {
+        google::protobuf::DescriptorProto::ReservedRange* r = m->add_reserved_range();
+        r->set_start(30);
+        r->set_end(31);
+        m->add_reserved_name("legacy_kind");
+      },
+      "ThunkProto");
+}
+
+// ExecutableProto with a new field 100, scratch_alignment, annotated as
+// added on 2026-11-30 (ignorable by older runtimes or not).
+inline google::protobuf::FileDescriptorSet SchemaWithNewField(bool ignorable) {
+  return EditSchema(
+      [ignorable](google::protobuf::DescriptorProto* m) {
+        google::protobuf::FieldDescriptorProto* f = m->add_field();
+        f->set_name("scratch_alignment");
+        f->set_json_name("scratchAlignment");
+        f->set_number(100);
+        f->set_label(google::protobuf::FieldDescriptorProto::LABEL_OPTIONAL);
+        f->set_type(google::protobuf::FieldDescriptorProto::TYPE_INT64);
+        CompatAnnotation* a = f->mutable_options()->MutableExtension(compat);
+        a->set_runtime_support_since("2026-11-30");
+        a->set_ignorable_by_older_runtimes(ignorable);
+      },
+      "ExecutableProto");
+}
+
+// `set` as a descriptor pool (the head schema a test hands to a checker).
+inline std::unique_ptr<google::protobuf::DescriptorPool> PoolOf(
+    const google::protobuf::FileDescriptorSet& set) {
+  auto pool = BuildDescriptorPool(set, "head");
+  EXPECT_TRUE(pool.ok()) << pool.status();
+  return pool.ok() ? *std::move(pool) : nullptr;
+}
+
+// Field 100 (varint 64) on the wire: what a compiler that sets
+// scratch_alignment appends to an ExecutableProto.
+inline std::string ScratchAlignmentOnTheWire() { return std::string("\xa0\x06\x40", 3); }
 
 }  // namespace testing
 }  // namespace aot

@@ -41,6 +41,15 @@ class TriageTest : public ::testing::Test {
     in_.head_artifacts = {Emitted("add_mul"), Emitted("conditional_pred"), Emitted("gelu")};
   }
 
+  // The head schema gains ExecutableProto.scratch_alignment (see
+  // synthetic_history.h) and the head compiler sets it.
+  void UseHeadSchemaWithNewField(bool ignorable) {
+    in_.head_schema = testing::SchemaWithNewField(ignorable);
+    head_pool_ = testing::PoolOf(in_.head_schema);
+    in_.head_pool = head_pool_.get();
+    in_.head_artifacts = {Emitted("add_mul", testing::ScratchAlignmentOnTheWire())};
+  }
+
   TriageReport Run() {
     auto report = Triage(in_);
     EXPECT_TRUE(report.ok()) << report.status();
@@ -56,6 +65,7 @@ class TriageTest : public ::testing::Test {
   }
 
   TriageInput in_;
+  std::unique_ptr<google::protobuf::DescriptorPool> head_pool_;
 };
 
 TEST_F(TriageTest, NoDifferenceIsSafe) {
@@ -155,34 +165,8 @@ TEST_F(TriageTest, FlagDefaultChangeDependsOnTheGoldens) {
   EXPECT_THAT(b->evidence, HasSubstr("golden replay(s) fail"));
 }
 
-// Head schema: ExecutableProto gains field 100 (annotated), and the head
-// compiler sets it.
-google::protobuf::FileDescriptorSet WithNewField(bool ignorable) {
-  google::protobuf::FileDescriptorSet set = SchemaDescriptorSet();
-  for (auto& file : *set.mutable_file()) {
-    if (file.name() != "proto/executable.proto") continue;
-    for (auto& m : *file.mutable_message_type()) {
-      if (m.name() != "ExecutableProto") continue;
-      auto* f = m.add_field();
-      f->set_name("scratch_alignment");
-      f->set_json_name("scratchAlignment");
-      f->set_number(100);
-      f->set_label(google::protobuf::FieldDescriptorProto::LABEL_OPTIONAL);
-      f->set_type(google::protobuf::FieldDescriptorProto::TYPE_INT64);
-      auto* a = f->mutable_options()->MutableExtension(compat);
-      a->set_runtime_support_since("2026-11-30");
-      a->set_ignorable_by_older_runtimes(ignorable);
-    }
-  }
-  return set;
-}
-
 TEST_F(TriageTest, NewRequiredFieldEmittedAtOnceBreaksForward) {
-  in_.head_schema = WithNewField(false);
-  auto pool = BuildDescriptorPool(in_.head_schema, "head");
-  ASSERT_TRUE(pool.ok());
-  in_.head_pool = pool->get();
-  in_.head_artifacts = {Emitted("add_mul", std::string("\xa0\x06\x40", 3))};
+  UseHeadSchemaWithNewField(/*ignorable=*/false);
   TriageReport r = Run();
   const TriageChange* c = Find(r, "aot.ExecutableProto.scratch_alignment");
   ASSERT_NE(c, nullptr) << r.ToText();
@@ -199,11 +183,7 @@ TEST_F(TriageTest, NewRequiredFieldEmittedAtOnceBreaksForward) {
 }
 
 TEST_F(TriageTest, NewOptionalIgnorableFieldIsSafe) {
-  in_.head_schema = WithNewField(true);
-  auto pool = BuildDescriptorPool(in_.head_schema, "head");
-  ASSERT_TRUE(pool.ok());
-  in_.head_pool = pool->get();
-  in_.head_artifacts = {Emitted("add_mul", std::string("\xa0\x06\x40", 3))};
+  UseHeadSchemaWithNewField(/*ignorable=*/true);
   TriageReport r = Run();
   const TriageChange* c = Find(r, "aot.ExecutableProto.scratch_alignment");
   ASSERT_NE(c, nullptr) << r.ToText();

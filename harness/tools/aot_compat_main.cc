@@ -89,6 +89,16 @@ std::optional<int> ParseSubcommand(FlagSet& flags, int argc, char** argv) {
   return std::nullopt;
 }
 
+// Writes `json` to `path` when one was given (--json=). Returns the exit
+// code when the write failed.
+std::optional<int> WriteJsonOutput(const std::string& path, const nlohmann::ordered_json& json) {
+  if (path.empty()) return std::nullopt;
+  if (absl::Status s = WriteFileAtomically(path, json.dump(2) + "\n"); !s.ok()) {
+    return ReportToolError(kProgram, s, 2);
+  }
+  return std::nullopt;
+}
+
 int Version(int argc, char** argv) {
   bool json = false;
   FlagSet flags(absl::StrCat(kProgram, " version"),
@@ -191,11 +201,7 @@ int Replay(int argc, char** argv) {
   }
   std::printf("replay: %d passed, %d failed, %d skipped, %d expired\n", report->passed,
               report->failed, report->skipped, report->expired);
-  if (!json_path.empty()) {
-    if (absl::Status s = WriteFileAtomically(json_path, report->ToJson().dump(2) + "\n"); !s.ok()) {
-      return ReportToolError(kProgram, s, 2);
-    }
-  }
+  if (std::optional<int> failed = WriteJsonOutput(json_path, report->ToJson())) return *failed;
   return report->ok() ? 0 : 1;
 }
 
@@ -322,12 +328,7 @@ int SchemaCheck(int argc, char** argv) {
   auto report = CheckSchema(history, head);
   if (!report.ok()) return ReportToolError(kProgram, report.status(), 2);
   std::fputs(report->ToText().c_str(), stdout);
-  if (!json_path.empty()) {
-    if (absl::Status s = WriteFileAtomically(json_path, report->ToJson().dump(2) + "\n");
-        !s.ok()) {
-      return ReportToolError(kProgram, s, 2);
-    }
-  }
+  if (std::optional<int> failed = WriteJsonOutput(json_path, report->ToJson())) return *failed;
   return report->ok() ? 0 : 1;
 }
 
@@ -494,11 +495,7 @@ int ForwardCheck(int argc, char** argv) {
                 release.date.c_str(), artifacts->size(), release_errors);
     errors += release_errors;
   }
-  if (!json_path.empty()) {
-    if (absl::Status s = WriteFileAtomically(json_path, list.dump(2) + "\n"); !s.ok()) {
-      return ReportToolError(kProgram, s, 2);
-    }
-  }
+  if (std::optional<int> failed = WriteJsonOutput(json_path, list)) return *failed;
   std::printf("forward-check: %s\n", errors == 0 ? "ok" : "errors");
   return errors == 0 ? 0 : 1;
 }
@@ -528,11 +525,7 @@ int Gate(int argc, char** argv) {
   auto report = RunGate(options);
   if (!report.ok()) return ReportToolError(kProgram, report.status(), 2);
   std::fputs(report->Summary().c_str(), stdout);
-  if (!json_path.empty()) {
-    if (absl::Status s = WriteFileAtomically(json_path, report->ToJson().dump(2) + "\n"); !s.ok()) {
-      return ReportToolError(kProgram, s, 2);
-    }
-  }
+  if (std::optional<int> failed = WriteJsonOutput(json_path, report->ToJson())) return *failed;
   return report->ok() ? 0 : 1;
 }
 
@@ -662,11 +655,7 @@ int TriageCommand(int argc, char** argv) {
   auto report = Triage(input);
   if (!report.ok()) return ReportToolError(kProgram, report.status(), 2);
   std::fputs(report->ToText().c_str(), stdout);
-  if (!json_path.empty()) {
-    if (absl::Status s = WriteFileAtomically(json_path, report->ToJson().dump(2) + "\n"); !s.ok()) {
-      return ReportToolError(kProgram, s, 2);
-    }
-  }
+  if (std::optional<int> failed = WriteJsonOutput(json_path, report->ToJson())) return *failed;
   return report->ok() ? 0 : 1;
 }
 

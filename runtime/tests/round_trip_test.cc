@@ -85,6 +85,15 @@ ShapeProto Shape(PrimitiveType type, std::vector<int64_t> dims) {
   return s;
 }
 
+// The differences between two messages, empty when they are equal.
+std::string Diff(const Message& expected, const Message& actual) {
+  google::protobuf::util::MessageDifferencer differ;
+  std::string diff;
+  differ.ReportDifferencesToString(&diff);
+  if (!differ.Compare(expected, actual) && diff.empty()) diff = "(differ)";
+  return diff;
+}
+
 ExecutableProto Executable(std::vector<ThunkProto> thunks) {
   ExecutableProto e;
   e.set_name("round_trip");
@@ -397,10 +406,7 @@ TEST(ExecutableRoundTripTest, EveryExecutableLevelFieldRoundTrips) {
   ASSERT_TRUE(client.ok()) << client.status();
   auto executable = (*client)->Load(proto);
   ASSERT_TRUE(executable.ok()) << executable.status();
-  google::protobuf::util::MessageDifferencer differ;
-  std::string diff;
-  differ.ReportDifferencesToString(&diff);
-  EXPECT_TRUE(differ.Compare(proto, (*executable)->ToProto())) << diff;
+  EXPECT_EQ(Diff(proto, (*executable)->ToProto()), "");
 }
 
 // A CUDA executable (capability case `cuda`), loaded device-less so the
@@ -424,10 +430,7 @@ TEST(ExecutableRoundTripTest, CudaExecutableRoundTripsDeviceLess) {
   ExecutableProto proto = PopulatedCudaExecutable();
   auto executable = (*client)->Load(proto);
   ASSERT_TRUE(executable.ok()) << executable.status();
-  google::protobuf::util::MessageDifferencer differ;
-  std::string diff;
-  differ.ReportDifferencesToString(&diff);
-  EXPECT_TRUE(differ.Compare(proto, (*executable)->ToProto())) << diff;
+  EXPECT_EQ(Diff(proto, (*executable)->ToProto()), "");
 }
 
 // Every golden artifact of the corpus, loaded on its platform (CUDA ones
@@ -484,10 +487,7 @@ const GoldenRoundTrips& GoldenArtifacts() {
         continue;
       }
       ++r->checked;
-      google::protobuf::util::MessageDifferencer differ;
-      std::string diff;
-      differ.ReportDifferencesToString(&diff);
-      if (!differ.Compare(*proto, (*executable)->ToProto())) {
+      if (std::string diff = Diff(*proto, (*executable)->ToProto()); !diff.empty()) {
         r->failures.push_back(absl::StrCat(path.string(), ": ToProto differs:\n", diff));
         continue;
       }
@@ -594,15 +594,9 @@ TEST_P(RoundTripTest, FromProtoThenToProtoIsIdentity) {
   ASSERT_TRUE(executable.ok()) << executable.status();
   ExecutableProto again = (*executable)->ToProto();
   ASSERT_EQ(again.thunks_size(), 1);
-  google::protobuf::util::MessageDifferencer differ;
-  std::string diff;
-  differ.ReportDifferencesToString(&diff);
-  EXPECT_TRUE(differ.Compare(thunk, again.thunks(0))) << GetParam().kind << ":\n" << diff;
+  EXPECT_EQ(Diff(thunk, again.thunks(0)), "") << GetParam().kind;
   // The rest of the executable round-trips too.
-  google::protobuf::util::MessageDifferencer whole;
-  std::string whole_diff;
-  whole.ReportDifferencesToString(&whole_diff);
-  EXPECT_TRUE(whole.Compare(proto, again)) << whole_diff;
+  EXPECT_EQ(Diff(proto, again), "");
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryThunkKind, RoundTripTest, ::testing::ValuesIn(Cases()),
