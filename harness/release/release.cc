@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "absl/algorithm/container.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "harness/schema/schema_check.h"
 #include "proto/schema.h"
@@ -187,14 +188,28 @@ absl::StatusOr<std::vector<ReleaseSnapshot>> LoadReleases(const std::string& gol
   return releases;
 }
 
+absl::Status CheckReleasable(const ReleaseSnapshot& release) {
+  if (absl::EndsWith(release.git_describe, "-dirty") || release.git_commit == "unknown" ||
+      release.git_commit.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "this binary was built from '", release.git_describe,
+        "', not a commit: a release must name the commit it was built from (commit and "
+        "rebuild, or pass --allow_dirty)"));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<CutReleaseResult> CutRelease(const std::string& golden_dir,
-                                            const std::string& date) {
+                                            const std::string& date, bool allow_dirty) {
   if (!Date::Parse(date).ok()) {
     return absl::InvalidArgumentError(absl::StrCat("--date '", date, "' is not YYYY-MM-DD"));
   }
   CutReleaseResult result;
   ReleaseSnapshot release = CaptureRuntimeCapabilities();
   release.date = date;
+  if (!allow_dirty) {
+    if (absl::Status s = CheckReleasable(release); !s.ok()) return s;
+  }
   // The schema snapshot: an existing one with this fingerprint, or a new one.
   std::string schema_dir = (fs::path(golden_dir) / "schema").string();
   google::protobuf::FileDescriptorSet set = SchemaDescriptorSet();

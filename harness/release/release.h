@@ -82,7 +82,12 @@ struct CutReleaseResult {
 // schema (or writes one), then writes golden_dir/releases/<date>-<id>.json.
 // Nothing is overwritten: when the newest release has the same
 // capabilities (commit aside), nothing is written.
-absl::StatusOr<CutReleaseResult> CutRelease(const std::string& golden_dir, const std::string& date);
+// A build of uncommitted changes (git describe ends in "-dirty") or outside
+// git cannot name the commit it releases: FailedPrecondition (CutRelease
+// checks it unless `allow_dirty`).
+absl::Status CheckReleasable(const ReleaseSnapshot& release);
+absl::StatusOr<CutReleaseResult> CutRelease(const std::string& golden_dir, const std::string& date,
+                                            bool allow_dirty = false);
 
 // The forward window at `now`: the runtimes current at any moment of
 // [now - 14 days, now] are the releases dated inside it plus the newest one

@@ -88,11 +88,11 @@ TEST(ReleaseTest, CutWritesOnceAndReusesTheMatchingSnapshot) {
   fs::create_directories(fs::path(dir.path()) / "schema");
   fs::copy_file("golden/schema/2026-11-29-27123871.binpb",
                 fs::path(dir.path()) / "schema" / "2026-11-29-27123871.binpb");
-  auto first = CutRelease(dir.path(), "2026-12-01");
+  auto first = CutRelease(dir.path(), "2026-12-01", /*allow_dirty=*/true);
   ASSERT_TRUE(first.ok()) << first.status();
   EXPECT_TRUE(first->wrote_release);
   EXPECT_FALSE(first->wrote_snapshot);  // the committed snapshot matches
-  auto again = CutRelease(dir.path(), "2026-12-05");
+  auto again = CutRelease(dir.path(), "2026-12-05", /*allow_dirty=*/true);
   ASSERT_TRUE(again.ok()) << again.status();
   EXPECT_FALSE(again->wrote_release);  // nothing changed
   EXPECT_EQ(again->path, first->path);
@@ -101,12 +101,24 @@ TEST(ReleaseTest, CutWritesOnceAndReusesTheMatchingSnapshot) {
   ASSERT_EQ(releases->size(), 1u);
   EXPECT_EQ((*releases)[0].descriptor_set, "schema/2026-11-29-27123871.binpb");
   EXPECT_THAT((*releases)[0].id, ::testing::StartsWith("2026-12-01-"));
-  EXPECT_FALSE(CutRelease(dir.path(), "12/01/2026").ok());
+  EXPECT_FALSE(CutRelease(dir.path(), "12/01/2026", /*allow_dirty=*/true).ok());
+}
+
+TEST(ReleaseTest, OnlyACommittedBuildIsReleasable) {
+  ReleaseSnapshot r = Release("2026-12-01");
+  r.git_commit = "323f59f470e9c79838445e727df194756f601e18";
+  r.git_describe = "323f59f470e9";
+  EXPECT_TRUE(CheckReleasable(r).ok());
+  r.git_describe = "323f59f470e9-dirty";
+  EXPECT_EQ(CheckReleasable(r).code(), absl::StatusCode::kFailedPrecondition);
+  r.git_describe = "unknown";
+  r.git_commit = "unknown";
+  EXPECT_FALSE(CheckReleasable(r).ok());
 }
 
 TEST(ReleaseTest, CutWritesASnapshotWhenNoneMatches) {
   testing::TempDir dir("aot_release_test");
-  auto cut = CutRelease(dir.path(), "2026-12-01");
+  auto cut = CutRelease(dir.path(), "2026-12-01", /*allow_dirty=*/true);
   ASSERT_TRUE(cut.ok()) << cut.status();
   EXPECT_TRUE(cut->wrote_snapshot);
   EXPECT_TRUE(fs::exists(cut->snapshot_path));

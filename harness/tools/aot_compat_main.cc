@@ -392,6 +392,9 @@ int Release(int argc, char** argv) {
   flags.AddString("golden_dir", &golden_dir, "The corpus root.");
   flags.AddString("date", &date, "The release date.");
   flags.AddBool("print", &print, "Print this runtime's capability snapshot; write nothing.");
+  bool allow_dirty = false;
+  flags.AddBool("allow_dirty", &allow_dirty,
+                "Allow a release from a build of uncommitted changes.");
   if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
   if (print) {
     ReleaseSnapshot r = CaptureRuntimeCapabilities();
@@ -399,7 +402,7 @@ int Release(int argc, char** argv) {
     std::printf("%s\n", ReleaseToJson(r).dump(2).c_str());
     return 0;
   }
-  auto result = CutRelease(golden_dir, date);
+  auto result = CutRelease(golden_dir, date, allow_dirty);
   if (!result.ok()) return ReportToolError(kProgram, result.status(), 2);
   if (result->wrote_snapshot)
     std::printf("wrote schema snapshot %s\n", result->snapshot_path.c_str());
