@@ -214,6 +214,23 @@ TEST_F(GateScenarioTest, NewThunkKindEmitted15DaysAfterRuntimeSupportIsAllowed) 
   EXPECT_THAT(report.forward_releases, ::testing::ElementsAre("2026-11-15-test"));
 }
 
+// Phase 3 too early: the old form's fallback removed 4 months after the
+// compiler switched to the new one.
+TEST_F(GateScenarioTest, FallbackRemovedLessThan6MonthsAfterTheSwitchIsBlocked) {
+  WriteCleanVersion(1, "2026-11-01");
+  WriteRelease(Release("2026-11-01"));
+  options_.ledger = std::vector<EmissionFlag>{
+      {"emit_conditional_thunk", "conditional thunks", "2026-06-01", true, "2026-07-01",
+       "2026-11-01"}};
+  GateReport report = Run();
+  EXPECT_TRUE(report.HasBlocker("ledger", "FALLBACK_REMOVED_TOO_EARLY")) << Blockers(report);
+  // Removed 6 months after the switch: allowed.
+  options_.ledger = std::vector<EmissionFlag>{
+      {"emit_conditional_thunk", "conditional thunks", "2026-04-01", true, "2026-05-01",
+       "2026-11-01"}};
+  EXPECT_TRUE(Run().ok());
+}
+
 // Step 5: an FFI handler renamed without an alias breaks the goldens that
 // call the old name and the names of the window's releases.
 TEST_F(GateScenarioTest, RenamedFfiHandlerWithoutAliasIsBlocked) {
