@@ -12,6 +12,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "runtime/executable/client.h"
+#include "runtime/kernel_payload.h"
 #include "runtime/support/file_io.h"
 
 namespace aot {
@@ -214,6 +215,7 @@ TEST(CompilerTest, EveryCorpusModuleCompilesForCudaDeviceLess) {
       EXPECT_EQ(e.capability().cuda().major(), target->device_description().capability().cuda().major());
       ForEachKernel(e.thunks(), [&](const KernelThunkProto& k) {
         EXPECT_EQ(k.binary().format(), KernelBinaryProto::CUDA_PTX);
+        EXPECT_EQ(k.binary().payload_sha256(), KernelPayloadSha256(k.binary()));
         EXPECT_THAT(k.binary().ptx(), HasSubstr(absl::StrCat(".target ", sm)));
         EXPECT_THAT(k.binary().ptx(), HasSubstr(absl::StrCat(".entry ", k.kernel_name())));
         if (have_ptxas) {

@@ -12,6 +12,7 @@
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "runtime/kernel_payload.h"
 #include "runtime/platform/host/host_kernel_abi.h"
 
 namespace aot {
@@ -527,6 +528,7 @@ absl::StatusOr<CompiledKernel> CompileKernel(const KernelSpec& spec,
     kernel.binary.set_format(KernelBinaryProto::HOST_ELF_OBJECT);
     kernel.binary.set_object(*object);
   }
+  kernel.binary.set_payload_sha256(KernelPayloadSha256(kernel.binary));
   return kernel;
 }
 

@@ -41,7 +41,8 @@ std::string TodayDate() {
 const std::vector<std::string>& VerificationIgnoreList() {
   static const auto* list = new std::vector<std::string>{
       "aot.KernelBinaryProto.object",  "aot.KernelBinaryProto.ptx",
-      "aot.KernelBinaryProto.cubin",   "aot.ToolchainVersionProto.built_with",
+      "aot.KernelBinaryProto.cubin",   "aot.KernelBinaryProto.payload_sha256",
+      "aot.ToolchainVersionProto.built_with",
       "aot.ExecutableMetadataProto.compiler_version",
       "aot.ExecutableMetadataProto.source_path"};
   return *list;

@@ -15,8 +15,9 @@ namespace aot {
 // --- Structural comparison of artifacts (golden verification) ---------
 
 // Fields verification ignores, as XLA's golden verification does:
-// kernel binaries (object code, PTX, cubin: they follow from the same
-// inputs and are checked by replay), toolchain versions (built_with),
+// kernel binaries (object code, PTX, cubin and their payload digest: they
+// follow from the same inputs and are checked by replay), toolchain
+// versions (built_with),
 // the compiler's git describe and debug paths.
 const std::vector<std::string>& VerificationIgnoreList();
 

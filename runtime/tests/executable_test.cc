@@ -12,6 +12,7 @@
 #include "runtime/executable/client.h"
 #include "runtime/platform/host/cpu_features.h"
 #include "runtime/platform/host/host_kernel_loader.h"
+#include "runtime/kernel_payload.h"
 #include "runtime/tests/test_kernels.h"
 
 namespace aot {
@@ -240,6 +241,14 @@ TEST(ExecutableTest, MalformedArtifactsFailWithTheRightError) {
          e.mutable_thunks(0)->mutable_kernel()->mutable_arguments(0)->set_size(-1);
        },
        absl::StatusCode::kInvalidArgument, "negative offset"},
+      {"corrupted kernel machine code",
+       [](ExecutableProto& e) {
+         KernelBinaryProto* b = e.mutable_thunks(0)->mutable_kernel()->mutable_binary();
+         b->set_payload_sha256(KernelPayloadSha256(*b));
+         (*b->mutable_object())[b->object().size() / 2] ^= 0x5a;
+       },
+       absl::StatusCode::kInvalidArgument,
+       "thunks[0].kernel.binary.payload_sha256: payload_sha256 is"},
       {"huge declared allocation",
        [](ExecutableProto& e) { e.mutable_buffer_allocations(2)->set_size(int64_t{1} << 60); },
        absl::StatusCode::kInvalidArgument, "memory budget"},

@@ -35,6 +35,7 @@
 #include "proto/executable.pb.h"
 #include "runtime/executable/client.h"
 #include "runtime/executable/thunk_registry.h"
+#include "runtime/kernel_payload.h"
 #include "runtime/support/file_io.h"
 #include "runtime/tests/test_kernels.h"
 
@@ -156,6 +157,7 @@ ThunkProto KernelCase() {
   // Not read by the host loader, but carried through unchanged.
   b->set_ptx("// ptx kept as the JIT fallback");
   b->set_cubin("cubin");
+  b->set_payload_sha256(KernelPayloadSha256(*b));
   k->set_shared_memory_bytes(128);
   return t;
 }

@@ -2,6 +2,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
+#include "runtime/kernel_payload.h"
 
 namespace aot {
 
@@ -44,6 +45,9 @@ absl::StatusOr<std::unique_ptr<Thunk>> KernelThunk::FromProto(
   }
   thunk->shared_memory_bytes_ = k.shared_memory_bytes();
   thunk->binary_ = &k.binary();
+  if (absl::Status s = CheckKernelPayload(k.binary()); !s.ok()) {
+    return context.Error("binary.payload_sha256", s.message());
+  }
   auto kernel = context.kernels()->Load(k.binary(), k.kernel_name());
   if (!kernel.ok()) return context.Error("binary", kernel.status().message());
   if ((*kernel)->arity() != k.arguments_size()) {
