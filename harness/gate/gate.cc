@@ -2,6 +2,7 @@
 
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -243,15 +244,41 @@ absl::Status ForwardStep(const GateOptions& options, const std::vector<std::stri
     report->forward_releases.push_back(release.id);
     auto checker = LoadForwardChecker(options.golden_dir, release, options.head_pool);
     if (!checker.ok()) return checker.status();
+    // The same finding in many kernels or artifacts is one blocker or
+    // notice with a count and an example (every finding stays in the JSON).
+    struct Group {
+      const ForwardFinding* first = nullptr;
+      int count = 0;
+    };
+    std::map<std::tuple<std::string, std::string, std::string>, Group> groups;
+    std::vector<std::tuple<std::string, std::string, std::string>> order;
+    size_t begin = report->forward.size();
     for (const ForwardArtifact& artifact : *artifacts) {
       for (ForwardFinding& f : (*checker)->Check(artifact)) {
-        if (f.severity == "error") {
-          ++errors;
-          Block(report, "forward", f.rule, f.ToString());
-        } else {
-          report->notices.push_back({"forward", f.ToString()});
-        }
+        if (f.severity == "error") ++errors;
         report->forward.push_back(std::move(f));
+      }
+    }
+    for (size_t i = begin; i < report->forward.size(); ++i) {
+      const ForwardFinding& f = report->forward[i];
+      auto key = std::make_tuple(f.severity, f.rule, f.message);
+      Group& g = groups[key];
+      if (g.first == nullptr) {
+        g.first = &f;
+        order.push_back(key);
+      }
+      ++g.count;
+    }
+    for (const auto& key : order) {
+      const Group& g = groups[key];
+      const ForwardFinding& f = *g.first;
+      std::string text = absl::StrCat(f.rule, ": release ", f.release, ": ", f.message, " (",
+                                      g.count, " occurrence(s); e.g. ", f.target, "/", f.test,
+                                      f.path.empty() ? "" : absl::StrCat(" at ", f.path), ")");
+      if (f.severity == "error") {
+        Block(report, "forward", f.rule, text);
+      } else {
+        report->notices.push_back({"forward", text});
       }
     }
   }

@@ -7,6 +7,8 @@
 #include "absl/algorithm/container.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "harness/schema/schema_check.h"
 #include "proto/schema.h"
 #include "runtime/abi_version.h"
@@ -106,6 +108,7 @@ nlohmann::ordered_json ReleaseToJson(const ReleaseSnapshot& r) {
   nlohmann::ordered_json j;
   j["id"] = r.id;
   j["date"] = r.date;
+  if (!r.cut_at.empty()) j["cut_at"] = r.cut_at;
   j["git_commit"] = r.git_commit;
   j["git_describe"] = r.git_describe;
   j["descriptor_set"] = r.descriptor_set;
@@ -129,6 +132,7 @@ absl::StatusOr<ReleaseSnapshot> ReleaseFromJson(const nlohmann::json& j, absl::s
     };
     str("id", &r.id);
     str("date", &r.date);
+    if (j.contains("cut_at")) str("cut_at", &r.cut_at);
     str("git_commit", &r.git_commit);
     str("git_describe", &r.git_describe);
     str("descriptor_set", &r.descriptor_set);
@@ -161,6 +165,10 @@ absl::StatusOr<ReleaseSnapshot> ReleaseFromJson(const nlohmann::json& j, absl::s
   return r;
 }
 
+bool ReleaseIsOlder(const ReleaseSnapshot& a, const ReleaseSnapshot& b) {
+  return std::tie(a.date, a.cut_at, a.id) < std::tie(b.date, b.cut_at, b.id);
+}
+
 absl::StatusOr<std::vector<ReleaseSnapshot>> LoadReleases(const std::string& golden_dir) {
   std::vector<ReleaseSnapshot> releases;
   fs::path dir = fs::path(golden_dir) / "releases";
@@ -182,9 +190,7 @@ absl::StatusOr<std::vector<ReleaseSnapshot>> LoadReleases(const std::string& gol
     if (!release.ok()) return release.status();
     releases.push_back(*std::move(release));
   }
-  absl::c_sort(releases, [](const ReleaseSnapshot& a, const ReleaseSnapshot& b) {
-    return std::tie(a.date, a.id) < std::tie(b.date, b.id);
-  });
+  absl::c_sort(releases, ReleaseIsOlder);
   return releases;
 }
 
@@ -207,6 +213,7 @@ absl::StatusOr<CutReleaseResult> CutRelease(const std::string& golden_dir,
   CutReleaseResult result;
   ReleaseSnapshot release = CaptureRuntimeCapabilities();
   release.date = date;
+  release.cut_at = absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::Now(), absl::UTCTimeZone());
   if (!allow_dirty) {
     if (absl::Status s = CheckReleasable(release); !s.ok()) return s;
   }

@@ -26,6 +26,9 @@ struct ReleaseAlias {
 struct ReleaseSnapshot {
   std::string id;    // "<date>-<first 8 hex of the content hash>"
   std::string date;  // YYYY-MM-DD
+  // When it was cut (UTC, YYYY-MM-DDTHH:MM:SSZ): orders releases of one day.
+  // Absent in the first release.
+  std::string cut_at;
   std::string git_commit;
   std::string git_describe;
   // The schema the release reads, relative to the golden directory
@@ -66,9 +69,13 @@ nlohmann::ordered_json ReleaseToJson(const ReleaseSnapshot& release);
 absl::StatusOr<ReleaseSnapshot> ReleaseFromJson(const nlohmann::json& json,
                                                 absl::string_view origin);
 
-// Every golden_dir/releases/*.json, sorted by date then id. An absent
+// Every golden_dir/releases/*.json, oldest first (date, then cut_at, then
+// id). An absent
 // directory is an empty list; an unreadable file is an error.
 absl::StatusOr<std::vector<ReleaseSnapshot>> LoadReleases(const std::string& golden_dir);
+
+// The order LoadReleases sorts by.
+bool ReleaseIsOlder(const ReleaseSnapshot& a, const ReleaseSnapshot& b);
 
 struct CutReleaseResult {
   std::string path;            // the release file

@@ -85,9 +85,11 @@ TEST(ReleaseTest, JsonRoundTripsAndNamesBadKeys) {
 
 TEST(ReleaseTest, CutWritesOnceAndReusesTheMatchingSnapshot) {
   testing::TempDir dir("aot_release_test");
+  // A committed snapshot of this very schema.
   fs::create_directories(fs::path(dir.path()) / "schema");
-  fs::copy_file("golden/schema/2026-11-29-27123871.binpb",
-                fs::path(dir.path()) / "schema" / "2026-11-29-27123871.binpb");
+  std::string snapshot = DefaultSnapshotPath(dir.path() + "/schema", "2026-11-29",
+                                             SchemaDescriptorSet());
+  ASSERT_TRUE(WriteSnapshot(snapshot, SchemaDescriptorSet()).ok());
   auto first = CutRelease(dir.path(), "2026-12-01", /*allow_dirty=*/true);
   ASSERT_TRUE(first.ok()) << first.status();
   EXPECT_TRUE(first->wrote_release);
@@ -99,7 +101,8 @@ TEST(ReleaseTest, CutWritesOnceAndReusesTheMatchingSnapshot) {
   auto releases = LoadReleases(dir.path());
   ASSERT_TRUE(releases.ok()) << releases.status();
   ASSERT_EQ(releases->size(), 1u);
-  EXPECT_EQ((*releases)[0].descriptor_set, "schema/2026-11-29-27123871.binpb");
+  EXPECT_EQ((*releases)[0].descriptor_set,
+            "schema/" + fs::path(snapshot).filename().string());
   EXPECT_THAT((*releases)[0].id, ::testing::StartsWith("2026-12-01-"));
   EXPECT_FALSE(CutRelease(dir.path(), "12/01/2026", /*allow_dirty=*/true).ok());
 }
@@ -122,6 +125,27 @@ TEST(ReleaseTest, CutWritesASnapshotWhenNoneMatches) {
   ASSERT_TRUE(cut.ok()) << cut.status();
   EXPECT_TRUE(cut->wrote_snapshot);
   EXPECT_TRUE(fs::exists(cut->snapshot_path));
+}
+
+TEST(ReleaseTest, ReleasesOfOneDayAreOrderedByWhenTheyWereCut) {
+  testing::TempDir dir("aot_release_test");
+  fs::create_directories(fs::path(dir.path()) / "releases");
+  ReleaseSnapshot later = Release("2026-12-01");
+  later.id = "2026-12-01-00000000";
+  later.cut_at = "2026-12-01T11:00:00Z";
+  ReleaseSnapshot earlier = Release("2026-12-01");
+  earlier.id = "2026-12-01-ffffffff";
+  earlier.cut_at = "2026-12-01T10:00:00Z";
+  for (const ReleaseSnapshot& r : {later, earlier}) {
+    ASSERT_TRUE(WriteFileAtomically(dir.path() + "/releases/" + r.id + ".json",
+                                    ReleaseToJson(r).dump(2))
+                    .ok());
+  }
+  auto releases = LoadReleases(dir.path());
+  ASSERT_TRUE(releases.ok()) << releases.status();
+  ASSERT_EQ(releases->size(), 2u);
+  EXPECT_EQ((*releases)[0].id, "2026-12-01-ffffffff");
+  EXPECT_EQ((*releases)[1].id, "2026-12-01-00000000");
 }
 
 TEST(ReleaseTest, ForwardWindowIsTheLastTwoWeeksPlusTheNewestBefore) {

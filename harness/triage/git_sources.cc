@@ -70,7 +70,7 @@ absl::StatusOr<ReleaseSnapshot> RuntimeAtCommit(const std::string& repo, const s
     }
     auto release = ReleaseFromJson(j, absl::StrCat(commit, ":", path));
     if (!release.ok()) return release.status();
-    if (newest.empty() || std::tie(release->date, release->id) > std::tie(best.date, best.id)) {
+    if (newest.empty() || ReleaseIsOlder(best, *release)) {
       best = *std::move(release);
       newest = path;
     }
