@@ -189,6 +189,7 @@ TEST_F(TriageTest, NewOptionalIgnorableFieldIsSafe) {
   ASSERT_NE(c, nullptr) << r.ToText();
   EXPECT_EQ(c->step, 6);
   EXPECT_EQ(c->verdict, "safe");
+  EXPECT_THAT(c->evidence, HasSubstr("already emits it"));
   EXPECT_TRUE(r.ok()) << r.ToText();
 }
 

@@ -141,9 +141,14 @@ absl::StatusOr<TriageReport> Triage(const TriageInput& in) {
   auto checker = ForwardChecker::Create(in.base_runtime, in.base_schema, in.head_pool);
   if (!checker.ok()) return checker.status();
   std::vector<ForwardFinding> forward;
+  std::set<std::string> ignorable_emitted;  // notices: fields the base may skip
   for (const ForwardArtifact& a : in.head_artifacts) {
     for (ForwardFinding& f : (*checker)->Check(a)) {
-      if (f.severity == "error") forward.push_back(std::move(f));
+      if (f.severity == "error") {
+        forward.push_back(std::move(f));
+      } else {
+        ignorable_emitted.insert(f.message.substr(0, f.message.find(' ')));
+      }
     }
   }
   std::set<size_t> attributed;
@@ -207,7 +212,10 @@ absl::StatusOr<TriageReport> Triage(const TriageInput& in) {
     if (emission.empty()) emission = emitted(absl::StrCat("'", short_name, "'"));
     if (ignorable) {
       add.Add(6, absl::StrCat(a.rule, " ", a.element, " (ignorable by older runtimes)"), "safe",
-              false, emission.empty() ? "" : absl::StrCat("emitted; older runtimes skip it"),
+              false,
+              ignorable_emitted.count(a.element)
+                  ? "the head compiler already emits it; the base runtime skips it"
+                  : "not emitted by the head compiler yet",
               kProcedureOptional);
     } else {
       add.Add(4, absl::StrCat(a.rule, " ", a.element), "breaking-forward", !emission.empty(),
