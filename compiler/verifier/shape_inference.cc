@@ -136,6 +136,40 @@ absl::Status CheckDimensionList(absl::string_view what,
   return absl::OkStatus();
 }
 
+// The batching dimensions of gather and scatter: `indices_batching` (of
+// the indices, expanded with the index vector dimension) pairs one to one
+// with `batching` (of the operand), never names the index vector dimension,
+// and paired dimensions have equal sizes. `operand_kind` / `indices_kind`
+// name both sides in messages ("operand" / "start indices" for gather,
+// "input" / "scatter indices" for scatter).
+absl::Status CheckBatchingDimensions(absl::string_view batching_field,
+                                     absl::string_view indices_batching_field,
+                                     absl::string_view operand_kind, absl::string_view indices_kind,
+                                     const std::vector<int64_t>& batching,
+                                     const std::vector<int64_t>& indices_batching,
+                                     const Shape& operand, const Shape& indices,
+                                     const std::vector<int64_t>& expanded, int64_t ivd) {
+  AOT_SI_RETURN_IF_ERROR(CheckDimensionList(
+      indices_batching_field, indices_batching, static_cast<int64_t>(expanded.size()),
+      absl::StrCat("the ", indices_kind, " ", Str(indices)), false));
+  if (indices_batching.size() != batching.size()) {
+    return Invalid(batching_field, "=", Dims(batching), " and ", indices_batching_field, "=",
+                   Dims(indices_batching), " must have the same number of entries");
+  }
+  for (size_t i = 0; i < batching.size(); ++i) {
+    if (indices_batching[i] == ivd) {
+      return Invalid(indices_batching_field, "=", Dims(indices_batching),
+                     " must not contain index_vector_dim ", ivd);
+    }
+    if (operand.dimensions(batching[i]) != expanded[indices_batching[i]]) {
+      return Invalid(operand_kind, " batching dimension ", batching[i], " has size ",
+                     operand.dimensions(batching[i]), " but ", indices_kind, " batching dimension ",
+                     indices_batching[i], " has size ", expanded[indices_batching[i]]);
+    }
+  }
+  return absl::OkStatus();
+}
+
 // The shapes a called computation takes and returns.
 struct Signature {
   std::string description;  // "to_apply computation 'add'"
@@ -1088,29 +1122,9 @@ class Inferrer {
                        "operand_batching_dims");
       }
     }
-    AOT_SI_RETURN_IF_ERROR(CheckDimensionList(
-        "start_indices_batching_dims", indices_batching,
-        static_cast<int64_t>(expanded.size()),
-        absl::StrCat("the start indices ", Str(indices)), false));
-    if (indices_batching.size() != batching.size()) {
-      return Invalid(
-          "operand_batching_dims=", Dims(batching),
-          " and start_indices_batching_dims=", Dims(indices_batching),
-          " must have the same number of entries");
-    }
-    for (size_t i = 0; i < batching.size(); ++i) {
-      if (indices_batching[i] == ivd) {
-        return Invalid("start_indices_batching_dims=", Dims(indices_batching),
-                       " must not contain index_vector_dim ", ivd);
-      }
-      if (input.dimensions(batching[i]) != expanded[indices_batching[i]]) {
-        return Invalid("operand batching dimension ", batching[i], " has size ",
-                       input.dimensions(batching[i]),
-                       " but start indices batching dimension ",
-                       indices_batching[i], " has size ",
-                       expanded[indices_batching[i]]);
-      }
-    }
+    AOT_SI_RETURN_IF_ERROR(CheckBatchingDimensions(
+        "operand_batching_dims", "start_indices_batching_dims", "operand", "start indices",
+        batching, indices_batching, input, indices, expanded, ivd));
 
     const std::vector<int64_t>& slice_sizes = attrs_.gather_slice_sizes;
     if (static_cast<int64_t>(slice_sizes.size()) != input.rank()) {
@@ -1261,29 +1275,9 @@ class Inferrer {
                        "input_batching_dims");
       }
     }
-    AOT_SI_RETURN_IF_ERROR(CheckDimensionList(
-        "scatter_indices_batching_dims", indices_batching,
-        static_cast<int64_t>(expanded.size()),
-        absl::StrCat("the scatter indices ", Str(indices)), false));
-    if (indices_batching.size() != batching.size()) {
-      return Invalid(
-          "input_batching_dims=", Dims(batching),
-          " and scatter_indices_batching_dims=", Dims(indices_batching),
-          " must have the same number of entries");
-    }
-    for (size_t i = 0; i < batching.size(); ++i) {
-      if (indices_batching[i] == ivd) {
-        return Invalid("scatter_indices_batching_dims=", Dims(indices_batching),
-                       " must not contain index_vector_dim ", ivd);
-      }
-      if (operand.dimensions(batching[i]) != expanded[indices_batching[i]]) {
-        return Invalid("input batching dimension ", batching[i], " has size ",
-                       operand.dimensions(batching[i]),
-                       " but scatter indices batching dimension ",
-                       indices_batching[i], " has size ",
-                       expanded[indices_batching[i]]);
-      }
-    }
+    AOT_SI_RETURN_IF_ERROR(CheckBatchingDimensions(
+        "input_batching_dims", "scatter_indices_batching_dims", "input", "scatter indices",
+        batching, indices_batching, operand, indices, expanded, ivd));
 
     const int64_t expected_rank =
         static_cast<int64_t>(expanded.size() - 1 + window_dims.size());
