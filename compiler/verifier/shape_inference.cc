@@ -1331,24 +1331,25 @@ class Inferrer {
   // ---------------------------------------------------------------------
   // Reductions.
 
-  absl::StatusOr<Shape> Reduce() const {
+  // Variadic reductions (reduce, reduce-window): 2N operands, N inputs of
+  // one shape then their N init values. Returns N.
+  absl::StatusOr<int64_t> ReductionInputCount() const {
     if (n() < 2 || n() % 2 != 0) {
-      return Invalid("expects 2N operands (N inputs, N init values) but has ",
-                     n());
+      return Invalid("expects 2N operands (N inputs, N init values) but has ", n());
     }
     const int64_t count = n() / 2;
     AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
-    const Shape& first = Op(0);
     for (int64_t i = 1; i < count; ++i) {
-      if (Op(i).dimensions() != first.dimensions()) {
-        return Invalid("input ", i, " has shape ", Str(Op(i)),
-                       " but input 0 has ", Str(first),
+      if (Op(i).dimensions() != Op(0).dimensions()) {
+        return Invalid("input ", i, " has shape ", Str(Op(i)), " but input 0 has ", Str(Op(0)),
                        "; all inputs must have the same dimensions");
       }
     }
-    AOT_SI_RETURN_IF_ERROR(
-        CheckDimensionList("reduce dimensions", attrs_.dimensions, first.rank(),
-                           absl::StrCat("the input ", Str(first)), false));
+    return count;
+  }
+
+  // The to_apply reducer of a variadic reduction over `count` inputs.
+  absl::StatusOr<Signature> ReductionReducer(int64_t count) const {
     AOT_SI_ASSIGN_OR_RETURN(Signature sig, Callee(0, "to_apply computation"));
     std::vector<Shape> inits;
     std::vector<PrimitiveType> types;
@@ -1357,6 +1358,15 @@ class Inferrer {
       types.push_back(Op(i).element_type());
     }
     AOT_SI_RETURN_IF_ERROR(VerifyReducer(sig, inits, types, count));
+    return sig;
+  }
+
+  absl::StatusOr<Shape> Reduce() const {
+    AOT_SI_ASSIGN_OR_RETURN(const int64_t count, ReductionInputCount());
+    const Shape& first = Op(0);
+    AOT_SI_RETURN_IF_ERROR(CheckDimensionList("reduce dimensions", attrs_.dimensions, first.rank(),
+                                              absl::StrCat("the input ", Str(first)), false));
+    AOT_SI_ASSIGN_OR_RETURN(Signature sig, ReductionReducer(count));
     std::vector<int64_t> kept;
     for (int64_t i = 0; i < first.rank(); ++i) {
       if (!Contains(attrs_.dimensions, i)) kept.push_back(first.dimensions(i));
@@ -1370,29 +1380,10 @@ class Inferrer {
   }
 
   absl::StatusOr<Shape> ReduceWindow() const {
-    if (n() < 2 || n() % 2 != 0) {
-      return Invalid("expects 2N operands (N inputs, N init values) but has ",
-                     n());
-    }
-    const int64_t count = n() / 2;
-    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    AOT_SI_ASSIGN_OR_RETURN(const int64_t count, ReductionInputCount());
     if (!attrs_.window.has_value()) return Invalid("missing window");
     const Shape& first = Op(0);
-    for (int64_t i = 1; i < count; ++i) {
-      if (Op(i).dimensions() != first.dimensions()) {
-        return Invalid("input ", i, " has shape ", Str(Op(i)),
-                       " but input 0 has ", Str(first),
-                       "; all inputs must have the same dimensions");
-      }
-    }
-    AOT_SI_ASSIGN_OR_RETURN(Signature sig, Callee(0, "to_apply computation"));
-    std::vector<Shape> inits;
-    std::vector<PrimitiveType> types;
-    for (int64_t i = 0; i < count; ++i) {
-      inits.push_back(Op(count + i));
-      types.push_back(Op(i).element_type());
-    }
-    AOT_SI_RETURN_IF_ERROR(VerifyReducer(sig, inits, types, count));
+    AOT_SI_ASSIGN_OR_RETURN(Signature sig, ReductionReducer(count));
     AOT_SI_ASSIGN_OR_RETURN(
         std::vector<int64_t> dims,
         WindowOutputDimensions(first.dimensions(), *attrs_.window,
