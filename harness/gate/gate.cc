@@ -1,6 +1,8 @@
 #include "harness/gate/gate.h"
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -221,9 +223,11 @@ absl::Status BackwardStep(const GateOptions& options, const std::vector<std::str
   return absl::OkStatus();
 }
 
-absl::Status ForwardStep(const GateOptions& options, const std::vector<std::string>& targets,
-                         const std::vector<ReleaseSnapshot>& releases, const Date& now,
-                         GateReport* report) {
+// `current_output`: the compiler's corpus output, compiled on first use.
+absl::Status ForwardStep(
+    const GateOptions& options,
+    const std::function<absl::StatusOr<std::vector<ForwardArtifact>>()>& current_output,
+    const std::vector<ReleaseSnapshot>& releases, const Date& now, GateReport* report) {
   ForwardWindow window = ComputeForwardWindow(releases, now);
   report->forward_window_start = window.start.ToString();
   GateCheck check{"forward", true, ""};
@@ -236,8 +240,7 @@ absl::Status ForwardStep(const GateOptions& options, const std::vector<std::stri
     report->checks.push_back(check);
     return absl::OkStatus();
   }
-  auto artifacts =
-      options.artifacts ? options.artifacts() : CompileCorpusArtifacts(options.golden_dir, targets);
+  auto artifacts = current_output();
   if (!artifacts.ok()) return artifacts.status();
   int errors = 0;
   for (const ReleaseSnapshot& release : window.releases) {
@@ -288,6 +291,15 @@ absl::Status ForwardStep(const GateOptions& options, const std::vector<std::stri
                    absl::StrJoin(report->forward_releases, ", "), "): ", errors, " error(s)");
   report->checks.push_back(check);
   return absl::OkStatus();
+}
+
+std::vector<ForwardArtifact> ForwardArtifacts(const std::vector<CompiledTest>& compiled) {
+  std::vector<ForwardArtifact> out;
+  out.reserve(compiled.size());
+  for (const CompiledTest& c : compiled) {
+    out.push_back({c.target, c.test, c.executable.SerializeAsString()});
+  }
+  return out;
 }
 
 }  // namespace
@@ -347,19 +359,9 @@ std::string GateReport::Summary() const {
 
 absl::StatusOr<std::vector<ForwardArtifact>> CompileCorpusArtifacts(
     const std::string& golden_dir, const std::vector<std::string>& targets) {
-  auto modules = DiscoverModules(golden_dir);
-  if (!modules.ok()) return modules.status();
-  std::vector<ForwardArtifact> out;
-  for (const std::string& name : TargetsOrAll(targets)) {
-    auto target = FindGoldenTarget(name);
-    if (!target.ok()) return target.status();
-    for (const CorpusModule& module : *modules) {
-      auto proto = CompileCorpusModule(module, *target);
-      if (!proto.ok()) return proto.status();
-      out.push_back({name, module.test, proto->SerializeAsString()});
-    }
-  }
-  return out;
+  auto compiled = CompileCorpus(golden_dir, TargetsOrAll(targets));
+  if (!compiled.ok()) return compiled.status();
+  return ForwardArtifacts(*compiled);
 }
 
 absl::StatusOr<GateReport> RunGate(const GateOptions& options) {
@@ -376,7 +378,25 @@ absl::StatusOr<GateReport> RunGate(const GateOptions& options) {
   if (absl::Status s = BackwardStep(options, targets, *releases, runtime, *now, &report); !s.ok()) {
     return s;
   }
-  if (absl::Status s = ForwardStep(options, targets, *releases, *now, &report); !s.ok()) return s;
+  // The corpus is compiled once, for the forward check and verification.
+  std::optional<std::vector<CompiledTest>> compiled;
+  auto corpus = [&]() -> absl::StatusOr<const std::vector<CompiledTest>*> {
+    if (!compiled) {
+      auto c = CompileCorpus(options.golden_dir, targets);
+      if (!c.ok()) return c.status();
+      compiled = *std::move(c);
+    }
+    return &*compiled;
+  };
+  auto current_output = [&]() -> absl::StatusOr<std::vector<ForwardArtifact>> {
+    if (options.artifacts) return options.artifacts();
+    auto c = corpus();
+    if (!c.ok()) return c.status();
+    return ForwardArtifacts(**c);
+  };
+  if (absl::Status s = ForwardStep(options, current_output, *releases, *now, &report); !s.ok()) {
+    return s;
+  }
 
   GateCheck ledger{"ledger", true, ""};
   const std::vector<EmissionFlag>& flags = options.ledger ? *options.ledger : EmissionLedger();
@@ -410,7 +430,9 @@ absl::StatusOr<GateReport> RunGate(const GateOptions& options) {
 
   if (options.verify) {
     GateCheck verify{"verify", true, ""};
-    auto results = VerifyGoldens(options.golden_dir, targets, /*strict=*/false);
+    auto c = corpus();
+    if (!c.ok()) return c.status();
+    auto results = VerifyCompiled(options.golden_dir, targets, **c, /*strict=*/false);
     if (!results.ok()) return results.status();
     for (const VerifyResult& r : *results) {
       if (r.ok) continue;

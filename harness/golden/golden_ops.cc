@@ -462,15 +462,37 @@ absl::StatusOr<std::vector<int>> PruneExpired(const std::string& golden_dir,
   return window.expired;
 }
 
-absl::StatusOr<std::vector<VerifyResult>> VerifyGoldens(const std::string& golden_dir,
-                                                        const std::vector<std::string>& targets,
-                                                        bool strict) {
+absl::StatusOr<std::vector<CompiledTest>> CompileCorpus(const std::string& golden_dir,
+                                                        const std::vector<std::string>& targets) {
   auto modules = DiscoverModules(golden_dir);
   if (!modules.ok()) return modules.status();
-  std::vector<VerifyResult> results;
+  std::vector<CompiledTest> out;
   for (const std::string& name : targets) {
     auto target = FindGoldenTarget(name);
     if (!target.ok()) return target.status();
+    for (const CorpusModule& module : *modules) {
+      auto proto = CompileCorpusModule(module, *target);
+      if (!proto.ok()) return proto.status();
+      out.push_back({name, module.test, *std::move(proto)});
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<VerifyResult>> VerifyGoldens(const std::string& golden_dir,
+                                                        const std::vector<std::string>& targets,
+                                                        bool strict) {
+  auto compiled = CompileCorpus(golden_dir, targets);
+  if (!compiled.ok()) return compiled.status();
+  return VerifyCompiled(golden_dir, targets, *compiled, strict);
+}
+
+absl::StatusOr<std::vector<VerifyResult>> VerifyCompiled(const std::string& golden_dir,
+                                                         const std::vector<std::string>& targets,
+                                                         const std::vector<CompiledTest>& compiled,
+                                                         bool strict) {
+  std::vector<VerifyResult> results;
+  for (const std::string& name : targets) {
     auto versions = DiscoverVersions(golden_dir, name);
     if (!versions.ok()) return versions.status();
     VerifyResult result;
@@ -479,39 +501,32 @@ absl::StatusOr<std::vector<VerifyResult>> VerifyGoldens(const std::string& golde
     std::string dir = VersionDir(golden_dir, name, result.version);
     std::vector<std::string> tests = ListTests(dir);
     std::vector<std::string> current;
-    auto config = ShippedTargetConfig(target->target_config);
-    if (!config.ok()) return config.status();
-    for (const CorpusModule& m : *modules) {
-      current.push_back(m.test);
-      if (std::find(tests.begin(), tests.end(), m.test) == tests.end()) {
+    for (const CompiledTest& c : compiled) {
+      if (c.target != name) continue;
+      current.push_back(c.test);
+      if (std::find(tests.begin(), tests.end(), c.test) == tests.end()) {
         result.ok = false;
-        absl::StrAppend(&result.diff, m.test, ": new test, not in v", result.version, "\n");
+        absl::StrAppend(&result.diff, c.test, ": new test, not in v", result.version, "\n");
         continue;
       }
-      auto hlo = ParseFile(m.path);
-      if (!hlo.ok()) return hlo.status();
-      CompileOptions options;
-      options.source_path = m.path;
-      auto compiled = Compile(**hlo, *config, options);
-      if (!compiled.ok()) return compiled.status();
-      auto golden = ReadArtifact(dir, m.test);
+      auto golden = ReadArtifact(dir, c.test);
       if (!golden.ok()) {
         result.ok = false;
-        absl::StrAppend(&result.diff, m.test, ": ", golden.status().message(), "\n");
+        absl::StrAppend(&result.diff, c.test, ": ", golden.status().message(), "\n");
         continue;
       }
       if (strict) {
-        auto stored = ReadFileToString((fs::path(dir) / (m.test + ".pbtxt")).string());
-        if (!stored.ok() || *stored != ArtifactText((*compiled)->proto())) {
+        auto stored = ReadFileToString((fs::path(dir) / (c.test + ".pbtxt")).string());
+        if (!stored.ok() || *stored != ArtifactText(c.executable)) {
           result.ok = false;
-          absl::StrAppend(&result.diff, m.test, ": not byte-identical (--strict)\n");
+          absl::StrAppend(&result.diff, c.test, ": not byte-identical (--strict)\n");
         }
         continue;
       }
-      std::string diff = DiffExecutables(golden->executable, (*compiled)->proto());
+      std::string diff = DiffExecutables(golden->executable, c.executable);
       if (!diff.empty()) {
         result.ok = false;
-        absl::StrAppend(&result.diff, m.test, ":\n", diff);
+        absl::StrAppend(&result.diff, c.test, ":\n", diff);
       }
     }
     for (const std::string& t : tests) {

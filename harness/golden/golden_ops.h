@@ -31,6 +31,16 @@ std::string DiffExecutables(const ExecutableProto& golden, const ExecutableProto
 absl::StatusOr<ExecutableProto> CompileCorpusModule(const CorpusModule& module,
                                                     const GoldenTarget& target);
 
+// The corpus (golden_dir/modules) compiled by the current compiler for each
+// of `targets`, in target then module order.
+struct CompiledTest {
+  std::string target;
+  std::string test;
+  ExecutableProto executable;
+};
+absl::StatusOr<std::vector<CompiledTest>> CompileCorpus(const std::string& golden_dir,
+                                                        const std::vector<std::string>& targets);
+
 // Compiles one corpus module for a target with the current compiler and
 // records its inputs (seeded) and outputs: on host targets by running the
 // artifact; on CUDA targets (compiled device-less) from the reference
@@ -118,6 +128,13 @@ struct VerifyResult {
 absl::StatusOr<std::vector<VerifyResult>> VerifyGoldens(const std::string& golden_dir,
                                                         const std::vector<std::string>& targets,
                                                         bool strict);
+
+// The same comparison for output already compiled (CompileCorpus of the same
+// golden_dir and targets).
+absl::StatusOr<std::vector<VerifyResult>> VerifyCompiled(const std::string& golden_dir,
+                                                         const std::vector<std::string>& targets,
+                                                         const std::vector<CompiledTest>& compiled,
+                                                         bool strict);
 
 // --- prune --------------------------------------------------------------
 
