@@ -80,32 +80,6 @@ void Block(GateReport* report, std::string check, std::string rule, std::string 
       {std::move(check), std::move(rule), std::move(message), std::move(fix)});
 }
 
-std::vector<std::string> TargetsOrAll(const std::vector<std::string>& targets) {
-  if (!targets.empty()) return targets;
-  std::vector<std::string> all;
-  for (const GoldenTarget& t : GoldenTargets()) all.push_back(t.name);
-  return all;
-}
-
-// The releases that were current in the backward window: their names must
-// still resolve (step 5 of the decision tree).
-std::vector<ReleaseSnapshot> BackwardReleases(const std::vector<ReleaseSnapshot>& releases,
-                                              const Date& now) {
-  Date start = now.MinusMonths(kBackwardWindowMonths);
-  std::vector<ReleaseSnapshot> out;
-  const ReleaseSnapshot* before = nullptr;
-  for (const ReleaseSnapshot& r : releases) {
-    auto d = Date::Parse(r.date);
-    if (!d.ok() || *d > now) continue;
-    if (*d >= start)
-      out.push_back(r);
-    else
-      before = &r;
-  }
-  if (before != nullptr) out.insert(out.begin(), *before);
-  return out;
-}
-
 absl::Status SchemaCheckStep(const GateOptions& options, GateReport* report) {
   GateCheck check{"schema", true, ""};
   auto snapshots = ListSnapshots(options.golden_dir + "/schema");
@@ -118,15 +92,11 @@ absl::Status SchemaCheckStep(const GateOptions& options, GateReport* report) {
     report->checks.push_back(check);
     return absl::OkStatus();
   }
-  std::vector<SchemaVersion> history;
-  for (const std::string& path : *snapshots) {
-    auto set = ReadDescriptorSet(path);
-    if (!set.ok()) return set.status();
-    history.push_back({path, *std::move(set)});
-  }
+  auto history = ReadSchemaHistory(*snapshots);
+  if (!history.ok()) return history.status();
   SchemaVersion head{"<head schema>",
                      options.head_schema ? *options.head_schema : SchemaDescriptorSet()};
-  auto result = CheckSchema(history, head);
+  auto result = CheckSchema(*history, head);
   if (!result.ok()) return result.status();
   for (const SchemaFinding& v : result->violations) {
     Block(report, "schema", v.rule, v.ToString());
@@ -135,7 +105,7 @@ absl::Status SchemaCheckStep(const GateOptions& options, GateReport* report) {
     report->notices.push_back({"schema", a.ToString()});
   }
   check.ok = result->ok();
-  check.summary = absl::StrCat(history.size(), " snapshot(s); ", result->violations.size(),
+  check.summary = absl::StrCat(history->size(), " snapshot(s); ", result->violations.size(),
                                " violation(s), ", result->additions.size(), " addition(s)");
   report->checks.push_back(check);
   return absl::OkStatus();
@@ -171,7 +141,10 @@ absl::Status BackwardStep(const GateOptions& options, const std::vector<std::str
 
   // Runtime-read flag defaults against the newest release before now.
   GateCheck flags{"flags", true, ""};
-  std::vector<ReleaseSnapshot> in_window = BackwardReleases(releases, now);
+  // The releases current in the backward window: their names must still
+  // resolve (step 5 of the decision tree).
+  std::vector<ReleaseSnapshot> in_window =
+      ComputeReleaseWindow(releases, now.MinusMonths(kBackwardWindowMonths), now).releases;
   std::map<std::string, std::string> current = RuntimeFlagDefaults(options.load_options);
   std::vector<std::string> changed;
   if (!in_window.empty()) {
@@ -204,13 +177,8 @@ absl::Status BackwardStep(const GateOptions& options, const std::vector<std::str
   GateCheck registry{"registry", true, ""};
   std::set<std::string> reported;
   for (const ReleaseSnapshot& r : in_window) {
-    std::vector<std::string> names = r.ffi_handlers;
-    for (const ReleaseAlias& a : r.ffi_aliases) {
-      auto expiry = Date::Parse(a.expiry);
-      if (expiry.ok() && *expiry <= now) continue;  // its 6 months are over
-      names.push_back(a.alias);
-    }
-    for (const std::string& name : names) {
+    // Aliases past their expiry have served their 6 months.
+    for (const std::string& name : r.FfiNamesResolvedAt(now)) {
       if (runtime.ResolvesFfiName(name) || !reported.insert(name).second) continue;
       registry.ok = false;
       Block(report, "registry", "FFI_NAME_REMOVED",
@@ -228,7 +196,7 @@ absl::Status ForwardStep(
     const GateOptions& options,
     const std::function<absl::StatusOr<std::vector<ForwardArtifact>>()>& current_output,
     const std::vector<ReleaseSnapshot>& releases, const Date& now, GateReport* report) {
-  ForwardWindow window = ComputeForwardWindow(releases, now);
+  ReleaseWindow window = ComputeForwardWindow(releases, now);
   report->forward_window_start = window.start.ToString();
   GateCheck check{"forward", true, ""};
   if (window.releases.empty()) {
@@ -359,7 +327,7 @@ std::string GateReport::Summary() const {
 
 absl::StatusOr<std::vector<ForwardArtifact>> CompileCorpusArtifacts(
     const std::string& golden_dir, const std::vector<std::string>& targets) {
-  auto compiled = CompileCorpus(golden_dir, TargetsOrAll(targets));
+  auto compiled = CompileCorpus(golden_dir, SelectGoldenTargets(targets));
   if (!compiled.ok()) return compiled.status();
   return ForwardArtifacts(*compiled);
 }
@@ -369,7 +337,7 @@ absl::StatusOr<GateReport> RunGate(const GateOptions& options) {
   if (!now.ok()) return now.status();
   GateReport report;
   report.now = options.now;
-  std::vector<std::string> targets = TargetsOrAll(options.targets);
+  std::vector<std::string> targets = SelectGoldenTargets(options.targets);
   auto releases = LoadReleases(options.golden_dir);
   if (!releases.ok()) return releases.status();
   ReleaseSnapshot runtime = options.runtime ? *options.runtime : CaptureRuntimeCapabilities();

@@ -78,6 +78,16 @@ const std::vector<GoldenTarget>& GoldenTargets() {
   return *targets;
 }
 
+std::vector<std::string> SelectGoldenTargets(const std::vector<std::string>& requested,
+                                             absl::string_view platform) {
+  if (!requested.empty()) return requested;
+  std::vector<std::string> names;
+  for (const GoldenTarget& t : GoldenTargets()) {
+    if (platform.empty() || t.platform == platform) names.push_back(t.name);
+  }
+  return names;
+}
+
 absl::StatusOr<GoldenTarget> FindGoldenTarget(absl::string_view name) {
   std::vector<std::string> names;
   for (const GoldenTarget& t : GoldenTargets()) {

@@ -34,6 +34,11 @@ struct GoldenTarget {
 const std::vector<GoldenTarget>& GoldenTargets();
 absl::StatusOr<GoldenTarget> FindGoldenTarget(absl::string_view name);
 
+// `requested` when it names any target; otherwise every golden target (of
+// `platform`, when given: "host" or "cuda").
+std::vector<std::string> SelectGoldenTargets(const std::vector<std::string>& requested,
+                                             absl::string_view platform = "");
+
 // Versions of a target, discovered positionally: directories
 // <golden_dir>/executables/<target>/v<int> holding at least one artifact
 // (*.pbtxt), sorted numerically; stray files and empty version

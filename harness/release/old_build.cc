@@ -19,15 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> HostTargetsOr(const std::vector<std::string>& targets) {
-  if (!targets.empty()) return targets;
-  std::vector<std::string> host;
-  for (const GoldenTarget& t : GoldenTargets()) {
-    if (t.platform == "host") host.push_back(t.name);
-  }
-  return host;
-}
-
 // A fresh scratch directory under the cache ("<cache>/scratch/<tag>-<n>").
 absl::StatusOr<std::string> ScratchDir(const std::string& cache_dir, const std::string& tag) {
   std::error_code ec;
@@ -152,7 +143,7 @@ absl::StatusOr<CrossVersionResult> RunWithOldRuntime(const std::string& ref,
   fs::create_directory_symlink(fs::absolute(fs::path(options.golden_dir) / "modules"),
                                fs::path(*scratch) / "modules", ec);
   if (ec) return absl::InternalError(absl::StrCat(*scratch, "/modules: ", ec.message()));
-  std::vector<std::string> targets = HostTargetsOr(options.targets);
+  std::vector<std::string> targets = SelectGoldenTargets(options.targets, "host");
   auto generated = GenerateGoldens(*scratch, targets, TodayDate());
   if (!generated.ok()) return generated.status();
   CrossVersionResult result;
@@ -185,7 +176,7 @@ absl::StatusOr<CrossVersionResult> RunWithOldCompiler(const std::string& ref,
   fs::create_directory_symlink(fs::path(old->source_dir) / "golden" / "modules",
                                fs::path(*scratch) / "modules", ec);
   if (ec) return absl::InternalError(absl::StrCat(*scratch, "/modules: ", ec.message()));
-  std::vector<std::string> targets = HostTargetsOr(options.targets);
+  std::vector<std::string> targets = SelectGoldenTargets(options.targets, "host");
   std::string target_flags;
   for (const std::string& t : targets) absl::StrAppend(&target_flags, " --target=", ShellQuote(t));
   CommandResult generate = RunShellCommand(absl::StrCat(

@@ -63,6 +63,15 @@ bool ReleaseSnapshot::ResolvesFfiName(absl::string_view name) const {
   if (Contains(ffi_handlers, name)) return true;
   return absl::c_any_of(ffi_aliases, [&](const ReleaseAlias& a) { return a.alias == name; });
 }
+std::vector<std::string> ReleaseSnapshot::FfiNamesResolvedAt(const Date& now) const {
+  std::vector<std::string> names = ffi_handlers;
+  for (const ReleaseAlias& a : ffi_aliases) {
+    auto expiry = Date::Parse(a.expiry);
+    if (!expiry.ok() || *expiry > now) names.push_back(a.alias);
+  }
+  return names;
+}
+
 bool ReleaseSnapshot::KnowsThunkKind(absl::string_view kind) const {
   return Contains(thunk_kinds, kind);
 }
@@ -263,26 +272,27 @@ absl::StatusOr<CutReleaseResult> CutRelease(const std::string& golden_dir,
   return result;
 }
 
-ForwardWindow ComputeForwardWindow(const std::vector<ReleaseSnapshot>& releases, const Date& now) {
-  ForwardWindow w;
-  w.start = now.MinusDays(kForwardWindowDays);
+ReleaseWindow ComputeReleaseWindow(const std::vector<ReleaseSnapshot>& releases, const Date& start,
+                                   const Date& now) {
+  ReleaseWindow w;
+  w.start = start;
   const ReleaseSnapshot* newest_before = nullptr;
-  std::vector<const ReleaseSnapshot*> inside;
   for (const ReleaseSnapshot& r : releases) {
     auto date = Date::Parse(r.date);
     if (!date.ok() || *date > now) continue;
-    if (*date >= w.start) {
-      inside.push_back(&r);
-    } else if (newest_before == nullptr || r.date >= newest_before->date) {
-      if (newest_before != nullptr) w.older.push_back(newest_before->id);
-      newest_before = &r;
-    } else {
-      w.older.push_back(r.id);
+    if (*date >= start) {
+      w.releases.push_back(r);
+      continue;
     }
+    if (newest_before != nullptr) w.older.push_back(newest_before->id);
+    newest_before = &r;
   }
-  if (newest_before != nullptr) w.releases.push_back(*newest_before);
-  for (const ReleaseSnapshot* r : inside) w.releases.push_back(*r);
+  if (newest_before != nullptr) w.releases.insert(w.releases.begin(), *newest_before);
   return w;
+}
+
+ReleaseWindow ComputeForwardWindow(const std::vector<ReleaseSnapshot>& releases, const Date& now) {
+  return ComputeReleaseWindow(releases, now.MinusDays(kForwardWindowDays), now);
 }
 
 }  // namespace aot

@@ -52,6 +52,9 @@ struct ReleaseSnapshot {
 
   // True when `name` resolves (a handler or an alias of one).
   bool ResolvesFfiName(absl::string_view name) const;
+  // The custom-call / FFI names it resolves at `now`: handlers and the
+  // aliases not yet past their expiry.
+  std::vector<std::string> FfiNamesResolvedAt(const Date& now) const;
   bool KnowsThunkKind(absl::string_view kind) const;
   bool KnowsOpcode(absl::string_view opcode) const;
 };
@@ -96,15 +99,19 @@ absl::Status CheckReleasable(const ReleaseSnapshot& release);
 absl::StatusOr<CutReleaseResult> CutRelease(const std::string& golden_dir, const std::string& date,
                                             bool allow_dirty = false);
 
-// The forward window at `now`: the runtimes current at any moment of
-// [now - 14 days, now] are the releases dated inside it plus the newest one
-// dated before it. Releases after `now` are ignored.
-struct ForwardWindow {
+// The runtimes current at any moment of [start, now]: the releases dated
+// inside it plus the newest one dated before it. `releases` are oldest
+// first (as LoadReleases returns them); releases after `now` are ignored.
+struct ReleaseWindow {
   Date start;
   std::vector<ReleaseSnapshot> releases;  // oldest first
   std::vector<std::string> older;         // ids outside the window
 };
-ForwardWindow ComputeForwardWindow(const std::vector<ReleaseSnapshot>& releases, const Date& now);
+ReleaseWindow ComputeReleaseWindow(const std::vector<ReleaseSnapshot>& releases, const Date& start,
+                                   const Date& now);
+
+// The forward window: [now - 14 days, now].
+ReleaseWindow ComputeForwardWindow(const std::vector<ReleaseSnapshot>& releases, const Date& now);
 
 }  // namespace aot
 

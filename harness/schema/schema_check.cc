@@ -581,6 +581,17 @@ absl::Status WriteSnapshot(const std::string& path, const FileDescriptorSet& set
   return WriteFileAtomically(path, bytes);
 }
 
+absl::StatusOr<std::vector<SchemaVersion>> ReadSchemaHistory(
+    const std::vector<std::string>& paths) {
+  std::vector<SchemaVersion> history;
+  for (const std::string& path : paths) {
+    auto set = ReadDescriptorSet(path);
+    if (!set.ok()) return set.status();
+    history.push_back({path, *std::move(set)});
+  }
+  return history;
+}
+
 std::string DefaultSnapshotPath(const std::string& dir, const std::string& date,
                                 const FileDescriptorSet& set) {
   return absl::StrCat(dir, "/", date, "-", DescriptorSetFingerprint(set).substr(0, 8), ".binpb");

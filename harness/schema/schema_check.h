@@ -125,6 +125,9 @@ absl::StatusOr<SchemaCheckReport> CheckSchema(
 absl::StatusOr<google::protobuf::FileDescriptorSet> ReadDescriptorSet(
     const std::string& path);
 
+// The snapshots at `paths` (oldest first), each named by its path.
+absl::StatusOr<std::vector<SchemaVersion>> ReadSchemaHistory(const std::vector<std::string>& paths);
+
 // The snapshot files (*.binpb) of `dir`, sorted by file name (= date order,
 // names are <YYYY-MM-DD>-<id>.binpb). NotFound when there is none.
 absl::StatusOr<std::vector<std::string>> ListSnapshots(const std::string& dir);

@@ -155,14 +155,14 @@ TEST(ReleaseTest, ForwardWindowIsTheLastTwoWeeksPlusTheNewestBefore) {
   }
   auto now = Date::Parse("2026-11-30");
   ASSERT_TRUE(now.ok());
-  ForwardWindow w = ComputeForwardWindow(releases, *now);
+  ReleaseWindow w = ComputeForwardWindow(releases, *now);
   EXPECT_EQ(w.start.ToString(), "2026-11-16");
   std::vector<std::string> ids;
   for (const ReleaseSnapshot& r : w.releases) ids.push_back(r.id);
   EXPECT_THAT(ids, ElementsAre("2026-11-01-test", "2026-11-16-test", "2026-11-20-test"));
   EXPECT_THAT(w.older, ElementsAre("2026-10-01-test"));
   // Only releases before the window: the newest of them.
-  ForwardWindow later = ComputeForwardWindow(releases, *Date::Parse("2027-03-01"));
+  ReleaseWindow later = ComputeForwardWindow(releases, *Date::Parse("2027-03-01"));
   ASSERT_EQ(later.releases.size(), 1u);
   EXPECT_EQ(later.releases[0].id, "2026-12-10-test");
 }

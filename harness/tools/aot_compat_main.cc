@@ -121,18 +121,9 @@ int Version(int argc, char** argv) {
   return 0;
 }
 
-std::vector<std::string> TargetsOrAll(const std::vector<std::string>& targets) {
-  if (!targets.empty()) return targets;
-  std::vector<std::string> all;
-  for (const GoldenTarget& t : GoldenTargets()) all.push_back(t.name);
-  return all;
-}
-
 std::string TargetHelp() {
-  std::vector<std::string> names;
-  for (const GoldenTarget& t : GoldenTargets()) names.push_back(t.name);
   return absl::StrCat("Golden target (repeatable or comma-separated): ",
-                      absl::StrJoin(names, ", "), ". Default: all.");
+                      absl::StrJoin(SelectGoldenTargets({}), ", "), ". Default: all.");
 }
 
 int Generate(int argc, char** argv) {
@@ -149,7 +140,7 @@ int Generate(int argc, char** argv) {
   flags.AddList("target", &targets, TargetHelp());
   flags.AddString("date", &date, "The 'created' date recorded in MANIFEST.json.");
   if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
-  auto results = GenerateGoldens(golden_dir, TargetsOrAll(targets), date);
+  auto results = GenerateGoldens(golden_dir, SelectGoldenTargets(targets), date);
   if (!results.ok()) return ReportToolError(kProgram, results.status(), 1);
   for (const GenerateResult& r : *results) {
     std::printf("%-16s %s\n", r.target.c_str(), r.message.c_str());
@@ -187,7 +178,7 @@ int Replay(int argc, char** argv) {
   if (!env_all.ok()) return ReportToolError(kProgram, env_all.status(), 2);
   ReplayOptions options;
   options.golden_dir = golden_dir;
-  options.targets = TargetsOrAll(targets);
+  options.targets = SelectGoldenTargets(targets);
   options.all_versions = all_versions || *env_all;
   options.progress = ::isatty(2);
   options.now = now;
@@ -222,7 +213,7 @@ int Prune(int argc, char** argv) {
   flags.AddString("now", &now, "The date the window ends on.");
   flags.AddBool("dry_run", &dry_run, "List what would be deleted, delete nothing.");
   if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
-  for (const std::string& target : TargetsOrAll(targets)) {
+  for (const std::string& target : SelectGoldenTargets(targets)) {
     auto pruned = PruneExpired(golden_dir, target, now, dry_run);
     if (!pruned.ok()) return ReportToolError(kProgram, pruned.status(), 2);
     std::vector<std::string> names;
@@ -248,7 +239,7 @@ int Verify(int argc, char** argv) {
   flags.AddList("target", &targets, TargetHelp());
   flags.AddBool("strict", &strict, "Byte-identical artifacts.");
   if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
-  auto results = VerifyGoldens(golden_dir, TargetsOrAll(targets), strict);
+  auto results = VerifyGoldens(golden_dir, SelectGoldenTargets(targets), strict);
   if (!results.ok()) return ReportToolError(kProgram, results.status(), 2);
   bool ok = true;
   for (const VerifyResult& r : *results) {
@@ -313,19 +304,15 @@ int SchemaCheck(int argc, char** argv) {
     if (!listed.ok()) return ReportToolError(kProgram, listed.status(), 2);
     bases = *listed;
   }
-  std::vector<SchemaVersion> history;
-  for (const std::string& path : bases) {
-    auto set = ReadDescriptorSet(path);
-    if (!set.ok()) return ReportToolError(kProgram, set.status(), 2);
-    history.push_back({path, *std::move(set)});
-  }
+  auto history = ReadSchemaHistory(bases);
+  if (!history.ok()) return ReportToolError(kProgram, history.status(), 2);
   SchemaVersion head{"<built-in schema>", SchemaDescriptorSet()};
   if (!head_path.empty()) {
     auto set = ReadDescriptorSet(head_path);
     if (!set.ok()) return ReportToolError(kProgram, set.status(), 2);
     head = {head_path, *std::move(set)};
   }
-  auto report = CheckSchema(history, head);
+  auto report = CheckSchema(*history, head);
   if (!report.ok()) return ReportToolError(kProgram, report.status(), 2);
   std::fputs(report->ToText().c_str(), stdout);
   if (std::optional<int> failed = WriteJsonOutput(json_path, report->ToJson())) return *failed;
@@ -503,6 +490,15 @@ int ForwardCheck(int argc, char** argv) {
   return errors == 0 ? 0 : 1;
 }
 
+// The flags `gate` and `report` share.
+void AddGateFlags(FlagSet& flags, GateOptions* options, bool* no_verify) {
+  flags.AddString("now", &options->now, "The clock.");
+  flags.AddString("golden_dir", &options->golden_dir, "The corpus root.");
+  flags.AddString("root", &options->source_root, "The repository root (for the lint).");
+  flags.AddList("target", &options->targets, TargetHelp());
+  flags.AddBool("no_verify", no_verify, "Skip golden verification.");
+}
+
 int Gate(int argc, char** argv) {
   GateOptions options;
   options.now = TodayDate();
@@ -517,12 +513,8 @@ int Gate(int argc, char** argv) {
                 "output against every release of the last 2 weeks), the staged-rollout\n"
                 "ledger, the fallback expiry lint and golden verification. Prints each\n"
                 "blocker with its fix. Exit 0 pass, 1 blocked, 2 bad input.");
-  flags.AddString("now", &options.now, "The clock.");
-  flags.AddString("golden_dir", &options.golden_dir, "The corpus root.");
-  flags.AddString("root", &options.source_root, "The repository root (for the lint).");
-  flags.AddList("target", &options.targets, TargetHelp());
+  AddGateFlags(flags, &options, &no_verify);
   flags.AddString("json", &json_path, "Also write the full report as JSON.");
-  flags.AddBool("no_verify", &no_verify, "Skip golden verification.");
   if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
   options.verify = !no_verify;
   auto report = RunGate(options);
@@ -546,17 +538,13 @@ int Report(int argc, char** argv) {
                 "time per version, every blocker with its fix). Exit 0 pass, 1 blocked\n"
                 "(the report is written either way), 2 bad input.");
   flags.AddString("out", &out, "The report directory (created).");
-  flags.AddString("now", &options.now, "The clock.");
-  flags.AddString("golden_dir", &options.golden_dir, "The corpus root.");
-  flags.AddString("root", &options.source_root, "The repository root (for the lint).");
-  flags.AddList("target", &options.targets, TargetHelp());
-  flags.AddBool("no_verify", &no_verify, "Skip golden verification.");
+  AddGateFlags(flags, &options, &no_verify);
   if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
   if (out.empty()) {
     return ReportToolError(kProgram, absl::InvalidArgumentError("--out=DIR is required"), 2);
   }
   options.verify = !no_verify;
-  options.targets = TargetsOrAll(options.targets);
+  options.targets = SelectGoldenTargets(options.targets);
   auto gate = RunGate(options);
   if (!gate.ok()) return ReportToolError(kProgram, gate.status(), 2);
   auto data = QualificationFromGate(*gate, options.golden_dir, options.targets);
@@ -620,7 +608,7 @@ int TriageCommand(int argc, char** argv) {
   TriageInput input;
   input.golden_dir = golden_dir;
   input.now = now;
-  input.targets = TargetsOrAll(targets);
+  input.targets = SelectGoldenTargets(targets);
   auto base_schema = SchemaAtCommit(".", *base_commit);
   if (!base_schema.ok()) return ReportToolError(kProgram, base_schema.status(), 2);
   input.base_schema = *std::move(base_schema);

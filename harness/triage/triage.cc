@@ -40,17 +40,6 @@ std::vector<std::string> Minus(const std::vector<std::string>& a,
   return out;
 }
 
-// The names a runtime resolves for custom calls at `now` (handlers and
-// unexpired aliases).
-std::vector<std::string> ResolvableNames(const ReleaseSnapshot& r, const Date& now) {
-  std::vector<std::string> names = r.ffi_handlers;
-  for (const ReleaseAlias& a : r.ffi_aliases) {
-    auto expiry = Date::Parse(a.expiry);
-    if (!expiry.ok() || *expiry > now) names.push_back(a.alias);
-  }
-  return names;
-}
-
 class Builder {
  public:
   explicit Builder(TriageReport* report) : report_(report) {}
@@ -241,8 +230,8 @@ absl::StatusOr<TriageReport> Triage(const TriageInput& in) {
             "phase 1 of a staged rollout (the compiler must not emit it by default for 2 weeks)",
             "land with round-trip tests");
   }
-  std::vector<std::string> head_names = ResolvableNames(in.head_runtime, *now);
-  for (const std::string& name : Minus(ResolvableNames(in.base_runtime, *now), head_names)) {
+  std::vector<std::string> head_names = in.head_runtime.FfiNamesResolvedAt(*now);
+  for (const std::string& name : Minus(in.base_runtime.FfiNamesResolvedAt(*now), head_names)) {
     add.Add(5, absl::StrCat("custom call / FFI name '", name, "' no longer resolves"),
             "breaking-backward", true, "artifacts of the last 6 months may call it by that name",
             kProcedureAlias);
