@@ -4,15 +4,16 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <regex>
 #include <system_error>
 
 #include "absl/strings/ascii.h"
-#include "absl/strings/numbers.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "harness/golden/corpus.h"
 #include "harness/golden/golden_ops.h"
+#include "runtime/support/file_io.h"
 
 namespace aot {
 namespace {
@@ -30,21 +31,6 @@ absl::StatusOr<std::string> ScratchDir(const std::string& cache_dir, const std::
     return fs::absolute(dir).string();
   }
   return absl::ResourceExhaustedError(absl::StrCat("no free scratch directory in ", cache_dir));
-}
-
-// "replay: 12 passed, 1 failed, ..." from aot-compat replay's output.
-bool ParseReplayLine(const std::string& output, int* passed, int* failed) {
-  std::smatch m;
-  static const std::regex kLine("replay: ([0-9]+) passed, ([0-9]+) failed");
-  std::string::const_iterator from = output.begin();
-  bool found = false;
-  while (std::regex_search(from, output.end(), m, kLine)) {
-    *passed = std::stoi(m[1].str());
-    *failed = std::stoi(m[2].str());
-    found = true;
-    from = m.suffix().first;
-  }
-  return found;
 }
 
 }  // namespace
@@ -99,8 +85,11 @@ absl::StatusOr<OldBuild> PrepareOldBuild(const std::string& ref, const OldBuildO
   build.source_dir = (root / "src").string();
   build.build_dir = (root / "build").string();
   build.aot_compat = (root / "build" / "harness" / "aot-compat").string();
+  build.aot_run = (root / "build" / "compiler" / "tools" / "aot-run").string();
   fs::path stamp = root / "built.stamp";
-  if (fs::exists(stamp, ec) && fs::exists(build.aot_compat, ec)) return build;
+  if (fs::exists(stamp, ec) && fs::exists(build.aot_compat, ec) && fs::exists(build.aot_run, ec)) {
+    return build;
+  }
   fs::create_directories(root, ec);
   if (ec) return absl::InternalError(absl::StrCat(root.string(), ": ", ec.message()));
   if (!fs::exists(fs::path(build.source_dir) / ".git", ec)) {
@@ -118,12 +107,12 @@ absl::StatusOr<OldBuild> PrepareOldBuild(const std::string& ref, const OldBuildO
   }
   CommandResult make = RunShellCommand(absl::StrCat(
       "cd ", ShellQuote(build.source_dir), " && AOT_BUILD_DIR=", ShellQuote(build.build_dir),
-      " AOT_JOBS=", options.jobs, " bash scripts/build.sh aot-compat"));
-  if (make.exit_code != 0 || !fs::exists(build.aot_compat, ec)) {
+      " AOT_JOBS=", options.jobs, " bash scripts/build.sh aot-compat aot-run"));
+  if (make.exit_code != 0 || !fs::exists(build.aot_compat, ec) || !fs::exists(build.aot_run, ec)) {
     std::string tail =
         make.output.size() > 4000 ? make.output.substr(make.output.size() - 4000) : make.output;
     return absl::InternalError(
-        absl::StrCat("building aot-compat at ", *commit, " failed:\n", tail));
+        absl::StrCat("building aot-compat and aot-run at ", *commit, " failed:\n", tail));
   }
   FILE* f = fopen(stamp.c_str(), "w");
   if (f != nullptr) {
@@ -139,28 +128,41 @@ absl::StatusOr<CrossVersionResult> RunWithOldRuntime(const std::string& ref,
   if (!old.ok()) return old.status();
   auto scratch = ScratchDir(options.cache_dir, "new-compiler");
   if (!scratch.ok()) return scratch.status();
-  std::error_code ec;
-  fs::create_directory_symlink(fs::absolute(fs::path(options.golden_dir) / "modules"),
-                               fs::path(*scratch) / "modules", ec);
-  if (ec) return absl::InternalError(absl::StrCat(*scratch, "/modules: ", ec.message()));
   std::vector<std::string> targets = SelectGoldenTargets(options.targets, "host");
-  auto generated = GenerateGoldens(*scratch, targets, TodayDate());
-  if (!generated.ok()) return generated.status();
+  auto compiled = CompileCorpus(options.golden_dir, targets);
+  if (!compiled.ok()) return compiled.status();
+  for (const CompiledTest& c : *compiled) {
+    std::string path = (fs::path(*scratch) / c.target / (c.test + ".pb")).string();
+    std::error_code ec;
+    fs::create_directories(fs::path(path).parent_path(), ec);
+    if (ec) return absl::InternalError(absl::StrCat(path, ": ", ec.message()));
+    if (absl::Status s = WriteFileAtomically(path, c.executable.SerializeAsString()); !s.ok()) {
+      return s;
+    }
+  }
   CrossVersionResult result;
   result.commit = old->commit;
   for (const std::string& target : targets) {
-    CommandResult replay = RunShellCommand(
-        absl::StrCat(ShellQuote(old->aot_compat), " replay --golden_dir=", ShellQuote(*scratch),
-                     " --target=", ShellQuote(target)));
-    absl::StrAppend(&result.log, "== old runtime ", old->commit.substr(0, 12), " replays ", target,
-                    " artifacts of this compiler\n", replay.output);
-    int passed = 0, failed = 0;
-    if (!ParseReplayLine(replay.output, &passed, &failed)) {
-      return absl::InternalError(absl::StrCat("the old aot-compat replay printed no summary (exit ",
-                                              replay.exit_code, "):\n", replay.output));
+    std::string dir = (fs::path(*scratch) / target).string();
+    CommandResult run = RunShellCommand(
+        absl::StrCat(ShellQuote(old->aot_run), " --platform=host ", ShellQuote(dir)));
+    absl::StrAppend(&result.log, "== old runtime ", old->commit.substr(0, 12), " runs ", target,
+                    " artifacts of this compiler\n", run.output);
+    // aot-run prints "<file>: ..." per file, "reference: match" when it ran
+    // and agreed with the reference.
+    for (absl::string_view line : absl::StrSplit(run.output, '\n', absl::SkipEmpty())) {
+      if (!absl::StartsWith(line, dir)) continue;
+      if (absl::StrContains(line, "reference: match")) {
+        ++result.passed;
+      } else {
+        ++result.failed;
+      }
     }
-    result.passed += passed;
-    result.failed += failed;
+  }
+  if (result.passed + result.failed != static_cast<int>(compiled->size())) {
+    return absl::InternalError(absl::StrCat("the old aot-run reported ",
+                                            result.passed + result.failed, " of ", compiled->size(),
+                                            " artifacts:\n", result.log));
   }
   return result;
 }

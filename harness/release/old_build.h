@@ -24,6 +24,7 @@ struct OldBuild {
   std::string source_dir;  // the worktree
   std::string build_dir;
   std::string aot_compat;  // path of that commit's aot-compat
+  std::string aot_run;     // and of its aot-run (loads serialized executables)
 };
 
 struct CrossVersionResult {
@@ -36,12 +37,17 @@ struct CrossVersionResult {
 // `git rev-parse --verify REF^{commit}`; InvalidArgument naming the ref.
 absl::StatusOr<std::string> ResolveCommit(const std::string& repo, const std::string& ref);
 
-// Checks out (git worktree add --detach) and builds aot-compat at `ref`,
+// Checks out (git worktree add --detach) and builds aot-compat and aot-run
+// at `ref`,
 // reusing <cache_dir>/<commit> when its build stamp exists.
 absl::StatusOr<OldBuild> PrepareOldBuild(const std::string& ref, const OldBuildOptions& options);
 
-// This compiler writes the corpus as goldens into a scratch directory; the
-// old commit's `aot-compat replay` loads and runs them with its runtime.
+// This compiler compiles the corpus and writes each executable serialized
+// (binary, as a deployment ships it) into a scratch directory; the old
+// commit's `aot-run` loads and runs every one with its runtime and compares
+// the results with its reference interpreter on the embedded HLO. (Text
+// goldens would not do: an older text parser rejects fields it does not
+// know, even ones its runtime may ignore.)
 absl::StatusOr<CrossVersionResult> RunWithOldRuntime(const std::string& ref,
                                                      const OldBuildOptions& options);
 
