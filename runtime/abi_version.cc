@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "llvm/Config/llvm-config.h"
+#include "runtime/support/status_macros.h"
 
 #ifdef AOT_HAVE_CUDA
 #include <cuda.h>
@@ -68,12 +69,8 @@ absl::Status RuntimeAbiVersion::IsCompatibleWith(
         " (abi_version.runtime_abi_version); this runtime has ABI version ",
         abi_version));
   }
-  if (absl::Status s = CheckComponent("llvm", llvm, artifact.llvm()); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = CheckComponent("cuda", cuda, artifact.cuda()); !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(CheckComponent("llvm", llvm, artifact.llvm()));
+  AOT_RETURN_IF_ERROR(CheckComponent("cuda", cuda, artifact.cuda()));
   if (absl::Status s = CheckComponent("cublas", cublas, artifact.cublas());
       !s.ok()) {
     return s;

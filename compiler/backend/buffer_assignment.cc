@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -66,7 +67,7 @@ class BufferAssigner {
       Bind(p, 0, id);
       r_.defines_[p] = true;
     }
-    if (absl::Status s = Visit(*entry_, -1); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(Visit(*entry_, -1));
     return Finish();
   }
 
@@ -167,8 +168,8 @@ class BufferAssigner {
           // into it).
           int pred = r_.NewBuffer(absl::StrCat(instr->name(), ".predicate"), 1, p);
           r_.while_staging_[{instr, -1}] = pred;
-          if (absl::Status s = Visit(*cond, p); !s.ok()) return s;
-          if (absl::Status s = Visit(*body, p); !s.ok()) return s;
+          AOT_RETURN_IF_ERROR(Visit(*cond, p));
+          AOT_RETURN_IF_ERROR(Visit(*body, p));
           // State leaves are live across the loop: uses inside count at p.
           // A body result leaf that aliases another state leaf is staged.
           const HloInstruction* root = body->root_instruction();
@@ -192,7 +193,7 @@ class BufferAssigner {
             if (branch->num_parameters() == 1) {
               param_sources_[branch->parameter_instruction(0)] = {instr->operand(b + 1), 0};
             }
-            if (absl::Status s = Visit(*branch, p); !s.ok()) return s;
+            AOT_RETURN_IF_ERROR(Visit(*branch, p));
           }
           break;
         }
@@ -324,7 +325,7 @@ absl::StatusOr<std::unique_ptr<BufferAssignment>> BufferAssignment::Run(
     const HloModule& module) {
   auto result = std::unique_ptr<BufferAssignment>(new BufferAssignment());
   BufferAssigner assigner(result.get());
-  if (absl::Status s = assigner.Run(module); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(assigner.Run(module));
   return result;
 }
 

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -34,7 +35,7 @@ absl::StatusOr<HloInstruction*> InlineOne(HloInstruction* call) {
   }
   HloInstruction* replacement = mapped.at(callee->root_instruction());
   call->ReplaceAllUsesWith(replacement);
-  if (absl::Status s = caller->RemoveInstruction(call); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(caller->RemoveInstruction(call));
   return replacement;
 }
 
@@ -53,8 +54,7 @@ absl::StatusOr<bool> InlineCalls(HloModule* module) {
     for (HloComputation* computation : module->computations()) {
       for (HloInstruction* instr : computation->MakeInstructionPostOrder()) {
         if (instr->opcode() != HloOpcode::kCall) continue;
-        auto replacement = InlineOne(instr);
-        if (!replacement.ok()) return replacement.status();
+        AOT_ASSIGN_OR_RETURN(auto replacement, InlineOne(instr));
         Resequence(computation);
         changed = again = true;
         break;

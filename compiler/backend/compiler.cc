@@ -18,6 +18,7 @@
 #include "runtime/shape_util.h"
 #include "runtime/support/build_info.h"
 #include "runtime/support/sha256.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -69,17 +70,15 @@ absl::StatusOr<std::unique_ptr<HloModule>> OptimizeHlo(const HloModule& module,
   if (optimized == nullptr) {
     return absl::InternalError("cannot copy the module (it does not print back to HLO)");
   }
-  auto inlined = InlineCalls(optimized.get());
-  if (!inlined.ok()) return inlined.status();
+  AOT_ASSIGN_OR_RETURN(auto inlined, InlineCalls(optimized.get()));
   PipelineOptions pipeline_options;
   pipeline_options.enable_fusion = options.enable_fusion;
   pipeline_options.enable_constant_folding = options.enable_constant_folding;
   HloPassPipeline pipeline = DefaultPipeline(pipeline_options);
   pipeline.set_verifier([](const HloModule& m) { return VerifyHloModule(m); });
-  absl::StatusOr<bool> ran = stage == "hlo-optimized"
+  AOT_ASSIGN_OR_RETURN(bool ran, stage == "hlo-optimized"
                                  ? pipeline.RunThroughStage(optimized.get(), "layout")
-                                 : pipeline.Run(optimized.get());
-  if (!ran.ok()) return ran.status();
+                                 : pipeline.Run(optimized.get()));
   return optimized;
 }
 
@@ -87,37 +86,34 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
                                                         const TargetConfigProto& target,
                                                         const CompileOptions& options) {
   auto start = std::chrono::steady_clock::now();
-  if (absl::Status s = VerifyHloModule(module); !s.ok()) return s;
-  auto optimized = OptimizeHlo(module, options);
-  if (!optimized.ok()) return optimized.status();
-  HloModule& m = **optimized;
+  AOT_RETURN_IF_ERROR(VerifyHloModule(module));
+  AOT_ASSIGN_OR_RETURN(auto optimized, OptimizeHlo(module, options));
+  HloModule& m = *optimized;
   m.Renumber();
   for (HloComputation* c : m.computations()) {
     for (HloInstruction* i : c->instructions()) {
-      if (absl::Status s = CheckSupported(*i, target.platform()); !s.ok()) return s;
+      AOT_RETURN_IF_ERROR(CheckSupported(*i, target.platform()));
     }
   }
-  auto assignment = BufferAssignment::Run(m);
-  if (!assignment.ok()) return assignment.status();
+  AOT_ASSIGN_OR_RETURN(auto assignment, BufferAssignment::Run(m));
 
   KernelEmitOptions kernel_options;
   kernel_options.keep_llvm_ir = options.keep_dumps;
   kernel_options.compile_cubin = options.compile_cubin;
-  ThunkEmitter emitter(**assignment, target, kernel_options);
-  auto thunks = emitter.EmitEntry(m);
-  if (!thunks.ok()) return thunks.status();
+  ThunkEmitter emitter(*assignment, target, kernel_options);
+  AOT_ASSIGN_OR_RETURN(auto thunks, emitter.EmitEntry(m));
 
   auto compiled = std::unique_ptr<CompiledModule>(new CompiledModule());
   ExecutableProto& e = compiled->proto_;
   e.set_name(module.name());
-  for (ThunkProto& t : *thunks) *e.add_thunks() = std::move(t);
-  for (const BufferAllocationProto& a : (*assignment)->allocations()) {
+  for (ThunkProto& t : thunks) *e.add_thunks() = std::move(t);
+  for (const BufferAllocationProto& a : assignment->allocations()) {
     *e.add_buffer_allocations() = a;
   }
   // Constants: bytes stored once in `binary` (identical constants share).
   std::map<std::string, int64_t> stored;
   std::string binary;
-  for (const auto& [allocation, instr] : (*assignment)->constants()) {
+  for (const auto& [allocation, instr] : assignment->constants()) {
     const Literal& literal = instr->literal();
     std::string bytes(static_cast<size_t>(instr->shape().ByteSize()), '\0');
     ShapeProto shape = instr->shape().ToProto();
@@ -152,14 +148,13 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
     EntryParameterProto* param = e.add_parameters();
     param->set_parameter_number(p->parameter_number());
     *param->mutable_shape() = p->shape().ToProto();
-    auto slice = (*assignment)->GetSlice(*p);
-    if (!slice.ok()) return slice.status();
-    *param->mutable_slice() = *slice;
+    AOT_ASSIGN_OR_RETURN(auto slice, assignment->GetSlice(*p));
+    *param->mutable_slice() = slice;
   }
   const Shape& result_shape = entry->root_instruction()->shape();
   *e.mutable_result()->mutable_shape() = result_shape.ToProto();
   std::vector<Shape> leaves = result_shape.FlattenLeaves();
-  const auto& result_slices = (*assignment)->result_slices();
+  const auto& result_slices = assignment->result_slices();
   std::vector<ShapeIndex> indices;
   std::function<void(const Shape&, ShapeIndex&)> collect = [&](const Shape& s, ShapeIndex& idx) {
     if (!s.IsTuple()) {
@@ -198,7 +193,7 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
   }
 
   compiled->optimized_hlo_ = m.ToString();
-  if (options.keep_dumps) compiled->buffer_assignment_ = (*assignment)->ToString();
+  if (options.keep_dumps) compiled->buffer_assignment_ = assignment->ToString();
   for (const CompiledKernel& k : emitter.kernels()) {
     if (options.keep_dumps) {
       absl::StrAppend(&compiled->llvm_ir_, "; kernel ", k.name, "\n", k.optimized_llvm_ir, "\n");

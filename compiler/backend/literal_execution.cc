@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "runtime/shape_util.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -35,23 +36,20 @@ absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
     }
     spans.emplace_back(physical[i].data(), physical[i].size());
   }
-  auto results = executable.Execute(spans);
-  if (!results.ok()) return results.status();
+  AOT_ASSIGN_OR_RETURN(auto results, executable.Execute(spans));
   const EntryResultProto& result = executable.result();
   std::vector<Literal> leaves;
   for (int i = 0; i < result.leaves_size(); ++i) {
-    auto shape = Shape::FromProto(result.leaves(i).shape());
-    if (!shape.ok()) return shape.status();
-    Literal leaf(*shape);
-    if (!(*results)[i].empty()) {
-      runtime_shape::PhysicalToLogical(result.leaves(i).shape(), (*results)[i].data(),
+    AOT_ASSIGN_OR_RETURN(auto shape, Shape::FromProto(result.leaves(i).shape()));
+    Literal leaf(shape);
+    if (!results[i].empty()) {
+      runtime_shape::PhysicalToLogical(result.leaves(i).shape(), results[i].data(),
                                        leaf.raw_data());
     }
     leaves.push_back(std::move(leaf));
   }
   // Rebuild the result's tuple structure.
-  auto shape = Shape::FromProto(result.shape());
-  if (!shape.ok()) return shape.status();
+  AOT_ASSIGN_OR_RETURN(auto shape, Shape::FromProto(result.shape()));
   size_t next = 0;
   std::function<Literal(const Shape&)> build = [&](const Shape& s) -> Literal {
     if (!s.IsTuple()) return std::move(leaves[next++]);
@@ -59,7 +57,7 @@ absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
     for (const Shape& e : s.tuple_shapes()) elements.push_back(build(e));
     return Literal::Tuple(std::move(elements));
   };
-  return build(*shape);
+  return build(shape);
 }
 
 Tolerance DefaultTolerance(PrimitiveType type) {

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/hlo/hlo_computation.h"
 #include "runtime/ffi/ffi_registry.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -92,7 +93,7 @@ void ThunkEmitter::EmitCopy(const std::string& name, const BufferSliceProto& fro
 
 absl::StatusOr<std::vector<ThunkProto>> ThunkEmitter::EmitEntry(const HloModule& module) {
   google::protobuf::RepeatedPtrField<ThunkProto> thunks;
-  if (absl::Status s = EmitComputation(*module.entry_computation(), &thunks); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(EmitComputation(*module.entry_computation(), &thunks));
   int i = 0;
   for (const auto& [from, to] : assignment_.output_copies()) {
     EmitCopy(absl::StrCat("output_copy.", i++), from, to, &thunks);
@@ -103,14 +104,14 @@ absl::StatusOr<std::vector<ThunkProto>> ThunkEmitter::EmitEntry(const HloModule&
 absl::Status ThunkEmitter::EmitComputation(const HloComputation& computation,
                                            google::protobuf::RepeatedPtrField<ThunkProto>* out) {
   for (const HloInstruction* instr : computation.MakeInstructionPostOrder()) {
-    if (absl::Status s = EmitInstruction(*instr, out); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(EmitInstruction(*instr, out));
   }
   return absl::OkStatus();
 }
 
 absl::Status ThunkEmitter::EmitInstruction(const HloInstruction& instr,
                                            google::protobuf::RepeatedPtrField<ThunkProto>* out) {
-  if (absl::Status s = CheckSupported(instr, target_.platform()); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(CheckSupported(instr, target_.platform()));
   switch (instr.opcode()) {
     case HloOpcode::kParameter:
     case HloOpcode::kConstant:
@@ -130,9 +131,8 @@ absl::Status ThunkEmitter::EmitInstruction(const HloInstruction& instr,
     case HloOpcode::kCall:
       return Unsupported(instr, "calls must be inlined before thunk emission");
     case HloOpcode::kDot: {
-      auto gemm = TryEmitGemm(instr, out);
-      if (!gemm.ok()) return gemm.status();
-      if (*gemm) return absl::OkStatus();
+      AOT_ASSIGN_OR_RETURN(auto gemm, TryEmitGemm(instr, out));
+      if gemm return absl::OkStatus();
       return EmitKernel(instr, out);
     }
     default:
@@ -156,16 +156,14 @@ absl::Status ThunkEmitter::EmitKernel(const HloInstruction& instr,
       return Unsupported(instr, absl::StrCat("operand '", op->name(), "' is not an array"));
     }
     spec.input_shapes.push_back(op->shape());
-    auto slice = assignment_.GetSlice(*op);
-    if (!slice.ok()) return slice.status();
-    *k->add_arguments() = *slice;
+    AOT_ASSIGN_OR_RETURN(auto slice, assignment_.GetSlice(*op));
+    *k->add_arguments() = slice;
     k->add_written(false);
   }
-  auto outputs = assignment_.GetLeafSlices(instr);
-  if (!outputs.ok()) return outputs.status();
+  AOT_ASSIGN_OR_RETURN(auto outputs, assignment_.GetLeafSlices(instr));
   for (size_t i = 0; i < leaves.size(); ++i) {
     spec.output_shapes.push_back(leaves[i]);
-    *k->add_arguments() = (*outputs)[i];
+    *k->add_arguments() = outputs[i];
     k->add_written(true);
   }
   auto kernel = CompileKernel(spec, target_, options_);
@@ -248,19 +246,17 @@ absl::Status ThunkEmitter::EmitCustomCall(const HloInstruction& instr,
                          : CustomCallThunkProto::API_VERSION_LEGACY);
   for (const HloInstruction* op : instr.operands()) {
     if (!op->shape().IsArray()) return Unsupported(instr, "custom-call operand is a tuple");
-    auto slice = assignment_.GetSlice(*op);
-    if (!slice.ok()) return slice.status();
+    AOT_ASSIGN_OR_RETURN(auto slice, assignment_.GetSlice(*op));
     CustomCallOperandProto* o = c->add_operands();
     *o->mutable_shape() = op->shape().ToProto();
-    *o->mutable_slice() = *slice;
+    *o->mutable_slice() = slice;
   }
-  auto results = assignment_.GetLeafSlices(instr);
-  if (!results.ok()) return results.status();
+  AOT_ASSIGN_OR_RETURN(auto results, assignment_.GetLeafSlices(instr));
   std::vector<Shape> leaves = instr.shape().FlattenLeaves();
   for (size_t i = 0; i < leaves.size(); ++i) {
     CustomCallOperandProto* r = c->add_results();
     *r->mutable_shape() = leaves[i].ToProto();
-    *r->mutable_slice() = (*results)[i];
+    *r->mutable_slice() = results[i];
   }
   c->set_opaque(instr.attrs().backend_config);
   *out->Add() = std::move(t);
@@ -271,10 +267,9 @@ absl::Status ThunkEmitter::EmitWhile(const HloInstruction& instr,
                                      google::protobuf::RepeatedPtrField<ThunkProto>* out) {
   auto state = assignment_.GetLeafSlices(instr);
   if (!state.ok()) return state.status();
-  auto init = assignment_.GetLeafSlices(*instr.operand(0));
-  if (!init.ok()) return init.status();
+  AOT_ASSIGN_OR_RETURN(auto init, assignment_.GetLeafSlices(*instr.operand(0)));
   for (size_t i = 0; i < state->size(); ++i) {
-    EmitCopy(absl::StrCat(instr.name(), ".init.", i), (*init)[i], (*state)[i], out);
+    EmitCopy(absl::StrCat(instr.name(), ".init.", i), init[i], (*state)[i], out);
   }
   ThunkProto t = NewThunk(instr);
   WhileThunkProto* w = t.mutable_while_loop();
@@ -282,30 +277,26 @@ absl::Status ThunkEmitter::EmitWhile(const HloInstruction& instr,
   if (!predicate) return Unsupported(instr, "no predicate slice");
   *w->mutable_predicate() = *predicate;
   const HloComputation* cond = instr.while_condition();
-  if (absl::Status s = EmitComputation(*cond, w->mutable_condition()->mutable_thunks()); !s.ok()) {
-    return s;
-  }
-  auto cond_result = assignment_.GetSlice(*cond->root_instruction());
-  if (!cond_result.ok()) return cond_result.status();
-  EmitCopy(absl::StrCat(instr.name(), ".predicate"), *cond_result, *predicate,
+  AOT_RETURN_IF_ERROR(EmitComputation(*cond, w->mutable_condition()->mutable_thunks()));
+  AOT_ASSIGN_OR_RETURN(auto cond_result, assignment_.GetSlice(*cond->root_instruction()));
+  EmitCopy(absl::StrCat(instr.name(), ".predicate"), cond_result, *predicate,
            w->mutable_condition()->mutable_thunks());
   const HloComputation* body = instr.while_body();
   auto* body_thunks = w->mutable_body()->mutable_thunks();
-  if (absl::Status s = EmitComputation(*body, body_thunks); !s.ok()) return s;
-  auto results = assignment_.GetLeafSlices(*body->root_instruction());
-  if (!results.ok()) return results.status();
+  AOT_RETURN_IF_ERROR(EmitComputation(*body, body_thunks));
+  AOT_ASSIGN_OR_RETURN(auto results, assignment_.GetLeafSlices(*body->root_instruction()));
   // Leaves that alias another state leaf go through staging first.
-  for (size_t i = 0; i < results->size(); ++i) {
+  for (size_t i = 0; i < results.size(); ++i) {
     if (auto staging = assignment_.WhileStaging(instr, static_cast<int64_t>(i))) {
-      EmitCopy(absl::StrCat(instr.name(), ".stage.", i), (*results)[i], *staging, body_thunks);
+      EmitCopy(absl::StrCat(instr.name(), ".stage.", i), results[i], *staging, body_thunks);
     }
   }
-  for (size_t i = 0; i < results->size(); ++i) {
+  for (size_t i = 0; i < results.size(); ++i) {
     if (!assignment_.WhileStaging(instr, static_cast<int64_t>(i))) {
-      EmitCopy(absl::StrCat(instr.name(), ".update.", i), (*results)[i], (*state)[i], body_thunks);
+      EmitCopy(absl::StrCat(instr.name(), ".update.", i), results[i], (*state)[i], body_thunks);
     }
   }
-  for (size_t i = 0; i < results->size(); ++i) {
+  for (size_t i = 0; i < results.size(); ++i) {
     if (auto staging = assignment_.WhileStaging(instr, static_cast<int64_t>(i))) {
       EmitCopy(absl::StrCat(instr.name(), ".update.", i), *staging, (*state)[i], body_thunks);
     }
@@ -316,22 +307,19 @@ absl::Status ThunkEmitter::EmitWhile(const HloInstruction& instr,
 
 absl::Status ThunkEmitter::EmitConditional(const HloInstruction& instr,
                                            google::protobuf::RepeatedPtrField<ThunkProto>* out) {
-  auto selector = assignment_.GetSlice(*instr.operand(0));
-  if (!selector.ok()) return selector.status();
-  auto results = assignment_.GetLeafSlices(instr);
-  if (!results.ok()) return results.status();
+  AOT_ASSIGN_OR_RETURN(auto selector, assignment_.GetSlice(*instr.operand(0)));
+  AOT_ASSIGN_OR_RETURN(auto results, assignment_.GetLeafSlices(instr));
   ThunkProto t = NewThunk(instr);
   ConditionalThunkProto* c = t.mutable_conditional();
-  *c->mutable_branch_index() = *selector;
+  *c->mutable_branch_index() = selector;
   c->set_branch_index_is_bool(instr.operand(0)->shape().element_type() == PRED);
   for (const HloComputation* branch : instr.called_computations()) {
     auto* thunks = c->add_branches()->mutable_thunks();
-    if (absl::Status s = EmitComputation(*branch, thunks); !s.ok()) return s;
-    auto branch_results = assignment_.GetLeafSlices(*branch->root_instruction());
-    if (!branch_results.ok()) return branch_results.status();
-    for (size_t i = 0; i < results->size(); ++i) {
+    AOT_RETURN_IF_ERROR(EmitComputation(*branch, thunks));
+    AOT_ASSIGN_OR_RETURN(auto branch_results, assignment_.GetLeafSlices(*branch->root_instruction()));
+    for (size_t i = 0; i < results.size(); ++i) {
       EmitCopy(absl::StrCat(instr.name(), ".", branch->name(), ".result.", i),
-               (*branch_results)[i], (*results)[i], thunks);
+               branch_results[i], results[i], thunks);
     }
   }
   *out->Add() = std::move(t);

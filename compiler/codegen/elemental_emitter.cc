@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "llvm/IR/Intrinsics.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -77,12 +78,11 @@ std::vector<llvm::Value*> ElementalEmitter::IndexKey(const IrIndex& index) {
 
 absl::StatusOr<llvm::Value*> ElementalEmitter::Emit(const HloInstruction& instruction,
                                                     const IrIndex& index) {
-  auto values = EmitAll(instruction, index);
-  if (!values.ok()) return values.status();
-  if (values->size() != 1) {
+  AOT_ASSIGN_OR_RETURN(auto values, EmitAll(instruction, index));
+  if (values.size() != 1) {
     return Unsupported(instruction, "expected a single array result");
   }
-  return values->front();
+  return values.front();
 }
 
 absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitAll(
@@ -94,9 +94,8 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitAll(
   }
   absl::StatusOr<std::vector<llvm::Value*>> values;
   if (is_input_(instruction)) {
-    auto v = loader_(instruction, index);
-    if (!v.ok()) return v.status();
-    values = std::vector<llvm::Value*>{*v};
+    AOT_ASSIGN_OR_RETURN(auto v, loader_(instruction, index));
+    values = std::vector<llvm::Value*>{v};
   } else {
     values = EmitUncached(instruction, index);
   }

@@ -3,6 +3,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/codegen/elemental_emitter.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -72,21 +73,17 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
   };
 
   if (IsElementwiseUnary(op) && op != HloOpcode::kReducePrecision) {
-    auto x = operand(0, same_index(0));
-    if (!x.ok()) return x.status();
-    return one(EmitUnary(instr, *x));
+    AOT_ASSIGN_OR_RETURN(auto x, operand(0, same_index(0)));
+    return one(EmitUnary(instr, x));
   }
   if (op == HloOpcode::kReducePrecision) {
-    auto x = operand(0, same_index(0));
-    if (!x.ok()) return x.status();
-    return one(EmitUnary(instr, *x));
+    AOT_ASSIGN_OR_RETURN(auto x, operand(0, same_index(0)));
+    return one(EmitUnary(instr, x));
   }
   if (IsElementwiseBinary(op)) {
-    auto x = operand(0, same_index(0));
-    if (!x.ok()) return x.status();
-    auto y = operand(1, same_index(1));
-    if (!y.ok()) return y.status();
-    return one(EmitBinary(instr, *x, *y));
+    AOT_ASSIGN_OR_RETURN(auto x, operand(0, same_index(0)));
+    AOT_ASSIGN_OR_RETURN(auto y, operand(1, same_index(1)));
+    return one(EmitBinary(instr, x, y));
   }
   switch (op) {
     case HloOpcode::kConstant:
@@ -98,26 +95,20 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
       return one(Convert(i, S64, t));
     }
     case HloOpcode::kCompare: {
-      auto x = operand(0, same_index(0));
-      if (!x.ok()) return x.status();
-      auto y = operand(1, same_index(1));
-      if (!y.ok()) return y.status();
-      return one(EmitCompare(instr, *x, *y, instr.operand(0)->shape().element_type()));
+      AOT_ASSIGN_OR_RETURN(auto x, operand(0, same_index(0)));
+      AOT_ASSIGN_OR_RETURN(auto y, operand(1, same_index(1)));
+      return one(EmitCompare(instr, x, y, instr.operand(0)->shape().element_type()));
     }
     case HloOpcode::kIsFinite: {
-      auto x = operand(0, same_index(0));
-      if (!x.ok()) return x.status();
-      llvm::Value* abs = MathCall("fabs", {*x});
-      return one(b_->CreateFCmpOLT(abs, llvm::ConstantFP::getInfinity((*x)->getType())));
+      AOT_ASSIGN_OR_RETURN(auto x, operand(0, same_index(0)));
+      llvm::Value* abs = MathCall("fabs", {x});
+      return one(b_->CreateFCmpOLT(abs, llvm::ConstantFP::getInfinity(x->getType())));
     }
     case HloOpcode::kSelect: {
-      auto p = operand(0, instr.operand(0)->shape().rank() == 0 ? IrIndex() : same_index(0));
-      if (!p.ok()) return p.status();
-      auto t = operand(1, same_index(1));
-      if (!t.ok()) return t.status();
-      auto f = operand(2, same_index(2));
-      if (!f.ok()) return f.status();
-      return one(b_->CreateSelect(*p, *t, *f));
+      AOT_ASSIGN_OR_RETURN(auto p, operand(0, instr.operand(0)->shape().rank() == 0 ? IrIndex() : same_index(0)));
+      AOT_ASSIGN_OR_RETURN(auto t, operand(1, same_index(1)));
+      AOT_ASSIGN_OR_RETURN(auto f, operand(2, same_index(2)));
+      return one(b_->CreateSelect(p, t, f));
     }
     case HloOpcode::kClamp: {
       auto lo = operand(0, instr.operand(0)->shape().rank() == 0 ? IrIndex() : same_index(0));
@@ -146,9 +137,8 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
       return one(v);
     }
     case HloOpcode::kConvert: {
-      auto x = operand(0, same_index(0));
-      if (!x.ok()) return x.status();
-      return one(Convert(*x, instr.operand(0)->shape().element_type(), shape.element_type()));
+      AOT_ASSIGN_OR_RETURN(auto x, operand(0, same_index(0)));
+      return one(Convert(x, instr.operand(0)->shape().element_type(), shape.element_type()));
     }
     case HloOpcode::kBitcastConvert: {
       PrimitiveType from = instr.operand(0)->shape().element_type();
@@ -156,9 +146,8 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
       if (ByteWidth(from) != ByteWidth(to)) {
         return Unsupported(instr, "bitcast-convert between different widths");
       }
-      auto x = operand(0, same_index(0));
-      if (!x.ok()) return x.status();
-      llvm::Value* bits = ComputeToStorage(*b_, *x, from);
+      AOT_ASSIGN_OR_RETURN(auto x, operand(0, same_index(0)));
+      llvm::Value* bits = ComputeToStorage(*b_, x, from);
       llvm::Type* storage = StorageType(to, b_->getContext());
       if (bits->getType() != storage) bits = b_->CreateBitCast(bits, storage);
       return one(StorageToCompute(*b_, bits, to));
@@ -202,9 +191,8 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
     }
     case HloOpcode::kPad: {
       const Shape& in = instr.operand(0)->shape();
-      auto pad_value = operand(1, IrIndex());
-      if (!pad_value.ok()) return pad_value.status();
-      if (in.ElementCount() == 0) return std::vector<llvm::Value*>{*pad_value};
+      AOT_ASSIGN_OR_RETURN(auto pad_value, operand(1, IrIndex()));
+      if (in.ElementCount() == 0) return std::vector<llvm::Value*>{pad_value};
       const PaddingConfigProto& config = *instr.attrs().padding_config;
       const std::vector<llvm::Value*>& m = index.multi(*b_);
       llvm::Value* valid = b_->getTrue();
@@ -222,9 +210,8 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
         valid = b_->CreateAnd(valid, b_->CreateAnd(nonneg, b_->CreateAnd(on_grid, in_range)));
         source[d] = Clamp(src, 0, in.dimensions(d) - 1);
       }
-      auto v = operand(0, operand_index(0, source));
-      if (!v.ok()) return v.status();
-      return one(b_->CreateSelect(valid, *v, *pad_value));
+      AOT_ASSIGN_OR_RETURN(auto v, operand(0, operand_index(0, source)));
+      return one(b_->CreateSelect(valid, v, pad_value));
     }
     case HloOpcode::kConcatenate: {
       int64_t dim = instr.dimensions()[0];
@@ -237,13 +224,12 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
         if (size == 0) continue;
         std::vector<llvm::Value*> source = m;
         source[dim] = Clamp(b_->CreateSub(m[dim], b_->getInt64(offset)), 0, size - 1);
-        auto v = operand(i, operand_index(i, source));
-        if (!v.ok()) return v.status();
+        AOT_ASSIGN_OR_RETURN(auto v, operand(i, operand_index(i, source)));
         if (result == nullptr) {
-          result = *v;
+          result = v;
         } else {
           llvm::Value* here = b_->CreateICmpSGE(m[dim], b_->getInt64(offset));
-          result = b_->CreateSelect(here, *v, result);
+          result = b_->CreateSelect(here, v, result);
         }
         offset += size;
       }
@@ -261,9 +247,8 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
       std::vector<llvm::Value*> starts;
       for (int64_t d = 0; d < in.rank(); ++d) {
         const HloInstruction* index_op = instr.operand(first_index_operand + d);
-        auto s = Emit(*index_op, IrIndex());
-        if (!s.ok()) return s.status();
-        llvm::Value* s64 = Convert(*s, index_op->shape().element_type(), S64);
+        AOT_ASSIGN_OR_RETURN(auto s, Emit(*index_op, IrIndex()));
+        llvm::Value* s64 = Convert(s, index_op->shape().element_type(), S64);
         starts.push_back(Clamp(s64, 0, in.dimensions(d) - sizes[d]));
       }
       if (!update) {
@@ -271,9 +256,8 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
         for (size_t d = 0; d < m.size(); ++d) source[d] = b_->CreateAdd(m[d], starts[d]);
         return one(operand(0, operand_index(0, source)));
       }
-      auto base = operand(0, same_index(0));
-      if (!base.ok()) return base.status();
-      if (instr.operand(1)->shape().ElementCount() == 0) return std::vector<llvm::Value*>{*base};
+      AOT_ASSIGN_OR_RETURN(auto base, operand(0, same_index(0)));
+      if (instr.operand(1)->shape().ElementCount() == 0) return std::vector<llvm::Value*>{base};
       llvm::Value* inside = b_->getTrue();
       std::vector<llvm::Value*> source(m.size());
       for (size_t d = 0; d < m.size(); ++d) {
@@ -282,9 +266,8 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
                                                      b_->CreateICmpSLT(rel, b_->getInt64(sizes[d]))));
         source[d] = Clamp(rel, 0, sizes[d] - 1);
       }
-      auto u = operand(1, operand_index(1, source));
-      if (!u.ok()) return u.status();
-      return one(b_->CreateSelect(inside, *u, *base));
+      AOT_ASSIGN_OR_RETURN(auto u, operand(1, operand_index(1, source)));
+      return one(b_->CreateSelect(inside, u, base));
     }
     case HloOpcode::kGather:
       return one(EmitGather(instr, index));
@@ -359,10 +342,9 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitReduceUncached(
   std::vector<PrimitiveType> types(n);
   for (int64_t i = 0; i < n; ++i) {
     types[i] = instr.operand(i)->shape().element_type();
-    auto init = Emit(*instr.operand(n + i), IrIndex());
-    if (!init.ok()) return init.status();
+    AOT_ASSIGN_OR_RETURN(auto init, Emit(*instr.operand(n + i), IrIndex()));
     acc[i] = EntryAlloca(ComputeType(types[i], b_->getContext()));
-    b_->CreateStore(*init, acc[i]);
+    b_->CreateStore(init, acc[i]);
   }
   // The kept dimensions of the input come from the output index.
   std::vector<llvm::Value*> out_multi =
@@ -387,13 +369,11 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitReduceUncached(
       args.push_back(b_->CreateLoad(ComputeType(types[i], b_->getContext()), acc[i]));
     }
     for (int64_t i = 0; i < n; ++i) {
-      auto v = Emit(*instr.operand(i), IrIndex::Multi(in_multi, instr.operand(i)->shape()));
-      if (!v.ok()) return v.status();
-      args.push_back(*v);
+      AOT_ASSIGN_OR_RETURN(auto v, Emit(*instr.operand(i), IrIndex::Multi(in_multi, instr.operand(i)->shape())));
+      args.push_back(v);
     }
-    auto results = EmitScalarComputation(*instr.to_apply(), args);
-    if (!results.ok()) return results.status();
-    for (int64_t i = 0; i < n; ++i) b_->CreateStore((*results)[i], acc[i]);
+    AOT_ASSIGN_OR_RETURN(auto results, EmitScalarComputation(*instr.to_apply(), args));
+    for (int64_t i = 0; i < n; ++i) b_->CreateStore(results[i], acc[i]);
     return absl::OkStatus();
   });
   if (!status.ok()) return status;
@@ -421,11 +401,10 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitReduceWindow(
   std::vector<llvm::Value*> inits(n);
   for (int64_t i = 0; i < n; ++i) {
     types[i] = instr.operand(i)->shape().element_type();
-    auto init = Emit(*instr.operand(n + i), IrIndex());
-    if (!init.ok()) return init.status();
-    inits[i] = *init;
+    AOT_ASSIGN_OR_RETURN(auto init, Emit(*instr.operand(n + i), IrIndex()));
+    inits[i] = init;
     acc[i] = EntryAlloca(ComputeType(types[i], b_->getContext()));
-    b_->CreateStore(*init, acc[i]);
+    b_->CreateStore(init, acc[i]);
   }
   std::vector<llvm::Value*> out_multi = index.multi(*b_);
   absl::Status status = EmitLoop(window_count, [&](llvm::Value* w) -> absl::Status {
@@ -464,15 +443,13 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitReduceWindow(
     for (int64_t i = 0; i < n; ++i) {
       llvm::Value* v = inits[i];
       if (in.ElementCount() > 0) {
-        auto loaded = Emit(*instr.operand(i), IrIndex::Multi(in_multi, instr.operand(i)->shape()));
-        if (!loaded.ok()) return loaded.status();
-        v = b_->CreateSelect(valid, *loaded, inits[i]);
+        AOT_ASSIGN_OR_RETURN(auto loaded, Emit(*instr.operand(i), IrIndex::Multi(in_multi, instr.operand(i)->shape())));
+        v = b_->CreateSelect(valid, loaded, inits[i]);
       }
       args.push_back(v);
     }
-    auto results = EmitScalarComputation(*instr.to_apply(), args);
-    if (!results.ok()) return results.status();
-    for (int64_t i = 0; i < n; ++i) b_->CreateStore((*results)[i], acc[i]);
+    AOT_ASSIGN_OR_RETURN(auto results, EmitScalarComputation(*instr.to_apply(), args));
+    for (int64_t i = 0; i < n; ++i) b_->CreateStore(results[i], acc[i]);
     return absl::OkStatus();
   });
   if (!status.ok()) return status;
@@ -540,15 +517,13 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitDot(const HloInstruction& ins
       lhs_multi[dn.lhs_contracting_dimensions(j)] = v;
       rhs_multi[dn.rhs_contracting_dimensions(j)] = v;
     }
-    auto l = Emit(*instr.operand(0), IrIndex::Multi(lhs_multi, lhs));
-    if (!l.ok()) return l.status();
-    auto r = Emit(*instr.operand(1), IrIndex::Multi(rhs_multi, rhs));
-    if (!r.ok()) return r.status();
+    AOT_ASSIGN_OR_RETURN(auto l, Emit(*instr.operand(0), IrIndex::Multi(lhs_multi, lhs)));
+    AOT_ASSIGN_OR_RETURN(auto r, Emit(*instr.operand(1), IrIndex::Multi(rhs_multi, rhs)));
     // Operands in the accumulation type (without 16-bit rounding: the
     // accumulator is float for 16-bit floats).
     PrimitiveType acc_prim = (out_type == F16 || out_type == BF16) ? F32 : out_type;
-    llvm::Value* lv = Convert(*l, lhs_type == BF16 || lhs_type == F16 ? F32 : lhs_type, acc_prim);
-    llvm::Value* rv = Convert(*r, rhs_type == BF16 || rhs_type == F16 ? F32 : rhs_type, acc_prim);
+    llvm::Value* lv = Convert(l, lhs_type == BF16 || lhs_type == F16 ? F32 : lhs_type, acc_prim);
+    llvm::Value* rv = Convert(r, rhs_type == BF16 || rhs_type == F16 ? F32 : rhs_type, acc_prim);
     llvm::Value* a = b_->CreateLoad(acc_type, acc);
     llvm::Value* sum;
     if (out_type == PRED) {
@@ -631,13 +606,11 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitConvolution(const HloInstruct
       valid = b_->CreateAnd(valid, b_->CreateAnd(nonneg, b_->CreateAnd(on_grid, in_range)));
       in_multi[dn.input_spatial_dimensions(s)] = Clamp(src, 0, std::max<int64_t>(dim - 1, 0));
     }
-    auto x = Emit(*instr.operand(0), IrIndex::Multi(in_multi, in));
-    if (!x.ok()) return x.status();
-    auto w = Emit(*instr.operand(1), IrIndex::Multi(k_multi, kernel));
-    if (!w.ok()) return w.status();
+    AOT_ASSIGN_OR_RETURN(auto x, Emit(*instr.operand(0), IrIndex::Multi(in_multi, in)));
+    AOT_ASSIGN_OR_RETURN(auto w, Emit(*instr.operand(1), IrIndex::Multi(k_multi, kernel)));
     PrimitiveType in_t = in.element_type(), k_t = kernel.element_type();
-    llvm::Value* xv = Convert(*x, in_t == BF16 || in_t == F16 ? F32 : in_t, acc_prim);
-    llvm::Value* wv = Convert(*w, k_t == BF16 || k_t == F16 ? F32 : k_t, acc_prim);
+    llvm::Value* xv = Convert(x, in_t == BF16 || in_t == F16 ? F32 : in_t, acc_prim);
+    llvm::Value* wv = Convert(w, k_t == BF16 || k_t == F16 ? F32 : k_t, acc_prim);
     llvm::Value* a = b_->CreateLoad(acc_type, acc);
     llvm::Value* prod = IsFloatingPoint(out_type) ? b_->CreateFMul(xv, wv) : b_->CreateMul(xv, wv);
     llvm::Value* sum = IsFloatingPoint(out_type) ? b_->CreateFAdd(a, prod) : b_->CreateAdd(a, prod);
@@ -675,10 +648,9 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitGather(const HloInstruction& 
       if (d == ivd) idx_multi.push_back(b_->getInt64(k));
       else idx_multi.push_back(batch[b++]);
     }
-    auto v = Emit(*instr.operand(1), IrIndex::Multi(idx_multi, indices));
-    if (!v.ok()) return v.status();
+    AOT_ASSIGN_OR_RETURN(auto v, Emit(*instr.operand(1), IrIndex::Multi(idx_multi, indices)));
     int64_t od = dn.start_index_map(k);
-    start[od] = Clamp(Convert(*v, indices.element_type(), S64), 0,
+    start[od] = Clamp(Convert(v, indices.element_type(), S64), 0,
                       operand.dimensions(od) - slice_sizes[od]);
   }
   std::vector<llvm::Value*> operand_multi(operand.rank());

@@ -14,6 +14,7 @@
 #include "llvm/IR/Module.h"
 #include "runtime/kernel_payload.h"
 #include "runtime/platform/host/host_kernel_abi.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -43,7 +44,7 @@ class KernelBuilder {
         b_(context_) {}
 
   absl::Status Build() {
-    if (absl::Status s = ConfigureModuleForTarget(*module_, target_); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(ConfigureModuleForTarget(*module_, target_));
     CreateFunction();
     const HloInstruction& instr = *spec_.instruction;
     // Input arrays.
@@ -173,7 +174,7 @@ class KernelBuilder {
       llvm::BasicBlock* work = llvm::BasicBlock::Create(context_, "element", fn_);
       b_.CreateCondBr(b_.CreateICmpULT(linear, b_.getInt64(n)), work, exit);
       b_.SetInsertPoint(work);
-      if (absl::Status s = body(linear); !s.ok()) return s;
+      AOT_RETURN_IF_ERROR(body(linear));
       b_.CreateBr(exit);
       b_.SetInsertPoint(exit);
       return absl::OkStatus();
@@ -187,7 +188,7 @@ class KernelBuilder {
     b_.SetInsertPoint(loop);
     llvm::PHINode* i = b_.CreatePHI(b_.getInt64Ty(), 2, "linear");
     i->addIncoming(start, pre);
-    if (absl::Status s = body(i); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(body(i));
     llvm::Value* next = b_.CreateAdd(i, b_.getInt64(1));
     i->addIncoming(next, b_.GetInsertBlock());
     b_.CreateCondBr(b_.CreateICmpULT(next, end), loop, exit);
@@ -204,7 +205,7 @@ class KernelBuilder {
     llvm::BasicBlock* exit = llvm::BasicBlock::Create(context_, "serial.exit", fn_);
     b_.CreateCondBr(first, work, exit);
     b_.SetInsertPoint(work);
-    if (absl::Status s = body(); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(body());
     b_.CreateBr(exit);
     b_.SetInsertPoint(exit);
     return absl::OkStatus();
@@ -317,9 +318,8 @@ class KernelBuilder {
         args.push_back(cur_values.back());
         args.push_back(prev_values.back());
       }
-      auto less = emitter_->EmitScalarComputation(*sort.to_apply(), args);
-      if (!less.ok()) return less.status();
-      b_.CreateCondBr((*less)[0], swap, done);
+      AOT_ASSIGN_OR_RETURN(auto less, emitter_->EmitScalarComputation(*sort.to_apply(), args));
+      b_.CreateCondBr(less[0], swap, done);
       b_.SetInsertPoint(swap);
       for (int64_t k = 0; k < n_ops; ++k) {
         outputs_[k].Store(b_, cur, prev_values[k]);
@@ -358,7 +358,7 @@ class KernelBuilder {
       }
     }
     return Serially([&]() -> absl::Status {
-      if (absl::Status s = CopyInto(inputs_[0], outputs_[0]); !s.ok()) return s;
+      AOT_RETURN_IF_ERROR(CopyInto(inputs_[0], outputs_[0]));
       Shape logical(updates.element_type(), updates.dimensions());
       return emitter_->EmitLoop(updates.ElementCount(), [&](llvm::Value* u) -> absl::Status {
         IrIndex uindex = IrIndex::Linear(u, logical);
@@ -396,9 +396,8 @@ class KernelBuilder {
         IrIndex oindex = IrIndex::Multi(om, operand);
         llvm::Value* old = outputs_[0].Load(b_, oindex);
         llvm::Value* update = inputs_[2].Load(b_, uindex);
-        auto combined = emitter_->EmitScalarComputation(*scatter.to_apply(), {old, update});
-        if (!combined.ok()) return combined.status();
-        outputs_[0].Store(b_, oindex, b_.CreateSelect(fits, (*combined)[0], old));
+        AOT_ASSIGN_OR_RETURN(auto combined, emitter_->EmitScalarComputation(*scatter.to_apply(), {old, update}));
+        outputs_[0].Store(b_, oindex, b_.CreateSelect(fits, combined[0], old));
         return absl::OkStatus();
       });
     });
@@ -446,9 +445,8 @@ class KernelBuilder {
           llvm::Value* cur = inputs_[0].Load(b_, IrIndex::Multi(pos, operand));
           llvm::Value* has = b_.CreateLoad(b_.getInt1Ty(), have);
           llvm::Value* current_best = b_.CreateLoad(et, best);
-          auto keep = emitter_->EmitScalarComputation(*sas.called_computations()[0], {current_best, cur});
-          if (!keep.ok()) return keep.status();
-          llvm::Value* take = b_.CreateAnd(valid, b_.CreateOr(b_.CreateNot(has), b_.CreateNot((*keep)[0])));
+          AOT_ASSIGN_OR_RETURN(auto keep, emitter_->EmitScalarComputation(*sas.called_computations()[0], {current_best, cur}));
+          llvm::Value* take = b_.CreateAnd(valid, b_.CreateOr(b_.CreateNot(has), b_.CreateNot(keep[0])));
           b_.CreateStore(b_.CreateSelect(take, cur, current_best), best);
           for (int64_t d = 0; d < rank; ++d) {
             llvm::Value* old = b_.CreateLoad(b_.getInt64Ty(), best_index[d]);
@@ -463,10 +461,9 @@ class KernelBuilder {
         IrIndex tindex = IrIndex::Multi(target, operand);
         llvm::Value* old = outputs_[0].Load(b_, tindex);
         llvm::Value* src = inputs_[1].Load(b_, sindex);
-        auto combined = emitter_->EmitScalarComputation(*sas.called_computations()[1], {old, src});
-        if (!combined.ok()) return combined.status();
+        AOT_ASSIGN_OR_RETURN(auto combined, emitter_->EmitScalarComputation(*sas.called_computations()[1], {old, src}));
         llvm::Value* has = b_.CreateLoad(b_.getInt1Ty(), have);
-        outputs_[0].Store(b_, tindex, b_.CreateSelect(has, (*combined)[0], old));
+        outputs_[0].Store(b_, tindex, b_.CreateSelect(has, combined[0], old));
         return absl::OkStatus();
       });
     });
@@ -495,7 +492,7 @@ absl::StatusOr<CompiledKernel> CompileKernel(const KernelSpec& spec,
                                              const TargetConfigProto& target,
                                              const KernelEmitOptions& options) {
   KernelBuilder builder(spec, target);
-  if (absl::Status s = builder.Build(); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(builder.Build());
   CompiledKernel kernel;
   kernel.name = spec.name;
   kernel.launch_dimensions = builder.dims();
@@ -507,26 +504,23 @@ absl::StatusOr<CompiledKernel> CompileKernel(const KernelSpec& spec,
       if (f.isDeclaration() && f.getName().starts_with("__nv_")) needs_libdevice = true;
     }
     if (needs_libdevice) {
-      if (absl::Status s = LinkLibdevice(builder.module()); !s.ok()) return s;
+      AOT_RETURN_IF_ERROR(LinkLibdevice(builder.module()));
     }
   }
-  if (absl::Status s = OptimizeModule(builder.module(), target); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(OptimizeModule(builder.module(), target));
   if (options.keep_llvm_ir) kernel.optimized_llvm_ir = ModuleToString(builder.module());
   if (target.platform() == PLATFORM_CUDA) {
-    auto ptx = EmitPtx(builder.module(), target);
-    if (!ptx.ok()) return ptx.status();
+    AOT_ASSIGN_OR_RETURN(auto ptx, EmitPtx(builder.module(), target));
     kernel.binary.set_format(KernelBinaryProto::CUDA_PTX);
-    kernel.binary.set_ptx(*ptx);
+    kernel.binary.set_ptx(ptx);
     if (options.compile_cubin && !FindPtxas().path.empty()) {
-      auto cubin = CompilePtxToCubin(*ptx, target.llvm_cpu());
-      if (!cubin.ok()) return cubin.status();
-      kernel.binary.set_cubin(*cubin);
+      AOT_ASSIGN_OR_RETURN(auto cubin, CompilePtxToCubin(ptx, target.llvm_cpu()));
+      kernel.binary.set_cubin(cubin);
     }
   } else {
-    auto object = EmitHostObject(builder.module(), target);
-    if (!object.ok()) return object.status();
+    AOT_ASSIGN_OR_RETURN(auto object, EmitHostObject(builder.module(), target));
     kernel.binary.set_format(KernelBinaryProto::HOST_ELF_OBJECT);
-    kernel.binary.set_object(*object);
+    kernel.binary.set_object(object);
   }
   kernel.binary.set_payload_sha256(KernelPayloadSha256(kernel.binary));
   return kernel;

@@ -27,6 +27,7 @@
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/Transforms/IPO/Internalize.h"
 #include "runtime/support/file_io.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -76,12 +77,11 @@ absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> MakeTargetMachine(
 
 absl::StatusOr<std::string> Emit(llvm::Module& module, const TargetConfigProto& target,
                                  llvm::CodeGenFileType type) {
-  auto machine = MakeTargetMachine(target);
-  if (!machine.ok()) return machine.status();
+  AOT_ASSIGN_OR_RETURN(auto machine, MakeTargetMachine(target));
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream out(buffer);
   llvm::legacy::PassManager pm;
-  if ((*machine)->addPassesToEmitFile(pm, out, nullptr, type)) {
+  if (machine->addPassesToEmitFile(pm, out, nullptr, type)) {
     return absl::InternalError("LLVM cannot emit this file type for the target");
   }
   pm.run(module);
@@ -92,10 +92,9 @@ absl::StatusOr<std::string> Emit(llvm::Module& module, const TargetConfigProto& 
 
 absl::Status ConfigureModuleForTarget(llvm::Module& module,
                                       const TargetConfigProto& target) {
-  auto machine = MakeTargetMachine(target);
-  if (!machine.ok()) return machine.status();
+  AOT_ASSIGN_OR_RETURN(auto machine, MakeTargetMachine(target));
   module.setTargetTriple(target.llvm_triple());
-  module.setDataLayout((*machine)->createDataLayout());
+  module.setDataLayout(machine->createDataLayout());
   return absl::OkStatus();
 }
 
@@ -107,8 +106,7 @@ absl::Status OptimizeModule(llvm::Module& module, const TargetConfigProto& targe
       return absl::InternalError(absl::StrCat("generated LLVM IR is invalid: ", os.str()));
     }
   }
-  auto machine = MakeTargetMachine(target);
-  if (!machine.ok()) return machine.status();
+  AOT_ASSIGN_OR_RETURN(auto machine, MakeTargetMachine(target));
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -116,7 +114,7 @@ absl::Status OptimizeModule(llvm::Module& module, const TargetConfigProto& targe
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = true;
   tuning.SLPVectorization = true;
-  llvm::PassBuilder builder(machine->get(), tuning);
+  llvm::PassBuilder builder(machine.get(), tuning);
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);
   builder.registerFunctionAnalyses(fam);

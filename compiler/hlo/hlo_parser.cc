@@ -13,6 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "google/protobuf/reflection.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -618,9 +619,7 @@ absl::StatusOr<Shape> Parser::ParseShape(int depth) {
         if (!s.ok()) return s.status();
         elements.push_back(*std::move(s));
         if (TryConsume(')')) break;
-        if (absl::Status st = Expect(',', "between tuple element shapes"); !st.ok()) {
-          return st;
-        }
+        AOT_RETURN_IF_ERROR(Expect(',', "between tuple element shapes"));
       }
     }
     return Shape::Tuple(std::move(elements));
@@ -645,14 +644,13 @@ absl::StatusOr<Shape> Parser::ParseShape(int depth) {
       if (pos_ + 1 < end_ && text_[pos_] == '<' && text_[pos_ + 1] == '=') {
         pos_ += 2;  // bounded dynamic dimension: treated as its bound
       }
-      auto d = ReadInt("dimension size");
-      if (!d.ok()) return d.status();
-      if (*d < 0 || *d > kMaxDimension) {
-        return Error(absl::StrCat("dimension size ", *d, " out of range"));
+      AOT_ASSIGN_OR_RETURN(auto d, ReadInt("dimension size"));
+      if (d < 0 || d > kMaxDimension) {
+        return Error(absl::StrCat("dimension size ", d, " out of range"));
       }
-      dims.push_back(*d);
+      dims.push_back(d);
       if (TryConsume(']')) break;
-      if (absl::Status st = Expect(',', "between dimensions"); !st.ok()) return st;
+      AOT_RETURN_IF_ERROR(Expect(',', "between dimensions"));
     }
   }
   if (*type == TOKEN) return Shape::Token();
@@ -669,9 +667,8 @@ absl::StatusOr<Shape> Parser::ParseShape(int depth) {
       ++pos_;
       std::vector<int64_t> m2m;
       while (Peek() != '}' && Peek() != ':') {
-        auto d = ReadInt("layout dimension");
-        if (!d.ok()) return d.status();
-        m2m.push_back(*d);
+        AOT_ASSIGN_OR_RETURN(auto d, ReadInt("layout dimension"));
+        m2m.push_back(d);
         if (!TryConsume(',')) break;
       }
       if (TryConsume(':')) {
@@ -683,7 +680,7 @@ absl::StatusOr<Shape> Parser::ParseShape(int depth) {
           ++pos_;
         }
       }
-      if (absl::Status st = Expect('}', "closing the layout"); !st.ok()) return st;
+      AOT_RETURN_IF_ERROR(Expect('}', "closing the layout"));
       if (!m2m.empty() || shape.rank() == 0) {
         ShapeProto proto = shape.ToProto();
         for (int64_t d : m2m) proto.mutable_layout()->add_minor_to_major(d);
@@ -706,12 +703,12 @@ absl::Status Parser::ParseModuleHeader(HloModule& module) {
   while (TryConsume(',')) {
     std::string key = ReadName();
     if (key.empty()) return Error("expected a module attribute name");
-    if (absl::Status s = Expect('=', absl::StrCat("after '", key, "'")); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(Expect('=', absl::StrCat("after '", key, "'")));
     SkipWs();
     size_t value_pos = pos_;
     if (key == "entry_computation_layout") {
-      if (absl::Status s = Expect('{', "opening entry_computation_layout"); !s.ok()) return s;
-      if (absl::Status s = Expect('(', "opening the parameter shapes"); !s.ok()) return s;
+      AOT_RETURN_IF_ERROR(Expect('{', "opening entry_computation_layout"));
+      AOT_RETURN_IF_ERROR(Expect('(', "opening the parameter shapes"));
       ProgramShape ps;
       if (!TryConsume(')')) {
         while (true) {
@@ -719,7 +716,7 @@ absl::Status Parser::ParseModuleHeader(HloModule& module) {
           if (!s.ok()) return s.status();
           ps.parameters.push_back(*std::move(s));
           if (TryConsume(')')) break;
-          if (absl::Status st = Expect(',', "between parameter shapes"); !st.ok()) return st;
+          AOT_RETURN_IF_ERROR(Expect(',', "between parameter shapes"));
         }
       }
       SkipWs();
@@ -730,16 +727,15 @@ absl::Status Parser::ParseModuleHeader(HloModule& module) {
       auto result = ParseShape();
       if (!result.ok()) return result.status();
       ps.result = *std::move(result);
-      if (absl::Status s = Expect('}', "closing entry_computation_layout"); !s.ok()) return s;
+      AOT_RETURN_IF_ERROR(Expect('}', "closing entry_computation_layout"));
       module.mutable_config()->entry_computation_layout = std::move(ps);
       continue;
     }
-    auto raw = ScanRawValue();
-    if (!raw.ok()) return raw.status();
+    AOT_ASSIGN_OR_RETURN(auto raw, ScanRawValue());
     if (key == "replica_count" || key == "num_partitions") {
       int64_t v;
-      if (!absl::SimpleAtoi(*raw, &v) || v < 1) {
-        return ErrorAt(value_pos, absl::StrCat("invalid ", key, " '", *raw, "'"));
+      if (!absl::SimpleAtoi(raw, &v) || v < 1) {
+        return ErrorAt(value_pos, absl::StrCat("invalid ", key, " '", raw, "'"));
       }
       (key == "replica_count" ? module.mutable_config()->replica_count
                               : module.mutable_config()->num_partitions) = v;
@@ -962,7 +958,7 @@ absl::Status Parser::ParseAttribute(HloInstruction& instr, absl::string_view nam
   if (name == "dimensions") return int_list(&at.dimensions);
   if (name == "iota_dimension") {
     int64_t d = 0;
-    if (absl::Status s = int_value(&d); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(int_value(&d));
     at.dimensions = {d};
     return absl::OkStatus();
   }
@@ -1021,7 +1017,7 @@ absl::Status Parser::ParseAttribute(HloInstruction& instr, absl::string_view nam
         for (int64_t v : *parsed) values.Add(v);
       } else {
         int64_t v;
-        if (absl::Status st = int_value(&v); !st.ok()) return st;
+        AOT_RETURN_IF_ERROR(int_value(&v));
         reflection->SetInt64(&dnums, field, v);
       }
       return absl::OkStatus();
@@ -1140,7 +1136,7 @@ absl::Status Parser::ParseInstruction(HloComputation& computation, bool* is_root
   if (computation.FindInstruction(name) != nullptr) {
     return ErrorAt(name_pos, "duplicate instruction name");
   }
-  if (absl::Status s = Expect('=', "after the instruction name"); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(Expect('=', "after the instruction name"));
   auto shape = ParseShape();
   if (!shape.ok()) return shape.status();
   SkipWs();
@@ -1150,15 +1146,14 @@ absl::Status Parser::ParseInstruction(HloComputation& computation, bool* is_root
   if (opcode_text.empty()) return Error("expected an opcode");
   auto opcode = StringToHloOpcode(opcode_text);
   if (!opcode.ok()) return ErrorAt(opcode_pos, opcode.status().message());
-  if (absl::Status s = Expect('(', "after the opcode"); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(Expect('(', "after the opcode"));
 
   std::unique_ptr<HloInstruction> instr;
   if (*opcode == HloOpcode::kConstant) {
     size_t literal_pos = pos_;
-    auto raw = ScanUntilMatchingParen();
-    if (!raw.ok()) return raw.status();
+    AOT_ASSIGN_OR_RETURN(auto raw, ScanUntilMatchingParen());
     bool elided = false;
-    auto literal = ParseLiteral(*shape, *raw, literal_pos, &elided, name);
+    auto literal = ParseLiteral(*shape, raw, literal_pos, &elided, name);
     if (!literal.ok()) return literal.status();
     literal->set_layout(shape->minor_to_major());
     instr = HloInstruction::CreateConstant(*std::move(literal));
@@ -1171,7 +1166,7 @@ absl::Status Parser::ParseInstruction(HloComputation& computation, bool* is_root
     if (*number < 0 || *number > 100000) {
       return Error(absl::StrCat("parameter number ", *number, " out of range"));
     }
-    if (absl::Status s = Expect(')', "closing parameter(...)"); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(Expect(')', "closing parameter(...)"));
     if (*number < computation.num_parameters() &&
         computation.parameter_instruction(*number) != nullptr) {
       return ErrorAt(name_pos, absl::StrCat("parameter number ", *number,
@@ -1212,7 +1207,7 @@ absl::Status Parser::ParseInstruction(HloComputation& computation, bool* is_root
         }
         operands.push_back(operand);
         if (TryConsume(')')) break;
-        if (absl::Status s = Expect(',', "between operands"); !s.ok()) return s;
+        AOT_RETURN_IF_ERROR(Expect(',', "between operands"));
       }
     }
     instr = HloInstruction::Create(*opcode, *shape, operands);
@@ -1231,11 +1226,8 @@ absl::Status Parser::ParseInstruction(HloComputation& computation, bool* is_root
     }
     SkipWs();
     size_t value_pos = pos_;
-    auto value = ScanRawValue();
-    if (!value.ok()) return value.status();
-    if (absl::Status s = ParseAttribute(*instr, attr, *value, value_pos); !s.ok()) {
-      return s;
-    }
+    AOT_ASSIGN_OR_RETURN(auto value, ScanRawValue());
+    AOT_RETURN_IF_ERROR(ParseAttribute(*instr, attr, value, value_pos));
   }
   HloInstruction* raw = computation.AddInstruction(std::move(instr));
   if (*is_root) {
@@ -1264,15 +1256,10 @@ absl::Status Parser::ParseComputation(HloModule& module, bool* saw_entry,
       while (true) {
         std::string param = ReadName();
         if (param.empty()) return Error("expected a parameter name in the signature");
-        if (absl::Status s = Expect(':', "after a signature parameter name"); !s.ok()) {
-          return s;
-        }
-        auto s = ParseShape();
-        if (!s.ok()) return s.status();
+        AOT_RETURN_IF_ERROR(Expect(':', "after a signature parameter name"));
+        AOT_ASSIGN_OR_RETURN(auto s, ParseShape());
         if (TryConsume(')')) break;
-        if (absl::Status st = Expect(',', "between signature parameters"); !st.ok()) {
-          return st;
-        }
+        AOT_RETURN_IF_ERROR(Expect(',', "between signature parameters"));
       }
     }
     SkipWs();
@@ -1280,18 +1267,18 @@ absl::Status Parser::ParseComputation(HloModule& module, bool* saw_entry,
       return Error("expected '->' after the computation's parameters");
     }
     pos_ += 2;
-    auto result = ParseShape();
-    if (!result.ok()) return result.status();
+    AOT_ASSIGN_OR_RETURN(auto result, ParseShape());
+
   }
   // Optional computation attributes before the body (execution_thread=...).
   while (Peek() != '{' && !AtEnd()) {
     TryConsume(',');
     std::string key = ReadName();
     if (key.empty() || !TryConsume('=')) return Error("expected '{' opening the computation body");
-    auto raw = ScanRawValue();
-    if (!raw.ok()) return raw.status();
+    AOT_ASSIGN_OR_RETURN(auto raw, ScanRawValue());
+
   }
-  if (absl::Status s = Expect('{', "opening the computation body"); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(Expect('{', "opening the computation body"));
   auto computation = std::make_unique<HloComputation>(name);
   HloComputation* raw = computation.get();
   module.AddComputation(std::move(computation), is_entry);
@@ -1301,7 +1288,7 @@ absl::Status Parser::ParseComputation(HloModule& module, bool* saw_entry,
       return ErrorAt(name_pos, absl::StrCat("computation '", name, "' is not closed with '}'"));
     }
     bool is_root = false;
-    if (absl::Status s = ParseInstruction(*raw, &is_root); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(ParseInstruction(*raw, &is_root));
   }
   // Trailing attributes after the body (", execution_thread=...").
   while (true) {
@@ -1312,8 +1299,8 @@ absl::Status Parser::ParseComputation(HloModule& module, bool* saw_entry,
       pos_ = save;
       break;
     }
-    auto value = ScanRawValue();
-    if (!value.ok()) return value.status();
+    AOT_ASSIGN_OR_RETURN(auto value, ScanRawValue());
+
   }
   if (raw->instruction_count() == 0) {
     return ErrorAt(name_pos, absl::StrCat("computation '", name, "' is empty"));
@@ -1338,13 +1325,11 @@ absl::Status Parser::ParseComputation(HloModule& module, bool* saw_entry,
 
 absl::StatusOr<HloParseResult> Parser::ParseModule() {
   auto module = std::make_unique<HloModule>("");
-  if (absl::Status s = ParseModuleHeader(*module); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(ParseModuleHeader(*module));
   bool saw_entry = false;
   HloComputation* last = nullptr;
   while (!AtEnd()) {
-    if (absl::Status s = ParseComputation(*module, &saw_entry, &last); !s.ok()) {
-      return s;
-    }
+    AOT_RETURN_IF_ERROR(ParseComputation(*module, &saw_entry, &last));
   }
   if (last == nullptr) return Error("module has no computations");
   // XLA's rule: without ENTRY, the last computation is the entry.
@@ -1391,9 +1376,8 @@ absl::StatusOr<HloParseResult> ParseHloModuleWithDetails(
 
 absl::StatusOr<std::unique_ptr<HloModule>> ParseHloModule(
     absl::string_view text, const HloParserOptions& options) {
-  auto result = ParseHloModuleWithDetails(text, options);
-  if (!result.ok()) return result.status();
-  return std::move(result->module);
+  AOT_ASSIGN_OR_RETURN(auto result, ParseHloModuleWithDetails(text, options));
+  return std::move(result.module);
 }
 
 absl::StatusOr<Shape> ParseShape(absl::string_view text) {

@@ -8,6 +8,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -79,9 +80,7 @@ int64_t TotalOrderKey(double v) {
 
 absl::StatusOr<Literal> TopK(absl::Span<const Literal* const> operands,
                              const HloInstruction& instruction) {
-  if (absl::Status s = CheckOneArrayOperand(operands, "aot.topk"); !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(CheckOneArrayOperand(operands, "aot.topk"));
   const Literal& input = *operands[0];
   const Shape& in_shape = input.shape();
   if (in_shape.rank() < 1) {
@@ -159,9 +158,7 @@ T GeluValue(T x) {
 
 absl::StatusOr<Literal> Gelu(absl::Span<const Literal* const> operands,
                              const HloInstruction& instruction) {
-  if (absl::Status s = CheckOneArrayOperand(operands, "aot.gelu"); !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(CheckOneArrayOperand(operands, "aot.gelu"));
   const Literal& input = *operands[0];
   PrimitiveType type = input.shape().element_type();
   if (!IsFloatingPoint(type)) {
@@ -201,7 +198,7 @@ absl::StatusOr<Literal> Gelu(absl::Span<const Literal* const> operands,
 }  // namespace
 
 absl::Status RegisterBuiltinCustomCalls(CustomCallRegistry& registry) {
-  if (absl::Status s = registry.Register("aot.topk", TopK); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(registry.Register("aot.topk", TopK));
   return registry.Register("aot.gelu", Gelu);
 }
 

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/interpreter/evaluator_internal.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 namespace interpreter_internal {
@@ -211,7 +212,7 @@ absl::StatusOr<bool> UsesTotalOrder(absl::string_view comparison_type,
 }
 
 absl::StatusOr<Literal> EvalUnary(const HloInstruction& instr, const Literal& x) {
-  if (absl::Status s = ExpectArray(x, "operand"); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(ExpectArray(x, "operand"));
   const PrimitiveType type = x.shape().element_type();
   if ((UnaryClasses(instr.opcode()) & ClassOf(type)) == 0) {
     return TypeError(instr.opcode(), type);
@@ -232,14 +233,12 @@ absl::StatusOr<Literal> EvalUnary(const HloInstruction& instr, const Literal& x)
 
 absl::StatusOr<Literal> EvalBinary(const HloInstruction& instr, const Literal& a,
                                    const Literal& b) {
-  if (absl::Status s = ExpectArray(a, "lhs"); !s.ok()) return s;
-  if (absl::Status s = ExpectArray(b, "rhs"); !s.ok()) return s;
-  if (absl::Status s = ExpectSameType(a, b, "operand"); !s.ok()) return s;
-  if (absl::Status s = ExpectDims(b.shape(), a.shape().dimensions(), "rhs"); !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(ExpectArray(a, "lhs"));
+  AOT_RETURN_IF_ERROR(ExpectArray(b, "rhs"));
+  AOT_RETURN_IF_ERROR(ExpectSameType(a, b, "operand"));
+  AOT_RETURN_IF_ERROR(ExpectDims(b.shape(), a.shape().dimensions(), "rhs"));
   const PrimitiveType type = a.shape().element_type();
-  if (absl::Status s = CheckBinaryOpType(instr.opcode(), type); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(CheckBinaryOpType(instr.opcode(), type));
   auto out = MakeResult(instr, a.shape().dimensions(), type);
   if (!out.ok()) return out.status();
   absl::Status s = ArrayTypeSwitch(type, [&](auto tag) {
@@ -252,19 +251,16 @@ absl::StatusOr<Literal> EvalBinary(const HloInstruction& instr, const Literal& a
 
 absl::StatusOr<Literal> EvalCompare(const HloInstruction& instr,
                                     const Literal& a, const Literal& b) {
-  if (absl::Status s = ExpectArray(a, "lhs"); !s.ok()) return s;
-  if (absl::Status s = ExpectArray(b, "rhs"); !s.ok()) return s;
-  if (absl::Status s = ExpectSameType(a, b, "operand"); !s.ok()) return s;
-  if (absl::Status s = ExpectDims(b.shape(), a.shape().dimensions(), "rhs"); !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(ExpectArray(a, "lhs"));
+  AOT_RETURN_IF_ERROR(ExpectArray(b, "rhs"));
+  AOT_RETURN_IF_ERROR(ExpectSameType(a, b, "operand"));
+  AOT_RETURN_IF_ERROR(ExpectDims(b.shape(), a.shape().dimensions(), "rhs"));
   if (!instr.attrs().comparison_direction.has_value()) {
     return absl::InvalidArgumentError("compare has no direction");
   }
   const ComparisonDirection direction = *instr.attrs().comparison_direction;
   const PrimitiveType type = a.shape().element_type();
-  auto total = UsesTotalOrder(instr.attrs().comparison_type, type);
-  if (!total.ok()) return total.status();
+  AOT_ASSIGN_OR_RETURN(auto total, UsesTotalOrder(instr.attrs().comparison_type, type));
   auto out = MakeResult(instr, a.shape().dimensions(), PRED);
   if (!out.ok()) return out.status();
   const int64_t n = a.element_count();
@@ -274,7 +270,7 @@ absl::StatusOr<Literal> EvalCompare(const HloInstruction& instr,
     const T* pa = a.data<T>().data();
     const T* pb = b.data<T>().data();
     for (int64_t i = 0; i < n; ++i) {
-      po[i] = CompareValues<T>(direction, *total, pa[i], pb[i]);
+      po[i] = CompareValues<T>(direction, total, pa[i], pb[i]);
     }
   });
   return out;
@@ -284,7 +280,7 @@ absl::StatusOr<Literal> EvalSelect(const HloInstruction& instr, Operands ops) {
   const Literal& pred = *ops[0];
   const Literal& on_true = *ops[1];
   const Literal& on_false = *ops[2];
-  if (absl::Status s = ExpectArray(pred, "predicate"); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(ExpectArray(pred, "predicate"));
   if (pred.shape().element_type() != PRED) {
     return absl::InvalidArgumentError(absl::StrCat(
         "select predicate must be pred, got ", pred.shape().ToString(false)));
@@ -326,8 +322,8 @@ absl::StatusOr<Literal> EvalClamp(const HloInstruction& instr, Operands ops) {
   const Literal& x = *ops[1];
   const Literal& hi = *ops[2];
   for (const Literal* l : ops) {
-    if (absl::Status s = ExpectArray(*l, "operand"); !s.ok()) return s;
-    if (absl::Status s = ExpectSameType(*l, x, "clamp operand"); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(ExpectArray(*l, "operand"));
+    AOT_RETURN_IF_ERROR(ExpectSameType(*l, x, "clamp operand"));
   }
   for (const Literal* bound : {&lo, &hi}) {
     if (bound->shape().rank() != 0) {
@@ -375,7 +371,7 @@ Literal ConvertLiteral(const Literal& x, PrimitiveType type) {
 
 absl::StatusOr<Literal> EvalConvert(const HloInstruction& instr,
                                     const Literal& x) {
-  if (absl::Status s = ExpectArray(x, "operand"); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(ExpectArray(x, "operand"));
   if (!instr.shape().IsArray()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "result shape ", instr.shape().ToString(), " is not an array"));
@@ -391,7 +387,7 @@ absl::StatusOr<Literal> EvalConvert(const HloInstruction& instr,
 
 absl::StatusOr<Literal> EvalBitcastConvert(const HloInstruction& instr,
                                            const Literal& x) {
-  if (absl::Status s = ExpectArray(x, "operand"); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(ExpectArray(x, "operand"));
   const Shape& shape = instr.shape();
   if (!shape.IsArray()) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -428,7 +424,7 @@ absl::StatusOr<Literal> EvalBitcastConvert(const HloInstruction& instr,
 
 absl::StatusOr<Literal> EvalIsFinite(const HloInstruction& instr,
                                      const Literal& x) {
-  if (absl::Status s = ExpectArray(x, "operand"); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(ExpectArray(x, "operand"));
   const PrimitiveType type = x.shape().element_type();
   if (!IsFloatingPoint(type)) return TypeError(instr.opcode(), type);
   auto out = MakeResult(instr, x.shape().dimensions(), PRED);

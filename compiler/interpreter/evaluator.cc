@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/interpreter/evaluator_internal.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -161,9 +162,7 @@ class HloEvaluator::Impl : public ComputationCaller {
   // A called computation: arguments are checked, errors say where.
   absl::StatusOr<Literal> Call(const HloComputation& computation,
                                absl::Span<const Literal* const> arguments) override {
-    if (absl::Status s = CheckArguments(computation, arguments, "computation"); !s.ok()) {
-      return s;
-    }
+    AOT_RETURN_IF_ERROR(CheckArguments(computation, arguments, "computation"));
     auto result = Run(computation, arguments);
     if (!result.ok()) {
       return absl::Status(result.status().code(),
@@ -180,9 +179,8 @@ class HloEvaluator::Impl : public ComputationCaller {
           "computations nest deeper than ", kMaxCallDepth,
           " calls (is a computation calling itself?)"));
     }
-    auto plan_or = GetPlan(computation);
-    if (!plan_or.ok()) return plan_or.status();
-    const Plan& plan = **plan_or;
+    AOT_ASSIGN_OR_RETURN(auto plan_or, GetPlan(computation));
+    const Plan& plan = *plan_or;
     ++depth_;
     auto result = RunPlan(plan, arguments);
     --depth_;
@@ -412,15 +410,14 @@ class HloEvaluator::Impl : public ComputationCaller {
     Literal state = init;
     for (int64_t iteration = 0;; ++iteration) {
       const Literal* arg = &state;
-      auto keep_going = Call(condition, absl::MakeConstSpan(&arg, 1));
-      if (!keep_going.ok()) return keep_going.status();
-      if (!keep_going->shape().IsArray() || keep_going->shape().element_type() != PRED ||
-          keep_going->element_count() != 1) {
+      AOT_ASSIGN_OR_RETURN(auto keep_going, Call(condition, absl::MakeConstSpan(&arg, 1)));
+      if (!keep_going.shape().IsArray() || keep_going.shape().element_type() != PRED ||
+          keep_going.element_count() != 1) {
         return absl::InvalidArgumentError(absl::StrCat(
             "condition '", condition.name(), "' returned ",
-            keep_going->shape().ToString(false), ", expected pred[]"));
+            keep_going.shape().ToString(false), ", expected pred[]"));
       }
-      if (!keep_going->Get<bool>(0)) break;
+      if (!keep_going.Get<bool>(0)) break;
       auto next = Call(body, absl::MakeConstSpan(&arg, 1));
       if (!next.ok()) {
         return absl::Status(next.status().code(),
@@ -470,9 +467,8 @@ class HloEvaluator::Impl : public ComputationCaller {
     if (registry_ == nullptr) {
       return absl::FailedPreconditionError("no custom-call registry");
     }
-    auto handler = registry_->Lookup(instr.attrs().custom_call_target);
-    if (!handler.ok()) return handler.status();
-    auto result = (*handler)(ops, instr);
+    AOT_ASSIGN_OR_RETURN(auto handler, registry_->Lookup(instr.attrs().custom_call_target));
+    auto result = handler(ops, instr);
     if (!result.ok()) return result.status();
     if (!result->shape().Compatible(instr.shape())) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -503,9 +499,7 @@ absl::StatusOr<Literal> HloEvaluator::Evaluate(const HloModule& module,
   std::vector<const Literal*> pointers;
   for (const Literal& a : arguments) pointers.push_back(&a);
   impl_->ClearCache();
-  if (absl::Status s = CheckArguments(*entry, pointers, "entry computation"); !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(CheckArguments(*entry, pointers, "entry computation"));
   return impl_->Run(*entry, pointers);
 }
 
@@ -515,9 +509,7 @@ absl::StatusOr<Literal> HloEvaluator::EvaluateComputation(
   for (const Literal* a : arguments) {
     if (a == nullptr) return absl::InvalidArgumentError("null argument");
   }
-  if (absl::Status s = CheckArguments(computation, arguments, "computation"); !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(CheckArguments(computation, arguments, "computation"));
   return impl_->Run(computation, arguments);
 }
 

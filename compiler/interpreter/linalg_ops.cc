@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/interpreter/evaluator_internal.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 namespace interpreter_internal {
@@ -120,7 +121,7 @@ absl::Status CheckResultType(const HloInstruction& instr) {
 absl::Status CheckOperandTypes(const Literal& lhs, const Literal& rhs,
                                PrimitiveType result_type) {
   for (const Literal* l : {&lhs, &rhs}) {
-    if (absl::Status s = ExpectArray(*l, "operand"); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(ExpectArray(*l, "operand"));
     PrimitiveType t = l->shape().element_type();
     // Float results take float (or integer) operands; integer results take
     // integer or pred operands.
@@ -137,9 +138,9 @@ absl::Status CheckOperandTypes(const Literal& lhs, const Literal& rhs,
 
 absl::StatusOr<Literal> EvalDot(const HloInstruction& instr, const Literal& lhs,
                                 const Literal& rhs) {
-  if (absl::Status s = CheckResultType(instr); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(CheckResultType(instr));
   const PrimitiveType result_type = instr.shape().element_type();
-  if (absl::Status s = CheckOperandTypes(lhs, rhs, result_type); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(CheckOperandTypes(lhs, rhs, result_type));
   DotDimensionNumbersProto dn;
   if (instr.attrs().dot_dimension_numbers.has_value()) {
     dn = *instr.attrs().dot_dimension_numbers;
@@ -174,10 +175,8 @@ absl::StatusOr<Literal> EvalDot(const HloInstruction& instr, const Literal& lhs,
     }
     return free;
   };
-  auto lf = free_dims(ls, lb, lc, "lhs");
-  if (!lf.ok()) return lf.status();
-  auto rf = free_dims(rs, rb, rc, "rhs");
-  if (!rf.ok()) return rf.status();
+  AOT_ASSIGN_OR_RETURN(auto lf, free_dims(ls, lb, lc, "lhs"));
+  AOT_ASSIGN_OR_RETURN(auto rf, free_dims(rs, rb, rc, "rhs"));
   int64_t batch = 1, m = 1, n = 1, k = 1;
   std::vector<int64_t> out_dims;
   for (size_t i = 0; i < lb.size(); ++i) {
@@ -197,25 +196,25 @@ absl::StatusOr<Literal> EvalDot(const HloInstruction& instr, const Literal& lhs,
     }
     k *= ls.dimensions(lc[i]);
   }
-  for (int64_t d : *lf) {
+  for (int64_t d : lf) {
     m *= ls.dimensions(d);
     out_dims.push_back(ls.dimensions(d));
   }
-  for (int64_t d : *rf) {
+  for (int64_t d : rf) {
     n *= rs.dimensions(d);
     out_dims.push_back(rs.dimensions(d));
   }
-  if (absl::Status s = ExpectDims(instr.shape(), out_dims, "result"); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(ExpectDims(instr.shape(), out_dims, "result"));
 
   Literal out(instr.shape());
   AccumulatorSwitch(result_type, [&](auto tag) {
     using A = typename decltype(tag)::type;
     std::vector<int64_t> lorder = lb;
-    lorder.insert(lorder.end(), lf->begin(), lf->end());
+    lorder.insert(lorder.end(), lf.begin(), lf.end());
     lorder.insert(lorder.end(), lc.begin(), lc.end());
     std::vector<int64_t> rorder = rb;
     rorder.insert(rorder.end(), rc.begin(), rc.end());
-    rorder.insert(rorder.end(), rf->begin(), rf->end());
+    rorder.insert(rorder.end(), rf.begin(), rf.end());
     const std::vector<A> L = Permute(ToAccumulator<A>(lhs, result_type), ls.dimensions(), lorder);
     const std::vector<A> R = Permute(ToAccumulator<A>(rhs, result_type), rs.dimensions(), rorder);
     std::vector<A> C(static_cast<size_t>(batch * m * n), A{0});
@@ -237,9 +236,9 @@ absl::StatusOr<Literal> EvalDot(const HloInstruction& instr, const Literal& lhs,
 
 absl::StatusOr<Literal> EvalConvolution(const HloInstruction& instr,
                                         const Literal& lhs, const Literal& rhs) {
-  if (absl::Status s = CheckResultType(instr); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(CheckResultType(instr));
   const PrimitiveType result_type = instr.shape().element_type();
-  if (absl::Status s = CheckOperandTypes(lhs, rhs, result_type); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(CheckOperandTypes(lhs, rhs, result_type));
   if (!instr.attrs().convolution_dimension_numbers.has_value()) {
     return absl::InvalidArgumentError("convolution has no dimension numbers");
   }

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/interpreter/evaluator_internal.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 namespace interpreter_internal {
@@ -53,7 +54,7 @@ class Reducer {
       args_[i] = accs[i].raw().data();
       args_[n + i] = inputs[i]->raw().data() + index * ByteWidth(types_[i]);
     }
-    if (absl::Status s = function_->Call(args_.data()); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(function_->Call(args_.data()));
     for (size_t i = 0; i < n; ++i) {
       std::memcpy(accs[i].raw_data(), function_->result(i), ByteWidth(types_[i]));
     }
@@ -81,8 +82,8 @@ absl::StatusOr<std::vector<PrimitiveType>> CheckInputsAndInits(Operands ops) {
   for (size_t i = 0; i < n; ++i) {
     const Literal& in = *ops[i];
     const Literal& init = *ops[n + i];
-    if (absl::Status s = ExpectArray(in, "input"); !s.ok()) return s;
-    if (absl::Status s = ExpectArray(init, "init value"); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(ExpectArray(in, "input"));
+    AOT_RETURN_IF_ERROR(ExpectArray(init, "init value"));
     if (absl::Status s = ExpectDims(in.shape(), ops[0]->shape().dimensions(), "input");
         !s.ok()) {
       return s;
@@ -182,9 +183,8 @@ void ReduceOffsets(const Shape& shape, absl::Span<const int64_t> reduced_dims,
 
 absl::StatusOr<Literal> EvalReduce(const HloInstruction& instr, Operands ops,
                                    ComputationCaller& caller) {
-  auto types = CheckInputsAndInits(ops);
-  if (!types.ok()) return types.status();
-  const size_t n = types->size();
+  AOT_ASSIGN_OR_RETURN(auto types, CheckInputsAndInits(ops));
+  const size_t n = types.size();
   const Shape& in_shape = ops[0]->shape();
   const auto& dims = instr.dimensions();
   for (size_t i = 0; i < dims.size(); ++i) {
@@ -197,15 +197,14 @@ absl::StatusOr<Literal> EvalReduce(const HloInstruction& instr, Operands ops,
   }
   std::vector<int64_t> bases, offsets, out_dims;
   ReduceOffsets(in_shape, dims, bases, offsets, out_dims);
-  if (absl::Status s = CheckResultArrays(instr, *types, out_dims); !s.ok()) return s;
-  auto reducer = Reducer::Create(instr.to_apply(), *types, caller);
-  if (!reducer.ok()) return reducer.status();
-  std::vector<Literal> outs = MakeOutputs(*types, out_dims);
+  AOT_RETURN_IF_ERROR(CheckResultArrays(instr, types, out_dims));
+  AOT_ASSIGN_OR_RETURN(auto reducer, Reducer::Create(instr.to_apply(), types, caller));
+  std::vector<Literal> outs = MakeOutputs(types, out_dims);
   absl::Span<const Literal* const> inputs = ops.subspan(0, n);
   absl::Span<const Literal* const> inits = ops.subspan(n, n);
 
-  if (const auto& match = (*reducer)->binary(); match.has_value()) {
-    ArrayTypeSwitch((*types)[0], [&](auto tag) {
+  if (const auto& match = reducer->binary(); match.has_value()) {
+    ArrayTypeSwitch(types[0], [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T* in = inputs[0]->data<T>().data();
       T* out = outs[0].data<T>().data();
@@ -231,15 +230,13 @@ absl::StatusOr<Literal> EvalReduce(const HloInstruction& instr, Operands ops,
   for (size_t i = 0; i < n; ++i) accs.push_back(*inits[i]);
   for (size_t o = 0; o < bases.size(); ++o) {
     for (size_t i = 0; i < n; ++i) {
-      std::memcpy(accs[i].raw_data(), inits[i]->raw().data(), ByteWidth((*types)[i]));
+      std::memcpy(accs[i].raw_data(), inits[i]->raw().data(), ByteWidth(types[i]));
     }
     for (int64_t off : offsets) {
-      if (absl::Status s = (*reducer)->Step(accs, inputs, bases[o] + off); !s.ok()) {
-        return s;
-      }
+      AOT_RETURN_IF_ERROR(reducer->Step(accs, inputs, bases[o] + off));
     }
     for (size_t i = 0; i < n; ++i) {
-      const int64_t w = ByteWidth((*types)[i]);
+      const int64_t w = ByteWidth(types[i]);
       std::memcpy(outs[i].raw_data() + o * w, accs[i].raw().data(), w);
     }
   }
@@ -314,16 +311,13 @@ absl::StatusOr<WindowGeometry> MakeWindowGeometry(const HloInstruction& instr,
 
 absl::StatusOr<Literal> EvalReduceWindow(const HloInstruction& instr,
                                          Operands ops, ComputationCaller& caller) {
-  auto types = CheckInputsAndInits(ops);
-  if (!types.ok()) return types.status();
-  const size_t n = types->size();
-  auto geometry = MakeWindowGeometry(instr, ops[0]->shape());
-  if (!geometry.ok()) return geometry.status();
-  const WindowGeometry& g = *geometry;
-  if (absl::Status s = CheckResultArrays(instr, *types, g.out_dims); !s.ok()) return s;
-  auto reducer = Reducer::Create(instr.to_apply(), *types, caller);
-  if (!reducer.ok()) return reducer.status();
-  std::vector<Literal> outs = MakeOutputs(*types, g.out_dims);
+  AOT_ASSIGN_OR_RETURN(auto types, CheckInputsAndInits(ops));
+  const size_t n = types.size();
+  AOT_ASSIGN_OR_RETURN(auto geometry, MakeWindowGeometry(instr, ops[0]->shape()));
+  const WindowGeometry& g = geometry;
+  AOT_RETURN_IF_ERROR(CheckResultArrays(instr, types, g.out_dims));
+  AOT_ASSIGN_OR_RETURN(auto reducer, Reducer::Create(instr.to_apply(), types, caller));
+  std::vector<Literal> outs = MakeOutputs(types, g.out_dims);
   absl::Span<const Literal* const> inputs = ops.subspan(0, n);
   absl::Span<const Literal* const> inits = ops.subspan(n, n);
   if (outs[0].element_count() == 0) return PackResults(instr, std::move(outs));
@@ -335,7 +329,7 @@ absl::StatusOr<Literal> EvalReduceWindow(const HloInstruction& instr,
   std::vector<int64_t> hits;
   const bool empty_window =
       std::any_of(g.window_sizes.begin(), g.window_sizes.end(), [](int64_t s) { return s == 0; });
-  const auto& match = (*reducer)->binary();
+  const auto& match = reducer->binary();
   std::vector<Literal> accs;
   for (size_t i = 0; i < n; ++i) accs.push_back(*inits[i]);
   int64_t o = 0;
@@ -349,7 +343,7 @@ absl::StatusOr<Literal> EvalReduceWindow(const HloInstruction& instr,
       } while (NextIndex(g.window_sizes, w));
     }
     if (match.has_value()) {
-      ArrayTypeSwitch((*types)[0], [&](auto tag) {
+      ArrayTypeSwitch(types[0], [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T* in = inputs[0]->data<T>().data();
         T acc = inits[0]->Get<T>(0);
@@ -361,13 +355,13 @@ absl::StatusOr<Literal> EvalReduceWindow(const HloInstruction& instr,
       });
     } else {
       for (size_t i = 0; i < n; ++i) {
-        std::memcpy(accs[i].raw_data(), inits[i]->raw().data(), ByteWidth((*types)[i]));
+        std::memcpy(accs[i].raw_data(), inits[i]->raw().data(), ByteWidth(types[i]));
       }
       for (int64_t h : hits) {
-        if (absl::Status s = (*reducer)->Step(accs, inputs, h); !s.ok()) return s;
+        AOT_RETURN_IF_ERROR(reducer->Step(accs, inputs, h));
       }
       for (size_t i = 0; i < n; ++i) {
-        const int64_t wd = ByteWidth((*types)[i]);
+        const int64_t wd = ByteWidth(types[i]);
         std::memcpy(outs[i].raw_data() + o * wd, accs[i].raw().data(), wd);
       }
     }
@@ -382,9 +376,9 @@ absl::StatusOr<Literal> EvalSelectAndScatter(const HloInstruction& instr,
   const Literal& operand = *ops[0];
   const Literal& source = *ops[1];
   const Literal& init = *ops[2];
-  if (absl::Status s = ExpectArray(operand, "operand"); !s.ok()) return s;
-  if (absl::Status s = ExpectArray(source, "source"); !s.ok()) return s;
-  if (absl::Status s = ExpectArray(init, "init value"); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(ExpectArray(operand, "operand"));
+  AOT_RETURN_IF_ERROR(ExpectArray(source, "source"));
+  AOT_RETURN_IF_ERROR(ExpectArray(init, "init value"));
   const PrimitiveType type = operand.shape().element_type();
   const PrimitiveType source_type = source.shape().element_type();
   if (init.shape().rank() != 0 || init.shape().element_type() != source_type) {
@@ -403,22 +397,18 @@ absl::StatusOr<Literal> EvalSelectAndScatter(const HloInstruction& instr,
   }
   const HloComputation* select = instr.called_computations()[0];
   const HloComputation* scatter = instr.called_computations()[1];
-  auto geometry = MakeWindowGeometry(instr, operand.shape());
-  if (!geometry.ok()) return geometry.status();
-  const WindowGeometry& g = *geometry;
-  if (absl::Status s = ExpectDims(source.shape(), g.out_dims, "source"); !s.ok()) return s;
+  AOT_ASSIGN_OR_RETURN(auto geometry, MakeWindowGeometry(instr, operand.shape()));
+  const WindowGeometry& g = geometry;
+  AOT_RETURN_IF_ERROR(ExpectDims(source.shape(), g.out_dims, "source"));
   if (select == nullptr) return absl::InvalidArgumentError("missing select computation");
-  auto scatter_reducer = Reducer::Create(scatter, {source_type}, caller, "scatter");
-  if (!scatter_reducer.ok()) return scatter_reducer.status();
+  AOT_ASSIGN_OR_RETURN(auto scatter_reducer, Reducer::Create(scatter, {source_type}, caller, "scatter"));
   std::optional<ScalarBinaryMatch> select_match = MatchScalarBinary(*select);
   if (select_match && (select_match->opcode != HloOpcode::kCompare ||
                        select_match->type != type ||
                        select_match->lhs_param + select_match->rhs_param != 1)) {
     select_match.reset();
   }
-  auto select_function =
-      ScalarFunction::Create(select, {type, type}, {PRED}, caller, "select");
-  if (!select_function.ok()) return select_function.status();
+  AOT_ASSIGN_OR_RETURN(auto select_function, ScalarFunction::Create(select, {type, type}, {PRED}, caller, "select"));
 
   Literal out(instr.shape());
   const int64_t count = out.element_count();
@@ -442,9 +432,9 @@ absl::StatusOr<Literal> EvalSelectAndScatter(const HloInstruction& instr,
     const int64_t w = ByteWidth(type);
     const void* args[2] = {operand.raw().data() + selected * w,
                            operand.raw().data() + candidate * w};
-    if (absl::Status s = (*select_function)->Call(args); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(select_function->Call(args));
     bool keep;
-    std::memcpy(&keep, (*select_function)->result(0), 1);
+    std::memcpy(&keep, select_function->result(0), 1);
     return keep;
   };
 
@@ -453,7 +443,7 @@ absl::StatusOr<Literal> EvalSelectAndScatter(const HloInstruction& instr,
   std::vector<int64_t> w(rank, 0);
   std::vector<Literal> acc;
   acc.emplace_back(Shape::Scalar(source_type));
-  const auto& scatter_match = (*scatter_reducer)->binary();
+  const auto& scatter_match = scatter_reducer->binary();
   int64_t s = 0;
   do {
     int64_t selected = -1;
@@ -465,9 +455,8 @@ absl::StatusOr<Literal> EvalSelectAndScatter(const HloInstruction& instr,
         selected = idx;
         continue;
       }
-      auto keep = keep_selected(selected, idx);
-      if (!keep.ok()) return keep.status();
-      if (!*keep) selected = idx;
+      AOT_ASSIGN_OR_RETURN(auto keep, keep_selected(selected, idx));
+      if (!keep) selected = idx;
     } while (NextIndex(g.window_sizes, w));
     if (selected >= 0) {
       if (scatter_match.has_value()) {
@@ -483,7 +472,7 @@ absl::StatusOr<Literal> EvalSelectAndScatter(const HloInstruction& instr,
       } else {
         std::memcpy(acc[0].raw_data(), out.raw().data() + selected * sw, sw);
         const Literal* src_ptr = &source;
-        if (absl::Status st = (*scatter_reducer)->Step(acc, absl::MakeConstSpan(&src_ptr, 1), s);
+        if (absl::Status st = scatter_reducer->Step(acc, absl::MakeConstSpan(&src_ptr, 1), s);
             !st.ok()) {
           return st;
         }
@@ -501,7 +490,7 @@ absl::StatusOr<Literal> EvalSort(const HloInstruction& instr, Operands ops,
   const size_t n = ops.size();
   std::vector<PrimitiveType> types;
   for (size_t i = 0; i < n; ++i) {
-    if (absl::Status s = ExpectArray(*ops[i], "operand"); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(ExpectArray(*ops[i], "operand"));
     if (absl::Status s = ExpectDims(ops[i]->shape(), ops[0]->shape().dimensions(), "operand");
         !s.ok()) {
       return s;
@@ -509,7 +498,7 @@ absl::StatusOr<Literal> EvalSort(const HloInstruction& instr, Operands ops,
     types.push_back(ops[i]->shape().element_type());
   }
   const Shape& shape = ops[0]->shape();
-  if (absl::Status s = CheckResultArrays(instr, types, shape.dimensions()); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(CheckResultArrays(instr, types, shape.dimensions()));
   if (instr.dimensions().size() != 1 || instr.dimensions()[0] < 0 ||
       instr.dimensions()[0] >= std::max<int64_t>(shape.rank(), 1)) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -542,8 +531,7 @@ absl::StatusOr<Literal> EvalSort(const HloInstruction& instr, Operands ops,
     arg_types.push_back(t);
     arg_types.push_back(t);
   }
-  auto function = ScalarFunction::Create(comparator, arg_types, {PRED}, caller, "comparator");
-  if (!function.ok()) return function.status();
+  AOT_ASSIGN_OR_RETURN(auto function, ScalarFunction::Create(comparator, arg_types, {PRED}, caller, "comparator"));
   std::vector<const void*> args(2 * n);
   absl::Status error;
   std::vector<int64_t> perm(size);
@@ -574,12 +562,12 @@ absl::StatusOr<Literal> EvalSort(const HloInstruction& instr, Operands ops,
             args[2 * i] = ops[i]->raw().data() + positions[a] * w;
             args[2 * i + 1] = ops[i]->raw().data() + positions[b] * w;
           }
-          if (absl::Status s = (*function)->Call(args.data()); !s.ok()) {
+          if (absl::Status s = function->Call(args.data()); !s.ok()) {
             error = s;
             return false;
           }
           bool less;
-          std::memcpy(&less, (*function)->result(0), 1);
+          std::memcpy(&less, function->result(0), 1);
           return less;
         });
         if (!error.ok()) return error;

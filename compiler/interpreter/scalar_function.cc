@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/interpreter/evaluator_internal.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 namespace interpreter_internal {
@@ -333,9 +334,8 @@ absl::Status ScalarFunction::Call(const void* const* args) {
   last_ = *std::move(value);
   const size_t n = result_types_.size();
   for (size_t i = 0; i < n; ++i) {
-    auto part = ScalarResultPart(last_, i, n, result_types_[i]);
-    if (!part.ok()) return part.status();
-    results_[i] = (*part)->raw().data();
+    AOT_ASSIGN_OR_RETURN(auto part, ScalarResultPart(last_, i, n, result_types_[i]));
+    results_[i] = part->raw().data();
   }
   return absl::OkStatus();
 }

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/interpreter/evaluator_internal.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 namespace interpreter_internal {
@@ -147,8 +148,8 @@ absl::Status SameElementType(const HloInstruction& instr, const Literal& x) {
 
 // Common preamble: operand is an array, result an array of its type.
 absl::Status CheckArrayOp(const HloInstruction& instr, const Literal& x) {
-  if (absl::Status s = ExpectArray(x, "operand"); !s.ok()) return s;
-  if (absl::Status s = ResultMustBeArray(instr); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(ExpectArray(x, "operand"));
+  AOT_RETURN_IF_ERROR(ResultMustBeArray(instr));
   return SameElementType(instr, x);
 }
 
@@ -171,7 +172,7 @@ std::vector<int64_t> Strides(const Shape& shape) {
 
 absl::StatusOr<Literal> EvalBroadcast(const HloInstruction& instr,
                                       const Literal& x) {
-  if (absl::Status s = CheckArrayOp(instr, x); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(CheckArrayOp(instr, x));
   const auto& dims = instr.dimensions();
   const Shape& out_shape = instr.shape();
   if (static_cast<int64_t>(dims.size()) != x.shape().rank()) {
@@ -206,8 +207,8 @@ absl::StatusOr<Literal> EvalBroadcast(const HloInstruction& instr,
 
 absl::StatusOr<Literal> EvalReshape(const HloInstruction& instr,
                                     const Literal& x) {
-  if (absl::Status s = ExpectArray(x, "operand"); !s.ok()) return s;
-  if (absl::Status s = ResultMustBeArray(instr); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(ExpectArray(x, "operand"));
+  AOT_RETURN_IF_ERROR(ResultMustBeArray(instr));
   const Shape& shape = instr.shape();
   if (instr.opcode() == HloOpcode::kBitcast) {
     // Layouts are logical here, so a bitcast is a reshape (or, when the
@@ -218,7 +219,7 @@ absl::StatusOr<Literal> EvalReshape(const HloInstruction& instr,
           " changes the size in bytes"));
     }
   } else {
-    if (absl::Status s = SameElementType(instr, x); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(SameElementType(instr, x));
     if (shape.ElementCount() != x.element_count()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "reshape from ", x.shape().ToString(false), " to ", shape.ToString(false),
@@ -232,7 +233,7 @@ absl::StatusOr<Literal> EvalReshape(const HloInstruction& instr,
 
 absl::StatusOr<Literal> EvalTranspose(const HloInstruction& instr,
                                       const Literal& x) {
-  if (absl::Status s = CheckArrayOp(instr, x); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(CheckArrayOp(instr, x));
   const auto& perm = instr.dimensions();
   const int64_t rank = x.shape().rank();
   if (static_cast<int64_t>(perm.size()) != rank || instr.shape().rank() != rank) {
@@ -263,7 +264,7 @@ absl::StatusOr<Literal> EvalTranspose(const HloInstruction& instr,
 }
 
 absl::StatusOr<Literal> EvalSlice(const HloInstruction& instr, const Literal& x) {
-  if (absl::Status s = CheckArrayOp(instr, x); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(CheckArrayOp(instr, x));
   const auto& slice = instr.attrs().slice;
   const int64_t rank = x.shape().rank();
   if (static_cast<int64_t>(slice.size()) != rank || instr.shape().rank() != rank) {
@@ -337,17 +338,16 @@ absl::StatusOr<Literal> EvalDynamicSlice(const HloInstruction& instr,
                                          Operands ops) {
   if (ops.empty()) return absl::InvalidArgumentError("dynamic-slice has no operand");
   const Literal& x = *ops[0];
-  if (absl::Status s = CheckArrayOp(instr, x); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(CheckArrayOp(instr, x));
   const int64_t rank = x.shape().rank();
-  auto starts = ReadStartIndices(ops, 1, rank);
-  if (!starts.ok()) return starts.status();
+  AOT_ASSIGN_OR_RETURN(auto starts, ReadStartIndices(ops, 1, rank));
   std::vector<int64_t> sizes = instr.attrs().dynamic_slice_sizes;
   if (sizes.empty()) sizes = instr.shape().dimensions();
   if (static_cast<int64_t>(sizes.size()) != rank) {
     return absl::InvalidArgumentError(absl::StrCat(
         "dynamic_slice_sizes ", SpanToString(sizes), " do not match rank ", rank));
   }
-  if (absl::Status s = ExpectDims(instr.shape(), sizes, "result"); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(ExpectDims(instr.shape(), sizes, "result"));
   std::vector<int64_t> op_strides = Strides(x.shape());
   int64_t offset = 0;
   for (int64_t i = 0; i < rank; ++i) {
@@ -356,7 +356,7 @@ absl::StatusOr<Literal> EvalDynamicSlice(const HloInstruction& instr,
           "slice size ", sizes[i], " exceeds dimension ", i, " of size ",
           x.shape().dimensions(i)));
     }
-    int64_t start = std::clamp<int64_t>((*starts)[i], 0, x.shape().dimensions(i) - sizes[i]);
+    int64_t start = std::clamp<int64_t>(starts[i], 0, x.shape().dimensions(i) - sizes[i]);
     offset += start * op_strides[i];
   }
   Literal out(instr.shape());
@@ -372,8 +372,8 @@ absl::StatusOr<Literal> EvalDynamicUpdateSlice(const HloInstruction& instr,
   }
   const Literal& x = *ops[0];
   const Literal& update = *ops[1];
-  if (absl::Status s = CheckArrayOp(instr, x); !s.ok()) return s;
-  if (absl::Status s = ExpectArray(update, "update"); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(CheckArrayOp(instr, x));
+  AOT_RETURN_IF_ERROR(ExpectArray(update, "update"));
   if (update.shape().element_type() != x.shape().element_type()) {
     return absl::InvalidArgumentError("update element type differs from the operand's");
   }
@@ -386,8 +386,7 @@ absl::StatusOr<Literal> EvalDynamicUpdateSlice(const HloInstruction& instr,
     return absl::InvalidArgumentError(absl::StrCat(
         "update rank ", update.shape().rank(), " differs from operand rank ", rank));
   }
-  auto starts = ReadStartIndices(ops, 2, rank);
-  if (!starts.ok()) return starts.status();
+  AOT_ASSIGN_OR_RETURN(auto starts, ReadStartIndices(ops, 2, rank));
   std::vector<int64_t> out_strides = Strides(x.shape());
   int64_t offset = 0;
   for (int64_t i = 0; i < rank; ++i) {
@@ -397,7 +396,7 @@ absl::StatusOr<Literal> EvalDynamicUpdateSlice(const HloInstruction& instr,
           ") exceeds the operand's (", x.shape().dimensions(i), ")"));
     }
     int64_t start = std::clamp<int64_t>(
-        (*starts)[i], 0, x.shape().dimensions(i) - update.shape().dimensions(i));
+        starts[i], 0, x.shape().dimensions(i) - update.shape().dimensions(i));
     offset += start * out_strides[i];
   }
   Literal out(instr.shape());
@@ -411,19 +410,19 @@ absl::StatusOr<Literal> EvalDynamicUpdateSlice(const HloInstruction& instr,
 absl::StatusOr<Literal> EvalConcatenate(const HloInstruction& instr,
                                         Operands ops) {
   if (ops.empty()) return absl::InvalidArgumentError("concatenate has no operands");
-  if (absl::Status s = ResultMustBeArray(instr); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(ResultMustBeArray(instr));
   if (instr.dimensions().size() != 1) {
     return absl::InvalidArgumentError("concatenate needs exactly one dimension");
   }
   const int64_t dim = instr.dimensions()[0];
   const Shape& out_shape = instr.shape();
   const int64_t rank = out_shape.rank();
-  if (absl::Status s = CheckDimensionIndex(dim, rank, "concatenate"); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(CheckDimensionIndex(dim, rank, "concatenate"));
   int64_t total = 0;
   for (size_t k = 0; k < ops.size(); ++k) {
     const Literal& op = *ops[k];
-    if (absl::Status s = ExpectArray(op, "operand"); !s.ok()) return s;
-    if (absl::Status s = SameElementType(instr, op); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(ExpectArray(op, "operand"));
+    AOT_RETURN_IF_ERROR(SameElementType(instr, op));
     if (op.shape().rank() != rank) {
       return absl::InvalidArgumentError(absl::StrCat(
           "operand ", k, " has rank ", op.shape().rank(), ", expected ", rank));
@@ -456,8 +455,8 @@ absl::StatusOr<Literal> EvalConcatenate(const HloInstruction& instr,
 
 absl::StatusOr<Literal> EvalPad(const HloInstruction& instr, const Literal& x,
                                 const Literal& pad_value) {
-  if (absl::Status s = CheckArrayOp(instr, x); !s.ok()) return s;
-  if (absl::Status s = ExpectArray(pad_value, "padding value"); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(CheckArrayOp(instr, x));
+  AOT_RETURN_IF_ERROR(ExpectArray(pad_value, "padding value"));
   if (pad_value.shape().rank() != 0 ||
       pad_value.shape().element_type() != x.shape().element_type()) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -523,7 +522,7 @@ absl::StatusOr<Literal> EvalPad(const HloInstruction& instr, const Literal& x,
 
 absl::StatusOr<Literal> EvalReverse(const HloInstruction& instr,
                                     const Literal& x) {
-  if (absl::Status s = CheckArrayOp(instr, x); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(CheckArrayOp(instr, x));
   if (absl::Status s = ExpectDims(instr.shape(), x.shape().dimensions(), "result");
       !s.ok()) {
     return s;
@@ -533,7 +532,7 @@ absl::StatusOr<Literal> EvalReverse(const HloInstruction& instr,
   int64_t offset = 0;
   std::vector<bool> reversed(rank, false);
   for (int64_t d : instr.dimensions()) {
-    if (absl::Status s = CheckDimensionIndex(d, rank, "reverse"); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(CheckDimensionIndex(d, rank, "reverse"));
     if (reversed[d]) continue;
     reversed[d] = true;
     offset += (x.shape().dimensions(d) - 1) * src_strides[d];
@@ -548,13 +547,13 @@ absl::StatusOr<Literal> EvalReverse(const HloInstruction& instr,
 }
 
 absl::StatusOr<Literal> EvalIota(const HloInstruction& instr) {
-  if (absl::Status s = ResultMustBeArray(instr); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(ResultMustBeArray(instr));
   const Shape& shape = instr.shape();
   if (instr.dimensions().size() != 1) {
     return absl::InvalidArgumentError("iota needs exactly one iota_dimension");
   }
   const int64_t dim = instr.dimensions()[0];
-  if (absl::Status s = CheckDimensionIndex(dim, shape.rank(), "iota"); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(CheckDimensionIndex(dim, shape.rank(), "iota"));
   Literal out(shape);
   const int64_t n = out.element_count();
   const int64_t stride = Strides(shape)[dim];
@@ -655,8 +654,8 @@ absl::Status CheckDimList(absl::Span<const int64_t> dims, int64_t rank,
 absl::StatusOr<Literal> EvalGather(const HloInstruction& instr,
                                    const Literal& operand,
                                    const Literal& indices) {
-  if (absl::Status s = CheckArrayOp(instr, operand); !s.ok()) return s;
-  if (absl::Status s = ExpectArray(indices, "start indices"); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(CheckArrayOp(instr, operand));
+  AOT_RETURN_IF_ERROR(ExpectArray(indices, "start indices"));
   if (!instr.attrs().gather_dimension_numbers.has_value()) {
     return absl::InvalidArgumentError("gather has no dimension numbers");
   }
@@ -678,11 +677,9 @@ absl::StatusOr<Literal> EvalGather(const HloInstruction& instr,
        {std::pair{&collapsed, "collapsed_slice_dims"},
         std::pair{&start_index_map, "start_index_map"},
         std::pair{&operand_batching, "operand_batching_dims"}}) {
-    if (absl::Status s = CheckDimList(*list, rank, what); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(CheckDimList(*list, rank, what));
   }
-  if (absl::Status s = CheckDimList(offset_dims, out_shape.rank(), "offset_dims"); !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(CheckDimList(offset_dims, out_shape.rank(), "offset_dims"));
   if (!std::is_sorted(offset_dims.begin(), offset_dims.end())) {
     return absl::InvalidArgumentError("offset_dims must be sorted");
   }
@@ -702,10 +699,9 @@ absl::StatusOr<Literal> EvalGather(const HloInstruction& instr,
           "dimension ", d, " is both collapsed and batching"));
     }
   }
-  auto space_or = MakeIndexSpace(indices, dn.index_vector_dim(),
-                                 static_cast<int64_t>(start_index_map.size()));
-  if (!space_or.ok()) return space_or.status();
-  const IndexSpace& space = *space_or;
+  AOT_ASSIGN_OR_RETURN(auto space_or, MakeIndexSpace(indices, dn.index_vector_dim(),
+                                 static_cast<int64_t>(start_index_map.size())));
+  const IndexSpace& space = space_or;
   if (indices_batching.size() != operand_batching.size()) {
     return absl::InvalidArgumentError(
         "operand_batching_dims and start_indices_batching_dims differ in length");
@@ -862,7 +858,7 @@ class ScatterCombiner {
       args_[i] = results[i].raw().data() + ri * w;
       args_[n + i] = updates[i]->raw().data() + ui * w;
     }
-    if (absl::Status s = function_->Call(args_.data()); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(function_->Call(args_.data()));
     for (size_t i = 0; i < n; ++i) {
       const int64_t w = ByteWidth(types_[i]);
       std::memcpy(results[i].raw_data() + ri * w, function_->result(i), w);
@@ -898,14 +894,14 @@ absl::StatusOr<Literal> EvalScatter(const HloInstruction& instr, Operands ops,
   }
   const ScatterDimensionNumbersProto& dn = *instr.attrs().scatter_dimension_numbers;
   const Literal& indices = *ops[n];
-  if (absl::Status s = ExpectArray(indices, "scatter indices"); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(ExpectArray(indices, "scatter indices"));
   const Shape& operand_shape = ops[0]->shape();
   std::vector<PrimitiveType> types;
   for (size_t i = 0; i < n; ++i) {
     const Literal& op = *ops[i];
     const Literal& upd = *ops[n + 1 + i];
-    if (absl::Status s = ExpectArray(op, "operand"); !s.ok()) return s;
-    if (absl::Status s = ExpectArray(upd, "updates"); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(ExpectArray(op, "operand"));
+    AOT_RETURN_IF_ERROR(ExpectArray(upd, "updates"));
     if (absl::Status s = ExpectDims(op.shape(), operand_shape.dimensions(), "operand");
         !s.ok()) {
       return s;
@@ -945,7 +941,7 @@ absl::StatusOr<Literal> EvalScatter(const HloInstruction& instr, Operands ops,
        {std::pair{&inserted, "inserted_window_dims"},
         std::pair{&to_operand, "scatter_dims_to_operand_dims"},
         std::pair{&input_batching, "input_batching_dims"}}) {
-    if (absl::Status s = CheckDimList(*list, rank, what); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(CheckDimList(*list, rank, what));
   }
   if (absl::Status s = CheckDimList(update_window_dims, updates_shape.rank(),
                                     "update_window_dims");
@@ -955,10 +951,9 @@ absl::StatusOr<Literal> EvalScatter(const HloInstruction& instr, Operands ops,
   if (!std::is_sorted(update_window_dims.begin(), update_window_dims.end())) {
     return absl::InvalidArgumentError("update_window_dims must be sorted");
   }
-  auto space_or = MakeIndexSpace(indices, dn.index_vector_dim(),
-                                 static_cast<int64_t>(to_operand.size()));
-  if (!space_or.ok()) return space_or.status();
-  const IndexSpace& space = *space_or;
+  AOT_ASSIGN_OR_RETURN(auto space_or, MakeIndexSpace(indices, dn.index_vector_dim(),
+                                 static_cast<int64_t>(to_operand.size())));
+  const IndexSpace& space = space_or;
   if (indices_batching.size() != input_batching.size()) {
     return absl::InvalidArgumentError(
         "input_batching_dims and scatter_indices_batching_dims differ in length");
@@ -1020,8 +1015,7 @@ absl::StatusOr<Literal> EvalScatter(const HloInstruction& instr, Operands ops,
     window_sizes.push_back(size);
   }
 
-  auto combiner = ScatterCombiner::Create(*to_apply, types, caller);
-  if (!combiner.ok()) return combiner.status();
+  AOT_ASSIGN_OR_RETURN(auto combiner, ScatterCombiner::Create(*to_apply, types, caller));
   std::vector<Literal> results;
   for (size_t i = 0; i < n; ++i) results.push_back(*ops[i]);
   absl::Span<const Literal* const> updates = ops.subspan(n + 1, n);
@@ -1063,9 +1057,7 @@ absl::StatusOr<Literal> EvalScatter(const HloInstruction& instr, Operands ops,
           ri += window[k] * op_strides[window_operand_dims[k]];
           ui += window[k] * upd_strides[update_window_dims[k]];
         }
-        if (absl::Status s = (*combiner)->Apply(results, ri, updates, ui); !s.ok()) {
-          return s;
-        }
+        AOT_RETURN_IF_ERROR(combiner->Apply(results, ri, updates, ui));
       } while (NextIndex(window_sizes, window));
     } while (NextIndex(space.batch_sizes, batch));
   }

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/passes/pass_utils.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -366,11 +367,10 @@ absl::StatusOr<bool> AlgebraicSimplifier::Run(HloModule* module) {
       FusionComputations(*module);
   for (HloComputation* c : module->computations()) {
     if (fused.contains(c)) continue;
-    if (absl::Status s = EnsureValidDefinitionOrder(c); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(EnsureValidDefinitionOrder(c));
     Simplifier simplifier(c);
-    absl::StatusOr<bool> c_changed = simplifier.Run();
-    if (!c_changed.ok()) return c_changed.status();
-    if (!*c_changed) continue;
+    AOT_ASSIGN_OR_RETURN(bool c_changed, simplifier.Run());
+    if (!c_changed) continue;
     changed = true;
     if (absl::StatusOr<bool> s = RemoveDeadCode(c); !s.ok()) return s.status();
     if (absl::StatusOr<bool> s = EnsureDefinitionOrder(c); !s.ok()) {

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/interpreter/evaluator.h"
 #include "compiler/passes/pass_utils.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -73,7 +74,7 @@ absl::StatusOr<bool> ConstantFolding::Run(HloModule* module) {
       FusionComputations(*module);
   for (HloComputation* c : module->computations()) {
     if (fused.contains(c)) continue;
-    if (absl::Status s = EnsureValidDefinitionOrder(c); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(EnsureValidDefinitionOrder(c));
     NameUniquer names = NameUniquer::ForInstructions(*c);
     bool c_changed = false;
     for (HloInstruction* h : c->instructions()) {

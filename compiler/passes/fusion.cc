@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/passes/pass_utils.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -142,10 +143,8 @@ class ComputationFuser {
       const std::string fusion_name = absl::StrCat("fusion.", n);
       computation_names->Add(computation_name);
       instruction_names.Add(fusion_name);
-      absl::StatusOr<HloInstruction*> fusion =
-          BuildFusion(module, groups_[g], computation_name, fusion_name);
-      if (!fusion.ok()) return fusion.status();
-      fusions[g] = *fusion;
+      AOT_ASSIGN_OR_RETURN(HloInstruction* fusion, BuildFusion(module, groups_[g], computation_name, fusion_name));
+      fusions[g] = fusion;
     }
     // Phase 2: the fusions take over their roots' uses (including uses by
     // other fusions, whose operands are original instructions so far).
@@ -169,8 +168,7 @@ class ComputationFuser {
           h == computation_->root_instruction()) {
         continue;
       }
-      if (absl::Status s = computation_->RemoveInstruction(h); !s.ok())
-        return s;
+      AOT_RETURN_IF_ERROR(computation_->RemoveInstruction(h));
     }
     absl::StatusOr<bool> reordered = EnsureDefinitionOrder(computation_);
     return reordered.status();
@@ -468,7 +466,7 @@ absl::StatusOr<bool> InstructionFusion::Run(HloModule* module) {
   bool changed = false;
   for (HloComputation* c : computations) {
     if (embedded.contains(c) || c->is_fusion_computation()) continue;
-    if (absl::Status s = EnsureValidDefinitionOrder(c); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(EnsureValidDefinitionOrder(c));
     ComputationFuser fuser(c, options_);
     if (fuser.FormGroups() == 0) continue;
     if (absl::Status s =

@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/passes/pass_utils.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -84,7 +85,7 @@ absl::StatusOr<bool> RunOnComputation(HloComputation* computation) {
     }
     h->ReplaceAllUsesWith(match);
     // `h` is later in definition order than `match` and now unused.
-    if (absl::Status s = computation->RemoveInstruction(h); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(computation->RemoveInstruction(h));
     changed = true;
   }
   return changed;
@@ -114,10 +115,9 @@ absl::StatusOr<bool> HloCse::Run(HloModule* module) {
       FusionComputations(*module);
   for (HloComputation* c : module->computations()) {
     if (fused.contains(c)) continue;
-    if (absl::Status s = EnsureValidDefinitionOrder(c); !s.ok()) return s;
-    absl::StatusOr<bool> c_changed = RunOnComputation(c);
-    if (!c_changed.ok()) return c_changed.status();
-    if (!*c_changed) continue;
+    AOT_RETURN_IF_ERROR(EnsureValidDefinitionOrder(c));
+    AOT_ASSIGN_OR_RETURN(bool c_changed, RunOnComputation(c));
+    if (!c_changed) continue;
     changed = true;
     if (absl::StatusOr<bool> s = EnsureDefinitionOrder(c); !s.ok()) {
       return s.status();

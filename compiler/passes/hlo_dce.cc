@@ -4,6 +4,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "compiler/passes/pass_utils.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -39,7 +40,7 @@ absl::StatusOr<bool> RunOnComputation(HloComputation* computation) {
     for (auto it = current.rbegin(); it != current.rend(); ++it) {
       HloInstruction* h = *it;
       if (live.contains(h) || h->user_count() != 0) continue;
-      if (absl::Status s = computation->RemoveInstruction(h); !s.ok()) return s;
+      AOT_RETURN_IF_ERROR(computation->RemoveInstruction(h));
       changed = progress = true;
     }
   }
@@ -51,9 +52,8 @@ absl::StatusOr<bool> RunOnComputation(HloComputation* computation) {
 absl::StatusOr<bool> HloDce::Run(HloModule* module) {
   bool changed = false;
   for (HloComputation* c : module->computations()) {
-    absl::StatusOr<bool> c_changed = RunOnComputation(c);
-    if (!c_changed.ok()) return c_changed.status();
-    changed |= *c_changed;
+    AOT_ASSIGN_OR_RETURN(bool c_changed, RunOnComputation(c));
+    changed |= c_changed;
   }
   const size_t before = module->computations().size();
   module->RemoveUnreachableComputations();

@@ -10,6 +10,7 @@
 #include "compiler/passes/hlo_cse.h"
 #include "compiler/passes/hlo_dce.h"
 #include "compiler/passes/layout_normalization.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -127,9 +128,8 @@ absl::StatusOr<bool> HloPassPipeline::RunStage(HloModule* module,
   for (int iteration = 1; iteration <= stage.max_iterations; ++iteration) {
     bool changed = false;
     for (auto& pass : stage.passes) {
-      absl::StatusOr<bool> c = RunOnePass(module, *pass, stage.name, iteration);
-      if (!c.ok()) return c.status();
-      changed |= *c;
+      AOT_ASSIGN_OR_RETURN(bool c, RunOnePass(module, *pass, stage.name, iteration));
+      changed |= c;
     }
     any_changed |= changed;
     if (!changed) break;
@@ -139,12 +139,11 @@ absl::StatusOr<bool> HloPassPipeline::RunStage(HloModule* module,
 
 absl::StatusOr<bool> HloPassPipeline::Run(HloModule* module) {
   run_log_.clear();
-  if (absl::Status s = VerifyInput(*module); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(VerifyInput(*module));
   bool changed = false;
   for (Stage& stage : stages_) {
-    absl::StatusOr<bool> c = RunStage(module, stage);
-    if (!c.ok()) return c.status();
-    changed |= *c;
+    AOT_ASSIGN_OR_RETURN(bool c, RunStage(module, stage));
+    changed |= c;
   }
   return changed;
 }
@@ -159,12 +158,11 @@ absl::StatusOr<bool> HloPassPipeline::RunThroughStage(
                      "'; stages: ", absl::StrJoin(StageNames(), ", ")));
   }
   run_log_.clear();
-  if (absl::Status s = VerifyInput(*module); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(VerifyInput(*module));
   bool changed = false;
   for (Stage& stage : stages_) {
-    absl::StatusOr<bool> c = RunStage(module, stage);
-    if (!c.ok()) return c.status();
-    changed |= *c;
+    AOT_ASSIGN_OR_RETURN(bool c, RunStage(module, stage));
+    changed |= c;
     if (stage.name == stage_name) break;
   }
   return changed;
@@ -190,12 +188,11 @@ absl::StatusOr<bool> HloPassPipeline::RunPasses(
     passes.push_back(pass);
   }
   run_log_.clear();
-  if (absl::Status s = VerifyInput(*module); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(VerifyInput(*module));
   bool changed = false;
   for (HloPass* pass : passes) {
-    absl::StatusOr<bool> c = RunOnePass(module, *pass, "passes", 1);
-    if (!c.ok()) return c.status();
-    changed |= *c;
+    AOT_ASSIGN_OR_RETURN(bool c, RunOnePass(module, *pass, "passes", 1));
+    changed |= c;
   }
   return changed;
 }

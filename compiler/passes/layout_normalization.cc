@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/passes/pass_utils.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -138,8 +139,7 @@ absl::StatusOr<bool> LayoutNormalization::Run(HloModule* module) {
     entry->set_root_instruction(new_root);
     changed = true;
   }
-  absl::StatusOr<bool> reordered = EnsureDefinitionOrder(entry);
-  if (!reordered.ok()) return reordered.status();
+  AOT_ASSIGN_OR_RETURN(bool reordered, EnsureDefinitionOrder(entry));
   return changed;
 }
 

@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -57,7 +58,7 @@ absl::StatusOr<bool> RemoveIfDead(HloInstruction* instruction) {
       continue;
     }
     std::vector<HloInstruction*> operands = h->operands();
-    if (absl::Status s = computation->RemoveInstruction(h); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(computation->RemoveInstruction(h));
     removed_any = true;
     // Distinct operands, in reverse so that the first operand is handled
     // first (the order does not change the result, only the work).
@@ -164,9 +165,8 @@ absl::StatusOr<bool> EnsureDefinitionOrder(HloComputation* computation) {
 absl::StatusOr<bool> EnsureDefinitionOrder(HloModule* module) {
   bool changed = false;
   for (HloComputation* c : module->computations()) {
-    absl::StatusOr<bool> moved = EnsureDefinitionOrder(c);
-    if (!moved.ok()) return moved.status();
-    changed |= *moved;
+    AOT_ASSIGN_OR_RETURN(bool moved, EnsureDefinitionOrder(c));
+    changed |= moved;
   }
   return changed;
 }
@@ -188,7 +188,7 @@ absl::StatusOr<bool> RemoveDeadCode(HloComputation* computation) {
           h->opcode() == HloOpcode::kParameter || HasSideEffect(*h)) {
         continue;
       }
-      if (absl::Status s = computation->RemoveInstruction(h); !s.ok()) return s;
+      AOT_RETURN_IF_ERROR(computation->RemoveInstruction(h));
       changed = progress = true;
     }
   }

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/support/date.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -14,8 +15,7 @@ const std::vector<EmissionFlag>& EmissionLedger() {
 
 absl::StatusOr<std::vector<LedgerViolation>> CheckEmissionLedger(
     const std::vector<EmissionFlag>& ledger, absl::string_view now_text) {
-  auto now = Date::Parse(now_text);
-  if (!now.ok()) return now.status();
+  AOT_ASSIGN_OR_RETURN(auto now, Date::Parse(now_text));
   std::vector<LedgerViolation> violations;
   auto date = [&](const EmissionFlag& f, const std::string& text,
                   absl::string_view field) -> std::optional<Date> {
@@ -40,7 +40,7 @@ absl::StatusOr<std::vector<LedgerViolation>> CheckEmissionLedger(
     if (!support) continue;
     if (f.enabled_by_default) {
       // support + 14 days <= d  <=>  support <= d - 14 days.
-      for (const Date& d : {*now, enabled.value_or(*now)}) {
+      for (const Date& d : {now, enabled.value_or(now)}) {
         if (*support > d.MinusDays(kForwardWindowDays)) {
           violations.push_back(
               {f.name, "EMITTED_TOO_EARLY",

@@ -11,6 +11,7 @@
 #include "google/protobuf/text_format.h"
 #include "runtime/support/embedded_file.h"
 #include "runtime/support/file_io.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -47,7 +48,7 @@ absl::StatusOr<TargetConfigProto> ParseTargetConfig(absl::string_view text,
     return absl::InvalidArgumentError(
         absl::StrCat(source, ":", errors.error()));
   }
-  if (absl::Status s = ValidateTargetConfig(config, source); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(ValidateTargetConfig(config, source));
   return config;
 }
 
@@ -157,9 +158,8 @@ absl::StatusOr<TargetConfigProto> ResolveTargetConfig(
     absl::string_view name_or_path) {
   std::error_code ec;
   if (std::filesystem::is_regular_file(std::string(name_or_path), ec)) {
-    auto text = ReadFileToString(std::string(name_or_path), 1 << 20);
-    if (!text.ok()) return text.status();
-    return ParseTargetConfig(*text, name_or_path);
+    AOT_ASSIGN_OR_RETURN(auto text, ReadFileToString(std::string(name_or_path), 1 << 20));
+    return ParseTargetConfig(text, name_or_path);
   }
   return ShippedTargetConfig(name_or_path);
 }

@@ -24,6 +24,7 @@
 #include "runtime/executable/client.h"
 #include "runtime/platform/host/cpu_features.h"
 #include "runtime/support/file_io.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -205,9 +206,8 @@ absl::StatusOr<LoadedHloModule> ParseHloModuleBytes(
 
 absl::StatusOr<LoadedHloModule> LoadHloModuleFile(
     const std::string& path, uint64_t elided_constant_seed) {
-  auto bytes = ReadFileToString(path);
-  if (!bytes.ok()) return bytes.status();
-  return ParseHloModuleBytes(*bytes, path, DetectModuleInputKind(path, *bytes),
+  AOT_ASSIGN_OR_RETURN(auto bytes, ReadFileToString(path));
+  return ParseHloModuleBytes(bytes, path, DetectModuleInputKind(path, bytes),
                              elided_constant_seed);
 }
 
@@ -277,7 +277,7 @@ absl::StatusOr<std::vector<std::string>> ExpandFileArguments(
   for (const std::string& arg : arguments) {
     std::error_code ec;
     if (std::filesystem::is_directory(arg, ec)) {
-      if (absl::Status s = ExpandDirectory(arg, &files); !s.ok()) return s;
+      AOT_RETURN_IF_ERROR(ExpandDirectory(arg, &files));
       continue;
     }
     if (std::filesystem::exists(arg, ec) || !IsGlobPattern(arg)) {
@@ -299,7 +299,7 @@ absl::StatusOr<std::vector<std::string>> ExpandFileArguments(
     std::sort(matched.begin(), matched.end());
     for (const std::string& m : matched) {
       if (std::filesystem::is_directory(m, ec)) {
-        if (absl::Status s = ExpandDirectory(m, &files); !s.ok()) return s;
+        AOT_RETURN_IF_ERROR(ExpandDirectory(m, &files));
       } else {
         files.push_back(m);
       }

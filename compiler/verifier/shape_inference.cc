@@ -15,24 +15,10 @@
 #include "absl/types/span.h"
 #include "compiler/hlo/hlo_computation.h"
 #include "compiler/hlo/hlo_opcode.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 namespace {
-
-#define AOT_SI_RETURN_IF_ERROR(expr)               \
-  do {                                             \
-    absl::Status aot_si_status = (expr);           \
-    if (!aot_si_status.ok()) return aot_si_status; \
-  } while (0)
-
-#define AOT_SI_CONCAT_INNER(a, b) a##b
-#define AOT_SI_CONCAT(a, b) AOT_SI_CONCAT_INNER(a, b)
-#define AOT_SI_ASSIGN_OR_RETURN(lhs, expr) \
-  AOT_SI_ASSIGN_OR_RETURN_IMPL(AOT_SI_CONCAT(aot_si_or_, __LINE__), lhs, expr)
-#define AOT_SI_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
-  auto tmp = (expr);                                 \
-  if (!tmp.ok()) return tmp.status();                \
-  lhs = std::move(*tmp)
 
 template <typename... Args>
 absl::Status Invalid(const Args&... args) {
@@ -149,7 +135,7 @@ absl::Status CheckBatchingDimensions(absl::string_view batching_field,
                                      const std::vector<int64_t>& indices_batching,
                                      const Shape& operand, const Shape& indices,
                                      const std::vector<int64_t>& expanded, int64_t ivd) {
-  AOT_SI_RETURN_IF_ERROR(CheckDimensionList(
+  AOT_RETURN_IF_ERROR(CheckDimensionList(
       indices_batching_field, indices_batching, static_cast<int64_t>(expanded.size()),
       absl::StrCat("the ", indices_kind, " ", Str(indices)), false));
   if (indices_batching.size() != batching.size()) {
@@ -276,7 +262,7 @@ class Inferrer {
     for (int64_t i = 0; i < n(); ++i) {
       if (hlo_.operand(i) == nullptr) return Invalid("operand ", i, " is null");
     }
-    AOT_SI_RETURN_IF_ERROR(CheckCalledComputationCount());
+    AOT_RETURN_IF_ERROR(CheckCalledComputationCount());
     const int arity = HloOpcodeArity(opcode_);
     if (arity >= 0 && n() != arity) {
       return Invalid("expects ", arity, " operand", arity == 1 ? "" : "s",
@@ -382,7 +368,7 @@ class Inferrer {
     return absl::OkStatus();
   }
   absl::Status ExpectAllArrays() const {
-    for (int64_t i = 0; i < n(); ++i) AOT_SI_RETURN_IF_ERROR(ExpectArray(i));
+    for (int64_t i = 0; i < n(); ++i) AOT_RETURN_IF_ERROR(ExpectArray(i));
     return absl::OkStatus();
   }
   absl::Status ExpectClass(int64_t i, TypeClass c) const {
@@ -499,7 +485,7 @@ class Inferrer {
                              absl::Span<const Shape> init_values,
                              absl::Span<const PrimitiveType> input_types,
                              int64_t inputs) const {
-    AOT_SI_RETURN_IF_ERROR(ExpectParameterCount(sig, 2 * inputs));
+    AOT_RETURN_IF_ERROR(ExpectParameterCount(sig, 2 * inputs));
     std::vector<Shape> accumulators;
     if (sig.result.IsArray()) {
       if (inputs != 1) {
@@ -575,7 +561,7 @@ class Inferrer {
   }
 
   absl::StatusOr<Shape> Iota() const {
-    AOT_SI_RETURN_IF_ERROR(ExpectDeclaredArray());
+    AOT_RETURN_IF_ERROR(ExpectDeclaredArray());
     const Shape& s = hlo_.shape();
     if (s.rank() == 0) return Invalid("iota does not support scalars");
     if (attrs_.dimensions.size() != 1) {
@@ -592,8 +578,8 @@ class Inferrer {
 
   // call and fusion: parameters match operands; the result is the root's.
   absl::StatusOr<Shape> CallLike(absl::string_view role) const {
-    AOT_SI_ASSIGN_OR_RETURN(Signature sig, Callee(0, role));
-    AOT_SI_RETURN_IF_ERROR(ExpectParameterCount(sig, n()));
+    AOT_ASSIGN_OR_RETURN(Signature sig, Callee(0, role));
+    AOT_RETURN_IF_ERROR(ExpectParameterCount(sig, n()));
     for (int64_t i = 0; i < n(); ++i) {
       if (!sig.parameters[i].Compatible(Op(i))) {
         return Invalid(OperandDesc(i), " has shape ", Str(Op(i)), " but ",
@@ -631,24 +617,24 @@ class Inferrer {
 
   absl::StatusOr<Shape> Unary() const {
     if (opcode_ == HloOpcode::kCopy) return WithoutLayout(Op(0));
-    AOT_SI_RETURN_IF_ERROR(ExpectArray(0));
+    AOT_RETURN_IF_ERROR(ExpectArray(0));
     switch (opcode_) {
       case HloOpcode::kNot:
-        AOT_SI_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kPredOrInteger));
+        AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kPredOrInteger));
         break;
       case HloOpcode::kPopulationCount:
       case HloOpcode::kClz:
-        AOT_SI_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kInteger));
+        AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kInteger));
         break;
       case HloOpcode::kAbs:
       case HloOpcode::kSign:
-        AOT_SI_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kSignedOrFloat));
+        AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kSignedOrFloat));
         break;
       case HloOpcode::kNegate:
-        AOT_SI_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kIntegerOrFloat));
+        AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kIntegerOrFloat));
         break;
       case HloOpcode::kReducePrecision:
-        AOT_SI_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloat));
+        AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloat));
         if (attrs_.exponent_bits < 1) {
           return Invalid("exponent_bits=", attrs_.exponent_bits,
                          " must be at least 1");
@@ -660,29 +646,29 @@ class Inferrer {
         break;
       default:
         // exp, log, trig, sqrt, rsqrt, cbrt, erf, floor, ceil, round-*, ...
-        AOT_SI_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloat));
+        AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloat));
         break;
     }
     return WithoutLayout(Op(0));
   }
 
   absl::StatusOr<Shape> Binary() const {
-    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
-    AOT_SI_RETURN_IF_ERROR(ExpectSameShape(1, 0));
+    AOT_RETURN_IF_ERROR(ExpectAllArrays());
+    AOT_RETURN_IF_ERROR(ExpectSameShape(1, 0));
     const PrimitiveType t = Op(0).element_type();
     switch (opcode_) {
       case HloOpcode::kAnd:
       case HloOpcode::kOr:
       case HloOpcode::kXor:
-        AOT_SI_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kPredOrInteger));
+        AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kPredOrInteger));
         break;
       case HloOpcode::kShiftLeft:
       case HloOpcode::kShiftRightArithmetic:
       case HloOpcode::kShiftRightLogical:
-        AOT_SI_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kInteger));
+        AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kInteger));
         break;
       case HloOpcode::kAtan2:
-        AOT_SI_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloat));
+        AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloat));
         break;
       case HloOpcode::kAdd:
       case HloOpcode::kMultiply:
@@ -693,7 +679,7 @@ class Inferrer {
       default:
         // subtract, divide, remainder, power: numeric, not pred.
         if (t == PRED) {
-          AOT_SI_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kIntegerOrFloat));
+          AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kIntegerOrFloat));
         }
         break;
     }
@@ -701,8 +687,8 @@ class Inferrer {
   }
 
   absl::StatusOr<Shape> IsFinite() const {
-    AOT_SI_RETURN_IF_ERROR(ExpectArray(0));
-    AOT_SI_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloat));
+    AOT_RETURN_IF_ERROR(ExpectArray(0));
+    AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloat));
     return Shape(PRED, Op(0).dimensions());
   }
 
@@ -710,8 +696,8 @@ class Inferrer {
     if (!attrs_.comparison_direction.has_value()) {
       return Invalid("missing comparison direction (direction=EQ|NE|...)");
     }
-    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
-    AOT_SI_RETURN_IF_ERROR(ExpectSameShape(1, 0));
+    AOT_RETURN_IF_ERROR(ExpectAllArrays());
+    AOT_RETURN_IF_ERROR(ExpectSameShape(1, 0));
     const PrimitiveType t = Op(0).element_type();
     const std::string& type = attrs_.comparison_type;
     if (!type.empty()) {
@@ -736,12 +722,12 @@ class Inferrer {
   }
 
   absl::StatusOr<Shape> Select() const {
-    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    AOT_RETURN_IF_ERROR(ExpectAllArrays());
     if (Op(0).element_type() != PRED) {
       return Invalid("predicate (", OperandDesc(0), ") has shape ", Str(Op(0)),
                      "; expected element type pred");
     }
-    AOT_SI_RETURN_IF_ERROR(ExpectSameShape(2, 1));
+    AOT_RETURN_IF_ERROR(ExpectSameShape(2, 1));
     if (Op(0).rank() != 0 && Op(0).dimensions() != Op(1).dimensions()) {
       return Invalid("predicate has shape ", Str(Op(0)),
                      " but on_true/on_false have shape ", Str(Op(1)),
@@ -752,10 +738,10 @@ class Inferrer {
   }
 
   absl::StatusOr<Shape> Clamp() const {
-    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    AOT_RETURN_IF_ERROR(ExpectAllArrays());
     const Shape& operand = Op(1);
     for (int64_t i : {0, 2}) {
-      AOT_SI_RETURN_IF_ERROR(ExpectSameType(i, 1));
+      AOT_RETURN_IF_ERROR(ExpectSameType(i, 1));
       if (Op(i).rank() != 0 && Op(i).dimensions() != operand.dimensions()) {
         return Invalid(i == 0 ? "min" : "max", " (", OperandDesc(i),
                        ") has shape ", Str(Op(i)),
@@ -767,7 +753,7 @@ class Inferrer {
   }
 
   absl::StatusOr<Shape> Convert() const {
-    AOT_SI_RETURN_IF_ERROR(ExpectArray(0));
+    AOT_RETURN_IF_ERROR(ExpectArray(0));
     const PrimitiveType to = hlo_.shape().element_type();
     if (!IsArrayType(to)) {
       return Invalid("declared shape ", Str(hlo_.shape()), " must be an array");
@@ -776,7 +762,7 @@ class Inferrer {
   }
 
   absl::StatusOr<Shape> BitcastConvert() const {
-    AOT_SI_RETURN_IF_ERROR(ExpectArray(0));
+    AOT_RETURN_IF_ERROR(ExpectArray(0));
     const PrimitiveType to = hlo_.shape().element_type();
     if (!IsArrayType(to)) {
       return Invalid("declared shape ", Str(hlo_.shape()), " must be an array");
@@ -804,8 +790,8 @@ class Inferrer {
   // Data movement.
 
   absl::StatusOr<Shape> Broadcast() const {
-    AOT_SI_RETURN_IF_ERROR(ExpectArray(0));
-    AOT_SI_RETURN_IF_ERROR(ExpectDeclaredArray());
+    AOT_RETURN_IF_ERROR(ExpectArray(0));
+    AOT_RETURN_IF_ERROR(ExpectDeclaredArray());
     const Shape& in = Op(0);
     const Shape& out = hlo_.shape();
     const std::vector<int64_t>& dims = attrs_.dimensions;
@@ -834,8 +820,8 @@ class Inferrer {
   }
 
   absl::StatusOr<Shape> Reshape() const {
-    AOT_SI_RETURN_IF_ERROR(ExpectArray(0));
-    AOT_SI_RETURN_IF_ERROR(ExpectDeclaredArray());
+    AOT_RETURN_IF_ERROR(ExpectArray(0));
+    AOT_RETURN_IF_ERROR(ExpectDeclaredArray());
     const Shape& out = hlo_.shape();
     const std::optional<int64_t> in_count = CheckedElementCount(Op(0));
     const std::optional<int64_t> out_count = CheckedElementCount(out);
@@ -852,8 +838,8 @@ class Inferrer {
   }
 
   absl::StatusOr<Shape> Bitcast() const {
-    AOT_SI_RETURN_IF_ERROR(ExpectArray(0));
-    AOT_SI_RETURN_IF_ERROR(ExpectDeclaredArray());
+    AOT_RETURN_IF_ERROR(ExpectArray(0));
+    AOT_RETURN_IF_ERROR(ExpectDeclaredArray());
     const Shape& out = hlo_.shape();
     const std::optional<int64_t> in_count = CheckedElementCount(Op(0));
     const std::optional<int64_t> out_count = CheckedElementCount(out);
@@ -872,7 +858,7 @@ class Inferrer {
   }
 
   absl::StatusOr<Shape> Transpose() const {
-    AOT_SI_RETURN_IF_ERROR(ExpectArray(0));
+    AOT_RETURN_IF_ERROR(ExpectArray(0));
     const Shape& in = Op(0);
     const std::vector<int64_t>& perm = attrs_.dimensions;
     if (static_cast<int64_t>(perm.size()) != in.rank()) {
@@ -880,7 +866,7 @@ class Inferrer {
                      " is not a permutation of the operand's ", in.rank(),
                      " dimensions (", Str(in), ")");
     }
-    AOT_SI_RETURN_IF_ERROR(CheckDimensionList("transpose dimensions", perm,
+    AOT_RETURN_IF_ERROR(CheckDimensionList("transpose dimensions", perm,
                                               in.rank(), Str(in), false));
     std::vector<int64_t> dims(in.rank());
     for (int64_t i = 0; i < in.rank(); ++i) dims[i] = in.dimensions(perm[i]);
@@ -888,7 +874,7 @@ class Inferrer {
   }
 
   absl::StatusOr<Shape> Slice() const {
-    AOT_SI_RETURN_IF_ERROR(ExpectArray(0));
+    AOT_RETURN_IF_ERROR(ExpectArray(0));
     const Shape& in = Op(0);
     const std::vector<SliceSpec>& slice = attrs_.slice;
     if (static_cast<int64_t>(slice.size()) != in.rank()) {
@@ -939,9 +925,9 @@ class Inferrer {
 
   absl::StatusOr<Shape> DynamicSlice() const {
     if (n() < 1) return Invalid("expects an operand and start indices");
-    AOT_SI_RETURN_IF_ERROR(ExpectArray(0));
+    AOT_RETURN_IF_ERROR(ExpectArray(0));
     const Shape& in = Op(0);
-    AOT_SI_RETURN_IF_ERROR(CheckStartIndices(1, in.rank()));
+    AOT_RETURN_IF_ERROR(CheckStartIndices(1, in.rank()));
     const std::vector<int64_t>& sizes = attrs_.dynamic_slice_sizes;
     if (static_cast<int64_t>(sizes.size()) != in.rank()) {
       return Invalid("dynamic_slice_sizes=", Dims(sizes), " has ", sizes.size(),
@@ -960,11 +946,11 @@ class Inferrer {
 
   absl::StatusOr<Shape> DynamicUpdateSlice() const {
     if (n() < 2) return Invalid("expects an operand, an update and indices");
-    AOT_SI_RETURN_IF_ERROR(ExpectArray(0));
-    AOT_SI_RETURN_IF_ERROR(ExpectArray(1));
+    AOT_RETURN_IF_ERROR(ExpectArray(0));
+    AOT_RETURN_IF_ERROR(ExpectArray(1));
     const Shape& in = Op(0);
     const Shape& update = Op(1);
-    AOT_SI_RETURN_IF_ERROR(ExpectSameType(1, 0));
+    AOT_RETURN_IF_ERROR(ExpectSameType(1, 0));
     if (update.rank() != in.rank()) {
       return Invalid("update ", Str(update), " has rank ", update.rank(),
                      " but the operand ", Str(in), " has rank ", in.rank());
@@ -975,13 +961,13 @@ class Inferrer {
                        Str(in), " in dimension ", i);
       }
     }
-    AOT_SI_RETURN_IF_ERROR(CheckStartIndices(2, in.rank()));
+    AOT_RETURN_IF_ERROR(CheckStartIndices(2, in.rank()));
     return WithoutLayout(in);
   }
 
   absl::StatusOr<Shape> Concatenate() const {
     if (n() < 1) return Invalid("expects at least one operand");
-    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    AOT_RETURN_IF_ERROR(ExpectAllArrays());
     if (attrs_.dimensions.size() != 1) {
       return Invalid("needs exactly one concatenate dimension; got dimensions=",
                      Dims(attrs_.dimensions));
@@ -994,7 +980,7 @@ class Inferrer {
     }
     std::vector<int64_t> dims = first.dimensions();
     for (int64_t i = 1; i < n(); ++i) {
-      AOT_SI_RETURN_IF_ERROR(ExpectSameType(i, 0));
+      AOT_RETURN_IF_ERROR(ExpectSameType(i, 0));
       const Shape& s = Op(i);
       bool ok = s.rank() == first.rank();
       for (int64_t d = 0; ok && d < s.rank(); ++d) {
@@ -1014,10 +1000,10 @@ class Inferrer {
   }
 
   absl::StatusOr<Shape> Pad() const {
-    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    AOT_RETURN_IF_ERROR(ExpectAllArrays());
     const Shape& in = Op(0);
-    AOT_SI_RETURN_IF_ERROR(ExpectScalar(1, "padding value"));
-    AOT_SI_RETURN_IF_ERROR(ExpectSameType(1, 0));
+    AOT_RETURN_IF_ERROR(ExpectScalar(1, "padding value"));
+    AOT_RETURN_IF_ERROR(ExpectSameType(1, 0));
     if (!attrs_.padding_config.has_value()) {
       return Invalid("missing padding config (padding=...)");
     }
@@ -1053,8 +1039,8 @@ class Inferrer {
   }
 
   absl::StatusOr<Shape> Reverse() const {
-    AOT_SI_RETURN_IF_ERROR(ExpectArray(0));
-    AOT_SI_RETURN_IF_ERROR(CheckDimensionList("reverse dimensions",
+    AOT_RETURN_IF_ERROR(ExpectArray(0));
+    AOT_RETURN_IF_ERROR(CheckDimensionList("reverse dimensions",
                                               attrs_.dimensions, Op(0).rank(),
                                               Str(Op(0)), false));
     return WithoutLayout(Op(0));
@@ -1064,7 +1050,7 @@ class Inferrer {
   // Gather / scatter.
 
   absl::StatusOr<Shape> Gather() const {
-    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    AOT_RETURN_IF_ERROR(ExpectAllArrays());
     if (!attrs_.gather_dimension_numbers.has_value()) {
       return Invalid("missing gather dimension numbers");
     }
@@ -1092,7 +1078,7 @@ class Inferrer {
     const int64_t result_rank =
         static_cast<int64_t>(offset_dims.size() + expanded.size()) - 1;
 
-    AOT_SI_RETURN_IF_ERROR(CheckDimensionList(
+    AOT_RETURN_IF_ERROR(CheckDimensionList(
         "offset_dims", offset_dims, result_rank, "the gather result", true));
     if (static_cast<int64_t>(start_index_map.size()) != expanded[ivd]) {
       return Invalid("start_index_map=", Dims(start_index_map), " has ",
@@ -1101,13 +1087,13 @@ class Inferrer {
                      " of the start indices ", Str(indices), " has size ",
                      expanded[ivd]);
     }
-    AOT_SI_RETURN_IF_ERROR(
+    AOT_RETURN_IF_ERROR(
         CheckDimensionList("start_index_map", start_index_map, input.rank(),
                            absl::StrCat("the operand ", Str(input)), false));
-    AOT_SI_RETURN_IF_ERROR(
+    AOT_RETURN_IF_ERROR(
         CheckDimensionList("collapsed_slice_dims", collapsed, input.rank(),
                            absl::StrCat("the operand ", Str(input)), true));
-    AOT_SI_RETURN_IF_ERROR(
+    AOT_RETURN_IF_ERROR(
         CheckDimensionList("operand_batching_dims", batching, input.rank(),
                            absl::StrCat("the operand ", Str(input)), true));
     for (int64_t b : batching) {
@@ -1122,7 +1108,7 @@ class Inferrer {
                        "operand_batching_dims");
       }
     }
-    AOT_SI_RETURN_IF_ERROR(CheckBatchingDimensions(
+    AOT_RETURN_IF_ERROR(CheckBatchingDimensions(
         "operand_batching_dims", "start_indices_batching_dims", "operand", "start indices",
         batching, indices_batching, input, indices, expanded, ivd));
 
@@ -1187,7 +1173,7 @@ class Inferrer {
           n());
     }
     const int64_t count = (n() - 1) / 2;
-    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    AOT_RETURN_IF_ERROR(ExpectAllArrays());
     if (!attrs_.scatter_dimension_numbers.has_value()) {
       return Invalid("missing scatter dimension numbers");
     }
@@ -1234,13 +1220,13 @@ class Inferrer {
     const std::vector<int64_t> indices_batching =
         ToVector(d.scatter_indices_batching_dims());
 
-    AOT_SI_RETURN_IF_ERROR(
+    AOT_RETURN_IF_ERROR(
         CheckDimensionList("update_window_dims", window_dims, updates.rank(),
                            absl::StrCat("the updates ", Str(updates)), true));
-    AOT_SI_RETURN_IF_ERROR(
+    AOT_RETURN_IF_ERROR(
         CheckDimensionList("inserted_window_dims", inserted, operand.rank(),
                            absl::StrCat("the operand ", Str(operand)), true));
-    AOT_SI_RETURN_IF_ERROR(
+    AOT_RETURN_IF_ERROR(
         CheckDimensionList("input_batching_dims", batching, operand.rank(),
                            absl::StrCat("the operand ", Str(operand)), true));
     for (int64_t b : batching) {
@@ -1265,7 +1251,7 @@ class Inferrer {
                      " of the scatter indices ", Str(indices), " has size ",
                      expanded[ivd]);
     }
-    AOT_SI_RETURN_IF_ERROR(CheckDimensionList(
+    AOT_RETURN_IF_ERROR(CheckDimensionList(
         "scatter_dims_to_operand_dims", to_operand, operand.rank(),
         absl::StrCat("the operand ", Str(operand)), false));
     for (int64_t b : batching) {
@@ -1275,7 +1261,7 @@ class Inferrer {
                        "input_batching_dims");
       }
     }
-    AOT_SI_RETURN_IF_ERROR(CheckBatchingDimensions(
+    AOT_RETURN_IF_ERROR(CheckBatchingDimensions(
         "input_batching_dims", "scatter_indices_batching_dims", "input", "scatter indices",
         batching, indices_batching, operand, indices, expanded, ivd));
 
@@ -1314,14 +1300,14 @@ class Inferrer {
       ++scatter_seen;
     }
 
-    AOT_SI_ASSIGN_OR_RETURN(Signature sig, Callee(0, "to_apply computation"));
+    AOT_ASSIGN_OR_RETURN(Signature sig, Callee(0, "to_apply computation"));
     std::vector<Shape> inits;
     std::vector<PrimitiveType> types;
     for (int64_t i = 0; i < count; ++i) {
       inits.push_back(Shape::Scalar(Op(i).element_type()));
       types.push_back(Op(count + 1 + i).element_type());
     }
-    AOT_SI_RETURN_IF_ERROR(VerifyReducer(sig, inits, types, count));
+    AOT_RETURN_IF_ERROR(VerifyReducer(sig, inits, types, count));
     if (count == 1) return WithoutLayout(operand);
     std::vector<Shape> results;
     for (int64_t i = 0; i < count; ++i) results.push_back(WithoutLayout(Op(i)));
@@ -1338,7 +1324,7 @@ class Inferrer {
       return Invalid("expects 2N operands (N inputs, N init values) but has ", n());
     }
     const int64_t count = n() / 2;
-    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    AOT_RETURN_IF_ERROR(ExpectAllArrays());
     for (int64_t i = 1; i < count; ++i) {
       if (Op(i).dimensions() != Op(0).dimensions()) {
         return Invalid("input ", i, " has shape ", Str(Op(i)), " but input 0 has ", Str(Op(0)),
@@ -1350,23 +1336,23 @@ class Inferrer {
 
   // The to_apply reducer of a variadic reduction over `count` inputs.
   absl::StatusOr<Signature> ReductionReducer(int64_t count) const {
-    AOT_SI_ASSIGN_OR_RETURN(Signature sig, Callee(0, "to_apply computation"));
+    AOT_ASSIGN_OR_RETURN(Signature sig, Callee(0, "to_apply computation"));
     std::vector<Shape> inits;
     std::vector<PrimitiveType> types;
     for (int64_t i = 0; i < count; ++i) {
       inits.push_back(Op(count + i));
       types.push_back(Op(i).element_type());
     }
-    AOT_SI_RETURN_IF_ERROR(VerifyReducer(sig, inits, types, count));
+    AOT_RETURN_IF_ERROR(VerifyReducer(sig, inits, types, count));
     return sig;
   }
 
   absl::StatusOr<Shape> Reduce() const {
-    AOT_SI_ASSIGN_OR_RETURN(const int64_t count, ReductionInputCount());
+    AOT_ASSIGN_OR_RETURN(const int64_t count, ReductionInputCount());
     const Shape& first = Op(0);
-    AOT_SI_RETURN_IF_ERROR(CheckDimensionList("reduce dimensions", attrs_.dimensions, first.rank(),
+    AOT_RETURN_IF_ERROR(CheckDimensionList("reduce dimensions", attrs_.dimensions, first.rank(),
                                               absl::StrCat("the input ", Str(first)), false));
-    AOT_SI_ASSIGN_OR_RETURN(Signature sig, ReductionReducer(count));
+    AOT_ASSIGN_OR_RETURN(Signature sig, ReductionReducer(count));
     std::vector<int64_t> kept;
     for (int64_t i = 0; i < first.rank(); ++i) {
       if (!Contains(attrs_.dimensions, i)) kept.push_back(first.dimensions(i));
@@ -1380,11 +1366,11 @@ class Inferrer {
   }
 
   absl::StatusOr<Shape> ReduceWindow() const {
-    AOT_SI_ASSIGN_OR_RETURN(const int64_t count, ReductionInputCount());
+    AOT_ASSIGN_OR_RETURN(const int64_t count, ReductionInputCount());
     if (!attrs_.window.has_value()) return Invalid("missing window");
     const Shape& first = Op(0);
-    AOT_SI_ASSIGN_OR_RETURN(Signature sig, ReductionReducer(count));
-    AOT_SI_ASSIGN_OR_RETURN(
+    AOT_ASSIGN_OR_RETURN(Signature sig, ReductionReducer(count));
+    AOT_ASSIGN_OR_RETURN(
         std::vector<int64_t> dims,
         WindowOutputDimensions(first.dimensions(), *attrs_.window,
                                absl::StrCat("the input ", Str(first))));
@@ -1397,12 +1383,12 @@ class Inferrer {
   }
 
   absl::StatusOr<Shape> SelectAndScatter() const {
-    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    AOT_RETURN_IF_ERROR(ExpectAllArrays());
     if (!attrs_.window.has_value()) return Invalid("missing window");
     const Shape& operand = Op(0);
     const Shape& source = Op(1);
-    AOT_SI_ASSIGN_OR_RETURN(Signature select, Callee(0, "select computation"));
-    AOT_SI_RETURN_IF_ERROR(ExpectParameterCount(select, 2));
+    AOT_ASSIGN_OR_RETURN(Signature select, Callee(0, "select computation"));
+    AOT_RETURN_IF_ERROR(ExpectParameterCount(select, 2));
     if (!select.result.Compatible(Shape::Scalar(PRED))) {
       return Invalid(select.description, " must return pred[] but returns ",
                      Str(select.result));
@@ -1415,12 +1401,12 @@ class Inferrer {
                        " but the operand element shape is ", Str(element));
       }
     }
-    AOT_SI_ASSIGN_OR_RETURN(Signature scatter,
+    AOT_ASSIGN_OR_RETURN(Signature scatter,
                             Callee(1, "scatter computation"));
     const std::vector<Shape> inits = {Op(2)};
     const std::vector<PrimitiveType> types = {source.element_type()};
-    AOT_SI_RETURN_IF_ERROR(VerifyReducer(scatter, inits, types, 1));
-    AOT_SI_ASSIGN_OR_RETURN(
+    AOT_RETURN_IF_ERROR(VerifyReducer(scatter, inits, types, 1));
+    AOT_ASSIGN_OR_RETURN(
         std::vector<int64_t> dims,
         WindowOutputDimensions(operand.dimensions(), *attrs_.window,
                                absl::StrCat("the operand ", Str(operand))));
@@ -1456,7 +1442,7 @@ class Inferrer {
   }
 
   absl::StatusOr<Shape> Dot() const {
-    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    AOT_RETURN_IF_ERROR(ExpectAllArrays());
     if (!attrs_.dot_dimension_numbers.has_value()) {
       return Invalid(
           "missing dot dimension numbers "
@@ -1473,10 +1459,10 @@ class Inferrer {
     lhs_all.insert(lhs_all.end(), lc.begin(), lc.end());
     std::vector<int64_t> rhs_all = rb;
     rhs_all.insert(rhs_all.end(), rc.begin(), rc.end());
-    AOT_SI_RETURN_IF_ERROR(CheckDimensionList(
+    AOT_RETURN_IF_ERROR(CheckDimensionList(
         "lhs batch+contracting dimensions", lhs_all, lhs.rank(),
         absl::StrCat("the lhs ", Str(lhs)), false));
-    AOT_SI_RETURN_IF_ERROR(CheckDimensionList(
+    AOT_RETURN_IF_ERROR(CheckDimensionList(
         "rhs batch+contracting dimensions", rhs_all, rhs.rank(),
         absl::StrCat("the rhs ", Str(rhs)), false));
     if (lc.size() != rc.size()) {
@@ -1505,8 +1491,8 @@ class Inferrer {
             " dimension ", rb[i], " has size ", rhs.dimensions(rb[i]));
       }
     }
-    AOT_SI_RETURN_IF_ERROR(CheckOperandPrecision());
-    AOT_SI_ASSIGN_OR_RETURN(PrimitiveType type, MixedResultType());
+    AOT_RETURN_IF_ERROR(CheckOperandPrecision());
+    AOT_ASSIGN_OR_RETURN(PrimitiveType type, MixedResultType());
     std::vector<int64_t> dims;
     for (int64_t b : lb) dims.push_back(lhs.dimensions(b));
     for (int64_t i = 0; i < lhs.rank(); ++i) {
@@ -1528,7 +1514,7 @@ class Inferrer {
   }
 
   absl::StatusOr<Shape> Convolution() const {
-    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    AOT_RETURN_IF_ERROR(ExpectAllArrays());
     if (!attrs_.convolution_dimension_numbers.has_value()) {
       return Invalid("missing convolution dimension numbers (dim_labels=...)");
     }
@@ -1646,11 +1632,11 @@ class Inferrer {
                        Str(rhs), ")");
       }
     }
-    AOT_SI_ASSIGN_OR_RETURN(
+    AOT_ASSIGN_OR_RETURN(
         std::vector<int64_t> windowed,
         WindowOutputDimensions(base, *window, "the lhs spatial dimensions"));
-    AOT_SI_RETURN_IF_ERROR(CheckOperandPrecision());
-    AOT_SI_ASSIGN_OR_RETURN(PrimitiveType type, MixedResultType());
+    AOT_RETURN_IF_ERROR(CheckOperandPrecision());
+    AOT_ASSIGN_OR_RETURN(PrimitiveType type, MixedResultType());
     std::vector<int64_t> dims(rank);
     dims[d.output_batch_dimension()] = input_batch / bgc;
     dims[d.output_feature_dimension()] = kernel_out;
@@ -1665,7 +1651,7 @@ class Inferrer {
 
   absl::StatusOr<Shape> Sort() const {
     if (n() < 1) return Invalid("expects at least one operand");
-    AOT_SI_RETURN_IF_ERROR(ExpectAllArrays());
+    AOT_RETURN_IF_ERROR(ExpectAllArrays());
     const Shape& first = Op(0);
     for (int64_t i = 1; i < n(); ++i) {
       if (Op(i).dimensions() != first.dimensions()) {
@@ -1683,8 +1669,8 @@ class Inferrer {
       return Invalid("sort dimension ", dim, " is out of range for ",
                      Str(first));
     }
-    AOT_SI_ASSIGN_OR_RETURN(Signature cmp, Callee(0, "comparator"));
-    AOT_SI_RETURN_IF_ERROR(ExpectParameterCount(cmp, 2 * n()));
+    AOT_ASSIGN_OR_RETURN(Signature cmp, Callee(0, "comparator"));
+    AOT_RETURN_IF_ERROR(ExpectParameterCount(cmp, 2 * n()));
     if (!cmp.result.Compatible(Shape::Scalar(PRED))) {
       return Invalid(cmp.description, " must return pred[] but returns ",
                      Str(cmp.result));
@@ -1703,10 +1689,10 @@ class Inferrer {
 
   absl::StatusOr<Shape> While() const {
     const Shape& init = Op(0);
-    AOT_SI_ASSIGN_OR_RETURN(Signature cond, Callee(0, "condition computation"));
-    AOT_SI_ASSIGN_OR_RETURN(Signature body, Callee(1, "body computation"));
-    AOT_SI_RETURN_IF_ERROR(ExpectParameterCount(cond, 1));
-    AOT_SI_RETURN_IF_ERROR(ExpectParameterCount(body, 1));
+    AOT_ASSIGN_OR_RETURN(Signature cond, Callee(0, "condition computation"));
+    AOT_ASSIGN_OR_RETURN(Signature body, Callee(1, "body computation"));
+    AOT_RETURN_IF_ERROR(ExpectParameterCount(cond, 1));
+    AOT_RETURN_IF_ERROR(ExpectParameterCount(body, 1));
     if (!cond.parameters[0].Compatible(init)) {
       return Invalid(cond.description, " parameter has shape ",
                      Str(cond.parameters[0]), " but the operand has ",
@@ -1749,9 +1735,9 @@ class Inferrer {
     }
     Shape result;
     for (int64_t b = 0; b < branches; ++b) {
-      AOT_SI_ASSIGN_OR_RETURN(
+      AOT_ASSIGN_OR_RETURN(
           Signature sig, Callee(b, absl::StrCat("branch ", b, " computation")));
-      AOT_SI_RETURN_IF_ERROR(ExpectParameterCount(sig, 1));
+      AOT_RETURN_IF_ERROR(ExpectParameterCount(sig, 1));
       if (!sig.parameters[0].Compatible(Op(b + 1))) {
         return Invalid(sig.description, " parameter has shape ",
                        Str(sig.parameters[0]), " but ", OperandDesc(b + 1),
@@ -1772,12 +1758,6 @@ class Inferrer {
   const HloAttributes& attrs_;
   const HloOpcode opcode_;
 };
-
-#undef AOT_SI_RETURN_IF_ERROR
-#undef AOT_SI_ASSIGN_OR_RETURN
-#undef AOT_SI_ASSIGN_OR_RETURN_IMPL
-#undef AOT_SI_CONCAT
-#undef AOT_SI_CONCAT_INNER
 
 }  // namespace
 

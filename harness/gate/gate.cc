@@ -15,6 +15,7 @@
 #include "harness/schema/schema_check.h"
 #include "proto/schema.h"
 #include "runtime/support/date.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 namespace {
@@ -92,21 +93,19 @@ absl::Status SchemaCheckStep(const GateOptions& options, GateReport* report) {
     report->checks.push_back(check);
     return absl::OkStatus();
   }
-  auto history = ReadSchemaHistory(*snapshots);
-  if (!history.ok()) return history.status();
+  AOT_ASSIGN_OR_RETURN(auto history, ReadSchemaHistory(*snapshots));
   SchemaVersion head{"<head schema>",
                      options.head_schema ? *options.head_schema : SchemaDescriptorSet()};
-  auto result = CheckSchema(*history, head);
-  if (!result.ok()) return result.status();
-  for (const SchemaFinding& v : result->violations) {
+  AOT_ASSIGN_OR_RETURN(auto result, CheckSchema(history, head));
+  for (const SchemaFinding& v : result.violations) {
     Block(report, "schema", v.rule, v.ToString());
   }
-  for (const SchemaFinding& a : result->additions) {
+  for (const SchemaFinding& a : result.additions) {
     report->notices.push_back({"schema", a.ToString()});
   }
-  check.ok = result->ok();
-  check.summary = absl::StrCat(history->size(), " snapshot(s); ", result->violations.size(),
-                               " violation(s), ", result->additions.size(), " addition(s)");
+  check.ok = result.ok();
+  check.summary = absl::StrCat(history.size(), " snapshot(s); ", result.violations.size(),
+                               " violation(s), ", result.additions.size(), " addition(s)");
   report->checks.push_back(check);
   return absl::OkStatus();
 }
@@ -213,8 +212,7 @@ absl::Status ForwardStep(
   int errors = 0;
   for (const ReleaseSnapshot& release : window.releases) {
     report->forward_releases.push_back(release.id);
-    auto checker = LoadForwardChecker(options.golden_dir, release, options.head_pool);
-    if (!checker.ok()) return checker.status();
+    AOT_ASSIGN_OR_RETURN(auto checker, LoadForwardChecker(options.golden_dir, release, options.head_pool));
     // The same finding in many kernels or artifacts is one blocker or
     // notice with a count and an example (every finding stays in the JSON).
     struct Group {
@@ -225,7 +223,7 @@ absl::Status ForwardStep(
     std::vector<std::tuple<std::string, std::string, std::string>> order;
     size_t begin = report->forward.size();
     for (const ForwardArtifact& artifact : *artifacts) {
-      for (ForwardFinding& f : (*checker)->Check(artifact)) {
+      for (ForwardFinding& f : checker->Check(artifact)) {
         if (f.severity == "error") ++errors;
         report->forward.push_back(std::move(f));
       }
@@ -327,25 +325,20 @@ std::string GateReport::Summary() const {
 
 absl::StatusOr<std::vector<ForwardArtifact>> CompileCorpusArtifacts(
     const std::string& golden_dir, const std::vector<std::string>& targets) {
-  auto compiled = CompileCorpus(golden_dir, SelectGoldenTargets(targets));
-  if (!compiled.ok()) return compiled.status();
-  return ForwardArtifacts(*compiled);
+  AOT_ASSIGN_OR_RETURN(auto compiled, CompileCorpus(golden_dir, SelectGoldenTargets(targets)));
+  return ForwardArtifacts(compiled);
 }
 
 absl::StatusOr<GateReport> RunGate(const GateOptions& options) {
-  auto now = Date::Parse(options.now);
-  if (!now.ok()) return now.status();
+  AOT_ASSIGN_OR_RETURN(auto now, Date::Parse(options.now));
   GateReport report;
   report.now = options.now;
   std::vector<std::string> targets = SelectGoldenTargets(options.targets);
-  auto releases = LoadReleases(options.golden_dir);
-  if (!releases.ok()) return releases.status();
+  AOT_ASSIGN_OR_RETURN(auto releases, LoadReleases(options.golden_dir));
   ReleaseSnapshot runtime = options.runtime ? *options.runtime : CaptureRuntimeCapabilities();
 
-  if (absl::Status s = SchemaCheckStep(options, &report); !s.ok()) return s;
-  if (absl::Status s = BackwardStep(options, targets, *releases, runtime, *now, &report); !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(SchemaCheckStep(options, &report));
+  AOT_RETURN_IF_ERROR(BackwardStep(options, targets, releases, runtime, now, &report));
   // The corpus is compiled once, for the forward check and verification.
   std::optional<std::vector<CompiledTest>> compiled;
   auto corpus = [&]() -> absl::StatusOr<const std::vector<CompiledTest>*> {
@@ -358,31 +351,26 @@ absl::StatusOr<GateReport> RunGate(const GateOptions& options) {
   };
   auto current_output = [&]() -> absl::StatusOr<std::vector<ForwardArtifact>> {
     if (options.artifacts) return options.artifacts();
-    auto c = corpus();
-    if (!c.ok()) return c.status();
-    return ForwardArtifacts(**c);
+    AOT_ASSIGN_OR_RETURN(auto c, corpus());
+    return ForwardArtifacts(*c);
   };
-  if (absl::Status s = ForwardStep(options, current_output, *releases, *now, &report); !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(ForwardStep(options, current_output, releases, now, &report));
 
   GateCheck ledger{"ledger", true, ""};
   const std::vector<EmissionFlag>& flags = options.ledger ? *options.ledger : EmissionLedger();
-  auto violations = CheckEmissionLedger(flags, options.now);
-  if (!violations.ok()) return violations.status();
-  for (const LedgerViolation& v : *violations) {
+  AOT_ASSIGN_OR_RETURN(auto violations, CheckEmissionLedger(flags, options.now));
+  for (const LedgerViolation& v : violations) {
     Block(&report, "ledger", v.rule, absl::StrCat(v.flag, ": ", v.message));
   }
-  ledger.ok = violations->empty();
+  ledger.ok = violations.empty();
   ledger.summary =
-      absl::StrCat(flags.size(), " emission flag(s), ", violations->size(), " violation(s)");
+      absl::StrCat(flags.size(), " emission flag(s), ", violations.size(), " violation(s)");
   report.checks.push_back(ledger);
 
   GateCheck lint{"lint", true, ""};
-  auto lint_report = LintFallbacks(options.source_root, *now);
-  if (!lint_report.ok()) return lint_report.status();
-  LintAliases(*now, &*lint_report);
-  for (const LintFinding& f : lint_report->findings) {
+  AOT_ASSIGN_OR_RETURN(auto lint_report, LintFallbacks(options.source_root, now));
+  LintAliases(now, &lint_report);
+  for (const LintFinding& f : lint_report.findings) {
     std::string where =
         absl::StrCat(f.file, f.line > 0 ? absl::StrCat(":", f.line) : "", ": ", f.message);
     if (f.severity == "error") {
@@ -391,25 +379,23 @@ absl::StatusOr<GateReport> RunGate(const GateOptions& options) {
       report.notices.push_back({"lint", where});
     }
   }
-  lint.ok = lint_report->ok();
-  lint.summary = absl::StrCat(lint_report->fallbacks, " fallback(s), ",
-                              lint_report->findings.size(), " finding(s)");
+  lint.ok = lint_report.ok();
+  lint.summary = absl::StrCat(lint_report.fallbacks, " fallback(s), ",
+                              lint_report.findings.size(), " finding(s)");
   report.checks.push_back(lint);
 
   if (options.verify) {
     GateCheck verify{"verify", true, ""};
-    auto c = corpus();
-    if (!c.ok()) return c.status();
-    auto results = VerifyCompiled(options.golden_dir, targets, **c, /*strict=*/false);
-    if (!results.ok()) return results.status();
-    for (const VerifyResult& r : *results) {
+    AOT_ASSIGN_OR_RETURN(auto c, corpus());
+    AOT_ASSIGN_OR_RETURN(auto results, VerifyCompiled(options.golden_dir, targets, *c, /*strict=*/false));
+    for (const VerifyResult& r : results) {
       if (r.ok) continue;
       verify.ok = false;
       Block(&report, "verify", "GOLDEN_DIFFERS",
             absl::StrCat(r.target, " v", r.version,
                          ": the current compiler no longer reproduces it:\n", r.diff));
     }
-    verify.summary = absl::StrCat(results->size(), " target(s) compared with their newest golden");
+    verify.summary = absl::StrCat(results.size(), " target(s) compared with their newest golden");
     report.checks.push_back(verify);
   }
   return report;

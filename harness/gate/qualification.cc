@@ -5,6 +5,7 @@
 #include "harness/golden/windows.h"
 #include "harness/release/release.h"
 #include "runtime/support/build_info.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -35,16 +36,14 @@ absl::StatusOr<QualificationData> QualificationFromGate(const GateReport& gate,
     d.cells.push_back(std::move(cell));
   }
   for (const std::string& target : targets) {
-    auto dated = DatedVersions(golden_dir, target);
-    if (!dated.ok()) return dated.status();
-    for (const DatedVersion& v : *dated) {
+    AOT_ASSIGN_OR_RETURN(auto dated, DatedVersions(golden_dir, target));
+    for (const DatedVersion& v : dated) {
       d.timeline.push_back(
           {"version", absl::StrCat(target, " v", v.version), v.created.ToString()});
     }
   }
-  auto releases = LoadReleases(golden_dir);
-  if (!releases.ok()) return releases.status();
-  for (const ReleaseSnapshot& r : *releases) d.timeline.push_back({"release", r.id, r.date});
+  AOT_ASSIGN_OR_RETURN(auto releases, LoadReleases(golden_dir));
+  for (const ReleaseSnapshot& r : releases) d.timeline.push_back({"release", r.id, r.date});
   return d;
 }
 

@@ -11,6 +11,7 @@
 #include "nlohmann/json.hpp"
 #include "runtime/support/cli.h"
 #include "runtime/support/file_io.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -41,9 +42,8 @@ absl::StatusOr<std::vector<CorpusModule>> DiscoverModules(const std::string& gol
       fs::path sidecar = file.path();
       sidecar.replace_extension(".options.json");
       if (fs::exists(sidecar)) {
-        auto text = ReadFileToString(sidecar.string(), 1 << 20);
-        if (!text.ok()) return text.status();
-        nlohmann::json j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+        AOT_ASSIGN_OR_RETURN(auto text, ReadFileToString(sidecar.string(), 1 << 20));
+        nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
         if (j.is_discarded() || !j.is_object()) {
           return absl::InvalidArgumentError(absl::StrCat(sidecar.string(), ": not a JSON object"));
         }

@@ -24,6 +24,7 @@
 #include "runtime/executable/client.h"
 #include "runtime/support/build_info.h"
 #include "runtime/support/file_io.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -66,9 +67,8 @@ std::string DiffExecutables(const ExecutableProto& golden, const ExecutableProto
 namespace {
 
 absl::StatusOr<std::unique_ptr<HloModule>> ParseFile(const std::string& path) {
-  auto text = ReadFileToString(path);
-  if (!text.ok()) return text.status();
-  auto module = ParseHloModule(*text);
+  AOT_ASSIGN_OR_RETURN(auto text, ReadFileToString(path));
+  auto module = ParseHloModule(text);
   if (!module.ok()) {
     return absl::Status(module.status().code(), absl::StrCat(path, ": ", module.status().message()));
   }
@@ -111,11 +111,10 @@ absl::StatusOr<std::unique_ptr<Client>> ClientFor(const GoldenTarget& target,
 absl::StatusOr<std::unique_ptr<CompiledModule>> CompileForTarget(const CorpusModule& module,
                                                                  const GoldenTarget& target,
                                                                  const HloModule& hlo) {
-  auto config = ShippedTargetConfig(target.target_config);
-  if (!config.ok()) return config.status();
+  AOT_ASSIGN_OR_RETURN(auto config, ShippedTargetConfig(target.target_config));
   CompileOptions options;
   options.source_path = module.path;
-  auto compiled = Compile(hlo, *config, options);
+  auto compiled = Compile(hlo, config, options);
   if (!compiled.ok()) {
     return absl::Status(compiled.status().code(),
                         absl::StrCat(module.path, ": ", compiled.status().message()));
@@ -127,27 +126,23 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> CompileForTarget(const CorpusMod
 
 absl::StatusOr<ExecutableProto> CompileCorpusModule(const CorpusModule& module,
                                                     const GoldenTarget& target) {
-  auto hlo = ParseFile(module.path);
-  if (!hlo.ok()) return hlo.status();
-  auto compiled = CompileForTarget(module, target, **hlo);
-  if (!compiled.ok()) return compiled.status();
-  return (*compiled)->proto();
+  AOT_ASSIGN_OR_RETURN(auto hlo, ParseFile(module.path));
+  AOT_ASSIGN_OR_RETURN(auto compiled, CompileForTarget(module, target, *hlo));
+  return compiled->proto();
 }
 
 absl::StatusOr<GoldenArtifact> BuildArtifact(const CorpusModule& module,
                                              const GoldenTarget& target) {
-  auto hlo = ParseFile(module.path);
-  if (!hlo.ok()) return hlo.status();
-  auto compiled = CompileForTarget(module, target, **hlo);
-  if (!compiled.ok()) return compiled.status();
+  AOT_ASSIGN_OR_RETURN(auto hlo, ParseFile(module.path));
+  AOT_ASSIGN_OR_RETURN(auto compiled, CompileForTarget(module, target, *hlo));
   GoldenArtifact artifact;
   artifact.test = module.test;
-  artifact.executable = (*compiled)->proto();
+  artifact.executable = compiled->proto();
   GoldenIoProto& io = artifact.io;
   io.set_test(module.test);
   io.set_input_seed(module.seed);
   std::vector<Literal> args;
-  const HloComputation* entry = (*hlo)->entry_computation();
+  const HloComputation* entry = hlo->entry_computation();
   for (int64_t i = 0; i < entry->num_parameters(); ++i) {
     args.push_back(RandomLiteral(entry->parameter_instruction(i)->shape(), module.seed + i));
     *io.add_arguments() = args.back().ToProto();
@@ -155,11 +150,9 @@ absl::StatusOr<GoldenArtifact> BuildArtifact(const CorpusModule& module,
   Literal result;
   Tolerance tolerance{module.atol, module.rtol};
   if (target.platform == "host") {
-    auto client = ClientFor(target);
-    if (!client.ok()) return client.status();
-    auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
-    if (!executable.ok()) return executable.status();
-    auto out = ExecuteWithLiterals(**executable, args);
+    AOT_ASSIGN_OR_RETURN(auto client, ClientFor(target));
+    AOT_ASSIGN_OR_RETURN(auto executable, client->DeserializeExecutable(compiled->SerializeAsString()));
+    auto out = ExecuteWithLiterals(*executable, args);
     if (!out.ok()) return out.status();
     result = *std::move(out);
     if (tolerance.bitwise() && HasGemm(artifact.executable.thunks())) {
@@ -167,7 +160,7 @@ absl::StatusOr<GoldenArtifact> BuildArtifact(const CorpusModule& module,
     }
   } else {
     HloEvaluator evaluator;
-    auto out = evaluator.Evaluate(**hlo, args);
+    auto out = evaluator.Evaluate(*hlo, args);
     if (!out.ok()) return out.status();
     result = *std::move(out);
     if (tolerance.bitwise()) tolerance = ResultTolerance(result);
@@ -181,15 +174,13 @@ absl::StatusOr<GoldenArtifact> BuildArtifact(const CorpusModule& module,
 absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(
     const std::string& golden_dir, const std::vector<std::string>& targets,
     const std::string& date) {
-  auto modules = DiscoverModules(golden_dir);
-  if (!modules.ok()) return modules.status();
+  AOT_ASSIGN_OR_RETURN(auto modules, DiscoverModules(golden_dir));
   std::vector<GenerateResult> results;
   for (const std::string& name : targets) {
-    auto target = FindGoldenTarget(name);
-    if (!target.ok()) return target.status();
+    AOT_ASSIGN_OR_RETURN(auto target, FindGoldenTarget(name));
     std::vector<GoldenArtifact> artifacts;
-    for (const CorpusModule& m : *modules) {
-      auto artifact = BuildArtifact(m, *target);
+    for (const CorpusModule& m : modules) {
+      auto artifact = BuildArtifact(m, target);
       if (!artifact.ok()) return artifact.status();
       artifacts.push_back(*std::move(artifact));
     }
@@ -243,10 +234,10 @@ absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(
                                                         &json, json_options);
       manifest.abi_version = nlohmann::ordered_json::parse(json, nullptr, false);
     }
-    auto config = ShippedTargetConfig(target->target_config);
+    auto config = ShippedTargetConfig(target.target_config);
     if (config.ok()) google::protobuf::TextFormat::PrintToString(*config, &manifest.target_config);
     std::string dir = VersionDir(golden_dir, name, next);
-    if (absl::Status s = WriteVersion(dir, artifacts, manifest); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(WriteVersion(dir, artifacts, manifest));
     result.wrote = true;
     result.version = next;
     result.message = absl::StrCat("wrote v", next, ": ", result.message);
@@ -361,25 +352,21 @@ nlohmann::ordered_json ReplayReport::ToJson() const {
 absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
   ReplayReport report;
   for (const std::string& name : options.targets) {
-    auto target = FindGoldenTarget(name);
-    if (!target.ok()) return target.status();
-    auto versions = DiscoverVersions(options.golden_dir, name);
-    if (!versions.ok()) return versions.status();
+    AOT_ASSIGN_OR_RETURN(auto target, FindGoldenTarget(name));
+    AOT_ASSIGN_OR_RETURN(auto versions, DiscoverVersions(options.golden_dir, name));
     std::vector<int> selected = options.versions.empty()
-                                    ? SelectVersions(*versions, options.all_versions)
+                                    ? SelectVersions(versions, options.all_versions)
                                     : options.versions;
     if (!options.now.empty()) {
-      auto now = Date::Parse(options.now);
-      if (!now.ok()) return now.status();
-      auto dated = DatedVersions(options.golden_dir, name);
-      if (!dated.ok()) return dated.status();
-      BackwardWindow window = ComputeBackwardWindow(*dated, *now);
+      AOT_ASSIGN_OR_RETURN(auto now, Date::Parse(options.now));
+      AOT_ASSIGN_OR_RETURN(auto dated, DatedVersions(options.golden_dir, name));
+      BackwardWindow window = ComputeBackwardWindow(dated, now);
       selected = window.in_window;
       for (int v : window.expired) {
         ReplayRecord r;
         r.target = name;
         r.version = v;
-        for (const DatedVersion& d : *dated) {
+        for (const DatedVersion& d : dated) {
           if (d.version == v) r.version_date = d.created.ToString();
         }
         r.test = "*";
@@ -427,7 +414,7 @@ absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
             add(std::move(r));
             continue;
           }
-          add(ReplayArtifact(*target, version, *artifact, options.load_options));
+          add(ReplayArtifact(target, version, *artifact, options.load_options));
         }
       }
       if (options.progress) {
@@ -443,11 +430,9 @@ absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
 absl::StatusOr<std::vector<int>> PruneExpired(const std::string& golden_dir,
                                               const std::string& target,
                                               const std::string& now, bool dry_run) {
-  auto date = Date::Parse(now);
-  if (!date.ok()) return date.status();
-  auto dated = DatedVersions(golden_dir, target);
-  if (!dated.ok()) return dated.status();
-  BackwardWindow window = ComputeBackwardWindow(*dated, *date);
+  AOT_ASSIGN_OR_RETURN(auto date, Date::Parse(now));
+  AOT_ASSIGN_OR_RETURN(auto dated, DatedVersions(golden_dir, target));
+  BackwardWindow window = ComputeBackwardWindow(dated, date);
   if (!dry_run) {
     for (int v : window.expired) {
       std::error_code ec;
@@ -464,14 +449,12 @@ absl::StatusOr<std::vector<int>> PruneExpired(const std::string& golden_dir,
 
 absl::StatusOr<std::vector<CompiledTest>> CompileCorpus(const std::string& golden_dir,
                                                         const std::vector<std::string>& targets) {
-  auto modules = DiscoverModules(golden_dir);
-  if (!modules.ok()) return modules.status();
+  AOT_ASSIGN_OR_RETURN(auto modules, DiscoverModules(golden_dir));
   std::vector<CompiledTest> out;
   for (const std::string& name : targets) {
-    auto target = FindGoldenTarget(name);
-    if (!target.ok()) return target.status();
-    for (const CorpusModule& module : *modules) {
-      auto proto = CompileCorpusModule(module, *target);
+    AOT_ASSIGN_OR_RETURN(auto target, FindGoldenTarget(name));
+    for (const CorpusModule& module : modules) {
+      auto proto = CompileCorpusModule(module, target);
       if (!proto.ok()) return proto.status();
       out.push_back({name, module.test, *std::move(proto)});
     }
@@ -482,9 +465,8 @@ absl::StatusOr<std::vector<CompiledTest>> CompileCorpus(const std::string& golde
 absl::StatusOr<std::vector<VerifyResult>> VerifyGoldens(const std::string& golden_dir,
                                                         const std::vector<std::string>& targets,
                                                         bool strict) {
-  auto compiled = CompileCorpus(golden_dir, targets);
-  if (!compiled.ok()) return compiled.status();
-  return VerifyCompiled(golden_dir, targets, *compiled, strict);
+  AOT_ASSIGN_OR_RETURN(auto compiled, CompileCorpus(golden_dir, targets));
+  return VerifyCompiled(golden_dir, targets, compiled, strict);
 }
 
 absl::StatusOr<std::vector<VerifyResult>> VerifyCompiled(const std::string& golden_dir,
@@ -493,11 +475,10 @@ absl::StatusOr<std::vector<VerifyResult>> VerifyCompiled(const std::string& gold
                                                          bool strict) {
   std::vector<VerifyResult> results;
   for (const std::string& name : targets) {
-    auto versions = DiscoverVersions(golden_dir, name);
-    if (!versions.ok()) return versions.status();
+    AOT_ASSIGN_OR_RETURN(auto versions, DiscoverVersions(golden_dir, name));
     VerifyResult result;
     result.target = name;
-    result.version = versions->back();
+    result.version = versions.back();
     std::string dir = VersionDir(golden_dir, name, result.version);
     std::vector<std::string> tests = ListTests(dir);
     std::vector<std::string> current;

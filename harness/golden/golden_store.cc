@@ -10,6 +10,7 @@
 #include "google/protobuf/text_format.h"
 #include "runtime/support/file_io.h"
 #include "runtime/support/sha256.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -128,9 +129,8 @@ absl::StatusOr<GoldenArtifact> ReadArtifact(const std::string& version_dir,
     return absl::InvalidArgumentError(absl::StrCat(artifact_path, ":", why));
   }
   std::string io_path = (fs::path(version_dir) / (test + ".io.pb")).string();
-  auto io = ReadFileToString(io_path);
-  if (!io.ok()) return io.status();
-  if (!a.io.ParseFromString(*io)) {
+  AOT_ASSIGN_OR_RETURN(auto io, ReadFileToString(io_path));
+  if (!a.io.ParseFromString(io)) {
     return absl::InvalidArgumentError(absl::StrCat(io_path, ": not a GoldenIoProto"));
   }
   return a;

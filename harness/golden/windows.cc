@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "harness/golden/corpus.h"
 #include "harness/golden/golden_store.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -39,13 +40,11 @@ BackwardWindow ComputeBackwardWindow(std::vector<DatedVersion> versions, const D
 
 absl::StatusOr<std::vector<DatedVersion>> DatedVersions(const std::string& golden_dir,
                                                         absl::string_view target) {
-  auto versions = DiscoverVersions(golden_dir, target);
-  if (!versions.ok()) return versions.status();
+  AOT_ASSIGN_OR_RETURN(auto versions, DiscoverVersions(golden_dir, target));
   std::vector<DatedVersion> dated;
-  for (int v : *versions) {
-    auto manifest = ReadManifest(VersionDir(golden_dir, target, v));
-    if (!manifest.ok()) return manifest.status();
-    auto date = Date::Parse(manifest->created);
+  for (int v : versions) {
+    AOT_ASSIGN_OR_RETURN(auto manifest, ReadManifest(VersionDir(golden_dir, target, v)));
+    auto date = Date::Parse(manifest.created);
     if (!date.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(VersionDir(golden_dir, target, v),
                                                      "/MANIFEST.json: created: ",

@@ -8,6 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "runtime/ffi/ffi_registry.h"
 #include "runtime/support/file_io.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -101,9 +102,8 @@ absl::StatusOr<LintReport> LintFallbacks(const std::string& root, const Date& no
   }
   std::sort(files.begin(), files.end());
   for (const fs::path& f : files) {
-    auto text = ReadFileToString(f.string());
-    if (!text.ok()) return text.status();
-    LintFallbacksInText(fs::relative(f, root).string(), *text, now, &report);
+    AOT_ASSIGN_OR_RETURN(auto text, ReadFileToString(f.string()));
+    LintFallbacksInText(fs::relative(f, root).string(), text, now, &report);
   }
   LintAliases(now, &report);
   return report;

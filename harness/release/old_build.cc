@@ -14,6 +14,7 @@
 #include "harness/golden/corpus.h"
 #include "harness/golden/golden_ops.h"
 #include "runtime/support/file_io.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 namespace {
@@ -126,24 +127,20 @@ absl::StatusOr<CrossVersionResult> RunWithOldRuntime(const std::string& ref,
                                                      const OldBuildOptions& options) {
   auto old = PrepareOldBuild(ref, options);
   if (!old.ok()) return old.status();
-  auto scratch = ScratchDir(options.cache_dir, "new-compiler");
-  if (!scratch.ok()) return scratch.status();
+  AOT_ASSIGN_OR_RETURN(auto scratch, ScratchDir(options.cache_dir, "new-compiler"));
   std::vector<std::string> targets = SelectGoldenTargets(options.targets, "host");
-  auto compiled = CompileCorpus(options.golden_dir, targets);
-  if (!compiled.ok()) return compiled.status();
-  for (const CompiledTest& c : *compiled) {
-    std::string path = (fs::path(*scratch) / c.target / (c.test + ".pb")).string();
+  AOT_ASSIGN_OR_RETURN(auto compiled, CompileCorpus(options.golden_dir, targets));
+  for (const CompiledTest& c : compiled) {
+    std::string path = (fs::path(scratch) / c.target / (c.test + ".pb")).string();
     std::error_code ec;
     fs::create_directories(fs::path(path).parent_path(), ec);
     if (ec) return absl::InternalError(absl::StrCat(path, ": ", ec.message()));
-    if (absl::Status s = WriteFileAtomically(path, c.executable.SerializeAsString()); !s.ok()) {
-      return s;
-    }
+    AOT_RETURN_IF_ERROR(WriteFileAtomically(path, c.executable.SerializeAsString()));
   }
   CrossVersionResult result;
   result.commit = old->commit;
   for (const std::string& target : targets) {
-    std::string dir = (fs::path(*scratch) / target).string();
+    std::string dir = (fs::path(scratch) / target).string();
     CommandResult run = RunShellCommand(
         absl::StrCat(ShellQuote(old->aot_run), " --platform=host ", ShellQuote(dir)));
     absl::StrAppend(&result.log, "== old runtime ", old->commit.substr(0, 12), " runs ", target,
@@ -159,9 +156,9 @@ absl::StatusOr<CrossVersionResult> RunWithOldRuntime(const std::string& ref,
       }
     }
   }
-  if (result.passed + result.failed != static_cast<int>(compiled->size())) {
+  if (result.passed + result.failed != static_cast<int>(compiled.size())) {
     return absl::InternalError(absl::StrCat("the old aot-run reported ",
-                                            result.passed + result.failed, " of ", compiled->size(),
+                                            result.passed + result.failed, " of ", compiled.size(),
                                             " artifacts:\n", result.log));
   }
   return result;
@@ -171,18 +168,17 @@ absl::StatusOr<CrossVersionResult> RunWithOldCompiler(const std::string& ref,
                                                       const OldBuildOptions& options) {
   auto old = PrepareOldBuild(ref, options);
   if (!old.ok()) return old.status();
-  auto scratch = ScratchDir(options.cache_dir, "old-compiler");
-  if (!scratch.ok()) return scratch.status();
+  AOT_ASSIGN_OR_RETURN(auto scratch, ScratchDir(options.cache_dir, "old-compiler"));
   std::error_code ec;
   // The old compiler compiles its own corpus (it may predate new modules).
   fs::create_directory_symlink(fs::path(old->source_dir) / "golden" / "modules",
-                               fs::path(*scratch) / "modules", ec);
-  if (ec) return absl::InternalError(absl::StrCat(*scratch, "/modules: ", ec.message()));
+                               fs::path(scratch) / "modules", ec);
+  if (ec) return absl::InternalError(absl::StrCat(scratch, "/modules: ", ec.message()));
   std::vector<std::string> targets = SelectGoldenTargets(options.targets, "host");
   std::string target_flags;
   for (const std::string& t : targets) absl::StrAppend(&target_flags, " --target=", ShellQuote(t));
   CommandResult generate = RunShellCommand(absl::StrCat(
-      ShellQuote(old->aot_compat), " generate --golden_dir=", ShellQuote(*scratch), target_flags));
+      ShellQuote(old->aot_compat), " generate --golden_dir=", ShellQuote(scratch), target_flags));
   CrossVersionResult result;
   result.commit = old->commit;
   absl::StrAppend(&result.log, "== old compiler ", old->commit.substr(0, 12), " generates\n",
@@ -192,18 +188,17 @@ absl::StatusOr<CrossVersionResult> RunWithOldCompiler(const std::string& ref,
         absl::StrCat("the old aot-compat generate failed:\n", generate.output));
   }
   ReplayOptions replay;
-  replay.golden_dir = *scratch;
+  replay.golden_dir = scratch;
   replay.targets = targets;
   replay.all_versions = true;
-  auto report = ReplayGoldens(replay);
-  if (!report.ok()) return report.status();
-  for (const ReplayRecord& r : report->records) {
+  AOT_ASSIGN_OR_RETURN(auto report, ReplayGoldens(replay));
+  for (const ReplayRecord& r : report.records) {
     if (r.status == "fail") {
       absl::StrAppend(&result.log, "FAIL ", r.target, " ", r.test, ": ", r.reason, "\n");
     }
   }
-  result.passed = report->passed;
-  result.failed = report->failed;
+  result.passed = report.passed;
+  result.failed = report.failed;
   return result;
 }
 

@@ -22,6 +22,7 @@
 #include "runtime/support/build_info.h"
 #include "runtime/support/file_io.h"
 #include "runtime/support/sha256.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 namespace {
@@ -189,9 +190,8 @@ absl::StatusOr<std::vector<ReleaseSnapshot>> LoadReleases(const std::string& gol
   }
   if (ec) return absl::InternalError(absl::StrCat(dir.string(), ": ", ec.message()));
   for (const std::string& path : paths) {
-    auto text = ReadFileToString(path);
-    if (!text.ok()) return text.status();
-    nlohmann::json j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+    AOT_ASSIGN_OR_RETURN(auto text, ReadFileToString(path));
+    nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded()) {
       return absl::InvalidArgumentError(absl::StrCat(path, ": not valid JSON"));
     }
@@ -224,33 +224,31 @@ absl::StatusOr<CutReleaseResult> CutRelease(const std::string& golden_dir,
   release.date = date;
   release.cut_at = absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::Now(), absl::UTCTimeZone());
   if (!allow_dirty) {
-    if (absl::Status s = CheckReleasable(release); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(CheckReleasable(release));
   }
   // The schema snapshot: an existing one with this fingerprint, or a new one.
   std::string schema_dir = (fs::path(golden_dir) / "schema").string();
   google::protobuf::FileDescriptorSet set = SchemaDescriptorSet();
   if (auto snapshots = ListSnapshots(schema_dir); snapshots.ok()) {
     for (const std::string& path : *snapshots) {
-      auto existing = ReadDescriptorSet(path);
-      if (!existing.ok()) return existing.status();
-      if (DescriptorSetFingerprint(*existing) == release.schema_fingerprint) {
+      AOT_ASSIGN_OR_RETURN(auto existing, ReadDescriptorSet(path));
+      if (DescriptorSetFingerprint(existing) == release.schema_fingerprint) {
         result.snapshot_path = path;
       }
     }
   }
   if (result.snapshot_path.empty()) {
     result.snapshot_path = DefaultSnapshotPath(schema_dir, date, set);
-    if (absl::Status s = WriteSnapshot(result.snapshot_path, set); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(WriteSnapshot(result.snapshot_path, set));
     result.wrote_snapshot = true;
   }
   release.descriptor_set =
       fs::path(result.snapshot_path).lexically_relative(golden_dir).generic_string();
   std::string hash = CapabilityHash(release);
   release.id = absl::StrCat(date, "-", hash.substr(0, 8));
-  auto existing = LoadReleases(golden_dir);
-  if (!existing.ok()) return existing.status();
-  if (!existing->empty() && CapabilityHash(existing->back()) == hash) {
-    result.path = (fs::path(golden_dir) / "releases" / (existing->back().id + ".json")).string();
+  AOT_ASSIGN_OR_RETURN(auto existing, LoadReleases(golden_dir));
+  if (!existing.empty() && CapabilityHash(existing.back()) == hash) {
+    result.path = (fs::path(golden_dir) / "releases" / (existing.back().id + ".json")).string();
     return result;
   }
   result.path = (fs::path(golden_dir) / "releases" / (release.id + ".json")).string();

@@ -18,6 +18,7 @@
 #include "absl/strings/string_view.h"
 #include "runtime/support/date.h"
 #include "runtime/support/file_io.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -253,21 +254,18 @@ absl::StatusOr<const Json*> Find(const Json& object, absl::string_view parent, c
 
 absl::Status ReadString(const Json& object, absl::string_view parent, const char* key,
                         bool required, std::string* out) {
-  absl::StatusOr<const Json*> value = Find(object, parent, key, required);
-  if (!value.ok()) return value.status();
-  if (*value == nullptr) return absl::OkStatus();
-  if (!(*value)->is_string()) {
-    return BadKey(KeyPath(parent, key), absl::StrCat("expected a string, got ", (*value)->dump()));
+  AOT_ASSIGN_OR_RETURN(const Json* value, Find(object, parent, key, required));
+  if (value == nullptr) return absl::OkStatus();
+  if (!value->is_string()) {
+    return BadKey(KeyPath(parent, key), absl::StrCat("expected a string, got ", value->dump()));
   }
-  *out = (*value)->get<std::string>();
+  *out = value->get<std::string>();
   return absl::OkStatus();
 }
 
 absl::Status ReadDate(const Json& object, absl::string_view parent, const char* key, bool required,
                       std::string* out) {
-  if (absl::Status s = ReadString(object, parent, key, required, out); !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(ReadString(object, parent, key, required, out));
   if ((required || !out->empty()) && !Date::Parse(*out).ok()) {
     return BadKey(KeyPath(parent, key), absl::StrCat("'", *out, "' is not a date YYYY-MM-DD"));
   }
@@ -276,9 +274,7 @@ absl::Status ReadDate(const Json& object, absl::string_view parent, const char* 
 
 absl::Status ReadOneOf(const Json& object, absl::string_view parent, const char* key, bool required,
                        const std::vector<absl::string_view>& allowed, std::string* out) {
-  if (absl::Status s = ReadString(object, parent, key, required, out); !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(ReadString(object, parent, key, required, out));
   if (!required && out->empty()) return absl::OkStatus();
   if (std::find(allowed.begin(), allowed.end(), *out) == allowed.end()) {
     return BadKey(KeyPath(parent, key),
@@ -289,21 +285,19 @@ absl::Status ReadOneOf(const Json& object, absl::string_view parent, const char*
 
 absl::Status ReadBool(const Json& object, absl::string_view parent, const char* key, bool required,
                       bool* out) {
-  absl::StatusOr<const Json*> value = Find(object, parent, key, required);
-  if (!value.ok()) return value.status();
-  if (*value == nullptr) return absl::OkStatus();
-  if (!(*value)->is_boolean()) {
+  AOT_ASSIGN_OR_RETURN(const Json* value, Find(object, parent, key, required));
+  if (value == nullptr) return absl::OkStatus();
+  if (!value->is_boolean()) {
     return BadKey(KeyPath(parent, key),
-                  absl::StrCat("expected true or false, got ", (*value)->dump()));
+                  absl::StrCat("expected true or false, got ", value->dump()));
   }
-  *out = (*value)->get<bool>();
+  *out = value->get<bool>();
   return absl::OkStatus();
 }
 
 absl::Status ReadVersion(const Json& object, absl::string_view parent, const char* key, int* out) {
-  absl::StatusOr<const Json*> value = Find(object, parent, key, true);
-  if (!value.ok()) return value.status();
-  const Json& v = **value;
+  AOT_ASSIGN_OR_RETURN(const Json* value, Find(object, parent, key, true));
+  const Json& v = *value;
   if (!v.is_number_integer() || v.get<int64_t>() < 0 ||
       v.get<int64_t>() > std::numeric_limits<int>::max()) {
     return BadKey(KeyPath(parent, key),
@@ -315,10 +309,9 @@ absl::Status ReadVersion(const Json& object, absl::string_view parent, const cha
 
 absl::Status ReadMillis(const Json& object, absl::string_view parent, const char* key,
                         double* out) {
-  absl::StatusOr<const Json*> value = Find(object, parent, key, false);
-  if (!value.ok()) return value.status();
-  if (*value == nullptr) return absl::OkStatus();
-  const Json& v = **value;
+  AOT_ASSIGN_OR_RETURN(const Json* value, Find(object, parent, key, false));
+  if (value == nullptr) return absl::OkStatus();
+  const Json& v = *value;
   if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0) {
     return BadKey(KeyPath(parent, key), absl::StrCat("expected a non-negative number of "
                                                      "milliseconds, got ",
@@ -331,66 +324,59 @@ absl::Status ReadMillis(const Json& object, absl::string_view parent, const char
 // Reads the array at `key` (absent: empty) with `read_one` per element.
 template <typename T, typename ReadOne>
 absl::Status ReadArray(const Json& object, const char* key, ReadOne read_one, std::vector<T>* out) {
-  absl::StatusOr<const Json*> value = Find(object, "", key, false);
-  if (!value.ok()) return value.status();
-  if (*value == nullptr) return absl::OkStatus();
-  if (!(*value)->is_array()) {
+  AOT_ASSIGN_OR_RETURN(const Json* value, Find(object, "", key, false));
+  if (value == nullptr) return absl::OkStatus();
+  if (!value->is_array()) {
     return BadKey(key, "expected an array");
   }
-  for (size_t i = 0; i < (*value)->size(); ++i) {
-    const Json& element = (**value)[i];
+  for (size_t i = 0; i < value->size(); ++i) {
+    const Json& element = (*value)[i];
     std::string path = absl::StrCat(key, "[", i, "]");
     if (!element.is_object()) return BadKey(path, "expected an object");
     T item;
-    if (absl::Status s = read_one(element, path, &item); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(read_one(element, path, &item));
     out->push_back(std::move(item));
   }
   return absl::OkStatus();
 }
 
-#define AOT_RETURN_IF_ERROR_(expr)     \
-  do {                                 \
-    absl::Status _status = (expr);     \
-    if (!_status.ok()) return _status; \
-  } while (false)
-
 absl::Status ReadCell(const Json& j, const std::string& path, ReportCell* c) {
-  AOT_RETURN_IF_ERROR_(ReadString(j, path, "target", true, &c->target));
-  AOT_RETURN_IF_ERROR_(ReadVersion(j, path, "version", &c->version));
-  AOT_RETURN_IF_ERROR_(ReadDate(j, path, "version_date", false, &c->version_date));
-  AOT_RETURN_IF_ERROR_(ReadString(j, path, "test", true, &c->test));
-  AOT_RETURN_IF_ERROR_(
+  AOT_RETURN_IF_ERROR(ReadString(j, path, "target", true, &c->target));
+  AOT_RETURN_IF_ERROR(ReadVersion(j, path, "version", &c->version));
+  AOT_RETURN_IF_ERROR(ReadDate(j, path, "version_date", false, &c->version_date));
+  AOT_RETURN_IF_ERROR(ReadString(j, path, "test", true, &c->test));
+  AOT_RETURN_IF_ERROR(
       ReadOneOf(j, path, "status", true, {std::begin(kStatuses), std::end(kStatuses)}, &c->status));
-  AOT_RETURN_IF_ERROR_(ReadString(j, path, "reason", false, &c->reason));
-  AOT_RETURN_IF_ERROR_(ReadMillis(j, path, "load_ms", &c->load_ms));
-  AOT_RETURN_IF_ERROR_(ReadMillis(j, path, "run_ms", &c->run_ms));
+  AOT_RETURN_IF_ERROR(ReadString(j, path, "reason", false, &c->reason));
+  AOT_RETURN_IF_ERROR(ReadMillis(j, path, "load_ms", &c->load_ms));
+  AOT_RETURN_IF_ERROR(ReadMillis(j, path, "run_ms", &c->run_ms));
   return absl::OkStatus();
 }
 
 absl::Status ReadTimelineEntry(const Json& j, const std::string& path, TimelineEntry* e) {
-  AOT_RETURN_IF_ERROR_(ReadOneOf(j, path, "kind", true, {"version", "release"}, &e->kind));
-  AOT_RETURN_IF_ERROR_(ReadString(j, path, "label", true, &e->label));
-  AOT_RETURN_IF_ERROR_(ReadDate(j, path, "date", true, &e->date));
+  AOT_RETURN_IF_ERROR(ReadOneOf(j, path, "kind", true, {"version", "release"}, &e->kind));
+  AOT_RETURN_IF_ERROR(ReadString(j, path, "label", true, &e->label));
+  AOT_RETURN_IF_ERROR(ReadDate(j, path, "date", true, &e->date));
   return absl::OkStatus();
 }
 
 absl::Status ReadCheck(const Json& j, const std::string& path, ReportCheck* c) {
-  AOT_RETURN_IF_ERROR_(ReadString(j, path, "name", true, &c->name));
-  AOT_RETURN_IF_ERROR_(ReadBool(j, path, "ok", true, &c->ok));
-  AOT_RETURN_IF_ERROR_(ReadString(j, path, "summary", false, &c->summary));
+  AOT_RETURN_IF_ERROR(ReadString(j, path, "name", true, &c->name));
+  AOT_RETURN_IF_ERROR(ReadBool(j, path, "ok", true, &c->ok));
+  AOT_RETURN_IF_ERROR(ReadString(j, path, "summary", false, &c->summary));
   return absl::OkStatus();
 }
 
 absl::Status ReadBlocker(const Json& j, const std::string& path, ReportBlocker* b) {
-  AOT_RETURN_IF_ERROR_(ReadString(j, path, "check", true, &b->check));
-  AOT_RETURN_IF_ERROR_(ReadString(j, path, "message", true, &b->message));
-  AOT_RETURN_IF_ERROR_(ReadString(j, path, "fix", false, &b->fix));
+  AOT_RETURN_IF_ERROR(ReadString(j, path, "check", true, &b->check));
+  AOT_RETURN_IF_ERROR(ReadString(j, path, "message", true, &b->message));
+  AOT_RETURN_IF_ERROR(ReadString(j, path, "fix", false, &b->fix));
   return absl::OkStatus();
 }
 
 absl::Status ReadNotice(const Json& j, const std::string& path, ReportNotice* n) {
-  AOT_RETURN_IF_ERROR_(ReadString(j, path, "check", true, &n->check));
-  AOT_RETURN_IF_ERROR_(ReadString(j, path, "message", true, &n->message));
+  AOT_RETURN_IF_ERROR(ReadString(j, path, "check", true, &n->check));
+  AOT_RETURN_IF_ERROR(ReadString(j, path, "message", true, &n->message));
   return absl::OkStatus();
 }
 
@@ -870,19 +856,19 @@ absl::StatusOr<QualificationData> QualificationFromJson(const Json& json) {
         "qualification report: expected a JSON object at the top level");
   }
   QualificationData data;
-  AOT_RETURN_IF_ERROR_(ReadString(json, "", "title", false, &data.title));
-  AOT_RETURN_IF_ERROR_(ReadDate(json, "", "now", false, &data.now));
-  AOT_RETURN_IF_ERROR_(
+  AOT_RETURN_IF_ERROR(ReadString(json, "", "title", false, &data.title));
+  AOT_RETURN_IF_ERROR(ReadDate(json, "", "now", false, &data.now));
+  AOT_RETURN_IF_ERROR(
       ReadDate(json, "", "backward_window_start", false, &data.backward_window_start));
-  AOT_RETURN_IF_ERROR_(
+  AOT_RETURN_IF_ERROR(
       ReadDate(json, "", "forward_window_start", false, &data.forward_window_start));
-  AOT_RETURN_IF_ERROR_(ReadOneOf(json, "", "verdict", true, {"pass", "blocked"}, &data.verdict));
-  AOT_RETURN_IF_ERROR_(ReadString(json, "", "tool_version", false, &data.tool_version));
-  AOT_RETURN_IF_ERROR_(ReadArray(json, "checks", ReadCheck, &data.checks));
-  AOT_RETURN_IF_ERROR_(ReadArray(json, "cells", ReadCell, &data.cells));
-  AOT_RETURN_IF_ERROR_(ReadArray(json, "timeline", ReadTimelineEntry, &data.timeline));
-  AOT_RETURN_IF_ERROR_(ReadArray(json, "blockers", ReadBlocker, &data.blockers));
-  AOT_RETURN_IF_ERROR_(ReadArray(json, "notices", ReadNotice, &data.notices));
+  AOT_RETURN_IF_ERROR(ReadOneOf(json, "", "verdict", true, {"pass", "blocked"}, &data.verdict));
+  AOT_RETURN_IF_ERROR(ReadString(json, "", "tool_version", false, &data.tool_version));
+  AOT_RETURN_IF_ERROR(ReadArray(json, "checks", ReadCheck, &data.checks));
+  AOT_RETURN_IF_ERROR(ReadArray(json, "cells", ReadCell, &data.cells));
+  AOT_RETURN_IF_ERROR(ReadArray(json, "timeline", ReadTimelineEntry, &data.timeline));
+  AOT_RETURN_IF_ERROR(ReadArray(json, "blockers", ReadBlocker, &data.blockers));
+  AOT_RETURN_IF_ERROR(ReadArray(json, "notices", ReadNotice, &data.notices));
   return data;
 }
 

@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 namespace {
@@ -90,7 +91,7 @@ absl::StatusOr<std::unique_ptr<DescriptorPool>> BuildDescriptorPool(
             origin, ": '", file.name(), "' imports '", dep,
             "', which the descriptor set lacks (was it written with --include_imports?)"));
       }
-      if (absl::Status st = build(*it->second); !st.ok()) return st;
+      AOT_RETURN_IF_ERROR(build(*it->second));
     }
     if (pool->BuildFileCollectingErrors(file, &errors) == nullptr) {
       return absl::InvalidArgumentError(
@@ -100,7 +101,7 @@ absl::StatusOr<std::unique_ptr<DescriptorPool>> BuildDescriptorPool(
     return absl::OkStatus();
   };
   for (const FileDescriptorProto& file : set.file()) {
-    if (absl::Status st = build(file); !st.ok()) return st;
+    AOT_RETURN_IF_ERROR(build(file));
   }
   return pool;
 }

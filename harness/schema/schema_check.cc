@@ -19,6 +19,7 @@
 #include "proto/compat_options.pb.h"
 #include "proto/schema.h"
 #include "runtime/support/file_io.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 namespace {
@@ -529,16 +530,14 @@ absl::StatusOr<SchemaCheckReport> CheckSchema(const std::vector<SchemaVersion>& 
     if (!built.ok()) return built.status();
     versions.push_back(*std::move(built));
   }
-  auto built_head = BuildVersion(head);
-  if (!built_head.ok()) return built_head.status();
-  return Checker(versions, *built_head).Run();
+  AOT_ASSIGN_OR_RETURN(auto built_head, BuildVersion(head));
+  return Checker(versions, built_head).Run();
 }
 
 absl::StatusOr<FileDescriptorSet> ReadDescriptorSet(const std::string& path) {
-  auto bytes = ReadFileToString(path);
-  if (!bytes.ok()) return bytes.status();
+  AOT_ASSIGN_OR_RETURN(auto bytes, ReadFileToString(path));
   FileDescriptorSet set;
-  if (!set.ParseFromString(*bytes)) {
+  if (!set.ParseFromString(bytes)) {
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": not a FileDescriptorSet (binary protobuf parse failed)"));
   }

@@ -12,6 +12,7 @@
 #include "harness/schema/reachability.h"
 #include "harness/schema/schema_check.h"
 #include "runtime/support/date.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 namespace {
@@ -91,8 +92,7 @@ std::string TriageReport::ToText() const {
 }
 
 absl::StatusOr<TriageReport> Triage(const TriageInput& in) {
-  auto now = Date::Parse(in.now);
-  if (!now.ok()) return now.status();
+  AOT_ASSIGN_OR_RETURN(auto now, Date::Parse(in.now));
   TriageReport report;
   report.base_source = in.base_source;
   Builder add(&report);
@@ -127,12 +127,11 @@ absl::StatusOr<TriageReport> Triage(const TriageInput& in) {
 
   // The head compiler's output against the base runtime: what it emits
   // that the base cannot read.
-  auto checker = ForwardChecker::Create(in.base_runtime, in.base_schema, in.head_pool);
-  if (!checker.ok()) return checker.status();
+  AOT_ASSIGN_OR_RETURN(auto checker, ForwardChecker::Create(in.base_runtime, in.base_schema, in.head_pool));
   std::vector<ForwardFinding> forward;
   std::set<std::string> ignorable_emitted;  // notices: fields the base may skip
   for (const ForwardArtifact& a : in.head_artifacts) {
-    for (ForwardFinding& f : (*checker)->Check(a)) {
+    for (ForwardFinding& f : checker->Check(a)) {
       if (f.severity == "error") {
         forward.push_back(std::move(f));
       } else {
@@ -169,17 +168,15 @@ absl::StatusOr<TriageReport> Triage(const TriageInput& in) {
               "removed or reused numbers and names must stay reserved forever", kProcedureReserve);
     }
   }
-  auto base_pool = BuildDescriptorPool(in.base_schema, "base");
-  if (!base_pool.ok()) return base_pool.status();
-  auto head_pool = BuildDescriptorPool(in.head_schema, "head");
-  if (!head_pool.ok()) return head_pool.status();
-  auto base_reach = ComputeReachable(**base_pool);
-  auto head_reach = ComputeReachable(**head_pool);
+  AOT_ASSIGN_OR_RETURN(auto base_pool, BuildDescriptorPool(in.base_schema, "base"));
+  AOT_ASSIGN_OR_RETURN(auto head_pool, BuildDescriptorPool(in.head_schema, "head"));
+  auto base_reach = ComputeReachable(*base_pool);
+  auto head_reach = ComputeReachable(*head_pool);
   if (!base_reach.ok()) return base_reach.status();
   if (!head_reach.ok()) return head_reach.status();
   for (const std::string& field : base_reach->fields) {
     if (head_reach->fields.count(field)) continue;
-    const google::protobuf::FieldDescriptor* f = (*base_pool)->FindFieldByName(field);
+    const google::protobuf::FieldDescriptor* f = base_pool->FindFieldByName(field);
     std::string name = f != nullptr ? f->name() : field;
     std::string number = f != nullptr ? absl::StrCat("field ", f->number()) : "";
     std::string failure = failure_mentioning({absl::StrCat("\"", name, "\""), number});
@@ -194,7 +191,7 @@ absl::StatusOr<TriageReport> Triage(const TriageInput& in) {
       continue;
     }
     std::string short_name = a.element.substr(a.element.rfind('.') + 1);
-    const google::protobuf::FieldDescriptor* hf = (*head_pool)->FindFieldByName(a.element);
+    const google::protobuf::FieldDescriptor* hf = head_pool->FindFieldByName(a.element);
     bool ignorable = hf != nullptr && hf->real_containing_oneof() == nullptr &&
                      FieldAnnotation(hf).value.ignorable_by_older_runtimes();
     std::string emission = emitted(a.element);
@@ -230,8 +227,8 @@ absl::StatusOr<TriageReport> Triage(const TriageInput& in) {
             "phase 1 of a staged rollout (the compiler must not emit it by default for 2 weeks)",
             "land with round-trip tests");
   }
-  std::vector<std::string> head_names = in.head_runtime.FfiNamesResolvedAt(*now);
-  for (const std::string& name : Minus(in.base_runtime.FfiNamesResolvedAt(*now), head_names)) {
+  std::vector<std::string> head_names = in.head_runtime.FfiNamesResolvedAt(now);
+  for (const std::string& name : Minus(in.base_runtime.FfiNamesResolvedAt(now), head_names)) {
     add.Add(5, absl::StrCat("custom call / FFI name '", name, "' no longer resolves"),
             "breaking-backward", true, "artifacts of the last 6 months may call it by that name",
             kProcedureAlias);

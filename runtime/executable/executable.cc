@@ -10,6 +10,7 @@
 #include "runtime/executable/thunk_registry.h"
 #include "runtime/hlo_opcode_table.h"
 #include "runtime/shape_util.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -153,7 +154,7 @@ absl::Status ValidateExecutableProto(const ExecutableProto& proto,
                      absl::StrCat(p.parameter_number(), " is out of range or repeated"));
     }
     seen[p.parameter_number()] = true;
-    if (absl::Status s = CheckArrayShape(p.shape(), field + ".shape"); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(CheckArrayShape(p.shape(), field + ".shape"));
     if (absl::Status s = CheckSliceInAllocation(proto, p.slice(), field + ".slice");
         !s.ok()) {
       return s;
@@ -187,7 +188,7 @@ absl::Status ValidateExecutableProto(const ExecutableProto& proto,
   for (int i = 0; i < r.leaves_size(); ++i) {
     const OutputLeafProto& leaf = r.leaves(i);
     std::string field = absl::StrCat("result.leaves[", i, "]");
-    if (absl::Status s = CheckArrayShape(leaf.shape(), field + ".shape"); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(CheckArrayShape(leaf.shape(), field + ".shape"));
     if (absl::Status s = CheckSliceInAllocation(proto, leaf.slice(), field + ".slice");
         !s.ok()) {
       return s;
@@ -218,21 +219,19 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Load(
 
   // Environment first: these are not versioning bugs (CONTRACT.md s. 3).
   if (p.capability().capability_case() != CapabilityProto::CAPABILITY_NOT_SET) {
-    if (absl::Status s = platform->CheckCapability(p.capability()); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(platform->CheckCapability(p.capability()));
   }
   if (absl::Status s = RuntimeAbiVersion::Current().IsCompatibleWith(p.abi_version());
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = ValidateExecutableProto(p, options); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(ValidateExecutableProto(p, options));
   executable->stats_.validate_ms = MillisSince(start);
 
   // Step 1: rebuild the thunk graph; the embedded HLO's opcodes must all be
   // known to this runtime.
   auto step = std::chrono::steady_clock::now();
-  if (absl::Status s = CheckEmbeddedHloOpcodes(p.hlo_module().hlo_module()); !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(CheckEmbeddedHloOpcodes(p.hlo_module().hlo_module()));
   auto loader = platform->CreateKernelLoader();
   if (!loader.ok()) return loader.status();
   executable->kernels_ = *std::move(loader);
@@ -258,12 +257,11 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Load(
   for (const BufferAllocationProto& a : p.buffer_allocations()) {
     if (!platform->CanExecute()) break;
     if (a.kind() != BufferAllocationProto::CONSTANT) continue;
-    auto memory = platform->Allocate(a.size());
-    if (!memory.ok()) return memory.status();
-    executable->constants_[a.index()] = *memory;
+    AOT_ASSIGN_OR_RETURN(auto memory, platform->Allocate(a.size()));
+    executable->constants_[a.index()] = memory;
     if (a.size() > 0) {
       std::vector<uint8_t> zeros(static_cast<size_t>(a.size()), 0);
-      if (absl::Status s = platform->CopyHostToDevice(zeros.data(), *memory, a.size());
+      if (absl::Status s = platform->CopyHostToDevice(zeros.data(), memory, a.size());
           !s.ok()) {
         return s;
       }

@@ -1,6 +1,7 @@
 #include "runtime/executable/thunk.h"
 
 #include "absl/strings/str_cat.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -34,7 +35,7 @@ absl::Status LoadContext::CheckSlice(const BufferSliceProto& slice,
 
 absl::Status LoadContext::CheckWritableSlice(const BufferSliceProto& slice,
                                              absl::string_view field) const {
-  if (absl::Status s = CheckSlice(slice, field); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(CheckSlice(slice, field));
   const BufferAllocationProto& allocation =
       executable_->buffer_allocations(static_cast<int>(slice.allocation_index()));
   if (allocation.kind() == BufferAllocationProto::PARAMETER ||

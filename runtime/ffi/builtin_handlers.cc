@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/ffi/ffi_registry.h"
 #include "runtime/shape_util.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 namespace {
@@ -39,9 +40,7 @@ absl::Status TopK(const FfiCallFrame& frame) {
     return absl::InvalidArgumentError(
         "aot.topk takes one operand and returns (values, indices)");
   }
-  if (absl::Status s = ExpectF32Dense(frame.operands[0], "aot.topk operand"); !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(ExpectF32Dense(frame.operands[0], "aot.topk operand"));
   int64_t k = -1;
   if (frame.attributes != nullptr) {
     for (const CustomCallAttributeProto& a : *frame.attributes) {
@@ -95,12 +94,8 @@ absl::Status Gelu(const FfiCallFrame& frame) {
   if (frame.operands.size() != 1 || frame.results.size() != 1) {
     return absl::InvalidArgumentError("aot.gelu takes one operand and one result");
   }
-  if (absl::Status s = ExpectF32Dense(frame.operands[0], "aot.gelu operand"); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = ExpectF32Dense(frame.results[0], "aot.gelu result"); !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(ExpectF32Dense(frame.operands[0], "aot.gelu operand"));
+  AOT_RETURN_IF_ERROR(ExpectF32Dense(frame.results[0], "aot.gelu result"));
   int64_t n = runtime_shape::ElementCount(*frame.operands[0].shape);
   if (runtime_shape::ElementCount(*frame.results[0].shape) != n) {
     return absl::InvalidArgumentError("aot.gelu result size differs from operand");

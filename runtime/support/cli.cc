@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -174,7 +175,7 @@ absl::StatusOr<std::vector<std::string>> FlagSet::Parse(
       }
       value = args[++i];
     }
-    if (absl::Status s = Assign(*flag, value); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(Assign(*flag, value));
   }
   return positional;
 }

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/thunks/sequential_thunk.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -12,9 +13,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> ConditionalThunk::FromProto(
   const ConditionalThunkProto& c = proto.conditional();
   LoadContext::PathScope scope(context, "conditional");
   auto thunk = std::unique_ptr<ConditionalThunk>(new ConditionalThunk(proto.info()));
-  if (absl::Status s = context.CheckSlice(c.branch_index(), "branch_index"); !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(context.CheckSlice(c.branch_index(), "branch_index"));
   int64_t expected = c.branch_index_is_bool() ? 1 : 4;
   if (c.branch_index().size() != expected) {
     return context.Error("branch_index",

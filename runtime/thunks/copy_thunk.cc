@@ -1,6 +1,7 @@
 #include "runtime/thunks/copy_thunk.h"
 
 #include "absl/strings/str_cat.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -8,7 +9,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> CopyThunk::FromProto(const ThunkProto& pr
                                                            LoadContext& context) {
   const CopyThunkProto& c = proto.copy();
   LoadContext::PathScope scope(context, "copy");
-  if (absl::Status s = context.CheckSlice(c.source(), "source"); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(context.CheckSlice(c.source(), "source"));
   if (absl::Status s = context.CheckWritableSlice(c.destination(), "destination");
       !s.ok()) {
     return s;

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/shape_util.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -27,9 +28,8 @@ absl::StatusOr<std::unique_ptr<Thunk>> CustomCallThunk::FromProto(
     for (int i = 0; i < in.size(); ++i) {
       std::string name = absl::StrCat(field, "[", i, "]");
       const CustomCallOperandProto& op = in.Get(i);
-      absl::Status s = writable ? context.CheckWritableSlice(op.slice(), name + ".slice")
-                                : context.CheckSlice(op.slice(), name + ".slice");
-      if (!s.ok()) return s;
+      AOT_RETURN_IF_ERROR(writable ? context.CheckWritableSlice(op.slice(), name + ".slice")
+                                : context.CheckSlice(op.slice(), name + ".slice"));
       int64_t bytes = runtime_shape::ByteSize(op.shape());
       if (bytes < 0 || op.shape().dimensions_size() > 64) {
         return context.Error(name + ".shape", "is not a valid array shape");
@@ -43,12 +43,8 @@ absl::StatusOr<std::unique_ptr<Thunk>> CustomCallThunk::FromProto(
     }
     return absl::OkStatus();
   };
-  if (absl::Status s = read(c.operands(), "operands", false, &thunk->operands_); !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = read(c.results(), "results", true, &thunk->results_); !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(read(c.operands(), "operands", false, &thunk->operands_));
+  AOT_RETURN_IF_ERROR(read(c.results(), "results", true, &thunk->results_));
   thunk->opaque_ = c.opaque();
   thunk->attributes_ = c.attributes();
   return thunk;
@@ -77,14 +73,12 @@ absl::Status CustomCallThunk::Execute(const ExecuteParams& params) const {
   };
   staging.reserve(operands_.size() + results_.size());
   for (const Operand& op : operands_) {
-    auto b = bind(op, true);
-    if (!b.ok()) return b.status();
-    frame.operands.push_back(*b);
+    AOT_ASSIGN_OR_RETURN(auto b, bind(op, true));
+    frame.operands.push_back(b);
   }
   for (const Operand& op : results_) {
-    auto b = bind(op, false);
-    if (!b.ok()) return b.status();
-    frame.results.push_back(*b);
+    AOT_ASSIGN_OR_RETURN(auto b, bind(op, false));
+    frame.results.push_back(b);
   }
   if (absl::Status s = (*resolved_.handler)(frame); !s.ok()) {
     return absl::Status(s.code(), absl::StrCat("custom call '", target_name_,

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/shape_util.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -24,9 +25,9 @@ absl::StatusOr<std::unique_ptr<Thunk>> GemmThunk::FromProto(const ThunkProto& pr
   const GemmThunkProto& g = proto.gemm();
   LoadContext::PathScope scope(context, "gemm");
   auto thunk = std::unique_ptr<GemmThunk>(new GemmThunk(proto.info()));
-  if (absl::Status s = context.CheckSlice(g.lhs(), "lhs"); !s.ok()) return s;
-  if (absl::Status s = context.CheckSlice(g.rhs(), "rhs"); !s.ok()) return s;
-  if (absl::Status s = context.CheckWritableSlice(g.output(), "output"); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(context.CheckSlice(g.lhs(), "lhs"));
+  AOT_RETURN_IF_ERROR(context.CheckSlice(g.rhs(), "rhs"));
+  AOT_RETURN_IF_ERROR(context.CheckWritableSlice(g.output(), "output"));
   if (g.element_type() != F32 && g.element_type() != F64) {
     return context.Error("element_type",
                          absl::StrCat(PrimitiveType_Name(g.element_type()),

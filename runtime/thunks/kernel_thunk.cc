@@ -3,6 +3,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/kernel_payload.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -34,9 +35,8 @@ absl::StatusOr<std::unique_ptr<Thunk>> KernelThunk::FromProto(
   thunk->arguments_.reserve(k.arguments_size());
   for (int i = 0; i < k.arguments_size(); ++i) {
     std::string field = absl::StrCat("arguments[", i, "]");
-    absl::Status s = k.written(i) ? context.CheckWritableSlice(k.arguments(i), field)
-                                  : context.CheckSlice(k.arguments(i), field);
-    if (!s.ok()) return s;
+    AOT_RETURN_IF_ERROR(k.written(i) ? context.CheckWritableSlice(k.arguments(i), field)
+                                  : context.CheckSlice(k.arguments(i), field));
     thunk->arguments_.push_back(BufferSlice::FromProto(k.arguments(i)));
     thunk->written_.push_back(k.written(i));
   }

@@ -1,6 +1,7 @@
 #include "runtime/thunks/while_thunk.h"
 
 #include "runtime/thunks/sequential_thunk.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -9,9 +10,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> WhileThunk::FromProto(const ThunkProto& p
   const WhileThunkProto& w = proto.while_loop();
   LoadContext::PathScope scope(context, "while_loop");
   auto thunk = std::unique_ptr<WhileThunk>(new WhileThunk(proto.info()));
-  if (absl::Status s = context.CheckWritableSlice(w.predicate(), "predicate"); !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(context.CheckWritableSlice(w.predicate(), "predicate"));
   if (w.predicate().size() < 1) return context.Error("predicate", "is empty");
   if (w.trip_count() < 0) return context.Error("trip_count", "is negative");
   auto condition = SequenceFromProto(w.condition(), "condition", context);
@@ -28,14 +27,14 @@ absl::StatusOr<std::unique_ptr<Thunk>> WhileThunk::FromProto(const ThunkProto& p
 absl::Status WhileThunk::Execute(const ExecuteParams& params) const {
   DeviceMemory predicate = params.buffers->Resolve(predicate_);
   while (true) {
-    if (absl::Status s = ExecuteSequence(condition_, params); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(ExecuteSequence(condition_, params));
     uint8_t value = 0;
     if (absl::Status s = params.platform->CopyDeviceToHost(predicate, &value, 1);
         !s.ok()) {
       return s;
     }
     if (value == 0) return absl::OkStatus();
-    if (absl::Status s = ExecuteSequence(body_, params); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(ExecuteSequence(body_, params));
   }
 }
 

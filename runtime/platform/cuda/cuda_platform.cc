@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -227,7 +228,7 @@ class CudaPlatform : public Platform {
     if (CUresult r = driver_.cuDevicePrimaryCtxRetain(&context_, device_); r != CUDA_SUCCESS) {
       return Error("cuDevicePrimaryCtxRetain", r);
     }
-    if (absl::Status s = MakeCurrent(); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(MakeCurrent());
     if (CUresult r = driver_.cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING); r != CUDA_SUCCESS) {
       return Error("cuStreamCreate", r);
     }
@@ -283,7 +284,7 @@ class CudaPlatform : public Platform {
 
   absl::StatusOr<DeviceMemory> Allocate(int64_t size) override {
     if (!has_device_) return Unavailable();
-    if (absl::Status s = MakeCurrent(); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(MakeCurrent());
     CUdeviceptr ptr = 0;
     if (CUresult r = driver_.cuMemAlloc(&ptr, std::max<int64_t>(size, 1)); r != CUDA_SUCCESS) {
       return Error("cuMemAlloc", r);
@@ -297,12 +298,12 @@ class CudaPlatform : public Platform {
   }
   absl::Status CopyHostToDevice(const void* src, DeviceMemory dst, int64_t size) override {
     if (!has_device_) return Unavailable();
-    if (absl::Status s = MakeCurrent(); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(MakeCurrent());
     return Check("cuMemcpyHtoD", driver_.cuMemcpyHtoD(Ptr(dst), src, size));
   }
   absl::Status CopyDeviceToHost(DeviceMemory src, void* dst, int64_t size) override {
     if (!has_device_) return Unavailable();
-    if (absl::Status s = MakeCurrent(); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(MakeCurrent());
     if (absl::Status s = Check("cuStreamSynchronize", driver_.cuStreamSynchronize(stream_));
         !s.ok()) {
       return s;
@@ -311,7 +312,7 @@ class CudaPlatform : public Platform {
   }
   absl::Status CopyDeviceToDevice(DeviceMemory src, DeviceMemory dst, int64_t size) override {
     if (!has_device_) return Unavailable();
-    if (absl::Status s = MakeCurrent(); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(MakeCurrent());
     if (absl::Status s = Check("cuStreamSynchronize", driver_.cuStreamSynchronize(stream_));
         !s.ok()) {
       return s;
@@ -320,7 +321,7 @@ class CudaPlatform : public Platform {
   }
   absl::Status Memset32(DeviceMemory dst, uint32_t pattern, int64_t size) override {
     if (!has_device_) return Unavailable();
-    if (absl::Status s = MakeCurrent(); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(MakeCurrent());
     if (pattern == 0) return Check("cuMemsetD8", driver_.cuMemsetD8(Ptr(dst), 0, size));
     return Check("cuMemsetD32", driver_.cuMemsetD32(Ptr(dst), pattern, size / 4));
   }
@@ -328,7 +329,7 @@ class CudaPlatform : public Platform {
   absl::Status Launch(const KernelHandle& kernel, const LaunchDimensionsProto& d,
                       absl::Span<const DeviceMemory> args) override {
     if (!has_device_) return Unavailable();
-    if (absl::Status s = MakeCurrent(); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(MakeCurrent());
     return LaunchOnStream(kernel, d, args);
   }
 
@@ -336,7 +337,7 @@ class CudaPlatform : public Platform {
                                    absl::Span<const std::vector<DeviceMemory>> args) override {
     if (!has_device_) return Unavailable();
     absl::MutexLock lock(&graph_mu_);
-    if (absl::Status s = MakeCurrent(); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(MakeCurrent());
     // Record the launches into a CUDA graph and submit it as one unit.
     if (absl::Status s = Check("cuStreamBeginCapture",
                                driver_.cuStreamBeginCapture(stream_,
@@ -366,7 +367,7 @@ class CudaPlatform : public Platform {
     if (cublas_.handle == nullptr) {
       return absl::UnavailableError(absl::StrCat("cuBLAS unavailable: ", cublas_error_));
     }
-    if (absl::Status s = MakeCurrent(); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(MakeCurrent());
     // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T.
     const int m = static_cast<int>(p.n), n = static_cast<int>(p.m), k = static_cast<int>(p.k);
     const int lda_b = static_cast<int>(p.transpose_rhs ? p.k : p.n);
@@ -402,7 +403,7 @@ class CudaPlatform : public Platform {
   absl::StatusOr<CUfunction> LoadModule(const KernelBinaryProto& binary,
                                         absl::string_view kernel_name,
                                         std::vector<CUmodule>& modules) {
-    if (absl::Status s = MakeCurrent(); !s.ok()) return s;
+    AOT_RETURN_IF_ERROR(MakeCurrent());
     CUmodule module = nullptr;
     CUresult r = CUDA_ERROR_INVALID_IMAGE;
     if (!binary.cubin().empty()) r = driver_.cuModuleLoadData(&module, binary.cubin().data());
@@ -517,7 +518,7 @@ absl::StatusOr<const KernelHandle*> CudaKernelLoader::Load(const KernelBinaryPro
 
 absl::StatusOr<std::unique_ptr<Platform>> CreateCudaPlatform(bool device_less) {
   auto platform = std::make_unique<CudaPlatform>();
-  if (absl::Status s = platform->Init(device_less); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(platform->Init(device_less));
   return std::unique_ptr<Platform>(std::move(platform));
 }
 

@@ -15,6 +15,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/TargetParser/Triple.h"
 #include "runtime/support/sha256.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -168,8 +169,7 @@ class HostKernelLoader : public KernelLoader {
       }
       return symbol->getAddress().toPtr<void*>();
     };
-    auto entry = lookup(std::string(kernel_name));
-    if (!entry.ok()) return entry.status();
+    AOT_ASSIGN_OR_RETURN(auto entry, lookup(std::string(kernel_name)));
     auto arity = lookup(absl::StrCat(kernel_name, kHostKernelAritySuffix));
     if (!arity.ok()) return arity.status();
     int64_t arity_value = *static_cast<const int64_t*>(*arity);
@@ -178,7 +178,7 @@ class HostKernelLoader : public KernelLoader {
           "kernel '", kernel_name, "' declares an invalid arity ", arity_value));
     }
     handles_.push_back(std::make_unique<HostKernelHandle>(
-        std::string(kernel_name), reinterpret_cast<AotHostKernelFn>(*entry),
+        std::string(kernel_name), reinterpret_cast<AotHostKernelFn>(entry),
         arity_value));
     cache_[key] = handles_.back().get();
     return handles_.back().get();
@@ -234,11 +234,10 @@ absl::StatusOr<std::vector<std::string>> UndefinedSymbols(absl::string_view obje
 }
 
 absl::StatusOr<std::vector<std::string>> DisallowedSymbols(absl::string_view object) {
-  auto undefined = UndefinedSymbols(object);
-  if (!undefined.ok()) return undefined.status();
+  AOT_ASSIGN_OR_RETURN(auto undefined, UndefinedSymbols(object));
   const auto& allowed = AllowedSymbols();
   std::vector<std::string> disallowed;
-  for (std::string& name : *undefined) {
+  for (std::string& name : undefined) {
     if (allowed.find(name) == allowed.end()) disallowed.push_back(std::move(name));
   }
   return disallowed;
@@ -246,7 +245,7 @@ absl::StatusOr<std::vector<std::string>> DisallowedSymbols(absl::string_view obj
 
 absl::StatusOr<std::unique_ptr<KernelLoader>> CreateHostKernelLoader() {
   auto loader = std::make_unique<HostKernelLoader>();
-  if (absl::Status s = loader->Init(); !s.ok()) return s;
+  AOT_RETURN_IF_ERROR(loader->Init());
   return loader;
 }
 

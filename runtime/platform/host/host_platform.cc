@@ -12,6 +12,7 @@
 #include "runtime/platform/host/host_kernel_abi.h"
 #include "runtime/platform/host/host_kernel_loader.h"
 #include "runtime/platform/host/thread_pool.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -132,9 +133,7 @@ class HostPlatform : public Platform {
       absl::Span<const std::vector<DeviceMemory>> args) override {
     // The launch list was resolved at load time; run it back to back.
     for (size_t i = 0; i < launches.size(); ++i) {
-      if (absl::Status s = Launch(*launches[i].kernel, launches[i].dims, args[i]); !s.ok()) {
-        return s;
-      }
+      AOT_RETURN_IF_ERROR(Launch(*launches[i].kernel, launches[i].dims, args[i]));
     }
     return absl::OkStatus();
   }
