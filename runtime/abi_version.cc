@@ -71,10 +71,7 @@ absl::Status RuntimeAbiVersion::IsCompatibleWith(
   }
   AOT_RETURN_IF_ERROR(CheckComponent("llvm", llvm, artifact.llvm()));
   AOT_RETURN_IF_ERROR(CheckComponent("cuda", cuda, artifact.cuda()));
-  if (absl::Status s = CheckComponent("cublas", cublas, artifact.cublas());
-      !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(CheckComponent("cublas", cublas, artifact.cublas()));
   return CheckComponent("ptxas", ptxas, artifact.ptxas());
 }
 

@@ -128,11 +128,8 @@ absl::Status Compare(const Literal& expected, const Literal& actual, const Toler
       return absl::InvalidArgumentError(absl::StrCat(where, "tuple arity differs"));
     }
     for (size_t i = 0; i < expected.tuple_elements().size(); ++i) {
-      if (absl::Status s = Compare(expected.tuple_element(i), actual.tuple_element(i), tol,
-                                   absl::StrCat(where, "{", i, "} "));
-          !s.ok()) {
-        return s;
-      }
+      AOT_RETURN_IF_ERROR(Compare(expected.tuple_element(i), actual.tuple_element(i), tol,
+                                   absl::StrCat(where, "{", i, "} ")));
     }
     return absl::OkStatus();
   }

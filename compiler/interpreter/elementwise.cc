@@ -302,10 +302,7 @@ absl::StatusOr<Literal> EvalSelect(const HloInstruction& instr, Operands ops) {
     Literal out = pred.Get<bool>(0) ? on_true : on_false;
     return out;
   }
-  if (absl::Status s = ExpectDims(pred.shape(), on_true.shape().dimensions(), "predicate");
-      !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(ExpectDims(pred.shape(), on_true.shape().dimensions(), "predicate"));
   Literal out(instr.shape());
   const int64_t n = out.element_count();
   const int64_t w = ByteWidth(out.shape().element_type());
@@ -327,10 +324,7 @@ absl::StatusOr<Literal> EvalClamp(const HloInstruction& instr, Operands ops) {
   }
   for (const Literal* bound : {&lo, &hi}) {
     if (bound->shape().rank() != 0) {
-      if (absl::Status s = ExpectDims(bound->shape(), x.shape().dimensions(), "clamp bound");
-          !s.ok()) {
-        return s;
-      }
+      AOT_RETURN_IF_ERROR(ExpectDims(bound->shape(), x.shape().dimensions(), "clamp bound"));
     }
   }
   const PrimitiveType type = x.shape().element_type();

@@ -276,22 +276,13 @@ absl::StatusOr<Literal> EvalConvolution(const HloInstruction& instr,
     }
     return absl::OkStatus();
   };
-  if (absl::Status s = check_perm(dn.input_batch_dimension(), dn.input_feature_dimension(),
-                                  dn.input_spatial_dimensions(), ls.rank(), "input");
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = check_perm(dn.kernel_input_feature_dimension(),
+  AOT_RETURN_IF_ERROR(check_perm(dn.input_batch_dimension(), dn.input_feature_dimension(),
+                                  dn.input_spatial_dimensions(), ls.rank(), "input"));
+  AOT_RETURN_IF_ERROR(check_perm(dn.kernel_input_feature_dimension(),
                                   dn.kernel_output_feature_dimension(),
-                                  dn.kernel_spatial_dimensions(), ks.rank(), "kernel");
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = check_perm(dn.output_batch_dimension(), dn.output_feature_dimension(),
-                                  dn.output_spatial_dimensions(), os.rank(), "output");
-      !s.ok()) {
-    return s;
-  }
+                                  dn.kernel_spatial_dimensions(), ks.rank(), "kernel"));
+  AOT_RETURN_IF_ERROR(check_perm(dn.output_batch_dimension(), dn.output_feature_dimension(),
+                                  dn.output_spatial_dimensions(), os.rank(), "output"));
   const int64_t G = instr.attrs().feature_group_count;
   const int64_t B = instr.attrs().batch_group_count;
   const int64_t N = ls.dimensions(dn.input_batch_dimension());

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/hlo/hlo_parser.h"
 #include "nlohmann/json.hpp"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -173,10 +174,7 @@ absl::StatusOr<Literal> ParseEntry(const Json& entry, absl::string_view where) {
       return absl::InvalidArgumentError(absl::StrCat(
           where, ".data: expected a list of ", count, " values in row-major order"));
     }
-    if (absl::Status s = SetElement(literal, 0, data, absl::StrCat(where, ".data"));
-        !s.ok()) {
-      return s;
-    }
+    AOT_RETURN_IF_ERROR(SetElement(literal, 0, data, absl::StrCat(where, ".data")));
     return literal;
   }
   if (static_cast<int64_t>(data.size()) != count) {

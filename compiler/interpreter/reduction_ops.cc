@@ -84,10 +84,7 @@ absl::StatusOr<std::vector<PrimitiveType>> CheckInputsAndInits(Operands ops) {
     const Literal& init = *ops[n + i];
     AOT_RETURN_IF_ERROR(ExpectArray(in, "input"));
     AOT_RETURN_IF_ERROR(ExpectArray(init, "init value"));
-    if (absl::Status s = ExpectDims(in.shape(), ops[0]->shape().dimensions(), "input");
-        !s.ok()) {
-      return s;
-    }
+    AOT_RETURN_IF_ERROR(ExpectDims(in.shape(), ops[0]->shape().dimensions(), "input"));
     if (init.shape().rank() != 0 ||
         init.shape().element_type() != in.shape().element_type()) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -472,10 +469,7 @@ absl::StatusOr<Literal> EvalSelectAndScatter(const HloInstruction& instr,
       } else {
         std::memcpy(acc[0].raw_data(), out.raw().data() + selected * sw, sw);
         const Literal* src_ptr = &source;
-        if (absl::Status st = scatter_reducer->Step(acc, absl::MakeConstSpan(&src_ptr, 1), s);
-            !st.ok()) {
-          return st;
-        }
+        AOT_RETURN_IF_ERROR(scatter_reducer->Step(acc, absl::MakeConstSpan(&src_ptr, 1), s));
         std::memcpy(out.raw_data() + selected * sw, acc[0].raw().data(), sw);
       }
     }
@@ -491,10 +485,7 @@ absl::StatusOr<Literal> EvalSort(const HloInstruction& instr, Operands ops,
   std::vector<PrimitiveType> types;
   for (size_t i = 0; i < n; ++i) {
     AOT_RETURN_IF_ERROR(ExpectArray(*ops[i], "operand"));
-    if (absl::Status s = ExpectDims(ops[i]->shape(), ops[0]->shape().dimensions(), "operand");
-        !s.ok()) {
-      return s;
-    }
+    AOT_RETURN_IF_ERROR(ExpectDims(ops[i]->shape(), ops[0]->shape().dimensions(), "operand"));
     types.push_back(ops[i]->shape().element_type());
   }
   const Shape& shape = ops[0]->shape();

@@ -183,10 +183,7 @@ absl::StatusOr<Literal> EvalBroadcast(const HloInstruction& instr,
   std::vector<int64_t> src_strides(out_shape.rank(), 0);
   std::vector<int64_t> op_strides = Strides(x.shape());
   for (size_t i = 0; i < dims.size(); ++i) {
-    if (absl::Status s = CheckDimensionIndex(dims[i], out_shape.rank(), "broadcast");
-        !s.ok()) {
-      return s;
-    }
+    AOT_RETURN_IF_ERROR(CheckDimensionIndex(dims[i], out_shape.rank(), "broadcast"));
     if (out_shape.dimensions(dims[i]) != x.shape().dimensions(i)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "broadcast maps operand dimension ", i, " (size ", x.shape().dimensions(i),
@@ -377,10 +374,7 @@ absl::StatusOr<Literal> EvalDynamicUpdateSlice(const HloInstruction& instr,
   if (update.shape().element_type() != x.shape().element_type()) {
     return absl::InvalidArgumentError("update element type differs from the operand's");
   }
-  if (absl::Status s = ExpectDims(instr.shape(), x.shape().dimensions(), "result");
-      !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(ExpectDims(instr.shape(), x.shape().dimensions(), "result"));
   const int64_t rank = x.shape().rank();
   if (update.shape().rank() != rank) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -523,10 +517,7 @@ absl::StatusOr<Literal> EvalPad(const HloInstruction& instr, const Literal& x,
 absl::StatusOr<Literal> EvalReverse(const HloInstruction& instr,
                                     const Literal& x) {
   AOT_RETURN_IF_ERROR(CheckArrayOp(instr, x));
-  if (absl::Status s = ExpectDims(instr.shape(), x.shape().dimensions(), "result");
-      !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(ExpectDims(instr.shape(), x.shape().dimensions(), "result"));
   const int64_t rank = x.shape().rank();
   std::vector<int64_t> src_strides = Strides(x.shape());
   int64_t offset = 0;
@@ -902,14 +893,8 @@ absl::StatusOr<Literal> EvalScatter(const HloInstruction& instr, Operands ops,
     const Literal& upd = *ops[n + 1 + i];
     AOT_RETURN_IF_ERROR(ExpectArray(op, "operand"));
     AOT_RETURN_IF_ERROR(ExpectArray(upd, "updates"));
-    if (absl::Status s = ExpectDims(op.shape(), operand_shape.dimensions(), "operand");
-        !s.ok()) {
-      return s;
-    }
-    if (absl::Status s = ExpectDims(upd.shape(), ops[n + 1]->shape().dimensions(), "updates");
-        !s.ok()) {
-      return s;
-    }
+    AOT_RETURN_IF_ERROR(ExpectDims(op.shape(), operand_shape.dimensions(), "operand"));
+    AOT_RETURN_IF_ERROR(ExpectDims(upd.shape(), ops[n + 1]->shape().dimensions(), "updates"));
     if (upd.shape().element_type() != op.shape().element_type()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "updates ", i, " element type differs from operand ", i, "'s"));
@@ -943,11 +928,8 @@ absl::StatusOr<Literal> EvalScatter(const HloInstruction& instr, Operands ops,
         std::pair{&input_batching, "input_batching_dims"}}) {
     AOT_RETURN_IF_ERROR(CheckDimList(*list, rank, what));
   }
-  if (absl::Status s = CheckDimList(update_window_dims, updates_shape.rank(),
-                                    "update_window_dims");
-      !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(CheckDimList(update_window_dims, updates_shape.rank(),
+                                    "update_window_dims"));
   if (!std::is_sorted(update_window_dims.begin(), update_window_dims.end())) {
     return absl::InvalidArgumentError("update_window_dims must be sorted");
   }

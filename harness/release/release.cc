@@ -262,10 +262,7 @@ absl::StatusOr<CutReleaseResult> CutRelease(const std::string& golden_dir,
     return absl::AlreadyExistsError(
         absl::StrCat(result.path, " exists; releases are never overwritten"));
   }
-  if (absl::Status s = WriteFileAtomically(result.path, ReleaseToJson(release).dump(2) + "\n");
-      !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(WriteFileAtomically(result.path, ReleaseToJson(release).dump(2) + "\n"));
   result.wrote_release = true;
   return result;
 }

@@ -155,10 +155,7 @@ absl::Status ValidateExecutableProto(const ExecutableProto& proto,
     }
     seen[p.parameter_number()] = true;
     AOT_RETURN_IF_ERROR(CheckArrayShape(p.shape(), field + ".shape"));
-    if (absl::Status s = CheckSliceInAllocation(proto, p.slice(), field + ".slice");
-        !s.ok()) {
-      return s;
-    }
+    AOT_RETURN_IF_ERROR(CheckSliceInAllocation(proto, p.slice(), field + ".slice"));
     const BufferAllocationProto& a =
         proto.buffer_allocations(static_cast<int>(p.slice().allocation_index()));
     if (a.kind() != BufferAllocationProto::PARAMETER ||
@@ -189,10 +186,7 @@ absl::Status ValidateExecutableProto(const ExecutableProto& proto,
     const OutputLeafProto& leaf = r.leaves(i);
     std::string field = absl::StrCat("result.leaves[", i, "]");
     AOT_RETURN_IF_ERROR(CheckArrayShape(leaf.shape(), field + ".shape"));
-    if (absl::Status s = CheckSliceInAllocation(proto, leaf.slice(), field + ".slice");
-        !s.ok()) {
-      return s;
-    }
+    AOT_RETURN_IF_ERROR(CheckSliceInAllocation(proto, leaf.slice(), field + ".slice"));
     if (leaf.slice().size() != runtime_shape::ByteSize(leaf.shape())) {
       return Invalid(field + ".slice",
                      absl::StrCat("size ", leaf.slice().size(), " differs from the ",
@@ -221,10 +215,7 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Load(
   if (p.capability().capability_case() != CapabilityProto::CAPABILITY_NOT_SET) {
     AOT_RETURN_IF_ERROR(platform->CheckCapability(p.capability()));
   }
-  if (absl::Status s = RuntimeAbiVersion::Current().IsCompatibleWith(p.abi_version());
-      !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(RuntimeAbiVersion::Current().IsCompatibleWith(p.abi_version()));
   AOT_RETURN_IF_ERROR(ValidateExecutableProto(p, options));
   executable->stats_.validate_ms = MillisSince(start);
 
@@ -261,20 +252,14 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Load(
     executable->constants_[a.index()] = memory;
     if (a.size() > 0) {
       std::vector<uint8_t> zeros(static_cast<size_t>(a.size()), 0);
-      if (absl::Status s = platform->CopyHostToDevice(zeros.data(), memory, a.size());
-          !s.ok()) {
-        return s;
-      }
+      AOT_RETURN_IF_ERROR(platform->CopyHostToDevice(zeros.data(), memory, a.size()));
     }
   }
   for (const ConstantProto& c : p.constants()) {
     if (c.size() == 0 || !platform->CanExecute()) continue;
-    if (absl::Status s = platform->CopyHostToDevice(
+    AOT_RETURN_IF_ERROR(platform->CopyHostToDevice(
             p.binary().data() + c.binary_offset(),
-            executable->constants_[c.allocation_index()], c.size());
-        !s.ok()) {
-      return s;
-    }
+            executable->constants_[c.allocation_index()], c.size()));
   }
   executable->parameters_.resize(p.parameters_size());
   for (const EntryParameterProto& param : p.parameters()) {

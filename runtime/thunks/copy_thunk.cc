@@ -10,10 +10,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> CopyThunk::FromProto(const ThunkProto& pr
   const CopyThunkProto& c = proto.copy();
   LoadContext::PathScope scope(context, "copy");
   AOT_RETURN_IF_ERROR(context.CheckSlice(c.source(), "source"));
-  if (absl::Status s = context.CheckWritableSlice(c.destination(), "destination");
-      !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(context.CheckWritableSlice(c.destination(), "destination"));
   if (c.source().size() != c.destination().size()) {
     return context.Error("destination",
                          absl::StrCat("size ", c.destination().size(),

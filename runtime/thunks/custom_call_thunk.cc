@@ -63,11 +63,8 @@ absl::Status CustomCallThunk::Execute(const ExecuteParams& params) const {
     if (host) return FfiBuffer{mem.ptr, &op.shape};
     staging.emplace_back(static_cast<size_t>(op.slice.size));
     if (copy_in && op.slice.size > 0) {
-      if (absl::Status s = params.platform->CopyDeviceToHost(mem, staging.back().data(),
-                                                             op.slice.size);
-          !s.ok()) {
-        return s;
-      }
+      AOT_RETURN_IF_ERROR(params.platform->CopyDeviceToHost(mem, staging.back().data(),
+                                                             op.slice.size));
     }
     return FfiBuffer{staging.back().data(), &op.shape};
   };
@@ -88,11 +85,8 @@ absl::Status CustomCallThunk::Execute(const ExecuteParams& params) const {
     for (size_t i = 0; i < results_.size(); ++i) {
       DeviceMemory mem = params.buffers->Resolve(results_[i].slice);
       if (results_[i].slice.size == 0) continue;
-      if (absl::Status s = params.platform->CopyHostToDevice(
-              frame.results[i].data, mem, results_[i].slice.size);
-          !s.ok()) {
-        return s;
-      }
+      AOT_RETURN_IF_ERROR(params.platform->CopyHostToDevice(
+              frame.results[i].data, mem, results_[i].slice.size));
     }
   }
   return absl::OkStatus();

@@ -1,6 +1,7 @@
 #include "runtime/thunks/memset_thunk.h"
 
 #include "absl/strings/str_cat.h"
+#include "runtime/support/status_macros.h"
 
 namespace aot {
 
@@ -8,10 +9,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> MemsetThunk::FromProto(const ThunkProto& 
                                                              LoadContext& context) {
   const MemsetThunkProto& m = proto.memset();
   LoadContext::PathScope scope(context, "memset");
-  if (absl::Status s = context.CheckWritableSlice(m.destination(), "destination");
-      !s.ok()) {
-    return s;
-  }
+  AOT_RETURN_IF_ERROR(context.CheckWritableSlice(m.destination(), "destination"));
   if (m.pattern() != 0 && m.destination().size() % 4 != 0) {
     return context.Error("destination",
                          absl::StrCat("size ", m.destination().size(),

@@ -29,10 +29,7 @@ absl::Status WhileThunk::Execute(const ExecuteParams& params) const {
   while (true) {
     AOT_RETURN_IF_ERROR(ExecuteSequence(condition_, params));
     uint8_t value = 0;
-    if (absl::Status s = params.platform->CopyDeviceToHost(predicate, &value, 1);
-        !s.ok()) {
-      return s;
-    }
+    AOT_RETURN_IF_ERROR(params.platform->CopyDeviceToHost(predicate, &value, 1));
     if (value == 0) return absl::OkStatus();
     AOT_RETURN_IF_ERROR(ExecuteSequence(body_, params));
   }

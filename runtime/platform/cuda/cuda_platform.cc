@@ -304,19 +304,13 @@ class CudaPlatform : public Platform {
   absl::Status CopyDeviceToHost(DeviceMemory src, void* dst, int64_t size) override {
     if (!has_device_) return Unavailable();
     AOT_RETURN_IF_ERROR(MakeCurrent());
-    if (absl::Status s = Check("cuStreamSynchronize", driver_.cuStreamSynchronize(stream_));
-        !s.ok()) {
-      return s;
-    }
+    AOT_RETURN_IF_ERROR(Check("cuStreamSynchronize", driver_.cuStreamSynchronize(stream_)));
     return Check("cuMemcpyDtoH", driver_.cuMemcpyDtoH(dst, Ptr(src), size));
   }
   absl::Status CopyDeviceToDevice(DeviceMemory src, DeviceMemory dst, int64_t size) override {
     if (!has_device_) return Unavailable();
     AOT_RETURN_IF_ERROR(MakeCurrent());
-    if (absl::Status s = Check("cuStreamSynchronize", driver_.cuStreamSynchronize(stream_));
-        !s.ok()) {
-      return s;
-    }
+    AOT_RETURN_IF_ERROR(Check("cuStreamSynchronize", driver_.cuStreamSynchronize(stream_)));
     return Check("cuMemcpyDtoD", driver_.cuMemcpyDtoD(Ptr(dst), Ptr(src), size));
   }
   absl::Status Memset32(DeviceMemory dst, uint32_t pattern, int64_t size) override {
@@ -339,12 +333,9 @@ class CudaPlatform : public Platform {
     absl::MutexLock lock(&graph_mu_);
     AOT_RETURN_IF_ERROR(MakeCurrent());
     // Record the launches into a CUDA graph and submit it as one unit.
-    if (absl::Status s = Check("cuStreamBeginCapture",
+    AOT_RETURN_IF_ERROR(Check("cuStreamBeginCapture",
                                driver_.cuStreamBeginCapture(stream_,
-                                                            CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
-        !s.ok()) {
-      return s;
-    }
+                                                            CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)));
     absl::Status launch_status;
     for (size_t i = 0; i < launches.size() && launch_status.ok(); ++i) {
       launch_status = LaunchOnStream(*launches[i].kernel, launches[i].dims, args[i]);
