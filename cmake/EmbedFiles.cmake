@@ -1,7 +1,7 @@
 # cmake -DOUTPUT=x.cc -DHEADER=dir/x.h -DFUNCTION=Name -DFILES="a|b" -P EmbedFiles.cmake
 # Writes a .cc defining
 #   std::span<const EmbeddedFile> FUNCTION();
-# (EmbeddedFile from runtime/support/embedded_file.h) holding the files'
+# (EmbeddedFile from support/embedded_file.h) holding the files'
 # basenames and bytes.
 string(REPLACE "|" ";" FILES "${FILES}")
 set(body "")

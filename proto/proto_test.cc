@@ -5,7 +5,7 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "proto/executable.pb.h"
-#include "runtime/support/file_io.h"
+#include "support/file_io.h"
 
 namespace aot {
 namespace {

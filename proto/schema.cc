@@ -8,7 +8,8 @@
 #include "proto/executable.pb.h"
 #include "proto/golden_io.pb.h"
 #include "proto/target.pb.h"
-#include "runtime/support/sha256.h"
+#include "support/sha256.h"
+#include "support/proto_util.h"
 
 namespace aot {
 
@@ -44,13 +45,7 @@ google::protobuf::FileDescriptorSet SchemaDescriptorSet() {
 
 std::string DescriptorSetFingerprint(
     const google::protobuf::FileDescriptorSet& set) {
-  std::string bytes;
-  {
-    google::protobuf::io::StringOutputStream stream(&bytes);
-    google::protobuf::io::CodedOutputStream coded(&stream);
-    coded.SetSerializationDeterministic(true);
-    set.SerializeToCodedStream(&coded);
-  }
+  std::string bytes = SerializeDeterministic(set);
   return Sha256Hex(bytes);
 }
 

@@ -8,7 +8,7 @@
 #include "gtest/gtest.h"
 #include "proto/compat_options.pb.h"
 #include "proto/executable.pb.h"
-#include "runtime/support/file_io.h"
+#include "support/file_io.h"
 
 namespace aot {
 namespace {

@@ -2,7 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "llvm/Config/llvm-config.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 #ifdef AOT_HAVE_CUDA
 #include <cuda.h>

@@ -1,7 +1,7 @@
 #include "runtime/kernel_payload.h"
 
 #include "absl/strings/str_cat.h"
-#include "runtime/support/sha256.h"
+#include "support/sha256.h"
 
 namespace aot {
 

@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/backend/buffer_assignment.h"
-#include "compiler/backend/call_inliner.h"
+#include "compiler/passes/call_inliner.h"
 #include "compiler/backend/thunk_emitter.h"
 #include "compiler/codegen/llvm_backend.h"
 #include "compiler/passes/hlo_pass.h"
@@ -16,23 +16,14 @@
 #include "llvm/Config/llvm-config.h"
 #include "runtime/abi_version.h"
 #include "runtime/shape_util.h"
-#include "runtime/support/build_info.h"
-#include "runtime/support/sha256.h"
-#include "runtime/support/status_macros.h"
+#include "support/build_info.h"
+#include "support/sha256.h"
+#include "support/status_macros.h"
+#include "support/proto_util.h"
 
 namespace aot {
 
 namespace {
-
-std::string Deterministic(const google::protobuf::Message& message) {
-  std::string bytes;
-  google::protobuf::io::StringOutputStream stream(&bytes);
-  google::protobuf::io::CodedOutputStream coded(&stream);
-  coded.SetSerializationDeterministic(true);
-  message.SerializeToCodedStream(&coded);
-  coded.Trim();
-  return bytes;
-}
 
 std::unique_ptr<HloModule> CloneModule(const HloModule& module) {
   return module.Clone();
@@ -65,18 +56,18 @@ AbiVersionProto AbiVersionFor(const TargetConfigProto& target) {
 
 absl::StatusOr<std::unique_ptr<HloModule>> OptimizeHlo(const HloModule& module,
                                                        const CompileOptions& options,
-                                                       absl::string_view stage) {
+                                                       CompilerStage stop_after) {
   std::unique_ptr<HloModule> optimized = CloneModule(module);
   if (optimized == nullptr) {
     return absl::InternalError("cannot copy the module (it does not print back to HLO)");
   }
-  AOT_ASSIGN_OR_RETURN(auto inlined, InlineCalls(optimized.get()));
+  AOT_RETURN_IF_ERROR(InlineCalls(optimized.get()));
   PipelineOptions pipeline_options;
   pipeline_options.enable_fusion = options.enable_fusion;
   pipeline_options.enable_constant_folding = options.enable_constant_folding;
   HloPassPipeline pipeline = DefaultPipeline(pipeline_options);
   pipeline.set_verifier([](const HloModule& m) { return VerifyHloModule(m); });
-  AOT_ASSIGN_OR_RETURN(bool ran, stage == "hlo-optimized"
+  AOT_RETURN_IF_ERROR(stop_after == CompilerStage::kHloOptimized
                                  ? pipeline.RunThroughStage(optimized.get(), "layout")
                                  : pipeline.Run(optimized.get()));
   return optimized;
@@ -178,7 +169,7 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
   // Metadata.
   ExecutableMetadataProto* md = e.mutable_metadata();
   md->set_compiler_version(BuildGitDescribe());
-  md->set_module_fingerprint(Sha256Hex(Deterministic(e.hlo_module())));
+  md->set_module_fingerprint(Sha256Hex(SerializeDeterministic(e.hlo_module())));
   md->set_target_name(target.name());
   md->set_source_path(options.source_path);
   if (!options.enable_fusion) {
@@ -210,7 +201,7 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
   return compiled;
 }
 
-std::string CompiledModule::SerializeAsString() const { return Deterministic(proto_); }
+std::string CompiledModule::SerializeAsString() const { return SerializeDeterministic(proto_); }
 
 absl::StatusOr<std::unique_ptr<Executable>> CompiledModule::LoadExecutable(
     const Client& client) const {

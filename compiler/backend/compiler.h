@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "compiler/backend/compiler_stages.h"
 #include "compiler/hlo/hlo_module.h"
 #include "proto/executable.pb.h"
 #include "proto/target.pb.h"
@@ -55,9 +56,6 @@ class CompiledModule {
   double compile_ms_ = 0;
 };
 
-// Deprecated alias kept for callers of the old name (as in XLA).
-using AotCompilationResult [[deprecated("use CompiledModule")]] = CompiledModule;
-
 // Compiles `module` for `target`. Errors are InvalidArgument (ill-typed
 // module, naming the instruction) or Unimplemented (an op or form the
 // target does not support, naming the instruction and what).
@@ -66,11 +64,11 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
                                                         const CompileOptions& options = {});
 
 // Runs only the HLO pipeline (inlining, simplification, layout, fusion) on
-// a copy of `module`, stopping after `stage` ("hlo-optimized": before
-// fusion; "fused" or "": everything).
-absl::StatusOr<std::unique_ptr<HloModule>> OptimizeHlo(const HloModule& module,
-                                                       const CompileOptions& options,
-                                                       absl::string_view stage = "");
+// a copy of `module`, stopping after `stop_after`: kHloOptimized stops
+// before fusion; kHloFused (or any later stage) runs everything.
+absl::StatusOr<std::unique_ptr<HloModule>> OptimizeHlo(
+    const HloModule& module, const CompileOptions& options,
+    CompilerStage stop_after = CompilerStage::kHloFused);
 
 // The ABI requirements the compiler records for a target.
 AbiVersionProto AbiVersionFor(const TargetConfigProto& target);

@@ -4,16 +4,16 @@
 
 #include <filesystem>
 
-#include "compiler/backend/literal_execution.h"
+#include "compiler/tooling/literal_execution.h"
 #include "compiler/hlo/hlo_parser.h"
 #include "compiler/interpreter/evaluator.h"
-#include "compiler/interpreter/random_literal.h"
+#include "compiler/tooling/random_literal.h"
 #include "compiler/target/target_config.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "runtime/executable/client.h"
 #include "runtime/kernel_payload.h"
-#include "runtime/support/file_io.h"
+#include "support/file_io.h"
 
 namespace aot {
 namespace {

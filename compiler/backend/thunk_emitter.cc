@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/hlo/hlo_computation.h"
 #include "runtime/ffi/ffi_registry.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
@@ -166,12 +166,11 @@ absl::Status ThunkEmitter::EmitKernel(const HloInstruction& instr,
     *k->add_arguments() = outputs[i];
     k->add_written(true);
   }
-  auto kernel = CompileKernel(spec, target_, options_);
-  if (!kernel.ok()) return kernel.status();
-  k->set_kernel_name(kernel->name);
-  *k->mutable_launch_dimensions() = kernel->launch_dimensions;
-  *k->mutable_binary() = kernel->binary;
-  kernels_.push_back(*std::move(kernel));
+  AOT_ASSIGN_OR_RETURN(auto kernel, CompileKernel(spec, target_, options_));
+  k->set_kernel_name(kernel.name);
+  *k->mutable_launch_dimensions() = kernel.launch_dimensions;
+  *k->mutable_binary() = kernel.binary;
+  kernels_.push_back(std::move(kernel));
   *out->Add() = std::move(t);
   return absl::OkStatus();
 }

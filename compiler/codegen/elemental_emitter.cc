@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "llvm/IR/Intrinsics.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 namespace aot {
 

@@ -3,7 +3,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/codegen/elemental_emitter.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 namespace aot {
 

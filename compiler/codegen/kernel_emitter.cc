@@ -14,7 +14,7 @@
 #include "llvm/IR/Module.h"
 #include "runtime/kernel_payload.h"
 #include "runtime/platform/host/host_kernel_abi.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 namespace aot {
 

@@ -5,7 +5,7 @@
 
 #include "compiler/hlo/hlo_parser.h"
 #include "gtest/gtest.h"
-#include "runtime/support/file_io.h"
+#include "support/file_io.h"
 
 namespace aot {
 namespace {

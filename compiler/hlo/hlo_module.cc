@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/hlo/hlo_parser.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
@@ -327,13 +328,11 @@ absl::StatusOr<std::unique_ptr<HloModule>> HloModuleFromProto(
     if (config->has_entry_computation_layout()) {
       ProgramShape ps;
       for (const ShapeProto& s : config->entry_computation_layout().parameters()) {
-        auto shape = Shape::FromProto(s);
-        if (!shape.ok()) return shape.status();
-        ps.parameters.push_back(*std::move(shape));
+        AOT_ASSIGN_OR_RETURN(auto shape, Shape::FromProto(s));
+        ps.parameters.push_back(std::move(shape));
       }
-      auto result = Shape::FromProto(config->entry_computation_layout().result());
-      if (!result.ok()) return result.status();
-      ps.result = *std::move(result);
+      AOT_ASSIGN_OR_RETURN(auto result, Shape::FromProto(config->entry_computation_layout().result()));
+      ps.result = std::move(result);
       c.entry_computation_layout = std::move(ps);
     }
   }

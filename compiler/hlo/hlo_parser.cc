@@ -13,7 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "google/protobuf/reflection.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
@@ -615,9 +615,8 @@ absl::StatusOr<Shape> Parser::ParseShape(int depth) {
     std::vector<Shape> elements;
     if (!TryConsume(')')) {
       while (true) {
-        auto s = ParseShape(depth + 1);
-        if (!s.ok()) return s.status();
-        elements.push_back(*std::move(s));
+        AOT_ASSIGN_OR_RETURN(auto s, ParseShape(depth + 1));
+        elements.push_back(std::move(s));
         if (TryConsume(')')) break;
         AOT_RETURN_IF_ERROR(Expect(',', "between tuple element shapes"));
       }
@@ -712,9 +711,8 @@ absl::Status Parser::ParseModuleHeader(HloModule& module) {
       ProgramShape ps;
       if (!TryConsume(')')) {
         while (true) {
-          auto s = ParseShape();
-          if (!s.ok()) return s.status();
-          ps.parameters.push_back(*std::move(s));
+          AOT_ASSIGN_OR_RETURN(auto s, ParseShape());
+          ps.parameters.push_back(std::move(s));
           if (TryConsume(')')) break;
           AOT_RETURN_IF_ERROR(Expect(',', "between parameter shapes"));
         }
@@ -724,9 +722,8 @@ absl::Status Parser::ParseModuleHeader(HloModule& module) {
         return Error("expected '->' in entry_computation_layout");
       }
       pos_ += 2;
-      auto result = ParseShape();
-      if (!result.ok()) return result.status();
-      ps.result = *std::move(result);
+      AOT_ASSIGN_OR_RETURN(auto result, ParseShape());
+      ps.result = std::move(result);
       AOT_RETURN_IF_ERROR(Expect('}', "closing entry_computation_layout"));
       module.mutable_config()->entry_computation_layout = std::move(ps);
       continue;
@@ -788,11 +785,10 @@ absl::StatusOr<Literal> Parser::ParseLiteral(const Shape& shape,
     std::vector<Literal> elements;
     for (size_t i = 0; i < parts.size(); ++i) {
       bool sub_elided = false;
-      auto e = ParseLiteral(shape.tuple_shapes(i), parts[i], text_pos, &sub_elided,
-                            instr_name);
-      if (!e.ok()) return e.status();
+      AOT_ASSIGN_OR_RETURN(auto e, ParseLiteral(shape.tuple_shapes(i), parts[i], text_pos, &sub_elided,
+                            instr_name));
       *elided |= sub_elided;
-      elements.push_back(*std::move(e));
+      elements.push_back(std::move(e));
     }
     return Literal::Tuple(std::move(elements));
   }
@@ -1153,10 +1149,9 @@ absl::Status Parser::ParseInstruction(HloComputation& computation, bool* is_root
     size_t literal_pos = pos_;
     AOT_ASSIGN_OR_RETURN(auto raw, ScanUntilMatchingParen());
     bool elided = false;
-    auto literal = ParseLiteral(*shape, raw, literal_pos, &elided, name);
-    if (!literal.ok()) return literal.status();
-    literal->set_layout(shape->minor_to_major());
-    instr = HloInstruction::CreateConstant(*std::move(literal));
+    AOT_ASSIGN_OR_RETURN(auto literal, ParseLiteral(*shape, raw, literal_pos, &elided, name));
+    literal.set_layout(shape->minor_to_major());
+    instr = HloInstruction::CreateConstant(std::move(literal));
     *instr->mutable_shape() = *shape;
     instr->mutable_attrs()->literal_was_elided = elided;
     if (elided) result_.elided_constants.push_back(name);

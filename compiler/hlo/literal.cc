@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
@@ -324,9 +325,8 @@ absl::StatusOr<Literal> Literal::FromProto(const LiteralProto& proto) {
     }
     std::vector<Literal> elements;
     for (const LiteralProto& e : proto.tuple_literals()) {
-      auto sub = FromProto(e);
-      if (!sub.ok()) return sub.status();
-      elements.push_back(*std::move(sub));
+      AOT_ASSIGN_OR_RETURN(auto sub, FromProto(e));
+      elements.push_back(std::move(sub));
     }
     return Tuple(std::move(elements));
   }

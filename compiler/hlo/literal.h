@@ -11,7 +11,7 @@
 #include "absl/types/span.h"
 #include "compiler/hlo/shape.h"
 #include "proto/hlo.pb.h"
-#include "runtime/support/float16.h"
+#include "support/float16.h"
 
 namespace aot {
 

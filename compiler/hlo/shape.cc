@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
@@ -198,9 +199,8 @@ absl::StatusOr<Shape> Shape::FromProto(const ShapeProto& proto) {
       return absl::InvalidArgumentError("tuple shape has dimensions");
     }
     for (const ShapeProto& t : proto.tuple_shapes()) {
-      auto sub = FromProto(t);
-      if (!sub.ok()) return sub.status();
-      s.tuple_shapes_.push_back(*std::move(sub));
+      AOT_ASSIGN_OR_RETURN(auto sub, FromProto(t));
+      s.tuple_shapes_.push_back(std::move(sub));
     }
     return s;
   }

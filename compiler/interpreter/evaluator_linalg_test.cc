@@ -3,7 +3,7 @@
 
 #include <chrono>
 
-#include "compiler/interpreter/random_literal.h"
+#include "compiler/tooling/random_literal.h"
 #include "compiler/interpreter/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

@@ -11,7 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/interpreter/evaluator_internal.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace interpreter_internal {

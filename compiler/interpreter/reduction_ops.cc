@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/interpreter/evaluator_internal.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace interpreter_internal {
@@ -23,13 +23,12 @@ class Reducer {
       ComputationCaller& caller, absl::string_view role = "to_apply") {
     std::vector<PrimitiveType> params(types.begin(), types.end());
     params.insert(params.end(), types.begin(), types.end());
-    auto function = ScalarFunction::Create(
+    AOT_ASSIGN_OR_RETURN(auto function, ScalarFunction::Create(
         computation, params, std::vector<PrimitiveType>(types.begin(), types.end()), caller,
-        role);
-    if (!function.ok()) return function.status();
+        role));
     auto r = std::unique_ptr<Reducer>(new Reducer());
     r->types_.assign(types.begin(), types.end());
-    r->function_ = *std::move(function);
+    r->function_ = std::move(function);
     r->args_.resize(params.size());
     if (types.size() == 1) {
       auto match = MatchScalarBinary(*computation);

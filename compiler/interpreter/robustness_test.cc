@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "compiler/interpreter/random_literal.h"
+#include "compiler/tooling/random_literal.h"
 #include "compiler/interpreter/test_util.h"
 #include "gtest/gtest.h"
 

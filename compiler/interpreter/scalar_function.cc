@@ -6,7 +6,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/interpreter/evaluator_internal.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace interpreter_internal {
@@ -329,9 +329,8 @@ absl::Status ScalarFunction::Call(const void* const* args) {
   for (size_t i = 0; i < param_types_.size(); ++i) {
     std::memcpy(args_->mutable_data(i), args[i], ByteWidth(param_types_[i]));
   }
-  auto value = caller_->Call(*computation_, args_->span());
-  if (!value.ok()) return value.status();
-  last_ = *std::move(value);
+  AOT_ASSIGN_OR_RETURN(auto value, caller_->Call(*computation_, args_->span()));
+  last_ = std::move(value);
   const size_t n = result_types_.size();
   for (size_t i = 0; i < n; ++i) {
     AOT_ASSIGN_OR_RETURN(auto part, ScalarResultPart(last_, i, n, result_types_[i]));

@@ -9,7 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/interpreter/evaluator_internal.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace interpreter_internal {
@@ -798,9 +798,8 @@ class ScatterCombiner {
     const size_t n = types.size();
     std::vector<PrimitiveType> params(types.begin(), types.end());
     params.insert(params.end(), types.begin(), types.end());
-    auto function = ScalarFunction::Create(&computation, params, c->types_, caller, "to_apply");
-    if (!function.ok()) return function.status();
-    c->function_ = *std::move(function);
+    AOT_ASSIGN_OR_RETURN(auto function, ScalarFunction::Create(&computation, params, c->types_, caller, "to_apply"));
+    c->function_ = std::move(function);
     c->args_.resize(2 * n);
     const HloInstruction* root = computation.root_instruction();
     if (n == 1 && root != nullptr && root->opcode() == HloOpcode::kParameter &&

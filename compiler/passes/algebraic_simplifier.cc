@@ -8,7 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/passes/pass_utils.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 namespace aot {
 

@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/interpreter/evaluator.h"
 #include "compiler/passes/pass_utils.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 namespace aot {
 

@@ -4,7 +4,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "compiler/passes/pass_utils.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 namespace aot {
 

@@ -10,7 +10,7 @@
 #include "compiler/passes/hlo_cse.h"
 #include "compiler/passes/hlo_dce.h"
 #include "compiler/passes/layout_normalization.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 namespace aot {
 

@@ -6,7 +6,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 namespace aot {
 

@@ -15,12 +15,12 @@
 #include "compiler/hlo/hlo_module.h"
 #include "compiler/hlo/hlo_parser.h"
 #include "compiler/interpreter/evaluator.h"
-#include "compiler/interpreter/random_literal.h"
+#include "compiler/tooling/random_literal.h"
 #include "compiler/passes/hlo_pass.h"
 #include "compiler/passes/pass_utils.h"
 #include "compiler/verifier/hlo_verifier.h"
 #include "gtest/gtest.h"
-#include "runtime/support/file_io.h"
+#include "support/file_io.h"
 
 namespace aot {
 namespace testing_util {

@@ -3,8 +3,8 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
-#include "runtime/support/date.h"
-#include "runtime/support/status_macros.h"
+#include "support/date.h"
+#include "support/status_macros.h"
 
 namespace aot {
 

@@ -9,30 +9,17 @@
 #include "absl/strings/str_join.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
-#include "runtime/support/embedded_file.h"
-#include "runtime/support/file_io.h"
-#include "runtime/support/status_macros.h"
+#include "support/embedded_file.h"
+#include "support/file_io.h"
+#include "support/status_macros.h"
+#include "support/proto_util.h"
 
 namespace aot {
 
-// Generated from compiler/targets/*.txtpb by cmake/EmbedFiles.cmake.
+// Generated from compiler/target/specs/*.txtpb by cmake/EmbedFiles.cmake.
 std::span<const EmbeddedFile> ShippedTargetFiles();
 
 namespace {
-
-class FirstErrorCollector : public google::protobuf::io::ErrorCollector {
- public:
-  void AddError(int line, google::protobuf::io::ColumnNumber column,
-                const std::string& message) override {
-    if (error_.empty()) {
-      error_ = absl::StrCat(line + 1, ":", column + 1, ": ", message);
-    }
-  }
-  const std::string& error() const { return error_; }
-
- private:
-  std::string error_;
-};
 
 constexpr absl::string_view kSpecSuffix = ".txtpb";
 
@@ -41,12 +28,8 @@ constexpr absl::string_view kSpecSuffix = ".txtpb";
 absl::StatusOr<TargetConfigProto> ParseTargetConfig(absl::string_view text,
                                                     absl::string_view source) {
   TargetConfigProto config;
-  google::protobuf::TextFormat::Parser parser;
-  FirstErrorCollector errors;
-  parser.RecordErrorsTo(&errors);
-  if (!parser.ParseFromString(std::string(text), &config)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(source, ":", errors.error()));
+  if (absl::Status parsed = ParseTextProto(text, &config); !parsed.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(source, ":", parsed.message()));
   }
   AOT_RETURN_IF_ERROR(ValidateTargetConfig(config, source));
   return config;
@@ -145,7 +128,7 @@ absl::StatusOr<TargetConfigProto> ShippedTargetConfig(absl::string_view name) {
   for (const EmbeddedFile& file : ShippedTargetFiles()) {
     if (file.name == file_name) {
       return ParseTargetConfig(file.contents,
-                               absl::StrCat("compiler/targets/", file_name));
+                               absl::StrCat("compiler/target/specs/", file_name));
     }
   }
   return absl::NotFoundError(absl::StrCat(

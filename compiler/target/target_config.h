@@ -22,7 +22,7 @@ absl::StatusOr<TargetConfigProto> ParseTargetConfig(absl::string_view text,
 absl::Status ValidateTargetConfig(const TargetConfigProto& config,
                                   absl::string_view source);
 
-// Names of the specs shipped in compiler/targets/ (built into the binary),
+// Names of the specs shipped in compiler/target/specs/ (built into the binary),
 // sorted: "a100", "h100", "host-x86-64-v2", ...
 std::vector<std::string> ShippedTargetConfigNames();
 

@@ -4,19 +4,19 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "runtime/support/file_io.h"
+#include "support/file_io.h"
 
 namespace aot {
 namespace {
 
 using ::testing::HasSubstr;
 
-// Every file in compiler/targets/ parses and validates, and is the same spec
+// Every file in compiler/target/specs/ parses and validates, and is the same spec
 // the binary ships under that name.
 TEST(TargetConfigTest, EveryShippedSpecFileParses) {
   int count = 0;
   for (const auto& entry :
-       std::filesystem::directory_iterator("compiler/targets")) {
+       std::filesystem::directory_iterator("compiler/target/specs")) {
     if (entry.path().extension() != ".txtpb") continue;
     ++count;
     auto text = ReadFileToString(entry.path().string());
@@ -82,7 +82,7 @@ TEST(TargetConfigTest, InconsistentSpecsAreRejected) {
 }
 
 TEST(TargetConfigTest, ResolvePrefersAnExistingPath) {
-  auto by_path = ResolveTargetConfig("compiler/targets/a100.txtpb");
+  auto by_path = ResolveTargetConfig("compiler/target/specs/a100.txtpb");
   ASSERT_TRUE(by_path.ok()) << by_path.status();
   EXPECT_EQ(by_path->name(), "a100");
   auto by_name = ResolveTargetConfig("a100");

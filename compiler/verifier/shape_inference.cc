@@ -15,7 +15,7 @@
 #include "absl/types/span.h"
 #include "compiler/hlo/hlo_computation.h"
 #include "compiler/hlo/hlo_opcode.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace {

@@ -14,8 +14,8 @@
 #include "harness/lint/fallback_lint.h"
 #include "harness/schema/schema_check.h"
 #include "proto/schema.h"
-#include "runtime/support/date.h"
-#include "runtime/support/status_macros.h"
+#include "support/date.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace {
@@ -118,9 +118,8 @@ absl::Status BackwardStep(const GateOptions& options, const std::vector<std::str
   replay.targets = targets;
   replay.now = options.now;
   replay.load_options = options.load_options;
-  auto result = ReplayGoldens(replay);
-  if (!result.ok()) return result.status();
-  report->backward = *std::move(result);
+  AOT_ASSIGN_OR_RETURN(auto result, ReplayGoldens(replay));
+  report->backward = std::move(result);
   report->backward_window_start = now.MinusMonths(kBackwardWindowMonths).ToString();
   GateCheck check{"backward", report->backward.ok(), ""};
   for (const ReplayRecord& r : report->backward.records) {
@@ -343,9 +342,8 @@ absl::StatusOr<GateReport> RunGate(const GateOptions& options) {
   std::optional<std::vector<CompiledTest>> compiled;
   auto corpus = [&]() -> absl::StatusOr<const std::vector<CompiledTest>*> {
     if (!compiled) {
-      auto c = CompileCorpus(options.golden_dir, targets);
-      if (!c.ok()) return c.status();
-      compiled = *std::move(c);
+      AOT_ASSIGN_OR_RETURN(auto c, CompileCorpus(options.golden_dir, targets));
+      compiled = std::move(c);
     }
     return &*compiled;
   };

@@ -14,7 +14,7 @@
 #include "harness/release/forward_check.h"
 #include "harness/release/release.h"
 #include "nlohmann/json.hpp"
-#include "runtime/executable/thunk.h"
+#include "runtime/thunks/thunk.h"
 
 namespace aot {
 

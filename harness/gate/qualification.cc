@@ -4,8 +4,8 @@
 #include "harness/golden/corpus.h"
 #include "harness/golden/windows.h"
 #include "harness/release/release.h"
-#include "runtime/support/build_info.h"
-#include "runtime/support/status_macros.h"
+#include "support/build_info.h"
+#include "support/status_macros.h"
 
 namespace aot {
 

@@ -9,9 +9,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
-#include "runtime/support/cli.h"
-#include "runtime/support/file_io.h"
-#include "runtime/support/status_macros.h"
+#include "compiler/tooling/flags.h"
+#include "support/file_io.h"
+#include "support/status_macros.h"
 
 namespace aot {
 

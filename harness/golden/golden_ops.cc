@@ -12,19 +12,19 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "compiler/backend/compiler.h"
-#include "compiler/backend/literal_execution.h"
+#include "compiler/tooling/literal_execution.h"
 #include "compiler/hlo/hlo_parser.h"
 #include "compiler/interpreter/evaluator.h"
-#include "compiler/interpreter/random_literal.h"
+#include "compiler/tooling/random_literal.h"
 #include "compiler/target/target_config.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "proto/schema.h"
 #include "runtime/executable/client.h"
-#include "runtime/support/build_info.h"
-#include "runtime/support/file_io.h"
-#include "runtime/support/status_macros.h"
+#include "support/build_info.h"
+#include "support/file_io.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
@@ -152,17 +152,15 @@ absl::StatusOr<GoldenArtifact> BuildArtifact(const CorpusModule& module,
   if (target.platform == "host") {
     AOT_ASSIGN_OR_RETURN(auto client, ClientFor(target));
     AOT_ASSIGN_OR_RETURN(auto executable, client->DeserializeExecutable(compiled->SerializeAsString()));
-    auto out = ExecuteWithLiterals(*executable, args);
-    if (!out.ok()) return out.status();
-    result = *std::move(out);
+    AOT_ASSIGN_OR_RETURN(auto out, ExecuteWithLiterals(*executable, args));
+    result = std::move(out);
     if (tolerance.bitwise() && HasGemm(artifact.executable.thunks())) {
       tolerance = ResultTolerance(result);
     }
   } else {
     HloEvaluator evaluator;
-    auto out = evaluator.Evaluate(*hlo, args);
-    if (!out.ok()) return out.status();
-    result = *std::move(out);
+    AOT_ASSIGN_OR_RETURN(auto out, evaluator.Evaluate(*hlo, args));
+    result = std::move(out);
     if (tolerance.bitwise()) tolerance = ResultTolerance(result);
   }
   for (const Literal& leaf : result.FlattenLeaves()) *io.add_results() = leaf.ToProto();
@@ -180,9 +178,8 @@ absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(
     AOT_ASSIGN_OR_RETURN(auto target, FindGoldenTarget(name));
     std::vector<GoldenArtifact> artifacts;
     for (const CorpusModule& m : modules) {
-      auto artifact = BuildArtifact(m, target);
-      if (!artifact.ok()) return artifact.status();
-      artifacts.push_back(*std::move(artifact));
+      AOT_ASSIGN_OR_RETURN(auto artifact, BuildArtifact(m, target));
+      artifacts.push_back(std::move(artifact));
     }
     GenerateResult result;
     result.target = name;
@@ -454,9 +451,8 @@ absl::StatusOr<std::vector<CompiledTest>> CompileCorpus(const std::string& golde
   for (const std::string& name : targets) {
     AOT_ASSIGN_OR_RETURN(auto target, FindGoldenTarget(name));
     for (const CorpusModule& module : modules) {
-      auto proto = CompileCorpusModule(module, target);
-      if (!proto.ok()) return proto.status();
-      out.push_back({name, module.test, *std::move(proto)});
+      AOT_ASSIGN_OR_RETURN(auto proto, CompileCorpusModule(module, target));
+      out.push_back({name, module.test, std::move(proto)});
     }
   }
   return out;

@@ -8,7 +8,7 @@
 #include "harness/golden/corpus.h"
 #include "harness/golden/golden_store.h"
 #include "nlohmann/json.hpp"
-#include "runtime/executable/thunk.h"
+#include "runtime/thunks/thunk.h"
 
 namespace aot {
 

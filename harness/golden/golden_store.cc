@@ -8,9 +8,10 @@
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
-#include "runtime/support/file_io.h"
-#include "runtime/support/sha256.h"
-#include "runtime/support/status_macros.h"
+#include "support/file_io.h"
+#include "support/sha256.h"
+#include "support/status_macros.h"
+#include "support/proto_util.h"
 
 namespace aot {
 
@@ -111,18 +112,9 @@ absl::StatusOr<GoldenArtifact> ReadArtifact(const std::string& version_dir,
   // The parser's own message says what is wrong and where; a field the
   // current schema no longer has (a removed field or thunk kind of an old
   // golden) is a backward-compatibility failure, named as such.
-  class Collector : public google::protobuf::io::ErrorCollector {
-   public:
-    void AddError(int line, int column, const std::string& message) override {
-      if (first.empty()) first = absl::StrCat(line + 1, ":", column + 1, ": ", message);
-    }
-    std::string first;
-  } collector;
-  google::protobuf::TextFormat::Parser parser;
-  parser.RecordErrorsTo(&collector);
-  if (!parser.ParseFromString(*text, &a.executable)) {
-    std::string why =
-        collector.first.empty() ? "not a text-format ExecutableProto" : collector.first;
+  if (absl::Status parsed = ParseTextProto(*text, &a.executable); !parsed.ok()) {
+    std::string why = parsed.message().empty() ? "not a text-format ExecutableProto"
+                                               : std::string(parsed.message());
     if (absl::StrContains(why, "has no field named")) {
       absl::StrAppend(&why, " (the artifact uses a field the current schema no longer has)");
     }

@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "harness/golden/corpus.h"
 #include "harness/golden/golden_store.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 namespace aot {
 

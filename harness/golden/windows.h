@@ -6,7 +6,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "runtime/support/date.h"
+#include "support/date.h"
 
 namespace aot {
 

@@ -7,8 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "runtime/ffi/ffi_registry.h"
-#include "runtime/support/file_io.h"
-#include "runtime/support/status_macros.h"
+#include "support/file_io.h"
+#include "support/status_macros.h"
 
 namespace aot {
 

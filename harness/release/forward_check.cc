@@ -13,6 +13,7 @@
 #include "harness/schema/schema_check.h"
 #include "proto/executable.pb.h"
 #include "runtime/platform/host/host_kernel_loader.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace {
@@ -57,9 +58,8 @@ absl::StatusOr<std::unique_ptr<ForwardChecker>> ForwardChecker::Create(
     ReleaseSnapshot release, const google::protobuf::FileDescriptorSet& release_schema,
     const google::protobuf::DescriptorPool* head_pool) {
   auto checker = std::unique_ptr<ForwardChecker>(new ForwardChecker());
-  auto pool = BuildDescriptorPool(release_schema, absl::StrCat("release ", release.id));
-  if (!pool.ok()) return pool.status();
-  checker->release_pool_ = *std::move(pool);
+  AOT_ASSIGN_OR_RETURN(auto pool, BuildDescriptorPool(release_schema, absl::StrCat("release ", release.id)));
+  checker->release_pool_ = std::move(pool);
   checker->root_ = checker->release_pool_->FindMessageTypeByName(kContractRoot);
   if (checker->root_ == nullptr) {
     return absl::InvalidArgumentError(

@@ -13,8 +13,8 @@
 #include "absl/strings/str_split.h"
 #include "harness/golden/corpus.h"
 #include "harness/golden/golden_ops.h"
-#include "runtime/support/file_io.h"
-#include "runtime/support/status_macros.h"
+#include "support/file_io.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace {

@@ -14,15 +14,15 @@
 #include "runtime/abi_version.h"
 #include "runtime/executable/client.h"
 #include "runtime/executable/load_passes.h"
-#include "runtime/executable/thunk.h"
-#include "runtime/executable/thunk_registry.h"
+#include "runtime/thunks/thunk.h"
+#include "runtime/thunks/thunk_registry.h"
 #include "runtime/ffi/ffi_registry.h"
 #include "runtime/hlo_opcode_table.h"
 #include "runtime/platform/host/host_kernel_loader.h"
-#include "runtime/support/build_info.h"
-#include "runtime/support/file_io.h"
-#include "runtime/support/sha256.h"
-#include "runtime/support/status_macros.h"
+#include "support/build_info.h"
+#include "support/file_io.h"
+#include "support/sha256.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace {
@@ -195,9 +195,8 @@ absl::StatusOr<std::vector<ReleaseSnapshot>> LoadReleases(const std::string& gol
     if (j.is_discarded()) {
       return absl::InvalidArgumentError(absl::StrCat(path, ": not valid JSON"));
     }
-    auto release = ReleaseFromJson(j, path);
-    if (!release.ok()) return release.status();
-    releases.push_back(*std::move(release));
+    AOT_ASSIGN_OR_RETURN(auto release, ReleaseFromJson(j, path));
+    releases.push_back(std::move(release));
   }
   absl::c_sort(releases, ReleaseIsOlder);
   return releases;

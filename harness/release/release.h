@@ -8,8 +8,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "nlohmann/json.hpp"
-#include "runtime/executable/thunk.h"
-#include "runtime/support/date.h"
+#include "runtime/thunks/thunk.h"
+#include "support/date.h"
 
 namespace aot {
 

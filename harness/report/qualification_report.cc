@@ -16,9 +16,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
-#include "runtime/support/date.h"
-#include "runtime/support/file_io.h"
-#include "runtime/support/status_macros.h"
+#include "support/date.h"
+#include "support/file_io.h"
+#include "support/status_macros.h"
 
 namespace aot {
 

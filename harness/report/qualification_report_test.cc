@@ -18,8 +18,8 @@
 #include "absl/strings/string_view.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/testing/temp_dir.h"
-#include "runtime/support/file_io.h"
+#include "support/testing/temp_dir.h"
+#include "support/file_io.h"
 
 namespace aot {
 namespace {

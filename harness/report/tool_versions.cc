@@ -10,7 +10,7 @@
 #include "nlohmann/json.hpp"
 #include "proto/schema.h"
 #include "runtime/abi_version.h"
-#include "runtime/support/build_info.h"
+#include "support/build_info.h"
 
 extern "C" char* openblas_get_config(void);
 

@@ -18,8 +18,9 @@
 #include "harness/schema/reachability.h"
 #include "proto/compat_options.pb.h"
 #include "proto/schema.h"
-#include "runtime/support/file_io.h"
-#include "runtime/support/status_macros.h"
+#include "support/file_io.h"
+#include "support/status_macros.h"
+#include "support/proto_util.h"
 
 namespace aot {
 namespace {
@@ -68,9 +69,8 @@ void CollectMessage(const Descriptor* d, Version& v) {
 absl::StatusOr<Version> BuildVersion(const SchemaVersion& in) {
   Version v;
   v.name = in.name;
-  auto pool = BuildDescriptorPool(in.set, in.name);
-  if (!pool.ok()) return pool.status();
-  v.pool = *std::move(pool);
+  AOT_ASSIGN_OR_RETURN(auto pool, BuildDescriptorPool(in.set, in.name));
+  v.pool = std::move(pool);
   auto reach = ComputeReachable(*v.pool);
   if (!reach.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(in.name, ": ", reach.status().message()));
@@ -526,9 +526,8 @@ absl::StatusOr<SchemaCheckReport> CheckSchema(const std::vector<SchemaVersion>& 
   }
   std::vector<Version> versions;
   for (const SchemaVersion& v : history) {
-    auto built = BuildVersion(v);
-    if (!built.ok()) return built.status();
-    versions.push_back(*std::move(built));
+    AOT_ASSIGN_OR_RETURN(auto built, BuildVersion(v));
+    versions.push_back(std::move(built));
   }
   AOT_ASSIGN_OR_RETURN(auto built_head, BuildVersion(head));
   return Checker(versions, built_head).Run();
@@ -568,13 +567,7 @@ absl::Status WriteSnapshot(const std::string& path, const FileDescriptorSet& set
     return absl::AlreadyExistsError(
         absl::StrCat(path, ": already exists; snapshots are never overwritten"));
   }
-  std::string bytes;
-  {
-    google::protobuf::io::StringOutputStream stream(&bytes);
-    google::protobuf::io::CodedOutputStream coded(&stream);
-    coded.SetSerializationDeterministic(true);
-    set.SerializeToCodedStream(&coded);
-  }
+  std::string bytes = SerializeDeterministic(set);
   std::filesystem::path parent = std::filesystem::path(path).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
   return WriteFileAtomically(path, bytes);
@@ -584,9 +577,8 @@ absl::StatusOr<std::vector<SchemaVersion>> ReadSchemaHistory(
     const std::vector<std::string>& paths) {
   std::vector<SchemaVersion> history;
   for (const std::string& path : paths) {
-    auto set = ReadDescriptorSet(path);
-    if (!set.ok()) return set.status();
-    history.push_back({path, *std::move(set)});
+    AOT_ASSIGN_OR_RETURN(auto set, ReadDescriptorSet(path));
+    history.push_back({path, std::move(set)});
   }
   return history;
 }

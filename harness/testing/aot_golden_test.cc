@@ -10,7 +10,7 @@
 #include "harness/golden/corpus.h"
 #include "harness/golden/golden_ops.h"
 #include "harness/golden/golden_store.h"
-#include "runtime/support/file_io.h"
+#include "support/file_io.h"
 
 namespace aot {
 

@@ -19,11 +19,11 @@
 #include "harness/release/release.h"
 #include "harness/schema/reachability.h"
 #include "harness/schema/schema_check.h"
-#include "harness/testing/temp_dir.h"
+#include "support/testing/temp_dir.h"
 #include "harness/tests/synthetic_history.h"
 #include "proto/compat_options.pb.h"
 #include "proto/schema.h"
-#include "runtime/support/file_io.h"
+#include "support/file_io.h"
 
 namespace aot {
 namespace {

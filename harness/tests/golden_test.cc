@@ -8,9 +8,9 @@
 #include "harness/golden/corpus.h"
 #include "harness/golden/golden_ops.h"
 #include "harness/golden/golden_store.h"
-#include "harness/testing/temp_dir.h"
-#include "runtime/support/file_io.h"
-#include "runtime/support/sha256.h"
+#include "support/testing/temp_dir.h"
+#include "support/file_io.h"
+#include "support/sha256.h"
 
 namespace aot {
 namespace {

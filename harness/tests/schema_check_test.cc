@@ -19,7 +19,7 @@
 #include "harness/schema/reachability.h"
 #include "harness/schema/schema_check.h"
 #include "proto/schema.h"
-#include "runtime/support/file_io.h"
+#include "support/file_io.h"
 
 namespace aot {
 namespace {

@@ -16,8 +16,8 @@
 #include "harness/schema/reachability.h"
 #include "proto/compat_options.pb.h"
 #include "proto/schema.h"
-#include "runtime/support/file_io.h"
-#include "runtime/support/sha256.h"
+#include "support/file_io.h"
+#include "support/sha256.h"
 
 namespace aot {
 namespace testing {

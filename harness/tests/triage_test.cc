@@ -10,7 +10,7 @@
 #include "harness/golden/golden_store.h"
 #include "harness/release/old_build.h"
 #include "harness/schema/reachability.h"
-#include "harness/testing/temp_dir.h"
+#include "support/testing/temp_dir.h"
 #include "harness/tests/synthetic_history.h"
 #include "harness/triage/git_sources.h"
 #include "harness/triage/triage.h"

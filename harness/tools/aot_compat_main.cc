@@ -25,9 +25,9 @@
 #include "harness/triage/triage.h"
 #include "nlohmann/json.hpp"
 #include "proto/schema.h"
-#include "runtime/support/cli.h"
-#include "runtime/support/date.h"
-#include "runtime/support/file_io.h"
+#include "compiler/tooling/flags.h"
+#include "support/date.h"
+#include "support/file_io.h"
 
 namespace aot {
 namespace {
@@ -69,26 +69,6 @@ constexpr char kCommands[] =
     "                       from the differences between --base=REF and the head.\n"
     "\nRun 'aot-compat COMMAND --help' for a command's flags.\n";
 
-// Parses a subcommand's flags (argv[2..]). Returns the exit code when the
-// command must stop: 2 for bad flags or stray arguments (no subcommand
-// takes any), 0 after printing --help.
-std::optional<int> ParseSubcommand(FlagSet& flags, int argc, char** argv) {
-  auto positional = flags.Parse(argc, argv, 2);
-  if (!positional.ok()) return ReportToolError(kProgram, positional.status(), 2);
-  if (flags.help_requested()) {
-    std::fputs(flags.Help().c_str(), stdout);
-    return 0;
-  }
-  if (!positional->empty()) {
-    return ReportToolError(kProgram,
-                           absl::InvalidArgumentError(absl::StrCat(
-                               flags.program(), " takes no arguments, got '",
-                               positional->front(), "'")),
-                           2);
-  }
-  return std::nullopt;
-}
-
 // Writes `json` to `path` when one was given (--json=). Returns the exit
 // code when the write failed.
 std::optional<int> WriteJsonOutput(const std::string& path, const nlohmann::ordered_json& json) {
@@ -107,7 +87,7 @@ int Version(int argc, char** argv) {
                 "fingerprint\nand the versions of LLVM, protobuf, Abseil, "
                 "OpenBLAS and CUDA it was built with.");
   flags.AddBool("json", &json, "Print a JSON object instead of a table.");
-  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
+  flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
   auto versions = ToolVersions();
   if (json) {
     nlohmann::ordered_json out;
@@ -139,7 +119,7 @@ int Generate(int argc, char** argv) {
   flags.AddString("golden_dir", &golden_dir, "The corpus root.");
   flags.AddList("target", &targets, TargetHelp());
   flags.AddString("date", &date, "The 'created' date recorded in MANIFEST.json.");
-  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
+  flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
   auto results = GenerateGoldens(golden_dir, SelectGoldenTargets(targets), date);
   if (!results.ok()) return ReportToolError(kProgram, results.status(), 1);
   for (const GenerateResult& r : *results) {
@@ -173,7 +153,7 @@ int Replay(int argc, char** argv) {
                   "Backward-window mode (YYYY-MM-DD): replay every version current in the 6 "
                   "months before this date (those created inside the window and the newest one "
                   "before it); older versions are reported expired, never failures.");
-  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
+  flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
   auto env_all = AllVersionsFromEnvironment();
   if (!env_all.ok()) return ReportToolError(kProgram, env_all.status(), 2);
   ReplayOptions options;
@@ -212,7 +192,7 @@ int Prune(int argc, char** argv) {
   flags.AddList("target", &targets, TargetHelp());
   flags.AddString("now", &now, "The date the window ends on.");
   flags.AddBool("dry_run", &dry_run, "List what would be deleted, delete nothing.");
-  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
+  flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
   for (const std::string& target : SelectGoldenTargets(targets)) {
     auto pruned = PruneExpired(golden_dir, target, now, dry_run);
     if (!pruned.ok()) return ReportToolError(kProgram, pruned.status(), 2);
@@ -238,7 +218,7 @@ int Verify(int argc, char** argv) {
   flags.AddString("golden_dir", &golden_dir, "The corpus root.");
   flags.AddList("target", &targets, TargetHelp());
   flags.AddBool("strict", &strict, "Byte-identical artifacts.");
-  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
+  flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
   auto results = VerifyGoldens(golden_dir, SelectGoldenTargets(targets), strict);
   if (!results.ok()) return ReportToolError(kProgram, results.status(), 2);
   bool ok = true;
@@ -269,7 +249,7 @@ int SchemaSnapshot(int argc, char** argv) {
   flags.AddString("out", &out, "The snapshot file to write.");
   flags.AddString("dir", &dir, "Directory of the default --out.");
   flags.AddString("date", &date, "Date of the default --out (YYYY-MM-DD).");
-  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
+  flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
   google::protobuf::FileDescriptorSet set = SchemaDescriptorSet();
   if (out.empty()) out = DefaultSnapshotPath(dir, date, set);
   if (absl::Status s = WriteSnapshot(out, set); !s.ok()) return ReportToolError(kProgram, s, 2);
@@ -298,7 +278,7 @@ int SchemaCheck(int argc, char** argv) {
   flags.AddString("head", &head_path, "The schema to check. Default: the built-in schema.");
   flags.AddString("json", &json_path, "Also write the findings as JSON.");
   flags.AddString("dir", &dir, "The snapshot directory.");
-  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
+  flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
   if (bases.empty()) {
     auto listed = ListSnapshots(dir);
     if (!listed.ok()) return ReportToolError(kProgram, listed.status(), 2);
@@ -332,7 +312,7 @@ int Lint(int argc, char** argv) {
   flags.AddString("root", &root, "The repository root (runtime/ is scanned).");
   flags.AddString("now", &now, "The date to judge expiry and windows at.");
   flags.AddBool("json", &json, "Print JSON.");
-  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
+  flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
   auto date = Date::Parse(now);
   if (!date.ok()) return ReportToolError(kProgram, date.status(), 2);
   auto report = LintFallbacks(root, *date);
@@ -382,7 +362,7 @@ int Release(int argc, char** argv) {
   bool allow_dirty = false;
   flags.AddBool("allow_dirty", &allow_dirty,
                 "Allow a release from a build of uncommitted changes.");
-  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
+  flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
   if (print) {
     ReleaseSnapshot r = CaptureRuntimeCapabilities();
     r.date = date;
@@ -426,7 +406,7 @@ int ForwardCheck(int argc, char** argv) {
   flags.AddString("build_compiler", &build_compiler,
                   "A git ref whose compiler's artifacts our runtime replays.");
   flags.AddString("cache_dir", &cache_dir, "Where old worktrees and builds are cached.");
-  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
+  flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
   if (!build_runtime.empty() || !build_compiler.empty()) {
     OldBuildOptions options;
     options.golden_dir = golden_dir;
@@ -515,7 +495,7 @@ int Gate(int argc, char** argv) {
                 "blocker with its fix. Exit 0 pass, 1 blocked, 2 bad input.");
   AddGateFlags(flags, &options, &no_verify);
   flags.AddString("json", &json_path, "Also write the full report as JSON.");
-  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
+  flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
   options.verify = !no_verify;
   auto report = RunGate(options);
   if (!report.ok()) return ReportToolError(kProgram, report.status(), 2);
@@ -539,7 +519,7 @@ int Report(int argc, char** argv) {
                 "(the report is written either way), 2 bad input.");
   flags.AddString("out", &out, "The report directory (created).");
   AddGateFlags(flags, &options, &no_verify);
-  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
+  flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
   if (out.empty()) {
     return ReportToolError(kProgram, absl::InvalidArgumentError("--out=DIR is required"), 2);
   }
@@ -583,7 +563,7 @@ int TriageCommand(int argc, char** argv) {
                 "Build REF's runtime to read its capabilities instead of its newest release.");
   flags.AddString("json", &json_path, "Also write the verdicts as JSON.");
   flags.AddString("cache_dir", &cache_dir, "Where built commits are cached.");
-  if (std::optional<int> exit_code = ParseSubcommand(flags, argc, argv)) return *exit_code;
+  flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
   if (base.empty()) {
     return ReportToolError(kProgram, absl::InvalidArgumentError("--base=REF is required"), 2);
   }

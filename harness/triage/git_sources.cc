@@ -6,6 +6,7 @@
 #include "absl/strings/str_split.h"
 #include "harness/release/old_build.h"
 #include "harness/schema/schema_check.h"
+#include "support/status_macros.h"
 
 #ifndef AOT_PROTOC
 #define AOT_PROTOC "protoc"
@@ -68,10 +69,9 @@ absl::StatusOr<ReleaseSnapshot> RuntimeAtCommit(const std::string& repo, const s
     if (j.is_discarded()) {
       return absl::InvalidArgumentError(absl::StrCat(commit, ":", path, ": not valid JSON"));
     }
-    auto release = ReleaseFromJson(j, absl::StrCat(commit, ":", path));
-    if (!release.ok()) return release.status();
-    if (newest.empty() || ReleaseIsOlder(best, *release)) {
-      best = *std::move(release);
+    AOT_ASSIGN_OR_RETURN(auto release, ReleaseFromJson(j, absl::StrCat(commit, ":", path)));
+    if (newest.empty() || ReleaseIsOlder(best, release)) {
+      best = std::move(release);
       newest = path;
     }
   }

@@ -11,8 +11,8 @@
 #include "harness/schema/annotations.h"
 #include "harness/schema/reachability.h"
 #include "harness/schema/schema_check.h"
-#include "runtime/support/date.h"
-#include "runtime/support/status_macros.h"
+#include "support/date.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace {

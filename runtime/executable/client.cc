@@ -10,20 +10,13 @@
 #include "runtime/platform/host/host_platform.h"
 #ifdef AOT_HAVE_CUDA_PLATFORM
 #include "runtime/platform/cuda/cuda_platform.h"
+#include "support/proto_util.h"
+#include "support/status_macros.h"
 #endif
 
 namespace aot {
 
 namespace {
-
-class FirstError : public google::protobuf::io::ErrorCollector {
- public:
-  void AddError(int line, google::protobuf::io::ColumnNumber column,
-                const std::string& message) override {
-    if (error.empty()) error = absl::StrCat(line + 1, ":", column + 1, ": ", message);
-  }
-  std::string error;
-};
 
 }  // namespace
 
@@ -53,20 +46,13 @@ absl::StatusOr<ExecutableProto> ParseExecutableProto(absl::string_view bytes,
                                                      ArtifactFormat format) {
   ExecutableProto proto;
   if (format == ArtifactFormat::kText) {
-    google::protobuf::TextFormat::Parser parser;
-    FirstError errors;
-    parser.RecordErrorsTo(&errors);
-    if (!parser.ParseFromString(std::string(bytes), &proto)) {
+    if (absl::Status parsed = ParseTextProto(bytes, &proto); !parsed.ok()) {
       return absl::InvalidArgumentError(
-          absl::StrCat("artifact is not a valid text-format ExecutableProto: ",
-                       errors.error));
+          absl::StrCat("artifact is not a valid text-format ExecutableProto: ", parsed.message()));
     }
     return proto;
   }
-  google::protobuf::io::CodedInputStream input(
-      reinterpret_cast<const uint8_t*>(bytes.data()), static_cast<int>(bytes.size()));
-  input.SetRecursionLimit(64);
-  if (!proto.ParseFromCodedStream(&input) || !input.ConsumedEntireMessage()) {
+  if (!ParseBinaryProto(bytes, &proto)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "artifact is not a valid binary ExecutableProto (", bytes.size(),
         " bytes: truncated or corrupted)"));
@@ -95,10 +81,9 @@ absl::StatusOr<std::unique_ptr<Platform>> CreatePlatform(absl::string_view name,
 
 absl::StatusOr<std::unique_ptr<Client>> Client::Create(absl::string_view platform,
                                                        LoadOptions options) {
-  auto p = CreatePlatform(platform, options);
-  if (!p.ok()) return p.status();
+  AOT_ASSIGN_OR_RETURN(auto p, CreatePlatform(platform, options));
   auto client = std::unique_ptr<Client>(new Client());
-  client->platform_ = *std::move(p);
+  client->platform_ = std::move(p);
   client->options_ = std::move(options);
   return client;
 }
@@ -112,9 +97,8 @@ absl::StatusOr<std::unique_ptr<Executable>> Client::DeserializeExecutable(
     return absl::InvalidArgumentError(absl::StrCat(
         "artifact of ", bytes.size(), " bytes exceeds the memory budget"));
   }
-  auto proto = ParseExecutableProto(bytes, GuessArtifactFormat(bytes));
-  if (!proto.ok()) return proto.status();
-  return Load(*std::move(proto));
+  AOT_ASSIGN_OR_RETURN(auto proto, ParseExecutableProto(bytes, GuessArtifactFormat(bytes)));
+  return Load(std::move(proto));
 }
 
 absl::StatusOr<std::unique_ptr<Executable>> Client::Load(ExecutableProto proto) const {

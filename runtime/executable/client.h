@@ -29,13 +29,9 @@ class Client {
   ~Client();
 
   // Deserializes and loads (validation, thunk graph, load passes,
-  // constants). In this runtime both PjRt entry points load eagerly.
+  // constants): PjRt's DeserializeExecutable, which loads eagerly here.
   absl::StatusOr<std::unique_ptr<Executable>> DeserializeExecutable(
       absl::string_view bytes) const;
-  absl::StatusOr<std::unique_ptr<Executable>> LoadSerializedExecutable(
-      absl::string_view bytes) const {
-    return DeserializeExecutable(bytes);
-  }
   absl::StatusOr<std::unique_ptr<Executable>> Load(ExecutableProto proto) const;
 
   Platform* platform() const { return platform_.get(); }

@@ -7,10 +7,11 @@
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "runtime/abi_version.h"
-#include "runtime/executable/thunk_registry.h"
+#include "runtime/thunks/thunk_registry.h"
 #include "runtime/hlo_opcode_table.h"
 #include "runtime/shape_util.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
+#include "support/proto_util.h"
 
 namespace aot {
 
@@ -223,13 +224,11 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Load(
   // known to this runtime.
   auto step = std::chrono::steady_clock::now();
   AOT_RETURN_IF_ERROR(CheckEmbeddedHloOpcodes(p.hlo_module().hlo_module()));
-  auto loader = platform->CreateKernelLoader();
-  if (!loader.ok()) return loader.status();
-  executable->kernels_ = *std::move(loader);
+  AOT_ASSIGN_OR_RETURN(auto loader, platform->CreateKernelLoader());
+  executable->kernels_ = std::move(loader);
   LoadContext context(platform, executable->kernels_.get(), ffi, &p, &options);
-  auto thunks = ThunkRegistry::Global().SequenceFromProto(p.thunks(), "thunks", context);
-  if (!thunks.ok()) return thunks.status();
-  executable->thunks_ = *std::move(thunks);
+  AOT_ASSIGN_OR_RETURN(auto thunks, ThunkRegistry::Global().SequenceFromProto(p.thunks(), "thunks", context));
+  executable->thunks_ = std::move(thunks);
   executable->stats_.thunks_ms = MillisSince(step);
   executable->stats_.thunk_count = p.thunks_size();
 
@@ -371,13 +370,7 @@ ExecutableProto Executable::ToProto() const {
 
 std::string Executable::SerializeExecutable() const {
   ExecutableProto proto = ToProto();
-  std::string bytes;
-  {
-    google::protobuf::io::StringOutputStream stream(&bytes);
-    google::protobuf::io::CodedOutputStream coded(&stream);
-    coded.SetSerializationDeterministic(true);
-    proto.SerializeToCodedStream(&coded);
-  }
+  std::string bytes = SerializeDeterministic(proto);
   return bytes;
 }
 

@@ -10,7 +10,7 @@
 #include "absl/types/span.h"
 #include "proto/executable.pb.h"
 #include "runtime/executable/load_passes.h"
-#include "runtime/executable/thunk.h"
+#include "runtime/thunks/thunk.h"
 #include "runtime/ffi/ffi_registry.h"
 #include "runtime/platform/platform.h"
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/executable/thunk.h"
+#include "runtime/thunks/thunk.h"
 
 namespace aot {
 

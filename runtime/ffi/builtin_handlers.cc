@@ -10,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/ffi/ffi_registry.h"
 #include "runtime/shape_util.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace {

@@ -34,9 +34,9 @@
 #include "gtest/gtest.h"
 #include "proto/executable.pb.h"
 #include "runtime/executable/client.h"
-#include "runtime/executable/thunk_registry.h"
+#include "runtime/thunks/thunk_registry.h"
 #include "runtime/kernel_payload.h"
-#include "runtime/support/file_io.h"
+#include "support/file_io.h"
 #include "runtime/tests/test_kernels.h"
 
 namespace aot {

@@ -4,7 +4,7 @@
 #include <memory>
 #include <vector>
 
-#include "runtime/executable/thunk.h"
+#include "runtime/thunks/thunk.h"
 #include "runtime/thunks/kernel_thunk.h"
 
 namespace aot {

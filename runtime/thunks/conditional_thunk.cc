@@ -4,15 +4,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/thunks/sequential_thunk.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
-absl::StatusOr<std::unique_ptr<Thunk>> ConditionalThunk::FromProto(
-    const ThunkProto& proto, LoadContext& context) {
-  const ConditionalThunkProto& c = proto.conditional();
+absl::StatusOr<std::unique_ptr<ConditionalThunk>> ConditionalThunk::FromProto(ThunkInfoProto info, const ConditionalThunkProto& c,
+    LoadContext& context) {
   LoadContext::PathScope scope(context, "conditional");
-  auto thunk = std::unique_ptr<ConditionalThunk>(new ConditionalThunk(proto.info()));
+  auto thunk = std::unique_ptr<ConditionalThunk>(new ConditionalThunk(std::move(info)));
   AOT_RETURN_IF_ERROR(context.CheckSlice(c.branch_index(), "branch_index"));
   int64_t expected = c.branch_index_is_bool() ? 1 : 4;
   if (c.branch_index().size() != expected) {
@@ -27,10 +26,9 @@ absl::StatusOr<std::unique_ptr<Thunk>> ConditionalThunk::FromProto(
                                                   c.branches_size()));
   }
   for (int i = 0; i < c.branches_size(); ++i) {
-    auto branch = SequenceFromProto(c.branches(i), absl::StrCat("branches[", i, "]"),
-                                    context);
-    if (!branch.ok()) return branch.status();
-    thunk->branches_.push_back(*std::move(branch));
+    AOT_ASSIGN_OR_RETURN(auto branch, SequenceFromProto(c.branches(i), absl::StrCat("branches[", i, "]"),
+                                    context));
+    thunk->branches_.push_back(std::move(branch));
   }
   thunk->branch_index_ = BufferSlice::FromProto(c.branch_index());
   thunk->branch_index_is_bool_ = c.branch_index_is_bool();

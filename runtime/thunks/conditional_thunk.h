@@ -4,7 +4,7 @@
 #include <memory>
 #include <vector>
 
-#include "runtime/executable/thunk.h"
+#include "runtime/thunks/thunk.h"
 
 namespace aot {
 
@@ -12,8 +12,8 @@ namespace aot {
 // 1) or an s32[] index (out of range -> the last branch), as XLA does.
 class ConditionalThunk : public Thunk {
  public:
-  static absl::StatusOr<std::unique_ptr<Thunk>> FromProto(const ThunkProto& proto,
-                                                         LoadContext& context);
+  static absl::StatusOr<std::unique_ptr<ConditionalThunk>> FromProto(ThunkInfoProto info,
+      const ConditionalThunkProto& proto, LoadContext& context);
   absl::Status Execute(const ExecuteParams& params) const override;
   ThunkProto ToProto() const override;
 

@@ -1,13 +1,12 @@
 #include "runtime/thunks/copy_thunk.h"
 
 #include "absl/strings/str_cat.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
-absl::StatusOr<std::unique_ptr<Thunk>> CopyThunk::FromProto(const ThunkProto& proto,
-                                                           LoadContext& context) {
-  const CopyThunkProto& c = proto.copy();
+absl::StatusOr<std::unique_ptr<CopyThunk>> CopyThunk::FromProto(ThunkInfoProto info, const CopyThunkProto& c,
+    LoadContext& context) {
   LoadContext::PathScope scope(context, "copy");
   AOT_RETURN_IF_ERROR(context.CheckSlice(c.source(), "source"));
   AOT_RETURN_IF_ERROR(context.CheckWritableSlice(c.destination(), "destination"));
@@ -16,7 +15,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> CopyThunk::FromProto(const ThunkProto& pr
                          absl::StrCat("size ", c.destination().size(),
                                       " differs from source size ", c.source().size()));
   }
-  auto thunk = std::unique_ptr<CopyThunk>(new CopyThunk(proto.info()));
+  auto thunk = std::unique_ptr<CopyThunk>(new CopyThunk(std::move(info)));
   thunk->source_ = BufferSlice::FromProto(c.source());
   thunk->destination_ = BufferSlice::FromProto(c.destination());
   return thunk;

@@ -3,15 +3,15 @@
 
 #include <memory>
 
-#include "runtime/executable/thunk.h"
+#include "runtime/thunks/thunk.h"
 
 namespace aot {
 
 // Device-to-device copy of one slice into another of the same size.
 class CopyThunk : public Thunk {
  public:
-  static absl::StatusOr<std::unique_ptr<Thunk>> FromProto(const ThunkProto& proto,
-                                                         LoadContext& context);
+  static absl::StatusOr<std::unique_ptr<CopyThunk>> FromProto(ThunkInfoProto info,
+      const CopyThunkProto& proto, LoadContext& context);
   absl::Status Execute(const ExecuteParams& params) const override;
   ThunkProto ToProto() const override;
 

@@ -2,15 +2,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/shape_util.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
-absl::StatusOr<std::unique_ptr<Thunk>> CustomCallThunk::FromProto(
-    const ThunkProto& proto, LoadContext& context) {
-  const CustomCallThunkProto& c = proto.custom_call();
+absl::StatusOr<std::unique_ptr<CustomCallThunk>> CustomCallThunk::FromProto(ThunkInfoProto info, const CustomCallThunkProto& c,
+    LoadContext& context) {
   LoadContext::PathScope scope(context, "custom_call");
-  auto thunk = std::unique_ptr<CustomCallThunk>(new CustomCallThunk(proto.info()));
+  auto thunk = std::unique_ptr<CustomCallThunk>(new CustomCallThunk(std::move(info)));
   if (c.api_version() != CustomCallThunkProto::API_VERSION_LEGACY &&
       c.api_version() != CustomCallThunkProto::API_VERSION_TYPED_FFI) {
     return context.Error("api_version",

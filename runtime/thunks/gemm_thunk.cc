@@ -2,7 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/shape_util.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
@@ -20,11 +20,10 @@ int64_t SpanBytes(int64_t batch, int64_t stride, int64_t elements, int64_t width
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Thunk>> GemmThunk::FromProto(const ThunkProto& proto,
-                                                           LoadContext& context) {
-  const GemmThunkProto& g = proto.gemm();
+absl::StatusOr<std::unique_ptr<GemmThunk>> GemmThunk::FromProto(ThunkInfoProto info, const GemmThunkProto& g,
+    LoadContext& context) {
   LoadContext::PathScope scope(context, "gemm");
-  auto thunk = std::unique_ptr<GemmThunk>(new GemmThunk(proto.info()));
+  auto thunk = std::unique_ptr<GemmThunk>(new GemmThunk(std::move(info)));
   AOT_RETURN_IF_ERROR(context.CheckSlice(g.lhs(), "lhs"));
   AOT_RETURN_IF_ERROR(context.CheckSlice(g.rhs(), "rhs"));
   AOT_RETURN_IF_ERROR(context.CheckWritableSlice(g.output(), "output"));

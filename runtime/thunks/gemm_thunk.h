@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "runtime/executable/thunk.h"
+#include "runtime/thunks/thunk.h"
 
 namespace aot {
 
@@ -11,8 +11,8 @@ namespace aot {
 // cuBLAS on CUDA) (GemmThunkProto).
 class GemmThunk : public Thunk {
  public:
-  static absl::StatusOr<std::unique_ptr<Thunk>> FromProto(const ThunkProto& proto,
-                                                         LoadContext& context);
+  static absl::StatusOr<std::unique_ptr<GemmThunk>> FromProto(ThunkInfoProto info,
+      const GemmThunkProto& proto, LoadContext& context);
   absl::Status Execute(const ExecuteParams& params) const override;
   ThunkProto ToProto() const override;
 

@@ -3,15 +3,14 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/kernel_payload.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
-absl::StatusOr<std::unique_ptr<Thunk>> KernelThunk::FromProto(
-    const ThunkProto& proto, LoadContext& context) {
-  const KernelThunkProto& k = proto.kernel();
+absl::StatusOr<std::unique_ptr<KernelThunk>> KernelThunk::FromProto(ThunkInfoProto info, const KernelThunkProto& k,
+    LoadContext& context) {
   LoadContext::PathScope scope(context, "kernel");
-  auto thunk = std::unique_ptr<KernelThunk>(new KernelThunk(proto.info()));
+  auto thunk = std::unique_ptr<KernelThunk>(new KernelThunk(std::move(info)));
   if (k.kernel_name().empty()) return context.Error("kernel_name", "is empty");
   thunk->kernel_name_ = k.kernel_name();
   const LaunchDimensionsProto& d = k.launch_dimensions();

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/executable/thunk.h"
-#include "runtime/executable/buffer_slice.h"
+#include "runtime/thunks/thunk.h"
+#include "runtime/thunks/buffer_slice.h"
 
 namespace aot {
 
@@ -15,8 +15,8 @@ namespace aot {
 // KernelLoader at load time.
 class KernelThunk : public Thunk {
  public:
-  static absl::StatusOr<std::unique_ptr<Thunk>> FromProto(const ThunkProto& proto,
-                                                         LoadContext& context);
+  static absl::StatusOr<std::unique_ptr<KernelThunk>> FromProto(ThunkInfoProto info,
+      const KernelThunkProto& proto, LoadContext& context);
 
   absl::Status Execute(const ExecuteParams& params) const override;
   ThunkProto ToProto() const override;

@@ -1,13 +1,12 @@
 #include "runtime/thunks/memset_thunk.h"
 
 #include "absl/strings/str_cat.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
-absl::StatusOr<std::unique_ptr<Thunk>> MemsetThunk::FromProto(const ThunkProto& proto,
-                                                             LoadContext& context) {
-  const MemsetThunkProto& m = proto.memset();
+absl::StatusOr<std::unique_ptr<MemsetThunk>> MemsetThunk::FromProto(ThunkInfoProto info, const MemsetThunkProto& m,
+    LoadContext& context) {
   LoadContext::PathScope scope(context, "memset");
   AOT_RETURN_IF_ERROR(context.CheckWritableSlice(m.destination(), "destination"));
   if (m.pattern() != 0 && m.destination().size() % 4 != 0) {
@@ -15,7 +14,7 @@ absl::StatusOr<std::unique_ptr<Thunk>> MemsetThunk::FromProto(const ThunkProto& 
                          absl::StrCat("size ", m.destination().size(),
                                       " is not a multiple of 4 for a 32-bit pattern"));
   }
-  auto thunk = std::unique_ptr<MemsetThunk>(new MemsetThunk(proto.info()));
+  auto thunk = std::unique_ptr<MemsetThunk>(new MemsetThunk(std::move(info)));
   thunk->destination_ = BufferSlice::FromProto(m.destination());
   thunk->pattern_ = m.pattern();
   return thunk;

@@ -3,15 +3,15 @@
 
 #include <memory>
 
-#include "runtime/executable/thunk.h"
+#include "runtime/thunks/thunk.h"
 
 namespace aot {
 
 // Fills a slice with zero bytes or a repeated 32-bit pattern.
 class MemsetThunk : public Thunk {
  public:
-  static absl::StatusOr<std::unique_ptr<Thunk>> FromProto(const ThunkProto& proto,
-                                                         LoadContext& context);
+  static absl::StatusOr<std::unique_ptr<MemsetThunk>> FromProto(ThunkInfoProto info,
+      const MemsetThunkProto& proto, LoadContext& context);
   absl::Status Execute(const ExecuteParams& params) const override;
   ThunkProto ToProto() const override;
 

@@ -1,7 +1,8 @@
 #include "runtime/thunks/sequential_thunk.h"
 
 #include "absl/strings/str_cat.h"
-#include "runtime/executable/thunk_registry.h"
+#include "runtime/thunks/thunk_registry.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
@@ -19,11 +20,10 @@ SequentialThunkProto SequenceToProto(const ThunkSequence& thunks) {
   return proto;
 }
 
-absl::StatusOr<std::unique_ptr<Thunk>> SequentialThunk::FromProto(
-    const ThunkProto& proto, LoadContext& context) {
-  auto thunks = SequenceFromProto(proto.sequential(), "sequential", context);
-  if (!thunks.ok()) return thunks.status();
-  return std::make_unique<SequentialThunk>(proto.info(), *std::move(thunks));
+absl::StatusOr<std::unique_ptr<SequentialThunk>> SequentialThunk::FromProto(ThunkInfoProto info, const SequentialThunkProto& proto,
+    LoadContext& context) {
+  AOT_ASSIGN_OR_RETURN(auto thunks, SequenceFromProto(proto, "sequential", context));
+  return std::make_unique<SequentialThunk>(std::move(info), std::move(thunks));
 }
 
 absl::Status SequentialThunk::Execute(const ExecuteParams& params) const {

@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "runtime/executable/thunk.h"
+#include "runtime/thunks/thunk.h"
 
 namespace aot {
 
@@ -13,8 +13,8 @@ class SequentialThunk : public Thunk {
   SequentialThunk(ThunkInfoProto info, ThunkSequence thunks)
       : Thunk(Kind::kSequential, std::move(info)), thunks_(std::move(thunks)) {}
 
-  static absl::StatusOr<std::unique_ptr<Thunk>> FromProto(const ThunkProto& proto,
-                                                         LoadContext& context);
+  static absl::StatusOr<std::unique_ptr<SequentialThunk>> FromProto(ThunkInfoProto info,
+      const SequentialThunkProto& proto, LoadContext& context);
   absl::Status Execute(const ExecuteParams& params) const override;
   ThunkProto ToProto() const override;
 

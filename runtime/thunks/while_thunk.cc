@@ -1,24 +1,21 @@
 #include "runtime/thunks/while_thunk.h"
 
 #include "runtime/thunks/sequential_thunk.h"
-#include "runtime/support/status_macros.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
-absl::StatusOr<std::unique_ptr<Thunk>> WhileThunk::FromProto(const ThunkProto& proto,
-                                                            LoadContext& context) {
-  const WhileThunkProto& w = proto.while_loop();
+absl::StatusOr<std::unique_ptr<WhileThunk>> WhileThunk::FromProto(ThunkInfoProto info, const WhileThunkProto& w,
+    LoadContext& context) {
   LoadContext::PathScope scope(context, "while_loop");
-  auto thunk = std::unique_ptr<WhileThunk>(new WhileThunk(proto.info()));
+  auto thunk = std::unique_ptr<WhileThunk>(new WhileThunk(std::move(info)));
   AOT_RETURN_IF_ERROR(context.CheckWritableSlice(w.predicate(), "predicate"));
   if (w.predicate().size() < 1) return context.Error("predicate", "is empty");
   if (w.trip_count() < 0) return context.Error("trip_count", "is negative");
-  auto condition = SequenceFromProto(w.condition(), "condition", context);
-  if (!condition.ok()) return condition.status();
-  auto body = SequenceFromProto(w.body(), "body", context);
-  if (!body.ok()) return body.status();
-  thunk->condition_ = *std::move(condition);
-  thunk->body_ = *std::move(body);
+  AOT_ASSIGN_OR_RETURN(auto condition, SequenceFromProto(w.condition(), "condition", context));
+  AOT_ASSIGN_OR_RETURN(auto body, SequenceFromProto(w.body(), "body", context));
+  thunk->condition_ = std::move(condition);
+  thunk->body_ = std::move(body);
   thunk->predicate_ = BufferSlice::FromProto(w.predicate());
   thunk->trip_count_ = w.trip_count();
   return thunk;

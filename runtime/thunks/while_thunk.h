@@ -3,15 +3,15 @@
 
 #include <memory>
 
-#include "runtime/executable/thunk.h"
+#include "runtime/thunks/thunk.h"
 
 namespace aot {
 
 // do { condition; if (!*predicate) break; body; } while (true)
 class WhileThunk : public Thunk {
  public:
-  static absl::StatusOr<std::unique_ptr<Thunk>> FromProto(const ThunkProto& proto,
-                                                         LoadContext& context);
+  static absl::StatusOr<std::unique_ptr<WhileThunk>> FromProto(ThunkInfoProto info,
+      const WhileThunkProto& proto, LoadContext& context);
   absl::Status Execute(const ExecuteParams& params) const override;
   ThunkProto ToProto() const override;
 

@@ -14,8 +14,8 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/TargetParser/Triple.h"
-#include "runtime/support/sha256.h"
-#include "runtime/support/status_macros.h"
+#include "support/sha256.h"
+#include "support/status_macros.h"
 
 namespace aot {
 

@@ -1,0 +1,47 @@
+#include "compiler/backend/compiler_stages.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace aot {
+namespace {
+
+constexpr StageInfo kStages[] = {
+    {CompilerStage::kHlo, "hlo", "the module as parsed, printed back as HLO text"},
+    {CompilerStage::kHloOptimized, "hlo-optimized",
+     "after simplification and layout normalization, before fusion"},
+    {CompilerStage::kHloFused, "hlo-fused", "the optimized, fused HLO embedded in the executable"},
+    {CompilerStage::kBufferAssignment, "buffer-assignment",
+     "allocations, their kinds and sizes, and each value's slice"},
+    {CompilerStage::kThunks, "thunks", "the thunk sequence of the executable, without binaries"},
+    {CompilerStage::kLlvm, "llvm", "the optimized LLVM IR of every kernel"},
+    {CompilerStage::kPtx, "ptx", "the PTX of every kernel (--platform=cuda only)"},
+};
+
+}  // namespace
+
+absl::Span<const StageInfo> CompilerStages() { return kStages; }
+
+std::optional<CompilerStage> FindCompilerStage(absl::string_view name) {
+  for (const StageInfo& s : kStages) {
+    if (name == s.name) return s.stage;
+  }
+  return std::nullopt;
+}
+
+absl::string_view CompilerStageName(CompilerStage stage) {
+  for (const StageInfo& s : kStages) {
+    if (s.stage == stage) return s.name;
+  }
+  return "unknown";
+}
+
+std::string ListCompilerStages() {
+  std::string out;
+  for (const StageInfo& s : kStages) {
+    absl::StrAppend(&out, absl::StrFormat("  %-18s %s\n", s.name, s.description));
+  }
+  return out;
+}
+
+}  // namespace aot

@@ -1,0 +1,30 @@
+#include "compiler/backend/compiler_stages.h"
+#include 
+#include <string>
+#include <vector>
+#include 
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace aot {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+TEST(CompilerStagesTest, StageTable) {
+  std::vector<std::string> names;
+  for (const StageInfo& s : CompilerStages()) {
+    names.emplace_back(s.name);
+    EXPECT_NE(std::string(s.description), "");
+  }
+  EXPECT_THAT(names, ElementsAre("hlo", "hlo-optimized", "hlo-fused",
+                                 "buffer-assignment", "thunks", "llvm", "ptx"));
+  EXPECT_EQ(FindCompilerStage("llvm"), CompilerStage::kLlvm);
+  EXPECT_EQ(FindCompilerStage("asm"), std::nullopt);
+  EXPECT_EQ(CompilerStageName(CompilerStage::kHloOptimized), "hlo-optimized");
+  EXPECT_THAT(ListCompilerStages(), HasSubstr("  buffer-assignment  "));
+}
+
+}  // namespace
+}  // namespace aot

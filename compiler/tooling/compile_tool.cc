@@ -1,0 +1,259 @@
+#include "compiler/tooling/compile_tool.h"
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "compiler/backend/compiler.h"
+#include "compiler/backend/compiler_stages.h"
+#include "compiler/hlo/hlo_module_loader.h"
+#include "compiler/passes/hlo_pass.h"
+#include "compiler/target/target_config.h"
+#include "compiler/target/target_selection.h"
+#include "compiler/verifier/hlo_verifier.h"
+#include "google/protobuf/text_format.h"
+#include "support/file_io.h"
+#include "support/status_macros.h"
+
+namespace aot {
+namespace {
+
+constexpr char kProgram[] = "aotc";
+
+void Note(absl::string_view message) {
+  std::fprintf(stderr, "%s: note: %.*s\n", kProgram, static_cast<int>(message.size()),
+               message.data());
+}
+
+absl::Status Usage(absl::string_view message) {
+  return UsageError(absl::InvalidArgumentError(message));
+}
+
+// Writes `contents` to `path` atomically, or to stdout when `path` is empty.
+absl::Status Emit(const std::string& path, absl::string_view contents) {
+  if (path.empty()) {
+    if (std::fwrite(contents.data(), 1, contents.size(), stdout) != contents.size() ||
+        std::fflush(stdout) != 0) {
+      return absl::UnavailableError("cannot write to standard output");
+    }
+    return absl::OkStatus();
+  }
+  return WriteFileAtomically(path, contents);
+}
+
+// What RunCompileTool decided from the flags before touching the module.
+struct Plan {
+  std::optional<CompilerStage> stage;
+  PlatformKind platform = PLATFORM_HOST;
+};
+
+absl::StatusOr<Plan> CheckFlags(CompileToolFlags& flags,
+                                const std::vector<std::string>& positional) {
+  Plan plan;
+  if (!positional.empty()) {
+    if (!flags.module_file.empty() || positional.size() > 1) {
+      return Usage(absl::StrCat("expected one HLO module, got ",
+                                positional.size() + (flags.module_file.empty() ? 0 : 1), " (",
+                                absl::StrJoin(positional, " "), ")"));
+    }
+    flags.module_file = positional[0];
+  }
+  if (flags.module_file.empty()) {
+    return Usage(
+        absl::StrCat("no HLO module given (--module_file=M.hlo; see ", kProgram, " --help)"));
+  }
+  // One mode at a time.
+  const int modes = (!flags.stage.empty()) + (!flags.passes.empty()) + flags.emit_proto;
+  if (modes > 1) return Usage("--stage, --passes and --emit-proto are mutually exclusive");
+  if (flags.format != "binary" && flags.format != "text") {
+    return Usage(absl::StrCat("--format=", flags.format, ": use binary or text"));
+  }
+  if (!flags.stage.empty()) {
+    plan.stage = FindCompilerStage(flags.stage);
+    if (!plan.stage) {
+      std::vector<std::string> names;
+      for (const StageInfo& s : CompilerStages()) names.emplace_back(s.name);
+      return Usage(absl::StrCat("unknown stage '", flags.stage,
+                                "' (known: ", absl::StrJoin(names, ", "), ")"));
+    }
+  }
+  for (const std::string& p : flags.passes) {
+    if (CreatePassByName(p) == nullptr) {
+      return Usage(absl::StrCat("unknown pass '", p, "' (known: ",
+                                absl::StrJoin(PassNames(), ", "), ")"));
+    }
+  }
+  auto platform = ParsePlatformName(flags.platform);
+  if (!platform.ok()) return UsageError(platform.status());
+  plan.platform = *platform;
+  if (!flags.platform_set && !flags.target_config.empty()) {
+    // No --platform: the target description says which.
+    if (auto t = ResolveTargetConfig(flags.target_config); t.ok()) plan.platform = t->platform();
+  }
+  if (plan.stage == CompilerStage::kPtx && plan.platform != PLATFORM_CUDA) {
+    return Usage("--stage=ptx needs --platform=cuda (host kernels are object code, not PTX)");
+  }
+  const bool compile_to_file = !plan.stage && flags.passes.empty() && !flags.emit_proto;
+  if (compile_to_file && flags.output_file.empty()) {
+    return Usage("no --output_file (-o) for the executable");
+  }
+  if (flags.emit_proto && flags.output_file.empty() && flags.format == "binary") {
+    return Usage("--emit-proto writes a binary proto: give --output_file (-o) or --format=text");
+  }
+  return plan;
+}
+
+// --passes=a,b: exactly those passes, printed as HLO.
+absl::Status RunNamedPasses(const CompileToolFlags& flags, const HloModule& module) {
+  PipelineOptions pipeline_options;
+  pipeline_options.enable_fusion = flags.fusion;
+  pipeline_options.enable_constant_folding = flags.constant_folding;
+  HloPassPipeline pipeline = DefaultPipeline(pipeline_options);
+  pipeline.set_verifier([](const HloModule& m) { return VerifyHloModule(m); });
+  std::unique_ptr<HloModule> copy = module.Clone();
+  if (copy == nullptr) return absl::InternalError("cannot copy the module");
+  auto ran = pipeline.RunPasses(copy.get(), flags.passes);
+  if (!ran.ok()) return WithPath(flags.module_file, ran.status());
+  return Emit(flags.output_file, copy->ToString());
+}
+
+// The dump of a stage the compiled module keeps.
+std::string StageDump(CompilerStage stage, const CompiledModule& result) {
+  std::string dump;
+  switch (stage) {
+    case CompilerStage::kHloFused:
+      return result.optimized_hlo();
+    case CompilerStage::kBufferAssignment:
+      return result.buffer_assignment();
+    case CompilerStage::kThunks:
+      return result.ThunksToString();
+    case CompilerStage::kLlvm:
+      dump = result.llvm_ir();
+      return dump.empty() ? "; no kernels (every op is a library call or a copy)\n" : dump;
+    case CompilerStage::kPtx:
+      dump = result.ptx();
+      return dump.empty() ? "// no kernels (every op is a library call or a copy)\n" : dump;
+    case CompilerStage::kHlo:
+    case CompilerStage::kHloOptimized:
+      break;  // dumped before compiling
+  }
+  return dump;
+}
+
+// The executable, written to --output_file.
+absl::Status WriteExecutable(const CompileToolFlags& flags, const HloModule& module,
+                             const TargetConfigProto& target, const CompiledModule& result) {
+  std::string bytes;
+  if (flags.format == "text") {
+    if (!google::protobuf::TextFormat::PrintToString(result.proto(), &bytes)) {
+      return absl::InternalError("cannot print the executable as text");
+    }
+  } else {
+    bytes = result.SerializeAsString();
+  }
+  AOT_RETURN_IF_ERROR(WriteFileAtomically(flags.output_file, bytes));
+  if (flags.verbose) {
+    std::fprintf(stderr,
+                 "%s: compiled %s for %s in %.3f ms: %lld kernel(s), %lld GEMM(s), "
+                 "artifact %zu bytes (%s) -> %s\n",
+                 kProgram, module.name().c_str(), target.name().c_str(), result.compile_ms(),
+                 static_cast<long long>(result.kernel_count()),
+                 static_cast<long long>(result.gemm_count()), bytes.size(),
+                 flags.format.c_str(), flags.output_file.c_str());
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+void AddCompileToolFlags(FlagSet& flags, CompileToolFlags* out) {
+  flags.AddString("module_file", &out->module_file,
+                  "The HLO module: HLO text, or an HloModuleProto (.pb binary, .pbtxt text). "
+                  "May also be given as the only positional argument.");
+  flags.AddString("output_file,o", &out->output_file,
+                  "Where to write the executable (required to compile), the --emit-proto "
+                  "proto, or a --stage / --passes dump (default: standard output).");
+  flags.AddString("platform", &out->platform, "Target platform: host or cuda.");
+  flags.AddString("target_config", &out->target_config,
+                  "Target: a shipped spec name or a .txtpb target description "
+                  "(default: the best host-x86-64-vN here, h100 for cuda).");
+  flags.AddString("format", &out->format,
+                  "Output format of the executable or --emit-proto: binary or text.");
+  flags.AddBool("verbose", &out->verbose,
+                "Print compile time, kernel and GEMM counts and artifact size on stderr.");
+  flags.AddBool("fusion", &out->fusion, "Run the fusion pass (--nofusion: one kernel per op).");
+  flags.AddBool("constant_folding", &out->constant_folding, "Run constant folding.");
+  flags.AddString("stage", &out->stage,
+                  "Print this stage instead of compiling to a file: hlo, hlo-optimized, "
+                  "hlo-fused, buffer-assignment, thunks, llvm, ptx.");
+  flags.AddBool("list_stages", &out->list_stages, "List the --stage values and exit.");
+  flags.AddList("passes", &out->passes,
+                "Run exactly these HLO passes (comma-separated, in order) and print the module.");
+  flags.AddBool("list_passes", &out->list_passes,
+                "List the passes and the default pipeline's stages and exit.");
+  flags.AddBool("emit_proto", &out->emit_proto,
+                "Convert the module to an HloModuleProto (binary, or text with --format=text) "
+                "instead of compiling.");
+}
+
+std::string ListPassesText() {
+  std::string out = "Passes (--passes=a,b runs exactly these, in order):\n";
+  for (const std::string& name : PassNames()) absl::StrAppend(&out, "  ", name, "\n");
+  absl::StrAppend(&out, "\nDefault pipeline (stages run in order):\n");
+  for (absl::string_view line : absl::StrSplit(DefaultPipeline().Describe(), '\n')) {
+    if (!line.empty()) absl::StrAppend(&out, "  ", line, "\n");
+  }
+  return out;
+}
+
+absl::Status RunCompileTool(CompileToolFlags flags, const std::vector<std::string>& positional) {
+  if (flags.list_stages) {
+    return Emit("", absl::StrCat("Stages (--stage=NAME):\n", ListCompilerStages()));
+  }
+  if (flags.list_passes) return Emit("", ListPassesText());
+  AOT_ASSIGN_OR_RETURN(Plan plan, CheckFlags(flags, positional));
+
+  auto loaded = LoadHloModuleFile(flags.module_file);
+  if (!loaded.ok()) return UsageError(loaded.status());
+  const HloModule& module = *loaded->module;
+  if (!loaded->elided_constants.empty()) {
+    Note(absl::StrCat(flags.module_file, ": constant(s) ",
+                      absl::StrJoin(loaded->elided_constants, ", "),
+                      " had elided values; filled with seeded random values"));
+  }
+  if (plan.stage == CompilerStage::kHlo) return Emit(flags.output_file, module.ToString());
+  if (flags.emit_proto) {
+    return Emit(flags.output_file,
+                SerializeHloModuleProto(module.ToProto(), flags.format == "text"));
+  }
+  if (absl::Status s = VerifyHloModule(module); !s.ok()) {
+    return UsageError(WithPath(flags.module_file, s));
+  }
+  if (!flags.passes.empty()) return RunNamedPasses(flags, module);
+
+  CompileOptions options;
+  options.enable_fusion = flags.fusion;
+  options.enable_constant_folding = flags.constant_folding;
+  options.source_path = flags.module_file;
+  if (plan.stage == CompilerStage::kHloOptimized) {
+    auto optimized = OptimizeHlo(module, options, CompilerStage::kHloOptimized);
+    if (!optimized.ok()) return WithPath(flags.module_file, optimized.status());
+    return Emit(flags.output_file, (*optimized)->ToString());
+  }
+
+  auto target = SelectTarget(plan.platform, flags.target_config);
+  if (!target.ok()) return UsageError(target.status());
+  if (plan.stage) {
+    options.keep_dumps = plan.stage != CompilerStage::kHloFused;
+    options.compile_cubin = false;  // no dump shows the cubin
+  }
+  auto compiled = Compile(module, *target, options);
+  if (!compiled.ok()) return WithPath(flags.module_file, compiled.status());
+  if (plan.stage) return Emit(flags.output_file, StageDump(*plan.stage, **compiled));
+  return WriteExecutable(flags, module, *target, **compiled);
+}
+
+}  // namespace aot

@@ -1,0 +1,39 @@
+#ifndef AOT_COMPILER_TOOLING_LITERAL_EXECUTION_H_
+#define AOT_COMPILER_TOOLING_LITERAL_EXECUTION_H_
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "compiler/hlo/literal.h"
+#include "runtime/executable/executable.h"
+
+namespace aot {
+
+// Runs a loaded executable on Literals (row-major logical data): converts
+// each argument to its parameter's physical layout, and the result leaves
+// back into a Literal (a tuple when the result shape is one).
+absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
+                                            absl::Span<const Literal> arguments);
+
+struct Tolerance {
+  double atol = 0;
+  double rtol = 0;
+  bool bitwise() const { return atol == 0 && rtol == 0; }
+};
+
+// The tolerance used to compare a compiled result with the interpreter's for
+// an element type: bitwise for integers and pred; for floats a bound that
+// covers libm/libdevice differences and summation order.
+Tolerance DefaultTolerance(PrimitiveType type);
+
+// OK when `actual` matches `expected` (same shape; integers bitwise; floats
+// within the tolerance, NaN matching NaN); otherwise InvalidArgument naming
+// the first mismatching leaf and element and the number of mismatches.
+absl::Status CompareLiterals(const Literal& expected, const Literal& actual,
+                             const Tolerance& tolerance);
+// Same, with DefaultTolerance per leaf type.
+absl::Status CompareLiteralsWithDefaultTolerance(const Literal& expected,
+                                                 const Literal& actual);
+
+}  // namespace aot
+
+#endif  // AOT_COMPILER_TOOLING_LITERAL_EXECUTION_H_

@@ -1,0 +1,49 @@
+#include "compiler/tooling/random_literal.h"
+
+namespace aot {
+
+namespace {
+
+// Uniform on [-1, 1) in steps of 2^-(bits-1).
+double UniformSigned(SplitMix64& rng, int bits) {
+  const uint64_t k = rng.Next() >> (64 - bits);
+  const double half = static_cast<double>(uint64_t{1} << (bits - 1));
+  return (static_cast<double>(k) - half) / half;
+}
+
+void Fill(Literal& literal, SplitMix64& rng) {
+  if (literal.shape().IsTuple()) {
+    for (Literal& element : *literal.mutable_tuple_elements()) Fill(element, rng);
+    return;
+  }
+  if (!literal.shape().IsArray()) return;
+  const PrimitiveType type = literal.shape().element_type();
+  const int64_t n = literal.element_count();
+  for (int64_t i = 0; i < n; ++i) {
+    switch (type) {
+      case F64: literal.SetFromDouble(i, UniformSigned(rng, 53)); break;
+      case F32: literal.SetFromDouble(i, UniformSigned(rng, 24)); break;
+      case F16: literal.SetFromDouble(i, UniformSigned(rng, 11)); break;
+      case BF16: literal.SetFromDouble(i, UniformSigned(rng, 8)); break;
+      case PRED: literal.SetFromInt64(i, static_cast<int64_t>(rng.Next() >> 63)); break;
+      default:
+        if (IsSignedInteger(type)) {
+          literal.SetFromInt64(i, static_cast<int64_t>(rng.Next() >> 60) - 8);
+        } else {
+          literal.SetFromInt64(i, static_cast<int64_t>(rng.Next() >> 60));
+        }
+        break;
+    }
+  }
+}
+
+}  // namespace
+
+Literal RandomLiteral(const Shape& shape, uint64_t seed) {
+  Literal literal(shape);
+  SplitMix64 rng(seed);
+  Fill(literal, rng);
+  return literal;
+}
+
+}  // namespace aot

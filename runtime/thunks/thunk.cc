@@ -1,0 +1,88 @@
+#include "runtime/thunks/thunk.h"
+
+#include "absl/strings/str_cat.h"
+#include "support/status_macros.h"
+
+namespace aot {
+
+absl::Status LoadContext::Error(absl::string_view field,
+                                absl::string_view message) const {
+  std::string where = path_;
+  if (!field.empty()) absl::StrAppend(&where, where.empty() ? "" : ".", field);
+  return absl::InvalidArgumentError(absl::StrCat(where, ": ", message));
+}
+
+absl::Status LoadContext::CheckSlice(const BufferSliceProto& slice,
+                                     absl::string_view field) const {
+  int64_t index = slice.allocation_index();
+  if (index < 0 || index >= executable_->buffer_allocations_size()) {
+    return Error(field, absl::StrCat("allocation_index ", index,
+                                     " out of range [0, ",
+                                     executable_->buffer_allocations_size(), ")"));
+  }
+  int64_t size = executable_->buffer_allocations(static_cast<int>(index)).size();
+  if (slice.offset() < 0 || slice.size() < 0) {
+    return Error(field, absl::StrCat("negative offset ", slice.offset(),
+                                     " or size ", slice.size()));
+  }
+  if (slice.offset() > size || slice.size() > size - slice.offset()) {
+    return Error(field, absl::StrCat("slice [", slice.offset(), ", +",
+                                     slice.size(), ") exceeds allocation ",
+                                     index, " of ", size, " bytes"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status LoadContext::CheckWritableSlice(const BufferSliceProto& slice,
+                                             absl::string_view field) const {
+  AOT_RETURN_IF_ERROR(CheckSlice(slice, field));
+  const BufferAllocationProto& allocation =
+      executable_->buffer_allocations(static_cast<int>(slice.allocation_index()));
+  if (allocation.kind() == BufferAllocationProto::PARAMETER ||
+      allocation.kind() == BufferAllocationProto::CONSTANT) {
+    return Error(field, absl::StrCat(
+                            "writes allocation ", slice.allocation_index(),
+                            ", which is a read-only ",
+                            BufferAllocationProto::Kind_Name(allocation.kind())));
+  }
+  return absl::OkStatus();
+}
+
+LoadContext::PathScope::PathScope(LoadContext& context, std::string segment)
+    : context_(context), saved_size_(context.path_.size()) {
+  if (!context_.path_.empty() && !segment.empty() && segment[0] != '[') {
+    context_.path_ += ".";
+  }
+  context_.path_ += segment;
+}
+
+LoadContext::PathScope::~PathScope() { context_.path_.resize(saved_size_); }
+
+absl::string_view ThunkKindName(Thunk::Kind kind) {
+  switch (kind) {
+    case Thunk::Kind::kKernel: return "kernel";
+    case Thunk::Kind::kGemm: return "gemm";
+    case Thunk::Kind::kCopy: return "copy";
+    case Thunk::Kind::kMemset: return "memset";
+    case Thunk::Kind::kCustomCall: return "custom_call";
+    case Thunk::Kind::kSequential: return "sequential";
+    case Thunk::Kind::kWhile: return "while_loop";
+    case Thunk::Kind::kConditional: return "conditional";
+    case Thunk::Kind::kCommandBuffer: return "command_buffer";
+  }
+  return "unknown";
+}
+
+absl::Status ExecuteSequence(const ThunkSequence& thunks,
+                             const ExecuteParams& params) {
+  for (const auto& thunk : thunks) {
+    if (absl::Status s = thunk->Execute(params); !s.ok()) {
+      return absl::Status(s.code(),
+                          absl::StrCat(ThunkKindName(thunk->kind()), " thunk '",
+                                       thunk->info().name(), "': ", s.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace aot
