@@ -73,38 +73,25 @@ absl::StatusOr<std::unique_ptr<HloModule>> OptimizeHlo(const HloModule& module,
   return optimized;
 }
 
-absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
-                                                        const TargetConfigProto& target,
-                                                        const CompileOptions& options) {
-  auto start = std::chrono::steady_clock::now();
-  AOT_RETURN_IF_ERROR(VerifyHloModule(module));
-  AOT_ASSIGN_OR_RETURN(auto optimized, OptimizeHlo(module, options));
-  HloModule& m = *optimized;
-  m.Renumber();
-  for (HloComputation* c : m.computations()) {
+namespace {
+
+// Every instruction of every computation is one this backend supports on
+// the target: checked once, before any buffer is assigned or kernel emitted.
+absl::Status CheckModuleSupported(const HloModule& module, PlatformKind platform) {
+  for (HloComputation* c : module.computations()) {
     for (HloInstruction* i : c->instructions()) {
-      AOT_RETURN_IF_ERROR(CheckSupported(*i, target.platform()));
+      AOT_RETURN_IF_ERROR(CheckSupported(*i, platform));
     }
   }
-  AOT_ASSIGN_OR_RETURN(auto assignment, BufferAssignment::Run(m));
+  return absl::OkStatus();
+}
 
-  KernelEmitOptions kernel_options;
-  kernel_options.keep_llvm_ir = options.keep_dumps;
-  kernel_options.compile_cubin = options.compile_cubin;
-  ThunkEmitter emitter(*assignment, target, kernel_options);
-  AOT_ASSIGN_OR_RETURN(auto thunks, emitter.EmitEntry(m));
-
-  auto compiled = std::unique_ptr<CompiledModule>(new CompiledModule());
-  ExecutableProto& e = compiled->proto_;
-  e.set_name(module.name());
-  for (ThunkProto& t : thunks) *e.add_thunks() = std::move(t);
-  for (const BufferAllocationProto& a : assignment->allocations()) {
-    *e.add_buffer_allocations() = a;
-  }
-  // Constants: bytes stored once in `binary` (identical constants share).
+// Constants: each one's physical bytes stored once in `binary`, 8-byte
+// aligned (identical constants share their bytes).
+void PackConstants(const BufferAssignment& assignment, ExecutableProto* e) {
   std::map<std::string, int64_t> stored;
   std::string binary;
-  for (const auto& [allocation, instr] : assignment->constants()) {
+  for (const auto& [allocation, instr] : assignment.constants()) {
     const Literal& literal = instr->literal();
     std::string bytes(static_cast<size_t>(instr->shape().ByteSize()), '\0');
     ShapeProto shape = instr->shape().ToProto();
@@ -122,30 +109,17 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
       binary += bytes;
       stored.emplace(bytes, offset);
     }
-    ConstantProto* c = e.add_constants();
+    ConstantProto* c = e->add_constants();
     c->set_name(instr->name());
     c->set_allocation_index(allocation);
     c->set_binary_offset(offset);
     c->set_size(static_cast<int64_t>(bytes.size()));
   }
-  e.set_binary(binary);
-  *e.mutable_capability() = target.device_description().capability();
-  *e.mutable_abi_version() = AbiVersionFor(target);
-  *e.mutable_hlo_module()->mutable_hlo_module() = m.ToProto();
-  *e.mutable_hlo_module()->mutable_config() = m.ConfigToProto();
-  // Entry interface.
-  const HloComputation* entry = m.entry_computation();
-  for (const HloInstruction* p : entry->parameter_instructions()) {
-    EntryParameterProto* param = e.add_parameters();
-    param->set_parameter_number(p->parameter_number());
-    *param->mutable_shape() = p->shape().ToProto();
-    AOT_ASSIGN_OR_RETURN(auto slice, assignment->GetSlice(*p));
-    *param->mutable_slice() = slice;
-  }
-  const Shape& result_shape = entry->root_instruction()->shape();
-  *e.mutable_result()->mutable_shape() = result_shape.ToProto();
-  std::vector<Shape> leaves = result_shape.FlattenLeaves();
-  const auto& result_slices = assignment->result_slices();
+  e->set_binary(binary);
+}
+
+// The shape index of every leaf of `shape`, depth first.
+std::vector<ShapeIndex> LeafIndices(const Shape& shape) {
   std::vector<ShapeIndex> indices;
   std::function<void(const Shape&, ShapeIndex&)> collect = [&](const Shape& s, ShapeIndex& idx) {
     if (!s.IsTuple()) {
@@ -159,17 +133,41 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
     }
   };
   ShapeIndex root_index;
-  collect(result_shape, root_index);
+  collect(shape, root_index);
+  return indices;
+}
+
+// The entry interface: each parameter's shape and slice, the result's shape
+// and each result leaf's index, shape and slice.
+absl::Status AddEntryInterface(const HloModule& m, const BufferAssignment& assignment,
+                               ExecutableProto* e) {
+  const HloComputation* entry = m.entry_computation();
+  for (const HloInstruction* p : entry->parameter_instructions()) {
+    EntryParameterProto* param = e->add_parameters();
+    param->set_parameter_number(p->parameter_number());
+    *param->mutable_shape() = p->shape().ToProto();
+    AOT_ASSIGN_OR_RETURN(*param->mutable_slice(), assignment.GetSlice(*p));
+  }
+  const Shape& result_shape = entry->root_instruction()->shape();
+  *e->mutable_result()->mutable_shape() = result_shape.ToProto();
+  std::vector<Shape> leaves = result_shape.FlattenLeaves();
+  const auto& result_slices = assignment.result_slices();
+  std::vector<ShapeIndex> indices = LeafIndices(result_shape);
   for (size_t i = 0; i < leaves.size(); ++i) {
-    OutputLeafProto* leaf = e.mutable_result()->add_leaves();
+    OutputLeafProto* leaf = e->mutable_result()->add_leaves();
     for (int64_t x : indices[i]) leaf->add_shape_index(x);
     *leaf->mutable_shape() = leaves[i].ToProto();
     *leaf->mutable_slice() = result_slices[i];
   }
-  // Metadata.
-  ExecutableMetadataProto* md = e.mutable_metadata();
+  return absl::OkStatus();
+}
+
+// Who compiled what, from which module, with which non-default options.
+void AddMetadata(const TargetConfigProto& target, const CompileOptions& options,
+                 ExecutableProto* e) {
+  ExecutableMetadataProto* md = e->mutable_metadata();
   md->set_compiler_version(BuildGitDescribe());
-  md->set_module_fingerprint(Sha256Hex(SerializeDeterministic(e.hlo_module())));
+  md->set_module_fingerprint(Sha256Hex(SerializeDeterministic(e->hlo_module())));
   md->set_target_name(target.name());
   md->set_source_path(options.source_path);
   if (!options.enable_fusion) {
@@ -182,6 +180,41 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
     o->set_name("constant_folding");
     o->set_value("off");
   }
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
+                                                        const TargetConfigProto& target,
+                                                        const CompileOptions& options) {
+  auto start = std::chrono::steady_clock::now();
+  AOT_RETURN_IF_ERROR(VerifyHloModule(module));
+  AOT_ASSIGN_OR_RETURN(auto optimized, OptimizeHlo(module, options));
+  HloModule& m = *optimized;
+  m.Renumber();
+  AOT_RETURN_IF_ERROR(CheckModuleSupported(m, target.platform()));
+  AOT_ASSIGN_OR_RETURN(auto assignment, BufferAssignment::Run(m));
+
+  KernelEmitOptions kernel_options;
+  kernel_options.keep_llvm_ir = options.keep_dumps;
+  kernel_options.compile_cubin = options.compile_cubin;
+  ThunkEmitter emitter(*assignment, target, kernel_options);
+  AOT_ASSIGN_OR_RETURN(auto thunks, emitter.EmitEntry(m));
+
+  auto compiled = std::unique_ptr<CompiledModule>(new CompiledModule());
+  ExecutableProto& e = compiled->proto_;
+  e.set_name(module.name());
+  for (ThunkProto& t : thunks) *e.add_thunks() = std::move(t);
+  for (const BufferAllocationProto& a : assignment->allocations()) {
+    *e.add_buffer_allocations() = a;
+  }
+  PackConstants(*assignment, &e);
+  *e.mutable_capability() = target.device_description().capability();
+  *e.mutable_abi_version() = AbiVersionFor(target);
+  *e.mutable_hlo_module()->mutable_hlo_module() = m.ToProto();
+  *e.mutable_hlo_module()->mutable_config() = m.ConfigToProto();
+  AOT_RETURN_IF_ERROR(AddEntryInterface(m, *assignment, &e));
+  AddMetadata(target, options, &e);
 
   compiled->optimized_hlo_ = m.ToString();
   if (options.keep_dumps) compiled->buffer_assignment_ = assignment->ToString();

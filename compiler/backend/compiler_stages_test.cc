@@ -1,8 +1,8 @@
 #include "compiler/backend/compiler_stages.h"
-#include 
+
 #include <string>
 #include <vector>
-#include 
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

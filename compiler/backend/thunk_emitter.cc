@@ -111,7 +111,7 @@ absl::Status ThunkEmitter::EmitComputation(const HloComputation& computation,
 
 absl::Status ThunkEmitter::EmitInstruction(const HloInstruction& instr,
                                            google::protobuf::RepeatedPtrField<ThunkProto>* out) {
-  AOT_RETURN_IF_ERROR(CheckSupported(instr, target_.platform()));
+  // Compile() checked every instruction with CheckSupported before emission.
   switch (instr.opcode()) {
     case HloOpcode::kParameter:
     case HloOpcode::kConstant:
@@ -132,7 +132,7 @@ absl::Status ThunkEmitter::EmitInstruction(const HloInstruction& instr,
       return Unsupported(instr, "calls must be inlined before thunk emission");
     case HloOpcode::kDot: {
       AOT_ASSIGN_OR_RETURN(auto gemm, TryEmitGemm(instr, out));
-      if gemm return absl::OkStatus();
+      if (gemm) return absl::OkStatus();
       return EmitKernel(instr, out);
     }
     default:

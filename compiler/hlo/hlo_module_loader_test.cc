@@ -1,7 +1,7 @@
 #include "compiler/hlo/hlo_module_loader.h"
-#include 
+
 #include <string>
-#include 
+
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/hlo/hlo_parser.h"

@@ -1270,8 +1270,7 @@ absl::Status Parser::ParseComputation(HloModule& module, bool* saw_entry,
     TryConsume(',');
     std::string key = ReadName();
     if (key.empty() || !TryConsume('=')) return Error("expected '{' opening the computation body");
-    AOT_ASSIGN_OR_RETURN(auto raw, ScanRawValue());
-
+    AOT_RETURN_IF_ERROR(ScanRawValue());
   }
   AOT_RETURN_IF_ERROR(Expect('{', "opening the computation body"));
   auto computation = std::make_unique<HloComputation>(name);
@@ -1294,8 +1293,7 @@ absl::Status Parser::ParseComputation(HloModule& module, bool* saw_entry,
       pos_ = save;
       break;
     }
-    AOT_ASSIGN_OR_RETURN(auto value, ScanRawValue());
-
+    AOT_RETURN_IF_ERROR(ScanRawValue());
   }
   if (raw->instruction_count() == 0) {
     return ErrorAt(name_pos, absl::StrCat("computation '", name, "' is empty"));

@@ -54,7 +54,7 @@ absl::StatusOr<bool> InlineCalls(HloModule* module) {
     for (HloComputation* computation : module->computations()) {
       for (HloInstruction* instr : computation->MakeInstructionPostOrder()) {
         if (instr->opcode() != HloOpcode::kCall) continue;
-        AOT_ASSIGN_OR_RETURN(auto replacement, InlineOne(instr));
+        AOT_RETURN_IF_ERROR(InlineOne(instr));
         Resequence(computation);
         changed = again = true;
         break;

@@ -139,7 +139,7 @@ absl::StatusOr<bool> LayoutNormalization::Run(HloModule* module) {
     entry->set_root_instruction(new_root);
     changed = true;
   }
-  AOT_ASSIGN_OR_RETURN(bool reordered, EnsureDefinitionOrder(entry));
+  AOT_RETURN_IF_ERROR(EnsureDefinitionOrder(entry));
   return changed;
 }
 

@@ -1,8 +1,8 @@
 #include "compiler/target/target_selection.h"
-#include 
+
 #include <set>
 #include <string>
-#include 
+
 #include "compiler/target/target_config.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

@@ -1,9 +1,9 @@
 #include "compiler/tooling/run_summary.h"
-#include 
+
 #include <cstdint>
 #include <string>
 #include <vector>
-#include 
+
 #include "absl/status/status.h"
 #include "compiler/hlo/literal.h"
 #include "compiler/hlo/shape.h"
