@@ -1,0 +1,583 @@
+#include "compiler/codegen/kernel_emitter.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <ostream>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "compiler/codegen/llvm_backend.h"
+#include "compiler/hlo/hlo_computation.h"
+#include "compiler/hlo/hlo_module.h"
+#include "compiler/hlo/hlo_parser.h"
+#include "compiler/target/target_config.h"
+#include "gtest/gtest.h"
+#include "runtime/kernel_payload.h"
+#include "runtime/platform/host/cpu_features.h"
+#include "runtime/platform/host/host_kernel_abi.h"
+#include "runtime/platform/host/host_kernel_loader.h"
+#include "support/status_macros.h"
+
+namespace aot {
+namespace {
+
+constexpr char kKernelName[] = "test_kernel";
+
+// Compiles the kernel of the entry computation's root instruction, the way
+// the thunk emitter builds its KernelSpec: the operands as inputs, the
+// leaves of the result as outputs.
+absl::StatusOr<CompiledKernel> CompileRoot(absl::string_view hlo, absl::string_view target_name,
+                                           KernelEmitOptions options = {}) {
+  AOT_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module, ParseHloModule(hlo));
+  AOT_ASSIGN_OR_RETURN(TargetConfigProto target, ShippedTargetConfig(target_name));
+  const HloInstruction* root = module->entry_computation()->root_instruction();
+  KernelSpec spec;
+  spec.name = kKernelName;
+  spec.instruction = root;
+  for (const HloInstruction* input : KernelInputs(*root)) {
+    spec.input_shapes.push_back(input->shape());
+  }
+  spec.output_shapes = root->shape().FlattenLeaves();
+  return CompileKernel(spec, target, options);
+}
+
+KernelEmitOptions KeepIr() {
+  KernelEmitOptions options;
+  options.keep_llvm_ir = true;
+  options.compile_cubin = false;
+  return options;
+}
+
+// An elementwise binary op over `type`[dims].
+std::string Binary(absl::string_view op, absl::string_view type, absl::string_view dims) {
+  std::string shape = absl::StrCat(type, "[", dims, "]");
+  return absl::StrCat("HloModule m\nENTRY %main (x: ", shape, ", y: ", shape, ") -> ", shape,
+                      " {\n  %x = ", shape, " parameter(0)\n  %y = ", shape,
+                      " parameter(1)\n  ROOT %r = ", shape, " ", op, "(%x, %y)\n}\n");
+}
+
+// Lane counts of the vector operations `op` on `element` in the IR, e.g.
+// {8} for "fadd <8 x float>".
+std::set<int> VectorWidths(const std::string& ir, absl::string_view op, absl::string_view element) {
+  std::regex re(absl::StrCat(" ", op, " <([0-9]+) x ", element, ">"));
+  std::set<int> widths;
+  for (auto it = std::sregex_iterator(ir.begin(), ir.end(), re); it != std::sregex_iterator();
+       ++it) {
+    widths.insert(std::stoi((*it)[1].str()));
+  }
+  return widths;
+}
+
+struct Dims {
+  int64_t blocks;
+  int64_t threads;
+};
+
+void ExpectLaunch(const LaunchDimensionsProto& dims, Dims expected) {
+  EXPECT_EQ(dims.block_count_x(), expected.blocks);
+  EXPECT_EQ(dims.block_count_y(), 1);
+  EXPECT_EQ(dims.block_count_z(), 1);
+  EXPECT_EQ(dims.threads_per_block_x(), expected.threads);
+  EXPECT_EQ(dims.threads_per_block_y(), 1);
+  EXPECT_EQ(dims.threads_per_block_z(), 1);
+}
+
+// ---------------------------------------------------------------------------
+// Vectorization of elementwise loops on the host.
+
+TEST(KernelEmitterTest, HostElementwiseF32LoopIsVectorizedWithAvx2Width) {
+  auto kernel = CompileRoot(Binary("add", "f32", "4096"), "host-x86-64-v3", KeepIr());
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  // The emitter writes a scalar loop...
+  EXPECT_EQ(kernel->llvm_ir.find(" x float>"), std::string::npos) << kernel->llvm_ir;
+  EXPECT_NE(kernel->llvm_ir.find("fadd float"), std::string::npos);
+  // ... that O3 vectorizes to the 256-bit registers of x86-64-v3.
+  const std::string& ir = kernel->optimized_llvm_ir;
+  EXPECT_EQ(VectorWidths(ir, "fadd", "float"), std::set<int>{8}) << ir;
+  EXPECT_EQ(VectorWidths(ir, "load", "float"), std::set<int>{8}) << ir;
+  EXPECT_EQ(VectorWidths(ir, "store", "float"), std::set<int>{8}) << ir;
+  EXPECT_NE(ir.find("!\"llvm.loop.isvectorized\", i32 1"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("\"target-cpu\"=\"x86-64-v3\""), std::string::npos) << ir;
+}
+
+TEST(KernelEmitterTest, HostVectorWidthFollowsTheIsaLevel) {
+  // x86-64-v2 has 128-bit SSE registers only: 4 lanes of f32, never 8.
+  auto v2 = CompileRoot(Binary("multiply", "f32", "4096"), "host-x86-64-v2", KeepIr());
+  ASSERT_TRUE(v2.ok()) << v2.status();
+  EXPECT_EQ(VectorWidths(v2->optimized_llvm_ir, "fmul", "float"), std::set<int>{4})
+      << v2->optimized_llvm_ir;
+  EXPECT_NE(v2->optimized_llvm_ir.find("llvm.loop.isvectorized"), std::string::npos);
+
+  auto v3 = CompileRoot(Binary("multiply", "f32", "4096"), "host-x86-64-v3", KeepIr());
+  ASSERT_TRUE(v3.ok()) << v3.status();
+  EXPECT_EQ(VectorWidths(v3->optimized_llvm_ir, "fmul", "float"), std::set<int>{8});
+}
+
+TEST(KernelEmitterTest, HostVectorizesF64AndIntegerLoops) {
+  auto f64 = CompileRoot(Binary("subtract", "f64", "2048"), "host-x86-64-v3", KeepIr());
+  ASSERT_TRUE(f64.ok()) << f64.status();
+  EXPECT_EQ(VectorWidths(f64->optimized_llvm_ir, "fsub", "double"), std::set<int>{4})
+      << f64->optimized_llvm_ir;
+
+  auto s32 = CompileRoot(Binary("add", "s32", "2048"), "host-x86-64-v3", KeepIr());
+  ASSERT_TRUE(s32.ok()) << s32.status();
+  EXPECT_EQ(VectorWidths(s32->optimized_llvm_ir, "add", "i32"), std::set<int>{8})
+      << s32->optimized_llvm_ir;
+}
+
+constexpr char kLoopFusion[] = R"(
+HloModule m
+%fused (p0: f32[4096], p1: f32[4096]) -> f32[4096] {
+  %p0 = f32[4096]{0} parameter(0)
+  %p1 = f32[4096]{0} parameter(1)
+  %m = f32[4096]{0} multiply(%p0, %p1)
+  ROOT %a = f32[4096]{0} add(%m, %p0)
+}
+ENTRY %main (x: f32[4096], y: f32[4096]) -> f32[4096] {
+  %x = f32[4096]{0} parameter(0)
+  %y = f32[4096]{0} parameter(1)
+  ROOT %f = f32[4096]{0} fusion(%x, %y), kind=kLoop, calls=%fused
+}
+)";
+
+TEST(KernelEmitterTest, HostLoopFusionIsOneVectorizedLoop) {
+  auto kernel = CompileRoot(kLoopFusion, "host-x86-64-v3", KeepIr());
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  const std::string& ir = kernel->optimized_llvm_ir;
+  EXPECT_EQ(VectorWidths(ir, "fmul", "float"), std::set<int>{8}) << ir;
+  EXPECT_EQ(VectorWidths(ir, "fadd", "float"), std::set<int>{8}) << ir;
+  // Bitwise-reproducible math: no fused multiply-add contraction.
+  EXPECT_EQ(ir.find("llvm.fma"), std::string::npos);
+  EXPECT_EQ(ir.find("llvm.fmuladd"), std::string::npos);
+  // Two inputs and one output.
+  EXPECT_NE(kernel->llvm_ir.find("@test_kernel__aot_arity = constant i64 3"), std::string::npos)
+      << kernel->llvm_ir;
+}
+
+// ---------------------------------------------------------------------------
+// Launch dimensions.
+
+struct LaunchCase {
+  std::string dims;  // of an f32 elementwise add
+  Dims host;
+  Dims cuda;
+};
+
+void PrintTo(const LaunchCase& c, std::ostream* os) { *os << "f32[" << c.dims << "]"; }
+
+class LaunchDimensionsTest : public ::testing::TestWithParam<LaunchCase> {};
+
+TEST_P(LaunchDimensionsTest, ElementParallelKernels) {
+  const LaunchCase& c = GetParam();
+  KernelEmitOptions options;
+  options.compile_cubin = false;
+  auto host = CompileRoot(Binary("add", "f32", c.dims), "host-x86-64-v3", options);
+  ASSERT_TRUE(host.ok()) << host.status();
+  // The host runs up to 1024 elements per block, one block per pool task.
+  ExpectLaunch(host->launch_dimensions, c.host);
+  auto cuda = CompileRoot(Binary("add", "f32", c.dims), "h100", options);
+  ASSERT_TRUE(cuda.ok()) << cuda.status();
+  // CUDA: 256 threads per block, one element per thread.
+  ExpectLaunch(cuda->launch_dimensions, c.cuda);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    KernelEmitterTest, LaunchDimensionsTest,
+    ::testing::Values(LaunchCase{"", {1, 1}, {1, 1}},              // scalar
+                      LaunchCase{"100", {1, 100}, {1, 100}},       // one partial block
+                      LaunchCase{"256", {1, 256}, {1, 256}},       // one full CUDA block
+                      LaunchCase{"257", {1, 257}, {2, 256}},       // CUDA tail block
+                      LaunchCase{"1024", {1, 1024}, {4, 256}},     // one full host block
+                      LaunchCase{"1025", {2, 1024}, {5, 256}},     // host tail block
+                      LaunchCase{"5000", {5, 1024}, {20, 256}},    //
+                      LaunchCase{"3,1000", {3, 1024}, {12, 256}},  // rank 2: 3000
+                      LaunchCase{"2,3,4,5", {1, 120}, {1, 120}}),  // rank 4: 120
+    [](const ::testing::TestParamInfo<LaunchCase>& info) {
+      std::string name = info.param.dims.empty() ? "scalar" : "f32_" + info.param.dims;
+      std::replace(name.begin(), name.end(), ',', 'x');
+      return name;
+    });
+
+constexpr char kSortRows[] = R"(
+HloModule m
+%lt (a: f32[], b: f32[]) -> pred[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %r = pred[] compare(%a, %b), direction=LT
+}
+ENTRY %main (x: f32[4,16]) -> f32[4,16] {
+  %x = f32[4,16]{1,0} parameter(0)
+  ROOT %s = f32[4,16]{1,0} sort(%x), dimensions={1}, to_apply=%lt
+}
+)";
+
+TEST(KernelEmitterTest, SortLaunchesOneSingleThreadBlockPerRow) {
+  for (absl::string_view target : {"host-x86-64-v3", "h100"}) {
+    auto kernel = CompileRoot(kSortRows, target, KeepIr());
+    ASSERT_TRUE(kernel.ok()) << target << ": " << kernel.status();
+    ExpectLaunch(kernel->launch_dimensions, {4, 1});
+  }
+}
+
+constexpr char kScatter[] = R"(
+HloModule m
+%add (x: f32[], y: f32[]) -> f32[] {
+  %x = f32[] parameter(0)
+  %y = f32[] parameter(1)
+  ROOT %s = f32[] add(%x, %y)
+}
+ENTRY %main (acc: f32[10,4], idx: s32[5], upd: f32[5,4]) -> f32[10,4] {
+  %acc = f32[10,4]{1,0} parameter(0)
+  %idx = s32[5]{0} parameter(1)
+  %upd = f32[5,4]{1,0} parameter(2)
+  ROOT %sc = f32[10,4]{1,0} scatter(%acc, %idx, %upd), update_window_dims={1},)"
+                            R"( inserted_window_dims={0}, scatter_dims_to_operand_dims={0},)"
+                            R"( index_vector_dim=1, to_apply=%add
+}
+)";
+
+TEST(KernelEmitterTest, ScatterRunsSeriallyInOneThread) {
+  for (absl::string_view target : {"host-x86-64-v3", "h100"}) {
+    auto kernel = CompileRoot(kScatter, target, KeepIr());
+    ASSERT_TRUE(kernel.ok()) << target << ": " << kernel.status();
+    ExpectLaunch(kernel->launch_dimensions, {1, 1});
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The emitted IR's use of the launch grid.
+
+TEST(KernelEmitterTest, HostKernelReadsItsBlockFromTheFrameAndClampsToTheElementCount) {
+  auto kernel = CompileRoot(Binary("add", "f32", "5000"), "host-x86-64-v3", KeepIr());
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  const std::string& ir = kernel->llvm_ir;
+  // void k(const AotHostKernelFrame*), C calling convention.
+  EXPECT_NE(ir.find("define void @test_kernel(ptr %0)"), std::string::npos) << ir;
+  // Reads frame->block_x (field 1) and frame->threads_x (field 7) ...
+  EXPECT_NE(ir.find("ptr %0, i32 0, i32 1\n"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("ptr %0, i32 0, i32 7\n"), std::string::npos) << ir;
+  // ... and loops over [block * threads, min(block * threads + threads, n)).
+  EXPECT_TRUE(std::regex_search(ir, std::regex(R"(icmp ult i64 %[0-9]+, 5000)"))) << ir;
+  EXPECT_TRUE(std::regex_search(ir, std::regex(R"(select i1 %[0-9]+, i64 %[0-9]+, i64 5000)")))
+      << ir;
+  EXPECT_EQ(ir.find("nvvm"), std::string::npos);
+}
+
+TEST(KernelEmitterTest, CudaKernelIsAPtxEntryIndexedByBlockAndThread) {
+  auto kernel = CompileRoot(Binary("add", "f32", "5000"), "h100", KeepIr());
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  const std::string& ir = kernel->llvm_ir;
+  EXPECT_NE(ir.find("target triple = \"nvptx64-nvidia-cuda\""), std::string::npos) << ir;
+  EXPECT_NE(ir.find("define ptx_kernel void @test_kernel(ptr %0, ptr %1, ptr %2)"),
+            std::string::npos)
+      << ir;
+  EXPECT_NE(ir.find("!{ptr @test_kernel, !\"kernel\", i32 1}"), std::string::npos) << ir;
+  for (const char* sreg : {"ctaid.x", "ntid.x", "tid.x"}) {
+    EXPECT_NE(ir.find(absl::StrCat("@llvm.nvvm.read.ptx.sreg.", sreg, "()")), std::string::npos)
+        << sreg;
+  }
+  // One element per thread, guarded by the element count; no loop.
+  EXPECT_TRUE(std::regex_search(ir, std::regex(R"(icmp ult i64 %[0-9]+, 5000)"))) << ir;
+  EXPECT_EQ(ir.find("phi "), std::string::npos) << ir;
+  EXPECT_EQ(ir.find("__aot_arity"), std::string::npos);
+
+  const KernelBinaryProto& binary = kernel->binary;
+  EXPECT_EQ(binary.format(), KernelBinaryProto::CUDA_PTX);
+  EXPECT_TRUE(binary.object().empty());
+  EXPECT_TRUE(binary.cubin().empty());  // compile_cubin = false
+  const std::string& ptx = binary.ptx();
+  EXPECT_NE(ptx.find(".target sm_90"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find(".version 7.8"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find(".address_size 64"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find(".visible .entry test_kernel("), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find(".param .u64 test_kernel_param_2"), std::string::npos) << ptx;
+  EXPECT_EQ(ptx.find("test_kernel_param_3"), std::string::npos) << ptx;
+  for (const char* sreg : {"%ctaid.x", "%ntid.x", "%tid.x"}) {
+    EXPECT_NE(ptx.find(sreg), std::string::npos) << sreg;
+  }
+  EXPECT_TRUE(
+      std::regex_search(ptx, std::regex(R"(setp\.[a-z]+\.u64\s+%p[0-9]+, %rd[0-9]+, 5000;)")))
+      << ptx;
+  EXPECT_NE(ptx.find("add.rn.f32"), std::string::npos) << ptx;
+  EXPECT_EQ(binary.payload_sha256(), KernelPayloadSha256(binary));
+  EXPECT_EQ(binary.payload_sha256().size(), 64u);
+}
+
+TEST(KernelEmitterTest, CudaCubinFromPtxasWhenInstalled) {
+  if (FindPtxas().path.empty()) GTEST_SKIP() << "ptxas not installed";
+  KernelEmitOptions options;
+  options.compile_cubin = true;
+  auto kernel = CompileRoot(Binary("add", "f32", "5000"), "h100", options);
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  const std::string& cubin = kernel->binary.cubin();
+  ASSERT_GE(cubin.size(), 20u);
+  EXPECT_EQ(cubin.substr(0, 4),
+            "\x7f"
+            "ELF");
+  uint16_t machine;
+  std::memcpy(&machine, cubin.data() + 18, 2);
+  EXPECT_EQ(machine, 190);  // EM_CUDA
+  EXPECT_FALSE(kernel->binary.ptx().empty());
+  EXPECT_EQ(kernel->binary.payload_sha256(), KernelPayloadSha256(kernel->binary));
+}
+
+TEST(KernelEmitterTest, HostBinaryIsARelocatableX86ObjectWithTheAbiSymbols) {
+  auto kernel = CompileRoot(Binary("add", "f32", "5000"), "host-x86-64-v3");
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  const KernelBinaryProto& binary = kernel->binary;
+  EXPECT_EQ(binary.format(), KernelBinaryProto::HOST_ELF_OBJECT);
+  EXPECT_TRUE(binary.ptx().empty());
+  const std::string& object = binary.object();
+  ASSERT_GE(object.size(), 64u);
+  EXPECT_EQ(object.substr(0, 4),
+            "\x7f"
+            "ELF");
+  EXPECT_EQ(object[4], 2);  // ELFCLASS64
+  uint16_t type, machine;
+  std::memcpy(&type, object.data() + 16, 2);
+  std::memcpy(&machine, object.data() + 18, 2);
+  EXPECT_EQ(type, 1);      // ET_REL
+  EXPECT_EQ(machine, 62);  // EM_X86_64
+  EXPECT_NE(object.find("test_kernel__aot_arity"), std::string::npos);
+  auto disallowed = DisallowedSymbols(object);
+  ASSERT_TRUE(disallowed.ok()) << disallowed.status();
+  EXPECT_TRUE(disallowed->empty());
+  EXPECT_TRUE(kernel->llvm_ir.empty());  // keep_llvm_ir = false
+  EXPECT_EQ(binary.payload_sha256(), KernelPayloadSha256(binary));
+}
+
+TEST(KernelEmitterTest, HostMathCallsLibmOnlyThroughTheAllowList) {
+  constexpr char kExp[] = R"(
+HloModule m
+ENTRY %main (x: f32[64]) -> f32[64] {
+  %x = f32[64]{0} parameter(0)
+  ROOT %e = f32[64]{0} exponential(%x)
+}
+)";
+  auto kernel = CompileRoot(kExp, "host-x86-64-v3");
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  auto undefined = UndefinedSymbols(kernel->binary.object());
+  ASSERT_TRUE(undefined.ok()) << undefined.status();
+  EXPECT_NE(std::find(undefined->begin(), undefined->end(), "expf"), undefined->end());
+  auto disallowed = DisallowedSymbols(kernel->binary.object());
+  ASSERT_TRUE(disallowed.ok()) << disallowed.status();
+  EXPECT_TRUE(disallowed->empty());
+}
+
+TEST(KernelEmitterTest, KernelWithoutOutputsIsAnErrorNamingTheInstruction) {
+  auto module = ParseHloModule(Binary("add", "f32", "8"));
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto target = ShippedTargetConfig("host-x86-64-v3");
+  ASSERT_TRUE(target.ok()) << target.status();
+  const HloInstruction* root = (*module)->entry_computation()->root_instruction();
+  KernelSpec spec;
+  spec.name = kKernelName;
+  spec.instruction = root;
+  spec.input_shapes = {root->operand(0)->shape(), root->operand(1)->shape()};
+  auto kernel = CompileKernel(spec, *target, {});
+  ASSERT_FALSE(kernel.ok());
+  EXPECT_EQ(kernel.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_NE(kernel.status().message().find("'r'"), std::string::npos) << kernel.status();
+  EXPECT_NE(kernel.status().message().find("without outputs"), std::string::npos);
+}
+
+// ---------------------------------------------------------------------------
+// Running host kernels: layouts and the partitioning of the launch grid.
+
+class HostExecutionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    absl::Status isa = CheckHostIsaLevel(X86_64_V3, DetectHostCpuFeatures());
+    if (!isa.ok()) GTEST_SKIP() << "cannot run x86-64-v3 code here: " << isa;
+    auto loader = CreateHostKernelLoader();
+    ASSERT_TRUE(loader.ok()) << loader.status();
+    loader_ = *std::move(loader);
+  }
+
+  // Compiles the root of `hlo` for x86-64-v3 and loads it.
+  const HostKernelHandle* Load(absl::string_view hlo, LaunchDimensionsProto* dims) {
+    auto kernel = CompileRoot(hlo, "host-x86-64-v3");
+    EXPECT_TRUE(kernel.ok()) << kernel.status();
+    if (!kernel.ok()) return nullptr;
+    *dims = kernel->launch_dimensions;
+    auto handle = loader_->Load(kernel->binary, kernel->name);
+    EXPECT_TRUE(handle.ok()) << handle.status();
+    if (!handle.ok()) return nullptr;
+    return dynamic_cast<const HostKernelHandle*>(*handle);
+  }
+
+  // Runs blocks [first, last) of the grid (all of it by default).
+  static void Run(const HostKernelHandle& kernel, const LaunchDimensionsProto& dims,
+                  std::vector<void*> args, int64_t first = 0, int64_t last = -1) {
+    ASSERT_EQ(kernel.arity(), static_cast<int64_t>(args.size()));
+    if (last < 0) last = dims.block_count_x();
+    for (int64_t block = first; block < last; ++block) {
+      AotHostKernelFrame frame;
+      frame.args = args.data();
+      frame.block_x = block;
+      frame.block_y = 0;
+      frame.block_z = 0;
+      frame.grid_x = dims.block_count_x();
+      frame.grid_y = dims.block_count_y();
+      frame.grid_z = dims.block_count_z();
+      frame.threads_x = dims.threads_per_block_x();
+      frame.threads_y = dims.threads_per_block_y();
+      frame.threads_z = dims.threads_per_block_z();
+      kernel.fn()(&frame);
+    }
+  }
+
+  static std::vector<float> Iota(size_t n, float scale = 1.0f) {
+    std::vector<float> v(n);
+    for (size_t i = 0; i < n; ++i) v[i] = static_cast<float>(i) * scale;
+    return v;
+  }
+
+  std::unique_ptr<KernelLoader> loader_;
+};
+
+TEST_F(HostExecutionTest, CopyIntoColumnMajorLayout) {
+  LaunchDimensionsProto dims;
+  const HostKernelHandle* kernel = Load(R"(
+HloModule m
+ENTRY %main (x: f32[2,3]) -> f32[2,3] {
+  %x = f32[2,3]{1,0} parameter(0)
+  ROOT %c = f32[2,3]{0,1} copy(%x)
+}
+)",
+                                        &dims);
+  ASSERT_NE(kernel, nullptr);
+  std::vector<float> in = Iota(6);  // row-major x(i,j) = 3i + j
+  std::vector<float> out(6, -1.0f);
+  Run(*kernel, dims, {in.data(), out.data()});
+  // Column-major: element (i,j) at i + 2j.
+  EXPECT_EQ(out, (std::vector<float>{0, 3, 1, 4, 2, 5}));
+}
+
+TEST_F(HostExecutionTest, ElementwiseOpMixesLayoutsByLogicalIndex) {
+  LaunchDimensionsProto dims;
+  const HostKernelHandle* kernel = Load(R"(
+HloModule m
+ENTRY %main (x: f32[2,3], y: f32[2,3]) -> f32[2,3] {
+  %x = f32[2,3]{1,0} parameter(0)
+  %y = f32[2,3]{0,1} parameter(1)
+  ROOT %a = f32[2,3]{1,0} add(%x, %y)
+}
+)",
+                                        &dims);
+  ASSERT_NE(kernel, nullptr);
+  std::vector<float> x = Iota(6);        // x(i,j) = 3i + j
+  std::vector<float> y = Iota(6, 10.f);  // y(i,j) = 10 (i + 2j), column-major
+  std::vector<float> out(6, -1.0f);
+  Run(*kernel, dims, {x.data(), y.data(), out.data()});
+  EXPECT_EQ(out, (std::vector<float>{0, 21, 42, 13, 34, 55}));
+}
+
+TEST_F(HostExecutionTest, TransposeOfColumnMajorInputIsAPhysicalCopy) {
+  LaunchDimensionsProto dims;
+  const HostKernelHandle* kernel = Load(R"(
+HloModule m
+ENTRY %main (x: f32[2,3]) -> f32[3,2] {
+  %x = f32[2,3]{0,1} parameter(0)
+  ROOT %t = f32[3,2]{1,0} transpose(%x), dimensions={1,0}
+}
+)",
+                                        &dims);
+  ASSERT_NE(kernel, nullptr);
+  std::vector<float> in = Iota(6);  // x(i,j) = i + 2j
+  std::vector<float> out(6, -1.0f);
+  Run(*kernel, dims, {in.data(), out.data()});
+  // t(a,b) = x(b,a) = b + 2a, row-major at 2a + b.
+  EXPECT_EQ(out, Iota(6));
+}
+
+TEST_F(HostExecutionTest, ThreeDimensionalOutputLayout) {
+  LaunchDimensionsProto dims;
+  const HostKernelHandle* kernel = Load(R"(
+HloModule m
+ENTRY %main (x: f32[2,3,4]) -> f32[2,3,4] {
+  %x = f32[2,3,4]{2,1,0} parameter(0)
+  ROOT %c = f32[2,3,4]{0,2,1} copy(%x)
+}
+)",
+                                        &dims);
+  ASSERT_NE(kernel, nullptr);
+  std::vector<float> in = Iota(24);
+  std::vector<float> out(24, -1.0f);
+  Run(*kernel, dims, {in.data(), out.data()});
+  for (int i = 0; i < 2; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      for (int k = 0; k < 4; ++k) {
+        EXPECT_EQ(out[i + 2 * k + 8 * j], in[12 * i + 4 * j + k]) << i << "," << j << "," << k;
+      }
+    }
+  }
+}
+
+TEST_F(HostExecutionTest, EachBlockComputesItsOwnRangeOfElements) {
+  LaunchDimensionsProto dims;
+  const HostKernelHandle* kernel = Load(Binary("add", "f32", "3001"), &dims);
+  ASSERT_NE(kernel, nullptr);
+  ExpectLaunch(dims, {3, 1024});
+  std::vector<float> x = Iota(3001), y = Iota(3001, 0.5f);
+  const float kUnwritten = -7.0f;
+  std::vector<float> out(3001, kUnwritten);
+  // Block 1 writes exactly [1024, 2048).
+  Run(*kernel, dims, {x.data(), y.data(), out.data()}, 1, 2);
+  for (int i = 0; i < 3001; ++i) {
+    float expected = (i >= 1024 && i < 2048) ? 1.5f * static_cast<float>(i) : kUnwritten;
+    ASSERT_EQ(out[i], expected) << i;
+  }
+  // The tail block stops at the element count: the 3001st element is
+  // written, what follows it in memory is not (the buffers are padded to a
+  // whole block so that an overrun shows as wrong values, not corruption).
+  std::vector<float> padded_x = Iota(3072), padded_y = Iota(3072, 0.5f);
+  std::vector<float> padded_out(3072, kUnwritten);
+  Run(*kernel, dims, {padded_x.data(), padded_y.data(), padded_out.data()});
+  for (int i = 0; i < 3072; ++i) {
+    float expected = i < 3001 ? 1.5f * static_cast<float>(i) : kUnwritten;
+    ASSERT_EQ(padded_out[i], expected) << i;
+  }
+}
+
+TEST_F(HostExecutionTest, LoopFusionComputesTheFusedExpression) {
+  LaunchDimensionsProto dims;
+  const HostKernelHandle* kernel = Load(kLoopFusion, &dims);
+  ASSERT_NE(kernel, nullptr);
+  ExpectLaunch(dims, {4, 1024});
+  std::vector<float> x = Iota(4096, 0.25f), y = Iota(4096, -0.5f);
+  std::vector<float> out(4096);
+  Run(*kernel, dims, {x.data(), y.data(), out.data()});
+  for (int i = 0; i < 4096; ++i) ASSERT_EQ(out[i], x[i] * y[i] + x[i]) << i;
+}
+
+TEST_F(HostExecutionTest, SortBlockSortsItsRow) {
+  LaunchDimensionsProto dims;
+  const HostKernelHandle* kernel = Load(kSortRows, &dims);
+  ASSERT_NE(kernel, nullptr);
+  std::vector<float> in(64);
+  for (int i = 0; i < 64; ++i) in[i] = static_cast<float>((i * 37) % 64);
+  std::vector<float> out(64, -1.0f);
+  // Only block 2: only row 2 is written, sorted.
+  Run(*kernel, dims, {in.data(), out.data()}, 2, 3);
+  for (int r = 0; r < 4; ++r) {
+    std::vector<float> row(out.begin() + 16 * r, out.begin() + 16 * (r + 1));
+    if (r == 2) {
+      std::vector<float> expected(in.begin() + 32, in.begin() + 48);
+      std::sort(expected.begin(), expected.end());
+      EXPECT_EQ(row, expected);
+    } else {
+      EXPECT_EQ(row, std::vector<float>(16, -1.0f)) << "row " << r;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace aot
