@@ -31,10 +31,10 @@ fi
 # under AddressSanitizer + UBSan too, in build-asan/ (a small build: the
 # parser and the runtime).
 if [ "${AOT_SKIP_SANITIZER_TESTS:-0}" != 1 ]; then
-  AOT_BUILD_DIR=build-asan bash scripts/build.sh --sanitize hlo_test runtime_test
+  AOT_BUILD_DIR=build-asan bash scripts/build.sh --sanitize hlo_test executable_test
   ./build-asan/compiler/hlo/hlo_test --gtest_brief=1 \
       --gtest_filter='*Fuzz*:*Mutated*:*ErrorsNamePosition*'
-  ./build-asan/runtime/tests/runtime_test --gtest_brief=1 \
+  ./build-asan/runtime/executable/executable_test --gtest_brief=1 \
       --gtest_filter='*Malformed*:*Truncated*:*System*:*WrongIsa*:*Concurrent*'
 fi
 

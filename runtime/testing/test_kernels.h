@@ -1,5 +1,5 @@
-#ifndef AOT_RUNTIME_TESTS_TEST_KERNELS_H_
-#define AOT_RUNTIME_TESTS_TEST_KERNELS_H_
+#ifndef AOT_RUNTIME_TESTING_TEST_KERNELS_H_
+#define AOT_RUNTIME_TESTING_TEST_KERNELS_H_
 
 #include <string>
 
@@ -22,4 +22,4 @@ std::string SystemCallingKernelIr(absl::string_view name);
 
 }  // namespace aot::testing
 
-#endif  // AOT_RUNTIME_TESTS_TEST_KERNELS_H_
+#endif  // AOT_RUNTIME_TESTING_TEST_KERNELS_H_

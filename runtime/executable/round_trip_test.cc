@@ -37,7 +37,7 @@
 #include "runtime/thunks/thunk_registry.h"
 #include "runtime/kernel_payload.h"
 #include "support/file_io.h"
-#include "runtime/tests/test_kernels.h"
+#include "runtime/testing/test_kernels.h"
 
 namespace aot {
 namespace {
@@ -620,7 +620,7 @@ TEST(RoundTripCoverageTest, EveryReachableFieldIsSetBySomeCase) {
   // From the top-level container: every message it reaches, in every file
   // (thunks, the embedded HLO module, the capability).
   EXPECT_THAT(UncoveredFields(ExecutableProto::descriptor(), CoveredByAllCases()), IsEmpty())
-      << "add the field to a round-trip case in runtime/tests/round_trip_test.cc";
+      << "add the field to a round-trip case in runtime/executable/round_trip_test.cc";
 }
 
 // The mechanism: a ThunkProto with a new field in CopyThunkProto and a new

@@ -1,4 +1,4 @@
-#include "runtime/tests/test_kernels.h"
+#include "runtime/testing/test_kernels.h"
 
 #include <memory>
 

@@ -13,7 +13,7 @@
 #include "runtime/platform/host/cpu_features.h"
 #include "runtime/platform/host/host_kernel_loader.h"
 #include "runtime/kernel_payload.h"
-#include "runtime/tests/test_kernels.h"
+#include "runtime/testing/test_kernels.h"
 
 namespace aot {
 namespace {

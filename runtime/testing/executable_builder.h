@@ -1,0 +1,101 @@
+#ifndef AOT_RUNTIME_TESTING_EXECUTABLE_BUILDER_H_
+#define AOT_RUNTIME_TESTING_EXECUTABLE_BUILDER_H_
+
+// Test-only helpers for hand-building small executables and running them on
+// the host platform (the thunk tests in runtime/thunks/).
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "proto/executable.pb.h"
+#include "runtime/executable/executable.h"
+#include "runtime/shape_util.h"
+
+namespace aot::testing {
+
+// A small builder for executables in tests.
+class Builder {
+ public:
+  int Allocation(int64_t size, BufferAllocationProto::Kind kind, int parameter = -1) {
+    BufferAllocationProto* a = proto_.add_buffer_allocations();
+    int index = proto_.buffer_allocations_size() - 1;
+    a->set_index(index);
+    a->set_size(size);
+    a->set_kind(kind);
+    if (parameter >= 0) a->set_parameter_number(parameter);
+    return index;
+  }
+  int Parameter(const ShapeProto& shape) {
+    int number = proto_.parameters_size();
+    int64_t bytes = runtime_shape::ByteSize(shape);
+    int alloc = Allocation(bytes, BufferAllocationProto::PARAMETER, number);
+    EntryParameterProto* p = proto_.add_parameters();
+    p->set_parameter_number(number);
+    *p->mutable_shape() = shape;
+    *p->mutable_slice() = Slice(alloc, 0, bytes);
+    return alloc;
+  }
+  void Result(const std::vector<std::pair<ShapeProto, BufferSliceProto>>& leaves) {
+    EntryResultProto* r = proto_.mutable_result();
+    if (leaves.size() == 1) {
+      *r->mutable_shape() = leaves[0].first;
+    } else {
+      r->mutable_shape()->set_element_type(TUPLE);
+      for (const auto& [shape, slice] : leaves) *r->mutable_shape()->add_tuple_shapes() = shape;
+    }
+    for (const auto& [shape, slice] : leaves) {
+      OutputLeafProto* leaf = r->add_leaves();
+      *leaf->mutable_shape() = shape;
+      *leaf->mutable_slice() = slice;
+    }
+  }
+  ThunkProto* Thunk(absl::string_view name) {
+    ThunkProto* t = proto_.add_thunks();
+    t->mutable_info()->set_name(std::string(name));
+    return t;
+  }
+  static BufferSliceProto Slice(int64_t alloc, int64_t offset, int64_t size) {
+    BufferSliceProto s;
+    s.set_allocation_index(alloc);
+    s.set_offset(offset);
+    s.set_size(size);
+    return s;
+  }
+  ExecutableProto Build() {
+    proto_.mutable_capability()->mutable_host()->set_isa_level(X86_64_V2);
+    proto_.mutable_abi_version()->set_runtime_abi_version(1);
+    return proto_;
+  }
+
+ private:
+  ExecutableProto proto_;
+};
+
+ShapeProto Shape(PrimitiveType type, std::vector<int64_t> dims);
+
+template <typename T>
+absl::Span<const uint8_t> Bytes(const std::vector<T>& v) {
+  return {reinterpret_cast<const uint8_t*>(v.data()), v.size() * sizeof(T)};
+}
+
+template <typename T>
+std::vector<T> As(const std::vector<uint8_t>& bytes) {
+  std::vector<T> out(bytes.size() / sizeof(T));
+  std::memcpy(out.data(), bytes.data(), bytes.size());
+  return out;
+}
+
+// Loads `proto` with a host client; fails the current test (and returns
+// null) when it does not load, and checks that every thunk round-trips
+// through ToProto unchanged.
+std::unique_ptr<Executable> Load(const ExecutableProto& proto);
+
+}  // namespace aot::testing
+
+#endif  // AOT_RUNTIME_TESTING_EXECUTABLE_BUILDER_H_
