@@ -22,10 +22,5 @@ const char* BuildGitDescribe() { return \"${describe}\"; }
 const char* BuildGitCommit() { return \"${commit}\"; }
 }  // namespace aot
 ")
-if(EXISTS "${OUTPUT}")
-  file(READ "${OUTPUT}" old)
-  if(old STREQUAL text)
-    return()
-  endif()
-endif()
-file(WRITE "${OUTPUT}" "${text}")
+include("${CMAKE_CURRENT_LIST_DIR}/WriteIfChanged.cmake")
+aot_write_if_changed("${OUTPUT}" "${text}")

@@ -27,10 +27,5 @@ ${entries}};
 std::span<const EmbeddedFile> ${FUNCTION}() { return kFiles; }
 }  // namespace aot
 ")
-if(EXISTS "${OUTPUT}")
-  file(READ "${OUTPUT}" old)
-  if(old STREQUAL text)
-    return()
-  endif()
-endif()
-file(WRITE "${OUTPUT}" "${text}")
+include("${CMAKE_CURRENT_LIST_DIR}/WriteIfChanged.cmake")
+aot_write_if_changed("${OUTPUT}" "${text}")

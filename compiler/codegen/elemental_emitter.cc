@@ -352,6 +352,23 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitBinary(const HloInstruction& 
   auto round = [&](llvm::Value* v) { return RoundToType(*b_, v, out); };
   bool is_float = IsFloat(type);
   bool is_signed = IsSigned(type);
+  // Signed division and remainder must not trap on y == 0 or on INT_MIN /
+  // -1: the divisor becomes 1 where either holds, and the caller selects
+  // XLA's result for those cases.
+  struct GuardedDivisor {
+    llvm::Value* min;       // INT_MIN of the type
+    llvm::Value* overflow;  // x == INT_MIN && y == -1
+    llvm::Value* safe;      // the divisor to divide by
+  };
+  auto guard_signed_divisor = [&](llvm::Value* y_zero) {
+    unsigned bits = t->getIntegerBitWidth();
+    llvm::Value* min = llvm::ConstantInt::get(t, llvm::APInt::getSignedMinValue(bits));
+    llvm::Value* overflow = b_->CreateAnd(b_->CreateICmpEQ(x, min),
+                                          b_->CreateICmpEQ(y, llvm::ConstantInt::getSigned(t, -1)));
+    llvm::Value* safe = b_->CreateSelect(b_->CreateOr(y_zero, overflow),
+                                         llvm::ConstantInt::get(t, 1), y);
+    return GuardedDivisor{min, overflow, safe};
+  };
   switch (instr.opcode()) {
     case HloOpcode::kAdd:
       if (type == PRED) return b_->CreateOr(x, y);
@@ -370,14 +387,9 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitBinary(const HloInstruction& 
         return b_->CreateSelect(y_zero, llvm::ConstantInt::getAllOnesValue(t),
                                 b_->CreateUDiv(x, safe));
       }
-      unsigned bits = t->getIntegerBitWidth();
-      llvm::Value* min = llvm::ConstantInt::get(t, llvm::APInt::getSignedMinValue(bits));
-      llvm::Value* overflow = b_->CreateAnd(b_->CreateICmpEQ(x, min),
-                                            b_->CreateICmpEQ(y, llvm::ConstantInt::getSigned(t, -1)));
-      llvm::Value* safe = b_->CreateSelect(b_->CreateOr(y_zero, overflow),
-                                           llvm::ConstantInt::get(t, 1), y);
-      llvm::Value* q = b_->CreateSDiv(x, safe);
-      q = b_->CreateSelect(overflow, min, q);
+      GuardedDivisor d = guard_signed_divisor(y_zero);
+      llvm::Value* q = b_->CreateSDiv(x, d.safe);
+      q = b_->CreateSelect(d.overflow, d.min, q);
       return b_->CreateSelect(y_zero, llvm::ConstantInt::getSigned(t, -1), q);
     }
     case HloOpcode::kRemainder: {
@@ -391,14 +403,9 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitBinary(const HloInstruction& 
         llvm::Value* safe = b_->CreateSelect(y_zero, llvm::ConstantInt::get(t, 1), y);
         return b_->CreateSelect(y_zero, x, b_->CreateURem(x, safe));
       }
-      unsigned bits = t->getIntegerBitWidth();
-      llvm::Value* min = llvm::ConstantInt::get(t, llvm::APInt::getSignedMinValue(bits));
-      llvm::Value* overflow = b_->CreateAnd(b_->CreateICmpEQ(x, min),
-                                            b_->CreateICmpEQ(y, llvm::ConstantInt::getSigned(t, -1)));
-      llvm::Value* safe = b_->CreateSelect(b_->CreateOr(y_zero, overflow),
-                                           llvm::ConstantInt::get(t, 1), y);
-      llvm::Value* r = b_->CreateSRem(x, safe);
-      r = b_->CreateSelect(overflow, zero, r);
+      GuardedDivisor d = guard_signed_divisor(y_zero);
+      llvm::Value* r = b_->CreateSRem(x, d.safe);
+      r = b_->CreateSelect(d.overflow, zero, r);
       return b_->CreateSelect(y_zero, x, r);
     }
     case HloOpcode::kPower:

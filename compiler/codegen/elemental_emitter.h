@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "compiler/codegen/ir_array.h"
 #include "compiler/hlo/hlo_computation.h"
 #include "compiler/hlo/hlo_instruction.h"
@@ -73,6 +74,13 @@ class ElementalEmitter {
                                                                const IrIndex& index);
   absl::StatusOr<std::vector<llvm::Value*>> EmitReduceWindow(const HloInstruction& instr,
                                                              const IrIndex& index);
+  // Reduction accumulators (one alloca per operand of a variadic reduce):
+  // their current values, and one step of the reducer `to_apply` on `args`
+  // (the accumulators' values followed by the new elements) stored back.
+  std::vector<llvm::Value*> LoadAccumulators(absl::Span<const PrimitiveType> types,
+                                             absl::Span<llvm::AllocaInst* const> acc);
+  absl::Status Accumulate(const HloComputation& to_apply, const std::vector<llvm::Value*>& args,
+                          absl::Span<llvm::AllocaInst* const> acc);
   absl::StatusOr<llvm::Value*> EmitDot(const HloInstruction& instr, const IrIndex& index);
   absl::StatusOr<llvm::Value*> EmitConvolution(const HloInstruction& instr,
                                                const IrIndex& index);

@@ -349,7 +349,7 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitReduceUncached(
   // The kept dimensions of the input come from the output index.
   std::vector<llvm::Value*> out_multi =
       index.IsScalar() ? std::vector<llvm::Value*>{} : index.multi(*b_);
-  absl::Status status = EmitLoop(reduced_count, [&](llvm::Value* r) -> absl::Status {
+  AOT_RETURN_IF_ERROR(EmitLoop(reduced_count, [&](llvm::Value* r) -> absl::Status {
     std::vector<llvm::Value*> in_multi(in.rank());
     int64_t kept = 0;
     for (int64_t d = 0; d < in.rank(); ++d) {
@@ -364,24 +364,14 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitReduceUncached(
         rest = b_->CreateUDiv(rest, b_->getInt64(reduced_sizes[j]));
       }
     }
-    std::vector<llvm::Value*> args;
-    for (int64_t i = 0; i < n; ++i) {
-      args.push_back(b_->CreateLoad(ComputeType(types[i], b_->getContext()), acc[i]));
-    }
+    std::vector<llvm::Value*> args = LoadAccumulators(types, acc);
     for (int64_t i = 0; i < n; ++i) {
       AOT_ASSIGN_OR_RETURN(auto v, Emit(*instr.operand(i), IrIndex::Multi(in_multi, instr.operand(i)->shape())));
       args.push_back(v);
     }
-    AOT_ASSIGN_OR_RETURN(auto results, EmitScalarComputation(*instr.to_apply(), args));
-    for (int64_t i = 0; i < n; ++i) b_->CreateStore(results[i], acc[i]);
-    return absl::OkStatus();
-  });
-  if (!status.ok()) return status;
-  std::vector<llvm::Value*> out;
-  for (int64_t i = 0; i < n; ++i) {
-    out.push_back(b_->CreateLoad(ComputeType(types[i], b_->getContext()), acc[i]));
-  }
-  return out;
+    return Accumulate(*instr.to_apply(), args, acc);
+  }));
+  return LoadAccumulators(types, acc);
 }
 
 absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitReduceWindow(
@@ -407,7 +397,7 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitReduceWindow(
     b_->CreateStore(init, acc[i]);
   }
   std::vector<llvm::Value*> out_multi = index.multi(*b_);
-  absl::Status status = EmitLoop(window_count, [&](llvm::Value* w) -> absl::Status {
+  AOT_RETURN_IF_ERROR(EmitLoop(window_count, [&](llvm::Value* w) -> absl::Status {
     std::vector<llvm::Value*> k(rank);
     llvm::Value* rest = w;
     for (int64_t d = rank - 1; d >= 0; --d) {
@@ -436,10 +426,7 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitReduceWindow(
       valid = b_->CreateAnd(valid, b_->CreateAnd(nonneg, b_->CreateAnd(on_grid, in_range)));
       in_multi[d] = Clamp(src, 0, std::max<int64_t>(in.dimensions(d) - 1, 0));
     }
-    std::vector<llvm::Value*> args;
-    for (int64_t i = 0; i < n; ++i) {
-      args.push_back(b_->CreateLoad(ComputeType(types[i], b_->getContext()), acc[i]));
-    }
+    std::vector<llvm::Value*> args = LoadAccumulators(types, acc);
     for (int64_t i = 0; i < n; ++i) {
       llvm::Value* v = inits[i];
       if (in.ElementCount() > 0) {
@@ -448,16 +435,26 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitReduceWindow(
       }
       args.push_back(v);
     }
-    AOT_ASSIGN_OR_RETURN(auto results, EmitScalarComputation(*instr.to_apply(), args));
-    for (int64_t i = 0; i < n; ++i) b_->CreateStore(results[i], acc[i]);
-    return absl::OkStatus();
-  });
-  if (!status.ok()) return status;
-  std::vector<llvm::Value*> out;
-  for (int64_t i = 0; i < n; ++i) {
-    out.push_back(b_->CreateLoad(ComputeType(types[i], b_->getContext()), acc[i]));
+    return Accumulate(*instr.to_apply(), args, acc);
+  }));
+  return LoadAccumulators(types, acc);
+}
+
+std::vector<llvm::Value*> ElementalEmitter::LoadAccumulators(
+    absl::Span<const PrimitiveType> types, absl::Span<llvm::AllocaInst* const> acc) {
+  std::vector<llvm::Value*> values;
+  for (size_t i = 0; i < acc.size(); ++i) {
+    values.push_back(b_->CreateLoad(ComputeType(types[i], b_->getContext()), acc[i]));
   }
-  return out;
+  return values;
+}
+
+absl::Status ElementalEmitter::Accumulate(const HloComputation& to_apply,
+                                          const std::vector<llvm::Value*>& args,
+                                          absl::Span<llvm::AllocaInst* const> acc) {
+  AOT_ASSIGN_OR_RETURN(auto results, EmitScalarComputation(to_apply, args));
+  for (size_t i = 0; i < acc.size(); ++i) b_->CreateStore(results[i], acc[i]);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<llvm::Value*> ElementalEmitter::EmitDot(const HloInstruction& instr,
@@ -504,7 +501,7 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitDot(const HloInstruction& ins
   if (out_type == PRED) zero = b_->getFalse();
   llvm::AllocaInst* acc = EntryAlloca(acc_type);
   b_->CreateStore(zero, acc);
-  absl::Status status = EmitLoop(contract_count, [&](llvm::Value* c) -> absl::Status {
+  AOT_RETURN_IF_ERROR(EmitLoop(contract_count, [&](llvm::Value* c) -> absl::Status {
     llvm::Value* rest = c;
     for (int64_t j = dn.lhs_contracting_dimensions_size() - 1; j >= 0; --j) {
       llvm::Value* v;
@@ -535,8 +532,7 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitDot(const HloInstruction& ins
     }
     b_->CreateStore(sum, acc);
     return absl::OkStatus();
-  });
-  if (!status.ok()) return status;
+  }));
   return RoundToType(*b_, b_->CreateLoad(acc_type, acc), out_type);
 }
 
@@ -572,7 +568,7 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitConvolution(const HloInstruct
                                                 : llvm::ConstantInt::get(acc_type, 0);
   llvm::AllocaInst* acc = EntryAlloca(acc_type);
   b_->CreateStore(zero, acc);
-  absl::Status status = EmitLoop(count, [&](llvm::Value* c) -> absl::Status {
+  AOT_RETURN_IF_ERROR(EmitLoop(count, [&](llvm::Value* c) -> absl::Status {
     // c enumerates (input feature within group, k_0, ..., k_{s-1}).
     std::vector<llvm::Value*> k(spatial);
     llvm::Value* rest = c;
@@ -616,8 +612,7 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitConvolution(const HloInstruct
     llvm::Value* sum = IsFloatingPoint(out_type) ? b_->CreateFAdd(a, prod) : b_->CreateAdd(a, prod);
     b_->CreateStore(b_->CreateSelect(valid, sum, a), acc);
     return absl::OkStatus();
-  });
-  if (!status.ok()) return status;
+  }));
   return RoundToType(*b_, b_->CreateLoad(acc_type, acc), out_type);
 }
 

@@ -288,16 +288,15 @@ class KernelBuilder {
       return IrIndex::Multi(m, shape);
     };
     // Copy the row into the outputs.
-    absl::Status status = emitter_->EmitLoop(len, [&](llvm::Value* j) -> absl::Status {
+    AOT_RETURN_IF_ERROR(emitter_->EmitLoop(len, [&](llvm::Value* j) -> absl::Status {
       IrIndex index = index_at(j);
       for (int64_t k = 0; k < n_ops; ++k) outputs_[k].Store(b_, index, inputs_[k].Load(b_, index));
       return absl::OkStatus();
-    });
-    if (!status.ok()) return status;
+    }));
     // Stable insertion sort: move element i left while comparator(elem,
     // prev) holds.
     llvm::AllocaInst* j_slot = emitter_->EntryAlloca(b_.getInt64Ty());
-    status = emitter_->EmitLoop(len > 0 ? len - 1 : 0, [&](llvm::Value* i0) -> absl::Status {
+    absl::Status status = emitter_->EmitLoop(len > 0 ? len - 1 : 0, [&](llvm::Value* i0) -> absl::Status {
       b_.CreateStore(b_.CreateAdd(i0, b_.getInt64(1)), j_slot);
       llvm::BasicBlock* head = llvm::BasicBlock::Create(context_, "isort.head", fn_);
       llvm::BasicBlock* check = llvm::BasicBlock::Create(context_, "isort.check", fn_);

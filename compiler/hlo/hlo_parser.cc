@@ -95,6 +95,10 @@ class Parser {
 
   // ---- Structure ----
   absl::StatusOr<Shape> ParseShape(int depth = 0);
+  // The rest of a signature after its '(': "p0, p1) -> result" (the
+  // entry_computation_layout form) or, `named`, "a: p0, b: p1) -> result" (a
+  // computation's). `where` completes "expected '->' ...".
+  absl::StatusOr<ProgramShape> ParseSignatureAfterParen(bool named, absl::string_view where);
   absl::Status ParseModuleHeader(HloModule& module);
   absl::Status ParseComputation(HloModule& module, bool* saw_entry,
                                 HloComputation** parsed);
@@ -609,6 +613,33 @@ absl::StatusOr<absl::string_view> Parser::ScanUntilMatchingParen() {
   return ErrorAt(start, "missing ')'");
 }
 
+absl::StatusOr<ProgramShape> Parser::ParseSignatureAfterParen(bool named,
+                                                             absl::string_view where) {
+  ProgramShape ps;
+  if (!TryConsume(')')) {
+    while (true) {
+      if (named) {
+        std::string param = ReadName();
+        if (param.empty()) return Error("expected a parameter name in the signature");
+        AOT_RETURN_IF_ERROR(Expect(':', "after a signature parameter name"));
+        ps.parameter_names.push_back(std::move(param));
+      }
+      AOT_ASSIGN_OR_RETURN(Shape shape, ParseShape());
+      ps.parameters.push_back(std::move(shape));
+      if (TryConsume(')')) break;
+      AOT_RETURN_IF_ERROR(
+          Expect(',', named ? "between signature parameters" : "between parameter shapes"));
+    }
+  }
+  SkipWs();
+  if (!absl::StartsWith(text_.substr(pos_, end_ - pos_), "->")) {
+    return Error(absl::StrCat("expected '->' ", where));
+  }
+  pos_ += 2;
+  AOT_ASSIGN_OR_RETURN(ps.result, ParseShape());
+  return ps;
+}
+
 absl::StatusOr<Shape> Parser::ParseShape(int depth) {
   if (depth > kMaxNesting) return Error("shape nesting too deep");
   if (TryConsume('(')) {
@@ -708,22 +739,8 @@ absl::Status Parser::ParseModuleHeader(HloModule& module) {
     if (key == "entry_computation_layout") {
       AOT_RETURN_IF_ERROR(Expect('{', "opening entry_computation_layout"));
       AOT_RETURN_IF_ERROR(Expect('(', "opening the parameter shapes"));
-      ProgramShape ps;
-      if (!TryConsume(')')) {
-        while (true) {
-          AOT_ASSIGN_OR_RETURN(auto s, ParseShape());
-          ps.parameters.push_back(std::move(s));
-          if (TryConsume(')')) break;
-          AOT_RETURN_IF_ERROR(Expect(',', "between parameter shapes"));
-        }
-      }
-      SkipWs();
-      if (!absl::StartsWith(text_.substr(pos_, end_ - pos_), "->")) {
-        return Error("expected '->' in entry_computation_layout");
-      }
-      pos_ += 2;
-      AOT_ASSIGN_OR_RETURN(auto result, ParseShape());
-      ps.result = std::move(result);
+      AOT_ASSIGN_OR_RETURN(ProgramShape ps,
+                           ParseSignatureAfterParen(/*named=*/false, "in entry_computation_layout"));
       AOT_RETURN_IF_ERROR(Expect('}', "closing entry_computation_layout"));
       module.mutable_config()->entry_computation_layout = std::move(ps);
       continue;
@@ -1247,23 +1264,8 @@ absl::Status Parser::ParseComputation(HloModule& module, bool* saw_entry,
   }
   // Optional signature: "(p0: f32[2], ...) -> f32[2]".
   if (TryConsume('(')) {
-    if (!TryConsume(')')) {
-      while (true) {
-        std::string param = ReadName();
-        if (param.empty()) return Error("expected a parameter name in the signature");
-        AOT_RETURN_IF_ERROR(Expect(':', "after a signature parameter name"));
-        AOT_ASSIGN_OR_RETURN(auto s, ParseShape());
-        if (TryConsume(')')) break;
-        AOT_RETURN_IF_ERROR(Expect(',', "between signature parameters"));
-      }
-    }
-    SkipWs();
-    if (!absl::StartsWith(text_.substr(pos_, end_ - pos_), "->")) {
-      return Error("expected '->' after the computation's parameters");
-    }
-    pos_ += 2;
-    AOT_ASSIGN_OR_RETURN(auto result, ParseShape());
-
+    AOT_RETURN_IF_ERROR(
+        ParseSignatureAfterParen(/*named=*/true, "after the computation's parameters").status());
   }
   // Optional computation attributes before the body (execution_thread=...).
   while (Peek() != '{' && !AtEnd()) {

@@ -1,5 +1,7 @@
 #include "compiler/hlo/literal.h"
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -71,22 +73,28 @@ Literal Literal::Tuple(std::vector<Literal> elements) {
   return l;
 }
 
-Literal Literal::FromDoubles(const Shape& shape,
-                             absl::Span<const double> values) {
+namespace {
+
+// A literal of `shape` whose first elements are `values` (extra values are
+// dropped, missing ones stay zero), each stored with `set`.
+template <typename V, typename Set>
+Literal FromValues(const Shape& shape, absl::Span<const V> values, Set set) {
   Literal l(shape);
-  for (size_t i = 0; i < values.size() && static_cast<int64_t>(i) < l.element_count(); ++i) {
-    l.SetFromDouble(static_cast<int64_t>(i), values[i]);
-  }
+  const size_t n =
+      std::min(values.size(), static_cast<size_t>(std::max<int64_t>(0, l.element_count())));
+  for (size_t i = 0; i < n; ++i) set(l, static_cast<int64_t>(i), values[i]);
   return l;
 }
 
-Literal Literal::FromInt64s(const Shape& shape,
-                            absl::Span<const int64_t> values) {
-  Literal l(shape);
-  for (size_t i = 0; i < values.size() && static_cast<int64_t>(i) < l.element_count(); ++i) {
-    l.SetFromInt64(static_cast<int64_t>(i), values[i]);
-  }
-  return l;
+}  // namespace
+
+Literal Literal::FromDoubles(const Shape& shape, absl::Span<const double> values) {
+  return FromValues(shape, values, [](Literal& l, int64_t i, double v) { l.SetFromDouble(i, v); });
+}
+
+Literal Literal::FromInt64s(const Shape& shape, absl::Span<const int64_t> values) {
+  return FromValues(shape, values,
+                    [](Literal& l, int64_t i, int64_t v) { l.SetFromInt64(i, v); });
 }
 
 double Literal::GetAsDouble(int64_t i) const {

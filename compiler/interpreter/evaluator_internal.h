@@ -533,42 +533,27 @@ inline auto TotalOrderKey(T v) {
   return s;
 }
 
+// `x direction y` for values that order with the built-in operators.
 template <typename T>
-inline bool CompareValues(ComparisonDirection direction, bool total_order, T a,
-                          T b) {
+inline bool CompareOrdered(ComparisonDirection direction, const T& x, const T& y) {
+  switch (direction) {
+    case ComparisonDirection::kEq: return x == y;
+    case ComparisonDirection::kNe: return x != y;
+    case ComparisonDirection::kLt: return x < y;
+    case ComparisonDirection::kLe: return x <= y;
+    case ComparisonDirection::kGt: return x > y;
+    case ComparisonDirection::kGe: return x >= y;
+  }
+  return false;
+}
+
+template <typename T>
+inline bool CompareValues(ComparisonDirection direction, bool total_order, T a, T b) {
   if constexpr (kIsFloat<T>) {
-    if (total_order) {
-      auto x = TotalOrderKey(a), y = TotalOrderKey(b);
-      switch (direction) {
-        case ComparisonDirection::kEq: return x == y;
-        case ComparisonDirection::kNe: return x != y;
-        case ComparisonDirection::kLt: return x < y;
-        case ComparisonDirection::kLe: return x <= y;
-        case ComparisonDirection::kGt: return x > y;
-        case ComparisonDirection::kGe: return x >= y;
-      }
-      return false;
-    }
-    auto x = Up(a), y = Up(b);
-    switch (direction) {
-      case ComparisonDirection::kEq: return x == y;
-      case ComparisonDirection::kNe: return x != y;
-      case ComparisonDirection::kLt: return x < y;
-      case ComparisonDirection::kLe: return x <= y;
-      case ComparisonDirection::kGt: return x > y;
-      case ComparisonDirection::kGe: return x >= y;
-    }
-    return false;
+    if (total_order) return CompareOrdered(direction, TotalOrderKey(a), TotalOrderKey(b));
+    return CompareOrdered(direction, Up(a), Up(b));
   } else {
-    switch (direction) {
-      case ComparisonDirection::kEq: return a == b;
-      case ComparisonDirection::kNe: return a != b;
-      case ComparisonDirection::kLt: return a < b;
-      case ComparisonDirection::kLe: return a <= b;
-      case ComparisonDirection::kGt: return a > b;
-      case ComparisonDirection::kGe: return a >= b;
-    }
-    return false;
+    return CompareOrdered(direction, a, b);
   }
 }
 

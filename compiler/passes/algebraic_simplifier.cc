@@ -362,22 +362,8 @@ class Simplifier {
 }  // namespace
 
 absl::StatusOr<bool> AlgebraicSimplifier::Run(HloModule* module) {
-  bool changed = false;
-  const absl::flat_hash_set<const HloComputation*> fused =
-      FusionComputations(*module);
-  for (HloComputation* c : module->computations()) {
-    if (fused.contains(c)) continue;
-    AOT_RETURN_IF_ERROR(EnsureValidDefinitionOrder(c));
-    Simplifier simplifier(c);
-    AOT_ASSIGN_OR_RETURN(bool c_changed, simplifier.Run());
-    if (!c_changed) continue;
-    changed = true;
-    if (absl::StatusOr<bool> s = RemoveDeadCode(c); !s.ok()) return s.status();
-    if (absl::StatusOr<bool> s = EnsureDefinitionOrder(c); !s.ok()) {
-      return s.status();
-    }
-  }
-  return changed;
+  return RewriteUnfusedComputations(module, AfterRewrite::kRemoveDeadAndReorder,
+                                    [](HloComputation* c) { return Simplifier(c).Run(); });
 }
 
 }  // namespace aot

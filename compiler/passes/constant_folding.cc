@@ -69,12 +69,8 @@ absl::StatusOr<Literal> Evaluate(const HloInstruction& h,
 
 absl::StatusOr<bool> ConstantFolding::Run(HloModule* module) {
   HloEvaluator evaluator;
-  bool changed = false;
-  const absl::flat_hash_set<const HloComputation*> fused =
-      FusionComputations(*module);
-  for (HloComputation* c : module->computations()) {
-    if (fused.contains(c)) continue;
-    AOT_RETURN_IF_ERROR(EnsureValidDefinitionOrder(c));
+  // What folding leaves unused goes; then the canonical order.
+  auto fold = [&](HloComputation* c) -> absl::StatusOr<bool> {
     NameUniquer names = NameUniquer::ForInstructions(*c);
     bool c_changed = false;
     for (HloInstruction* h : c->instructions()) {
@@ -96,15 +92,9 @@ absl::StatusOr<bool> ConstantFolding::Run(HloModule* module) {
       h->ReplaceAllUsesWith(added);
       c_changed = true;
     }
-    if (!c_changed) continue;
-    changed = true;
-    // What folding left unused goes; then the canonical order.
-    if (absl::StatusOr<bool> s = RemoveDeadCode(c); !s.ok()) return s.status();
-    if (absl::StatusOr<bool> s = EnsureDefinitionOrder(c); !s.ok()) {
-      return s.status();
-    }
-  }
-  return changed;
+    return c_changed;
+  };
+  return RewriteUnfusedComputations(module, AfterRewrite::kRemoveDeadAndReorder, fold);
 }
 
 }  // namespace aot

@@ -110,20 +110,8 @@ bool InstructionsAreIdentical(const HloInstruction& a,
 }
 
 absl::StatusOr<bool> HloCse::Run(HloModule* module) {
-  bool changed = false;
-  const absl::flat_hash_set<const HloComputation*> fused =
-      FusionComputations(*module);
-  for (HloComputation* c : module->computations()) {
-    if (fused.contains(c)) continue;
-    AOT_RETURN_IF_ERROR(EnsureValidDefinitionOrder(c));
-    AOT_ASSIGN_OR_RETURN(bool c_changed, RunOnComputation(c));
-    if (!c_changed) continue;
-    changed = true;
-    if (absl::StatusOr<bool> s = EnsureDefinitionOrder(c); !s.ok()) {
-      return s.status();
-    }
-  }
-  return changed;
+  return RewriteUnfusedComputations(module, AfterRewrite::kReorder,
+                                    RunOnComputation);
 }
 
 }  // namespace aot

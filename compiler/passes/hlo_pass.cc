@@ -138,12 +138,17 @@ absl::StatusOr<bool> HloPassPipeline::RunStage(HloModule* module,
 }
 
 absl::StatusOr<bool> HloPassPipeline::Run(HloModule* module) {
+  return RunStagesThrough(module, nullptr);
+}
+
+absl::StatusOr<bool> HloPassPipeline::RunStagesThrough(HloModule* module, const Stage* last) {
   run_log_.clear();
   AOT_RETURN_IF_ERROR(VerifyInput(*module));
   bool changed = false;
   for (Stage& stage : stages_) {
     AOT_ASSIGN_OR_RETURN(bool c, RunStage(module, stage));
     changed |= c;
+    if (&stage == last) break;
   }
   return changed;
 }
@@ -157,15 +162,7 @@ absl::StatusOr<bool> HloPassPipeline::RunThroughStage(
         absl::StrCat("pipeline '", name_, "' has no stage '", stage_name,
                      "'; stages: ", absl::StrJoin(StageNames(), ", ")));
   }
-  run_log_.clear();
-  AOT_RETURN_IF_ERROR(VerifyInput(*module));
-  bool changed = false;
-  for (Stage& stage : stages_) {
-    AOT_ASSIGN_OR_RETURN(bool c, RunStage(module, stage));
-    changed |= c;
-    if (stage.name == stage_name) break;
-  }
-  return changed;
+  return RunStagesThrough(module, &*it);
 }
 
 absl::StatusOr<bool> HloPassPipeline::RunPasses(

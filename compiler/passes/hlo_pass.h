@@ -99,6 +99,8 @@ class HloPassPipeline {
   absl::StatusOr<bool> RunOnePass(HloModule* module, HloPass& pass,
                                   absl::string_view stage, int iteration);
   absl::StatusOr<bool> RunStage(HloModule* module, Stage& stage);
+  // Runs the stages in order, stopping after `last` (all of them for null).
+  absl::StatusOr<bool> RunStagesThrough(HloModule* module, const Stage* last);
   HloPass* FindPass(absl::string_view pass_name) const;
 
   std::string name_;

@@ -313,4 +313,21 @@ absl::flat_hash_set<const HloComputation*> FusionComputations(
   return fused;
 }
 
+absl::StatusOr<bool> RewriteUnfusedComputations(
+    HloModule* module, AfterRewrite after,
+    const std::function<absl::StatusOr<bool>(HloComputation*)>& rewrite) {
+  bool changed = false;
+  const absl::flat_hash_set<const HloComputation*> fused = FusionComputations(*module);
+  for (HloComputation* c : module->computations()) {
+    if (fused.contains(c)) continue;
+    AOT_RETURN_IF_ERROR(EnsureValidDefinitionOrder(c));
+    AOT_ASSIGN_OR_RETURN(bool c_changed, rewrite(c));
+    if (!c_changed) continue;
+    changed = true;
+    if (after == AfterRewrite::kRemoveDeadAndReorder) AOT_RETURN_IF_ERROR(RemoveDeadCode(c));
+    AOT_RETURN_IF_ERROR(EnsureDefinitionOrder(c));
+  }
+  return changed;
+}
+
 }  // namespace aot

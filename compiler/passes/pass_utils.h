@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -112,6 +113,20 @@ absl::flat_hash_set<const HloComputation*> EmbeddedComputations(
 // instruction (the HLO text parser does not set the mark).
 absl::flat_hash_set<const HloComputation*> FusionComputations(
     const HloModule& module);
+
+// How a per-computation rewrite leaves a computation it changed.
+enum class AfterRewrite {
+  kReorder,             // EnsureDefinitionOrder
+  kRemoveDeadAndReorder  // RemoveDeadCode, then EnsureDefinitionOrder
+};
+
+// The loop every rewriting pass shares: for each computation that is not a
+// fusion computation, restore a valid definition order, run `rewrite` on
+// it, and when it changed something clean up as `after` says. Returns
+// whether any computation changed.
+absl::StatusOr<bool> RewriteUnfusedComputations(
+    HloModule* module, AfterRewrite after,
+    const std::function<absl::StatusOr<bool>(HloComputation*)>& rewrite);
 
 }  // namespace aot
 
