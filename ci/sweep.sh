@@ -80,7 +80,7 @@ index="${GTEST_SHARD_INDEX:-0}"
 json="$out/shard-$index.json"
 status=0
 GTEST_TOTAL_SHARDS="$total" GTEST_SHARD_INDEX="$index" XLA_AOT_TEST_ALL_VERSIONS=1 \
-  "${AOT_BUILD_DIR:-build}/harness/golden_corpus_test" --gtest_brief=1 \
+  "${AOT_BUILD_DIR:-build}/harness/testing/golden_corpus_test" --gtest_brief=1 \
   --gtest_output="json:$json" || status=$?
 # Record which shard this is, so the merge can tell a missing one.
 python3 - "$json" "$index" "$total" <<'PY'

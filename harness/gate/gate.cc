@@ -123,11 +123,11 @@ absl::Status BackwardStep(const GateOptions& options, const std::vector<std::str
   report->backward_window_start = now.MinusMonths(kBackwardWindowMonths).ToString();
   GateCheck check{"backward", report->backward.ok(), ""};
   for (const ReplayRecord& r : report->backward.records) {
-    if (r.status == "fail") {
+    if (r.status == ReplayStatus::kFail) {
       Block(report, "backward", "REPLAY_FAILED",
             absl::StrCat(r.target, " v", r.version, " (", r.version_date, ") ", r.test, ": ",
                          r.reason));
-    } else if (r.status == "expired") {
+    } else if (r.status == ReplayStatus::kExpired) {
       report->notices.push_back(
           {"backward", absl::StrCat(r.target, " v", r.version, " expired: ", r.reason)});
     }

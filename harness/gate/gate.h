@@ -10,6 +10,7 @@
 #include "compiler/rollout/emission_ledger.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/descriptor.pb.h"
+#include "harness/gate/gate_types.h"
 #include "harness/golden/golden_ops.h"
 #include "harness/release/forward_check.h"
 #include "harness/release/release.h"
@@ -38,24 +39,6 @@ struct GateOptions {
   // The current compiler's output for the forward check (default: the
   // corpus compiled for every target).
   std::function<absl::StatusOr<std::vector<ForwardArtifact>>()> artifacts;
-};
-
-struct GateBlocker {
-  std::string check;  // schema | backward | forward | ledger | lint | verify | registry
-  std::string rule;
-  std::string message;
-  std::string fix;
-};
-
-struct GateNotice {
-  std::string check;
-  std::string message;
-};
-
-struct GateCheck {
-  std::string name;
-  bool ok = true;
-  std::string summary;
 };
 
 struct GateReport {

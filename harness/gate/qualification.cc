@@ -1,5 +1,7 @@
 #include "harness/gate/qualification.h"
 
+#include <optional>
+
 #include "absl/strings/str_cat.h"
 #include "harness/golden/corpus.h"
 #include "harness/golden/windows.h"
@@ -16,34 +18,23 @@ absl::StatusOr<QualificationData> QualificationFromGate(const GateReport& gate,
   d.now = gate.now;
   d.backward_window_start = gate.backward_window_start;
   d.forward_window_start = gate.forward_window_start;
-  d.verdict = gate.ok() ? "pass" : "blocked";
+  d.verdict = gate.ok() ? Verdict::kPass : Verdict::kBlocked;
   d.tool_version = BuildGitDescribe();
-  for (const GateCheck& c : gate.checks) d.checks.push_back({c.name, c.ok, c.summary});
-  for (const GateBlocker& b : gate.blockers) {
-    d.blockers.push_back({b.check, absl::StrCat("[", b.rule, "] ", b.message), b.fix});
-  }
-  for (const GateNotice& n : gate.notices) d.notices.push_back({n.check, n.message});
-  for (const ReplayRecord& r : gate.backward.records) {
-    ReportCell cell;
-    cell.target = r.target;
-    cell.version = r.version;
-    cell.version_date = r.version_date;
-    cell.test = r.test;
-    cell.status = r.status;
-    cell.reason = r.reason;
-    cell.load_ms = r.load_ms;
-    cell.run_ms = r.run_ms;
-    d.cells.push_back(std::move(cell));
-  }
+  d.checks = gate.checks;
+  d.blockers = gate.blockers;
+  d.notices = gate.notices;
+  d.cells = gate.backward.records;
   for (const std::string& target : targets) {
     AOT_ASSIGN_OR_RETURN(auto dated, DatedVersions(golden_dir, target));
     for (const DatedVersion& v : dated) {
       d.timeline.push_back(
-          {"version", absl::StrCat(target, " v", v.version), v.created.ToString()});
+          {TimelineKind::kVersion, absl::StrCat(target, " v", v.version), v.created.ToString()});
     }
   }
   AOT_ASSIGN_OR_RETURN(auto releases, LoadReleases(golden_dir));
-  for (const ReleaseSnapshot& r : releases) d.timeline.push_back({"release", r.id, r.date});
+  for (const ReleaseSnapshot& r : releases) {
+    d.timeline.push_back({TimelineKind::kRelease, r.id, r.date});
+  }
   return d;
 }
 

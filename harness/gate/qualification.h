@@ -12,7 +12,9 @@ namespace aot {
 
 // The release qualification report's data from a gate run: the replay
 // matrix, the dated versions of every target and the releases on one
-// timeline, the gate's checks, blockers and notices.
+// timeline, the gate's checks, blockers and notices. Fails on a replay
+// status the report does not know, or when the golden versions' dates or
+// the releases cannot be read.
 absl::StatusOr<QualificationData> QualificationFromGate(const GateReport& gate,
                                                         const std::string& golden_dir,
                                                         const std::vector<std::string>& targets);

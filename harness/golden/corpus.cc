@@ -9,7 +9,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
+#include "compiler/target/target_config.h"
 #include "compiler/tooling/flags.h"
+#include "runtime/platform/host/cpu_features.h"
 #include "support/file_io.h"
 #include "support/status_macros.h"
 
@@ -84,6 +86,21 @@ std::vector<std::string> SelectGoldenTargets(const std::vector<std::string>& req
   std::vector<std::string> names;
   for (const GoldenTarget& t : GoldenTargets()) {
     if (platform.empty() || t.platform == platform) names.push_back(t.name);
+  }
+  return names;
+}
+
+std::vector<std::string> RunnableHostGoldenTargets(const std::set<std::string>& cpu_features) {
+  const HostIsaLevel best = BestHostIsaLevel(cpu_features);
+  std::vector<std::string> names;
+  for (const GoldenTarget& t : GoldenTargets()) {
+    if (t.platform != "host") continue;
+    auto spec = ShippedTargetConfig(t.target_config);
+    if (!spec.ok()) continue;
+    HostIsaLevel level = spec->device_description().capability().host().isa_level();
+    // x86-64-v2 is the floor every host golden set includes (the runtime
+    // reports a lower CPU's replays as skipped, naming what is missing).
+    if (level <= std::max(best, X86_64_V2)) names.push_back(t.name);
   }
   return names;
 }

@@ -2,6 +2,7 @@
 #define AOT_HARNESS_GOLDEN_CORPUS_H_
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,10 @@ struct GoldenTarget {
 };
 const std::vector<GoldenTarget>& GoldenTargets();
 absl::StatusOr<GoldenTarget> FindGoldenTarget(absl::string_view name);
+// The host golden targets a CPU with `cpu_features` (DetectHostCpuFeatures()
+// for this machine) can run: those whose shipped spec's ISA level the
+// features satisfy, in GoldenTargets() order (best level first).
+std::vector<std::string> RunnableHostGoldenTargets(const std::set<std::string>& cpu_features);
 
 // `requested` when it names any target; otherwise every golden target (of
 // `platform`, when given: "host" or "cuda").

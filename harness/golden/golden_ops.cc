@@ -1,5 +1,7 @@
 #include "harness/golden/golden_ops.h"
 
+#include <algorithm>
+
 #include "harness/golden/windows.h"
 
 #include <chrono>
@@ -9,6 +11,7 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "compiler/backend/compiler.h"
@@ -251,7 +254,7 @@ ReplayRecord ReplayArtifact(const GoldenTarget& target, int version, const Golde
   r.test = artifact.test;
   auto client = ClientFor(target, load_options);
   if (!client.ok()) {
-    r.status = "skipped";
+    r.status = ReplayStatus::kSkipped;
     r.reason = absl::StrCat("platform unavailable: ", client.status().message());
     return r;
   }
@@ -264,16 +267,16 @@ ReplayRecord ReplayArtifact(const GoldenTarget& target, int version, const Golde
     // A capability mismatch is the machine's, not a versioning bug.
     if (executable.status().code() == absl::StatusCode::kFailedPrecondition &&
         message.find("capability mismatch") != std::string::npos) {
-      r.status = "skipped";
+      r.status = ReplayStatus::kSkipped;
       r.reason = message;
     } else {
-      r.status = "fail";
+      r.status = ReplayStatus::kFail;
       r.reason = absl::StrCat("the current runtime refuses the artifact: ", message);
     }
     return r;
   }
   if (!(*executable)->platform()->CanExecute()) {
-    r.status = "skipped";
+    r.status = ReplayStatus::kSkipped;
     r.reason = absl::StrCat("loaded and validated (load steps 1-2); not executed: no ",
                             target.platform, " device on this machine");
     return r;
@@ -282,7 +285,7 @@ ReplayRecord ReplayArtifact(const GoldenTarget& target, int version, const Golde
   for (const LiteralProto& a : artifact.io.arguments()) {
     auto literal = Literal::FromProto(a);
     if (!literal.ok()) {
-      r.status = "fail";
+      r.status = ReplayStatus::kFail;
       r.reason = absl::StrCat("recorded input unreadable: ", literal.status().message());
       return r;
     }
@@ -293,13 +296,13 @@ ReplayRecord ReplayArtifact(const GoldenTarget& target, int version, const Golde
   r.run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                  .count();
   if (!result.ok()) {
-    r.status = "fail";
+    r.status = ReplayStatus::kFail;
     r.reason = absl::StrCat("execution failed: ", result.status().message());
     return r;
   }
   std::vector<Literal> leaves = result->FlattenLeaves();
   if (static_cast<int>(leaves.size()) != artifact.io.results_size()) {
-    r.status = "fail";
+    r.status = ReplayStatus::kFail;
     r.reason = absl::StrCat("produced ", leaves.size(), " results, recorded ",
                             artifact.io.results_size());
     return r;
@@ -308,20 +311,55 @@ ReplayRecord ReplayArtifact(const GoldenTarget& target, int version, const Golde
   for (size_t i = 0; i < leaves.size(); ++i) {
     auto expected = Literal::FromProto(artifact.io.results(static_cast<int>(i)));
     if (!expected.ok()) {
-      r.status = "fail";
+      r.status = ReplayStatus::kFail;
       r.reason = absl::StrCat("recorded output unreadable: ", expected.status().message());
       return r;
     }
     if (absl::Status s = CompareLiterals(*expected, leaves[i], tolerance); !s.ok()) {
-      r.status = "fail";
+      r.status = ReplayStatus::kFail;
       r.reason = absl::StrCat("outputs differ from the recorded ones (result ", i, ", ",
                               tolerance.bitwise() ? "bitwise" : "with tolerance", "): ",
                               s.message());
       return r;
     }
   }
-  r.status = "pass";
+  r.status = ReplayStatus::kPass;
   return r;
+}
+
+std::string ReplayReport::VersionTable() const {
+  struct Row {
+    std::string target, date;
+    int version = 0;
+    int passed = 0, failed = 0, skipped = 0, expired = 0;
+    double load_ms = 0, run_ms = 0;
+  };
+  std::vector<Row> rows;
+  for (const ReplayRecord& r : records) {
+    auto it = std::find_if(rows.begin(), rows.end(), [&](const Row& row) {
+      return row.target == r.target && row.version == r.version;
+    });
+    if (it == rows.end()) {
+      rows.push_back(Row{r.target, r.version_date, r.version});
+      it = rows.end() - 1;
+    }
+    if (r.status == ReplayStatus::kPass) ++it->passed;
+    if (r.status == ReplayStatus::kFail) ++it->failed;
+    if (r.status == ReplayStatus::kSkipped) ++it->skipped;
+    if (r.status == ReplayStatus::kExpired) ++it->expired;
+    it->load_ms += r.load_ms;
+    it->run_ms += r.run_ms;
+  }
+  std::string out = absl::StrFormat("%-16s %-8s %-10s %6s %6s %7s %7s %10s %10s\n", "target",
+                                    "version", "created", "passed", "failed", "skipped",
+                                    "expired", "load_ms", "run_ms");
+  for (const Row& row : rows) {
+    absl::StrAppend(&out, absl::StrFormat("%-16s v%-7d %-10s %6d %6d %7d %7d %10.1f %10.1f\n",
+                                          row.target, row.version, row.date, row.passed,
+                                          row.failed, row.skipped, row.expired, row.load_ms,
+                                          row.run_ms));
+  }
+  return out;
 }
 
 nlohmann::ordered_json ReplayReport::ToJson() const {
@@ -333,7 +371,7 @@ nlohmann::ordered_json ReplayReport::ToJson() const {
     e["version"] = r.version;
     e["version_date"] = r.version_date;
     e["test"] = r.test;
-    e["status"] = r.status;
+    e["status"] = std::string(ReplayStatusName(r.status));
     e["reason"] = r.reason;
     e["load_ms"] = r.load_ms;
     e["run_ms"] = r.run_ms;
@@ -367,7 +405,7 @@ absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
           if (d.version == v) r.version_date = d.created.ToString();
         }
         r.test = "*";
-        r.status = "expired";
+        r.status = ReplayStatus::kExpired;
         r.reason = absl::StrCat("created before the backward window (", window.start.ToString(),
                                 " .. ", options.now, ") and superseded; may be pruned");
         ++report.expired;
@@ -381,9 +419,9 @@ absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
       auto manifest = ReadManifest(dir);
       auto add = [&](ReplayRecord r) {
         if (manifest.ok()) r.version_date = manifest->created;
-        if (r.status == "pass")
+        if (r.status == ReplayStatus::kPass)
           ++report.passed;
-        else if (r.status == "fail")
+        else if (r.status == ReplayStatus::kFail)
           ++report.failed;
         else
           ++report.skipped;
@@ -395,7 +433,7 @@ absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
         r.target = name;
         r.version = version;
         r.test = "*";
-        r.status = "fail";
+        r.status = ReplayStatus::kFail;
         r.reason = std::string(integrity.message());
         add(std::move(r));
       } else {
@@ -406,7 +444,7 @@ absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
             r.target = name;
             r.version = version;
             r.test = test;
-            r.status = "fail";
+            r.status = ReplayStatus::kFail;
             r.reason = std::string(artifact.status().message());
             add(std::move(r));
             continue;

@@ -7,6 +7,7 @@
 #include "absl/status/statusor.h"
 #include "harness/golden/corpus.h"
 #include "harness/golden/golden_store.h"
+#include "harness/golden/replay_record.h"
 #include "nlohmann/json.hpp"
 #include "runtime/thunks/thunk.h"
 
@@ -68,17 +69,6 @@ absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(
 
 // --- replay -------------------------------------------------------------
 
-struct ReplayRecord {
-  std::string target;
-  int version = 0;
-  std::string version_date;  // the MANIFEST's created date
-  std::string test;
-  std::string status;  // pass | fail | skipped | expired
-  std::string reason;
-  double load_ms = 0;
-  double run_ms = 0;
-};
-
 struct ReplayOptions {
   std::string golden_dir = "golden";
   std::vector<std::string> targets;
@@ -101,6 +91,10 @@ struct ReplayReport {
   int passed = 0, failed = 0, skipped = 0, expired = 0;
   bool ok() const { return failed == 0; }
   nlohmann::ordered_json ToJson() const;
+  // One line per target and version, in replay order, under a header:
+  // created date, passed/failed/skipped/expired counts, total load and run
+  // milliseconds.
+  std::string VersionTable() const;
 };
 
 // Loads every selected golden version's artifacts with the current runtime

@@ -193,7 +193,7 @@ absl::StatusOr<CrossVersionResult> RunWithOldCompiler(const std::string& ref,
   replay.all_versions = true;
   AOT_ASSIGN_OR_RETURN(auto report, ReplayGoldens(replay));
   for (const ReplayRecord& r : report.records) {
-    if (r.status == "fail") {
+    if (r.status == ReplayStatus::kFail) {
       absl::StrAppend(&result.log, "FAIL ", r.target, " ", r.test, ": ", r.reason, "\n");
     }
   }

@@ -1,99 +1,92 @@
 #ifndef AOT_HARNESS_REPORT_QUALIFICATION_REPORT_H_
 #define AOT_HARNESS_REPORT_QUALIFICATION_REPORT_H_
 
+// The release qualification report's data model, and the writer of the
+// whole report: what `ci/` qualification found, written three ways into one
+// directory:
+//   report.json  the data (report_json.h), for tools;
+//   junit.xml    JUnit XML (report_junit.h), one <testsuite> per
+//                target/version and one "gate" suite with a testcase per
+//                gate check, for CI UIs;
+//   index.html   one self-contained page (report_html.h; inline CSS and SVG,
+//                nothing fetched) for people.
+
+#include <cstddef>
+#include <map>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/status/statusor.h"
-#include "nlohmann/json.hpp"
+#include "absl/strings/string_view.h"
+#include "harness/gate/gate_types.h"
+#include "harness/golden/replay_record.h"
 
 namespace aot {
 
-// The release qualification report: what `ci/` qualification found, written
-// three ways into one directory:
-//   report.json  the data (QualificationToJson), for tools;
-//   junit.xml    JUnit XML, one <testsuite> per target/version and one
-//                "gate" suite with a testcase per gate check, for CI UIs;
-//   index.html   one self-contained page (inline CSS and SVG, nothing
-//                fetched) for people.
+// The release's verdict: qualified, or blocked by at least one blocker.
+enum class Verdict { kPass, kBlocked };
 
-// One replay of one golden test.
-struct ReportCell {
-  std::string target;        // "host-x86-64-v3"
-  int version = 0;           // N of golden/executables/<target>/v<N>
-  std::string version_date;  // YYYY-MM-DD the version was created
-  std::string test;          // module name, e.g. "add_mul"
-  std::string status;        // "pass" | "fail" | "skipped" | "expired"
-  std::string reason;        // why (for fail / skipped / expired)
-  double load_ms = 0;
-  double run_ms = 0;
-};
+// What a timeline entry dates: a golden version or a release.
+enum class TimelineKind { kVersion, kRelease };
+
+// Every value of each enum, in declaration order.
+inline constexpr Verdict kVerdicts[] = {Verdict::kPass, Verdict::kBlocked};
+inline constexpr TimelineKind kTimelineKinds[] = {TimelineKind::kVersion, TimelineKind::kRelease};
+
+// The names report.json, junit.xml and index.html spell the values with.
+absl::string_view VerdictName(Verdict verdict);         // "pass" | "blocked"
+absl::string_view TimelineKindName(TimelineKind kind);  // "version" | "release"
+
+// The value among `all` that `name_of` names `name`; nullopt when none is,
+// e.g. EnumFromName("skipped", kReplayStatuses, ReplayStatusName).
+template <typename Enum, size_t N>
+std::optional<Enum> EnumFromName(absl::string_view name, const Enum (&all)[N],
+                                 absl::string_view (*name_of)(Enum)) {
+  for (Enum value : all) {
+    if (name_of(value) == name) return value;
+  }
+  return std::nullopt;
+}
 
 // Something dated on the version / release timeline.
 struct TimelineEntry {
-  std::string kind;   // "version" | "release"
+  TimelineKind kind = TimelineKind::kVersion;
   std::string label;  // "host-x86-64-v3 v1" or "2026-11-30-1a2b3c4d"
   std::string date;   // YYYY-MM-DD
 };
 
-// A finding that blocks the release, and how to clear it.
-struct ReportBlocker {
-  std::string check;  // the ReportCheck::name it belongs to
-  std::string message;
-  std::string fix;
-};
-
-// A finding worth reading that does not block the release.
-struct ReportNotice {
-  std::string check;
-  std::string message;
-};
-
-// One gate check: "schema-check", "backward", "forward", "ledger", "lint",
-// "verify", ...
-struct ReportCheck {
-  std::string name;
-  bool ok = true;
-  std::string summary;
-};
-
+// The report's data. Checks, blockers and notices are the gate's own
+// (gate_types.h); a blocker's `check` names the GateCheck it belongs to.
 struct QualificationData {
   std::string title = "AOT release qualification";
-  std::string now;                    // the clock used, YYYY-MM-DD
-  std::string backward_window_start;  // YYYY-MM-DD
-  std::string forward_window_start;   // YYYY-MM-DD
-  std::string verdict;                // "pass" | "blocked"
-  std::string tool_version;           // free text (git describe, ...)
-  std::vector<ReportCheck> checks;
-  std::vector<ReportCell> cells;
+  std::string now;                      // the clock used, YYYY-MM-DD
+  std::string backward_window_start;    // YYYY-MM-DD
+  std::string forward_window_start;     // YYYY-MM-DD
+  Verdict verdict = Verdict::kBlocked;  // unset fails closed
+  std::string tool_version;             // free text (git describe, ...)
+  std::vector<GateCheck> checks;
+  std::vector<ReplayRecord> cells;  // the backward replay, as the gate ran it
   std::vector<TimelineEntry> timeline;
-  std::vector<ReportBlocker> blockers;
-  std::vector<ReportNotice> notices;
+  std::vector<GateBlocker> blockers;
+  std::vector<GateNotice> notices;
 };
 
-// The report as JSON (every field, in declaration order).
-nlohmann::ordered_json QualificationToJson(const QualificationData& data);
+// A blocker's message as the report shows it: "[<rule>] <message>", or the
+// message alone when the rule is empty. report.json keeps only this text, so
+// a blocker read back from it has no rule and this message.
+std::string BlockerMessage(const GateBlocker& blocker);
 
-// The inverse of QualificationToJson. Missing optional keys take their
-// defaults; unknown keys are ignored. Fails with InvalidArgument naming the
-// bad key (e.g. "cells[2].status") on a wrong type, a missing required key
-// ("verdict"; a cell's target/version/test/status; a timeline entry's
-// kind/label/date; a check's name/ok; a blocker's or notice's check/message),
-// an unknown status/verdict/kind, a malformed date or a negative or
-// non-finite timing.
-absl::StatusOr<QualificationData> QualificationFromJson(const nlohmann::json& json);
+// A target and a golden version of it.
+using ColumnKey = std::pair<std::string, int>;
 
-// JUnit XML. Suites are ordered by target, then version; a cell is a
-// <testcase> with a <failure> (fail) or <skipped> (skipped; expired, with a
-// message starting "expired:"). The "gate" suite has a testcase per check,
-// failing when the check is not ok or has blockers (whose messages and fixes
-// make the failure's body); a blocker naming no check gets a failing
-// testcase of its own.
-std::string RenderJunitXml(const QualificationData& data);
+// "<target>.v<version>", the name of a version's suite / column.
+std::string ColumnName(const ColumnKey& key);
 
-// The self-contained HTML page.
-std::string RenderHtml(const QualificationData& data);
+// Cells grouped by target/version, ordered by target then version; cells
+// keep their input order within a group.
+std::map<ColumnKey, std::vector<const ReplayRecord*>> GroupByVersion(const QualificationData& data);
 
 // Creates `out_dir` (and its parents) and writes report.json, junit.xml and
 // index.html into it, each atomically. Fails, naming the path, when

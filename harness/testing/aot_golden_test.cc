@@ -102,8 +102,8 @@ void AotGoldenTest::CheckGolden(const std::string& test) {
     artifact.executable = built->executable;
   }
   ReplayRecord r = ReplayArtifact(*target, version, artifact);
-  if (r.status == "skipped") GTEST_SKIP() << r.reason;
-  EXPECT_EQ(r.status, "pass") << r.reason;
+  if (r.status == ReplayStatus::kSkipped) GTEST_SKIP() << r.reason;
+  EXPECT_EQ(r.status, ReplayStatus::kPass) << r.reason;
 }
 
 }  // namespace aot

@@ -14,6 +14,7 @@
 #include "harness/gate/gate.h"
 #include "harness/gate/qualification.h"
 #include "harness/golden/corpus.h"
+#include "runtime/platform/host/cpu_features.h"
 #include "harness/golden/golden_ops.h"
 #include "harness/lint/fallback_lint.h"
 #include "harness/release/forward_check.h"
@@ -165,8 +166,8 @@ int Replay(int argc, char** argv) {
   auto report = ReplayGoldens(options);
   if (!report.ok()) return ReportToolError(kProgram, report.status(), 2);
   for (const ReplayRecord& r : report->records) {
-    if (r.status != "pass") {
-      std::printf("%-8s %s v%d %s: %s\n", r.status.c_str(), r.target.c_str(), r.version,
+    if (r.status != ReplayStatus::kPass) {
+      std::printf("%-8s %s v%d %s: %s\n", std::string(ReplayStatusName(r.status)).c_str(), r.target.c_str(), r.version,
                   r.test.c_str(), r.reason.c_str());
     }
   }
@@ -494,12 +495,33 @@ int Gate(int argc, char** argv) {
                 "ledger, the fallback expiry lint and golden verification. Prints each\n"
                 "blocker with its fix. Exit 0 pass, 1 blocked, 2 bad input.");
   AddGateFlags(flags, &options, &no_verify);
+  bool runnable_host_targets = false;
+  bool replay_table = false;
   flags.AddString("json", &json_path, "Also write the full report as JSON.");
+  flags.AddBool("runnable_host_targets", &runnable_host_targets,
+                "Gate the host targets this machine's CPU can run (x86-64-v3 only with "
+                "AVX2/FMA/BMI2...), in addition to any --target.");
+  flags.AddBool("replay_table", &replay_table,
+                "After the summary, print the backward replay per target and version, the "
+                "forward window's releases and the verdict.");
   flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
   options.verify = !no_verify;
+  if (runnable_host_targets) {
+    for (const std::string& t : RunnableHostGoldenTargets(DetectHostCpuFeatures())) {
+      options.targets.push_back(t);
+    }
+  }
   auto report = RunGate(options);
   if (!report.ok()) return ReportToolError(kProgram, report.status(), 2);
   std::fputs(report->Summary().c_str(), stdout);
+  if (replay_table) {
+    std::printf("\n%s\nforward window from %s: releases %s\ngate: %s\n",
+                report->backward.VersionTable().c_str(), report->forward_window_start.c_str(),
+                report->forward_releases.empty()
+                    ? "none"
+                    : absl::StrJoin(report->forward_releases, ", ").c_str(),
+                report->ok() ? "PASS" : "BLOCKED");
+  }
   if (std::optional<int> failed = WriteJsonOutput(json_path, report->ToJson())) return *failed;
   return report->ok() ? 0 : 1;
 }

@@ -108,7 +108,7 @@ absl::StatusOr<TriageReport> Triage(const TriageInput& in) {
   if (!backward.ok()) return backward.status();
   std::vector<std::string> failures;
   for (const ReplayRecord& r : backward->records) {
-    if (r.status == "fail") {
+    if (r.status == ReplayStatus::kFail) {
       failures.push_back(absl::StrCat(r.target, " v", r.version, " ", r.test, ": ", r.reason));
     }
   }

@@ -1,5 +1,5 @@
-#ifndef AOT_HARNESS_TESTS_SYNTHETIC_HISTORY_H_
-#define AOT_HARNESS_TESTS_SYNTHETIC_HISTORY_H_
+#ifndef AOT_HARNESS_TESTING_SYNTHETIC_HISTORY_H_
+#define AOT_HARNESS_TESTING_SYNTHETIC_HISTORY_H_
 
 // Synthetic golden histories for the gate and triage tests: versions of
 // real bundled artifacts written with chosen creation dates.
@@ -145,4 +145,4 @@ inline std::string ScratchAlignmentOnTheWire() { return std::string("\xa0\x06\x4
 }  // namespace testing
 }  // namespace aot
 
-#endif  // AOT_HARNESS_TESTS_SYNTHETIC_HISTORY_H_
+#endif  // AOT_HARNESS_TESTING_SYNTHETIC_HISTORY_H_

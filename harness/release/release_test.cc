@@ -1,21 +1,21 @@
-// Releases (capability snapshots) and the forward check of artifacts
-// against them, rule by rule.
+// Releases (capability snapshots of the runtime): capture, JSON, cutting,
+// ordering and the forward window.
+#include "harness/release/release.h"
+
 #include <filesystem>
 #include <string>
+#include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/golden/golden_store.h"
-#include "harness/release/forward_check.h"
-#include "harness/release/old_build.h"
-#include "harness/release/release.h"
-#include "harness/schema/reachability.h"
 #include "harness/schema/schema_check.h"
-#include "support/testing/temp_dir.h"
-#include "harness/tests/synthetic_history.h"
+#include "nlohmann/json.hpp"
 #include "proto/schema.h"
+#include "support/date.h"
 #include "support/file_io.h"
+#include "support/testing/temp_dir.h"
 
 namespace aot {
 namespace {
@@ -23,35 +23,12 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using ::testing::IsEmpty;
-
-constexpr char kSourceVersion[] = "golden/executables/host-x86-64-v2/v1";
-
-ExecutableProto Artifact(const std::string& test) {
-  auto artifact = ReadArtifact(kSourceVersion, test);
-  EXPECT_TRUE(artifact.ok()) << artifact.status();
-  return artifact.ok() ? artifact->executable : ExecutableProto();
-}
 
 ReleaseSnapshot Release(const std::string& date) {
   ReleaseSnapshot r = CaptureRuntimeCapabilities();
   r.date = date;
   r.id = absl::StrCat(date, "-test");
   return r;
-}
-
-std::vector<std::string> Rules(const std::vector<ForwardFinding>& findings) {
-  std::vector<std::string> rules;
-  for (const ForwardFinding& f : findings) rules.push_back(f.rule);
-  return rules;
-}
-
-std::vector<ForwardFinding> Check(const ReleaseSnapshot& release, const std::string& bytes,
-                                  const google::protobuf::DescriptorPool* head = nullptr) {
-  auto checker = ForwardChecker::Create(release, SchemaDescriptorSet(), head);
-  EXPECT_TRUE(checker.ok()) << checker.status();
-  if (!checker.ok()) return {};
-  return (*checker)->Check({"host-x86-64-v2", "t", bytes});
 }
 
 TEST(ReleaseTest, CapturesThisRuntime) {
@@ -87,8 +64,8 @@ TEST(ReleaseTest, CutWritesOnceAndReusesTheMatchingSnapshot) {
   testing::TempDir dir("aot_release_test");
   // A committed snapshot of this very schema.
   fs::create_directories(fs::path(dir.path()) / "schema");
-  std::string snapshot = DefaultSnapshotPath(dir.path() + "/schema", "2026-11-29",
-                                             SchemaDescriptorSet());
+  std::string snapshot =
+      DefaultSnapshotPath(dir.path() + "/schema", "2026-11-29", SchemaDescriptorSet());
   ASSERT_TRUE(WriteSnapshot(snapshot, SchemaDescriptorSet()).ok());
   auto first = CutRelease(dir.path(), "2026-12-01", /*allow_dirty=*/true);
   ASSERT_TRUE(first.ok()) << first.status();
@@ -101,8 +78,7 @@ TEST(ReleaseTest, CutWritesOnceAndReusesTheMatchingSnapshot) {
   auto releases = LoadReleases(dir.path());
   ASSERT_TRUE(releases.ok()) << releases.status();
   ASSERT_EQ(releases->size(), 1u);
-  EXPECT_EQ((*releases)[0].descriptor_set,
-            "schema/" + fs::path(snapshot).filename().string());
+  EXPECT_EQ((*releases)[0].descriptor_set, "schema/" + fs::path(snapshot).filename().string());
   EXPECT_THAT((*releases)[0].id, ::testing::StartsWith("2026-12-01-"));
   EXPECT_FALSE(CutRelease(dir.path(), "12/01/2026", /*allow_dirty=*/true).ok());
 }
@@ -137,9 +113,9 @@ TEST(ReleaseTest, ReleasesOfOneDayAreOrderedByWhenTheyWereCut) {
   earlier.id = "2026-12-01-ffffffff";
   earlier.cut_at = "2026-12-01T10:00:00Z";
   for (const ReleaseSnapshot& r : {later, earlier}) {
-    ASSERT_TRUE(WriteFileAtomically(dir.path() + "/releases/" + r.id + ".json",
-                                    ReleaseToJson(r).dump(2))
-                    .ok());
+    ASSERT_TRUE(
+        WriteFileAtomically(dir.path() + "/releases/" + r.id + ".json", ReleaseToJson(r).dump(2))
+            .ok());
   }
   auto releases = LoadReleases(dir.path());
   ASSERT_TRUE(releases.ok()) << releases.status();
@@ -165,66 +141,6 @@ TEST(ReleaseTest, ForwardWindowIsTheLastTwoWeeksPlusTheNewestBefore) {
   ReleaseWindow later = ComputeForwardWindow(releases, *Date::Parse("2027-03-01"));
   ASSERT_EQ(later.releases.size(), 1u);
   EXPECT_EQ(later.releases[0].id, "2026-12-10-test");
-}
-
-TEST(ForwardCheckTest, CurrentOutputAgainstThisRuntimeIsClean) {
-  for (const char* test : {"add_mul", "gelu", "softmax", "conditional_pred"}) {
-    EXPECT_THAT(Check(Release("2026-11-30"), Artifact(test).SerializeAsString()), IsEmpty())
-        << test;
-  }
-}
-
-TEST(ForwardCheckTest, UnparsableBytes) {
-  EXPECT_THAT(Rules(Check(Release("2026-11-30"), "\xff\xff\xff")), ElementsAre("UNPARSABLE"));
-}
-
-TEST(ForwardCheckTest, UnknownEnumValue) {
-  ExecutableProto e = Artifact("add_mul");
-  e.mutable_capability()->mutable_host()->set_isa_level(static_cast<HostIsaLevel>(42));
-  auto findings = Check(Release("2026-11-30"), e.SerializeAsString());
-  EXPECT_THAT(Rules(findings), ElementsAre("UNKNOWN_ENUM_VALUE"));
-  EXPECT_EQ(findings[0].path, "capability.host.isa_level");
-}
-
-TEST(ForwardCheckTest, UnknownOneofCaseReadFromTheHeadSchema) {
-  // The head schema has ThunkProto.impl case 30; the release does not.
-  auto pool = testing::PoolOf(testing::SchemaWithLegacyKind());
-  ASSERT_NE(pool, nullptr);
-  ExecutableProto e = Artifact("add_mul");
-  ThunkProto* t = e.add_thunks();
-  t->GetReflection()->MutableUnknownFields(t)->AddLengthDelimited(30, "");
-  auto findings = Check(Release("2026-11-30"), e.SerializeAsString(), pool.get());
-  ASSERT_THAT(Rules(findings), ElementsAre("UNKNOWN_ONEOF_CASE"));
-  EXPECT_THAT(findings[0].message, HasSubstr("case 'legacy_kind'"));
-}
-
-TEST(ForwardCheckTest, RegistriesOpcodesAndAbi) {
-  ReleaseSnapshot old = Release("2026-11-01");
-  std::erase(old.hlo_opcodes, "multiply");
-  std::erase(old.ffi_handlers, "aot.gelu");
-  old.ffi_aliases.clear();
-  old.host_kernel_symbols.clear();
-  old.abi_version = 0;
-  old.toolchain["llvm"] = "18.1.8";
-  EXPECT_THAT(Rules(Check(old, Artifact("add_mul").SerializeAsString())),
-              ::testing::IsSupersetOf({"UNKNOWN_OPCODE", "ABI_TOO_NEW", "TOOLCHAIN_TOO_NEW"}));
-  EXPECT_THAT(Rules(Check(old, Artifact("gelu").SerializeAsString())),
-              ::testing::Contains("UNRESOLVED_FFI_NAME"));
-  EXPECT_THAT(Rules(Check(old, Artifact("softmax").SerializeAsString())),
-              ::testing::Contains("UNRESOLVED_KERNEL_SYMBOL"));
-}
-
-TEST(ForwardCheckTest, UnknownThunkKindOfAKnownSchemaCase) {
-  ReleaseSnapshot old = Release("2026-11-01");
-  std::erase(old.thunk_kinds, "conditional");
-  auto findings = Check(old, Artifact("conditional_pred").SerializeAsString());
-  ASSERT_THAT(Rules(findings), ::testing::Contains("UNKNOWN_THUNK_KIND"));
-}
-
-TEST(OldBuildTest, RefsMustNameCommits) {
-  EXPECT_FALSE(ResolveCommit(".", "no-such-ref-anywhere").ok());
-  EXPECT_FALSE(ResolveCommit(".", "--output=/tmp/x").ok());
-  EXPECT_EQ(ShellQuote("a'b"), "'a'\\''b'");
 }
 
 }  // namespace

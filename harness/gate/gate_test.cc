@@ -5,6 +5,8 @@
 //
 // The clock is 2026-11-30 throughout: the backward window starts on
 // 2026-05-30, the forward window on 2026-11-16.
+#include "harness/gate/gate.h"
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -14,16 +16,15 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/descriptor.pb.h"
 #include "gtest/gtest.h"
-#include "harness/gate/gate.h"
 #include "harness/golden/golden_store.h"
 #include "harness/release/release.h"
 #include "harness/schema/reachability.h"
 #include "harness/schema/schema_check.h"
-#include "support/testing/temp_dir.h"
-#include "harness/tests/synthetic_history.h"
+#include "harness/testing/synthetic_history.h"
 #include "proto/compat_options.pb.h"
 #include "proto/schema.h"
 #include "support/file_io.h"
+#include "support/testing/temp_dir.h"
 
 namespace aot {
 namespace {
@@ -219,15 +220,13 @@ TEST_F(GateScenarioTest, NewThunkKindEmitted15DaysAfterRuntimeSupportIsAllowed) 
 TEST_F(GateScenarioTest, FallbackRemovedLessThan6MonthsAfterTheSwitchIsBlocked) {
   WriteCleanVersion(1, "2026-11-01");
   WriteRelease(Release("2026-11-01"));
-  options_.ledger = std::vector<EmissionFlag>{
-      {"emit_conditional_thunk", "conditional thunks", "2026-06-01", true, "2026-07-01",
-       "2026-11-01"}};
+  options_.ledger = std::vector<EmissionFlag>{{"emit_conditional_thunk", "conditional thunks",
+                                               "2026-06-01", true, "2026-07-01", "2026-11-01"}};
   GateReport report = Run();
   EXPECT_TRUE(report.HasBlocker("ledger", "FALLBACK_REMOVED_TOO_EARLY")) << Blockers(report);
   // Removed 6 months after the switch: allowed.
-  options_.ledger = std::vector<EmissionFlag>{
-      {"emit_conditional_thunk", "conditional thunks", "2026-04-01", true, "2026-05-01",
-       "2026-11-01"}};
+  options_.ledger = std::vector<EmissionFlag>{{"emit_conditional_thunk", "conditional thunks",
+                                               "2026-04-01", true, "2026-05-01", "2026-11-01"}};
   EXPECT_TRUE(Run().ok());
 }
 

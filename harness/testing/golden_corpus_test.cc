@@ -13,6 +13,7 @@ class HostV2GoldenTest : public AotGoldenTest {};
 class CudaGoldenTest : public AotGoldenTest {};
 class CudaSm80GoldenTest : public AotGoldenTest {};
 
+// clang-format off
 #define AOT_GOLDEN_CASES(X)                                                           \
   X(AddMul, "add_mul") X(Transcendental, "transcendental")                            \
   X(CompareSelect, "compare_select") X(IntegerOps, "integer_ops")                     \
@@ -31,6 +32,7 @@ class CudaSm80GoldenTest : public AotGoldenTest {};
   X(CallNested, "call_nested") X(TopK, "topk") X(Gelu, "gelu")                        \
   X(Bf16Matmul, "bf16_matmul") X(F16Elementwise, "f16_elementwise")                   \
   X(Int8Quantize, "int8_quantize") X(MixedConvert, "mixed_convert")
+// clang-format on
 
 #define AOT_HOST_CASE(name, test) \
   TEST_P(HostGoldenTest, name) { CheckGolden(test); }

@@ -42,8 +42,8 @@ TEST(BackwardWindowTest, InWindowPlusNewestBeforeItTheRestExpired) {
 }
 
 TEST(BackwardWindowTest, BoundaryDayIsInsideAndOldOnlyVersionStaysCurrent) {
-  BackwardWindow edge = ComputeBackwardWindow({{1, D("2026-05-29")}, {2, D("2026-01-01")}},
-                                              D("2026-11-29"));
+  BackwardWindow edge =
+      ComputeBackwardWindow({{1, D("2026-05-29")}, {2, D("2026-01-01")}}, D("2026-11-29"));
   EXPECT_THAT(edge.in_window, ElementsAre(1, 2));
   EXPECT_TRUE(edge.expired.empty());
   // A single version created long ago is still the compiler of the whole

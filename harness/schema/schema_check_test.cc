@@ -1,6 +1,8 @@
 // The schema guard: each rule on schemas edited and compiled with protoc on
 // the fly, positive and negative; the head against the committed snapshots;
 // the aot-compat subcommands; a cross-check with `buf breaking`.
+#include "harness/schema/schema_check.h"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,7 +19,6 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/schema/reachability.h"
-#include "harness/schema/schema_check.h"
 #include "proto/schema.h"
 #include "support/file_io.h"
 
@@ -49,8 +50,9 @@ class SchemaCheckTest : public ::testing::Test {
  protected:
   void SetUp() override {
     root_ = fs::path(::testing::TempDir()) /
-            absl::StrCat("schema_check_", ::testing::UnitTest::GetInstance()->current_test_info()->name(),
-                         "_", getpid());
+            absl::StrCat("schema_check_",
+                         ::testing::UnitTest::GetInstance()->current_test_info()->name(), "_",
+                         getpid());
     fs::remove_all(root_);
     fs::create_directories(root_);
   }
@@ -161,7 +163,8 @@ TEST_F(SchemaCheckTest, DeletedFieldMustBeReserved) {
   EXPECT_THAT(Rules(half.violations), Contains("FIELD_NAME_REMOVED_NOT_RESERVED"));
 
   SchemaCheckReport good = Check(
-      {base}, Build("reserved", {{"executable", kCopySource, "  reserved 1;\n  reserved \"source\";\n"}}));
+      {base},
+      Build("reserved", {{"executable", kCopySource, "  reserved 1;\n  reserved \"source\";\n"}}));
   EXPECT_THAT(Lines(good.violations), IsEmpty());
 }
 
@@ -169,27 +172,31 @@ TEST_F(SchemaCheckTest, ChangedTypeIsFlagged) {
   SchemaVersion base = Build("base");
   SchemaCheckReport scalar =
       Check({base}, Build("scalar", {{"executable", "uint32 pattern = 2;", "int64 pattern = 2;"}}));
-  EXPECT_THAT(Lines(scalar.violations),
-              Contains(HasSubstr("[FIELD_TYPE_CHANGED] proto/executable.proto: "
-                                 "aot.MemsetThunkProto.pattern (number 2) changed type uint32 -> int64")));
-  SchemaCheckReport message = Check(
-      {base}, Build("message", {{"executable", "  BufferSliceProto destination = 2;\n}",
-                                 "  ShapeProto destination = 2;\n}"}}));
+  EXPECT_THAT(
+      Lines(scalar.violations),
+      Contains(HasSubstr("[FIELD_TYPE_CHANGED] proto/executable.proto: "
+                         "aot.MemsetThunkProto.pattern (number 2) changed type uint32 -> int64")));
+  SchemaCheckReport message =
+      Check({base}, Build("message", {{"executable", "  BufferSliceProto destination = 2;\n}",
+                                       "  ShapeProto destination = 2;\n}"}}));
   EXPECT_THAT(Lines(message.violations),
               Contains(HasSubstr("aot.BufferSliceProto -> aot.ShapeProto")));
-  SchemaCheckReport cardinality = Check(
-      {base}, Build("card", {{"executable", "uint32 pattern = 2;", "repeated uint32 pattern = 2;"}}));
+  SchemaCheckReport cardinality =
+      Check({base},
+            Build("card", {{"executable", "uint32 pattern = 2;", "repeated uint32 pattern = 2;"}}));
   EXPECT_THAT(Rules(cardinality.violations), Contains("FIELD_CARDINALITY_CHANGED"));
   // Negative: a comment-only edit changes nothing.
-  SchemaCheckReport comment = Check(
-      {base}, Build("comment", {{"executable", "uint32 pattern = 2;", "uint32 pattern = 2;  // x"}}));
+  SchemaCheckReport comment =
+      Check({base},
+            Build("comment", {{"executable", "uint32 pattern = 2;", "uint32 pattern = 2;  // x"}}));
   EXPECT_THAT(Lines(comment.violations), IsEmpty());
 }
 
 TEST_F(SchemaCheckTest, RenumberedFieldIsFlagged) {
   SchemaVersion base = Build("base");
   SchemaCheckReport bad = Check(
-      {base}, Build("renumbered", {{"executable", "int64 trip_count = 4 [", "int64 trip_count = 5 ["}}));
+      {base},
+      Build("renumbered", {{"executable", "int64 trip_count = 4 [", "int64 trip_count = 5 ["}}));
   EXPECT_THAT(Lines(bad.violations),
               Contains("[FIELD_NUMBER_CHANGED] proto/executable.proto: "
                        "aot.WhileThunkProto.trip_count changed number 4 -> 5"));
@@ -197,19 +204,19 @@ TEST_F(SchemaCheckTest, RenumberedFieldIsFlagged) {
 
 TEST_F(SchemaCheckTest, MovingAFieldIntoAOneofIsFlagged) {
   SchemaVersion base = Build("base");
-  SchemaCheckReport bad = Check(
-      {base}, Build("moved", {{"executable", "  string name = 1;\n  oneof value {\n",
-                               "  oneof value {\n    string name = 1;\n"}}));
+  SchemaCheckReport bad =
+      Check({base}, Build("moved", {{"executable", "  string name = 1;\n  oneof value {\n",
+                                     "  oneof value {\n    string name = 1;\n"}}));
   EXPECT_THAT(Lines(bad.violations),
               Contains(HasSubstr("[FIELD_ONEOF_CHANGED] proto/executable.proto: "
                                  "aot.CustomCallAttributeProto.name (number 1) moved from no "
                                  "oneof to oneof value")));
   // Negative: a new, annotated case in the same oneof is an addition.
-  SchemaCheckReport good = Check(
-      {base}, Build("new_case", {{"executable", "    bool b = 5;\n",
-                                  "    bool b = 5;\n    bytes raw = 6 [(compat) = "
-                                  "{runtime_support_since: \"2026-12-01\", emission_flag: "
-                                  "\"emit_raw_attributes\"}];\n"}}));
+  SchemaCheckReport good =
+      Check({base}, Build("new_case", {{"executable", "    bool b = 5;\n",
+                                        "    bool b = 5;\n    bytes raw = 6 [(compat) = "
+                                        "{runtime_support_since: \"2026-12-01\", emission_flag: "
+                                        "\"emit_raw_attributes\"}];\n"}}));
   EXPECT_THAT(Lines(good.violations), IsEmpty());
   EXPECT_THAT(Lines(good.additions),
               Contains(HasSubstr("[ONEOF_CASE_ADDED] proto/executable.proto: oneof case "
@@ -227,9 +234,9 @@ TEST_F(SchemaCheckTest, DeletedEnumValueMustBeReserved) {
                        "aot.BufferAllocationProto.Kind.TEMP (number 3) removed without "
                        "reserving number 3"));
   EXPECT_THAT(Rules(bad.violations), Contains("ENUM_VALUE_NAME_REMOVED_NOT_RESERVED"));
-  SchemaCheckReport good = Check(
-      {base}, Build("reserved", {{"executable", "    TEMP = 3;\n",
-                                  "    reserved 3;\n    reserved \"TEMP\";\n"}}));
+  SchemaCheckReport good =
+      Check({base}, Build("reserved", {{"executable", "    TEMP = 3;\n",
+                                        "    reserved 3;\n    reserved \"TEMP\";\n"}}));
   EXPECT_THAT(Lines(good.violations), IsEmpty());
 }
 
@@ -237,7 +244,8 @@ TEST_F(SchemaCheckTest, ReservedNumbersStayReservedAndUnused) {
   SchemaVersion base = Build("base");
   SchemaVersion reserved =
       Build("reserved", {{"executable", kCopySource, "  reserved 1;\n  reserved \"source\";\n"}});
-  SchemaCheckReport unreserved = Check({base, reserved}, Build("unreserved", {{"executable", kCopySource, ""}}));
+  SchemaCheckReport unreserved =
+      Check({base, reserved}, Build("unreserved", {{"executable", kCopySource, ""}}));
   EXPECT_THAT(Rules(unreserved.violations), Contains("RESERVED_REMOVED"));
   SchemaCheckReport reused = Check(
       {base, reserved},
@@ -252,19 +260,20 @@ TEST_F(SchemaCheckTest, ReuseOfANumberRemovedTwoSnapshotsAgoIsFlagged) {
   SchemaVersion s2 = Build("s2", {{"executable", kDestination, "}"}});
   // s1 -> s2: removed without reserving (flagged then).
   EXPECT_THAT(Rules(Check({s1}, s2).violations), Contains("FIELD_REMOVED_NOT_RESERVED"));
-  SchemaVersion s3 = Build(
-      "s3", {{"executable", kDestination,
-              "  int64 stride = 2 [(compat) = {ignorable_by_older_runtimes: true}];\n}"}});
+  SchemaVersion s3 =
+      Build("s3", {{"executable", kDestination,
+                    "  int64 stride = 2 [(compat) = {ignorable_by_older_runtimes: true}];\n}"}});
   // Against the newest snapshot alone (what buf sees) it looks like a clean
   // addition ...
   EXPECT_THAT(Lines(Check({s2}, s3).violations), IsEmpty());
   // ... against the whole history it reuses number 2 of s1.
   SchemaCheckReport history = Check({s1, s2}, s3);
-  EXPECT_THAT(Lines(history.violations),
-              Contains(HasSubstr("[HISTORY_REUSE] proto/executable.proto: aot.CopyThunkProto.stride "
-                                 "(number 2, int64) reuses what was "
-                                 "aot.CopyThunkProto.destination (number 2, "
-                                 "aot.BufferSliceProto) in snapshot s1")));
+  EXPECT_THAT(
+      Lines(history.violations),
+      Contains(HasSubstr("[HISTORY_REUSE] proto/executable.proto: aot.CopyThunkProto.stride "
+                         "(number 2, int64) reuses what was "
+                         "aot.CopyThunkProto.destination (number 2, "
+                         "aot.BufferSliceProto) in snapshot s1")));
   // Negative: bringing back the same field with the same meaning is fine.
   SchemaVersion same = Build("same", {{"executable", kDestination,
                                        "  BufferSliceProto destination = 2 [(compat) = {}];\n}"}});
@@ -274,9 +283,9 @@ TEST_F(SchemaCheckTest, ReuseOfANumberRemovedTwoSnapshotsAgoIsFlagged) {
 TEST_F(SchemaCheckTest, NewReachableFieldNeedsAnAnnotation) {
   constexpr char kDestination[] = "  BufferSliceProto destination = 2;\n";
   SchemaVersion base = Build("base");
-  SchemaCheckReport bad = Check(
-      {base}, Build("bare", {{"executable", kDestination,
-                              absl::StrCat(kDestination, "  int64 alignment_hint = 3;\n")}}));
+  SchemaCheckReport bad =
+      Check({base}, Build("bare", {{"executable", kDestination,
+                                    absl::StrCat(kDestination, "  int64 alignment_hint = 3;\n")}}));
   EXPECT_THAT(Lines(bad.violations),
               Contains(HasSubstr("[MISSING_ANNOTATION] proto/executable.proto: "
                                  "aot.CopyThunkProto.alignment_hint (number 3, int64) was added "
@@ -298,17 +307,19 @@ TEST_F(SchemaCheckTest, NewReachableFieldNeedsAnAnnotation) {
 
 TEST_F(SchemaCheckTest, LoosenedAnnotationIsFlagged) {
   SchemaVersion base = Build("base");
-  SchemaCheckReport bad = Check(
-      {base}, Build("loose", {{"executable", "  string name = 1;\n  // Annotation shown",
-                               "  string name = 1 [(compat) = {ignorable_by_older_runtimes: "
-                               "true}];\n  // Annotation shown"}}));
+  SchemaCheckReport bad =
+      Check({base}, Build("loose", {{"executable", "  string name = 1;\n  // Annotation shown",
+                                     "  string name = 1 [(compat) = {ignorable_by_older_runtimes: "
+                                     "true}];\n  // Annotation shown"}}));
   EXPECT_THAT(Lines(bad.violations),
               Contains("[ANNOTATION_LOOSENED] proto/executable.proto: aot.ThunkInfoProto.name: "
                        "ignorable_by_older_runtimes changed false -> true"));
   // Tightening (true -> false) and notes are fine.
   SchemaCheckReport good = Check(
-      {base}, Build("tight", {{"executable", "int64 trip_count = 4 [(compat) = {ignorable_by_older_runtimes: true}];",
-                               "int64 trip_count = 4 [(compat) = {note: \"advisory\"}];"}}));
+      {base},
+      Build("tight", {{"executable",
+                       "int64 trip_count = 4 [(compat) = {ignorable_by_older_runtimes: true}];",
+                       "int64 trip_count = 4 [(compat) = {note: \"advisory\"}];"}}));
   EXPECT_THAT(Lines(good.violations), IsEmpty());
 }
 
@@ -355,9 +366,9 @@ TEST_F(SchemaCheckTest, AotCompatSchemaCheckExitCodes) {
   EXPECT_EQ(RunShell(in_src + "schema-check > /dev/null"), 0);
   std::string bad = BuildSetFile("deleted", {{"executable", kCopySource, ""}});
   std::string json = (root_ / "out.json").string();
-  EXPECT_EQ(RunShell(absl::StrCat(in_src, "schema-check --head=", bad, " --json=", json,
-                                  " > /dev/null")),
-            1);
+  EXPECT_EQ(
+      RunShell(absl::StrCat(in_src, "schema-check --head=", bad, " --json=", json, " > /dev/null")),
+      1);
   auto text = ReadFileToString(json);
   ASSERT_TRUE(text.ok());
   EXPECT_THAT(*text, HasSubstr("FIELD_REMOVED_NOT_RESERVED"));
@@ -366,7 +377,8 @@ TEST_F(SchemaCheckTest, AotCompatSchemaCheckExitCodes) {
   std::string err = (root_ / "err.txt").string();
   EXPECT_EQ(RunShell(absl::StrCat(in_src, "schema-check --base=", corrupt, " 2> ", err)), 2);
   EXPECT_THAT(*ReadFileToString(err), HasSubstr("aot-compat: error: "));
-  EXPECT_EQ(RunShell(absl::StrCat(in_src, "schema-check --base=/nonexistent.binpb 2>/dev/null")), 2);
+  EXPECT_EQ(RunShell(absl::StrCat(in_src, "schema-check --base=/nonexistent.binpb 2>/dev/null")),
+            2);
 
   // schema-snapshot writes a set equal to the built-in one, never overwrites.
   std::string snap = (root_ / "snap.binpb").string();
@@ -378,8 +390,8 @@ TEST_F(SchemaCheckTest, AotCompatSchemaCheckExitCodes) {
   EXPECT_EQ(RunShell(absl::StrCat(tool, " schema-snapshot --dir=", root_.string(),
                                   " --date=2026-01-02 > /dev/null")),
             0);
-  EXPECT_TRUE(fs::exists(root_ / absl::StrCat("2026-01-02-", SchemaFingerprint().substr(0, 8),
-                                              ".binpb")));
+  EXPECT_TRUE(
+      fs::exists(root_ / absl::StrCat("2026-01-02-", SchemaFingerprint().substr(0, 8), ".binpb")));
 }
 
 // `buf breaking --against` on the same pairs, category WIRE_JSON: where both
@@ -404,10 +416,17 @@ TEST_F(SchemaCheckTest, AgreesWithBufBreakingWhereBothSpeak) {
       {"deleted", {{"executable", kCopySource, ""}}},
       {"reserved", {{"executable", kCopySource, "  reserved 1;\n  reserved \"source\";\n"}}},
       {"renumbered", {{"executable", "int64 trip_count = 4 [", "int64 trip_count = 5 ["}}},
-      {"msgtype", {{"executable", "  BufferSliceProto destination = 2;\n}", "  ShapeProto destination = 2;\n}"}}},
-      {"oneof", {{"executable", "  string name = 1;\n  oneof value {\n", "  oneof value {\n    string name = 1;\n"}}},
+      {"msgtype",
+       {{"executable", "  BufferSliceProto destination = 2;\n}",
+         "  ShapeProto destination = 2;\n}"}}},
+      {"oneof",
+       {{"executable", "  string name = 1;\n  oneof value {\n",
+         "  oneof value {\n    string name = 1;\n"}}},
       {"enum", {{"executable", "    TEMP = 3;\n", ""}}},
-      {"added", {{"executable", "  BufferSliceProto destination = 2;\n", "  BufferSliceProto destination = 2;\n  int64 hint = 3 [(compat) = {ignorable_by_older_runtimes: true}];\n"}}},
+      {"added",
+       {{"executable", "  BufferSliceProto destination = 2;\n",
+         "  BufferSliceProto destination = 2;\n  int64 hint = 3 [(compat) = "
+         "{ignorable_by_older_runtimes: true}];\n"}}},
   };
   auto base_set = ReadDescriptorSet(base);
   ASSERT_TRUE(base_set.ok());
@@ -415,8 +434,8 @@ TEST_F(SchemaCheckTest, AgreesWithBufBreakingWhereBothSpeak) {
     std::string head = BuildSetFile(c.label, c.edits);
     std::string config = R"({"version":"v1","breaking":{"use":["WIRE_JSON"]}})";
     std::string log = (root_ / absl::StrCat(c.label, ".buf.txt")).string();
-    int rc = RunShell(absl::StrCat(buf, " breaking '", head, "' --against '", base,
-                                   "' --config '", config, "' > '", log, "' 2>&1"));
+    int rc = RunShell(absl::StrCat(buf, " breaking '", head, "' --against '", base, "' --config '",
+                                   config, "' > '", log, "' 2>&1"));
     // 0: no breaking change; 100: breaking changes found; anything else is
     // buf failing to run (bad input or config), which is not a verdict.
     ASSERT_TRUE(rc == 0 || rc == 100)

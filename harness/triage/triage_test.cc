@@ -1,6 +1,8 @@
 // Triage: each decision-tree step from a synthetic difference between a
 // base and a head (base facts edited from this build's), judged against the
 // bundled goldens at 2026-11-30.
+#include "harness/triage/triage.h"
+
 #include <string>
 #include <vector>
 
@@ -8,14 +10,11 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/golden/golden_store.h"
-#include "harness/release/old_build.h"
 #include "harness/schema/reachability.h"
-#include "support/testing/temp_dir.h"
-#include "harness/tests/synthetic_history.h"
-#include "harness/triage/git_sources.h"
-#include "harness/triage/triage.h"
+#include "harness/testing/synthetic_history.h"
 #include "proto/compat_options.pb.h"
 #include "proto/schema.h"
+#include "support/testing/temp_dir.h"
 
 namespace aot {
 namespace {
@@ -211,21 +210,6 @@ TEST_F(TriageTest, ChangedFieldTypeBreaksBoth) {
     }
   }
   EXPECT_TRUE(found) << r.ToText();
-}
-
-TEST(TriageGitTest, SchemaAndRuntimeAtHead) {
-  auto commit = ResolveCommit(".", "HEAD");
-  if (!commit.ok()) GTEST_SKIP() << "not a git checkout: " << commit.status();
-  auto schema = SchemaAtCommit(".", *commit);
-  ASSERT_TRUE(schema.ok()) << schema.status();
-  auto pool = BuildDescriptorPool(*schema, "HEAD");
-  ASSERT_TRUE(pool.ok()) << pool.status();
-  EXPECT_NE((*pool)->FindMessageTypeByName("aot.ExecutableProto"), nullptr);
-  std::string source;
-  auto runtime = RuntimeAtCommit(".", *commit, &source);
-  ASSERT_TRUE(runtime.ok()) << runtime.status();
-  EXPECT_THAT(source, HasSubstr("golden/releases/"));
-  EXPECT_FALSE(runtime->thunk_kinds.empty());
 }
 
 }  // namespace

@@ -1,16 +1,18 @@
-// The golden corpus machinery on synthetic corpora in temp directories.
-#include <cstdlib>
-#include <filesystem>
+// The golden corpus machinery on synthetic corpora in temp directories:
+// generate, verify, replay, the backward window and prune.
+#include "harness/golden/golden_ops.h"
 
+#include <filesystem>
+#include <string>
+
+#include "absl/status/status.h"
 #include "gmock/gmock.h"
-#include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "harness/golden/corpus.h"
-#include "harness/golden/golden_ops.h"
 #include "harness/golden/golden_store.h"
-#include "support/testing/temp_dir.h"
 #include "support/file_io.h"
 #include "support/sha256.h"
+#include "support/testing/temp_dir.h"
 
 namespace aot {
 namespace {
@@ -20,55 +22,6 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 using testing::TempDir;
-
-void Touch(const fs::path& p, const std::string& text = "x") {
-  fs::create_directories(p.parent_path());
-  ASSERT_TRUE(WriteFileAtomically(p.string(), text).ok());
-}
-
-TEST(VersionSelectionTest, BoundaryVersions) {
-  EXPECT_THAT(SelectVersions({1, 2, 5}, false), ElementsAre(1, 2));
-  EXPECT_THAT(SelectVersions({1, 2, 3, 4}, false), ElementsAre(1, 3));
-  EXPECT_THAT(SelectVersions({3}, false), ElementsAre(3));
-  EXPECT_THAT(SelectVersions({1, 2}, false), ElementsAre(1, 2));
-  EXPECT_THAT(SelectVersions({1, 2, 5}, true), ElementsAre(1, 2, 5));
-}
-
-TEST(VersionSelectionTest, DiscoveryIsPositionalAndIgnoresStrays) {
-  TempDir dir;
-  fs::path t = fs::path(dir.path()) / "executables" / "host-x86-64-v3";
-  for (int v : {1, 2, 5, 10}) Touch(t / ("v" + std::to_string(v)) / "a.pbtxt");
-  fs::create_directories(t / "v7");  // empty: ignored
-  Touch(t / "v8" / "notes.txt");     // no artifact: ignored
-  Touch(t / "vx" / "a.pbtxt");       // not v<int>
-  Touch(t / "v03" / "a.pbtxt");      // not canonical
-  Touch(t / "README.md");            // stray file
-  auto versions = DiscoverVersions(dir.path(), "host-x86-64-v3");
-  ASSERT_TRUE(versions.ok()) << versions.status();
-  EXPECT_THAT(*versions, ElementsAre(1, 2, 5, 10));  // numeric, not lexicographic
-  EXPECT_THAT(SelectVersions(*versions, false), ElementsAre(1, 5));
-  auto missing = DiscoverVersions(dir.path(), "cuda-sm_90");
-  ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
-  EXPECT_THAT(std::string(missing.status().message()), HasSubstr("has no golden versions"));
-}
-
-TEST(VersionSelectionTest, AllVersionsEnvironmentFlag) {
-  ::unsetenv("XLA_AOT_TEST_ALL_VERSIONS");
-  EXPECT_FALSE(*AllVersionsFromEnvironment());
-  ::setenv("XLA_AOT_TEST_ALL_VERSIONS", "1", 1);
-  EXPECT_TRUE(*AllVersionsFromEnvironment());
-  ::setenv("XLA_AOT_TEST_ALL_VERSIONS", "true", 1);
-  EXPECT_TRUE(*AllVersionsFromEnvironment());
-  ::setenv("XLA_AOT_TEST_ALL_VERSIONS", "0", 1);
-  EXPECT_FALSE(*AllVersionsFromEnvironment());
-  ::setenv("XLA_AOT_TEST_ALL_VERSIONS", "garbage", 1);
-  auto bad = AllVersionsFromEnvironment();
-  ASSERT_FALSE(bad.ok());
-  EXPECT_THAT(std::string(bad.status().message()),
-              HasSubstr("XLA_AOT_TEST_ALL_VERSIONS=garbage is not a boolean"));
-  ::unsetenv("XLA_AOT_TEST_ALL_VERSIONS");
-}
 
 // A corpus of two real modules in a temp directory.
 class GoldenOpsTest : public ::testing::Test {
@@ -174,7 +127,7 @@ TEST_F(GoldenOpsTest, ChangedOutputsFailReplay) {
   EXPECT_EQ(report->failed, 1);
   EXPECT_EQ(report->passed, 1);
   for (const ReplayRecord& r : report->records) {
-    if (r.status == "fail") {
+    if (r.status == ReplayStatus::kFail) {
       EXPECT_EQ(r.test, "add_mul");
       EXPECT_THAT(r.reason, HasSubstr("outputs differ from the recorded ones"));
       EXPECT_THAT(r.reason, HasSubstr("bitwise"));
@@ -197,7 +150,7 @@ TEST_F(GoldenOpsTest, GoldenTheRuntimeRefusesFailsReplay) {
   ASSERT_TRUE(report.ok());
   EXPECT_EQ(report->failed, 1);
   for (const ReplayRecord& r : report->records) {
-    if (r.status == "fail") {
+    if (r.status == ReplayStatus::kFail) {
       EXPECT_THAT(r.reason, HasSubstr("the current runtime refuses the artifact"));
       EXPECT_THAT(r.reason, HasSubstr("unknown HLO opcode 'all-to-all-v2'"));
     }
@@ -234,7 +187,7 @@ TEST_F(GoldenOpsTest, BackwardWindowReplayAndPruneUseManifestDates) {
   EXPECT_EQ(report->expired, 1);
   EXPECT_EQ(report->failed, 0);
   EXPECT_EQ(report->passed, 4);  // v2 and v3, two tests each
-  EXPECT_EQ(report->records[0].status, "expired");
+  EXPECT_EQ(report->records[0].status, ReplayStatus::kExpired);
   EXPECT_EQ(report->records[0].version, 1);
   // Prune: a dry run lists v1; the real run deletes v1 only.
   auto listed = PruneExpired(golden(), "host-x86-64-v2", "2026-11-29", /*dry_run=*/true);

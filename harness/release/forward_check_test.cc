@@ -1,0 +1,107 @@
+// The forward check of artifacts against releases, rule by rule.
+#include "harness/release/forward_check.h"
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/descriptor.h"
+#include "gtest/gtest.h"
+#include "harness/golden/golden_store.h"
+#include "harness/release/release.h"
+#include "harness/testing/synthetic_history.h"
+#include "proto/schema.h"
+
+namespace aot {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+constexpr char kSourceVersion[] = "golden/executables/host-x86-64-v2/v1";
+
+ExecutableProto Artifact(const std::string& test) {
+  auto artifact = ReadArtifact(kSourceVersion, test);
+  EXPECT_TRUE(artifact.ok()) << artifact.status();
+  return artifact.ok() ? artifact->executable : ExecutableProto();
+}
+
+ReleaseSnapshot Release(const std::string& date) {
+  ReleaseSnapshot r = CaptureRuntimeCapabilities();
+  r.date = date;
+  r.id = absl::StrCat(date, "-test");
+  return r;
+}
+
+std::vector<std::string> Rules(const std::vector<ForwardFinding>& findings) {
+  std::vector<std::string> rules;
+  for (const ForwardFinding& f : findings) rules.push_back(f.rule);
+  return rules;
+}
+
+std::vector<ForwardFinding> Check(const ReleaseSnapshot& release, const std::string& bytes,
+                                  const google::protobuf::DescriptorPool* head = nullptr) {
+  auto checker = ForwardChecker::Create(release, SchemaDescriptorSet(), head);
+  EXPECT_TRUE(checker.ok()) << checker.status();
+  if (!checker.ok()) return {};
+  return (*checker)->Check({"host-x86-64-v2", "t", bytes});
+}
+
+TEST(ForwardCheckTest, CurrentOutputAgainstThisRuntimeIsClean) {
+  for (const char* test : {"add_mul", "gelu", "softmax", "conditional_pred"}) {
+    EXPECT_THAT(Check(Release("2026-11-30"), Artifact(test).SerializeAsString()), IsEmpty())
+        << test;
+  }
+}
+
+TEST(ForwardCheckTest, UnparsableBytes) {
+  EXPECT_THAT(Rules(Check(Release("2026-11-30"), "\xff\xff\xff")), ElementsAre("UNPARSABLE"));
+}
+
+TEST(ForwardCheckTest, UnknownEnumValue) {
+  ExecutableProto e = Artifact("add_mul");
+  e.mutable_capability()->mutable_host()->set_isa_level(static_cast<HostIsaLevel>(42));
+  auto findings = Check(Release("2026-11-30"), e.SerializeAsString());
+  EXPECT_THAT(Rules(findings), ElementsAre("UNKNOWN_ENUM_VALUE"));
+  EXPECT_EQ(findings[0].path, "capability.host.isa_level");
+}
+
+TEST(ForwardCheckTest, UnknownOneofCaseReadFromTheHeadSchema) {
+  // The head schema has ThunkProto.impl case 30; the release does not.
+  auto pool = testing::PoolOf(testing::SchemaWithLegacyKind());
+  ASSERT_NE(pool, nullptr);
+  ExecutableProto e = Artifact("add_mul");
+  ThunkProto* t = e.add_thunks();
+  t->GetReflection()->MutableUnknownFields(t)->AddLengthDelimited(30, "");
+  auto findings = Check(Release("2026-11-30"), e.SerializeAsString(), pool.get());
+  ASSERT_THAT(Rules(findings), ElementsAre("UNKNOWN_ONEOF_CASE"));
+  EXPECT_THAT(findings[0].message, HasSubstr("case 'legacy_kind'"));
+}
+
+TEST(ForwardCheckTest, RegistriesOpcodesAndAbi) {
+  ReleaseSnapshot old = Release("2026-11-01");
+  std::erase(old.hlo_opcodes, "multiply");
+  std::erase(old.ffi_handlers, "aot.gelu");
+  old.ffi_aliases.clear();
+  old.host_kernel_symbols.clear();
+  old.abi_version = 0;
+  old.toolchain["llvm"] = "18.1.8";
+  EXPECT_THAT(Rules(Check(old, Artifact("add_mul").SerializeAsString())),
+              ::testing::IsSupersetOf({"UNKNOWN_OPCODE", "ABI_TOO_NEW", "TOOLCHAIN_TOO_NEW"}));
+  EXPECT_THAT(Rules(Check(old, Artifact("gelu").SerializeAsString())),
+              ::testing::Contains("UNRESOLVED_FFI_NAME"));
+  EXPECT_THAT(Rules(Check(old, Artifact("softmax").SerializeAsString())),
+              ::testing::Contains("UNRESOLVED_KERNEL_SYMBOL"));
+}
+
+TEST(ForwardCheckTest, UnknownThunkKindOfAKnownSchemaCase) {
+  ReleaseSnapshot old = Release("2026-11-01");
+  std::erase(old.thunk_kinds, "conditional");
+  auto findings = Check(old, Artifact("conditional_pred").SerializeAsString());
+  ASSERT_THAT(Rules(findings), ::testing::Contains("UNKNOWN_THUNK_KIND"));
+}
+
+}  // namespace
+}  // namespace aot
