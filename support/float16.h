@@ -8,6 +8,10 @@ namespace aot {
 
 // IEEE binary16 and bfloat16 as storage types. Arithmetic is done in float
 // and rounded back to nearest-even, as XLA's CPU backend and interpreter do.
+// Hand-written because this layer links no numeric library with these types
+// (llvm::APFloat could convert, but at a cost per element that the
+// interpreter's inner loops cannot pay, and support/ stays free of LLVM in
+// its headers).
 
 inline uint32_t FloatBits(float f) {
   uint32_t u;

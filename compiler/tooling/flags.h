@@ -16,6 +16,11 @@ namespace aot {
 // `--name=value`, `--name value`, `--bool`, `--nobool`, `--bool=false`,
 // `--` ends flags. Unknown flags and malformed values are errors (never
 // ignored). `--help` / `-h` is always accepted.
+//
+// Hand-written rather than absl::flags because each aot-compat subcommand
+// needs its own flag set, parsed from argv[2..], with its own --help and
+// with errors returned as a Status (absl::flags registers process-wide
+// globals and exits on its own errors).
 class FlagSet {
  public:
   // `synopsis`: one usage line per form, e.g. "aotc --module_file=F ...".

@@ -15,6 +15,8 @@ namespace aot {
 
 // A fixed pool of worker threads running index ranges. ParallelFor may be
 // called from several threads at once; the calling thread works too.
+// Hand-written: Abseil has no public thread pool, and the runtime links no
+// other (LLVM's ThreadPool cannot run one loop's chunks on the caller too).
 class ThreadPool {
  public:
   explicit ThreadPool(int num_threads);
