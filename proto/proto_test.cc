@@ -66,7 +66,8 @@ TEST(ExecutableProtoTest, TextRoundTrip) {
   EXPECT_TRUE(MessageDifferencer::Equals(proto, parsed));
   // Binary bytes survive text (the kernel binary and constants are bytes).
   EXPECT_EQ(parsed.binary(), proto.binary());
-  EXPECT_EQ(parsed.thunks(0).kernel().binary().cubin(), std::string("\x7f" "ELF"));
+  EXPECT_EQ(parsed.thunks(0).kernel().binary().cubin(), std::string("\x7f"
+                                                                    "ELF"));
 }
 
 TEST(ExecutableProtoTest, CommandBufferIsNotASerializableThunkKind) {

@@ -8,8 +8,8 @@
 #include "proto/executable.pb.h"
 #include "proto/golden_io.pb.h"
 #include "proto/target.pb.h"
-#include "support/sha256.h"
 #include "support/proto_util.h"
+#include "support/sha256.h"
 
 namespace aot {
 
@@ -43,8 +43,7 @@ google::protobuf::FileDescriptorSet SchemaDescriptorSet() {
   return set;
 }
 
-std::string DescriptorSetFingerprint(
-    const google::protobuf::FileDescriptorSet& set) {
+std::string DescriptorSetFingerprint(const google::protobuf::FileDescriptorSet& set) {
   std::string bytes = SerializeDeterministic(set);
   return Sha256Hex(bytes);
 }

@@ -26,8 +26,7 @@ std::string SchemaFingerprint();
 
 // The same, for an arbitrary descriptor set (used on snapshots and on sets
 // built from edited .proto files).
-std::string DescriptorSetFingerprint(
-    const google::protobuf::FileDescriptorSet& set);
+std::string DescriptorSetFingerprint(const google::protobuf::FileDescriptorSet& set);
 
 }  // namespace aot
 

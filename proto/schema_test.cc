@@ -28,7 +28,8 @@ TEST(SchemaTest, BuiltInSetEqualsProtocDescriptorSet) {
     MessageDifferencer differencer;
     differencer.ReportDifferencesToString(&diff);
     EXPECT_TRUE(differencer.Compare(from_protoc.file(i), built_in.file(i)))
-        << built_in.file(i).name() << ":\n" << diff;
+        << built_in.file(i).name() << ":\n"
+        << diff;
   }
   EXPECT_EQ(DescriptorSetFingerprint(from_protoc), SchemaFingerprint());
 }

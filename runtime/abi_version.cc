@@ -22,14 +22,11 @@ VersionProto ToolVersion::ToProto() const {
   return proto;
 }
 
-std::string ToolVersion::ToString() const {
-  return absl::StrCat(major, ".", minor, ".", patch);
-}
+std::string ToolVersion::ToString() const { return absl::StrCat(major, ".", minor, ".", patch); }
 
 RuntimeAbiVersion RuntimeAbiVersion::Current() {
   RuntimeAbiVersion v;
-  v.llvm = ToolVersion{LLVM_VERSION_MAJOR, LLVM_VERSION_MINOR,
-                       LLVM_VERSION_PATCH};
+  v.llvm = ToolVersion{LLVM_VERSION_MAJOR, LLVM_VERSION_MINOR, LLVM_VERSION_PATCH};
 #ifdef AOT_HAVE_CUDA
   v.cuda = ToolVersion{CUDA_VERSION / 1000, (CUDA_VERSION % 1000) / 10, 0};
 #endif
@@ -38,36 +35,31 @@ RuntimeAbiVersion RuntimeAbiVersion::Current() {
 
 namespace {
 
-absl::Status CheckComponent(absl::string_view name,
-                            const std::optional<ToolVersion>& have,
+absl::Status CheckComponent(absl::string_view name, const std::optional<ToolVersion>& have,
                             const ToolchainVersionProto& artifact) {
   if (!artifact.has_minimum()) return absl::OkStatus();
   ToolVersion minimum = ToolVersion::FromProto(artifact.minimum());
   if (minimum.IsZero()) return absl::OkStatus();
   if (!have.has_value()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "artifact requires ", name, " >= ", minimum.ToString(),
-        " (abi_version.", name, ".minimum); this runtime has no ", name));
+    return absl::FailedPreconditionError(
+        absl::StrCat("artifact requires ", name, " >= ", minimum.ToString(), " (abi_version.", name,
+                     ".minimum); this runtime has no ", name));
   }
   if (*have < minimum) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "artifact requires ", name, " >= ", minimum.ToString(),
-        " (abi_version.", name, ".minimum); this runtime has ", name, " ",
-        have->ToString()));
+    return absl::FailedPreconditionError(
+        absl::StrCat("artifact requires ", name, " >= ", minimum.ToString(), " (abi_version.", name,
+                     ".minimum); this runtime has ", name, " ", have->ToString()));
   }
   return absl::OkStatus();
 }
 
 }  // namespace
 
-absl::Status RuntimeAbiVersion::IsCompatibleWith(
-    const AbiVersionProto& artifact) const {
+absl::Status RuntimeAbiVersion::IsCompatibleWith(const AbiVersionProto& artifact) const {
   if (artifact.runtime_abi_version() > abi_version) {
     return absl::FailedPreconditionError(absl::StrCat(
-        "artifact requires runtime ABI version >= ",
-        artifact.runtime_abi_version(),
-        " (abi_version.runtime_abi_version); this runtime has ABI version ",
-        abi_version));
+        "artifact requires runtime ABI version >= ", artifact.runtime_abi_version(),
+        " (abi_version.runtime_abi_version); this runtime has ABI version ", abi_version));
   }
   AOT_RETURN_IF_ERROR(CheckComponent("llvm", llvm, artifact.llvm()));
   AOT_RETURN_IF_ERROR(CheckComponent("cuda", cuda, artifact.cuda()));

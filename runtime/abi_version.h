@@ -31,7 +31,7 @@ struct ToolVersion {
 struct RuntimeAbiVersion {
   int abi_version = kRuntimeAbiVersion;
   ToolVersion llvm;
-  std::optional<ToolVersion> cuda;    // the CUDA driver API, when built
+  std::optional<ToolVersion> cuda;  // the CUDA driver API, when built
   std::optional<ToolVersion> cublas;
   std::optional<ToolVersion> ptxas;
 

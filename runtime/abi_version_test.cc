@@ -41,8 +41,7 @@ TEST(RuntimeAbiVersionTest, ToolchainBelowMinimumIsFailedPrecondition) {
   min->set_minor(2);
   absl::Status s = Runtime().IsCompatibleWith(artifact);
   EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_THAT(s.message(), AllOf(HasSubstr("llvm >= 19.2.0"),
-                                 HasSubstr("has llvm 19.1.7")));
+  EXPECT_THAT(s.message(), AllOf(HasSubstr("llvm >= 19.2.0"), HasSubstr("has llvm 19.1.7")));
 }
 
 TEST(RuntimeAbiVersionTest, MissingToolchainIsFailedPrecondition) {

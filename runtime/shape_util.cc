@@ -11,17 +11,29 @@ namespace runtime_shape {
 
 int64_t ElementBytes(PrimitiveType type) {
   switch (type) {
-    case PRED: case S8: case U8: return 1;
-    case S16: case U16: case F16: case BF16: return 2;
-    case S32: case U32: case F32: return 4;
-    case S64: case U64: case F64: return 8;
-    default: return 0;
+    case PRED:
+    case S8:
+    case U8:
+      return 1;
+    case S16:
+    case U16:
+    case F16:
+    case BF16:
+      return 2;
+    case S32:
+    case U32:
+    case F32:
+      return 4;
+    case S64:
+    case U64:
+    case F64:
+      return 8;
+    default:
+      return 0;
   }
 }
 
-bool IsArray(const ShapeProto& shape) {
-  return ElementBytes(shape.element_type()) > 0;
-}
+bool IsArray(const ShapeProto& shape) { return ElementBytes(shape.element_type()) > 0; }
 
 int64_t ElementCount(const ShapeProto& shape) {
   int64_t n = 1;
@@ -77,8 +89,7 @@ namespace {
 
 // Physical element offset of each logical (row-major) element, walked in
 // row-major order.
-void Relayout(const ShapeProto& shape, const uint8_t* src, uint8_t* dst,
-              bool to_physical) {
+void Relayout(const ShapeProto& shape, const uint8_t* src, uint8_t* dst, bool to_physical) {
   int64_t width = ElementBytes(shape.element_type());
   int64_t n = ElementCount(shape);
   int64_t rank = shape.dimensions_size();
@@ -116,13 +127,11 @@ void Relayout(const ShapeProto& shape, const uint8_t* src, uint8_t* dst,
 
 }  // namespace
 
-void LogicalToPhysical(const ShapeProto& shape, const uint8_t* logical,
-                       uint8_t* physical) {
+void LogicalToPhysical(const ShapeProto& shape, const uint8_t* logical, uint8_t* physical) {
   Relayout(shape, logical, physical, /*to_physical=*/true);
 }
 
-void PhysicalToLogical(const ShapeProto& shape, const uint8_t* physical,
-                       uint8_t* logical) {
+void PhysicalToLogical(const ShapeProto& shape, const uint8_t* physical, uint8_t* logical) {
   Relayout(shape, physical, logical, /*to_physical=*/false);
 }
 

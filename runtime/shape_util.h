@@ -31,10 +31,8 @@ bool HasDefaultLayout(const ShapeProto& shape);
 
 // Reorders a dense array between row-major logical order and the physical
 // order of `shape`'s layout. Both buffers hold ByteSize(shape) bytes.
-void LogicalToPhysical(const ShapeProto& shape, const uint8_t* logical,
-                       uint8_t* physical);
-void PhysicalToLogical(const ShapeProto& shape, const uint8_t* physical,
-                       uint8_t* logical);
+void LogicalToPhysical(const ShapeProto& shape, const uint8_t* logical, uint8_t* physical);
+void PhysicalToLogical(const ShapeProto& shape, const uint8_t* physical, uint8_t* logical);
 
 }  // namespace runtime_shape
 }  // namespace aot

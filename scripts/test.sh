@@ -27,6 +27,10 @@ if [ "${#build_args[@]}" -gt 0 ]; then
   exit 0
 fi
 
+# Formatting first: a difference from clang-format fails the run at once.
+AOT_SETUP_QUIET=1 bash scripts/setup.sh
+bash scripts/format.sh --check
+
 # The fuzz-style tests (mutated HLO text, malformed artifacts) always run
 # under AddressSanitizer + UBSan too, in build-asan/ (a small build: the
 # parser and the runtime).

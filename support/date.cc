@@ -16,9 +16,7 @@ Date FromCivil(absl::CivilDay day) {
   return Date{static_cast<int>(day.year()), day.month(), day.day()};
 }
 
-int DaysInMonth(absl::CivilMonth month) {
-  return (absl::CivilDay(month + 1) - 1).day();
-}
+int DaysInMonth(absl::CivilMonth month) { return (absl::CivilDay(month + 1) - 1).day(); }
 
 }  // namespace
 
@@ -44,8 +42,7 @@ std::string Date::ToString() const {
 
 Date Date::MinusMonths(int months) const {
   absl::CivilMonth month = absl::CivilMonth(year, this->month) - months;
-  return FromCivil(absl::CivilDay(month.year(), month.month(),
-                                  std::min(day, DaysInMonth(month))));
+  return FromCivil(absl::CivilDay(month.year(), month.month(), std::min(day, DaysInMonth(month))));
 }
 
 Date Date::MinusDays(int days) const { return FromCivil(ToCivil(*this) - days); }

@@ -13,8 +13,7 @@
 namespace aot {
 namespace {
 
-absl::Status ErrnoStatus(int err, absl::string_view what,
-                         const std::string& path) {
+absl::Status ErrnoStatus(int err, absl::string_view what, const std::string& path) {
   std::string message = absl::StrCat(what, " '", path, "': ", std::strerror(err));
   if (err == ENOENT) return absl::NotFoundError(message);
   if (err == EACCES || err == EPERM) return absl::PermissionDeniedError(message);
@@ -23,8 +22,7 @@ absl::Status ErrnoStatus(int err, absl::string_view what,
 
 }  // namespace
 
-absl::StatusOr<std::string> ReadFileToString(const std::string& path,
-                                             uint64_t max_bytes) {
+absl::StatusOr<std::string> ReadFileToString(const std::string& path, uint64_t max_bytes) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return ErrnoStatus(errno, "cannot open", path);
   struct stat st;
@@ -35,14 +33,12 @@ absl::StatusOr<std::string> ReadFileToString(const std::string& path,
   }
   if (S_ISDIR(st.st_mode)) {
     ::close(fd);
-    return absl::InvalidArgumentError(
-        absl::StrCat("'", path, "' is a directory, not a file"));
+    return absl::InvalidArgumentError(absl::StrCat("'", path, "' is a directory, not a file"));
   }
   if (static_cast<uint64_t>(st.st_size) > max_bytes) {
     ::close(fd);
-    return absl::InvalidArgumentError(absl::StrCat(
-        "'", path, "' is ", st.st_size, " bytes, over the limit of ",
-        max_bytes));
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", path, "' is ", st.st_size, " bytes, over the limit of ", max_bytes));
   }
   std::string data;
   data.resize(static_cast<size_t>(st.st_size));
@@ -69,14 +65,11 @@ absl::StatusOr<std::string> ReadFileToString(const std::string& path,
   return data;
 }
 
-absl::Status WriteFileAtomically(const std::string& path,
-                                 absl::string_view contents) {
+absl::Status WriteFileAtomically(const std::string& path, absl::string_view contents) {
   std::filesystem::path target(path);
   std::filesystem::path dir = target.parent_path();
   if (dir.empty()) dir = ".";
-  std::string tmpl =
-      (dir / absl::StrCat(".", target.filename().string(), ".tmp.XXXXXX"))
-          .string();
+  std::string tmpl = (dir / absl::StrCat(".", target.filename().string(), ".tmp.XXXXXX")).string();
   int fd = ::mkstemp(tmpl.data());
   if (fd < 0) return ErrnoStatus(errno, "cannot create a temporary file for", path);
   const char* p = contents.data();

@@ -15,8 +15,7 @@ using ::testing::HasSubstr;
 class FileIoTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("aot_file_io_test_" + std::to_string(::getpid()));
+    dir_ = fs::temp_directory_path() / ("aot_file_io_test_" + std::to_string(::getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -50,8 +49,7 @@ TEST_F(FileIoTest, MissingFileIsNotFoundAndNamesPath) {
 }
 
 TEST_F(FileIoTest, DirectoryAndOversizeAreRejected) {
-  EXPECT_EQ(ReadFileToString(dir_.string()).status().code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(ReadFileToString(dir_.string()).status().code(), absl::StatusCode::kInvalidArgument);
   std::string path = (dir_ / "big").string();
   ASSERT_TRUE(WriteFileAtomically(path, std::string(100, 'z')).ok());
   auto read = ReadFileToString(path, /*max_bytes=*/10);

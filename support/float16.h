@@ -33,9 +33,7 @@ inline uint16_t FloatToBf16Bits(float f) {
   uint32_t rounding_bias = 0x7fffu + ((u >> 16) & 1u);
   return static_cast<uint16_t>((u + rounding_bias) >> 16);
 }
-inline float Bf16BitsToFloat(uint16_t b) {
-  return BitsToFloat(uint32_t{b} << 16);
-}
+inline float Bf16BitsToFloat(uint16_t b) { return BitsToFloat(uint32_t{b} << 16); }
 
 // float -> binary16, round to nearest even, overflow to infinity, gradual
 // underflow to subnormals.

@@ -32,20 +32,20 @@ const absl::Status& AsStatus(const absl::StatusOr<T>& status_or) {
 #define AOT_STATUS_MACROS_CONCAT_INNER_(a, b) a##b
 #define AOT_STATUS_MACROS_CONCAT_(a, b) AOT_STATUS_MACROS_CONCAT_INNER_(a, b)
 
-#define AOT_RETURN_IF_ERROR(...)                                                   \
-  do {                                                                             \
-    if (::absl::Status aot_status_macros_status_ =                                 \
-            ::aot::status_macros_internal::AsStatus(__VA_ARGS__);                  \
-        !aot_status_macros_status_.ok()) {                                         \
-      return aot_status_macros_status_;                                            \
-    }                                                                              \
+#define AOT_RETURN_IF_ERROR(...)                                  \
+  do {                                                            \
+    if (::absl::Status aot_status_macros_status_ =                \
+            ::aot::status_macros_internal::AsStatus(__VA_ARGS__); \
+        !aot_status_macros_status_.ok()) {                        \
+      return aot_status_macros_status_;                           \
+    }                                                             \
   } while (false)
 
-#define AOT_ASSIGN_OR_RETURN(lhs, ...)                                                       \
+#define AOT_ASSIGN_OR_RETURN(lhs, ...)                                                 \
   AOT_ASSIGN_OR_RETURN_IMPL_(AOT_STATUS_MACROS_CONCAT_(aot_status_or_, __LINE__), lhs, \
                              (__VA_ARGS__))
-#define AOT_ASSIGN_OR_RETURN_IMPL_(status_or, lhs, rexpr) \
-  auto status_or = rexpr;                                 \
+#define AOT_ASSIGN_OR_RETURN_IMPL_(status_or, lhs, rexpr)    \
+  auto status_or = rexpr;                                    \
   if (!status_or.ok()) return std::move(status_or).status(); \
   lhs = std::move(status_or).value()
 

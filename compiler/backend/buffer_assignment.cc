@@ -88,15 +88,14 @@ class BufferAssigner {
   void DefineLeaves(const HloInstruction* instr, int64_t position) {
     std::vector<Shape> leaves = instr->shape().FlattenLeaves();
     for (size_t leaf = 0; leaf < leaves.size(); ++leaf) {
-      int id = r_.NewBuffer(leaves.size() == 1 ? instr->name()
-                                               : absl::StrCat(instr->name(), "{", leaf, "}"),
-                            leaves[leaf].ByteSize(), position);
+      int id = r_.NewBuffer(
+          leaves.size() == 1 ? instr->name() : absl::StrCat(instr->name(), "{", leaf, "}"),
+          leaves[leaf].ByteSize(), position);
       Bind(instr, static_cast<int64_t>(leaf), id);
     }
     r_.defines_[instr] = true;
   }
-  void AliasLeaves(const HloInstruction* instr, const HloInstruction* source,
-                   int64_t first_leaf) {
+  void AliasLeaves(const HloInstruction* instr, const HloInstruction* source, int64_t first_leaf) {
     for (int64_t leaf = 0; leaf < LeafCount(instr->shape()); ++leaf) {
       Bind(instr, leaf, BufferOf(source, first_leaf + leaf));
     }
@@ -227,7 +226,8 @@ class BufferAssigner {
         taken.insert(id);
         output_buffers.push_back(id);
       } else {
-        int out = r_.NewBuffer(absl::StrCat(root->name(), ".out{", leaf, "}"), b.size, position_ + 1);
+        int out =
+            r_.NewBuffer(absl::StrCat(root->name(), ".out{", leaf, "}"), b.size, position_ + 1);
         r_.buffers_[out].output = true;
         r_.buffers_[out].last_use = kLiveForever;
         b.last_use = std::max(b.last_use, position_ + 1);
@@ -244,9 +244,8 @@ class BufferAssigner {
     for (const Buffer& b : r_.buffers_) {
       if (b.allocation < 0 && !b.output) temps.push_back(b.id);
     }
-    std::stable_sort(temps.begin(), temps.end(), [&](int a, int b) {
-      return r_.buffers_[a].def < r_.buffers_[b].def;
-    });
+    std::stable_sort(temps.begin(), temps.end(),
+                     [&](int a, int b) { return r_.buffers_[a].def < r_.buffers_[b].def; });
     std::vector<int> placed;
     int64_t temp_size = 0;
     for (int id : temps) {
@@ -256,7 +255,8 @@ class BufferAssigner {
       for (int other : placed) {
         const Buffer& o = r_.buffers_[other];
         int64_t o_last = std::max(o.last_use, o.def);
-        if (o.def <= last && b.def <= o_last) busy.push_back({o.offset, o.offset + RoundUp(o.size)});
+        if (o.def <= last && b.def <= o_last)
+          busy.push_back({o.offset, o.offset + RoundUp(o.size)});
       }
       std::sort(busy.begin(), busy.end());
       int64_t offset = 0;
@@ -321,8 +321,7 @@ int BufferAssignment::NewBuffer(std::string label, int64_t size, int64_t positio
   return b.id;
 }
 
-absl::StatusOr<std::unique_ptr<BufferAssignment>> BufferAssignment::Run(
-    const HloModule& module) {
+absl::StatusOr<std::unique_ptr<BufferAssignment>> BufferAssignment::Run(const HloModule& module) {
   auto result = std::unique_ptr<BufferAssignment>(new BufferAssignment());
   BufferAssigner assigner(result.get());
   AOT_RETURN_IF_ERROR(assigner.Run(module));
@@ -334,8 +333,8 @@ absl::StatusOr<BufferSliceProto> BufferAssignment::GetSlice(const HloInstruction
   int64_t leaf = LeafOrdinal(instruction.shape(), index);
   auto it = value_buffer_.find({&instruction, leaf});
   if (it == value_buffer_.end() || it->second < 0) {
-    return absl::InternalError(absl::StrCat("no buffer for instruction '", instruction.name(),
-                                            "' leaf ", leaf));
+    return absl::InternalError(
+        absl::StrCat("no buffer for instruction '", instruction.name(), "' leaf ", leaf));
   }
   return slice_of_buffer_.at(it->second);
 }
@@ -346,8 +345,8 @@ absl::StatusOr<std::vector<BufferSliceProto>> BufferAssignment::GetLeafSlices(
   for (int64_t leaf = 0; leaf < LeafCount(instruction.shape()); ++leaf) {
     auto it = value_buffer_.find({&instruction, leaf});
     if (it == value_buffer_.end() || it->second < 0) {
-      return absl::InternalError(absl::StrCat("no buffer for instruction '", instruction.name(),
-                                              "' leaf ", leaf));
+      return absl::InternalError(
+          absl::StrCat("no buffer for instruction '", instruction.name(), "' leaf ", leaf));
     }
     slices.push_back(slice_of_buffer_.at(it->second));
   }
@@ -359,8 +358,8 @@ bool BufferAssignment::DefinesBuffers(const HloInstruction& instruction) const {
   return it != defines_.end() && it->second;
 }
 
-std::optional<BufferSliceProto> BufferAssignment::WhileStaging(
-    const HloInstruction& while_instr, int64_t leaf) const {
+std::optional<BufferSliceProto> BufferAssignment::WhileStaging(const HloInstruction& while_instr,
+                                                               int64_t leaf) const {
   auto it = while_staging_.find({&while_instr, leaf});
   if (it == while_staging_.end()) return std::nullopt;
   return slice_of_buffer_.at(it->second);

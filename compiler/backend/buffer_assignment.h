@@ -67,8 +67,8 @@ class BufferAssignment {
     int id = 0;
     std::string label;  // "instr{leaf}"
     int64_t size = 0;
-    int64_t def = 0;        // entry-level position
-    int64_t last_use = 0;   // entry-level position
+    int64_t def = 0;       // entry-level position
+    int64_t last_use = 0;  // entry-level position
     int64_t allocation = -1;
     int64_t offset = 0;
     bool output = false;

@@ -5,9 +5,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/backend/buffer_assignment.h"
-#include "compiler/passes/call_inliner.h"
 #include "compiler/backend/thunk_emitter.h"
 #include "compiler/codegen/llvm_backend.h"
+#include "compiler/passes/call_inliner.h"
 #include "compiler/passes/hlo_pass.h"
 #include "compiler/verifier/hlo_verifier.h"
 #include "google/protobuf/io/coded_stream.h"
@@ -17,17 +17,15 @@
 #include "runtime/abi_version.h"
 #include "runtime/shape_util.h"
 #include "support/build_info.h"
+#include "support/proto_util.h"
 #include "support/sha256.h"
 #include "support/status_macros.h"
-#include "support/proto_util.h"
 
 namespace aot {
 
 namespace {
 
-std::unique_ptr<HloModule> CloneModule(const HloModule& module) {
-  return module.Clone();
-}
+std::unique_ptr<HloModule> CloneModule(const HloModule& module) { return module.Clone(); }
 
 }  // namespace
 
@@ -68,8 +66,8 @@ absl::StatusOr<std::unique_ptr<HloModule>> OptimizeHlo(const HloModule& module,
   HloPassPipeline pipeline = DefaultPipeline(pipeline_options);
   pipeline.set_verifier([](const HloModule& m) { return VerifyHloModule(m); });
   AOT_RETURN_IF_ERROR(stop_after == CompilerStage::kHloOptimized
-                                 ? pipeline.RunThroughStage(optimized.get(), "layout")
-                                 : pipeline.Run(optimized.get()));
+                          ? pipeline.RunThroughStage(optimized.get(), "layout")
+                          : pipeline.Run(optimized.get()));
   return optimized;
 }
 
@@ -228,9 +226,8 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
   }
   compiled->kernel_count_ = static_cast<int64_t>(emitter.kernels().size());
   compiled->gemm_count_ = emitter.gemm_count();
-  compiled->compile_ms_ = std::chrono::duration<double, std::milli>(
-                              std::chrono::steady_clock::now() - start)
-                              .count();
+  compiled->compile_ms_ =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return compiled;
 }
 
@@ -248,9 +245,8 @@ std::string CompiledModule::ThunksToString() const {
         for (ThunkProto& t : *thunks) {
           if (t.has_kernel()) {
             KernelBinaryProto* b = t.mutable_kernel()->mutable_binary();
-            std::string summary = absl::StrCat("<", b->object().size() + b->ptx().size() +
-                                                        b->cubin().size(),
-                                               " bytes>");
+            std::string summary = absl::StrCat(
+                "<", b->object().size() + b->ptx().size() + b->cubin().size(), " bytes>");
             b->clear_object();
             b->clear_cubin();
             b->set_ptx(summary);

@@ -48,8 +48,9 @@ class CompiledModule {
   double compile_ms() const { return compile_ms_; }
 
  private:
-  friend absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(
-      const HloModule&, const TargetConfigProto&, const CompileOptions&);
+  friend absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule&,
+                                                                 const TargetConfigProto&,
+                                                                 const CompileOptions&);
   ExecutableProto proto_;
   std::string optimized_hlo_, buffer_assignment_, llvm_ir_, ptx_;
   int64_t kernel_count_ = 0, gemm_count_ = 0;

@@ -18,8 +18,8 @@ TEST(CompilerStagesTest, StageTable) {
     names.emplace_back(s.name);
     EXPECT_NE(std::string(s.description), "");
   }
-  EXPECT_THAT(names, ElementsAre("hlo", "hlo-optimized", "hlo-fused",
-                                 "buffer-assignment", "thunks", "llvm", "ptx"));
+  EXPECT_THAT(names, ElementsAre("hlo", "hlo-optimized", "hlo-fused", "buffer-assignment", "thunks",
+                                 "llvm", "ptx"));
   EXPECT_EQ(FindCompilerStage("llvm"), CompilerStage::kLlvm);
   EXPECT_EQ(FindCompilerStage("asm"), std::nullopt);
   EXPECT_EQ(CompilerStageName(CompilerStage::kHloOptimized), "hlo-optimized");

@@ -4,11 +4,11 @@
 
 #include <filesystem>
 
-#include "compiler/tooling/literal_execution.h"
 #include "compiler/hlo/hlo_parser.h"
 #include "compiler/interpreter/evaluator.h"
-#include "compiler/tooling/random_literal.h"
 #include "compiler/target/target_config.h"
+#include "compiler/tooling/literal_execution.h"
+#include "compiler/tooling/random_literal.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "runtime/executable/client.h"
@@ -212,7 +212,8 @@ TEST(CompilerTest, EveryCorpusModuleCompilesForCudaDeviceLess) {
       auto compiled = Compile(*module, *target);
       ASSERT_TRUE(compiled.ok()) << compiled.status();
       const ExecutableProto& e = (*compiled)->proto();
-      EXPECT_EQ(e.capability().cuda().major(), target->device_description().capability().cuda().major());
+      EXPECT_EQ(e.capability().cuda().major(),
+                target->device_description().capability().cuda().major());
       ForEachKernel(e.thunks(), [&](const KernelThunkProto& k) {
         EXPECT_EQ(k.binary().format(), KernelBinaryProto::CUDA_PTX);
         EXPECT_EQ(k.binary().payload_sha256(), KernelPayloadSha256(k.binary()));
@@ -222,7 +223,9 @@ TEST(CompilerTest, EveryCorpusModuleCompilesForCudaDeviceLess) {
           // An ELF image for the CUDA machine (e_machine EM_CUDA = 190).
           const std::string& cubin = k.binary().cubin();
           ASSERT_GE(cubin.size(), 20u);
-          EXPECT_EQ(cubin.substr(0, 4), "\x7f" "ELF");
+          EXPECT_EQ(cubin.substr(0, 4),
+                    "\x7f"
+                    "ELF");
           int machine = static_cast<uint8_t>(cubin[18]) | (static_cast<uint8_t>(cubin[19]) << 8);
           EXPECT_EQ(machine, 190);
         }

@@ -45,10 +45,10 @@ absl::Status CheckSupported(const HloInstruction& instr, PlatformKind platform) 
     case HloOpcode::kCustomCall: {
       auto resolved = FfiRegistry::Global().Resolve(instr.attrs().custom_call_target);
       if (!resolved.ok()) {
-        return Unsupported(instr, absl::StrCat("custom-call target '",
-                                               instr.attrs().custom_call_target,
-                                               "' is not registered with the runtime's FFI "
-                                               "registry"));
+        return Unsupported(instr,
+                           absl::StrCat("custom-call target '", instr.attrs().custom_call_target,
+                                        "' is not registered with the runtime's FFI "
+                                        "registry"));
       }
       return absl::OkStatus();
     }
@@ -315,10 +315,11 @@ absl::Status ThunkEmitter::EmitConditional(const HloInstruction& instr,
   for (const HloComputation* branch : instr.called_computations()) {
     auto* thunks = c->add_branches()->mutable_thunks();
     AOT_RETURN_IF_ERROR(EmitComputation(*branch, thunks));
-    AOT_ASSIGN_OR_RETURN(auto branch_results, assignment_.GetLeafSlices(*branch->root_instruction()));
+    AOT_ASSIGN_OR_RETURN(auto branch_results,
+                         assignment_.GetLeafSlices(*branch->root_instruction()));
     for (size_t i = 0; i < results.size(); ++i) {
-      EmitCopy(absl::StrCat(instr.name(), ".", branch->name(), ".result.", i),
-               branch_results[i], results[i], thunks);
+      EmitCopy(absl::StrCat(instr.name(), ".", branch->name(), ".result.", i), branch_results[i],
+               results[i], thunks);
     }
   }
   *out->Add() = std::move(t);

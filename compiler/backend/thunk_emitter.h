@@ -46,8 +46,7 @@ class ThunkEmitter {
                          google::protobuf::RepeatedPtrField<ThunkProto>* out);
   absl::Status EmitConditional(const HloInstruction& instr,
                                google::protobuf::RepeatedPtrField<ThunkProto>* out);
-  void EmitCopy(const std::string& name, const BufferSliceProto& from,
-                const BufferSliceProto& to,
+  void EmitCopy(const std::string& name, const BufferSliceProto& from, const BufferSliceProto& to,
                 google::protobuf::RepeatedPtrField<ThunkProto>* out);
 
   const BufferAssignment& assignment_;

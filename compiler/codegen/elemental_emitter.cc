@@ -40,8 +40,8 @@ llvm::AllocaInst* ElementalEmitter::EntryAlloca(llvm::Type* type, llvm::Value* i
   return alloca;
 }
 
-absl::Status ElementalEmitter::EmitLoop(
-    int64_t n, const std::function<absl::Status(llvm::Value*)>& body) {
+absl::Status ElementalEmitter::EmitLoop(int64_t n,
+                                        const std::function<absl::Status(llvm::Value*)>& body) {
   if (n <= 0) return absl::OkStatus();
   llvm::LLVMContext& c = b_->getContext();
   llvm::Function* fn = b_->GetInsertBlock()->getParent();
@@ -110,8 +110,8 @@ llvm::Value* ElementalEmitter::MathCall(const char* name, std::vector<llvm::Valu
   std::string op = name;
   // Intrinsics the backends lower themselves.
   static const std::map<std::string, llvm::Intrinsic::ID> kIntrinsics = {
-      {"sqrt", llvm::Intrinsic::sqrt},   {"floor", llvm::Intrinsic::floor},
-      {"ceil", llvm::Intrinsic::ceil},   {"round", llvm::Intrinsic::round},
+      {"sqrt", llvm::Intrinsic::sqrt},           {"floor", llvm::Intrinsic::floor},
+      {"ceil", llvm::Intrinsic::ceil},           {"round", llvm::Intrinsic::round},
       {"roundeven", llvm::Intrinsic::roundeven}, {"fabs", llvm::Intrinsic::fabs},
       {"copysign", llvm::Intrinsic::copysign}};
   if (auto it = kIntrinsics.find(op); it != kIntrinsics.end()) {
@@ -124,8 +124,8 @@ llvm::Value* ElementalEmitter::MathCall(const char* name, std::vector<llvm::Valu
     symbol = is_double ? op : absl::StrCat(op, "f");
   }
   std::vector<llvm::Type*> types(args.size(), type);
-  llvm::FunctionCallee callee = module_->getOrInsertFunction(
-      symbol, llvm::FunctionType::get(type, types, false));
+  llvm::FunctionCallee callee =
+      module_->getOrInsertFunction(symbol, llvm::FunctionType::get(type, types, false));
   if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
     f->setDoesNotThrow();
     f->setDoesNotAccessMemory();
@@ -169,12 +169,11 @@ llvm::Value* ElementalEmitter::Convert(llvm::Value* v, PrimitiveType from, Primi
     llvm::Value* too_high = b_->CreateFCmpOGE(wide, llvm::ConstantFP::get(b_->getDoubleTy(), hi));
     llvm::Value* safe = b_->CreateSelect(b_->CreateOr(is_nan, b_->CreateOr(too_low, too_high)),
                                          llvm::ConstantFP::get(b_->getDoubleTy(), 0.0), wide);
-    llvm::Value* converted =
-        is_signed ? b_->CreateFPToSI(safe, dst) : b_->CreateFPToUI(safe, dst);
-    llvm::APInt min_value = is_signed ? llvm::APInt::getSignedMinValue(bits)
-                                      : llvm::APInt::getMinValue(bits);
-    llvm::APInt max_value = is_signed ? llvm::APInt::getSignedMaxValue(bits)
-                                      : llvm::APInt::getMaxValue(bits);
+    llvm::Value* converted = is_signed ? b_->CreateFPToSI(safe, dst) : b_->CreateFPToUI(safe, dst);
+    llvm::APInt min_value =
+        is_signed ? llvm::APInt::getSignedMinValue(bits) : llvm::APInt::getMinValue(bits);
+    llvm::APInt max_value =
+        is_signed ? llvm::APInt::getSignedMaxValue(bits) : llvm::APInt::getMaxValue(bits);
     converted = b_->CreateSelect(too_low, llvm::ConstantInt::get(dst, min_value), converted);
     converted = b_->CreateSelect(too_high, llvm::ConstantInt::get(dst, max_value), converted);
     return b_->CreateSelect(is_nan, llvm::ConstantInt::get(dst, 0), converted);
@@ -195,8 +194,7 @@ llvm::Value* ElementalEmitter::Convert(llvm::Value* v, PrimitiveType from, Primi
   return v;
 }
 
-llvm::Value* ElementalEmitter::IntPower(llvm::Value* base, llvm::Value* exponent,
-                                        bool is_signed) {
+llvm::Value* ElementalEmitter::IntPower(llvm::Value* base, llvm::Value* exponent, bool is_signed) {
   // Exponentiation by squaring; a negative exponent gives 0, except for
   // base 1 (1) and base -1 (+-1 by parity).
   llvm::Type* t = base->getType();
@@ -255,8 +253,8 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitUnary(const HloInstruction& i
       return x;
     case HloOpcode::kAbs:
       if (IsFloat(in)) return MathCall("fabs", {x});
-      return b_->CreateSelect(b_->CreateICmpSLT(x, llvm::ConstantInt::get(t, 0)),
-                              b_->CreateNeg(x), x);
+      return b_->CreateSelect(b_->CreateICmpSLT(x, llvm::ConstantInt::get(t, 0)), b_->CreateNeg(x),
+                              x);
     case HloOpcode::kNegate:
       if (IsFloat(in)) return b_->CreateFNeg(x);
       return b_->CreateNeg(x);
@@ -282,25 +280,41 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitUnary(const HloInstruction& i
       return b_->CreateIntrinsic(llvm::Intrinsic::ctpop, {t}, {x});
     case HloOpcode::kClz:
       return b_->CreateIntrinsic(llvm::Intrinsic::ctlz, {t}, {x, b_->getFalse()});
-    case HloOpcode::kExp: return round(MathCall("exp", {x}));
-    case HloOpcode::kExpm1: return round(MathCall("expm1", {x}));
-    case HloOpcode::kLog: return round(MathCall("log", {x}));
-    case HloOpcode::kLog1p: return round(MathCall("log1p", {x}));
-    case HloOpcode::kSqrt: return round(MathCall("sqrt", {x}));
-    case HloOpcode::kRsqrt: return round(b_->CreateFDiv(fconst(1.0), MathCall("sqrt", {x})));
-    case HloOpcode::kCbrt: return round(MathCall("cbrt", {x}));
-    case HloOpcode::kTanh: return round(MathCall("tanh", {x}));
-    case HloOpcode::kSin: return round(MathCall("sin", {x}));
-    case HloOpcode::kCos: return round(MathCall("cos", {x}));
-    case HloOpcode::kTan: return round(MathCall("tan", {x}));
-    case HloOpcode::kErf: return round(MathCall("erf", {x}));
-    case HloOpcode::kFloor: return MathCall("floor", {x});
-    case HloOpcode::kCeil: return MathCall("ceil", {x});
-    case HloOpcode::kRoundNearestAfz: return MathCall("round", {x});
-    case HloOpcode::kRoundNearestEven: return MathCall("roundeven", {x});
+    case HloOpcode::kExp:
+      return round(MathCall("exp", {x}));
+    case HloOpcode::kExpm1:
+      return round(MathCall("expm1", {x}));
+    case HloOpcode::kLog:
+      return round(MathCall("log", {x}));
+    case HloOpcode::kLog1p:
+      return round(MathCall("log1p", {x}));
+    case HloOpcode::kSqrt:
+      return round(MathCall("sqrt", {x}));
+    case HloOpcode::kRsqrt:
+      return round(b_->CreateFDiv(fconst(1.0), MathCall("sqrt", {x})));
+    case HloOpcode::kCbrt:
+      return round(MathCall("cbrt", {x}));
+    case HloOpcode::kTanh:
+      return round(MathCall("tanh", {x}));
+    case HloOpcode::kSin:
+      return round(MathCall("sin", {x}));
+    case HloOpcode::kCos:
+      return round(MathCall("cos", {x}));
+    case HloOpcode::kTan:
+      return round(MathCall("tan", {x}));
+    case HloOpcode::kErf:
+      return round(MathCall("erf", {x}));
+    case HloOpcode::kFloor:
+      return MathCall("floor", {x});
+    case HloOpcode::kCeil:
+      return MathCall("ceil", {x});
+    case HloOpcode::kRoundNearestAfz:
+      return MathCall("round", {x});
+    case HloOpcode::kRoundNearestEven:
+      return MathCall("roundeven", {x});
     case HloOpcode::kLogistic:
-      return round(b_->CreateFDiv(fconst(1.0),
-                                  b_->CreateFAdd(fconst(1.0), MathCall("exp", {b_->CreateFNeg(x)}))));
+      return round(b_->CreateFDiv(
+          fconst(1.0), b_->CreateFAdd(fconst(1.0), MathCall("exp", {b_->CreateFNeg(x)}))));
     case HloOpcode::kReducePrecision: {
       // Bit manipulation on the compute type (float or double), as the
       // interpreter's ReducePrecisionValue.
@@ -365,8 +379,8 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitBinary(const HloInstruction& 
     llvm::Value* min = llvm::ConstantInt::get(t, llvm::APInt::getSignedMinValue(bits));
     llvm::Value* overflow = b_->CreateAnd(b_->CreateICmpEQ(x, min),
                                           b_->CreateICmpEQ(y, llvm::ConstantInt::getSigned(t, -1)));
-    llvm::Value* safe = b_->CreateSelect(b_->CreateOr(y_zero, overflow),
-                                         llvm::ConstantInt::get(t, 1), y);
+    llvm::Value* safe =
+        b_->CreateSelect(b_->CreateOr(y_zero, overflow), llvm::ConstantInt::get(t, 1), y);
     return GuardedDivisor{min, overflow, safe};
   };
   switch (instr.opcode()) {
@@ -436,9 +450,12 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitBinary(const HloInstruction& 
       r = b_->CreateSelect(y_nan, y, r);
       return b_->CreateSelect(x_nan, x, r);
     }
-    case HloOpcode::kAnd: return b_->CreateAnd(x, y);
-    case HloOpcode::kOr: return b_->CreateOr(x, y);
-    case HloOpcode::kXor: return b_->CreateXor(x, y);
+    case HloOpcode::kAnd:
+      return b_->CreateAnd(x, y);
+    case HloOpcode::kOr:
+      return b_->CreateOr(x, y);
+    case HloOpcode::kXor:
+      return b_->CreateXor(x, y);
     case HloOpcode::kShiftLeft:
     case HloOpcode::kShiftRightLogical:
     case HloOpcode::kShiftRightArithmetic: {
@@ -453,8 +470,8 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitBinary(const HloInstruction& 
       if (instr.opcode() == HloOpcode::kShiftRightLogical) {
         return b_->CreateSelect(too_big, zero, b_->CreateLShr(x, safe));
       }
-      llvm::Value* fill = b_->CreateSelect(b_->CreateICmpSLT(x, zero),
-                                           llvm::ConstantInt::getSigned(t, -1), zero);
+      llvm::Value* fill =
+          b_->CreateSelect(b_->CreateICmpSLT(x, zero), llvm::ConstantInt::getSigned(t, -1), zero);
       return b_->CreateSelect(too_big, fill, b_->CreateAShr(x, safe));
     }
     default:
@@ -482,22 +499,34 @@ llvm::Value* ElementalEmitter::EmitCompare(const HloInstruction& instr, llvm::Va
   }
   if (IsFloat(type)) {
     switch (d) {
-      case ComparisonDirection::kEq: return b_->CreateFCmpOEQ(x, y);
-      case ComparisonDirection::kNe: return b_->CreateFCmpUNE(x, y);
-      case ComparisonDirection::kLt: return b_->CreateFCmpOLT(x, y);
-      case ComparisonDirection::kLe: return b_->CreateFCmpOLE(x, y);
-      case ComparisonDirection::kGt: return b_->CreateFCmpOGT(x, y);
-      case ComparisonDirection::kGe: return b_->CreateFCmpOGE(x, y);
+      case ComparisonDirection::kEq:
+        return b_->CreateFCmpOEQ(x, y);
+      case ComparisonDirection::kNe:
+        return b_->CreateFCmpUNE(x, y);
+      case ComparisonDirection::kLt:
+        return b_->CreateFCmpOLT(x, y);
+      case ComparisonDirection::kLe:
+        return b_->CreateFCmpOLE(x, y);
+      case ComparisonDirection::kGt:
+        return b_->CreateFCmpOGT(x, y);
+      case ComparisonDirection::kGe:
+        return b_->CreateFCmpOGE(x, y);
     }
   }
   bool is_signed = IsSigned(type);
   switch (d) {
-    case ComparisonDirection::kEq: return b_->CreateICmpEQ(x, y);
-    case ComparisonDirection::kNe: return b_->CreateICmpNE(x, y);
-    case ComparisonDirection::kLt: return is_signed ? b_->CreateICmpSLT(x, y) : b_->CreateICmpULT(x, y);
-    case ComparisonDirection::kLe: return is_signed ? b_->CreateICmpSLE(x, y) : b_->CreateICmpULE(x, y);
-    case ComparisonDirection::kGt: return is_signed ? b_->CreateICmpSGT(x, y) : b_->CreateICmpUGT(x, y);
-    case ComparisonDirection::kGe: return is_signed ? b_->CreateICmpSGE(x, y) : b_->CreateICmpUGE(x, y);
+    case ComparisonDirection::kEq:
+      return b_->CreateICmpEQ(x, y);
+    case ComparisonDirection::kNe:
+      return b_->CreateICmpNE(x, y);
+    case ComparisonDirection::kLt:
+      return is_signed ? b_->CreateICmpSLT(x, y) : b_->CreateICmpULT(x, y);
+    case ComparisonDirection::kLe:
+      return is_signed ? b_->CreateICmpSLE(x, y) : b_->CreateICmpULE(x, y);
+    case ComparisonDirection::kGt:
+      return is_signed ? b_->CreateICmpSGT(x, y) : b_->CreateICmpUGT(x, y);
+    case ComparisonDirection::kGe:
+      return is_signed ? b_->CreateICmpSGE(x, y) : b_->CreateICmpUGE(x, y);
   }
   return b_->getFalse();
 }
@@ -516,8 +545,8 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitScalarComputatio
     const HloInstruction* p = computation.parameter_instruction(i);
     if (!p->shape().IsArray() || p->shape().rank() != 0) {
       cache_.pop_back();
-      return absl::UnimplementedError(absl::StrCat(
-          "computation '", computation.name(), "': only scalar parameters are supported"));
+      return absl::UnimplementedError(absl::StrCat("computation '", computation.name(),
+                                                   "': only scalar parameters are supported"));
     }
     cache_.back()[CacheKey{p, {}}] = {args[i]};
   }
@@ -536,8 +565,10 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitScalarComputatio
     if (values.size() == root->operands().size()) result = values;
   } else {
     auto v = Emit(*root, IrIndex());
-    if (v.ok()) result = std::vector<llvm::Value*>{*v};
-    else result = v.status();
+    if (v.ok())
+      result = std::vector<llvm::Value*>{*v};
+    else
+      result = v.status();
   }
   cache_.pop_back();
   return result;

@@ -33,8 +33,8 @@ class ElementalEmitter {
 
   enum class Device { kHost, kGpu };
 
-  ElementalEmitter(llvm::IRBuilder<>* b, llvm::Module* module, Device device,
-                   IsInput is_input, InputLoader loader);
+  ElementalEmitter(llvm::IRBuilder<>* b, llvm::Module* module, Device device, IsInput is_input,
+                   InputLoader loader);
 
   // The element of a single-array instruction at `index`.
   absl::StatusOr<llvm::Value*> Emit(const HloInstruction& instruction, const IrIndex& index);
@@ -62,7 +62,7 @@ class ElementalEmitter {
 
  private:
   absl::StatusOr<std::vector<llvm::Value*>> EmitUncached(const HloInstruction& instruction,
-                                                          const IrIndex& index);
+                                                         const IrIndex& index);
   absl::StatusOr<llvm::Value*> EmitUnary(const HloInstruction& instr, llvm::Value* x);
   absl::StatusOr<llvm::Value*> EmitBinary(const HloInstruction& instr, llvm::Value* x,
                                           llvm::Value* y);
@@ -82,8 +82,7 @@ class ElementalEmitter {
   absl::Status Accumulate(const HloComputation& to_apply, const std::vector<llvm::Value*>& args,
                           absl::Span<llvm::AllocaInst* const> acc);
   absl::StatusOr<llvm::Value*> EmitDot(const HloInstruction& instr, const IrIndex& index);
-  absl::StatusOr<llvm::Value*> EmitConvolution(const HloInstruction& instr,
-                                               const IrIndex& index);
+  absl::StatusOr<llvm::Value*> EmitConvolution(const HloInstruction& instr, const IrIndex& index);
   absl::StatusOr<llvm::Value*> EmitGather(const HloInstruction& instr, const IrIndex& index);
   absl::StatusOr<llvm::Value*> EmitConstant(const HloInstruction& instr, const IrIndex& index);
   // Calls an LLVM intrinsic or (GPU) a libdevice function.

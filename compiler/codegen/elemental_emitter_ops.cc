@@ -43,10 +43,9 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitConstant(const HloInstruction
     }
   }
   auto* array_type = llvm::ArrayType::get(et, n);
-  auto* global = new llvm::GlobalVariable(*module_, array_type, /*isConstant=*/true,
-                                          llvm::GlobalValue::PrivateLinkage,
-                                          llvm::ConstantArray::get(array_type, values),
-                                          absl::StrCat(instr.name(), ".table"));
+  auto* global = new llvm::GlobalVariable(
+      *module_, array_type, /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage,
+      llvm::ConstantArray::get(array_type, values), absl::StrCat(instr.name(), ".table"));
   llvm::Value* ptr = b_->CreateInBoundsGEP(et, global, index.linear(*b_));
   llvm::Value* v = b_->CreateLoad(et, ptr);
   if (type == PRED) v = b_->CreateICmpNE(v, b_->getInt8(0));
@@ -105,7 +104,8 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
       return one(b_->CreateFCmpOLT(abs, llvm::ConstantFP::getInfinity(x->getType())));
     }
     case HloOpcode::kSelect: {
-      AOT_ASSIGN_OR_RETURN(auto p, operand(0, instr.operand(0)->shape().rank() == 0 ? IrIndex() : same_index(0)));
+      AOT_ASSIGN_OR_RETURN(
+          auto p, operand(0, instr.operand(0)->shape().rank() == 0 ? IrIndex() : same_index(0)));
       AOT_ASSIGN_OR_RETURN(auto t, operand(1, same_index(1)));
       AOT_ASSIGN_OR_RETURN(auto f, operand(2, same_index(2)));
       return one(b_->CreateSelect(p, t, f));
@@ -131,7 +131,8 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
         v = b_->CreateSelect(x_nan, *x, m);
       } else {
         bool s = IsSignedInteger(t);
-        llvm::Value* m = b_->CreateSelect(s ? b_->CreateICmpSLT(*x, *lo) : b_->CreateICmpULT(*x, *lo), *lo, *x);
+        llvm::Value* m =
+            b_->CreateSelect(s ? b_->CreateICmpSLT(*x, *lo) : b_->CreateICmpULT(*x, *lo), *lo, *x);
         v = b_->CreateSelect(s ? b_->CreateICmpSGT(m, *hi) : b_->CreateICmpUGT(m, *hi), *hi, m);
       }
       return one(v);
@@ -184,8 +185,8 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
       std::vector<llvm::Value*> source = index.multi(*b_);
       for (size_t d = 0; d < source.size(); ++d) {
         const SliceSpec& s = instr.attrs().slice[d];
-        source[d] = b_->CreateAdd(b_->getInt64(s.start),
-                                  b_->CreateMul(source[d], b_->getInt64(s.stride)));
+        source[d] =
+            b_->CreateAdd(b_->getInt64(s.start), b_->CreateMul(source[d], b_->getInt64(s.stride)));
       }
       return one(operand(0, operand_index(0, source)));
     }
@@ -262,8 +263,9 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
       std::vector<llvm::Value*> source(m.size());
       for (size_t d = 0; d < m.size(); ++d) {
         llvm::Value* rel = b_->CreateSub(m[d], starts[d]);
-        inside = b_->CreateAnd(inside, b_->CreateAnd(b_->CreateICmpSGE(rel, b_->getInt64(0)),
-                                                     b_->CreateICmpSLT(rel, b_->getInt64(sizes[d]))));
+        inside =
+            b_->CreateAnd(inside, b_->CreateAnd(b_->CreateICmpSGE(rel, b_->getInt64(0)),
+                                                b_->CreateICmpSLT(rel, b_->getInt64(sizes[d]))));
         source[d] = Clamp(rel, 0, sizes[d] - 1);
       }
       AOT_ASSIGN_OR_RETURN(auto u, operand(1, operand_index(1, source)));
@@ -292,8 +294,8 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
   }
 }
 
-absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitReduce(
-    const HloInstruction& instr, const IrIndex& index) {
+absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitReduce(const HloInstruction& instr,
+                                                                       const IrIndex& index) {
   // Memoized on the output index: an epilogue that reads the reduced value
   // for every element of a row (softmax's x / sum) computes the row once
   // per run of equal indices instead of once per element.
@@ -308,8 +310,8 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitReduce(
   llvm::Value* current = index.IsScalar() ? b_->getInt64(0) : index.linear(*b_);
   llvm::BasicBlock* compute = llvm::BasicBlock::Create(c, "reduce.compute", fn);
   llvm::BasicBlock* join = llvm::BasicBlock::Create(c, "reduce.join", fn);
-  b_->CreateCondBr(b_->CreateICmpEQ(b_->CreateLoad(b_->getInt64Ty(), memo_index), current),
-                   join, compute);
+  b_->CreateCondBr(b_->CreateICmpEQ(b_->CreateLoad(b_->getInt64Ty(), memo_index), current), join,
+                   compute);
   b_->SetInsertPoint(compute);
   cache_.emplace_back();
   auto values = EmitReduceUncached(instr, index);
@@ -320,7 +322,8 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitReduce(
   b_->CreateBr(join);
   b_->SetInsertPoint(join);
   std::vector<llvm::Value*> out;
-  for (int64_t i = 0; i < n; ++i) out.push_back(b_->CreateLoad(memo[i]->getAllocatedType(), memo[i]));
+  for (int64_t i = 0; i < n; ++i)
+    out.push_back(b_->CreateLoad(memo[i]->getAllocatedType(), memo[i]));
   return out;
 }
 
@@ -366,7 +369,8 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitReduceUncached(
     }
     std::vector<llvm::Value*> args = LoadAccumulators(types, acc);
     for (int64_t i = 0; i < n; ++i) {
-      AOT_ASSIGN_OR_RETURN(auto v, Emit(*instr.operand(i), IrIndex::Multi(in_multi, instr.operand(i)->shape())));
+      AOT_ASSIGN_OR_RETURN(
+          auto v, Emit(*instr.operand(i), IrIndex::Multi(in_multi, instr.operand(i)->shape())));
       args.push_back(v);
     }
     return Accumulate(*instr.to_apply(), args, acc);
@@ -412,11 +416,12 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitReduceWindow(
     std::vector<llvm::Value*> in_multi(rank);
     for (int64_t d = 0; d < rank; ++d) {
       const WindowDimensionProto& wd = window.dimensions(d);
-      llvm::Value* kk = wd.window_reversal() ? b_->CreateSub(b_->getInt64(wd.size() - 1), k[d]) : k[d];
-      llvm::Value* pos = b_->CreateAdd(
-          b_->CreateSub(b_->CreateMul(out_multi[d], b_->getInt64(wd.stride())),
-                        b_->getInt64(wd.padding_low())),
-          b_->CreateMul(kk, b_->getInt64(wd.window_dilation())));
+      llvm::Value* kk =
+          wd.window_reversal() ? b_->CreateSub(b_->getInt64(wd.size() - 1), k[d]) : k[d];
+      llvm::Value* pos =
+          b_->CreateAdd(b_->CreateSub(b_->CreateMul(out_multi[d], b_->getInt64(wd.stride())),
+                                      b_->getInt64(wd.padding_low())),
+                        b_->CreateMul(kk, b_->getInt64(wd.window_dilation())));
       llvm::Value* nonneg = b_->CreateICmpSGE(pos, b_->getInt64(0));
       llvm::Value* safe = b_->CreateSelect(nonneg, pos, b_->getInt64(0));
       llvm::Value* on_grid =
@@ -430,7 +435,9 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitReduceWindow(
     for (int64_t i = 0; i < n; ++i) {
       llvm::Value* v = inits[i];
       if (in.ElementCount() > 0) {
-        AOT_ASSIGN_OR_RETURN(auto loaded, Emit(*instr.operand(i), IrIndex::Multi(in_multi, instr.operand(i)->shape())));
+        AOT_ASSIGN_OR_RETURN(
+            auto loaded,
+            Emit(*instr.operand(i), IrIndex::Multi(in_multi, instr.operand(i)->shape())));
         v = b_->CreateSelect(valid, loaded, inits[i]);
       }
       args.push_back(v);
@@ -486,7 +493,8 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitDot(const HloInstruction& ins
     contract_sizes.push_back(lhs.dimensions(d));
     contract_count *= lhs.dimensions(d);
   }
-  const std::vector<llvm::Value*>& m = index.IsScalar() ? std::vector<llvm::Value*>{} : index.multi(*b_);
+  const std::vector<llvm::Value*>& m =
+      index.IsScalar() ? std::vector<llvm::Value*>{} : index.multi(*b_);
   std::vector<llvm::Value*> lhs_multi(lhs.rank()), rhs_multi(rhs.rank());
   size_t pos = 0;
   for (int i = 0; i < dn.lhs_batch_dimensions_size(); ++i, ++pos) {
@@ -586,12 +594,13 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitConvolution(const HloInstruct
     llvm::Value* valid = b_->getTrue();
     for (int64_t s = 0; s < spatial; ++s) {
       const WindowDimensionProto& wd = window.dimensions(s);
-      llvm::Value* kk = wd.window_reversal() ? b_->CreateSub(b_->getInt64(wd.size() - 1), k[s]) : k[s];
+      llvm::Value* kk =
+          wd.window_reversal() ? b_->CreateSub(b_->getInt64(wd.size() - 1), k[s]) : k[s];
       k_multi[dn.kernel_spatial_dimensions(s)] = kk;
       llvm::Value* o = m[dn.output_spatial_dimensions(s)];
-      llvm::Value* pos = b_->CreateAdd(
-          b_->CreateSub(b_->CreateMul(o, b_->getInt64(wd.stride())), b_->getInt64(wd.padding_low())),
-          b_->CreateMul(k[s], b_->getInt64(wd.window_dilation())));
+      llvm::Value* pos = b_->CreateAdd(b_->CreateSub(b_->CreateMul(o, b_->getInt64(wd.stride())),
+                                                     b_->getInt64(wd.padding_low())),
+                                       b_->CreateMul(k[s], b_->getInt64(wd.window_dilation())));
       llvm::Value* nonneg = b_->CreateICmpSGE(pos, b_->getInt64(0));
       llvm::Value* safe = b_->CreateSelect(nonneg, pos, b_->getInt64(0));
       llvm::Value* on_grid =
@@ -640,19 +649,22 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitGather(const HloInstruction& 
     std::vector<llvm::Value*> idx_multi;
     size_t b = 0;
     for (int64_t d = 0; d < indices.rank(); ++d) {
-      if (d == ivd) idx_multi.push_back(b_->getInt64(k));
-      else idx_multi.push_back(batch[b++]);
+      if (d == ivd)
+        idx_multi.push_back(b_->getInt64(k));
+      else
+        idx_multi.push_back(batch[b++]);
     }
     AOT_ASSIGN_OR_RETURN(auto v, Emit(*instr.operand(1), IrIndex::Multi(idx_multi, indices)));
     int64_t od = dn.start_index_map(k);
-    start[od] = Clamp(Convert(v, indices.element_type(), S64), 0,
-                      operand.dimensions(od) - slice_sizes[od]);
+    start[od] =
+        Clamp(Convert(v, indices.element_type(), S64), 0, operand.dimensions(od) - slice_sizes[od]);
   }
   std::vector<llvm::Value*> operand_multi(operand.rank());
   size_t offset = 0;
   for (int64_t d = 0; d < operand.rank(); ++d) {
     llvm::Value* window = b_->getInt64(0);
-    if (!in_set(dn.collapsed_slice_dims(), d)) window = m[dn.offset_dims(static_cast<int>(offset++))];
+    if (!in_set(dn.collapsed_slice_dims(), d))
+      window = m[dn.offset_dims(static_cast<int>(offset++))];
     operand_multi[d] = b_->CreateAdd(start[d], window);
   }
   return Emit(*instr.operand(0), IrIndex::Multi(operand_multi, operand));

@@ -4,22 +4,40 @@ namespace aot {
 
 llvm::Type* ComputeType(PrimitiveType type, llvm::LLVMContext& c) {
   switch (type) {
-    case PRED: return llvm::Type::getInt1Ty(c);
-    case S8: case U8: return llvm::Type::getInt8Ty(c);
-    case S16: case U16: return llvm::Type::getInt16Ty(c);
-    case S32: case U32: return llvm::Type::getInt32Ty(c);
-    case S64: case U64: return llvm::Type::getInt64Ty(c);
-    case F16: case BF16: case F32: return llvm::Type::getFloatTy(c);
-    case F64: return llvm::Type::getDoubleTy(c);
-    default: return llvm::Type::getInt8Ty(c);
+    case PRED:
+      return llvm::Type::getInt1Ty(c);
+    case S8:
+    case U8:
+      return llvm::Type::getInt8Ty(c);
+    case S16:
+    case U16:
+      return llvm::Type::getInt16Ty(c);
+    case S32:
+    case U32:
+      return llvm::Type::getInt32Ty(c);
+    case S64:
+    case U64:
+      return llvm::Type::getInt64Ty(c);
+    case F16:
+    case BF16:
+    case F32:
+      return llvm::Type::getFloatTy(c);
+    case F64:
+      return llvm::Type::getDoubleTy(c);
+    default:
+      return llvm::Type::getInt8Ty(c);
   }
 }
 
 llvm::Type* StorageType(PrimitiveType type, llvm::LLVMContext& c) {
   switch (type) {
-    case PRED: return llvm::Type::getInt8Ty(c);
-    case F16: case BF16: return llvm::Type::getInt16Ty(c);
-    default: return ComputeType(type, c);
+    case PRED:
+      return llvm::Type::getInt8Ty(c);
+    case F16:
+    case BF16:
+      return llvm::Type::getInt16Ty(c);
+    default:
+      return ComputeType(type, c);
   }
 }
 
@@ -86,8 +104,7 @@ llvm::Value* IrArray::ElementAddress(llvm::IRBuilder<>& b, const IrIndex& index)
 
 llvm::Value* IrArray::Load(llvm::IRBuilder<>& b, const IrIndex& index) const {
   PrimitiveType type = shape_.element_type();
-  llvm::Value* stored =
-      b.CreateLoad(StorageType(type, b.getContext()), ElementAddress(b, index));
+  llvm::Value* stored = b.CreateLoad(StorageType(type, b.getContext()), ElementAddress(b, index));
   return StorageToCompute(b, stored, type);
 }
 
@@ -119,8 +136,7 @@ llvm::Value* FloatToHalfBits(llvm::IRBuilder<>& b, llvm::Value* f) {
   // Normal: rebias and round 13 bits.
   llvm::Value* rebased = b.CreateSub(abs, b.getInt32(112u << 23));
   llvm::Value* lsb = b.CreateAnd(b.CreateLShr(rebased, 13), b.getInt32(1));
-  llvm::Value* normal =
-      b.CreateLShr(b.CreateAdd(rebased, b.CreateAdd(b.getInt32(0xfff), lsb)), 13);
+  llvm::Value* normal = b.CreateLShr(b.CreateAdd(rebased, b.CreateAdd(b.getInt32(0xfff), lsb)), 13);
   // Subnormal (abs < 2^-14): value = mantissa >> (126 - exponent), RNE.
   llvm::Value* is_sub = b.CreateICmpULT(abs, b.getInt32(0x38800000));
   llvm::Value* is_zero = b.CreateICmpULT(abs, b.getInt32(0x33000000));
@@ -130,13 +146,16 @@ llvm::Value* FloatToHalfBits(llvm::IRBuilder<>& b, llvm::Value* f) {
   // Clamp the shift so that the (unused) lanes never shift by >= 32.
   shift = b.CreateSelect(b.CreateICmpUGT(shift, b.getInt32(24)), b.getInt32(24), shift);
   llvm::Value* sub = b.CreateLShr(mantissa, shift);
-  llvm::Value* rem = b.CreateAnd(mantissa, b.CreateSub(b.CreateShl(b.getInt32(1), shift), b.getInt32(1)));
+  llvm::Value* rem =
+      b.CreateAnd(mantissa, b.CreateSub(b.CreateShl(b.getInt32(1), shift), b.getInt32(1)));
   llvm::Value* half = b.CreateShl(b.getInt32(1), b.CreateSub(shift, b.getInt32(1)));
-  llvm::Value* round_up = b.CreateOr(
-      b.CreateICmpUGT(rem, half),
-      b.CreateAnd(b.CreateICmpEQ(rem, half), b.CreateICmpNE(b.CreateAnd(sub, b.getInt32(1)), b.getInt32(0))));
+  llvm::Value* round_up =
+      b.CreateOr(b.CreateICmpUGT(rem, half),
+                 b.CreateAnd(b.CreateICmpEQ(rem, half),
+                             b.CreateICmpNE(b.CreateAnd(sub, b.getInt32(1)), b.getInt32(0))));
   sub = b.CreateAdd(sub, b.CreateZExt(round_up, b.getInt32Ty()));
-  llvm::Value* magnitude = b.CreateSelect(is_sub, b.CreateSelect(is_zero, b.getInt32(0), sub), normal);
+  llvm::Value* magnitude =
+      b.CreateSelect(is_sub, b.CreateSelect(is_zero, b.getInt32(0), sub), normal);
   magnitude = b.CreateSelect(is_inf, b.getInt32(0x7c00), magnitude);
   magnitude = b.CreateSelect(is_nan, b.getInt32(0x7e00), magnitude);
   return b.CreateTrunc(b.CreateOr(sign, magnitude), b.getInt16Ty());
@@ -158,8 +177,9 @@ llvm::Value* HalfBitsToFloat(llvm::IRBuilder<>& b, llvm::Value* bits) {
   llvm::Value* special = b.CreateBitCast(
       b.CreateOr(sign, b.CreateOr(b.getInt32(0x7f800000), b.CreateShl(mantissa, 13))),
       b.getFloatTy());
-  llvm::Value* sub_magnitude = b.CreateFMul(b.CreateUIToFP(mantissa, b.getFloatTy()),
-                                            llvm::ConstantFP::get(b.getFloatTy(), 1.0 / 16777216.0));
+  llvm::Value* sub_magnitude =
+      b.CreateFMul(b.CreateUIToFP(mantissa, b.getFloatTy()),
+                   llvm::ConstantFP::get(b.getFloatTy(), 1.0 / 16777216.0));
   llvm::Value* subnormal = b.CreateSelect(b.CreateICmpNE(sign, b.getInt32(0)),
                                           b.CreateFNeg(sub_magnitude), sub_magnitude);
   llvm::Value* out = b.CreateSelect(b.CreateICmpEQ(exponent, b.getInt32(0x1f)), special, normal);
@@ -170,19 +190,27 @@ llvm::Value* HalfBitsToFloat(llvm::IRBuilder<>& b, llvm::Value* bits) {
 
 llvm::Value* StorageToCompute(llvm::IRBuilder<>& b, llvm::Value* stored, PrimitiveType type) {
   switch (type) {
-    case PRED: return b.CreateICmpNE(stored, b.getInt8(0));
-    case BF16: return Bf16BitsToFloat(b, stored);
-    case F16: return HalfBitsToFloat(b, stored);
-    default: return stored;
+    case PRED:
+      return b.CreateICmpNE(stored, b.getInt8(0));
+    case BF16:
+      return Bf16BitsToFloat(b, stored);
+    case F16:
+      return HalfBitsToFloat(b, stored);
+    default:
+      return stored;
   }
 }
 
 llvm::Value* ComputeToStorage(llvm::IRBuilder<>& b, llvm::Value* value, PrimitiveType type) {
   switch (type) {
-    case PRED: return b.CreateZExt(value, b.getInt8Ty());
-    case BF16: return FloatToBf16Bits(b, value);
-    case F16: return FloatToHalfBits(b, value);
-    default: return value;
+    case PRED:
+      return b.CreateZExt(value, b.getInt8Ty());
+    case BF16:
+      return FloatToBf16Bits(b, value);
+    case F16:
+      return FloatToHalfBits(b, value);
+    default:
+      return value;
   }
 }
 

@@ -132,10 +132,10 @@ class KernelBuilder {
       llvm::Value* frame = fn_->getArg(0);
       // AotHostKernelFrame: {args, block_x, block_y, block_z, grid_x,
       // grid_y, grid_z, threads_x, threads_y, threads_z}.
-      llvm::StructType* frame_type = llvm::StructType::get(
-          context_, {ptr, b_.getInt64Ty(), b_.getInt64Ty(), b_.getInt64Ty(), b_.getInt64Ty(),
-                     b_.getInt64Ty(), b_.getInt64Ty(), b_.getInt64Ty(), b_.getInt64Ty(),
-                     b_.getInt64Ty()});
+      llvm::StructType* frame_type =
+          llvm::StructType::get(context_, {ptr, b_.getInt64Ty(), b_.getInt64Ty(), b_.getInt64Ty(),
+                                           b_.getInt64Ty(), b_.getInt64Ty(), b_.getInt64Ty(),
+                                           b_.getInt64Ty(), b_.getInt64Ty(), b_.getInt64Ty()});
       llvm::Value* args = b_.CreateLoad(ptr, b_.CreateStructGEP(frame_type, frame, 0));
       for (size_t i = 0; i < arity; ++i) {
         arg_ptrs_.push_back(b_.CreateLoad(ptr, b_.CreateConstInBoundsGEP1_64(ptr, args, i)));
@@ -181,7 +181,8 @@ class KernelBuilder {
     }
     llvm::Value* start = b_.CreateMul(block_, threads_);
     llvm::Value* limit = b_.CreateAdd(start, threads_);
-    llvm::Value* end = b_.CreateSelect(b_.CreateICmpULT(limit, b_.getInt64(n)), limit, b_.getInt64(n));
+    llvm::Value* end =
+        b_.CreateSelect(b_.CreateICmpULT(limit, b_.getInt64(n)), limit, b_.getInt64(n));
     llvm::BasicBlock* pre = b_.GetInsertBlock();
     llvm::BasicBlock* loop = llvm::BasicBlock::Create(context_, "elements", fn_);
     b_.CreateCondBr(b_.CreateICmpULT(start, end), loop, exit);
@@ -296,39 +297,40 @@ class KernelBuilder {
     // Stable insertion sort: move element i left while comparator(elem,
     // prev) holds.
     llvm::AllocaInst* j_slot = emitter_->EntryAlloca(b_.getInt64Ty());
-    absl::Status status = emitter_->EmitLoop(len > 0 ? len - 1 : 0, [&](llvm::Value* i0) -> absl::Status {
-      b_.CreateStore(b_.CreateAdd(i0, b_.getInt64(1)), j_slot);
-      llvm::BasicBlock* head = llvm::BasicBlock::Create(context_, "isort.head", fn_);
-      llvm::BasicBlock* check = llvm::BasicBlock::Create(context_, "isort.check", fn_);
-      llvm::BasicBlock* swap = llvm::BasicBlock::Create(context_, "isort.swap", fn_);
-      llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "isort.done", fn_);
-      b_.CreateBr(head);
-      b_.SetInsertPoint(head);
-      llvm::Value* j = b_.CreateLoad(b_.getInt64Ty(), j_slot);
-      b_.CreateCondBr(b_.CreateICmpSGT(j, b_.getInt64(0)), check, done);
-      b_.SetInsertPoint(check);
-      llvm::Value* jm1 = b_.CreateSub(j, b_.getInt64(1));
-      IrIndex cur = index_at(j), prev = index_at(jm1);
-      std::vector<llvm::Value*> args;
-      std::vector<llvm::Value*> cur_values, prev_values;
-      for (int64_t k = 0; k < n_ops; ++k) {
-        cur_values.push_back(outputs_[k].Load(b_, cur));
-        prev_values.push_back(outputs_[k].Load(b_, prev));
-        args.push_back(cur_values.back());
-        args.push_back(prev_values.back());
-      }
-      AOT_ASSIGN_OR_RETURN(auto less, emitter_->EmitScalarComputation(*sort.to_apply(), args));
-      b_.CreateCondBr(less[0], swap, done);
-      b_.SetInsertPoint(swap);
-      for (int64_t k = 0; k < n_ops; ++k) {
-        outputs_[k].Store(b_, cur, prev_values[k]);
-        outputs_[k].Store(b_, prev, cur_values[k]);
-      }
-      b_.CreateStore(jm1, j_slot);
-      b_.CreateBr(head);
-      b_.SetInsertPoint(done);
-      return absl::OkStatus();
-    });
+    absl::Status status =
+        emitter_->EmitLoop(len > 0 ? len - 1 : 0, [&](llvm::Value* i0) -> absl::Status {
+          b_.CreateStore(b_.CreateAdd(i0, b_.getInt64(1)), j_slot);
+          llvm::BasicBlock* head = llvm::BasicBlock::Create(context_, "isort.head", fn_);
+          llvm::BasicBlock* check = llvm::BasicBlock::Create(context_, "isort.check", fn_);
+          llvm::BasicBlock* swap = llvm::BasicBlock::Create(context_, "isort.swap", fn_);
+          llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "isort.done", fn_);
+          b_.CreateBr(head);
+          b_.SetInsertPoint(head);
+          llvm::Value* j = b_.CreateLoad(b_.getInt64Ty(), j_slot);
+          b_.CreateCondBr(b_.CreateICmpSGT(j, b_.getInt64(0)), check, done);
+          b_.SetInsertPoint(check);
+          llvm::Value* jm1 = b_.CreateSub(j, b_.getInt64(1));
+          IrIndex cur = index_at(j), prev = index_at(jm1);
+          std::vector<llvm::Value*> args;
+          std::vector<llvm::Value*> cur_values, prev_values;
+          for (int64_t k = 0; k < n_ops; ++k) {
+            cur_values.push_back(outputs_[k].Load(b_, cur));
+            prev_values.push_back(outputs_[k].Load(b_, prev));
+            args.push_back(cur_values.back());
+            args.push_back(prev_values.back());
+          }
+          AOT_ASSIGN_OR_RETURN(auto less, emitter_->EmitScalarComputation(*sort.to_apply(), args));
+          b_.CreateCondBr(less[0], swap, done);
+          b_.SetInsertPoint(swap);
+          for (int64_t k = 0; k < n_ops; ++k) {
+            outputs_[k].Store(b_, cur, prev_values[k]);
+            outputs_[k].Store(b_, prev, cur_values[k]);
+          }
+          b_.CreateStore(jm1, j_slot);
+          b_.CreateBr(head);
+          b_.SetInsertPoint(done);
+          return absl::OkStatus();
+        });
     if (!status.ok()) return status;
     b_.CreateBr(exit);
     b_.SetInsertPoint(exit);
@@ -380,8 +382,10 @@ class KernelBuilder {
           llvm::Value* v = inputs_[1].Load(b_, IrIndex::Multi(im, indices));
           int64_t od = dn.scatter_dims_to_operand_dims(k);
           llvm::Value* sv = emitter_->Convert(v, indices.element_type(), S64);
-          fits = b_.CreateAnd(fits, b_.CreateAnd(b_.CreateICmpSGE(sv, b_.getInt64(0)),
-                                                 b_.CreateICmpSLE(sv, b_.getInt64(operand.dimensions(od) - extent[od]))));
+          fits = b_.CreateAnd(
+              fits,
+              b_.CreateAnd(b_.CreateICmpSGE(sv, b_.getInt64(0)),
+                           b_.CreateICmpSLE(sv, b_.getInt64(operand.dimensions(od) - extent[od]))));
           start[od] = sv;
         }
         std::vector<llvm::Value*> om(operand.rank());
@@ -395,7 +399,8 @@ class KernelBuilder {
         IrIndex oindex = IrIndex::Multi(om, operand);
         llvm::Value* old = outputs_[0].Load(b_, oindex);
         llvm::Value* update = inputs_[2].Load(b_, uindex);
-        AOT_ASSIGN_OR_RETURN(auto combined, emitter_->EmitScalarComputation(*scatter.to_apply(), {old, update}));
+        AOT_ASSIGN_OR_RETURN(auto combined,
+                             emitter_->EmitScalarComputation(*scatter.to_apply(), {old, update}));
         outputs_[0].Store(b_, oindex, b_.CreateSelect(fits, combined[0], old));
         return absl::OkStatus();
       });
@@ -410,10 +415,11 @@ class KernelBuilder {
     return Serially([&]() -> absl::Status {
       // Output = init.
       Shape logical(operand.element_type(), operand.dimensions());
-      absl::Status s = emitter_->EmitLoop(operand.ElementCount(), [&](llvm::Value* i) -> absl::Status {
-        outputs_[0].Store(b_, IrIndex::Linear(i, logical), inputs_[2].Load(b_, IrIndex()));
-        return absl::OkStatus();
-      });
+      absl::Status s =
+          emitter_->EmitLoop(operand.ElementCount(), [&](llvm::Value* i) -> absl::Status {
+            outputs_[0].Store(b_, IrIndex::Linear(i, logical), inputs_[2].Load(b_, IrIndex()));
+            return absl::OkStatus();
+          });
       if (!s.ok()) return s;
       llvm::Type* et = ComputeType(operand.element_type(), context_);
       llvm::AllocaInst* have = emitter_->EntryAlloca(b_.getInt1Ty());
@@ -435,17 +441,22 @@ class KernelBuilder {
             const WindowDimensionProto& wd = window.dimensions(static_cast<int>(d));
             llvm::Value* k = d == 0 ? rest : b_.CreateURem(rest, b_.getInt64(wd.size()));
             if (d > 0) rest = b_.CreateUDiv(rest, b_.getInt64(wd.size()));
-            llvm::Value* p = b_.CreateAdd(
-                b_.CreateSub(b_.CreateMul(sm[d], b_.getInt64(wd.stride())), b_.getInt64(wd.padding_low())), k);
-            valid = b_.CreateAnd(valid, b_.CreateAnd(b_.CreateICmpSGE(p, b_.getInt64(0)),
-                                                     b_.CreateICmpSLT(p, b_.getInt64(operand.dimensions(d)))));
+            llvm::Value* p =
+                b_.CreateAdd(b_.CreateSub(b_.CreateMul(sm[d], b_.getInt64(wd.stride())),
+                                          b_.getInt64(wd.padding_low())),
+                             k);
+            valid = b_.CreateAnd(
+                valid, b_.CreateAnd(b_.CreateICmpSGE(p, b_.getInt64(0)),
+                                    b_.CreateICmpSLT(p, b_.getInt64(operand.dimensions(d)))));
             pos[d] = emitter_->Clamp(p, 0, std::max<int64_t>(operand.dimensions(d) - 1, 0));
           }
           llvm::Value* cur = inputs_[0].Load(b_, IrIndex::Multi(pos, operand));
           llvm::Value* has = b_.CreateLoad(b_.getInt1Ty(), have);
           llvm::Value* current_best = b_.CreateLoad(et, best);
-          AOT_ASSIGN_OR_RETURN(auto keep, emitter_->EmitScalarComputation(*sas.called_computations()[0], {current_best, cur}));
-          llvm::Value* take = b_.CreateAnd(valid, b_.CreateOr(b_.CreateNot(has), b_.CreateNot(keep[0])));
+          AOT_ASSIGN_OR_RETURN(auto keep, emitter_->EmitScalarComputation(
+                                              *sas.called_computations()[0], {current_best, cur}));
+          llvm::Value* take =
+              b_.CreateAnd(valid, b_.CreateOr(b_.CreateNot(has), b_.CreateNot(keep[0])));
           b_.CreateStore(b_.CreateSelect(take, cur, current_best), best);
           for (int64_t d = 0; d < rank; ++d) {
             llvm::Value* old = b_.CreateLoad(b_.getInt64Ty(), best_index[d]);
@@ -456,11 +467,13 @@ class KernelBuilder {
         });
         if (!inner.ok()) return inner;
         std::vector<llvm::Value*> target(rank);
-        for (int64_t d = 0; d < rank; ++d) target[d] = b_.CreateLoad(b_.getInt64Ty(), best_index[d]);
+        for (int64_t d = 0; d < rank; ++d)
+          target[d] = b_.CreateLoad(b_.getInt64Ty(), best_index[d]);
         IrIndex tindex = IrIndex::Multi(target, operand);
         llvm::Value* old = outputs_[0].Load(b_, tindex);
         llvm::Value* src = inputs_[1].Load(b_, sindex);
-        AOT_ASSIGN_OR_RETURN(auto combined, emitter_->EmitScalarComputation(*sas.called_computations()[1], {old, src}));
+        AOT_ASSIGN_OR_RETURN(auto combined, emitter_->EmitScalarComputation(
+                                                *sas.called_computations()[1], {old, src}));
         llvm::Value* has = b_.CreateLoad(b_.getInt1Ty(), have);
         outputs_[0].Store(b_, tindex, b_.CreateSelect(has, combined[0], old));
         return absl::OkStatus();

@@ -15,10 +15,10 @@ namespace aot {
 // not fused) whose inputs and outputs are buffers passed as arguments, in
 // this order: inputs, then outputs.
 struct KernelSpec {
-  std::string name;                               // entry symbol
-  const HloInstruction* instruction = nullptr;    // fusion or op
-  std::vector<Shape> input_shapes;                // per input argument
-  std::vector<Shape> output_shapes;               // per output argument
+  std::string name;                             // entry symbol
+  const HloInstruction* instruction = nullptr;  // fusion or op
+  std::vector<Shape> input_shapes;              // per input argument
+  std::vector<Shape> output_shapes;             // per output argument
 };
 
 struct CompiledKernel {

@@ -58,19 +58,18 @@ absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> MakeTargetMachine(
   std::string error;
   const llvm::Target* t = llvm::TargetRegistry::lookupTarget(target.llvm_triple(), error);
   if (t == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat("LLVM target '", target.llvm_triple(),
-                                                   "': ", error));
+    return absl::InvalidArgumentError(
+        absl::StrCat("LLVM target '", target.llvm_triple(), "': ", error));
   }
   llvm::TargetOptions options;
   // Bitwise-reproducible math: no fast-math, no FMA contraction.
   options.AllowFPOpFusion = llvm::FPOpFusion::Strict;
   std::unique_ptr<llvm::TargetMachine> machine(t->createTargetMachine(
-      target.llvm_triple(), target.llvm_cpu(), Features(target), options,
-      llvm::Reloc::PIC_, llvm::CodeModel::Small, llvm::CodeGenOptLevel::Aggressive));
+      target.llvm_triple(), target.llvm_cpu(), Features(target), options, llvm::Reloc::PIC_,
+      llvm::CodeModel::Small, llvm::CodeGenOptLevel::Aggressive));
   if (machine == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat("cannot create an LLVM target machine for ",
-                                                   target.llvm_triple(), " ",
-                                                   target.llvm_cpu()));
+                                                   target.llvm_triple(), " ", target.llvm_cpu()));
   }
   return machine;
 }
@@ -90,8 +89,7 @@ absl::StatusOr<std::string> Emit(llvm::Module& module, const TargetConfigProto& 
 
 }  // namespace
 
-absl::Status ConfigureModuleForTarget(llvm::Module& module,
-                                      const TargetConfigProto& target) {
+absl::Status ConfigureModuleForTarget(llvm::Module& module, const TargetConfigProto& target) {
   AOT_ASSIGN_OR_RETURN(auto machine, MakeTargetMachine(target));
   module.setTargetTriple(target.llvm_triple());
   module.setDataLayout(machine->createDataLayout());
@@ -120,14 +118,12 @@ absl::Status OptimizeModule(llvm::Module& module, const TargetConfigProto& targe
   builder.registerFunctionAnalyses(fam);
   builder.registerLoopAnalyses(lam);
   builder.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager mpm =
-      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  llvm::ModulePassManager mpm = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
   mpm.run(module, mam);
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::string> EmitHostObject(llvm::Module& module,
-                                           const TargetConfigProto& target) {
+absl::StatusOr<std::string> EmitHostObject(llvm::Module& module, const TargetConfigProto& target) {
   return Emit(module, target, llvm::CodeGenFileType::ObjectFile);
 }
 
@@ -154,13 +150,12 @@ absl::Status LinkLibdevice(llvm::Module& module) {
   if (!buffer) return absl::NotFoundError(absl::StrCat("cannot read ", path));
   auto libdevice = llvm::parseBitcodeFile((*buffer)->getMemBufferRef(), module.getContext());
   if (!libdevice) {
-    return absl::InternalError(absl::StrCat("cannot parse ", path, ": ",
-                                            llvm::toString(libdevice.takeError())));
+    return absl::InternalError(
+        absl::StrCat("cannot parse ", path, ": ", llvm::toString(libdevice.takeError())));
   }
   (*libdevice)->setTargetTriple(module.getTargetTriple());
   (*libdevice)->setDataLayout(module.getDataLayout());
-  if (llvm::Linker::linkModules(module, std::move(*libdevice),
-                                llvm::Linker::Flags::LinkOnlyNeeded,
+  if (llvm::Linker::linkModules(module, std::move(*libdevice), llvm::Linker::Flags::LinkOnlyNeeded,
                                 [](llvm::Module& m, const llvm::StringSet<>& gvs) {
                                   llvm::internalizeModule(m, [&gvs](const llvm::GlobalValue& gv) {
                                     return !gv.hasName() || gvs.count(gv.getName()) == 0;
@@ -228,12 +223,14 @@ absl::StatusOr<std::string> CompilePtxToCubin(const std::string& ptx, const std:
     if (pid < 0 || ::waitpid(pid, &wstatus, 0) < 0 || !WIFEXITED(wstatus) ||
         WEXITSTATUS(wstatus) != 0) {
       auto text = ReadFileToString(log, 1 << 20);
-      status = absl::InternalError(absl::StrCat("ptxas failed for ", sm, ": ",
-                                                text.ok() ? *text : std::string("no log")));
+      status = absl::InternalError(
+          absl::StrCat("ptxas failed for ", sm, ": ", text.ok() ? *text : std::string("no log")));
     } else {
       auto bytes = ReadFileToString(out);
-      if (bytes.ok()) cubin = *std::move(bytes);
-      else status = bytes.status();
+      if (bytes.ok())
+        cubin = *std::move(bytes);
+      else
+        status = bytes.status();
     }
   }
   std::error_code ec;

@@ -16,15 +16,13 @@ namespace aot {
 
 // Prepares `module` for the target (triple, data layout) so IR emission
 // uses the right types.
-absl::Status ConfigureModuleForTarget(llvm::Module& module,
-                                      const TargetConfigProto& target);
+absl::Status ConfigureModuleForTarget(llvm::Module& module, const TargetConfigProto& target);
 
 // Runs LLVM's O3 pipeline on `module` (vectorization included).
 absl::Status OptimizeModule(llvm::Module& module, const TargetConfigProto& target);
 
 // Host: relocatable ELF object for target.llvm_cpu() ("x86-64-v3").
-absl::StatusOr<std::string> EmitHostObject(llvm::Module& module,
-                                           const TargetConfigProto& target);
+absl::StatusOr<std::string> EmitHostObject(llvm::Module& module, const TargetConfigProto& target);
 // CUDA: PTX text for target.llvm_cpu() ("sm_90").
 absl::StatusOr<std::string> EmitPtx(llvm::Module& module, const TargetConfigProto& target);
 
@@ -34,13 +32,12 @@ absl::Status LinkLibdevice(llvm::Module& module);
 
 // ptxas, when available.
 struct PtxasInfo {
-  std::string path;     // empty when not found
+  std::string path;  // empty when not found
   int major = 0, minor = 0;
 };
 const PtxasInfo& FindPtxas();
 // Compiles PTX to a cubin for "sm_XX" with ptxas (in a temp dir).
-absl::StatusOr<std::string> CompilePtxToCubin(const std::string& ptx,
-                                              const std::string& sm);
+absl::StatusOr<std::string> CompilePtxToCubin(const std::string& ptx, const std::string& sm);
 
 // The module as textual LLVM IR (for --stage=llvm).
 std::string ModuleToString(const llvm::Module& module);

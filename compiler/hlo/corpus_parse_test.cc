@@ -12,8 +12,7 @@ namespace {
 
 std::vector<std::filesystem::path> CorpusFiles() {
   std::vector<std::filesystem::path> files;
-  for (const auto& entry :
-       std::filesystem::recursive_directory_iterator("golden/modules")) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator("golden/modules")) {
     if (entry.path().extension() == ".hlo") files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
@@ -50,10 +49,18 @@ TEST(CorpusParseTest, MutatedCorpusTextNeverCrashes) {
       std::string text = base;
       size_t pos = rng() % text.size();
       switch (rng() % 4) {
-        case 0: text[pos] = alphabet[rng() % (sizeof(alphabet) - 1)]; break;
-        case 1: text.erase(pos, 1 + rng() % 16); break;
-        case 2: text.insert(pos, 1, alphabet[rng() % (sizeof(alphabet) - 1)]); break;
-        case 3: text.resize(pos); break;
+        case 0:
+          text[pos] = alphabet[rng() % (sizeof(alphabet) - 1)];
+          break;
+        case 1:
+          text.erase(pos, 1 + rng() % 16);
+          break;
+        case 2:
+          text.insert(pos, 1, alphabet[rng() % (sizeof(alphabet) - 1)]);
+          break;
+        case 3:
+          text.resize(pos);
+          break;
       }
       auto module = ParseHloModule(text);
       if (module.ok()) {

@@ -8,8 +8,7 @@
 
 namespace aot {
 
-HloInstruction* HloComputation::AddInstruction(
-    std::unique_ptr<HloInstruction> instruction) {
+HloInstruction* HloComputation::AddInstruction(std::unique_ptr<HloInstruction> instruction) {
   HloInstruction* raw = instruction.get();
   raw->set_parent(this);
   if (raw->opcode() == HloOpcode::kParameter) {
@@ -27,24 +26,23 @@ HloInstruction* HloComputation::AddInstruction(
 
 absl::Status HloComputation::RemoveInstruction(HloInstruction* instruction) {
   if (instruction == root_) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "cannot remove root instruction '", instruction->name(), "'"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot remove root instruction '", instruction->name(), "'"));
   }
   if (instruction->user_count() > 0) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "cannot remove instruction '", instruction->name(), "': it has ",
-        instruction->user_count(), " users"));
+    return absl::FailedPreconditionError(absl::StrCat("cannot remove instruction '",
+                                                      instruction->name(), "': it has ",
+                                                      instruction->user_count(), " users"));
   }
   if (instruction->opcode() == HloOpcode::kParameter) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "cannot remove parameter '", instruction->name(), "'"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot remove parameter '", instruction->name(), "'"));
   }
   auto it = std::find_if(instructions_.begin(), instructions_.end(),
                          [&](const auto& p) { return p.get() == instruction; });
   if (it == instructions_.end()) {
-    return absl::NotFoundError(absl::StrCat(
-        "instruction '", instruction->name(), "' is not in computation '",
-        name_, "'"));
+    return absl::NotFoundError(absl::StrCat("instruction '", instruction->name(),
+                                            "' is not in computation '", name_, "'"));
   }
   instruction->DetachFromOperands();
   instructions_.erase(it);
@@ -97,9 +95,8 @@ std::string HloComputation::ToString() const {
     if (p == nullptr) continue;
     params.push_back(absl::StrCat(p->name(), ": ", p->shape().ToString()));
   }
-  std::string out = absl::StrCat(
-      "%", name_, " (", absl::StrJoin(params, ", "), ") -> ",
-      root_ != nullptr ? root_->shape().ToString() : "()", " {\n");
+  std::string out = absl::StrCat("%", name_, " (", absl::StrJoin(params, ", "), ") -> ",
+                                 root_ != nullptr ? root_->shape().ToString() : "()", " {\n");
   // Topological order (operands before users, whatever order instructions
   // were added in), so the text always parses back.
   for (const HloInstruction* i : MakeInstructionPostOrder()) {

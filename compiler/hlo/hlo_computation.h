@@ -32,17 +32,11 @@ class HloComputation {
   HloInstruction* root_instruction() const { return root_; }
   void set_root_instruction(HloInstruction* root) { root_ = root; }
 
-  int64_t num_parameters() const {
-    return static_cast<int64_t>(parameters_.size());
-  }
+  int64_t num_parameters() const { return static_cast<int64_t>(parameters_.size()); }
   HloInstruction* parameter_instruction(int64_t i) const { return parameters_[i]; }
-  const std::vector<HloInstruction*>& parameter_instructions() const {
-    return parameters_;
-  }
+  const std::vector<HloInstruction*>& parameter_instructions() const { return parameters_; }
 
-  int64_t instruction_count() const {
-    return static_cast<int64_t>(instructions_.size());
-  }
+  int64_t instruction_count() const { return static_cast<int64_t>(instructions_.size()); }
   // Instructions in definition order.
   std::vector<HloInstruction*> instructions() const;
   // Every instruction after its operands: a depth-first post order started

@@ -17,20 +17,27 @@ std::string Quote(absl::string_view s) {
   std::string out = "\"";
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default: out.push_back(c);
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        out.push_back(c);
     }
   }
   out += "\"";
   return out;
 }
 
-std::string ComputationRef(const HloComputation* c) {
-  return absl::StrCat("%", c->name());
-}
+std::string ComputationRef(const HloComputation* c) { return absl::StrCat("%", c->name()); }
 
 }  // namespace
 
@@ -42,22 +49,21 @@ absl::StatusOr<ComparisonDirection> ParseComparisonDirection(absl::string_view s
   for (int i = 0; i < 6; ++i) {
     if (kDirections[i] == s) return static_cast<ComparisonDirection>(i);
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown comparison direction '", s, "'"));
+  return absl::InvalidArgumentError(absl::StrCat("unknown comparison direction '", s, "'"));
 }
 
 HloInstruction::HloInstruction(HloOpcode opcode, Shape shape)
     : opcode_(opcode), shape_(std::move(shape)) {}
 
-std::unique_ptr<HloInstruction> HloInstruction::Create(
-    HloOpcode opcode, Shape shape, std::vector<HloInstruction*> operands) {
+std::unique_ptr<HloInstruction> HloInstruction::Create(HloOpcode opcode, Shape shape,
+                                                       std::vector<HloInstruction*> operands) {
   auto instr = absl::WrapUnique(new HloInstruction(opcode, std::move(shape)));
   for (HloInstruction* op : operands) instr->AppendOperand(op);
   return instr;
 }
 
-std::unique_ptr<HloInstruction> HloInstruction::CreateParameter(
-    int64_t number, Shape shape, std::string name) {
+std::unique_ptr<HloInstruction> HloInstruction::CreateParameter(int64_t number, Shape shape,
+                                                                std::string name) {
   auto instr = Create(HloOpcode::kParameter, std::move(shape), {});
   instr->attrs_.parameter_number = number;
   instr->name_ = std::move(name);
@@ -72,8 +78,7 @@ std::unique_ptr<HloInstruction> HloInstruction::CreateConstant(Literal literal) 
 
 void HloInstruction::AppendOperand(HloInstruction* operand) {
   operands_.push_back(operand);
-  if (std::find(operand->users_.begin(), operand->users_.end(), this) ==
-      operand->users_.end()) {
+  if (std::find(operand->users_.begin(), operand->users_.end(), this) == operand->users_.end()) {
     operand->users_.push_back(this);
   }
 }
@@ -83,8 +88,7 @@ void HloInstruction::ReplaceOperandWith(int64_t i, HloInstruction* new_operand) 
   if (old == new_operand) return;
   operands_[i] = new_operand;
   if (std::find(operands_.begin(), operands_.end(), old) == operands_.end()) {
-    old->users_.erase(std::remove(old->users_.begin(), old->users_.end(), this),
-                      old->users_.end());
+    old->users_.erase(std::remove(old->users_.begin(), old->users_.end(), this), old->users_.end());
   }
   if (std::find(new_operand->users_.begin(), new_operand->users_.end(), this) ==
       new_operand->users_.end()) {
@@ -107,8 +111,7 @@ void HloInstruction::ReplaceAllUsesWith(HloInstruction* other) {
 
 void HloInstruction::DetachFromOperands() {
   for (HloInstruction* op : operands_) {
-    op->users_.erase(std::remove(op->users_.begin(), op->users_.end(), this),
-                     op->users_.end());
+    op->users_.erase(std::remove(op->users_.begin(), op->users_.end(), this), op->users_.end());
   }
   operands_.clear();
 }
@@ -136,8 +139,10 @@ std::string WindowToString(const WindowProto& window) {
     }
     parts.push_back(absl::StrCat(name, "=", absl::StrJoin(values, sep)));
   };
-  field("size", [](const WindowDimensionProto& d) { return d.size(); }, 1);
-  field("stride", [](const WindowDimensionProto& d) { return d.stride(); }, 1);
+  field(
+      "size", [](const WindowDimensionProto& d) { return d.size(); }, 1);
+  field(
+      "stride", [](const WindowDimensionProto& d) { return d.stride(); }, 1);
   bool any_pad = false;
   for (const WindowDimensionProto& d : window.dimensions()) {
     if (d.padding_low() != 0 || d.padding_high() != 0) any_pad = true;
@@ -149,8 +154,10 @@ std::string WindowToString(const WindowProto& window) {
     }
     parts.push_back(absl::StrCat("pad=", absl::StrJoin(values, "x")));
   }
-  field("lhs_dilate", [](const WindowDimensionProto& d) { return d.base_dilation(); }, 1);
-  field("rhs_dilate", [](const WindowDimensionProto& d) { return d.window_dilation(); }, 1);
+  field(
+      "lhs_dilate", [](const WindowDimensionProto& d) { return d.base_dilation(); }, 1);
+  field(
+      "rhs_dilate", [](const WindowDimensionProto& d) { return d.window_dilation(); }, 1);
   bool any_reversal = false;
   for (const WindowDimensionProto& d : window.dimensions()) {
     any_reversal |= d.window_reversal();
@@ -165,11 +172,8 @@ std::string WindowToString(const WindowProto& window) {
   return absl::StrCat("{", absl::StrJoin(parts, " "), "}");
 }
 
-std::string ConvolutionDimensionNumbersToString(
-    const ConvolutionDimensionNumbersProto& d) {
-  auto spatial_char = [](int64_t i) {
-    return static_cast<char>('0' + i);
-  };
+std::string ConvolutionDimensionNumbersToString(const ConvolutionDimensionNumbersProto& d) {
+  auto spatial_char = [](int64_t i) { return static_cast<char>('0' + i); };
   auto render = [&](int64_t rank, int64_t a, char a_char, int64_t b, char b_char,
                     const auto& spatial) {
     std::string s(rank, '?');
@@ -182,15 +186,14 @@ std::string ConvolutionDimensionNumbersToString(
   };
   int64_t rank = d.input_spatial_dimensions_size() + 2;
   return absl::StrCat(
-      render(rank, d.input_batch_dimension(), 'b', d.input_feature_dimension(),
-             'f', d.input_spatial_dimensions()),
+      render(rank, d.input_batch_dimension(), 'b', d.input_feature_dimension(), 'f',
+             d.input_spatial_dimensions()),
       "_",
-      render(rank, d.kernel_input_feature_dimension(), 'i',
-             d.kernel_output_feature_dimension(), 'o',
-             d.kernel_spatial_dimensions()),
+      render(rank, d.kernel_input_feature_dimension(), 'i', d.kernel_output_feature_dimension(),
+             'o', d.kernel_spatial_dimensions()),
       "->",
-      render(rank, d.output_batch_dimension(), 'b', d.output_feature_dimension(),
-             'f', d.output_spatial_dimensions()));
+      render(rank, d.output_batch_dimension(), 'b', d.output_feature_dimension(), 'f',
+             d.output_spatial_dimensions()));
 }
 
 std::string PaddingConfigToString(const PaddingConfigProto& padding) {
@@ -247,15 +250,13 @@ std::string HloInstruction::AttributesToString() const {
       for (const SliceSpec& s : at.slice) {
         dims.push_back(s.stride == 1
                            ? absl::StrCat("[", s.start, ":", s.limit, "]")
-                           : absl::StrCat("[", s.start, ":", s.limit, ":",
-                                          s.stride, "]"));
+                           : absl::StrCat("[", s.start, ":", s.limit, ":", s.stride, "]"));
       }
       a.push_back(absl::StrCat("slice={", absl::StrJoin(dims, ", "), "}"));
       break;
     }
     case HloOpcode::kDynamicSlice:
-      a.push_back(absl::StrCat("dynamic_slice_sizes=",
-                               DimsToString(at.dynamic_slice_sizes)));
+      a.push_back(absl::StrCat("dynamic_slice_sizes=", DimsToString(at.dynamic_slice_sizes)));
       break;
     case HloOpcode::kPad:
       if (at.padding_config) {
@@ -264,8 +265,8 @@ std::string HloInstruction::AttributesToString() const {
       break;
     case HloOpcode::kCompare:
       if (at.comparison_direction) {
-        a.push_back(absl::StrCat("direction=",
-                                 ComparisonDirectionString(*at.comparison_direction)));
+        a.push_back(
+            absl::StrCat("direction=", ComparisonDirectionString(*at.comparison_direction)));
       }
       if (!at.comparison_type.empty()) {
         a.push_back(absl::StrCat("type=", at.comparison_type));
@@ -280,8 +281,8 @@ std::string HloInstruction::AttributesToString() const {
   }
   if (at.window) a.push_back(absl::StrCat("window=", WindowToString(*at.window)));
   if (at.convolution_dimension_numbers) {
-    a.push_back(absl::StrCat("dim_labels=", ConvolutionDimensionNumbersToString(
-                                                *at.convolution_dimension_numbers)));
+    a.push_back(absl::StrCat(
+        "dim_labels=", ConvolutionDimensionNumbersToString(*at.convolution_dimension_numbers)));
   }
   if (opcode_ == HloOpcode::kConvolution) {
     if (at.feature_group_count != 1) {
@@ -296,13 +297,11 @@ std::string HloInstruction::AttributesToString() const {
     if (d.lhs_batch_dimensions_size() > 0) {
       a.push_back(absl::StrCat("lhs_batch_dims=", Int64List(d.lhs_batch_dimensions())));
     }
-    a.push_back(absl::StrCat("lhs_contracting_dims=",
-                             Int64List(d.lhs_contracting_dimensions())));
+    a.push_back(absl::StrCat("lhs_contracting_dims=", Int64List(d.lhs_contracting_dimensions())));
     if (d.rhs_batch_dimensions_size() > 0) {
       a.push_back(absl::StrCat("rhs_batch_dims=", Int64List(d.rhs_batch_dimensions())));
     }
-    a.push_back(absl::StrCat("rhs_contracting_dims=",
-                             Int64List(d.rhs_contracting_dimensions())));
+    a.push_back(absl::StrCat("rhs_contracting_dims=", Int64List(d.rhs_contracting_dimensions())));
   }
   if (at.gather_dimension_numbers) {
     const auto& d = *at.gather_dimension_numbers;
@@ -311,8 +310,8 @@ std::string HloInstruction::AttributesToString() const {
     a.push_back(absl::StrCat("start_index_map=", Int64List(d.start_index_map())));
     if (d.operand_batching_dims_size() > 0) {
       a.push_back(absl::StrCat("operand_batching_dims=", Int64List(d.operand_batching_dims())));
-      a.push_back(absl::StrCat("start_indices_batching_dims=",
-                               Int64List(d.start_indices_batching_dims())));
+      a.push_back(
+          absl::StrCat("start_indices_batching_dims=", Int64List(d.start_indices_batching_dims())));
     }
     a.push_back(absl::StrCat("index_vector_dim=", d.index_vector_dim()));
     a.push_back(absl::StrCat("slice_sizes=", DimsToString(at.gather_slice_sizes)));
@@ -321,8 +320,8 @@ std::string HloInstruction::AttributesToString() const {
     const auto& d = *at.scatter_dimension_numbers;
     a.push_back(absl::StrCat("update_window_dims=", Int64List(d.update_window_dims())));
     a.push_back(absl::StrCat("inserted_window_dims=", Int64List(d.inserted_window_dims())));
-    a.push_back(absl::StrCat("scatter_dims_to_operand_dims=",
-                             Int64List(d.scatter_dims_to_operand_dims())));
+    a.push_back(
+        absl::StrCat("scatter_dims_to_operand_dims=", Int64List(d.scatter_dims_to_operand_dims())));
     if (d.input_batching_dims_size() > 0) {
       a.push_back(absl::StrCat("input_batching_dims=", Int64List(d.input_batching_dims())));
       a.push_back(absl::StrCat("scatter_indices_batching_dims=",
@@ -379,8 +378,7 @@ std::string HloInstruction::AttributesToString() const {
     }
   }
   if (!at.operand_precision.empty()) {
-    a.push_back(absl::StrCat("operand_precision={",
-                             absl::StrJoin(at.operand_precision, ","), "}"));
+    a.push_back(absl::StrCat("operand_precision={", absl::StrJoin(at.operand_precision, ","), "}"));
   }
   if (!at.backend_config.empty()) {
     a.push_back(absl::StrCat("backend_config=", at.backend_config[0] == '{'
@@ -403,8 +401,8 @@ std::string HloInstruction::AttributesToString() const {
 }
 
 std::string HloInstruction::ToString() const {
-  std::string out = absl::StrCat("%", name_, " = ", shape_.ToString(), " ",
-                                 HloOpcodeString(opcode_), "(");
+  std::string out =
+      absl::StrCat("%", name_, " = ", shape_.ToString(), " ", HloOpcodeString(opcode_), "(");
   if (opcode_ == HloOpcode::kConstant && attrs_.literal) {
     absl::StrAppend(&out, attrs_.literal->ValuesToString());
   } else if (opcode_ == HloOpcode::kParameter) {
@@ -464,8 +462,7 @@ HloInstructionProto HloInstruction::ToProto() const {
   p.set_indices_are_sorted(at.indices_are_sorted);
   p.set_unique_indices(at.unique_indices);
   if (at.comparison_direction) {
-    p.set_comparison_direction(
-        std::string(ComparisonDirectionString(*at.comparison_direction)));
+    p.set_comparison_direction(std::string(ComparisonDirectionString(*at.comparison_direction)));
   }
   p.set_comparison_type(at.comparison_type);
   p.set_custom_call_target(at.custom_call_target);

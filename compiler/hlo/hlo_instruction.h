@@ -33,17 +33,17 @@ struct SliceSpec {
 // Every attribute an instruction may carry. Only those that apply to the
 // opcode are meaningful; the verifier checks they are present and sane.
 struct HloAttributes {
-  std::optional<Literal> literal;          // constant
-  bool literal_was_elided = false;         // constant({...}) filled by the parser
-  int64_t parameter_number = -1;           // parameter
-  int64_t tuple_index = -1;                // get-tuple-element
+  std::optional<Literal> literal;   // constant
+  bool literal_was_elided = false;  // constant({...}) filled by the parser
+  int64_t parameter_number = -1;    // parameter
+  int64_t tuple_index = -1;         // get-tuple-element
   // broadcast (operand -> result dims), transpose (permutation), reduce /
   // reverse / sort / concatenate / iota (one dim), reduce-window unused.
   std::vector<int64_t> dimensions;
-  std::vector<SliceSpec> slice;            // slice
+  std::vector<SliceSpec> slice;  // slice
   std::vector<int64_t> dynamic_slice_sizes;
   std::optional<PaddingConfigProto> padding_config;  // pad
-  std::optional<WindowProto> window;       // reduce-window, select-and-scatter, convolution
+  std::optional<WindowProto> window;  // reduce-window, select-and-scatter, convolution
   std::optional<DotDimensionNumbersProto> dot_dimension_numbers;
   std::optional<ConvolutionDimensionNumbersProto> convolution_dimension_numbers;
   int64_t feature_group_count = 1;
@@ -54,14 +54,14 @@ struct HloAttributes {
   bool indices_are_sorted = false;
   bool unique_indices = false;
   std::optional<ComparisonDirection> comparison_direction;
-  std::string comparison_type;             // "", FLOAT, TOTALORDER, SIGNED, UNSIGNED
+  std::string comparison_type;  // "", FLOAT, TOTALORDER, SIGNED, UNSIGNED
   std::string custom_call_target;
   std::string backend_config;
   int32_t custom_call_api_version = 0;
-  int32_t exponent_bits = 0;               // reduce-precision
+  int32_t exponent_bits = 0;  // reduce-precision
   int32_t mantissa_bits = 0;
-  bool is_stable = false;                  // sort
-  std::string fusion_kind;                 // fusion: kLoop, kInput, kOutput
+  bool is_stable = false;   // sort
+  std::string fusion_kind;  // fusion: kLoop, kInput, kOutput
   std::vector<std::string> operand_precision;
   std::optional<OpMetadataProto> metadata;
   std::vector<std::pair<std::string, std::string>> frontend_attributes;
@@ -75,10 +75,9 @@ struct HloAttributes {
 // computations are non-owning pointers into the same module.
 class HloInstruction {
  public:
-  static std::unique_ptr<HloInstruction> Create(
-      HloOpcode opcode, Shape shape, std::vector<HloInstruction*> operands);
-  static std::unique_ptr<HloInstruction> CreateParameter(int64_t number,
-                                                         Shape shape,
+  static std::unique_ptr<HloInstruction> Create(HloOpcode opcode, Shape shape,
+                                                std::vector<HloInstruction*> operands);
+  static std::unique_ptr<HloInstruction> CreateParameter(int64_t number, Shape shape,
                                                          std::string name);
   static std::unique_ptr<HloInstruction> CreateConstant(Literal literal);
 
@@ -110,12 +109,8 @@ class HloInstruction {
   //   while: {condition, body}; conditional: branches in order;
   //   select-and-scatter: {select, scatter}; fusion: {fused computation};
   //   call/reduce/reduce-window/scatter/sort/custom-call: {to_apply}.
-  const std::vector<HloComputation*>& called_computations() const {
-    return called_computations_;
-  }
-  std::vector<HloComputation*>* mutable_called_computations() {
-    return &called_computations_;
-  }
+  const std::vector<HloComputation*>& called_computations() const { return called_computations_; }
+  std::vector<HloComputation*>* mutable_called_computations() { return &called_computations_; }
   HloComputation* to_apply() const;
   HloComputation* while_condition() const { return called_computations_[0]; }
   HloComputation* while_body() const { return called_computations_[1]; }
@@ -159,8 +154,7 @@ std::string DimsToString(const std::vector<int64_t>& dims);
 // "size=3x3 stride=2x2 pad=1_1x1_1 ..." (XLA's window syntax).
 std::string WindowToString(const WindowProto& window);
 // "b01f_01io->b01f".
-std::string ConvolutionDimensionNumbersToString(
-    const ConvolutionDimensionNumbersProto& dnums);
+std::string ConvolutionDimensionNumbersToString(const ConvolutionDimensionNumbersProto& dnums);
 // "0_0x1_1_2" per dimension: low_high[_interior].
 std::string PaddingConfigToString(const PaddingConfigProto& padding);
 

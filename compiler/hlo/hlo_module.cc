@@ -25,8 +25,8 @@ ProgramShapeProto ProgramShape::ToProto() const {
   return p;
 }
 
-HloComputation* HloModule::AddComputation(
-    std::unique_ptr<HloComputation> computation, bool is_entry) {
+HloComputation* HloModule::AddComputation(std::unique_ptr<HloComputation> computation,
+                                          bool is_entry) {
   HloComputation* raw = computation.get();
   raw->set_parent(this);
   computations_.push_back(std::move(computation));
@@ -38,9 +38,8 @@ namespace {
 
 // Computations in call-graph post order from the entry (callees first);
 // computations not reachable from the entry come first, in insertion order.
-std::vector<HloComputation*> PostOrder(
-    const std::vector<std::unique_ptr<HloComputation>>& all,
-    HloComputation* entry) {
+std::vector<HloComputation*> PostOrder(const std::vector<std::unique_ptr<HloComputation>>& all,
+                                       HloComputation* entry) {
   std::vector<HloComputation*> order;
   absl::flat_hash_set<HloComputation*> visited;
   std::function<void(HloComputation*)> visit = [&](HloComputation* c) {
@@ -89,10 +88,9 @@ void HloModule::RemoveUnreachableComputations() {
     }
   };
   if (entry_ != nullptr) visit(entry_);
-  computations_.erase(
-      std::remove_if(computations_.begin(), computations_.end(),
-                     [&](const auto& c) { return !reachable.contains(c.get()); }),
-      computations_.end());
+  computations_.erase(std::remove_if(computations_.begin(), computations_.end(),
+                                     [&](const auto& c) { return !reachable.contains(c.get()); }),
+                      computations_.end());
 }
 
 ProgramShape HloModule::EntryProgramShape() const {
@@ -178,21 +176,19 @@ std::unique_ptr<HloModule> HloModule::Clone() const {
 
 namespace {
 
-absl::Status ProtoError(const HloComputationProto& c,
-                        const HloInstructionProto* i, absl::string_view what) {
+absl::Status ProtoError(const HloComputationProto& c, const HloInstructionProto* i,
+                        absl::string_view what) {
   if (i == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("computation '", c.name(), "': ", what));
+    return absl::InvalidArgumentError(absl::StrCat("computation '", c.name(), "': ", what));
   }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "computation '", c.name(), "', instruction '", i->name(), "' (",
-      i->opcode(), "): ", what));
+  return absl::InvalidArgumentError(absl::StrCat("computation '", c.name(), "', instruction '",
+                                                 i->name(), "' (", i->opcode(), "): ", what));
 }
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<HloModule>> HloModuleFromProto(
-    const HloModuleProto& proto, const HloModuleConfigProto* config) {
+absl::StatusOr<std::unique_ptr<HloModule>> HloModuleFromProto(const HloModuleProto& proto,
+                                                              const HloModuleConfigProto* config) {
   auto module = std::make_unique<HloModule>(proto.name());
   absl::flat_hash_map<int64_t, HloComputation*> computations_by_id;
   struct PendingCalls {
@@ -217,8 +213,7 @@ absl::StatusOr<std::unique_ptr<HloModule>> HloModuleFromProto(
       for (int64_t id : ip.operand_ids()) {
         auto it = by_id.find(id);
         if (it == by_id.end()) {
-          return ProtoError(cp, &ip, absl::StrCat("operand id ", id,
-                                                  " is not defined before use"));
+          return ProtoError(cp, &ip, absl::StrCat("operand id ", id, " is not defined before use"));
         }
         operands.push_back(it->second);
       }
@@ -253,8 +248,7 @@ absl::StatusOr<std::unique_ptr<HloModule>> HloModuleFromProto(
       if (ip.has_gather_dimension_numbers()) {
         at.gather_dimension_numbers = ip.gather_dimension_numbers();
       }
-      at.gather_slice_sizes.assign(ip.gather_slice_sizes().begin(),
-                                   ip.gather_slice_sizes().end());
+      at.gather_slice_sizes.assign(ip.gather_slice_sizes().begin(), ip.gather_slice_sizes().end());
       if (ip.has_scatter_dimension_numbers()) {
         at.scatter_dimension_numbers = ip.scatter_dimension_numbers();
       }
@@ -273,8 +267,7 @@ absl::StatusOr<std::unique_ptr<HloModule>> HloModuleFromProto(
       at.mantissa_bits = ip.mantissa_bits();
       at.is_stable = ip.is_stable();
       at.fusion_kind = ip.fusion_kind();
-      at.operand_precision.assign(ip.operand_precision().begin(),
-                                  ip.operand_precision().end());
+      at.operand_precision.assign(ip.operand_precision().begin(), ip.operand_precision().end());
       if (ip.has_metadata()) at.metadata = ip.metadata();
       for (const auto& kv : ip.frontend_attributes()) {
         at.frontend_attributes.emplace_back(kv.name(), kv.value());
@@ -285,8 +278,8 @@ absl::StatusOr<std::unique_ptr<HloModule>> HloModuleFromProto(
       }
       if (*opcode == HloOpcode::kParameter &&
           (at.parameter_number < 0 || at.parameter_number > 100000)) {
-        return ProtoError(cp, &ip, absl::StrCat("parameter number ",
-                                                at.parameter_number, " out of range"));
+        return ProtoError(cp, &ip,
+                          absl::StrCat("parameter number ", at.parameter_number, " out of range"));
       }
       HloInstruction* raw = computation->AddInstruction(std::move(instr));
       if (!by_id.emplace(ip.id(), raw).second) {
@@ -316,9 +309,9 @@ absl::StatusOr<std::unique_ptr<HloModule>> HloModuleFromProto(
     }
   }
   if (module->entry_computation() == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "module '", proto.name(), "': entry computation id ",
-        proto.entry_computation_id(), " not found"));
+    return absl::InvalidArgumentError(absl::StrCat("module '", proto.name(),
+                                                   "': entry computation id ",
+                                                   proto.entry_computation_id(), " not found"));
   }
   if (config != nullptr) {
     HloModuleConfig& c = *module->mutable_config();
@@ -331,7 +324,8 @@ absl::StatusOr<std::unique_ptr<HloModule>> HloModuleFromProto(
         AOT_ASSIGN_OR_RETURN(auto shape, Shape::FromProto(s));
         ps.parameters.push_back(std::move(shape));
       }
-      AOT_ASSIGN_OR_RETURN(auto result, Shape::FromProto(config->entry_computation_layout().result()));
+      AOT_ASSIGN_OR_RETURN(auto result,
+                           Shape::FromProto(config->entry_computation_layout().result()));
       ps.result = std::move(result);
       c.entry_computation_layout = std::move(ps);
     }

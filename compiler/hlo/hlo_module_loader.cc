@@ -25,15 +25,15 @@ bool HasExtension(absl::string_view path, absl::string_view extension) {
 bool IsSerializedExecutable(absl::string_view bytes, bool text) {
   ExecutableProto proto;
   bool parsed = text ? ParseTextProto(bytes, &proto).ok() : ParseBinaryProto(bytes, &proto);
-  return parsed && (proto.thunks_size() > 0 || proto.has_result() ||
-                    proto.buffer_allocations_size() > 0);
+  return parsed &&
+         (proto.thunks_size() > 0 || proto.has_result() || proto.buffer_allocations_size() > 0);
 }
 
 absl::Status NotAModule(absl::string_view path) {
-  return absl::InvalidArgumentError(absl::StrCat(
-      path,
-      ": this is a serialized executable (ExecutableProto), not an HLO module "
-      "(run it with aot-run)"));
+  return absl::InvalidArgumentError(
+      absl::StrCat(path,
+                   ": this is a serialized executable (ExecutableProto), not an HLO module "
+                   "(run it with aot-run)"));
 }
 
 }  // namespace
@@ -56,8 +56,7 @@ absl::string_view InputKindName(InputKind kind) {
 
 bool LooksLikeHloText(absl::string_view bytes) {
   bool in_block_comment = false;
-  for (absl::string_view line :
-       absl::StrSplit(bytes.substr(0, 1 << 16), '\n')) {
+  for (absl::string_view line : absl::StrSplit(bytes.substr(0, 1 << 16), '\n')) {
     absl::string_view l = absl::StripAsciiWhitespace(line);
     if (in_block_comment) {
       size_t end = l.find("*/");
@@ -78,14 +77,12 @@ bool LooksLikeHloText(absl::string_view bytes) {
       if (l.empty()) continue;
     }
     return absl::StartsWith(l, "HloModule") &&
-           (l.size() == 9 ||
-            absl::ascii_isspace(static_cast<unsigned char>(l[9])));
+           (l.size() == 9 || absl::ascii_isspace(static_cast<unsigned char>(l[9])));
   }
   return false;
 }
 
-InputKind DetectModuleInputKind(absl::string_view path,
-                                absl::string_view bytes) {
+InputKind DetectModuleInputKind(absl::string_view path, absl::string_view bytes) {
   if (LooksLikeHloText(bytes)) return InputKind::kHloText;
   if (HasExtension(path, ".pbtxt") || HasExtension(path, ".txtpb")) {
     return InputKind::kHloProtoText;
@@ -97,13 +94,11 @@ InputKind DetectModuleInputKind(absl::string_view path,
 }
 
 absl::Status WithPath(absl::string_view path, const absl::Status& status) {
-  return absl::Status(status.code(),
-                      absl::StrCat(path, ": ", status.message()));
+  return absl::Status(status.code(), absl::StrCat(path, ": ", status.message()));
 }
 
-absl::StatusOr<LoadedHloModule> ParseHloModuleBytes(
-    absl::string_view bytes, absl::string_view path, InputKind kind,
-    uint64_t elided_constant_seed) {
+absl::StatusOr<LoadedHloModule> ParseHloModuleBytes(absl::string_view bytes, absl::string_view path,
+                                                    InputKind kind, uint64_t elided_constant_seed) {
   LoadedHloModule loaded;
   switch (kind) {
     case InputKind::kHloText: {
@@ -123,9 +118,8 @@ absl::StatusOr<LoadedHloModule> ParseHloModuleBytes(
           if (IsSerializedExecutable(bytes, /*text=*/true)) {
             return NotAModule(path);
           }
-          return absl::InvalidArgumentError(absl::StrCat(
-              path,
-              ": not a valid text-format HloModuleProto: ", parsed.message()));
+          return absl::InvalidArgumentError(
+              absl::StrCat(path, ": not a valid text-format HloModuleProto: ", parsed.message()));
         }
       } else {
         if (!ParseBinaryProto(bytes, &proto)) {
@@ -133,19 +127,17 @@ absl::StatusOr<LoadedHloModule> ParseHloModuleBytes(
             return NotAModule(path);
           }
           return absl::InvalidArgumentError(
-              absl::StrCat(path, ": not a valid binary HloModuleProto (",
-                           bytes.size(), " bytes: truncated or corrupted)"));
+              absl::StrCat(path, ": not a valid binary HloModuleProto (", bytes.size(),
+                           " bytes: truncated or corrupted)"));
         }
       }
       if (proto.computations_size() == 0) {
-        if (IsSerializedExecutable(bytes, kind == InputKind::kHloProtoText
-                                              ? /*text=*/true
-                                              : /*text=*/false)) {
+        if (IsSerializedExecutable(
+                bytes, kind == InputKind::kHloProtoText ? /*text=*/true : /*text=*/false)) {
           return NotAModule(path);
         }
-        return absl::InvalidArgumentError(absl::StrCat(
-            path,
-            ": HloModuleProto has no computations (is it an HLO module?)"));
+        return absl::InvalidArgumentError(
+            absl::StrCat(path, ": HloModuleProto has no computations (is it an HLO module?)"));
       }
       auto module = HloModuleFromProto(proto);
       if (!module.ok()) return WithPath(path, module.status());
@@ -160,11 +152,10 @@ absl::StatusOr<LoadedHloModule> ParseHloModuleBytes(
       absl::StrCat(path, ": a serialized executable, not an HLO module"));
 }
 
-absl::StatusOr<LoadedHloModule> LoadHloModuleFile(
-    const std::string& path, uint64_t elided_constant_seed) {
+absl::StatusOr<LoadedHloModule> LoadHloModuleFile(const std::string& path,
+                                                  uint64_t elided_constant_seed) {
   AOT_ASSIGN_OR_RETURN(auto bytes, ReadFileToString(path));
-  return ParseHloModuleBytes(bytes, path, DetectModuleInputKind(path, bytes),
-                             elided_constant_seed);
+  return ParseHloModuleBytes(bytes, path, DetectModuleInputKind(path, bytes), elided_constant_seed);
 }
 
 std::string SerializeHloModuleProto(const HloModuleProto& proto, bool text) {

@@ -34,8 +34,7 @@ bool LooksLikeHloText(absl::string_view bytes);
 
 // aotc's --module_file: HLO text, or an HloModuleProto in binary (.pb) or
 // text (.pbtxt) form; other names are HLO text.
-InputKind DetectModuleInputKind(absl::string_view path,
-                                absl::string_view bytes);
+InputKind DetectModuleInputKind(absl::string_view path, absl::string_view bytes);
 
 // `status` with "<path>: " in front of its message.
 absl::Status WithPath(absl::string_view path, const absl::Status& status);
@@ -49,12 +48,12 @@ struct LoadedHloModule {
 // Reads and parses an HLO module (text or HloModuleProto, see
 // DetectModuleInputKind). Errors are InvalidArgument naming `path` and, for
 // text, the line:column.
-absl::StatusOr<LoadedHloModule> LoadHloModuleFile(
-    const std::string& path, uint64_t elided_constant_seed = 42);
+absl::StatusOr<LoadedHloModule> LoadHloModuleFile(const std::string& path,
+                                                  uint64_t elided_constant_seed = 42);
 // The same on bytes already read.
-absl::StatusOr<LoadedHloModule> ParseHloModuleBytes(
-    absl::string_view bytes, absl::string_view path, InputKind kind,
-    uint64_t elided_constant_seed = 42);
+absl::StatusOr<LoadedHloModule> ParseHloModuleBytes(absl::string_view bytes, absl::string_view path,
+                                                    InputKind kind,
+                                                    uint64_t elided_constant_seed = 42);
 
 // An HloModuleProto as bytes: deterministic binary, or text format.
 std::string SerializeHloModuleProto(const HloModuleProto& proto, bool text);

@@ -44,10 +44,8 @@ TEST(HloModuleLoaderTest, RecognizesHloText) {
 
 TEST(HloModuleLoaderTest, DetectsModuleInputs) {
   EXPECT_EQ(DetectModuleInputKind("m.hlo", kModule), InputKind::kHloText);
-  EXPECT_EQ(DetectModuleInputKind("m.pb", "\x0a\x01m"),
-            InputKind::kHloProtoBinary);
-  EXPECT_EQ(DetectModuleInputKind("m.pbtxt", "name: \"m\""),
-            InputKind::kHloProtoText);
+  EXPECT_EQ(DetectModuleInputKind("m.pb", "\x0a\x01m"), InputKind::kHloProtoBinary);
+  EXPECT_EQ(DetectModuleInputKind("m.pbtxt", "name: \"m\""), InputKind::kHloProtoText);
   EXPECT_EQ(DetectModuleInputKind("m.pbtxt", kModule), InputKind::kHloText);
   EXPECT_EQ(DetectModuleInputKind("m.txt", "anything"), InputKind::kHloText);
 }
@@ -62,46 +60,37 @@ TEST(HloModuleLoaderTest, HloProtoRoundTripsInBothFormats) {
     // Deterministic.
     EXPECT_EQ(bytes, SerializeHloModuleProto((*module)->ToProto(), as_text));
     const char* path = as_text ? "m.pbtxt" : "m.pb";
-    auto loaded =
-        ParseHloModuleBytes(bytes, path, DetectModuleInputKind(path, bytes));
+    auto loaded = ParseHloModuleBytes(bytes, path, DetectModuleInputKind(path, bytes));
     ASSERT_TRUE(loaded.ok()) << loaded.status();
     EXPECT_EQ(loaded->module->ToString(), text);
   }
 }
 
 TEST(HloModuleLoaderTest, ParseErrorsNameThePathAndPosition) {
-  auto loaded = ParseHloModuleBytes(
-      "HloModule m\nENTRY e {\n  ROOT x = f32[] bogus()\n}\n", "dir/m.hlo",
-      InputKind::kHloText);
+  auto loaded = ParseHloModuleBytes("HloModule m\nENTRY e {\n  ROOT x = f32[] bogus()\n}\n",
+                                    "dir/m.hlo", InputKind::kHloText);
   ASSERT_FALSE(loaded.ok());
   EXPECT_EQ(loaded.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(std::string(loaded.status().message()),
-              StartsWith("dir/m.hlo: 3:"));
+  EXPECT_THAT(std::string(loaded.status().message()), StartsWith("dir/m.hlo: 3:"));
 
-  auto text_proto = ParseHloModuleBytes("name: \"m\"\nbogus_field: 1\n",
-                                        "m.pbtxt", InputKind::kHloProtoText);
+  auto text_proto =
+      ParseHloModuleBytes("name: \"m\"\nbogus_field: 1\n", "m.pbtxt", InputKind::kHloProtoText);
   ASSERT_FALSE(text_proto.ok());
-  EXPECT_THAT(
-      std::string(text_proto.status().message()),
-      MatchesRegex(
-          "m.pbtxt: not a valid text-format HloModuleProto: 2:[0-9]+: .*"));
+  EXPECT_THAT(std::string(text_proto.status().message()),
+              MatchesRegex("m.pbtxt: not a valid text-format HloModuleProto: 2:[0-9]+: .*"));
 
-  auto binary = ParseHloModuleBytes(std::string("\xff\xff\xff", 3), "m.pb",
-                                    InputKind::kHloProtoBinary);
+  auto binary =
+      ParseHloModuleBytes(std::string("\xff\xff\xff", 3), "m.pb", InputKind::kHloProtoBinary);
   ASSERT_FALSE(binary.ok());
-  EXPECT_THAT(std::string(binary.status().message()),
-              HasSubstr("m.pb: not a valid binary"));
+  EXPECT_THAT(std::string(binary.status().message()), HasSubstr("m.pb: not a valid binary"));
 
   auto empty = ParseHloModuleBytes("", "m.pb", InputKind::kHloProtoBinary);
   ASSERT_FALSE(empty.ok());
-  EXPECT_THAT(std::string(empty.status().message()),
-              HasSubstr("no computations"));
+  EXPECT_THAT(std::string(empty.status().message()), HasSubstr("no computations"));
 
-  auto executable =
-      ParseHloModuleBytes("", "e.pb", InputKind::kExecutableBinary);
+  auto executable = ParseHloModuleBytes("", "e.pb", InputKind::kExecutableBinary);
   ASSERT_FALSE(executable.ok());
-  EXPECT_THAT(std::string(executable.status().message()),
-              HasSubstr("serialized executable"));
+  EXPECT_THAT(std::string(executable.status().message()), HasSubstr("serialized executable"));
 }
 
 TEST(HloModuleLoaderTest, SerializedExecutableIsNotAModule) {
@@ -117,13 +106,10 @@ TEST(HloModuleLoaderTest, SerializedExecutableIsNotAModule) {
       bytes = executable.SerializeAsString();
     }
     const char* path = as_text ? "e.pbtxt" : "e.pb";
-    auto loaded =
-        ParseHloModuleBytes(bytes, path, DetectModuleInputKind(path, bytes));
+    auto loaded = ParseHloModuleBytes(bytes, path, DetectModuleInputKind(path, bytes));
     ASSERT_FALSE(loaded.ok()) << path;
-    EXPECT_THAT(
-        std::string(loaded.status().message()),
-        HasSubstr(
-            "is a serialized executable (ExecutableProto), not an HLO module"))
+    EXPECT_THAT(std::string(loaded.status().message()),
+                HasSubstr("is a serialized executable (ExecutableProto), not an HLO module"))
         << path;
   }
 }
@@ -131,8 +117,7 @@ TEST(HloModuleLoaderTest, SerializedExecutableIsNotAModule) {
 TEST(HloModuleLoaderTest, LoadHloModuleFileReportsMissingFiles) {
   auto loaded = LoadHloModuleFile("/nonexistent/dir/m.hlo");
   ASSERT_FALSE(loaded.ok());
-  EXPECT_THAT(std::string(loaded.status().message()),
-              HasSubstr("/nonexistent/dir/m.hlo"));
+  EXPECT_THAT(std::string(loaded.status().message()), HasSubstr("/nonexistent/dir/m.hlo"));
 }
 
 TEST(HloModuleLoaderTest, WithPathKeepsTheCode) {

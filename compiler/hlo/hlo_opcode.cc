@@ -14,15 +14,12 @@ struct OpcodeInfo {
 };
 
 constexpr OpcodeInfo kOpcodes[] = {
-#define AOT_OPCODE_INFO(enum_name, text, arity, kind) \
-  {HloOpcode::enum_name, text, arity, #kind[0]},
+#define AOT_OPCODE_INFO(enum_name, text, arity, kind) {HloOpcode::enum_name, text, arity, #kind[0]},
     AOT_HLO_OPCODE_LIST(AOT_OPCODE_INFO)
 #undef AOT_OPCODE_INFO
 };
 
-const OpcodeInfo& Info(HloOpcode opcode) {
-  return kOpcodes[static_cast<int>(opcode)];
-}
+const OpcodeInfo& Info(HloOpcode opcode) { return kOpcodes[static_cast<int>(opcode)]; }
 
 }  // namespace
 

@@ -24,8 +24,8 @@ constexpr int64_t kMaxDimension = int64_t{1} << 40;
 constexpr int64_t kMaxElidedElements = int64_t{1} << 26;
 
 bool IsNameChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' ||
-         c == '-' || c == '$';
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-' ||
+         c == '$';
 }
 
 uint64_t SplitMix64(uint64_t& state) {
@@ -84,9 +84,7 @@ class Parser {
   absl::StatusOr<int64_t> ReadInt(absl::string_view what);
 
   absl::Status ErrorAt(size_t pos, absl::string_view message) const;
-  absl::Status Error(absl::string_view message) const {
-    return ErrorAt(pos_, message);
-  }
+  absl::Status Error(absl::string_view message) const { return ErrorAt(pos_, message); }
   // Balanced raw text of an attribute value, ending before a top-level
   // ',' / whitespace / unmatched closer.
   absl::StatusOr<absl::string_view> ScanRawValue();
@@ -100,14 +98,12 @@ class Parser {
   // computation's). `where` completes "expected '->' ...".
   absl::StatusOr<ProgramShape> ParseSignatureAfterParen(bool named, absl::string_view where);
   absl::Status ParseModuleHeader(HloModule& module);
-  absl::Status ParseComputation(HloModule& module, bool* saw_entry,
-                                HloComputation** parsed);
+  absl::Status ParseComputation(HloModule& module, bool* saw_entry, HloComputation** parsed);
   absl::Status ParseInstruction(HloComputation& computation, bool* is_root);
   absl::Status ParseAttribute(HloInstruction& instr, absl::string_view name,
                               absl::string_view value, size_t value_pos);
-  absl::StatusOr<Literal> ParseLiteral(const Shape& shape, absl::string_view text,
-                                       size_t text_pos, bool* elided,
-                                       absl::string_view instr_name);
+  absl::StatusOr<Literal> ParseLiteral(const Shape& shape, absl::string_view text, size_t text_pos,
+                                       bool* elided, absl::string_view instr_name);
 
   absl::string_view text_;
   size_t pos_ = 0;
@@ -125,8 +121,7 @@ class ValueCursor {
  public:
   ValueCursor(absl::string_view text) : text_(text) {}
   void SkipWs() {
-    while (pos_ < text_.size() &&
-           std::isspace(static_cast<unsigned char>(text_[pos_]))) {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) {
       ++pos_;
     }
   }
@@ -184,9 +179,14 @@ class ValueCursor {
       if (c == '\\' && pos_ < text_.size()) {
         char e = text_[pos_++];
         switch (e) {
-          case 'n': out.push_back('\n'); break;
-          case 't': out.push_back('\t'); break;
-          default: out.push_back(e);
+          case 'n':
+            out.push_back('\n');
+            break;
+          case 't':
+            out.push_back('\t');
+            break;
+          default:
+            out.push_back(e);
         }
       } else {
         out.push_back(c);
@@ -252,12 +252,18 @@ std::optional<WindowProto> ParseWindow(absl::string_view raw) {
     }
     auto ints = SplitInts(value, 'x');
     if (!ints) return std::nullopt;
-    if (key == "size") size = *ints;
-    else if (key == "stride") stride = *ints;
-    else if (key == "lhs_dilate") lhs_dilate = *ints;
-    else if (key == "rhs_dilate") rhs_dilate = *ints;
-    else if (key == "rhs_reversal") reversal = *ints;
-    else return std::nullopt;
+    if (key == "size")
+      size = *ints;
+    else if (key == "stride")
+      stride = *ints;
+    else if (key == "lhs_dilate")
+      lhs_dilate = *ints;
+    else if (key == "rhs_dilate")
+      rhs_dilate = *ints;
+    else if (key == "rhs_reversal")
+      reversal = *ints;
+    else
+      return std::nullopt;
   }
   if (!c.AtEnd()) return std::nullopt;
   size_t rank = size.size();
@@ -293,8 +299,7 @@ std::optional<PaddingConfigProto> ParsePadding(absl::string_view raw) {
   return config;
 }
 
-std::optional<ConvolutionDimensionNumbersProto> ParseDimLabels(
-    absl::string_view raw) {
+std::optional<ConvolutionDimensionNumbersProto> ParseDimLabels(absl::string_view raw) {
   std::vector<std::string> io = absl::StrSplit(raw, "->");
   if (io.size() != 2) return std::nullopt;
   std::vector<std::string> lk = absl::StrSplit(io[0], '_');
@@ -302,16 +307,15 @@ std::optional<ConvolutionDimensionNumbersProto> ParseDimLabels(
   const std::string& lhs = lk[0];
   const std::string& rhs = lk[1];
   const std::string& out = io[1];
-  if (lhs.size() != rhs.size() || lhs.size() != out.size() || lhs.size() < 2 ||
-      lhs.size() > 12) {
+  if (lhs.size() != rhs.size() || lhs.size() != out.size() || lhs.size() < 2 || lhs.size() > 12) {
     return std::nullopt;
   }
   size_t spatial = lhs.size() - 2;
   ConvolutionDimensionNumbersProto d;
   std::vector<int64_t> in_sp(spatial, -1), k_sp(spatial, -1), out_sp(spatial, -1);
   int64_t in_b = -1, in_f = -1, k_i = -1, k_o = -1, out_b = -1, out_f = -1;
-  auto assign = [&](const std::string& s, char a, int64_t& a_dim, char b,
-                    int64_t& b_dim, std::vector<int64_t>& sp) {
+  auto assign = [&](const std::string& s, char a, int64_t& a_dim, char b, int64_t& b_dim,
+                    std::vector<int64_t>& sp) {
     for (size_t i = 0; i < s.size(); ++i) {
       char ch = s[i];
       if (ch == a) {
@@ -329,8 +333,7 @@ std::optional<ConvolutionDimensionNumbersProto> ParseDimLabels(
     }
     return a_dim >= 0 && b_dim >= 0;
   };
-  if (!assign(lhs, 'b', in_b, 'f', in_f, in_sp) ||
-      !assign(rhs, 'i', k_i, 'o', k_o, k_sp) ||
+  if (!assign(lhs, 'b', in_b, 'f', in_f, in_sp) || !assign(rhs, 'i', k_i, 'o', k_o, k_sp) ||
       !assign(out, 'b', out_b, 'f', out_f, out_sp)) {
     return std::nullopt;
   }
@@ -387,9 +390,12 @@ std::optional<OpMetadataProto> ParseMetadata(absl::string_view raw) {
     if (c.Peek() == '"') {
       auto value = c.ReadQuoted();
       if (!value) return std::nullopt;
-      if (key == "op_type") m.set_op_type(*value);
-      else if (key == "op_name") m.set_op_name(*value);
-      else if (key == "source_file") m.set_source_file(*value);
+      if (key == "op_type")
+        m.set_op_type(*value);
+      else if (key == "op_name")
+        m.set_op_name(*value);
+      else if (key == "source_file")
+        m.set_source_file(*value);
       // Other string keys (deduplicated_name, scheduling_name, ...) skipped.
     } else if (c.Peek() == '{') {
       // Nested value (e.g. profile_type={...}): skip it balanced.
@@ -416,8 +422,8 @@ std::optional<OpMetadataProto> ParseMetadata(absl::string_view raw) {
   return m;
 }
 
-std::optional<std::vector<std::pair<std::string, std::string>>>
-ParseFrontendAttributes(absl::string_view raw) {
+std::optional<std::vector<std::pair<std::string, std::string>>> ParseFrontendAttributes(
+    absl::string_view raw) {
   ValueCursor c(raw);
   if (!c.TryConsume('{')) return std::nullopt;
   std::vector<std::pair<std::string, std::string>> out;
@@ -499,9 +505,9 @@ bool Parser::TryConsumeWord(absl::string_view word) {
 absl::Status Parser::Expect(char c, absl::string_view what) {
   if (TryConsume(c)) return absl::OkStatus();
   char got = Peek();
-  return Error(absl::StrCat("expected '", std::string(1, c), "' ", what, ", got ",
-                            got == '\0' ? std::string("end of input")
-                                        : absl::StrCat("'", std::string(1, got), "'")));
+  return Error(absl::StrCat(
+      "expected '", std::string(1, c), "' ", what, ", got ",
+      got == '\0' ? std::string("end of input") : absl::StrCat("'", std::string(1, got), "'")));
 }
 
 std::string Parser::ReadName() {
@@ -540,12 +546,10 @@ absl::Status Parser::ErrorAt(size_t pos, absl::string_view message) const {
       ++col;
     }
   }
-  std::string where =
-      current_instruction_.empty()
-          ? ""
-          : absl::StrCat("instruction '", current_instruction_, "': ");
-  return absl::InvalidArgumentError(
-      absl::StrCat(line, ":", col, ": ", where, message));
+  std::string where = current_instruction_.empty()
+                          ? ""
+                          : absl::StrCat("instruction '", current_instruction_, "': ");
+  return absl::InvalidArgumentError(absl::StrCat(line, ":", col, ": ", where, message));
 }
 
 absl::StatusOr<absl::string_view> Parser::ScanRawValue() {
@@ -564,9 +568,8 @@ absl::StatusOr<absl::string_view> Parser::ScanRawValue() {
       ++pos_;
       continue;
     }
-    if (stack.empty() &&
-        (c == ',' || std::isspace(static_cast<unsigned char>(c)) || c == ')' ||
-         c == '}' || c == ']')) {
+    if (stack.empty() && (c == ',' || std::isspace(static_cast<unsigned char>(c)) || c == ')' ||
+                          c == '}' || c == ']')) {
       break;
     }
     if (c == '{' || c == '(' || c == '[') {
@@ -613,8 +616,7 @@ absl::StatusOr<absl::string_view> Parser::ScanUntilMatchingParen() {
   return ErrorAt(start, "missing ')'");
 }
 
-absl::StatusOr<ProgramShape> Parser::ParseSignatureAfterParen(bool named,
-                                                             absl::string_view where) {
+absl::StatusOr<ProgramShape> Parser::ParseSignatureAfterParen(bool named, absl::string_view where) {
   ProgramShape ps;
   if (!TryConsume(')')) {
     while (true) {
@@ -739,8 +741,8 @@ absl::Status Parser::ParseModuleHeader(HloModule& module) {
     if (key == "entry_computation_layout") {
       AOT_RETURN_IF_ERROR(Expect('{', "opening entry_computation_layout"));
       AOT_RETURN_IF_ERROR(Expect('(', "opening the parameter shapes"));
-      AOT_ASSIGN_OR_RETURN(ProgramShape ps,
-                           ParseSignatureAfterParen(/*named=*/false, "in entry_computation_layout"));
+      AOT_ASSIGN_OR_RETURN(ProgramShape ps, ParseSignatureAfterParen(
+                                                /*named=*/false, "in entry_computation_layout"));
       AOT_RETURN_IF_ERROR(Expect('}', "closing entry_computation_layout"));
       module.mutable_config()->entry_computation_layout = std::move(ps);
       continue;
@@ -760,8 +762,7 @@ absl::Status Parser::ParseModuleHeader(HloModule& module) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<Literal> Parser::ParseLiteral(const Shape& shape,
-                                             absl::string_view text,
+absl::StatusOr<Literal> Parser::ParseLiteral(const Shape& shape, absl::string_view text,
                                              size_t text_pos, bool* elided,
                                              absl::string_view instr_name) {
   *elided = false;
@@ -796,14 +797,13 @@ absl::StatusOr<Literal> Parser::ParseLiteral(const Shape& shape,
     }
     if (parts.size() != shape.tuple_shapes().size()) {
       return ErrorAt(text_pos, absl::StrCat("tuple literal has ", parts.size(),
-                                            " elements, shape has ",
-                                            shape.tuple_shapes().size()));
+                                            " elements, shape has ", shape.tuple_shapes().size()));
     }
     std::vector<Literal> elements;
     for (size_t i = 0; i < parts.size(); ++i) {
       bool sub_elided = false;
-      AOT_ASSIGN_OR_RETURN(auto e, ParseLiteral(shape.tuple_shapes(i), parts[i], text_pos, &sub_elided,
-                            instr_name));
+      AOT_ASSIGN_OR_RETURN(
+          auto e, ParseLiteral(shape.tuple_shapes(i), parts[i], text_pos, &sub_elided, instr_name));
       *elided |= sub_elided;
       elements.push_back(std::move(e));
     }
@@ -852,14 +852,13 @@ absl::StatusOr<Literal> Parser::ParseLiteral(const Shape& shape,
   if (!current.empty()) tokens.push_back(std::move(current));
   if (depth != 0) return ErrorAt(text_pos, "unbalanced '{' in literal");
   if (shape.rank() > 0 && max_depth != shape.rank() && n > 0) {
-    return ErrorAt(text_pos, absl::StrCat("literal nesting depth ", max_depth,
-                                          " does not match rank ", shape.rank(),
-                                          " of ", shape.ToString()));
+    return ErrorAt(text_pos,
+                   absl::StrCat("literal nesting depth ", max_depth, " does not match rank ",
+                                shape.rank(), " of ", shape.ToString()));
   }
   if (static_cast<int64_t>(tokens.size()) != n) {
-    return ErrorAt(text_pos, absl::StrCat("literal has ", tokens.size(),
-                                          " values, shape ", shape.ToString(),
-                                          " needs ", n));
+    return ErrorAt(text_pos, absl::StrCat("literal has ", tokens.size(), " values, shape ",
+                                          shape.ToString(), " needs ", n));
   }
   PrimitiveType t = shape.element_type();
   for (int64_t i = 0; i < n; ++i) {
@@ -883,31 +882,31 @@ absl::StatusOr<Literal> Parser::ParseLiteral(const Shape& shape,
       } else if (lower == "-inf") {
         v = -std::numeric_limits<double>::infinity();
       } else if (!absl::SimpleAtod(tok, &v) || std::isnan(v)) {
-        return ErrorAt(text_pos, absl::StrCat("invalid ", PrimitiveTypeName(t),
-                                              " value '", tok, "'"));
+        return ErrorAt(text_pos,
+                       absl::StrCat("invalid ", PrimitiveTypeName(t), " value '", tok, "'"));
       }
       literal.SetFromDouble(i, v);
     } else if (IsUnsignedInteger(t)) {
       uint64_t v;
       if (!absl::SimpleAtoi(tok, &v)) {
-        return ErrorAt(text_pos, absl::StrCat("invalid ", PrimitiveTypeName(t),
-                                              " value '", tok, "'"));
+        return ErrorAt(text_pos,
+                       absl::StrCat("invalid ", PrimitiveTypeName(t), " value '", tok, "'"));
       }
       if (ByteWidth(t) < 8 && v >> (8 * ByteWidth(t)) != 0) {
-        return ErrorAt(text_pos, absl::StrCat("value ", tok, " out of range for ",
-                                              PrimitiveTypeName(t)));
+        return ErrorAt(text_pos,
+                       absl::StrCat("value ", tok, " out of range for ", PrimitiveTypeName(t)));
       }
       literal.SetFromUint64(i, v);
     } else {
       int64_t v;
       if (!absl::SimpleAtoi(tok, &v)) {
-        return ErrorAt(text_pos, absl::StrCat("invalid ", PrimitiveTypeName(t),
-                                              " value '", tok, "'"));
+        return ErrorAt(text_pos,
+                       absl::StrCat("invalid ", PrimitiveTypeName(t), " value '", tok, "'"));
       }
       int bits = 8 * static_cast<int>(ByteWidth(t));
       if (bits < 64 && (v < -(int64_t{1} << (bits - 1)) || v >= (int64_t{1} << (bits - 1)))) {
-        return ErrorAt(text_pos, absl::StrCat("value ", tok, " out of range for ",
-                                              PrimitiveTypeName(t)));
+        return ErrorAt(text_pos,
+                       absl::StrCat("value ", tok, " out of range for ", PrimitiveTypeName(t)));
       }
       literal.SetFromInt64(i, v);
     }
@@ -977,13 +976,11 @@ absl::Status Parser::ParseAttribute(HloInstruction& instr, absl::string_view nam
   }
   if (name == "index") return int_value(&at.tuple_index);
   if (name == "slice") {
-    return assign(ParseSlice(value), at.slice,
-                  "expected {[start:limit:stride], ...}");
+    return assign(ParseSlice(value), at.slice, "expected {[start:limit:stride], ...}");
   }
   if (name == "dynamic_slice_sizes") return int_list(&at.dynamic_slice_sizes);
   if (name == "padding") {
-    return assign(ParsePadding(value), at.padding_config,
-                  "expected low_high[_interior]x...");
+    return assign(ParsePadding(value), at.padding_config, "expected low_high[_interior]x...");
   }
   if (name == "window") {
     return assign(ParseWindow(value), at.window,
@@ -1015,12 +1012,11 @@ absl::Status Parser::ParseAttribute(HloInstruction& instr, absl::string_view nam
     const google::protobuf::FieldDescriptor* field =
         descriptor == nullptr ? nullptr : descriptor->FindFieldByName(field_name);
     if (field != nullptr) {
-      google::protobuf::Message& dnums =
-          descriptor == DotDimensionNumbersProto::descriptor()
-              ? static_cast<google::protobuf::Message&>(dot())
-              : descriptor == GatherDimensionNumbersProto::descriptor()
-                    ? static_cast<google::protobuf::Message&>(gather())
-                    : static_cast<google::protobuf::Message&>(scatter());
+      google::protobuf::Message& dnums = descriptor == DotDimensionNumbersProto::descriptor()
+                                             ? static_cast<google::protobuf::Message&>(dot())
+                                         : descriptor == GatherDimensionNumbersProto::descriptor()
+                                             ? static_cast<google::protobuf::Message&>(gather())
+                                             : static_cast<google::protobuf::Message&>(scatter());
       const google::protobuf::Reflection* reflection = dnums.GetReflection();
       if (field->is_repeated()) {
         auto parsed = ParseIntList(value);
@@ -1049,8 +1045,8 @@ absl::Status Parser::ParseAttribute(HloInstruction& instr, absl::string_view nam
     return absl::OkStatus();
   }
   if (name == "type" && op == HloOpcode::kCompare) {
-    if (value != "FLOAT" && value != "TOTALORDER" && value != "SIGNED" &&
-        value != "UNSIGNED" && value != "PARTIALORDER") {
+    if (value != "FLOAT" && value != "TOTALORDER" && value != "SIGNED" && value != "UNSIGNED" &&
+        value != "PARTIALORDER") {
       return bad("expected FLOAT, TOTALORDER, SIGNED or UNSIGNED");
     }
     at.comparison_type = std::string(value);
@@ -1181,8 +1177,7 @@ absl::Status Parser::ParseInstruction(HloComputation& computation, bool* is_root
     AOT_RETURN_IF_ERROR(Expect(')', "closing parameter(...)"));
     if (*number < computation.num_parameters() &&
         computation.parameter_instruction(*number) != nullptr) {
-      return ErrorAt(name_pos, absl::StrCat("parameter number ", *number,
-                                            " is used twice"));
+      return ErrorAt(name_pos, absl::StrCat("parameter number ", *number, " is used twice"));
     }
     instr = HloInstruction::CreateParameter(*number, *shape, name);
   } else {
@@ -1214,8 +1209,8 @@ absl::Status Parser::ParseInstruction(HloComputation& computation, bool* is_root
         if (operand_name.empty()) return Error("expected an operand name");
         HloInstruction* operand = computation.FindInstruction(operand_name);
         if (operand == nullptr) {
-          return ErrorAt(operand_pos, absl::StrCat("operand '", operand_name,
-                                                   "' is not defined before use"));
+          return ErrorAt(operand_pos,
+                         absl::StrCat("operand '", operand_name, "' is not defined before use"));
         }
         operands.push_back(operand);
         if (TryConsume(')')) break;
@@ -1252,8 +1247,7 @@ absl::Status Parser::ParseInstruction(HloComputation& computation, bool* is_root
   return absl::OkStatus();
 }
 
-absl::Status Parser::ParseComputation(HloModule& module, bool* saw_entry,
-                                      HloComputation** parsed) {
+absl::Status Parser::ParseComputation(HloModule& module, bool* saw_entry, HloComputation** parsed) {
   bool is_entry = TryConsumeWord("ENTRY");
   SkipWs();
   size_t name_pos = pos_;
@@ -1306,9 +1300,8 @@ absl::Status Parser::ParseComputation(HloModule& module, bool* saw_entry,
   }
   for (int64_t i = 0; i < raw->num_parameters(); ++i) {
     if (raw->parameter_instruction(i) == nullptr) {
-      return ErrorAt(name_pos, absl::StrCat("computation '", name, "' has no parameter ",
-                                            i, " but has parameter ",
-                                            raw->num_parameters() - 1));
+      return ErrorAt(name_pos, absl::StrCat("computation '", name, "' has no parameter ", i,
+                                            " but has parameter ", raw->num_parameters() - 1));
     }
   }
   if (is_entry) {
@@ -1363,14 +1356,14 @@ absl::StatusOr<Shape> Parser::ParseStandaloneShape() {
 
 }  // namespace
 
-absl::StatusOr<HloParseResult> ParseHloModuleWithDetails(
-    absl::string_view text, const HloParserOptions& options) {
+absl::StatusOr<HloParseResult> ParseHloModuleWithDetails(absl::string_view text,
+                                                         const HloParserOptions& options) {
   Parser parser(text, options);
   return parser.ParseModule();
 }
 
-absl::StatusOr<std::unique_ptr<HloModule>> ParseHloModule(
-    absl::string_view text, const HloParserOptions& options) {
+absl::StatusOr<std::unique_ptr<HloModule>> ParseHloModule(absl::string_view text,
+                                                          const HloParserOptions& options) {
   AOT_ASSIGN_OR_RETURN(auto result, ParseHloModuleWithDetails(text, options));
   return std::move(result.module);
 }

@@ -29,10 +29,10 @@ struct HloParseResult {
 // Parses HLO text as XLA's tools print it (`HloModule name, ...` header,
 // computations, `ENTRY`, `ROOT`, attributes, comments). Errors are
 // InvalidArgument with "line:column: message" naming the instruction.
-absl::StatusOr<HloParseResult> ParseHloModuleWithDetails(
-    absl::string_view text, const HloParserOptions& options = {});
-absl::StatusOr<std::unique_ptr<HloModule>> ParseHloModule(
-    absl::string_view text, const HloParserOptions& options = {});
+absl::StatusOr<HloParseResult> ParseHloModuleWithDetails(absl::string_view text,
+                                                         const HloParserOptions& options = {});
+absl::StatusOr<std::unique_ptr<HloModule>> ParseHloModule(absl::string_view text,
+                                                          const HloParserOptions& options = {});
 
 // Parses a shape: "f32[2,3]{1,0}", "(f32[], pred[])", "f32[2]{0:T(128)}"
 // (tiling accepted and ignored).

@@ -184,8 +184,7 @@ ENTRY e {
 }
 
 TEST(HloParserTest, ElidedConstantsAreSeededAndReported) {
-  constexpr char kText[] =
-      "HloModule m\nENTRY e {\n  ROOT w = f32[8] constant({...})\n}\n";
+  constexpr char kText[] = "HloModule m\nENTRY e {\n  ROOT w = f32[8] constant({...})\n}\n";
   auto a = ParseHloModuleWithDetails(kText);
   auto b = ParseHloModuleWithDetails(kText);
   HloParserOptions other;
@@ -204,13 +203,22 @@ struct BadCase {
 
 TEST(HloParserTest, ErrorsNamePositionAndInstruction) {
   const BadCase cases[] = {
-      {"HloModule m\nENTRY e {\n  ROOT x = f32[] frobnicate()\n}", "3:18: instruction 'x': unknown opcode 'frobnicate'"},
-      {"HloModule m\nENTRY e {\n  ROOT x = f32[] negate(y)\n}", "instruction 'x': operand 'y' is not defined"},
+      {"HloModule m\nENTRY e {\n  ROOT x = f32[] frobnicate()\n}",
+       "3:18: instruction 'x': unknown opcode 'frobnicate'"},
+      {"HloModule m\nENTRY e {\n  ROOT x = f32[] negate(y)\n}",
+       "instruction 'x': operand 'y' is not defined"},
       {"HloModule m\nENTRY e {\n  ROOT x = f32[2] constant({1, 2, 3})\n}", "literal has 3 values"},
-      {"HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT r = f32[] call(p), to_apply=nope\n}", "unknown computation 'nope'"},
-      {"HloModule m\nENTRY e {\n  p = f32[2] parameter(0)\n  ROOT r = f32[2] slice(p), slice={[0:2}\n}", "unbalanced"},
-      {"HloModule m\nENTRY e {\n  p = f32[2] parameter(0)\n  ROOT r = f32[2] reverse(p), dimensions={x}\n}", "invalid dimensions '{x}'"},
-      {"HloModule m\nENTRY e {\n  p = f32[2] parameter(0)\n  p = f32[2] parameter(1)\n}", "duplicate instruction name"},
+      {"HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT r = f32[] call(p), "
+       "to_apply=nope\n}",
+       "unknown computation 'nope'"},
+      {"HloModule m\nENTRY e {\n  p = f32[2] parameter(0)\n  ROOT r = f32[2] slice(p), "
+       "slice={[0:2}\n}",
+       "unbalanced"},
+      {"HloModule m\nENTRY e {\n  p = f32[2] parameter(0)\n  ROOT r = f32[2] reverse(p), "
+       "dimensions={x}\n}",
+       "invalid dimensions '{x}'"},
+      {"HloModule m\nENTRY e {\n  p = f32[2] parameter(0)\n  p = f32[2] parameter(1)\n}",
+       "duplicate instruction name"},
       {"HloModule m\nENTRY e {\n  p = f32[2] parameter(1)\n}", "has no parameter 0"},
       {"HloModule m\nENTRY e {\n  ROOT c = s8[] constant(300)\n}", "out of range for s8"},
       {"ENTRY e {}", "expected 'HloModule' header"},
@@ -240,9 +248,15 @@ TEST(HloParserFuzzTest, TruncatedAndMutatedTextNeverCrashes) {
     for (int e = 0; e < edits; ++e) {
       size_t pos = rng() % text.size();
       switch (rng() % 3) {
-        case 0: text[pos] = alphabet[rng() % (sizeof(alphabet) - 1)]; break;
-        case 1: text.erase(pos, 1 + rng() % 8); break;
-        case 2: text.insert(pos, 1, alphabet[rng() % (sizeof(alphabet) - 1)]); break;
+        case 0:
+          text[pos] = alphabet[rng() % (sizeof(alphabet) - 1)];
+          break;
+        case 1:
+          text.erase(pos, 1 + rng() % 8);
+          break;
+        case 2:
+          text.insert(pos, 1, alphabet[rng() % (sizeof(alphabet) - 1)]);
+          break;
       }
       if (text.empty()) text = "H";
     }

@@ -49,10 +49,8 @@ lt_f32 {
 )";
 
 // "HloModule test", the helper computations, then "ENTRY main { body }".
-inline std::string Module(absl::string_view entry_body,
-                          absl::string_view computations = "") {
-  return absl::StrCat("HloModule test\n", computations, "\nENTRY main {\n",
-                      entry_body, "\n}\n");
+inline std::string Module(absl::string_view entry_body, absl::string_view computations = "") {
+  return absl::StrCat("HloModule test\n", computations, "\nENTRY main {\n", entry_body, "\n}\n");
 }
 
 }  // namespace hlo_test_text

@@ -1,7 +1,6 @@
 #include "compiler/hlo/literal.h"
 
 #include <algorithm>
-
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -93,8 +92,7 @@ Literal Literal::FromDoubles(const Shape& shape, absl::Span<const double> values
 }
 
 Literal Literal::FromInt64s(const Shape& shape, absl::Span<const int64_t> values) {
-  return FromValues(shape, values,
-                    [](Literal& l, int64_t i, int64_t v) { l.SetFromInt64(i, v); });
+  return FromValues(shape, values, [](Literal& l, int64_t i, int64_t v) { l.SetFromInt64(i, v); });
 }
 
 double Literal::GetAsDouble(int64_t i) const {
@@ -196,11 +194,11 @@ std::string FormatFloat(double value, PrimitiveType type) {
     } else if (type == F32) {
       same = static_cast<float>(parsed) == static_cast<float>(value);
     } else if (type == F16) {
-      same = FloatToHalfBits(static_cast<float>(parsed)) ==
-             FloatToHalfBits(static_cast<float>(value));
+      same =
+          FloatToHalfBits(static_cast<float>(parsed)) == FloatToHalfBits(static_cast<float>(value));
     } else {
-      same = FloatToBf16Bits(static_cast<float>(parsed)) ==
-             FloatToBf16Bits(static_cast<float>(value));
+      same =
+          FloatToBf16Bits(static_cast<float>(parsed)) == FloatToBf16Bits(static_cast<float>(value));
     }
     if (same) break;
   }
@@ -217,8 +215,7 @@ std::string ElementToString(const Literal& l, int64_t i) {
   return absl::StrCat(l.GetAsInt64(i));
 }
 
-void AppendArray(const Literal& l, int64_t dim, int64_t& offset,
-                 std::string& out) {
+void AppendArray(const Literal& l, int64_t dim, int64_t& offset, std::string& out) {
   const Shape& s = l.shape();
   if (dim == s.rank()) {
     out += ElementToString(l, offset++);
@@ -327,9 +324,9 @@ absl::StatusOr<Literal> Literal::FromProto(const LiteralProto& proto) {
   if (!shape.ok()) return shape.status();
   if (shape->IsTuple()) {
     if (proto.tuple_literals_size() != static_cast<int>(shape->tuple_shapes().size())) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "tuple literal of shape ", shape->ToString(), " has ",
-          proto.tuple_literals_size(), " elements"));
+      return absl::InvalidArgumentError(absl::StrCat("tuple literal of shape ", shape->ToString(),
+                                                     " has ", proto.tuple_literals_size(),
+                                                     " elements"));
     }
     std::vector<Literal> elements;
     for (const LiteralProto& e : proto.tuple_literals()) {
@@ -349,9 +346,8 @@ absl::StatusOr<Literal> Literal::FromProto(const LiteralProto& proto) {
         absl::StrCat("literal of shape ", shape->ToString(), " is too large"));
   }
   auto count_error = [&](int64_t got) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "literal of shape ", shape->ToString(), " has ", got,
-        " values, expected ", n));
+    return absl::InvalidArgumentError(absl::StrCat("literal of shape ", shape->ToString(), " has ",
+                                                   got, " values, expected ", n));
   };
   Literal l(*shape);
   auto copy_bytes = [&](const std::string& bytes) -> absl::Status {
@@ -370,27 +366,53 @@ absl::StatusOr<Literal> Literal::FromProto(const LiteralProto& proto) {
   };
   absl::Status s;
   switch (shape->element_type()) {
-    case PRED: s = copy_repeated(proto.preds(), TypeTag<bool>{}); break;
-    case S8: s = copy_bytes(proto.s8s()); break;
-    case U8: s = copy_bytes(proto.u8s()); break;
-    case S16: s = copy_bytes(proto.s16s()); break;
-    case U16: s = copy_bytes(proto.u16s()); break;
-    case F16: s = copy_bytes(proto.f16s()); break;
-    case BF16: s = copy_bytes(proto.bf16s()); break;
-    case S32: s = copy_repeated(proto.s32s(), TypeTag<int32_t>{}); break;
-    case S64: s = copy_repeated(proto.s64s(), TypeTag<int64_t>{}); break;
-    case U32: s = copy_repeated(proto.u32s(), TypeTag<uint32_t>{}); break;
-    case U64: s = copy_repeated(proto.u64s(), TypeTag<uint64_t>{}); break;
-    case F32: s = copy_repeated(proto.f32s(), TypeTag<float>{}); break;
-    case F64: s = copy_repeated(proto.f64s(), TypeTag<double>{}); break;
-    default: break;
+    case PRED:
+      s = copy_repeated(proto.preds(), TypeTag<bool>{});
+      break;
+    case S8:
+      s = copy_bytes(proto.s8s());
+      break;
+    case U8:
+      s = copy_bytes(proto.u8s());
+      break;
+    case S16:
+      s = copy_bytes(proto.s16s());
+      break;
+    case U16:
+      s = copy_bytes(proto.u16s());
+      break;
+    case F16:
+      s = copy_bytes(proto.f16s());
+      break;
+    case BF16:
+      s = copy_bytes(proto.bf16s());
+      break;
+    case S32:
+      s = copy_repeated(proto.s32s(), TypeTag<int32_t>{});
+      break;
+    case S64:
+      s = copy_repeated(proto.s64s(), TypeTag<int64_t>{});
+      break;
+    case U32:
+      s = copy_repeated(proto.u32s(), TypeTag<uint32_t>{});
+      break;
+    case U64:
+      s = copy_repeated(proto.u64s(), TypeTag<uint64_t>{});
+      break;
+    case F32:
+      s = copy_repeated(proto.f32s(), TypeTag<float>{});
+      break;
+    case F64:
+      s = copy_repeated(proto.f64s(), TypeTag<double>{});
+      break;
+    default:
+      break;
   }
   if (!s.ok()) return s;
   return l;
 }
 
-int64_t LinearIndex(absl::Span<const int64_t> dims,
-                    absl::Span<const int64_t> index) {
+int64_t LinearIndex(absl::Span<const int64_t> dims, absl::Span<const int64_t> index) {
   int64_t linear = 0;
   for (size_t i = 0; i < dims.size(); ++i) linear = linear * dims[i] + index[i];
   return linear;

@@ -16,42 +16,99 @@
 namespace aot {
 
 // Native C++ type of each element type.
-template <PrimitiveType T> struct NativeTypeOf;
-template <> struct NativeTypeOf<PRED> { using type = bool; };
-template <> struct NativeTypeOf<S8> { using type = int8_t; };
-template <> struct NativeTypeOf<S16> { using type = int16_t; };
-template <> struct NativeTypeOf<S32> { using type = int32_t; };
-template <> struct NativeTypeOf<S64> { using type = int64_t; };
-template <> struct NativeTypeOf<U8> { using type = uint8_t; };
-template <> struct NativeTypeOf<U16> { using type = uint16_t; };
-template <> struct NativeTypeOf<U32> { using type = uint32_t; };
-template <> struct NativeTypeOf<U64> { using type = uint64_t; };
-template <> struct NativeTypeOf<F16> { using type = Half; };
-template <> struct NativeTypeOf<BF16> { using type = BFloat16; };
-template <> struct NativeTypeOf<F32> { using type = float; };
-template <> struct NativeTypeOf<F64> { using type = double; };
+template <PrimitiveType T>
+struct NativeTypeOf;
+template <>
+struct NativeTypeOf<PRED> {
+  using type = bool;
+};
+template <>
+struct NativeTypeOf<S8> {
+  using type = int8_t;
+};
+template <>
+struct NativeTypeOf<S16> {
+  using type = int16_t;
+};
+template <>
+struct NativeTypeOf<S32> {
+  using type = int32_t;
+};
+template <>
+struct NativeTypeOf<S64> {
+  using type = int64_t;
+};
+template <>
+struct NativeTypeOf<U8> {
+  using type = uint8_t;
+};
+template <>
+struct NativeTypeOf<U16> {
+  using type = uint16_t;
+};
+template <>
+struct NativeTypeOf<U32> {
+  using type = uint32_t;
+};
+template <>
+struct NativeTypeOf<U64> {
+  using type = uint64_t;
+};
+template <>
+struct NativeTypeOf<F16> {
+  using type = Half;
+};
+template <>
+struct NativeTypeOf<BF16> {
+  using type = BFloat16;
+};
+template <>
+struct NativeTypeOf<F32> {
+  using type = float;
+};
+template <>
+struct NativeTypeOf<F64> {
+  using type = double;
+};
 
-template <typename T> struct TypeTag { using type = T; };
+template <typename T>
+struct TypeTag {
+  using type = T;
+};
 
 // Calls f(TypeTag<NativeT>{}) for the native type of `type` (array types
 // only); returns what f returns. `type` must satisfy IsArrayType.
 template <typename F>
 decltype(auto) ArrayTypeSwitch(PrimitiveType type, F&& f) {
   switch (type) {
-    case PRED: return f(TypeTag<bool>{});
-    case S8: return f(TypeTag<int8_t>{});
-    case S16: return f(TypeTag<int16_t>{});
-    case S32: return f(TypeTag<int32_t>{});
-    case S64: return f(TypeTag<int64_t>{});
-    case U8: return f(TypeTag<uint8_t>{});
-    case U16: return f(TypeTag<uint16_t>{});
-    case U32: return f(TypeTag<uint32_t>{});
-    case U64: return f(TypeTag<uint64_t>{});
-    case F16: return f(TypeTag<Half>{});
-    case BF16: return f(TypeTag<BFloat16>{});
-    case F32: return f(TypeTag<float>{});
-    case F64: return f(TypeTag<double>{});
-    default: break;
+    case PRED:
+      return f(TypeTag<bool>{});
+    case S8:
+      return f(TypeTag<int8_t>{});
+    case S16:
+      return f(TypeTag<int16_t>{});
+    case S32:
+      return f(TypeTag<int32_t>{});
+    case S64:
+      return f(TypeTag<int64_t>{});
+    case U8:
+      return f(TypeTag<uint8_t>{});
+    case U16:
+      return f(TypeTag<uint16_t>{});
+    case U32:
+      return f(TypeTag<uint32_t>{});
+    case U64:
+      return f(TypeTag<uint64_t>{});
+    case F16:
+      return f(TypeTag<Half>{});
+    case BF16:
+      return f(TypeTag<BFloat16>{});
+    case F32:
+      return f(TypeTag<float>{});
+    case F64:
+      return f(TypeTag<double>{});
+    default:
+      break;
   }
   return f(TypeTag<float>{});  // unreachable for array types
 }
@@ -86,8 +143,7 @@ class Literal {
 
   template <typename T>
   absl::Span<T> data() {
-    return absl::Span<T>(reinterpret_cast<T*>(bytes_.data()),
-                         bytes_.size() / sizeof(T));
+    return absl::Span<T>(reinterpret_cast<T*>(bytes_.data()), bytes_.size() / sizeof(T));
   }
   template <typename T>
   absl::Span<const T> data() const {
@@ -141,8 +197,7 @@ class Literal {
 };
 
 // Multi-dimensional index helpers over row-major order.
-int64_t LinearIndex(absl::Span<const int64_t> dims,
-                    absl::Span<const int64_t> index);
+int64_t LinearIndex(absl::Span<const int64_t> dims, absl::Span<const int64_t> index);
 // Advances `index` in row-major order; returns false after the last.
 bool NextIndex(absl::Span<const int64_t> dims, std::vector<int64_t>& index);
 

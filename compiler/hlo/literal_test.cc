@@ -37,10 +37,10 @@ TEST(Float16Test, HalfConversions) {
 
 TEST(LiteralTest, ConversionsFollowXla) {
   Literal s8(Shape(S8, {4}));
-  s8.SetFromDouble(0, 300.0);   // saturates
+  s8.SetFromDouble(0, 300.0);  // saturates
   s8.SetFromDouble(1, -1e9);
-  s8.SetFromDouble(2, NAN);     // NaN -> 0
-  s8.SetFromInt64(3, 300);      // int -> int wraps
+  s8.SetFromDouble(2, NAN);  // NaN -> 0
+  s8.SetFromInt64(3, 300);   // int -> int wraps
   EXPECT_EQ(s8.GetAsInt64(0), 127);
   EXPECT_EQ(s8.GetAsInt64(1), -128);
   EXPECT_EQ(s8.GetAsInt64(2), 0);
@@ -74,8 +74,7 @@ TEST(LiteralTest, FormatFloatRoundTrips) {
 }
 
 TEST(LiteralTest, ProtoRoundTripEveryType) {
-  for (PrimitiveType t : {PRED, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16,
-                          F32, F64}) {
+  for (PrimitiveType t : {PRED, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64}) {
     Literal l = Literal::FromDoubles(Shape(t, {3}), {1, 0, 2});
     auto back = Literal::FromProto(l.ToProto());
     ASSERT_TRUE(back.ok()) << PrimitiveTypeName(t) << ": " << back.status();

@@ -18,10 +18,9 @@ struct TypeInfo {
 };
 
 constexpr TypeInfo kTypes[] = {
-    {PRED, "pred", 1}, {S8, "s8", 1},    {S16, "s16", 2},   {S32, "s32", 4},
-    {S64, "s64", 8},   {U8, "u8", 1},    {U16, "u16", 2},   {U32, "u32", 4},
-    {U64, "u64", 8},   {F16, "f16", 2},  {BF16, "bf16", 2}, {F32, "f32", 4},
-    {F64, "f64", 8},   {TOKEN, "token", 0}};
+    {PRED, "pred", 1}, {S8, "s8", 1},   {S16, "s16", 2}, {S32, "s32", 4},    {S64, "s64", 8},
+    {U8, "u8", 1},     {U16, "u16", 2}, {U32, "u32", 4}, {U64, "u64", 8},    {F16, "f16", 2},
+    {BF16, "bf16", 2}, {F32, "f32", 4}, {F64, "f64", 8}, {TOKEN, "token", 0}};
 
 }  // namespace
 
@@ -37,8 +36,7 @@ absl::StatusOr<PrimitiveType> ParsePrimitiveTypeName(absl::string_view name) {
   for (const TypeInfo& t : kTypes) {
     if (name == t.name) return t.type;
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown element type '", name, "'"));
+  return absl::InvalidArgumentError(absl::StrCat("unknown element type '", name, "'"));
 }
 
 int64_t ByteWidth(PrimitiveType type) {
@@ -57,9 +55,7 @@ bool IsSignedInteger(PrimitiveType type) {
 bool IsUnsignedInteger(PrimitiveType type) {
   return type == U8 || type == U16 || type == U32 || type == U64;
 }
-bool IsInteger(PrimitiveType type) {
-  return IsSignedInteger(type) || IsUnsignedInteger(type);
-}
+bool IsInteger(PrimitiveType type) { return IsSignedInteger(type) || IsUnsignedInteger(type); }
 bool IsArrayType(PrimitiveType type) {
   return type == PRED || IsInteger(type) || IsFloatingPoint(type);
 }
@@ -147,8 +143,8 @@ std::string Shape::ToString(bool print_layout) const {
     return absl::StrCat("(", absl::StrJoin(parts, ", "), ")");
   }
   if (IsToken()) return "token[]";
-  std::string out = absl::StrCat(PrimitiveTypeName(element_type_), "[",
-                                 absl::StrJoin(dimensions_, ","), "]");
+  std::string out =
+      absl::StrCat(PrimitiveTypeName(element_type_), "[", absl::StrJoin(dimensions_, ","), "]");
   if (print_layout && rank() > 0) {
     absl::StrAppend(&out, "{", absl::StrJoin(LayoutOrDefault(), ","), "}");
   }
@@ -214,8 +210,7 @@ absl::StatusOr<Shape> Shape::FromProto(const ShapeProto& proto) {
   }
   for (int64_t d : proto.dimensions()) {
     if (d < 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("shape has negative dimension ", d));
+      return absl::InvalidArgumentError(absl::StrCat("shape has negative dimension ", d));
     }
     s.dimensions_.push_back(d);
   }
@@ -225,13 +220,12 @@ absl::StatusOr<Shape> Shape::FromProto(const ShapeProto& proto) {
     std::vector<bool> seen(s.dimensions_.size(), false);
     if (m2m.size() != s.dimensions_.size()) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "layout {", absl::StrJoin(m2m, ","), "} does not match rank ",
-          s.dimensions_.size()));
+          "layout {", absl::StrJoin(m2m, ","), "} does not match rank ", s.dimensions_.size()));
     }
     for (int64_t d : m2m) {
       if (d < 0 || d >= static_cast<int64_t>(seen.size()) || seen[d]) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "layout {", absl::StrJoin(m2m, ","), "} is not a permutation"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("layout {", absl::StrJoin(m2m, ","), "} is not a permutation"));
       }
       seen[d] = true;
     }

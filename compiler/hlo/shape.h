@@ -20,11 +20,11 @@ absl::string_view PrimitiveTypeName(PrimitiveType type);
 absl::StatusOr<PrimitiveType> ParsePrimitiveTypeName(absl::string_view name);
 // Size of one element in bytes (pred: 1); 0 for TUPLE/TOKEN/INVALID.
 int64_t ByteWidth(PrimitiveType type);
-bool IsFloatingPoint(PrimitiveType type);   // f16, bf16, f32, f64
-bool IsSignedInteger(PrimitiveType type);   // s8..s64
-bool IsUnsignedInteger(PrimitiveType type); // u8..u64
-bool IsInteger(PrimitiveType type);         // signed or unsigned
-bool IsArrayType(PrimitiveType type);       // pred, integers, floats
+bool IsFloatingPoint(PrimitiveType type);    // f16, bf16, f32, f64
+bool IsSignedInteger(PrimitiveType type);    // s8..s64
+bool IsUnsignedInteger(PrimitiveType type);  // u8..u64
+bool IsInteger(PrimitiveType type);          // signed or unsigned
+bool IsArrayType(PrimitiveType type);        // pred, integers, floats
 
 // An array shape (element type, dimensions, layout) or a tuple of shapes.
 // The layout is minor-to-major; an empty layout on an array means the
@@ -55,9 +55,7 @@ class Shape {
   // Minor-to-major order; never empty for an array of rank >= 1 after
   // Canonicalize(); empty means "default" before that.
   const std::vector<int64_t>& minor_to_major() const { return minor_to_major_; }
-  void set_minor_to_major(std::vector<int64_t> m2m) {
-    minor_to_major_ = std::move(m2m);
-  }
+  void set_minor_to_major(std::vector<int64_t> m2m) { minor_to_major_ = std::move(m2m); }
   bool has_layout() const { return !minor_to_major_.empty(); }
   // The layout, or the default descending one when none is set.
   std::vector<int64_t> LayoutOrDefault() const;

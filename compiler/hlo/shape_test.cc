@@ -21,9 +21,8 @@ TEST(ShapeTest, PrintsLikeXla) {
 }
 
 TEST(ShapeTest, ParsesWhatItPrints) {
-  for (const char* text :
-       {"f32[2,3]{1,0}", "pred[]", "(f32[], s32[4]{0})", "bf16[2,3]{0,1}",
-        "(f32[1]{0}, (u8[], token[]))", "f16[0,5]{1,0}", "()"}) {
+  for (const char* text : {"f32[2,3]{1,0}", "pred[]", "(f32[], s32[4]{0})", "bf16[2,3]{0,1}",
+                           "(f32[1]{0}, (u8[], token[]))", "f16[0,5]{1,0}", "()"}) {
     auto shape = ParseShape(text);
     ASSERT_TRUE(shape.ok()) << text << ": " << shape.status();
     EXPECT_EQ(shape->ToString(), text);

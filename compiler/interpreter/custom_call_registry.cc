@@ -12,8 +12,7 @@
 
 namespace aot {
 
-absl::Status CustomCallRegistry::Register(absl::string_view target,
-                                          CustomCallHandler handler) {
+absl::Status CustomCallRegistry::Register(absl::string_view target, CustomCallHandler handler) {
   if (target.empty()) {
     return absl::InvalidArgumentError("custom-call target name is empty");
   }
@@ -24,20 +23,18 @@ absl::Status CustomCallRegistry::Register(absl::string_view target,
   std::lock_guard<std::mutex> lock(mu_);
   auto [it, inserted] = handlers_.emplace(std::string(target), std::move(handler));
   if (!inserted) {
-    return absl::AlreadyExistsError(absl::StrCat(
-        "custom-call target '", target, "' is already registered"));
+    return absl::AlreadyExistsError(
+        absl::StrCat("custom-call target '", target, "' is already registered"));
   }
   return absl::OkStatus();
 }
 
-absl::StatusOr<CustomCallHandler> CustomCallRegistry::Lookup(
-    absl::string_view target) const {
+absl::StatusOr<CustomCallHandler> CustomCallRegistry::Lookup(absl::string_view target) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = handlers_.find(target);
   if (it == handlers_.end()) {
     return absl::NotFoundError(absl::StrCat(
-        "custom-call target '", target,
-        "' has no reference implementation in the interpreter"));
+        "custom-call target '", target, "' has no reference implementation in the interpreter"));
   }
   return it->second;
 }
@@ -59,13 +56,12 @@ namespace {
 absl::Status CheckOneArrayOperand(absl::Span<const Literal* const> operands,
                                   absl::string_view target) {
   if (operands.size() != 1) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        target, " takes 1 operand, got ", operands.size()));
+    return absl::InvalidArgumentError(
+        absl::StrCat(target, " takes 1 operand, got ", operands.size()));
   }
   if (!operands[0]->shape().IsArray()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        target, " takes an array operand, got ",
-        operands[0]->shape().ToString(false)));
+    return absl::InvalidArgumentError(absl::StrCat(target, " takes an array operand, got ",
+                                                   operands[0]->shape().ToString(false)));
   }
   return absl::OkStatus();
 }
@@ -84,31 +80,29 @@ absl::StatusOr<Literal> TopK(absl::Span<const Literal* const> operands,
   const Literal& input = *operands[0];
   const Shape& in_shape = input.shape();
   if (in_shape.rank() < 1) {
-    return absl::InvalidArgumentError(
-        "aot.topk needs an operand of rank >= 1, got a scalar");
+    return absl::InvalidArgumentError("aot.topk needs an operand of rank >= 1, got a scalar");
   }
   if (in_shape.element_type() == PRED) {
     return absl::InvalidArgumentError("aot.topk does not take pred operands");
   }
   const int64_t n = in_shape.dimensions(in_shape.rank() - 1);
   int64_t k = -1;
-  absl::string_view config =
-      absl::StripAsciiWhitespace(instruction.attrs().backend_config);
+  absl::string_view config = absl::StripAsciiWhitespace(instruction.attrs().backend_config);
   if (!config.empty()) {
     if (!absl::SimpleAtoi(config, &k)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "aot.topk: backend_config must be the integer k, got '", config, "'"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("aot.topk: backend_config must be the integer k, got '", config, "'"));
     }
   } else {
     const Shape& result = instruction.shape();
-    if (result.IsTuple() && !result.tuple_shapes().empty() &&
-        result.tuple_shapes(0).IsArray() && result.tuple_shapes(0).rank() >= 1) {
+    if (result.IsTuple() && !result.tuple_shapes().empty() && result.tuple_shapes(0).IsArray() &&
+        result.tuple_shapes(0).rank() >= 1) {
       k = result.tuple_shapes(0).dimensions(result.tuple_shapes(0).rank() - 1);
     }
   }
   if (k < 0 || k > n) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "aot.topk: k=", k, " must be in [0, ", n, "] (the last dimension)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("aot.topk: k=", k, " must be in [0, ", n, "] (the last dimension)"));
   }
   std::vector<int64_t> out_dims = in_shape.dimensions();
   out_dims.back() = k;
@@ -152,8 +146,7 @@ template <typename T>
 T GeluValue(T x) {
   const T kSqrt2OverPi = static_cast<T>(0.79788456080286535587989211986876);
   return static_cast<T>(0.5) * x *
-         (static_cast<T>(1) +
-          std::tanh(kSqrt2OverPi * (x + static_cast<T>(0.044715) * x * x * x)));
+         (static_cast<T>(1) + std::tanh(kSqrt2OverPi * (x + static_cast<T>(0.044715) * x * x * x)));
 }
 
 absl::StatusOr<Literal> Gelu(absl::Span<const Literal* const> operands,
@@ -162,9 +155,8 @@ absl::StatusOr<Literal> Gelu(absl::Span<const Literal* const> operands,
   const Literal& input = *operands[0];
   PrimitiveType type = input.shape().element_type();
   if (!IsFloatingPoint(type)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "aot.gelu takes a floating-point operand, got ",
-        PrimitiveTypeName(type)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("aot.gelu takes a floating-point operand, got ", PrimitiveTypeName(type)));
   }
   Literal out(Shape(type, input.shape().dimensions()));
   const int64_t n = input.element_count();

@@ -20,8 +20,7 @@ namespace aot {
 // values and the instruction (for its shape, backend_config, ...) and
 // returns a value of the instruction's shape (the evaluator checks it).
 using CustomCallHandler = std::function<absl::StatusOr<Literal>(
-    absl::Span<const Literal* const> operands,
-    const HloInstruction& instruction)>;
+    absl::Span<const Literal* const> operands, const HloInstruction& instruction)>;
 
 // Maps custom_call_target names to reference implementations; the
 // interpreter dispatches custom-call instructions through it. Thread-safe.

@@ -1,9 +1,10 @@
 // The custom-call registry and its built-in reference implementations.
 
+#include "compiler/interpreter/custom_call_registry.h"
+
 #include <cmath>
 #include <limits>
 
-#include "compiler/interpreter/custom_call_registry.h"
 #include "compiler/interpreter/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -33,9 +34,10 @@ TEST(CustomCallRegistryTest, RegisterLookupAndErrors) {
                             })
                   .ok());
   EXPECT_TRUE(registry.Contains("my.double"));
-  absl::Status duplicate = registry.Register(
-      "my.double", [](absl::Span<const Literal* const>, const HloInstruction&)
-                       -> absl::StatusOr<Literal> { return Literal(); });
+  absl::Status duplicate =
+      registry.Register("my.double",
+                        [](absl::Span<const Literal* const>,
+                           const HloInstruction&) -> absl::StatusOr<Literal> { return Literal(); });
   EXPECT_EQ(duplicate.code(), absl::StatusCode::kAlreadyExists);
   EXPECT_FALSE(registry.Register("", nullptr).ok());
   auto missing = registry.Lookup("other.op");
@@ -69,8 +71,10 @@ TEST(CustomCallRegistryTest, AResultOfTheWrongShapeIsAnError) {
   CustomCallRegistry registry;
   ASSERT_TRUE(registry
                   .Register("bad.shape",
-                            [](absl::Span<const Literal* const>, const HloInstruction&)
-                                -> absl::StatusOr<Literal> { return L("f32[2]", {1, 2}); })
+                            [](absl::Span<const Literal* const>,
+                               const HloInstruction&) -> absl::StatusOr<Literal> {
+                              return L("f32[2]", {1, 2});
+                            })
                   .ok());
   auto module = ParseHloModule(Module(R"(
   ROOT c = f32[3] custom-call(), custom_call_target="bad.shape")"));
@@ -85,7 +89,7 @@ TEST(TopKTest, LargestFirstTiesByIndexNaNHighest) {
   Literal r = RunHlo(Module(R"(
   x = f32[2,5] parameter(0)
   ROOT t = (f32[2,3], s32[2,3]) custom-call(x), custom_call_target="aot.topk", backend_config="3")"),
-                  {L("f32[2,5]", {1, 5, 3, 5, 2, kNaN, -kInf, -0.0, 0.0, 7})});
+                     {L("f32[2,5]", {1, 5, 3, 5, 2, kNaN, -kInf, -0.0, 0.0, 7})});
   ASSERT_TRUE(r.shape().IsTuple());
   std::vector<double> values = Doubles(r.tuple_element(0));
   EXPECT_THAT(std::vector<double>(values.begin(), values.begin() + 3), ElementsAre(5, 5, 3));
@@ -99,7 +103,7 @@ TEST(TopKTest, KFromTheResultShapeAndIntegers) {
   Literal r = RunHlo(Module(R"(
   x = s32[4] parameter(0)
   ROOT t = (s32[2], s32[2]) custom-call(x), custom_call_target="aot.topk")"),
-                  {LI("s32[4]", {-3, 8, 8, 1})});
+                     {LI("s32[4]", {-3, 8, 8, 1})});
   EXPECT_THAT(Ints(r.tuple_element(0)), ElementsAre(8, 8));
   EXPECT_THAT(Ints(r.tuple_element(1)), ElementsAre(1, 2));
   auto bad = TryRun(Module(R"(
@@ -114,7 +118,7 @@ TEST(GeluTest, TanhApproximation) {
   std::vector<double> r = Doubles(RunHlo(Module(R"(
   x = f32[3] parameter(0)
   ROOT g = f32[3] custom-call(x), custom_call_target="aot.gelu")"),
-                                      {L("f32[3]", {0, 1, -2})}));
+                                         {L("f32[3]", {0, 1, -2})}));
   auto gelu = [](double x) {
     return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
   };

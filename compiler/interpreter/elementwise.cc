@@ -98,33 +98,29 @@ int UnaryClasses(HloOpcode opcode) {
 
 absl::Status TypeError(HloOpcode opcode, PrimitiveType type) {
   return absl::InvalidArgumentError(absl::StrCat(
-      HloOpcodeString(opcode), " is not defined for element type ",
-      PrimitiveTypeName(type)));
+      HloOpcodeString(opcode), " is not defined for element type ", PrimitiveTypeName(type)));
 }
 
 // Result literal of the instruction's array shape, after checking it has
 // dims `dims` and element type `type`.
-absl::StatusOr<Literal> MakeResult(const HloInstruction& instr,
-                                   absl::Span<const int64_t> dims,
+absl::StatusOr<Literal> MakeResult(const HloInstruction& instr, absl::Span<const int64_t> dims,
                                    PrimitiveType type) {
   const Shape& shape = instr.shape();
   if (!shape.IsArray()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "result shape ", shape.ToString(), " is not an array"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("result shape ", shape.ToString(), " is not an array"));
   }
   if (shape.element_type() != type ||
-      !std::equal(shape.dimensions().begin(), shape.dimensions().end(),
-                  dims.begin(), dims.end())) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "result shape ", shape.ToString(false), " does not match the operands (",
-        PrimitiveTypeName(type), SpanToString(dims), ")"));
+      !std::equal(shape.dimensions().begin(), shape.dimensions().end(), dims.begin(), dims.end())) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("result shape ", shape.ToString(false), " does not match the operands (",
+                     PrimitiveTypeName(type), SpanToString(dims), ")"));
   }
   return Literal(shape);
 }
 
 template <typename T>
-absl::Status UnaryTyped(const HloInstruction& instr, const Literal& x,
-                        Literal& out) {
+absl::Status UnaryTyped(const HloInstruction& instr, const Literal& x, Literal& out) {
   const HloOpcode op = instr.opcode();
   const T* in = x.data<T>().data();
   T* o = out.data<T>().data();
@@ -134,9 +130,9 @@ absl::Status UnaryTyped(const HloInstruction& instr, const Literal& x,
       const int e = instr.attrs().exponent_bits;
       const int m = instr.attrs().mantissa_bits;
       if (e < 1 || m < 0) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "reduce-precision needs exponent_bits >= 1 and mantissa_bits >= 0, got ",
-            e, " and ", m));
+        return absl::InvalidArgumentError(
+            absl::StrCat("reduce-precision needs exponent_bits >= 1 and mantissa_bits >= 0, got ",
+                         e, " and ", m));
       }
       for (int64_t i = 0; i < n; ++i) o[i] = ReducePrecisionElement(in[i], e, m);
       return absl::OkStatus();
@@ -150,8 +146,7 @@ absl::Status UnaryTyped(const HloInstruction& instr, const Literal& x,
 }
 
 template <typename T>
-absl::Status BinaryTyped(HloOpcode op, const Literal& a, const Literal& b,
-                         Literal& out) {
+absl::Status BinaryTyped(HloOpcode op, const Literal& a, const Literal& b, Literal& out) {
   const T* pa = a.data<T>().data();
   const T* pb = b.data<T>().data();
   T* po = out.data<T>().data();
@@ -163,12 +158,11 @@ absl::Status BinaryTyped(HloOpcode op, const Literal& a, const Literal& b,
   return absl::OkStatus();
 }
 
-absl::Status ExpectSameType(const Literal& a, const Literal& b,
-                            absl::string_view what) {
+absl::Status ExpectSameType(const Literal& a, const Literal& b, absl::string_view what) {
   if (a.shape().element_type() != b.shape().element_type()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        what, " element types differ: ", PrimitiveTypeName(a.shape().element_type()),
-        " vs ", PrimitiveTypeName(b.shape().element_type())));
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, " element types differ: ", PrimitiveTypeName(a.shape().element_type()),
+                     " vs ", PrimitiveTypeName(b.shape().element_type())));
   }
   return absl::OkStatus();
 }
@@ -182,28 +176,26 @@ absl::Status CheckBinaryOpType(HloOpcode opcode, PrimitiveType type) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<bool> UsesTotalOrder(absl::string_view comparison_type,
-                                    PrimitiveType type) {
+absl::StatusOr<bool> UsesTotalOrder(absl::string_view comparison_type, PrimitiveType type) {
   if (comparison_type.empty()) return false;
   if (comparison_type == "TOTALORDER") {
     if (!IsFloatingPoint(type)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "comparison type TOTALORDER needs floats, got ", PrimitiveTypeName(type)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("comparison type TOTALORDER needs floats, got ", PrimitiveTypeName(type)));
     }
     return true;
   }
   if (comparison_type == "FLOAT") {
     if (!IsFloatingPoint(type)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "comparison type FLOAT needs floats, got ", PrimitiveTypeName(type)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("comparison type FLOAT needs floats, got ", PrimitiveTypeName(type)));
     }
     return false;
   }
   if (comparison_type == "SIGNED" || comparison_type == "UNSIGNED") {
     if (IsFloatingPoint(type)) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "comparison type ", comparison_type, " does not apply to ",
-          PrimitiveTypeName(type)));
+          "comparison type ", comparison_type, " does not apply to ", PrimitiveTypeName(type)));
     }
     return false;
   }
@@ -249,8 +241,8 @@ absl::StatusOr<Literal> EvalBinary(const HloInstruction& instr, const Literal& a
   return out;
 }
 
-absl::StatusOr<Literal> EvalCompare(const HloInstruction& instr,
-                                    const Literal& a, const Literal& b) {
+absl::StatusOr<Literal> EvalCompare(const HloInstruction& instr, const Literal& a,
+                                    const Literal& b) {
   AOT_RETURN_IF_ERROR(ExpectArray(a, "lhs"));
   AOT_RETURN_IF_ERROR(ExpectArray(b, "rhs"));
   AOT_RETURN_IF_ERROR(ExpectSameType(a, b, "operand"));
@@ -282,18 +274,18 @@ absl::StatusOr<Literal> EvalSelect(const HloInstruction& instr, Operands ops) {
   const Literal& on_false = *ops[2];
   AOT_RETURN_IF_ERROR(ExpectArray(pred, "predicate"));
   if (pred.shape().element_type() != PRED) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "select predicate must be pred, got ", pred.shape().ToString(false)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("select predicate must be pred, got ", pred.shape().ToString(false)));
   }
   if (!on_true.shape().Compatible(on_false.shape())) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "select branches differ: ", on_true.shape().ToString(false), " vs ",
-        on_false.shape().ToString(false)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("select branches differ: ", on_true.shape().ToString(false), " vs ",
+                     on_false.shape().ToString(false)));
   }
   if (!on_true.shape().Compatible(instr.shape())) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "result shape ", instr.shape().ToString(false),
-        " does not match the operands ", on_true.shape().ToString(false)));
+    return absl::InvalidArgumentError(absl::StrCat("result shape ", instr.shape().ToString(false),
+                                                   " does not match the operands ",
+                                                   on_true.shape().ToString(false)));
   }
   if (!on_true.shape().IsArray() || pred.shape().rank() == 0) {
     if (pred.element_count() != 1) {
@@ -363,12 +355,11 @@ Literal ConvertLiteral(const Literal& x, PrimitiveType type) {
   return out;
 }
 
-absl::StatusOr<Literal> EvalConvert(const HloInstruction& instr,
-                                    const Literal& x) {
+absl::StatusOr<Literal> EvalConvert(const HloInstruction& instr, const Literal& x) {
   AOT_RETURN_IF_ERROR(ExpectArray(x, "operand"));
   if (!instr.shape().IsArray()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "result shape ", instr.shape().ToString(), " is not an array"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("result shape ", instr.shape().ToString(), " is not an array"));
   }
   auto out = MakeResult(instr, x.shape().dimensions(), instr.shape().element_type());
   if (!out.ok()) return out.status();
@@ -379,13 +370,12 @@ absl::StatusOr<Literal> EvalConvert(const HloInstruction& instr,
   return out;
 }
 
-absl::StatusOr<Literal> EvalBitcastConvert(const HloInstruction& instr,
-                                           const Literal& x) {
+absl::StatusOr<Literal> EvalBitcastConvert(const HloInstruction& instr, const Literal& x) {
   AOT_RETURN_IF_ERROR(ExpectArray(x, "operand"));
   const Shape& shape = instr.shape();
   if (!shape.IsArray()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "result shape ", shape.ToString(), " is not an array"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("result shape ", shape.ToString(), " is not an array"));
   }
   if (x.shape().element_type() == PRED || shape.element_type() == PRED) {
     return absl::InvalidArgumentError("bitcast-convert from or to pred is not allowed");
@@ -400,24 +390,22 @@ absl::StatusOr<Literal> EvalBitcastConvert(const HloInstruction& instr,
   } else if (out_width > in_width) {
     if (expected.empty() || expected.back() != out_width / in_width) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "bitcast-convert from ", x.shape().ToString(false), " to ",
-          shape.ToString(false), " needs a minor dimension of size ",
-          out_width / in_width));
+          "bitcast-convert from ", x.shape().ToString(false), " to ", shape.ToString(false),
+          " needs a minor dimension of size ", out_width / in_width));
     }
     expected.pop_back();
   }
   if (shape.dimensions() != expected || shape.ByteSize() != x.shape().ByteSize()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "bitcast-convert from ", x.shape().ToString(false), " cannot produce ",
-        shape.ToString(false)));
+    return absl::InvalidArgumentError(absl::StrCat("bitcast-convert from ",
+                                                   x.shape().ToString(false), " cannot produce ",
+                                                   shape.ToString(false)));
   }
   Literal out(shape);
   if (!x.raw().empty()) std::memcpy(out.raw_data(), x.raw().data(), x.raw().size());
   return out;
 }
 
-absl::StatusOr<Literal> EvalIsFinite(const HloInstruction& instr,
-                                     const Literal& x) {
+absl::StatusOr<Literal> EvalIsFinite(const HloInstruction& instr, const Literal& x) {
   AOT_RETURN_IF_ERROR(ExpectArray(x, "operand"));
   const PrimitiveType type = x.shape().element_type();
   if (!IsFloatingPoint(type)) return TypeError(instr.opcode(), type);

@@ -18,8 +18,7 @@ using interpreter_internal::Operands;
 
 namespace interpreter_internal {
 
-std::optional<ScalarBinaryMatch> MatchScalarBinary(
-    const HloComputation& computation) {
+std::optional<ScalarBinaryMatch> MatchScalarBinary(const HloComputation& computation) {
   const HloInstruction* root = computation.root_instruction();
   if (root == nullptr || computation.num_parameters() < 2) return std::nullopt;
   const bool is_compare = root->opcode() == HloOpcode::kCompare;
@@ -49,8 +48,7 @@ std::optional<ScalarBinaryMatch> MatchScalarBinary(
     return std::nullopt;
   }
   if (is_compare) {
-    if (root->shape().element_type() != PRED ||
-        !root->attrs().comparison_direction.has_value()) {
+    if (root->shape().element_type() != PRED || !root->attrs().comparison_direction.has_value()) {
       return std::nullopt;
     }
     auto total = UsesTotalOrder(root->attrs().comparison_type, match.type);
@@ -70,13 +68,11 @@ namespace {
 constexpr int kMaxCallDepth = 256;
 
 std::string Describe(const HloInstruction& instr) {
-  return absl::StrCat("instruction '", instr.name(), "' (",
-                      HloOpcodeString(instr.opcode()), ")");
+  return absl::StrCat("instruction '", instr.name(), "' (", HloOpcodeString(instr.opcode()), ")");
 }
 
 absl::Status Annotate(const HloInstruction& instr, const absl::Status& status) {
-  return absl::Status(status.code(),
-                      absl::StrCat(Describe(instr), ": ", status.message()));
+  return absl::Status(status.code(), absl::StrCat(Describe(instr), ": ", status.message()));
 }
 
 // A value during evaluation: a literal owned here (possibly shared with the
@@ -128,24 +124,23 @@ absl::Status CheckAllocatable(const Shape& shape) {
 }
 
 absl::Status CheckArguments(const HloComputation& computation,
-                            absl::Span<const Literal* const> arguments,
-                            absl::string_view what) {
+                            absl::Span<const Literal* const> arguments, absl::string_view what) {
   if (static_cast<int64_t>(arguments.size()) != computation.num_parameters()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        what, " '", computation.name(), "' takes ", computation.num_parameters(),
-        " argument(s), got ", arguments.size()));
+    return absl::InvalidArgumentError(absl::StrCat(what, " '", computation.name(), "' takes ",
+                                                   computation.num_parameters(),
+                                                   " argument(s), got ", arguments.size()));
   }
   for (int64_t i = 0; i < computation.num_parameters(); ++i) {
     const HloInstruction* p = computation.parameter_instruction(i);
     if (p == nullptr) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          what, " '", computation.name(), "' has no parameter ", i));
+      return absl::InvalidArgumentError(
+          absl::StrCat(what, " '", computation.name(), "' has no parameter ", i));
     }
     if (!arguments[i]->shape().Compatible(p->shape())) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "argument ", i, " does not match parameter '", p->name(), "' of ", what, " '",
-          computation.name(), "': expected ", p->shape().ToString(false), ", got ",
-          arguments[i]->shape().ToString(false)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("argument ", i, " does not match parameter '", p->name(), "' of ", what,
+                       " '", computation.name(), "': expected ", p->shape().ToString(false),
+                       ", got ", arguments[i]->shape().ToString(false)));
     }
   }
   return absl::OkStatus();
@@ -165,9 +160,9 @@ class HloEvaluator::Impl : public ComputationCaller {
     AOT_RETURN_IF_ERROR(CheckArguments(computation, arguments, "computation"));
     auto result = Run(computation, arguments);
     if (!result.ok()) {
-      return absl::Status(result.status().code(),
-                          absl::StrCat("in computation '", computation.name(), "': ",
-                                       result.status().message()));
+      return absl::Status(
+          result.status().code(),
+          absl::StrCat("in computation '", computation.name(), "': ", result.status().message()));
     }
     return result;
   }
@@ -175,9 +170,9 @@ class HloEvaluator::Impl : public ComputationCaller {
   absl::StatusOr<Literal> Run(const HloComputation& computation,
                               absl::Span<const Literal* const> arguments) {
     if (depth_ >= kMaxCallDepth) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "computations nest deeper than ", kMaxCallDepth,
-          " calls (is a computation calling itself?)"));
+      return absl::ResourceExhaustedError(
+          absl::StrCat("computations nest deeper than ", kMaxCallDepth,
+                       " calls (is a computation calling itself?)"));
     }
     AOT_ASSIGN_OR_RETURN(auto plan_or, GetPlan(computation));
     const Plan& plan = *plan_or;
@@ -193,8 +188,8 @@ class HloEvaluator::Impl : public ComputationCaller {
     if (it != plans_.end()) return it->second.get();
     const HloInstruction* root = computation.root_instruction();
     if (root == nullptr) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "computation '", computation.name(), "' has no root instruction"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("computation '", computation.name(), "' has no root instruction"));
     }
     auto plan = std::make_unique<Plan>();
     absl::flat_hash_map<const HloInstruction*, int32_t> slot;
@@ -206,13 +201,13 @@ class HloEvaluator::Impl : public ComputationCaller {
       if (next < static_cast<size_t>(node->operand_count())) {
         const HloInstruction* op = node->operand(static_cast<int64_t>(next++));
         if (op == nullptr) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              Describe(*node), ": operand ", next - 1, " is missing"));
+          return absl::InvalidArgumentError(
+              absl::StrCat(Describe(*node), ": operand ", next - 1, " is missing"));
         }
         int& s = state[op];
         if (s == 1) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              Describe(*node), ": operand '", op->name(), "' forms a cycle"));
+          return absl::InvalidArgumentError(
+              absl::StrCat(Describe(*node), ": operand '", op->name(), "' forms a cycle"));
         }
         if (s == 0) {
           s = 1;
@@ -243,8 +238,7 @@ class HloEvaluator::Impl : public ComputationCaller {
     return result;
   }
 
-  absl::StatusOr<Literal> RunPlan(const Plan& plan,
-                                  absl::Span<const Literal* const> arguments) {
+  absl::StatusOr<Literal> RunPlan(const Plan& plan, absl::Span<const Literal* const> arguments) {
     std::vector<Value> values(plan.order.size());
     std::vector<int32_t> remaining = plan.uses;
     std::vector<const Literal*> operands;
@@ -257,9 +251,9 @@ class HloEvaluator::Impl : public ComputationCaller {
         case HloOpcode::kParameter: {
           const int64_t number = instr.parameter_number();
           if (number < 0 || number >= static_cast<int64_t>(arguments.size())) {
-            return absl::InvalidArgumentError(absl::StrCat(
-                Describe(instr), ": parameter number ", number, " is out of range (",
-                arguments.size(), " arguments)"));
+            return absl::InvalidArgumentError(absl::StrCat(Describe(instr), ": parameter number ",
+                                                           number, " is out of range (",
+                                                           arguments.size(), " arguments)"));
           }
           value.literal = arguments[number];
           break;
@@ -271,24 +265,23 @@ class HloEvaluator::Impl : public ComputationCaller {
           }
           if (!instr.literal().shape().Compatible(instr.shape())) {
             return absl::InvalidArgumentError(absl::StrCat(
-                Describe(instr), ": value of shape ",
-                instr.literal().shape().ToString(false), " does not match ",
-                instr.shape().ToString(false)));
+                Describe(instr), ": value of shape ", instr.literal().shape().ToString(false),
+                " does not match ", instr.shape().ToString(false)));
           }
           value.literal = &instr.literal();
           break;
         case HloOpcode::kGetTupleElement: {
           if (operands.size() != 1) {
-            return absl::InvalidArgumentError(absl::StrCat(
-                Describe(instr), ": expected 1 operand, got ", operands.size()));
+            return absl::InvalidArgumentError(
+                absl::StrCat(Describe(instr), ": expected 1 operand, got ", operands.size()));
           }
           const Literal& tuple = *operands[0];
           const int64_t index = instr.tuple_index();
           if (!tuple.shape().IsTuple() || index < 0 ||
               index >= static_cast<int64_t>(tuple.tuple_elements().size())) {
-            return absl::InvalidArgumentError(absl::StrCat(
-                Describe(instr), ": index ", index, " is out of range for ",
-                tuple.shape().ToString(false)));
+            return absl::InvalidArgumentError(absl::StrCat(Describe(instr), ": index ", index,
+                                                           " is out of range for ",
+                                                           tuple.shape().ToString(false)));
           }
           value.owner = values[plan.operands[i][0]].owner;
           value.literal = &tuple.tuple_element(index);
@@ -306,9 +299,8 @@ class HloEvaluator::Impl : public ComputationCaller {
           if (!result.ok()) return Annotate(instr, result.status());
           if (!result->shape().Compatible(instr.shape())) {
             return absl::InternalError(absl::StrCat(
-                Describe(instr), ": produced a value of shape ",
-                result->shape().ToString(false), ", the instruction's shape is ",
-                instr.shape().ToString(false)));
+                Describe(instr), ": produced a value of shape ", result->shape().ToString(false),
+                ", the instruction's shape is ", instr.shape().ToString(false)));
           }
           value.owner = std::make_shared<Literal>(*std::move(result));
           value.literal = value.owner.get();
@@ -320,21 +312,19 @@ class HloEvaluator::Impl : public ComputationCaller {
       }
     }
     Value& root = values[plan.root];
-    if (root.owner != nullptr && root.owner.get() == root.literal &&
-        root.owner.use_count() == 1) {
+    if (root.owner != nullptr && root.owner.get() == root.literal && root.owner.use_count() == 1) {
       return std::move(*root.owner);
     }
     return *root.literal;
   }
 
-  absl::StatusOr<Literal> EvalInstruction(const HloInstruction& instr,
-                                          Operands ops) {
+  absl::StatusOr<Literal> EvalInstruction(const HloInstruction& instr, Operands ops) {
     using namespace interpreter_internal;  // NOLINT: kernels
     const HloOpcode opcode = instr.opcode();
     const int arity = HloOpcodeArity(opcode);
     if (arity >= 0 && static_cast<int>(ops.size()) != arity) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "expected ", arity, " operand(s), got ", ops.size()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("expected ", arity, " operand(s), got ", ops.size()));
     }
     if (opcode == HloOpcode::kIsFinite) return EvalIsFinite(instr, *ops[0]);
     if (opcode == HloOpcode::kCopy && !ops[0]->shape().IsArray()) {
@@ -343,30 +333,53 @@ class HloEvaluator::Impl : public ComputationCaller {
     if (IsElementwiseUnary(opcode)) return EvalUnary(instr, *ops[0]);
     if (IsElementwiseBinary(opcode)) return EvalBinary(instr, *ops[0], *ops[1]);
     switch (opcode) {
-      case HloOpcode::kCompare: return EvalCompare(instr, *ops[0], *ops[1]);
-      case HloOpcode::kSelect: return EvalSelect(instr, ops);
-      case HloOpcode::kClamp: return EvalClamp(instr, ops);
-      case HloOpcode::kConvert: return EvalConvert(instr, *ops[0]);
-      case HloOpcode::kBitcastConvert: return EvalBitcastConvert(instr, *ops[0]);
-      case HloOpcode::kBroadcast: return EvalBroadcast(instr, *ops[0]);
+      case HloOpcode::kCompare:
+        return EvalCompare(instr, *ops[0], *ops[1]);
+      case HloOpcode::kSelect:
+        return EvalSelect(instr, ops);
+      case HloOpcode::kClamp:
+        return EvalClamp(instr, ops);
+      case HloOpcode::kConvert:
+        return EvalConvert(instr, *ops[0]);
+      case HloOpcode::kBitcastConvert:
+        return EvalBitcastConvert(instr, *ops[0]);
+      case HloOpcode::kBroadcast:
+        return EvalBroadcast(instr, *ops[0]);
       case HloOpcode::kReshape:
-      case HloOpcode::kBitcast: return EvalReshape(instr, *ops[0]);
-      case HloOpcode::kTranspose: return EvalTranspose(instr, *ops[0]);
-      case HloOpcode::kSlice: return EvalSlice(instr, *ops[0]);
-      case HloOpcode::kDynamicSlice: return EvalDynamicSlice(instr, ops);
-      case HloOpcode::kDynamicUpdateSlice: return EvalDynamicUpdateSlice(instr, ops);
-      case HloOpcode::kConcatenate: return EvalConcatenate(instr, ops);
-      case HloOpcode::kPad: return EvalPad(instr, *ops[0], *ops[1]);
-      case HloOpcode::kReverse: return EvalReverse(instr, *ops[0]);
-      case HloOpcode::kIota: return EvalIota(instr);
-      case HloOpcode::kGather: return EvalGather(instr, *ops[0], *ops[1]);
-      case HloOpcode::kScatter: return EvalScatter(instr, ops, *this);
-      case HloOpcode::kReduce: return EvalReduce(instr, ops, *this);
-      case HloOpcode::kReduceWindow: return EvalReduceWindow(instr, ops, *this);
-      case HloOpcode::kSelectAndScatter: return EvalSelectAndScatter(instr, ops, *this);
-      case HloOpcode::kSort: return EvalSort(instr, ops, *this);
-      case HloOpcode::kDot: return EvalDot(instr, *ops[0], *ops[1]);
-      case HloOpcode::kConvolution: return EvalConvolution(instr, *ops[0], *ops[1]);
+      case HloOpcode::kBitcast:
+        return EvalReshape(instr, *ops[0]);
+      case HloOpcode::kTranspose:
+        return EvalTranspose(instr, *ops[0]);
+      case HloOpcode::kSlice:
+        return EvalSlice(instr, *ops[0]);
+      case HloOpcode::kDynamicSlice:
+        return EvalDynamicSlice(instr, ops);
+      case HloOpcode::kDynamicUpdateSlice:
+        return EvalDynamicUpdateSlice(instr, ops);
+      case HloOpcode::kConcatenate:
+        return EvalConcatenate(instr, ops);
+      case HloOpcode::kPad:
+        return EvalPad(instr, *ops[0], *ops[1]);
+      case HloOpcode::kReverse:
+        return EvalReverse(instr, *ops[0]);
+      case HloOpcode::kIota:
+        return EvalIota(instr);
+      case HloOpcode::kGather:
+        return EvalGather(instr, *ops[0], *ops[1]);
+      case HloOpcode::kScatter:
+        return EvalScatter(instr, ops, *this);
+      case HloOpcode::kReduce:
+        return EvalReduce(instr, ops, *this);
+      case HloOpcode::kReduceWindow:
+        return EvalReduceWindow(instr, ops, *this);
+      case HloOpcode::kSelectAndScatter:
+        return EvalSelectAndScatter(instr, ops, *this);
+      case HloOpcode::kSort:
+        return EvalSort(instr, ops, *this);
+      case HloOpcode::kDot:
+        return EvalDot(instr, *ops[0], *ops[1]);
+      case HloOpcode::kConvolution:
+        return EvalConvolution(instr, *ops[0], *ops[1]);
       case HloOpcode::kTuple: {
         std::vector<Literal> elements;
         elements.reserve(ops.size());
@@ -375,29 +388,31 @@ class HloEvaluator::Impl : public ComputationCaller {
       }
       case HloOpcode::kCall:
       case HloOpcode::kFusion: {
-        if (instr.called_computations().size() != 1 ||
-            instr.called_computations()[0] == nullptr) {
+        if (instr.called_computations().size() != 1 || instr.called_computations()[0] == nullptr) {
           return absl::InvalidArgumentError("expected exactly one called computation");
         }
         return Call(*instr.called_computations()[0], ops);
       }
-      case HloOpcode::kWhile: return EvalWhile(instr, *ops[0]);
-      case HloOpcode::kConditional: return EvalConditional(instr, ops);
-      case HloOpcode::kCustomCall: return EvalCustomCall(instr, ops);
+      case HloOpcode::kWhile:
+        return EvalWhile(instr, *ops[0]);
+      case HloOpcode::kConditional:
+        return EvalConditional(instr, ops);
+      case HloOpcode::kCustomCall:
+        return EvalCustomCall(instr, ops);
       case HloOpcode::kReplicaId:
       case HloOpcode::kPartitionId: {
         if (!instr.shape().IsArray() || instr.shape().rank() != 0 ||
             !IsInteger(instr.shape().element_type())) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "result must be an integer scalar, got ", instr.shape().ToString(false)));
+          return absl::InvalidArgumentError(absl::StrCat("result must be an integer scalar, got ",
+                                                         instr.shape().ToString(false)));
         }
         return Literal(instr.shape());  // 0: one replica, one partition
       }
       default:
         break;
     }
-    return absl::UnimplementedError(absl::StrCat(
-        "opcode '", HloOpcodeString(opcode), "' is not supported by the interpreter"));
+    return absl::UnimplementedError(
+        absl::StrCat("opcode '", HloOpcodeString(opcode), "' is not supported by the interpreter"));
   }
 
   absl::StatusOr<Literal> EvalWhile(const HloInstruction& instr, const Literal& init) {
@@ -413,16 +428,15 @@ class HloEvaluator::Impl : public ComputationCaller {
       AOT_ASSIGN_OR_RETURN(auto keep_going, Call(condition, absl::MakeConstSpan(&arg, 1)));
       if (!keep_going.shape().IsArray() || keep_going.shape().element_type() != PRED ||
           keep_going.element_count() != 1) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "condition '", condition.name(), "' returned ",
-            keep_going.shape().ToString(false), ", expected pred[]"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("condition '", condition.name(), "' returned ",
+                         keep_going.shape().ToString(false), ", expected pred[]"));
       }
       if (!keep_going.Get<bool>(0)) break;
       auto next = Call(body, absl::MakeConstSpan(&arg, 1));
       if (!next.ok()) {
         return absl::Status(next.status().code(),
-                            absl::StrCat("iteration ", iteration, ": ",
-                                         next.status().message()));
+                            absl::StrCat("iteration ", iteration, ": ", next.status().message()));
       }
       state = *std::move(next);
     }
@@ -432,20 +446,19 @@ class HloEvaluator::Impl : public ComputationCaller {
   absl::StatusOr<Literal> EvalConditional(const HloInstruction& instr, Operands ops) {
     const auto& branches = instr.called_computations();
     if (branches.empty() || ops.size() != branches.size() + 1) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "conditional with ", branches.size(), " branches needs ", branches.size() + 1,
-          " operands, got ", ops.size()));
+      return absl::InvalidArgumentError(absl::StrCat("conditional with ", branches.size(),
+                                                     " branches needs ", branches.size() + 1,
+                                                     " operands, got ", ops.size()));
     }
     const Literal& selector = *ops[0];
     if (!selector.shape().IsArray() || selector.shape().rank() != 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "branch selector must be a scalar, got ", selector.shape().ToString(false)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("branch selector must be a scalar, got ", selector.shape().ToString(false)));
     }
     int64_t branch;
     if (selector.shape().element_type() == PRED) {
       if (branches.size() != 2) {
-        return absl::InvalidArgumentError(
-            "a pred-selected conditional needs exactly 2 branches");
+        return absl::InvalidArgumentError("a pred-selected conditional needs exactly 2 branches");
       }
       branch = selector.Get<bool>(0) ? 0 : 1;
     } else if (IsInteger(selector.shape().element_type())) {
@@ -454,8 +467,7 @@ class HloEvaluator::Impl : public ComputationCaller {
       branch = (index < 0 || index >= n) ? n - 1 : index;
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
-          "branch selector must be pred or an integer, got ",
-          selector.shape().ToString(false)));
+          "branch selector must be pred or an integer, got ", selector.shape().ToString(false)));
     }
     if (branches[branch] == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat("branch ", branch, " is missing"));
@@ -471,10 +483,10 @@ class HloEvaluator::Impl : public ComputationCaller {
     auto result = handler(ops, instr);
     if (!result.ok()) return result.status();
     if (!result->shape().Compatible(instr.shape())) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "custom-call target '", instr.attrs().custom_call_target, "' returned ",
-          result->shape().ToString(false), ", the instruction's shape is ",
-          instr.shape().ToString(false)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("custom-call target '", instr.attrs().custom_call_target, "' returned ",
+                       result->shape().ToString(false), ", the instruction's shape is ",
+                       instr.shape().ToString(false)));
     }
     return result;
   }

@@ -46,8 +46,7 @@ namespace aot {
 // Not thread-safe: use one evaluator per thread.
 class HloEvaluator {
  public:
-  explicit HloEvaluator(
-      const CustomCallRegistry* registry = &CustomCallRegistry::Global());
+  explicit HloEvaluator(const CustomCallRegistry* registry = &CustomCallRegistry::Global());
   ~HloEvaluator();
   HloEvaluator(const HloEvaluator&) = delete;
   HloEvaluator& operator=(const HloEvaluator&) = delete;
@@ -55,13 +54,11 @@ class HloEvaluator {
   // Evaluates the module's entry computation. The arguments must match the
   // entry parameters in number and shape (layouts are ignored); an error
   // names the mismatching parameter.
-  absl::StatusOr<Literal> Evaluate(const HloModule& module,
-                                   absl::Span<const Literal> arguments);
+  absl::StatusOr<Literal> Evaluate(const HloModule& module, absl::Span<const Literal> arguments);
 
   // Evaluates one computation on the given arguments.
-  absl::StatusOr<Literal> EvaluateComputation(
-      const HloComputation& computation,
-      absl::Span<const Literal* const> arguments);
+  absl::StatusOr<Literal> EvaluateComputation(const HloComputation& computation,
+                                              absl::Span<const Literal* const> arguments);
 
  private:
   class Impl;

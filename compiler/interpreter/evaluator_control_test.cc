@@ -41,7 +41,7 @@ ENTRY main {
   w = (s32[], f32[]) while(init), condition=cond, body=body
   ROOT r = f32[] get-tuple-element(w), index=1
 })",
-                  {L("f32[]", {1})});
+                     {L("f32[]", {1})});
   EXPECT_THAT(Doubles(r), ElementsAre(1024));
 }
 
@@ -109,7 +109,7 @@ TEST(ControlFlowTest, CallAndFusion) {
   y = f32[2] constant({10, 20})
   c = f32[2] call(x, y), to_apply=fma
   ROOT f = f32[2] fusion(c, x), kind=kLoop, calls=fused)",
-                                 R"(
+                                    R"(
 fma {
   a = f32[2] parameter(0)
   b = f32[2] parameter(1)
@@ -133,7 +133,7 @@ TEST(StructureTest, TuplesAndGetTupleElement) {
   inner = (s32[], f32[2]) get-tuple-element(t), index=1
   first = s32[] get-tuple-element(inner), index=0
   ROOT r = (s32[], (s32[], f32[2])) tuple(first, inner))"),
-                  {L("f32[2]", {1, 2}), LI("s32[]", {7})});
+                     {L("f32[2]", {1, 2}), LI("s32[]", {7})});
   ASSERT_TRUE(r.shape().IsTuple());
   EXPECT_THAT(Ints(r.tuple_element(0)), ElementsAre(7));
   EXPECT_THAT(Doubles(r.tuple_element(1).tuple_element(1)), ElementsAre(1, 2));
@@ -157,7 +157,7 @@ TEST(StructureTest, TupleParameter) {
   Literal r = RunHlo(Module(R"(
   p = (f32[2], s32[]) parameter(0)
   ROOT x = f32[2] get-tuple-element(p), index=0)"),
-                  {Literal::Tuple(std::move(elements))});
+                     {Literal::Tuple(std::move(elements))});
   EXPECT_THAT(Doubles(r), ElementsAre(1, 2));
 }
 

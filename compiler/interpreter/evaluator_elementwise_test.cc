@@ -24,20 +24,18 @@ constexpr int64_t kMaxS32 = std::numeric_limits<int32_t>::max();
 Literal Binary(absl::string_view op, absl::string_view shape, Literal a, Literal b,
                absl::string_view extra = "") {
   return RunHlo(Module(absl::StrCat("  a = ", shape, " parameter(0)\n  b = ", shape,
-                                 " parameter(1)\n  ROOT r = ", shape, " ", op,
-                                 "(a, b)", extra)),
-             {std::move(a), std::move(b)});
+                                    " parameter(1)\n  ROOT r = ", shape, " ", op, "(a, b)", extra)),
+                {std::move(a), std::move(b)});
 }
-Literal Unary(absl::string_view op, absl::string_view shape,
-              absl::string_view result_shape, Literal a, absl::string_view extra = "") {
-  return RunHlo(Module(absl::StrCat("  a = ", shape, " parameter(0)\n  ROOT r = ",
-                                 result_shape, " ", op, "(a)", extra)),
-             {std::move(a)});
+Literal Unary(absl::string_view op, absl::string_view shape, absl::string_view result_shape,
+              Literal a, absl::string_view extra = "") {
+  return RunHlo(Module(absl::StrCat("  a = ", shape, " parameter(0)\n  ROOT r = ", result_shape,
+                                    " ", op, "(a)", extra)),
+                {std::move(a)});
 }
 
 TEST(ElementwiseTest, AddsFloatsAndRank0) {
-  EXPECT_THAT(Doubles(Binary("add", "f32[3]", L("f32[3]", {1, 2, 3}),
-                             L("f32[3]", {4, 5, 6.5}))),
+  EXPECT_THAT(Doubles(Binary("add", "f32[3]", L("f32[3]", {1, 2, 3}), L("f32[3]", {4, 5, 6.5}))),
               ElementsAre(5, 7, 9.5));
   EXPECT_THAT(Doubles(Binary("multiply", "f64[]", L("f64[]", {1.5}), L("f64[]", {-2}))),
               ElementsAre(-3));
@@ -66,15 +64,13 @@ TEST(ElementwiseTest, F32ArithmeticIsDoneInFloatAndF64InDouble) {
 }
 
 TEST(ElementwiseTest, IntegerOverflowWraps) {
-  EXPECT_THAT(Ints(Binary("add", "s32[2]", LI("s32[2]", {kMaxS32, kMinS32}),
-                          LI("s32[2]", {1, -1}))),
-              ElementsAre(kMinS32, kMaxS32));
-  EXPECT_THAT(Ints(Binary("multiply", "s8[2]", LI("s8[2]", {100, -128}),
-                          LI("s8[2]", {3, -1}))),
+  EXPECT_THAT(
+      Ints(Binary("add", "s32[2]", LI("s32[2]", {kMaxS32, kMinS32}), LI("s32[2]", {1, -1}))),
+      ElementsAre(kMinS32, kMaxS32));
+  EXPECT_THAT(Ints(Binary("multiply", "s8[2]", LI("s8[2]", {100, -128}), LI("s8[2]", {3, -1}))),
               ElementsAre(44, -128));
   // 65535 * 65535 = 2^32 - 2^17 + 1 = 1 (mod 2^16); no signed-int overflow.
-  EXPECT_THAT(Ints(Binary("multiply", "u16[1]", LI("u16[1]", {65535}),
-                          LI("u16[1]", {65535}))),
+  EXPECT_THAT(Ints(Binary("multiply", "u16[1]", LI("u16[1]", {65535}), LI("u16[1]", {65535}))),
               ElementsAre(1));
   EXPECT_THAT(Ints(Binary("subtract", "u8[1]", LI("u8[1]", {0}), LI("u8[1]", {1}))),
               ElementsAre(255));
@@ -87,10 +83,8 @@ TEST(ElementwiseTest, IntegerOverflowWraps) {
 TEST(ElementwiseTest, IntegerDivisionEdgeCases) {
   Literal a = LI("s32[6]", {7, -7, 7, kMinS32, kMinS32, 5});
   Literal b = LI("s32[6]", {2, 2, 0, -1, 0, -3});
-  EXPECT_THAT(Ints(Binary("divide", "s32[6]", a, b)),
-              ElementsAre(3, -3, -1, kMinS32, -1, -1));
-  EXPECT_THAT(Ints(Binary("remainder", "s32[6]", a, b)),
-              ElementsAre(1, -1, 7, 0, kMinS32, 2));
+  EXPECT_THAT(Ints(Binary("divide", "s32[6]", a, b)), ElementsAre(3, -3, -1, kMinS32, -1, -1));
+  EXPECT_THAT(Ints(Binary("remainder", "s32[6]", a, b)), ElementsAre(1, -1, 7, 0, kMinS32, 2));
   Literal ua = LI("u32[2]", {7, 9});
   Literal ub = LI("u32[2]", {0, 4});
   EXPECT_THAT(Ints(Binary("divide", "u32[2]", ua, ub)), ElementsAre(4294967295, 2));
@@ -109,8 +103,7 @@ TEST(ElementwiseTest, ShiftsByAtLeastTheBitWidth) {
   EXPECT_THAT(Ints(Binary("shift-right-arithmetic", "s32[4]", LI("s32[4]", {-8, -8, 8, 8}),
                           LI("s32[4]", {1, 40, 40, -1}))),
               ElementsAre(-4, -1, 0, 0));
-  EXPECT_THAT(Ints(Binary("shift-left", "u8[3]", LI("u8[3]", {1, 1, 3}),
-                          LI("u8[3]", {7, 8, 255}))),
+  EXPECT_THAT(Ints(Binary("shift-left", "u8[3]", LI("u8[3]", {1, 1, 3}), LI("u8[3]", {7, 8, 255}))),
               ElementsAre(128, 0, 0));
   // Arithmetic shift of an unsigned value sign-extends its top bit.
   EXPECT_THAT(Ints(Binary("shift-right-arithmetic", "u8[2]", LI("u8[2]", {0x80, 0x80}),
@@ -119,13 +112,12 @@ TEST(ElementwiseTest, ShiftsByAtLeastTheBitWidth) {
 }
 
 TEST(ElementwiseTest, IntegerPower) {
-  EXPECT_THAT(Ints(Binary("power", "s32[8]",
-                          LI("s32[8]", {2, 2, 1, -1, -1, 0, 3, 2}),
+  EXPECT_THAT(Ints(Binary("power", "s32[8]", LI("s32[8]", {2, 2, 1, -1, -1, 0, 3, 2}),
                           LI("s32[8]", {10, -1, -5, -3, -4, 0, 40, 31}))),
               ElementsAre(1024, 0, 1, -1, 1, 1, 689956897, kMinS32));
-  EXPECT_THAT(Doubles(Binary("power", "f32[3]", L("f32[3]", {4, kNaN, 4}),
-                             L("f32[3]", {0.5, 0, -0.5}))),
-              ElementsAre(2, 1, 0.5));
+  EXPECT_THAT(
+      Doubles(Binary("power", "f32[3]", L("f32[3]", {4, kNaN, 4}), L("f32[3]", {0.5, 0, -0.5}))),
+      ElementsAre(2, 1, 0.5));
 }
 
 TEST(ElementwiseTest, MaximumAndMinimumPropagateNaN) {
@@ -156,32 +148,32 @@ TEST(ElementwiseTest, CompareFloatAndTotalOrder) {
   a = f32[4] parameter(0)
   b = f32[4] parameter(1)
   ROOT r = pred[4] compare(a, b), direction=LT, type=TOTALORDER)"),
-                        {a, b})),
+                           {a, b})),
               ElementsAre(true, false, true, false));
   EXPECT_THAT(Bools(RunHlo(Module(R"(
   a = f32[4] parameter(0)
   b = f32[4] parameter(1)
   ROOT r = pred[4] compare(a, b), direction=LT)"),
-                        {a, b})),
+                           {a, b})),
               ElementsAre(false, false, false, false));
   EXPECT_THAT(Bools(RunHlo(Module(R"(
   a = f32[4] parameter(0)
   b = f32[4] parameter(1)
   ROOT r = pred[4] compare(a, b), direction=EQ)"),
-                        {a, b})),
+                           {a, b})),
               ElementsAre(true, false, false, true));
   EXPECT_THAT(Bools(RunHlo(Module(R"(
   a = f32[4] parameter(0)
   b = f32[4] parameter(1)
   ROOT r = pred[4] compare(a, b), direction=NE)"),
-                        {a, b})),
+                           {a, b})),
               ElementsAre(false, true, true, false));
   // Unsigned compares as unsigned.
   EXPECT_THAT(Bools(RunHlo(Module(R"(
   a = u32[2] parameter(0)
   b = u32[2] parameter(1)
   ROOT r = pred[2] compare(a, b), direction=GT)"),
-                        {LI("u32[2]", {4294967295, 1}), LI("u32[2]", {1, 2})})),
+                           {LI("u32[2]", {4294967295, 1}), LI("u32[2]", {1, 2})})),
               ElementsAre(true, false));
 }
 
@@ -190,18 +182,16 @@ TEST(ElementwiseTest, Bf16RoundsToNearestEven) {
   EXPECT_THAT(Doubles(Binary("add", "bf16[2]", L("bf16[2]", {1, 1}),
                              L("bf16[2]", {0.00390625, 0.01171875}))),
               ElementsAre(1, 1.015625));
-  EXPECT_THAT(Doubles(Unary("convert", "f32[2]", "bf16[2]",
-                            L("f32[2]", {1.00390625, 1.01171875}))),
+  EXPECT_THAT(Doubles(Unary("convert", "f32[2]", "bf16[2]", L("f32[2]", {1.00390625, 1.01171875}))),
               ElementsAre(1, 1.015625));
 }
 
 TEST(ElementwiseTest, F16OverflowsToInfinity) {
-  EXPECT_THAT(Doubles(Binary("multiply", "f16[2]", L("f16[2]", {300, -300}),
-                             L("f16[2]", {300, 300}))),
-              ElementsAre(kInf, -kInf));
+  EXPECT_THAT(
+      Doubles(Binary("multiply", "f16[2]", L("f16[2]", {300, -300}), L("f16[2]", {300, 300}))),
+      ElementsAre(kInf, -kInf));
   // 65504 is the largest half; 65519 rounds down to it, 65520 up to inf.
-  EXPECT_THAT(Doubles(Binary("add", "f16[2]", L("f16[2]", {65504, 65504}),
-                             L("f16[2]", {8, 16}))),
+  EXPECT_THAT(Doubles(Binary("add", "f16[2]", L("f16[2]", {65504, 65504}), L("f16[2]", {8, 16}))),
               ElementsAre(65504, kInf));
 }
 
@@ -216,8 +206,7 @@ TEST(ElementwiseTest, FloatUnaryOps) {
   Literal halves = L("f32[6]", {0.5, 1.5, 2.5, -0.5, -2.5, 2.4});
   EXPECT_THAT(Doubles(Unary("round-nearest-afz", "f32[6]", "f32[6]", halves)),
               ElementsAre(1, 2, 3, -1, -3, 2));
-  std::vector<double> even =
-      Doubles(Unary("round-nearest-even", "f32[6]", "f32[6]", halves));
+  std::vector<double> even = Doubles(Unary("round-nearest-even", "f32[6]", "f32[6]", halves));
   EXPECT_THAT(even, ElementsAre(0, 2, 2, -0.0, -2, 2));
   EXPECT_TRUE(std::signbit(even[3]));
   EXPECT_THAT(Doubles(Unary("logistic", "f32[3]", "f32[3]", L("f32[3]", {0, -200, 200}))),
@@ -232,8 +221,7 @@ TEST(ElementwiseTest, FloatUnaryOps) {
               ElementsAre(2.5, 3));
   EXPECT_THAT(Doubles(Unary("sqrt", "bf16[1]", "bf16[1]", L("bf16[1]", {2}))),
               ElementsAre(1.4140625));  // sqrt(2) = 1.41421... rounded to bf16
-  EXPECT_THAT(Doubles(Binary("remainder", "f32[2]", L("f32[2]", {5.5, -5.5}),
-                             L("f32[2]", {2, 2}))),
+  EXPECT_THAT(Doubles(Binary("remainder", "f32[2]", L("f32[2]", {5.5, -5.5}), L("f32[2]", {2, 2}))),
               ElementsAre(1.5, -1.5));
   EXPECT_THAT(Doubles(Binary("atan2", "f64[1]", L("f64[1]", {1}), L("f64[1]", {1}))),
               ElementsAre(std::atan2(1.0, 1.0)));
@@ -248,8 +236,7 @@ TEST(ElementwiseTest, IntegerUnaryOps) {
               ElementsAre(32, 3, 0));
   EXPECT_THAT(Ints(Unary("count-leading-zeros", "u8[3]", "u8[3]", LI("u8[3]", {1, 0, 128}))),
               ElementsAre(7, 8, 0));
-  EXPECT_THAT(Ints(Unary("not", "s32[2]", "s32[2]", LI("s32[2]", {0, 5}))),
-              ElementsAre(-1, -6));
+  EXPECT_THAT(Ints(Unary("not", "s32[2]", "s32[2]", LI("s32[2]", {0, 5}))), ElementsAre(-1, -6));
   EXPECT_THAT(Bools(Unary("not", "pred[2]", "pred[2]", LI("pred[2]", {1, 0}))),
               ElementsAre(false, true));
   EXPECT_THAT(Ints(Binary("xor", "u8[1]", LI("u8[1]", {0xF0}), LI("u8[1]", {0xFF}))),
@@ -269,35 +256,35 @@ TEST(ElementwiseTest, TypeErrorsNameTheInstruction) {
 }
 
 TEST(ElementwiseTest, SelectAndClamp) {
-  EXPECT_THAT(Doubles(RunHlo(Module(R"(
+  EXPECT_THAT(
+      Doubles(RunHlo(Module(R"(
   p = pred[3] parameter(0)
   a = f32[3] parameter(1)
   b = f32[3] parameter(2)
   ROOT r = f32[3] select(p, a, b))"),
-                          {LI("pred[3]", {1, 0, 1}), L("f32[3]", {1, 2, 3}),
-                           L("f32[3]", {4, 5, 6})})),
-              ElementsAre(1, 5, 3));
+                     {LI("pred[3]", {1, 0, 1}), L("f32[3]", {1, 2, 3}), L("f32[3]", {4, 5, 6})})),
+      ElementsAre(1, 5, 3));
   EXPECT_THAT(Ints(RunHlo(Module(R"(
   lo = s32[] constant(0)
   hi = s32[] constant(10)
   x = s32[3] parameter(0)
   ROOT r = s32[3] clamp(lo, x, hi))"),
-                       {LI("s32[3]", {-5, 5, 15})})),
+                          {LI("s32[3]", {-5, 5, 15})})),
               ElementsAre(0, 5, 10));
   std::vector<double> c = Doubles(RunHlo(Module(R"(
   lo = f32[2] constant({0, 0})
   hi = f32[2] constant({1, 1})
   x = f32[2] parameter(0)
   ROOT r = f32[2] clamp(lo, x, hi))"),
-                                      {L("f32[2]", {kNaN, 3})}));
+                                         {L("f32[2]", {kNaN, 3})}));
   EXPECT_TRUE(std::isnan(c[0]));
   EXPECT_EQ(c[1], 1);
 }
 
 TEST(ConvertTest, FloatToIntSaturatesAndNaNIsZero) {
-  EXPECT_THAT(Ints(Unary("convert", "f32[6]", "s32[6]",
-                         L("f32[6]", {1e10, -1e10, kNaN, 2.7, -2.7, kInf}))),
-              ElementsAre(kMaxS32, kMinS32, 0, 2, -2, kMaxS32));
+  EXPECT_THAT(
+      Ints(Unary("convert", "f32[6]", "s32[6]", L("f32[6]", {1e10, -1e10, kNaN, 2.7, -2.7, kInf}))),
+      ElementsAre(kMaxS32, kMinS32, 0, 2, -2, kMaxS32));
   EXPECT_THAT(Ints(Unary("convert", "f32[2]", "u8[2]", L("f32[2]", {-1, 300}))),
               ElementsAre(0, 255));
 }
@@ -329,15 +316,15 @@ TEST(ConvertTest, BitcastConvertReinterpretsBits) {
 
 TEST(ReducePrecisionTest, RoundsMantissaAndClampsExponent) {
   // To f16's format: 5 exponent and 10 mantissa bits.
-  std::vector<double> r = Doubles(Unary(
-      "reduce-precision", "f32[7]", "f32[7]",
-      L("f32[7]", {1 + std::ldexp(1, -11), 1 + 3 * std::ldexp(1, -11), 70000, 1e-5, -1e-5,
-                   kNaN, 65519}),
-      ", exponent_bits=5, mantissa_bits=10"));
-  EXPECT_EQ(r[0], 1);                       // tie -> even
-  EXPECT_EQ(r[1], 1 + std::ldexp(1, -9));   // tie -> even (up)
-  EXPECT_EQ(r[2], kInf);                    // exponent overflow
-  EXPECT_EQ(r[3], 0);                       // below the smallest normal
+  std::vector<double> r =
+      Doubles(Unary("reduce-precision", "f32[7]", "f32[7]",
+                    L("f32[7]", {1 + std::ldexp(1, -11), 1 + 3 * std::ldexp(1, -11), 70000, 1e-5,
+                                 -1e-5, kNaN, 65519}),
+                    ", exponent_bits=5, mantissa_bits=10"));
+  EXPECT_EQ(r[0], 1);                      // tie -> even
+  EXPECT_EQ(r[1], 1 + std::ldexp(1, -9));  // tie -> even (up)
+  EXPECT_EQ(r[2], kInf);                   // exponent overflow
+  EXPECT_EQ(r[3], 0);                      // below the smallest normal
   EXPECT_TRUE(std::signbit(r[4]) && r[4] == 0);
   EXPECT_TRUE(std::isnan(r[5]));
   EXPECT_EQ(r[6], 65504);
@@ -349,12 +336,12 @@ TEST(LayoutTest, NonDefaultLayoutsDoNotChangeValues) {
   p = f32[2,3]{0,1} parameter(0)
   t = f32[3,2]{0,1} transpose(p), dimensions={1,0}
   ROOT r = f32[3,2]{1,0} add(t, t))"),
-                          {a});
+                             {a});
   Literal row_major = RunHlo(Module(R"(
   p = f32[2,3]{1,0} parameter(0)
   t = f32[3,2]{1,0} transpose(p), dimensions={1,0}
   ROOT r = f32[3,2]{1,0} add(t, t))"),
-                          {a});
+                             {a});
   EXPECT_THAT(Doubles(col_major), ElementsAre(2, 8, 4, 10, 6, 12));
   EXPECT_EQ(col_major, row_major);
 }

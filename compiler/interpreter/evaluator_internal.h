@@ -31,17 +31,15 @@ namespace interpreter_internal {
 class ComputationCaller {
  public:
   virtual ~ComputationCaller() = default;
-  virtual absl::StatusOr<Literal> Call(
-      const HloComputation& computation,
-      absl::Span<const Literal* const> arguments) = 0;
+  virtual absl::StatusOr<Literal> Call(const HloComputation& computation,
+                                       absl::Span<const Literal* const> arguments) = 0;
 };
 
 // ---------------------------------------------------------------------------
 // Element types.
 
 template <typename T>
-inline constexpr bool kIs16BitFloat =
-    std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+inline constexpr bool kIs16BitFloat = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
 template <typename T>
 inline constexpr bool kIsFloat =
     kIs16BitFloat<T> || std::is_same_v<T, float> || std::is_same_v<T, double>;
@@ -311,19 +309,45 @@ inline T OpShiftRightArithmetic(T a, T b) {
 template <typename T, typename F>
 bool VisitBinaryOp(HloOpcode opcode, F&& f) {
   switch (opcode) {
-    case HloOpcode::kAdd: f([](T a, T b) { return OpAdd(a, b); }); return true;
-    case HloOpcode::kSubtract: f([](T a, T b) { return OpSubtract(a, b); }); return true;
-    case HloOpcode::kMultiply: f([](T a, T b) { return OpMultiply(a, b); }); return true;
-    case HloOpcode::kDivide: f([](T a, T b) { return OpDivide(a, b); }); return true;
-    case HloOpcode::kRemainder: f([](T a, T b) { return OpRemainder(a, b); }); return true;
-    case HloOpcode::kMaximum: f([](T a, T b) { return OpMaximum(a, b); }); return true;
-    case HloOpcode::kMinimum: f([](T a, T b) { return OpMinimum(a, b); }); return true;
-    case HloOpcode::kPower: f([](T a, T b) { return OpPower(a, b); }); return true;
-    case HloOpcode::kAtan2: f([](T a, T b) { return OpAtan2(a, b); }); return true;
-    case HloOpcode::kAnd: f([](T a, T b) { return OpAnd(a, b); }); return true;
-    case HloOpcode::kOr: f([](T a, T b) { return OpOr(a, b); }); return true;
-    case HloOpcode::kXor: f([](T a, T b) { return OpXor(a, b); }); return true;
-    case HloOpcode::kShiftLeft: f([](T a, T b) { return OpShiftLeft(a, b); }); return true;
+    case HloOpcode::kAdd:
+      f([](T a, T b) { return OpAdd(a, b); });
+      return true;
+    case HloOpcode::kSubtract:
+      f([](T a, T b) { return OpSubtract(a, b); });
+      return true;
+    case HloOpcode::kMultiply:
+      f([](T a, T b) { return OpMultiply(a, b); });
+      return true;
+    case HloOpcode::kDivide:
+      f([](T a, T b) { return OpDivide(a, b); });
+      return true;
+    case HloOpcode::kRemainder:
+      f([](T a, T b) { return OpRemainder(a, b); });
+      return true;
+    case HloOpcode::kMaximum:
+      f([](T a, T b) { return OpMaximum(a, b); });
+      return true;
+    case HloOpcode::kMinimum:
+      f([](T a, T b) { return OpMinimum(a, b); });
+      return true;
+    case HloOpcode::kPower:
+      f([](T a, T b) { return OpPower(a, b); });
+      return true;
+    case HloOpcode::kAtan2:
+      f([](T a, T b) { return OpAtan2(a, b); });
+      return true;
+    case HloOpcode::kAnd:
+      f([](T a, T b) { return OpAnd(a, b); });
+      return true;
+    case HloOpcode::kOr:
+      f([](T a, T b) { return OpOr(a, b); });
+      return true;
+    case HloOpcode::kXor:
+      f([](T a, T b) { return OpXor(a, b); });
+      return true;
+    case HloOpcode::kShiftLeft:
+      f([](T a, T b) { return OpShiftLeft(a, b); });
+      return true;
     case HloOpcode::kShiftRightLogical:
       f([](T a, T b) { return OpShiftRightLogical(a, b); });
       return true;
@@ -334,7 +358,6 @@ bool VisitBinaryOp(HloOpcode opcode, F&& f) {
       return false;
   }
 }
-
 
 // ---------------------------------------------------------------------------
 // Unary element operations.
@@ -366,18 +389,42 @@ bool VisitUnaryOp(HloOpcode opcode, F&& f) {
   if constexpr (kIsFloat<T>) {
     using C = ComputeT<T>;
     switch (opcode) {
-      case HloOpcode::kAbs: f([](T v) { return Down<T>(std::fabs(Up(v))); }); return true;
-      case HloOpcode::kNegate: f([](T v) { return Down<T>(-Up(v)); }); return true;
-      case HloOpcode::kSign: f([](T v) { return SignValue(v); }); return true;
-      case HloOpcode::kCbrt: f([](T v) { return Down<T>(std::cbrt(Up(v))); }); return true;
-      case HloOpcode::kCeil: f([](T v) { return Down<T>(std::ceil(Up(v))); }); return true;
-      case HloOpcode::kCos: f([](T v) { return Down<T>(std::cos(Up(v))); }); return true;
-      case HloOpcode::kErf: f([](T v) { return Down<T>(std::erf(Up(v))); }); return true;
-      case HloOpcode::kExp: f([](T v) { return Down<T>(std::exp(Up(v))); }); return true;
-      case HloOpcode::kExpm1: f([](T v) { return Down<T>(std::expm1(Up(v))); }); return true;
-      case HloOpcode::kFloor: f([](T v) { return Down<T>(std::floor(Up(v))); }); return true;
-      case HloOpcode::kLog: f([](T v) { return Down<T>(std::log(Up(v))); }); return true;
-      case HloOpcode::kLog1p: f([](T v) { return Down<T>(std::log1p(Up(v))); }); return true;
+      case HloOpcode::kAbs:
+        f([](T v) { return Down<T>(std::fabs(Up(v))); });
+        return true;
+      case HloOpcode::kNegate:
+        f([](T v) { return Down<T>(-Up(v)); });
+        return true;
+      case HloOpcode::kSign:
+        f([](T v) { return SignValue(v); });
+        return true;
+      case HloOpcode::kCbrt:
+        f([](T v) { return Down<T>(std::cbrt(Up(v))); });
+        return true;
+      case HloOpcode::kCeil:
+        f([](T v) { return Down<T>(std::ceil(Up(v))); });
+        return true;
+      case HloOpcode::kCos:
+        f([](T v) { return Down<T>(std::cos(Up(v))); });
+        return true;
+      case HloOpcode::kErf:
+        f([](T v) { return Down<T>(std::erf(Up(v))); });
+        return true;
+      case HloOpcode::kExp:
+        f([](T v) { return Down<T>(std::exp(Up(v))); });
+        return true;
+      case HloOpcode::kExpm1:
+        f([](T v) { return Down<T>(std::expm1(Up(v))); });
+        return true;
+      case HloOpcode::kFloor:
+        f([](T v) { return Down<T>(std::floor(Up(v))); });
+        return true;
+      case HloOpcode::kLog:
+        f([](T v) { return Down<T>(std::log(Up(v))); });
+        return true;
+      case HloOpcode::kLog1p:
+        f([](T v) { return Down<T>(std::log1p(Up(v))); });
+        return true;
       case HloOpcode::kLogistic:
         f([](T v) { return Down<T>(C{1} / (C{1} + std::exp(-Up(v)))); });
         return true;
@@ -387,12 +434,23 @@ bool VisitUnaryOp(HloOpcode opcode, F&& f) {
       case HloOpcode::kRoundNearestEven:
         f([](T v) { return Down<T>(std::nearbyint(Up(v))); });
         return true;
-      case HloOpcode::kRsqrt: f([](T v) { return Down<T>(C{1} / std::sqrt(Up(v))); }); return true;
-      case HloOpcode::kSin: f([](T v) { return Down<T>(std::sin(Up(v))); }); return true;
-      case HloOpcode::kSqrt: f([](T v) { return Down<T>(std::sqrt(Up(v))); }); return true;
-      case HloOpcode::kTan: f([](T v) { return Down<T>(std::tan(Up(v))); }); return true;
-      case HloOpcode::kTanh: f([](T v) { return Down<T>(std::tanh(Up(v))); }); return true;
-      default: return false;
+      case HloOpcode::kRsqrt:
+        f([](T v) { return Down<T>(C{1} / std::sqrt(Up(v))); });
+        return true;
+      case HloOpcode::kSin:
+        f([](T v) { return Down<T>(std::sin(Up(v))); });
+        return true;
+      case HloOpcode::kSqrt:
+        f([](T v) { return Down<T>(std::sqrt(Up(v))); });
+        return true;
+      case HloOpcode::kTan:
+        f([](T v) { return Down<T>(std::tan(Up(v))); });
+        return true;
+      case HloOpcode::kTanh:
+        f([](T v) { return Down<T>(std::tanh(Up(v))); });
+        return true;
+      default:
+        return false;
     }
   } else if constexpr (kIsInt<T>) {
     using U = std::make_unsigned_t<T>;
@@ -406,16 +464,23 @@ bool VisitUnaryOp(HloOpcode opcode, F&& f) {
           }
         });
         return true;
-      case HloOpcode::kNegate: f([](T v) { return WrapSub<T>(0, v); }); return true;
-      case HloOpcode::kSign: f([](T v) { return SignValue(v); }); return true;
-      case HloOpcode::kNot: f([](T v) { return static_cast<T>(~v); }); return true;
+      case HloOpcode::kNegate:
+        f([](T v) { return WrapSub<T>(0, v); });
+        return true;
+      case HloOpcode::kSign:
+        f([](T v) { return SignValue(v); });
+        return true;
+      case HloOpcode::kNot:
+        f([](T v) { return static_cast<T>(~v); });
+        return true;
       case HloOpcode::kClz:
         f([](T v) { return static_cast<T>(std::countl_zero(static_cast<U>(v))); });
         return true;
       case HloOpcode::kPopulationCount:
         f([](T v) { return static_cast<T>(std::popcount(static_cast<U>(v))); });
         return true;
-      default: return false;
+      default:
+        return false;
     }
   } else {
     if (opcode == HloOpcode::kNot) {
@@ -537,12 +602,18 @@ inline auto TotalOrderKey(T v) {
 template <typename T>
 inline bool CompareOrdered(ComparisonDirection direction, const T& x, const T& y) {
   switch (direction) {
-    case ComparisonDirection::kEq: return x == y;
-    case ComparisonDirection::kNe: return x != y;
-    case ComparisonDirection::kLt: return x < y;
-    case ComparisonDirection::kLe: return x <= y;
-    case ComparisonDirection::kGt: return x > y;
-    case ComparisonDirection::kGe: return x >= y;
+    case ComparisonDirection::kEq:
+      return x == y;
+    case ComparisonDirection::kNe:
+      return x != y;
+    case ComparisonDirection::kLt:
+      return x < y;
+    case ComparisonDirection::kLe:
+      return x <= y;
+    case ComparisonDirection::kGt:
+      return x > y;
+    case ComparisonDirection::kGe:
+      return x >= y;
   }
   return false;
 }
@@ -559,25 +630,23 @@ inline bool CompareValues(ComparisonDirection direction, bool total_order, T a, 
 
 // Resolves a compare instruction's comparison_type for `type`: true when
 // floats compare in total order. Errors on a type that does not fit.
-absl::StatusOr<bool> UsesTotalOrder(absl::string_view comparison_type,
-                                    PrimitiveType type);
+absl::StatusOr<bool> UsesTotalOrder(absl::string_view comparison_type, PrimitiveType type);
 
 // ---------------------------------------------------------------------------
 // Scalar computations recognized as one op of two parameters, so reducers
 // and comparators avoid a sub-evaluation per element.
 
 struct ScalarBinaryMatch {
-  HloOpcode opcode;        // an elementwise binary op or kCompare
-  int64_t lhs_param = 0;   // parameter numbers of the root's operands
+  HloOpcode opcode;       // an elementwise binary op or kCompare
+  int64_t lhs_param = 0;  // parameter numbers of the root's operands
   int64_t rhs_param = 1;
-  PrimitiveType type = PRIMITIVE_TYPE_INVALID;  // of the parameters
+  PrimitiveType type = PRIMITIVE_TYPE_INVALID;               // of the parameters
   ComparisonDirection direction = ComparisonDirection::kEq;  // compare
   bool total_order = false;                                  // compare
 };
 // Matches a computation whose root is `op(parameter(i), parameter(j))` with
 // every parameter a scalar of one type; std::nullopt otherwise.
-std::optional<ScalarBinaryMatch> MatchScalarBinary(
-    const HloComputation& computation);
+std::optional<ScalarBinaryMatch> MatchScalarBinary(const HloComputation& computation);
 
 // ---------------------------------------------------------------------------
 // Index and copy helpers.
@@ -585,9 +654,8 @@ std::optional<ScalarBinaryMatch> MatchScalarBinary(
 // Copies `dims`-shaped elements of `elem_size` bytes:
 //   dst[dst_offset + sum(I*dst_strides)] = src[src_offset + sum(I*src_strides)]
 // for every index I of `dims` (strides and offsets in elements).
-void StridedCopy(const uint8_t* src, int64_t src_offset,
-                 absl::Span<const int64_t> src_strides, uint8_t* dst,
-                 int64_t dst_offset, absl::Span<const int64_t> dst_strides,
+void StridedCopy(const uint8_t* src, int64_t src_offset, absl::Span<const int64_t> src_strides,
+                 uint8_t* dst, int64_t dst_offset, absl::Span<const int64_t> dst_strides,
                  absl::Span<const int64_t> dims, int64_t elem_size);
 
 // An integer index element as int64 (unsigned values above INT64_MAX
@@ -600,9 +668,7 @@ std::string SpanToString(absl::Span<const int64_t> values);
 // OK when `literal` is an array (not a tuple/token); `what` names it.
 absl::Status ExpectArray(const Literal& literal, absl::string_view what);
 // OK when the dims of `shape` equal `dims`.
-absl::Status ExpectDims(const Shape& shape, absl::Span<const int64_t> dims,
-                        absl::string_view what);
-
+absl::Status ExpectDims(const Shape& shape, absl::Span<const int64_t> dims, absl::string_view what);
 
 // Scalar literals used as the arguments of a called computation (reducer,
 // combiner, comparator), filled in place element by element.
@@ -630,9 +696,8 @@ class ScalarArgs {
 // Part i of the value a called computation returned for n values: the
 // value itself when n == 1 and it is not a tuple, else its element i; it
 // must be a scalar of `type`.
-absl::StatusOr<const Literal*> ScalarResultPart(const Literal& result, size_t i,
-                                                size_t n, PrimitiveType type);
-
+absl::StatusOr<const Literal*> ScalarResultPart(const Literal& result, size_t i, size_t n,
+                                                PrimitiveType type);
 
 // A scalar computation (every parameter a scalar, the root a scalar or a
 // tuple of scalars) called once per element by reduce, reduce-window,
@@ -646,8 +711,7 @@ class ScalarFunction {
   // computation in errors ("to_apply", "comparator", ...).
   static absl::StatusOr<std::unique_ptr<ScalarFunction>> Create(
       const HloComputation* computation, std::vector<PrimitiveType> param_types,
-      std::vector<PrimitiveType> result_types, ComputationCaller& caller,
-      absl::string_view role);
+      std::vector<PrimitiveType> result_types, ComputationCaller& caller, absl::string_view role);
   ~ScalarFunction();
   ScalarFunction(const ScalarFunction&) = delete;
   ScalarFunction& operator=(const ScalarFunction&) = delete;
@@ -668,9 +732,9 @@ class ScalarFunction {
   std::vector<PrimitiveType> result_types_;
   ComputationCaller* caller_ = nullptr;
   std::unique_ptr<Program> program_;
-  std::unique_ptr<ScalarArgs> args_;          // general path
-  Literal last_;                               // general path
-  std::vector<const void*> results_;           // general path
+  std::unique_ptr<ScalarArgs> args_;  // general path
+  Literal last_;                      // general path
+  std::vector<const void*> results_;  // general path
 };
 
 // ---------------------------------------------------------------------------
@@ -682,18 +746,14 @@ using Operands = absl::Span<const Literal* const>;
 
 // elementwise.cc
 absl::StatusOr<Literal> EvalUnary(const HloInstruction& instr, const Literal& x);
-absl::StatusOr<Literal> EvalBinary(const HloInstruction& instr, const Literal& a,
-                                   const Literal& b);
-absl::StatusOr<Literal> EvalCompare(const HloInstruction& instr,
-                                    const Literal& a, const Literal& b);
+absl::StatusOr<Literal> EvalBinary(const HloInstruction& instr, const Literal& a, const Literal& b);
+absl::StatusOr<Literal> EvalCompare(const HloInstruction& instr, const Literal& a,
+                                    const Literal& b);
 absl::StatusOr<Literal> EvalSelect(const HloInstruction& instr, Operands ops);
 absl::StatusOr<Literal> EvalClamp(const HloInstruction& instr, Operands ops);
-absl::StatusOr<Literal> EvalConvert(const HloInstruction& instr,
-                                    const Literal& x);
-absl::StatusOr<Literal> EvalBitcastConvert(const HloInstruction& instr,
-                                           const Literal& x);
-absl::StatusOr<Literal> EvalIsFinite(const HloInstruction& instr,
-                                     const Literal& x);
+absl::StatusOr<Literal> EvalConvert(const HloInstruction& instr, const Literal& x);
+absl::StatusOr<Literal> EvalBitcastConvert(const HloInstruction& instr, const Literal& x);
+absl::StatusOr<Literal> EvalIsFinite(const HloInstruction& instr, const Literal& x);
 // Converts every element of an array to `type` (XLA's convert).
 Literal ConvertLiteral(const Literal& x, PrimitiveType type);
 
@@ -703,15 +763,13 @@ absl::StatusOr<Literal> EvalReshape(const HloInstruction& instr, const Literal& 
 absl::StatusOr<Literal> EvalTranspose(const HloInstruction& instr, const Literal& x);
 absl::StatusOr<Literal> EvalSlice(const HloInstruction& instr, const Literal& x);
 absl::StatusOr<Literal> EvalDynamicSlice(const HloInstruction& instr, Operands ops);
-absl::StatusOr<Literal> EvalDynamicUpdateSlice(const HloInstruction& instr,
-                                               Operands ops);
+absl::StatusOr<Literal> EvalDynamicUpdateSlice(const HloInstruction& instr, Operands ops);
 absl::StatusOr<Literal> EvalConcatenate(const HloInstruction& instr, Operands ops);
 absl::StatusOr<Literal> EvalPad(const HloInstruction& instr, const Literal& x,
                                 const Literal& pad_value);
 absl::StatusOr<Literal> EvalReverse(const HloInstruction& instr, const Literal& x);
 absl::StatusOr<Literal> EvalIota(const HloInstruction& instr);
-absl::StatusOr<Literal> EvalGather(const HloInstruction& instr,
-                                   const Literal& operand,
+absl::StatusOr<Literal> EvalGather(const HloInstruction& instr, const Literal& operand,
                                    const Literal& indices);
 absl::StatusOr<Literal> EvalScatter(const HloInstruction& instr, Operands ops,
                                     ComputationCaller& caller);
@@ -719,10 +777,9 @@ absl::StatusOr<Literal> EvalScatter(const HloInstruction& instr, Operands ops,
 // reduction_ops.cc
 absl::StatusOr<Literal> EvalReduce(const HloInstruction& instr, Operands ops,
                                    ComputationCaller& caller);
-absl::StatusOr<Literal> EvalReduceWindow(const HloInstruction& instr,
-                                         Operands ops, ComputationCaller& caller);
-absl::StatusOr<Literal> EvalSelectAndScatter(const HloInstruction& instr,
-                                             Operands ops,
+absl::StatusOr<Literal> EvalReduceWindow(const HloInstruction& instr, Operands ops,
+                                         ComputationCaller& caller);
+absl::StatusOr<Literal> EvalSelectAndScatter(const HloInstruction& instr, Operands ops,
                                              ComputationCaller& caller);
 absl::StatusOr<Literal> EvalSort(const HloInstruction& instr, Operands ops,
                                  ComputationCaller& caller);
@@ -730,8 +787,8 @@ absl::StatusOr<Literal> EvalSort(const HloInstruction& instr, Operands ops,
 // linalg_ops.cc
 absl::StatusOr<Literal> EvalDot(const HloInstruction& instr, const Literal& lhs,
                                 const Literal& rhs);
-absl::StatusOr<Literal> EvalConvolution(const HloInstruction& instr,
-                                        const Literal& lhs, const Literal& rhs);
+absl::StatusOr<Literal> EvalConvolution(const HloInstruction& instr, const Literal& lhs,
+                                        const Literal& rhs);
 
 }  // namespace interpreter_internal
 }  // namespace aot

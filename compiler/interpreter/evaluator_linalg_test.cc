@@ -3,8 +3,8 @@
 
 #include <chrono>
 
-#include "compiler/tooling/random_literal.h"
 #include "compiler/interpreter/test_util.h"
+#include "compiler/tooling/random_literal.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -126,8 +126,7 @@ TEST(ConvolutionTest, OneDimensionalPaddingStrideDilation) {
   EXPECT_THAT(Doubles(RunHlo(Conv1D("f32[1,1,3]", "size=3 rhs_reversal=1"))),
               ElementsAre(10, 16, 22));
   // Negative padding crops.
-  EXPECT_THAT(Doubles(RunHlo(Conv1D("f32[1,1,2]", "size=3 pad=-1_0"))),
-              ElementsAre(20, 26));
+  EXPECT_THAT(Doubles(RunHlo(Conv1D("f32[1,1,2]", "size=3 pad=-1_0"))), ElementsAre(20, 26));
 }
 
 TEST(ConvolutionTest, TwoDimensionalNhwc) {

@@ -23,22 +23,22 @@ TEST(ReduceTest, OneAndSeveralDimensions) {
   p = f32[2,3] parameter(0)
   z = f32[] constant(0)
   ROOT r = f32[2] reduce(p, z), dimensions={1}, to_apply=add_f32)",
-                                 kAddF32),
-                          {a})),
+                                    kAddF32),
+                             {a})),
               ElementsAre(6, 15));
   EXPECT_THAT(Doubles(RunHlo(Module(R"(
   p = f32[2,3] parameter(0)
   z = f32[] constant(0)
   ROOT r = f32[3] reduce(p, z), dimensions={0}, to_apply=add_f32)",
-                                 kAddF32),
-                          {a})),
+                                    kAddF32),
+                             {a})),
               ElementsAre(5, 7, 9));
   Literal all = RunHlo(Module(R"(
   p = f32[2,3] parameter(0)
   z = f32[] constant(100)
   ROOT r = f32[] reduce(p, z), dimensions={0,1}, to_apply=add_f32)",
-                           kAddF32),
-                    {a});
+                              kAddF32),
+                       {a});
   EXPECT_EQ(ShapeOf(all), "f32[]");
   EXPECT_THAT(Doubles(all), ElementsAre(121));
   // Dimensions {0, 2} of [2,3,4] holding 0..23: out[j] = 32j + 60.
@@ -47,7 +47,7 @@ TEST(ReduceTest, OneAndSeveralDimensions) {
   p = s32[2,3,4] reshape(i)
   z = s32[] constant(0)
   ROOT r = s32[3] reduce(p, z), dimensions={2,0}, to_apply=add_s32)",
-                              kAddS32))),
+                                 kAddS32))),
               ElementsAre(60, 92, 124));
 }
 
@@ -56,8 +56,8 @@ TEST(ReduceTest, EmptyInputGivesTheInitValue) {
   p = f32[0,3] parameter(0)
   z = f32[] constant(10)
   ROOT r = f32[3] reduce(p, z), dimensions={0}, to_apply=add_f32)",
-                                 kAddF32),
-                          {L("f32[0,3]", {})})),
+                                    kAddF32),
+                             {L("f32[0,3]", {})})),
               ElementsAre(10, 10, 10));
 }
 
@@ -67,15 +67,15 @@ TEST(ReduceTest, FoldsSequentiallyFromTheInitValueInFloat) {
   p = f32[4] parameter(0)
   z = f32[] constant(0)
   ROOT r = f32[] reduce(p, z), dimensions={0}, to_apply=add_f32)",
-                                 kAddF32),
-                          {L("f32[4]", {1e8, 1, -1e8, 1})})),
+                                    kAddF32),
+                             {L("f32[4]", {1e8, 1, -1e8, 1})})),
               ElementsAre(1));
   // Non-commutative reducers see (accumulator, element) in that order.
   EXPECT_THAT(Ints(RunHlo(Module(R"(
   p = s32[3] constant({1, 2, 3})
   z = s32[] constant(0)
   ROOT r = s32[] reduce(p, z), dimensions={0}, to_apply=sub)",
-                              R"(
+                                 R"(
 sub {
   a = s32[] parameter(0)
   b = s32[] parameter(1)
@@ -86,7 +86,7 @@ sub {
   p = s32[3] constant({1, 2, 3})
   z = s32[] constant(0)
   ROOT r = s32[] reduce(p, z), dimensions={0}, to_apply=rsub)",
-                              R"(
+                                 R"(
 rsub {
   a = s32[] parameter(0)
   b = s32[] parameter(1)
@@ -101,7 +101,7 @@ TEST(ReduceTest, GeneralReducerComputation) {
   p = f32[2,3] constant({{1, 2, 3}, {4, 5, 6}})
   z = f32[] constant(0)
   ROOT r = f32[2] reduce(p, z), dimensions={1}, to_apply=sumsq)",
-                                 R"(
+                                    R"(
 sumsq {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
@@ -135,8 +135,8 @@ TEST(ReduceTest, VariadicArgmax) {
   ninf = f32[] constant(-inf)
   zero = s32[] constant(0)
   ROOT r = (f32[2], s32[2]) reduce(v, i, ninf, zero), dimensions={1}, to_apply=argmax)",
-                         kArgmax),
-                  {L("f32[2,4]", {1, 5, 5, 2, 7, -1, 7, 9})});
+                            kArgmax),
+                     {L("f32[2,4]", {1, 5, 5, 2, 7, -1, 7, 9})});
   ASSERT_TRUE(r.shape().IsTuple());
   EXPECT_THAT(Doubles(r.tuple_element(0)), ElementsAre(5, 9));
   EXPECT_THAT(Ints(r.tuple_element(1)), ElementsAre(1, 3));
@@ -147,8 +147,8 @@ TEST(ReduceTest, MaxPropagatesNaN) {
   p = f32[2,2] parameter(0)
   z = f32[] constant(-inf)
   ROOT r = f32[2] reduce(p, z), dimensions={1}, to_apply=max_f32)",
-                                             kMaxF32),
-                                      {L("f32[2,2]", {1, kNaN, -kInf, 2})}));
+                                                kMaxF32),
+                                         {L("f32[2,2]", {1, kNaN, -kInf, 2})}));
   EXPECT_TRUE(std::isnan(r[0]));
   EXPECT_EQ(r[1], 2);
 }
@@ -158,19 +158,19 @@ TEST(ReduceWindowTest, StridesAndPadding) {
   p = f32[4] constant({1, 2, 3, 4})
   z = f32[] constant(0)
   ROOT r = f32[3] reduce-window(p, z), window={size=2 stride=1}, to_apply=add_f32)",
-                                 kAddF32))),
+                                    kAddF32))),
               ElementsAre(3, 5, 7));
   EXPECT_THAT(Doubles(RunHlo(Module(R"(
   p = f32[4] constant({1, 2, 3, 4})
   z = f32[] constant(0)
   ROOT r = f32[5] reduce-window(p, z), window={size=2 stride=1 pad=1_1}, to_apply=add_f32)",
-                                 kAddF32))),
+                                    kAddF32))),
               ElementsAre(1, 3, 5, 7, 4));
   EXPECT_THAT(Doubles(RunHlo(Module(R"(
   p = f32[5] constant({1, 2, 3, 4, 5})
   z = f32[] constant(0)
   ROOT r = f32[3] reduce-window(p, z), window={size=2 stride=2 pad=1_1}, to_apply=add_f32)",
-                                 kAddF32))),
+                                    kAddF32))),
               ElementsAre(1, 5, 9));
   // 2x2 max pooling with stride 2.
   EXPECT_THAT(Doubles(RunHlo(Module(R"(
@@ -178,7 +178,7 @@ TEST(ReduceWindowTest, StridesAndPadding) {
   p = f32[4,4] reshape(i)
   z = f32[] constant(-inf)
   ROOT r = f32[2,2] reduce-window(p, z), window={size=2x2 stride=2x2}, to_apply=max_f32)",
-                                 kMaxF32))),
+                                    kMaxF32))),
               ElementsAre(5, 7, 13, 15));
 }
 
@@ -188,14 +188,14 @@ TEST(ReduceWindowTest, BaseAndWindowDilation) {
   p = f32[3] constant({1, 2, 3})
   z = f32[] constant(0)
   ROOT r = f32[4] reduce-window(p, z), window={size=2 lhs_dilate=2}, to_apply=add_f32)",
-                                 kAddF32))),
+                                    kAddF32))),
               ElementsAre(1, 2, 2, 3));
   // Window dilation 2: windows {0,2}, {1,3}, {2,4}.
   EXPECT_THAT(Doubles(RunHlo(Module(R"(
   p = f32[5] constant({1, 2, 3, 4, 5})
   z = f32[] constant(0)
   ROOT r = f32[3] reduce-window(p, z), window={size=2 rhs_dilate=2}, to_apply=add_f32)",
-                                 kAddF32))),
+                                    kAddF32))),
               ElementsAre(4, 6, 8));
 }
 
@@ -206,7 +206,7 @@ TEST(ReduceWindowTest, Variadic) {
   ninf = f32[] constant(-inf)
   zero = s32[] constant(0)
   ROOT r = (f32[3], s32[3]) reduce-window(v, i, ninf, zero), window={size=2}, to_apply=argmax)",
-                         kArgmax));
+                            kArgmax));
   ASSERT_TRUE(r.shape().IsTuple());
   EXPECT_THAT(Doubles(r.tuple_element(0)), ElementsAre(3, 4, 4));
   EXPECT_THAT(Ints(r.tuple_element(1)), ElementsAre(0, 2, 2));
@@ -218,7 +218,7 @@ TEST(SelectAndScatterTest, NonOverlappingWindows) {
   s = f32[3] constant({10, 20, 30})
   z = f32[] constant(0)
   ROOT r = f32[6] select-and-scatter(o, s, z), window={size=2 stride=2}, select=ge_f32, scatter=add_f32)",
-                                 absl::StrCat(kGeF32, kAddF32)))),
+                                    absl::StrCat(kGeF32, kAddF32)))),
               ElementsAre(0, 10, 0, 20, 30, 0));
 }
 
@@ -230,21 +230,21 @@ TEST(SelectAndScatterTest, OverlappingWindowsAndTies) {
   s = f32[2] constant({1, 2})
   z = f32[] constant(0)
   ROOT r = f32[4] select-and-scatter(o, s, z), window={size=3 stride=1}, select=ge_f32, scatter=add_f32)",
-                                 absl::StrCat(kGeF32, kAddF32)))),
+                                    absl::StrCat(kGeF32, kAddF32)))),
               ElementsAre(0, 3, 0, 0));
   EXPECT_THAT(Doubles(RunHlo(Module(R"(
   o = f32[4] constant({1, 5, 2, 5})
   s = f32[2] constant({1, 2})
   z = f32[] constant(0)
   ROOT r = f32[4] select-and-scatter(o, s, z), window={size=3 stride=1}, select=gt_f32, scatter=add_f32)",
-                                 absl::StrCat(R"(
+                                    absl::StrCat(R"(
 gt_f32 {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
   ROOT r = pred[] compare(a, b), direction=GT
 }
 )",
-                                              kAddF32)))),
+                                                 kAddF32)))),
               ElementsAre(0, 1, 0, 2));
 }
 
@@ -255,7 +255,7 @@ TEST(SelectAndScatterTest, PaddingAndInitValue) {
   s = f32[2,2] constant({{1, 2}, {3, 4}})
   z = f32[] constant(100)
   ROOT r = f32[3,3] select-and-scatter(o, s, z), window={size=2x2 stride=2x2 pad=1_0x1_0}, select=ge_f32, scatter=add_f32)",
-                                 absl::StrCat(kGeF32, kAddF32)))),
+                                    absl::StrCat(kGeF32, kAddF32)))),
               // windows: {1} -> (0,0); {2,3} -> (0,2); {4,7} -> (2,0);
               // {9,6,8,5} -> (1,1).
               ElementsAre(101, 100, 102, 100, 104, 100, 103, 100, 100));
@@ -273,17 +273,17 @@ TEST(SortTest, SortsAlongADimension) {
   EXPECT_THAT(Doubles(RunHlo(Module(R"(
   p = f32[5] constant({3, 1, 2, 1, 0})
   ROOT r = f32[5] sort(p), dimensions={0}, to_apply=less_f32)",
-                                 kLessF32))),
+                                    kLessF32))),
               ElementsAre(0, 1, 1, 2, 3));
   EXPECT_THAT(Doubles(RunHlo(Module(R"(
   p = f32[2,3] constant({{3, 1, 2}, {0, 5, 4}})
   ROOT r = f32[2,3] sort(p), dimensions={1}, to_apply=less_f32)",
-                                 kLessF32))),
+                                    kLessF32))),
               ElementsAre(1, 2, 3, 0, 4, 5));
   EXPECT_THAT(Doubles(RunHlo(Module(R"(
   p = f32[2,3] constant({{3, 1, 2}, {0, 5, 4}})
   ROOT r = f32[2,3] sort(p), dimensions={0}, to_apply=less_f32)",
-                                 kLessF32))),
+                                    kLessF32))),
               ElementsAre(0, 1, 2, 3, 5, 4));
 }
 
@@ -292,7 +292,7 @@ TEST(SortTest, MultiOperandStable) {
   k = s32[5] constant({3, 1, 2, 1, 3})
   v = s32[5] iota(), iota_dimension=0
   ROOT r = (s32[5], s32[5]) sort(k, v), dimensions={0}, is_stable=true, to_apply=less)",
-                         R"(
+                            R"(
 less {
   a = s32[] parameter(0)
   b = s32[] parameter(1)
@@ -311,7 +311,7 @@ TEST(SortTest, GeneralComparatorOnSeveralKeys) {
   k = s32[5] constant({1, 2, 1, 2, 0})
   v = f32[5] constant({5, 4, 3, 2, 1})
   ROOT r = (s32[5], f32[5]) sort(k, v), dimensions={0}, to_apply=cmp)",
-                         R"(
+                            R"(
 cmp {
   k0 = s32[] parameter(0)
   k1 = s32[] parameter(1)
@@ -332,13 +332,13 @@ TEST(SortTest, TotalOrderPutsNaNLast) {
   std::vector<double> r = Doubles(RunHlo(Module(R"(
   p = f32[5] parameter(0)
   ROOT r = f32[5] sort(p), dimensions={0}, to_apply=lt_total)",
-                                             R"(
+                                                R"(
 lt_total {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
   ROOT r = pred[] compare(a, b), direction=LT, type=TOTALORDER
 })"),
-                                      {L("f32[5]", {kNaN, 1, -kInf, 0.0, -0.0})}));
+                                         {L("f32[5]", {kNaN, 1, -kInf, 0.0, -0.0})}));
   EXPECT_EQ(r[0], -kInf);
   EXPECT_TRUE(r[1] == 0 && std::signbit(r[1]));
   EXPECT_TRUE(r[2] == 0 && !std::signbit(r[2]));

@@ -16,12 +16,12 @@ TEST(ShapeOpsTest, Broadcast) {
   EXPECT_THAT(Doubles(RunHlo(Module(R"(
   p = f32[3] parameter(0)
   ROOT r = f32[2,3] broadcast(p), dimensions={1})"),
-                          {L("f32[3]", {1, 2, 3})})),
+                             {L("f32[3]", {1, 2, 3})})),
               ElementsAre(1, 2, 3, 1, 2, 3));
   EXPECT_THAT(Doubles(RunHlo(Module(R"(
   p = f32[2] parameter(0)
   ROOT r = f32[2,3] broadcast(p), dimensions={0})"),
-                          {L("f32[2]", {1, 2})})),
+                             {L("f32[2]", {1, 2})})),
               ElementsAre(1, 1, 1, 2, 2, 2));
   EXPECT_THAT(Ints(RunHlo(Module(R"(
   p = s32[] constant(7)
@@ -38,13 +38,13 @@ TEST(ShapeOpsTest, ReshapeAndBitcastKeepRowMajorOrder) {
   Literal r = RunHlo(Module(R"(
   p = f32[2,3] parameter(0)
   ROOT r = f32[3,2] reshape(p))"),
-                  {a});
+                     {a});
   EXPECT_EQ(ShapeOf(r), "f32[3,2]");
   EXPECT_THAT(Doubles(r), ElementsAre(1, 2, 3, 4, 5, 6));
   EXPECT_THAT(Doubles(RunHlo(Module(R"(
   p = f32[2,3] parameter(0)
   ROOT r = f32[6]{0} bitcast(p))"),
-                          {a})),
+                             {a})),
               ElementsAre(1, 2, 3, 4, 5, 6));
 }
 
@@ -52,13 +52,13 @@ TEST(ShapeOpsTest, Transpose) {
   EXPECT_THAT(Doubles(RunHlo(Module(R"(
   p = f32[2,3] parameter(0)
   ROOT r = f32[3,2] transpose(p), dimensions={1,0})"),
-                          {L("f32[2,3]", {1, 2, 3, 4, 5, 6})})),
+                             {L("f32[2,3]", {1, 2, 3, 4, 5, 6})})),
               ElementsAre(1, 4, 2, 5, 3, 6));
   // result dim i = operand dim perm[i]: r[k][i][j] = p[i][j][k].
   EXPECT_THAT(Ints(RunHlo(Module(R"(
   p = s32[2,2,3] parameter(0)
   ROOT r = s32[3,2,2] transpose(p), dimensions={2,0,1})"),
-                       {LI("s32[2,2,3]", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11})})),
+                          {LI("s32[2,2,3]", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11})})),
               ElementsAre(0, 3, 6, 9, 1, 4, 7, 10, 2, 5, 8, 11));
 }
 
@@ -129,9 +129,7 @@ TEST(ShapeOpsTest, PadWithNegativeAndInteriorPadding) {
   a = s32[2,2] constant({{1, 2}, {3, 4}})
   z = s32[] constant(0)
   ROOT r = s32[3,5] pad(a, z), padding=1_0x0_1_2)"))),
-              ElementsAre(0, 0, 0, 0, 0,
-                          1, 0, 0, 2, 0,
-                          3, 0, 0, 4, 0));
+              ElementsAre(0, 0, 0, 0, 0, 1, 0, 0, 2, 0, 3, 0, 0, 4, 0));
   // Padding an empty operand gives just the padding.
   EXPECT_THAT(Doubles(RunHlo(Module(R"(
   a = f32[0] constant({})
@@ -145,12 +143,12 @@ TEST(ShapeOpsTest, Reverse) {
   EXPECT_THAT(Doubles(RunHlo(Module(R"(
   p = f32[2,3] parameter(0)
   ROOT r = f32[2,3] reverse(p), dimensions={1})"),
-                          {a})),
+                             {a})),
               ElementsAre(3, 2, 1, 6, 5, 4));
   EXPECT_THAT(Doubles(RunHlo(Module(R"(
   p = f32[2,3] parameter(0)
   ROOT r = f32[2,3] reverse(p), dimensions={0,1})"),
-                          {a})),
+                             {a})),
               ElementsAre(6, 5, 4, 3, 2, 1));
 }
 
@@ -214,12 +212,12 @@ constexpr char kScatterAdd[] = R"(
 
 TEST(ScatterTest, AddsAndSkipsOutOfRangeIndices) {
   EXPECT_THAT(Doubles(RunHlo(Module(kScatterAdd, kAddF32),
-                          {L("f32[5]", {0, 0, 0, 0, 0}), LI("s32[4]", {1, 3, 1, 7}),
-                           L("f32[4]", {1, 2, 3, 4})})),
+                             {L("f32[5]", {0, 0, 0, 0, 0}), LI("s32[4]", {1, 3, 1, 7}),
+                              L("f32[4]", {1, 2, 3, 4})})),
               ElementsAre(0, 4, 0, 2, 0));
   EXPECT_THAT(Doubles(RunHlo(Module(kScatterAdd, kAddF32),
-                          {L("f32[5]", {1, 1, 1, 1, 1}), LI("s32[4]", {-1, 4, 5, 0}),
-                           L("f32[4]", {1, 2, 3, 4})})),
+                             {L("f32[5]", {1, 1, 1, 1, 1}), LI("s32[4]", {-1, 4, 5, 0}),
+                              L("f32[4]", {1, 2, 3, 4})})),
               ElementsAre(5, 1, 1, 1, 3));
 }
 
@@ -229,7 +227,7 @@ TEST(ScatterTest, SkipsAWindowThatDoesNotFit) {
   i = s32[2,1] constant({{3}, {1}})
   u = f32[2,3] constant({{1, 2, 3}, {4, 5, 6}})
   ROOT s = f32[5] scatter(o, i, u), update_window_dims={1}, inserted_window_dims={}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add_f32)",
-                                 kAddF32))),
+                                    kAddF32))),
               ElementsAre(0, 4, 5, 6, 0));
 }
 
@@ -239,7 +237,7 @@ TEST(ScatterTest, ReplaceCombinerAndGeneralCombiner) {
   i = s32[3] constant({2, 0, 2})
   u = s32[3] constant({7, 8, 9})
   ROOT s = s32[3] scatter(o, i, u), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=assign)",
-                              R"(
+                                 R"(
 assign {
   a = s32[] parameter(0)
   ROOT b = s32[] parameter(1)
@@ -251,7 +249,7 @@ assign {
   i = s32[2] constant({1, 1})
   u = s32[2] constant({1, 3})
   ROOT s = s32[2] scatter(o, i, u), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=twice)",
-                              R"(
+                                 R"(
 twice {
   a = s32[] parameter(0)
   b = s32[] parameter(1)
@@ -270,7 +268,7 @@ TEST(ScatterTest, VariadicScatter) {
   ua = s32[2] constant({5, 6})
   ub = f32[2] constant({2, 3})
   ROOT s = (s32[3], f32[3]) scatter(a, b, i, ua, ub), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=both)",
-                         R"(
+                            R"(
 both {
   a0 = s32[] parameter(0)
   b0 = f32[] parameter(1)
@@ -292,19 +290,19 @@ TEST(ScatterTest, BatchingDimensions) {
   i = s32[2,1] constant({{2}, {0}})
   u = s32[2] constant({7, 9})
   ROOT s = s32[2,3] scatter(o, i, u), update_window_dims={}, inserted_window_dims={1}, scatter_dims_to_operand_dims={1}, input_batching_dims={0}, scatter_indices_batching_dims={0}, index_vector_dim=1, to_apply=add_s32)",
-                              kAddS32))),
+                                 kAddS32))),
               ElementsAre(0, 0, 7, 9, 0, 0));
 }
 
 TEST(ScatterTest, InvalidDimensionNumbersAreAnError) {
-  auto r = TryRun(Module(R"(
+  auto r =
+      TryRun(Module(R"(
   o = f32[5] parameter(0)
   i = s32[4] parameter(1)
   u = f32[4] parameter(2)
   ROOT s = f32[5] scatter(o, i, u), update_window_dims={}, inserted_window_dims={3}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add_f32)",
-                         kAddF32),
-                  {L("f32[5]", {0, 0, 0, 0, 0}), LI("s32[4]", {0, 0, 0, 0}),
-                   L("f32[4]", {1, 2, 3, 4})});
+                    kAddF32),
+             {L("f32[5]", {0, 0, 0, 0, 0}), LI("s32[4]", {0, 0, 0, 0}), L("f32[4]", {1, 2, 3, 4})});
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("instruction 's' (scatter)"));
 }

@@ -53,9 +53,8 @@ std::vector<A> ToAccumulator(const Literal& l, PrimitiveType result_type) {
   } else {
     // Integers: convert to the result type first (so narrowing wraps as
     // XLA's convert would), then sign- or zero-extend.
-    Literal converted = l.shape().element_type() == result_type
-                            ? Literal()
-                            : ConvertLiteral(l, result_type);
+    Literal converted =
+        l.shape().element_type() == result_type ? Literal() : ConvertLiteral(l, result_type);
     const Literal& src = l.shape().element_type() == result_type ? l : converted;
     ArrayTypeSwitch(result_type, [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -105,30 +104,29 @@ std::vector<A> Permute(const std::vector<A>& data, absl::Span<const int64_t> dim
   std::vector<A> out(data.size());
   if (data.empty()) return out;
   StridedCopy(reinterpret_cast<const uint8_t*>(data.data()), 0, src_strides,
-              reinterpret_cast<uint8_t*>(out.data()), 0, RowMajorStrides(out_dims),
-              out_dims, sizeof(A));
+              reinterpret_cast<uint8_t*>(out.data()), 0, RowMajorStrides(out_dims), out_dims,
+              sizeof(A));
   return out;
 }
 
 absl::Status CheckResultType(const HloInstruction& instr) {
   if (!instr.shape().IsArray()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "result shape ", instr.shape().ToString(), " is not an array"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("result shape ", instr.shape().ToString(), " is not an array"));
   }
   return absl::OkStatus();
 }
 
-absl::Status CheckOperandTypes(const Literal& lhs, const Literal& rhs,
-                               PrimitiveType result_type) {
+absl::Status CheckOperandTypes(const Literal& lhs, const Literal& rhs, PrimitiveType result_type) {
   for (const Literal* l : {&lhs, &rhs}) {
     AOT_RETURN_IF_ERROR(ExpectArray(*l, "operand"));
     PrimitiveType t = l->shape().element_type();
     // Float results take float (or integer) operands; integer results take
     // integer or pred operands.
     if (!IsFloatingPoint(result_type) && IsFloatingPoint(t)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "a ", PrimitiveTypeName(result_type), " result cannot take ",
-          PrimitiveTypeName(t), " operands"));
+      return absl::InvalidArgumentError(absl::StrCat("a ", PrimitiveTypeName(result_type),
+                                                     " result cannot take ", PrimitiveTypeName(t),
+                                                     " operands"));
     }
   }
   return absl::OkStatus();
@@ -164,8 +162,8 @@ absl::StatusOr<Literal> EvalDot(const HloInstruction& instr, const Literal& lhs,
     for (const auto* list : {&batch, &contracting}) {
       for (int64_t d : *list) {
         if (d < 0 || d >= s.rank() || uses[d]++ > 0) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              side, " batch/contracting dimensions are invalid for rank ", s.rank()));
+          return absl::InvalidArgumentError(
+              absl::StrCat(side, " batch/contracting dimensions are invalid for rank ", s.rank()));
         }
       }
     }
@@ -181,18 +179,18 @@ absl::StatusOr<Literal> EvalDot(const HloInstruction& instr, const Literal& lhs,
   std::vector<int64_t> out_dims;
   for (size_t i = 0; i < lb.size(); ++i) {
     if (ls.dimensions(lb[i]) != rs.dimensions(rb[i])) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "batch dimension sizes differ: lhs ", ls.dimensions(lb[i]), " vs rhs ",
-          rs.dimensions(rb[i])));
+      return absl::InvalidArgumentError(absl::StrCat("batch dimension sizes differ: lhs ",
+                                                     ls.dimensions(lb[i]), " vs rhs ",
+                                                     rs.dimensions(rb[i])));
     }
     batch *= ls.dimensions(lb[i]);
     out_dims.push_back(ls.dimensions(lb[i]));
   }
   for (size_t i = 0; i < lc.size(); ++i) {
     if (ls.dimensions(lc[i]) != rs.dimensions(rc[i])) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "contracting dimension sizes differ: lhs ", ls.dimensions(lc[i]), " vs rhs ",
-          rs.dimensions(rc[i])));
+      return absl::InvalidArgumentError(absl::StrCat("contracting dimension sizes differ: lhs ",
+                                                     ls.dimensions(lc[i]), " vs rhs ",
+                                                     rs.dimensions(rc[i])));
     }
     k *= ls.dimensions(lc[i]);
   }
@@ -234,8 +232,8 @@ absl::StatusOr<Literal> EvalDot(const HloInstruction& instr, const Literal& lhs,
   return out;
 }
 
-absl::StatusOr<Literal> EvalConvolution(const HloInstruction& instr,
-                                        const Literal& lhs, const Literal& rhs) {
+absl::StatusOr<Literal> EvalConvolution(const HloInstruction& instr, const Literal& lhs,
+                                        const Literal& rhs) {
   AOT_RETURN_IF_ERROR(CheckResultType(instr));
   const PrimitiveType result_type = instr.shape().element_type();
   AOT_RETURN_IF_ERROR(CheckOperandTypes(lhs, rhs, result_type));
@@ -250,9 +248,9 @@ absl::StatusOr<Literal> EvalConvolution(const HloInstruction& instr,
   if (dn.kernel_spatial_dimensions_size() != spatial ||
       dn.output_spatial_dimensions_size() != spatial || ls.rank() != spatial + 2 ||
       ks.rank() != spatial + 2 || os.rank() != spatial + 2) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "dimension numbers with ", spatial, " spatial dimensions do not fit ranks ",
-        ls.rank(), ", ", ks.rank(), " and ", os.rank()));
+    return absl::InvalidArgumentError(absl::StrCat("dimension numbers with ", spatial,
+                                                   " spatial dimensions do not fit ranks ",
+                                                   ls.rank(), ", ", ks.rank(), " and ", os.rank()));
   }
   auto check_perm = [](int64_t a, int64_t b, const auto& sp, int64_t rank,
                        absl::string_view what) -> absl::Status {
@@ -271,18 +269,18 @@ absl::StatusOr<Literal> EvalConvolution(const HloInstruction& instr,
     }
     for (int u : uses) ok = ok && u == 1;
     if (!ok) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          what, " dimension numbers are not a permutation of the dimensions"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(what, " dimension numbers are not a permutation of the dimensions"));
     }
     return absl::OkStatus();
   };
   AOT_RETURN_IF_ERROR(check_perm(dn.input_batch_dimension(), dn.input_feature_dimension(),
-                                  dn.input_spatial_dimensions(), ls.rank(), "input"));
+                                 dn.input_spatial_dimensions(), ls.rank(), "input"));
   AOT_RETURN_IF_ERROR(check_perm(dn.kernel_input_feature_dimension(),
-                                  dn.kernel_output_feature_dimension(),
-                                  dn.kernel_spatial_dimensions(), ks.rank(), "kernel"));
+                                 dn.kernel_output_feature_dimension(),
+                                 dn.kernel_spatial_dimensions(), ks.rank(), "kernel"));
   AOT_RETURN_IF_ERROR(check_perm(dn.output_batch_dimension(), dn.output_feature_dimension(),
-                                  dn.output_spatial_dimensions(), os.rank(), "output"));
+                                 dn.output_spatial_dimensions(), os.rank(), "output"));
   const int64_t G = instr.attrs().feature_group_count;
   const int64_t B = instr.attrs().batch_group_count;
   const int64_t N = ls.dimensions(dn.input_batch_dimension());
@@ -291,9 +289,8 @@ absl::StatusOr<Literal> EvalConvolution(const HloInstruction& instr,
   const int64_t Cout = ks.dimensions(dn.kernel_output_feature_dimension());
   if (G < 1 || B < 1 || Cin != Ck * G || Cout % G != 0 || Cout % B != 0 || N % B != 0) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "feature_group_count ", G, " / batch_group_count ", B,
-        " do not fit input features ", Cin, ", kernel input features ", Ck,
-        ", output features ", Cout, ", batch ", N));
+        "feature_group_count ", G, " / batch_group_count ", B, " do not fit input features ", Cin,
+        ", kernel input features ", Ck, ", output features ", Cout, ", batch ", N));
   }
   if (os.dimensions(dn.output_batch_dimension()) != N / B ||
       os.dimensions(dn.output_feature_dimension()) != Cout) {
@@ -305,11 +302,10 @@ absl::StatusOr<Literal> EvalConvolution(const HloInstruction& instr,
   std::vector<int64_t> size(spatial), stride(spatial), pad_low(spatial), wdil(spatial),
       bdil(spatial);
   std::vector<bool> reversal(spatial, false);
-  const WindowProto* window =
-      instr.attrs().window.has_value() ? &*instr.attrs().window : nullptr;
+  const WindowProto* window = instr.attrs().window.has_value() ? &*instr.attrs().window : nullptr;
   if (window != nullptr && window->dimensions_size() != spatial) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "window has ", window->dimensions_size(), " dimensions, expected ", spatial));
+    return absl::InvalidArgumentError(
+        absl::StrCat("window has ", window->dimensions_size(), " dimensions, expected ", spatial));
   }
   for (int64_t i = 0; i < spatial; ++i) {
     const int64_t kernel_size = ks.dimensions(dn.kernel_spatial_dimensions(i));
@@ -320,9 +316,9 @@ absl::StatusOr<Literal> EvalConvolution(const HloInstruction& instr,
     if (window != nullptr) {
       const WindowDimensionProto& wd = window->dimensions(i);
       if (wd.size() != kernel_size) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "window size ", wd.size(), " of spatial dimension ", i,
-            " differs from the kernel's ", kernel_size));
+        return absl::InvalidArgumentError(absl::StrCat("window size ", wd.size(),
+                                                       " of spatial dimension ", i,
+                                                       " differs from the kernel's ", kernel_size));
       }
       stride[i] = wd.stride() == 0 ? 1 : wd.stride();
       wdil[i] = wd.window_dilation() == 0 ? 1 : wd.window_dilation();
@@ -341,9 +337,9 @@ absl::StatusOr<Literal> EvalConvolution(const HloInstruction& instr,
     const int64_t expected =
         padded < dilated_window ? 0 : (padded - dilated_window) / stride[i] + 1;
     if (os.dimensions(dn.output_spatial_dimensions(i)) != expected) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "result spatial dimension ", i, " has size ",
-          os.dimensions(dn.output_spatial_dimensions(i)), ", expected ", expected));
+      return absl::InvalidArgumentError(absl::StrCat("result spatial dimension ", i, " has size ",
+                                                     os.dimensions(dn.output_spatial_dimensions(i)),
+                                                     ", expected ", expected));
     }
   }
 
@@ -371,8 +367,7 @@ absl::StatusOr<Literal> EvalConvolution(const HloInstruction& instr,
       const int64_t group = of / out_features_per_group;
       const int64_t batch_group = of / out_features_per_batch_group;
       const int64_t lhs_batch = batch_group * batch_per_group + ob;
-      const int64_t lhs_fixed = lhs_batch * lstr[dn.input_batch_dimension()] +
-                                group * Ck * lfs;
+      const int64_t lhs_fixed = lhs_batch * lstr[dn.input_batch_dimension()] + group * Ck * lfs;
       const int64_t k_fixed = of * kstr[dn.kernel_output_feature_dimension()];
       A acc = 0;
       if (!empty_kernel) {

@@ -18,14 +18,16 @@ namespace {
 // either one native binary op or a ScalarFunction.
 class Reducer {
  public:
-  static absl::StatusOr<std::unique_ptr<Reducer>> Create(
-      const HloComputation* computation, absl::Span<const PrimitiveType> types,
-      ComputationCaller& caller, absl::string_view role = "to_apply") {
+  static absl::StatusOr<std::unique_ptr<Reducer>> Create(const HloComputation* computation,
+                                                         absl::Span<const PrimitiveType> types,
+                                                         ComputationCaller& caller,
+                                                         absl::string_view role = "to_apply") {
     std::vector<PrimitiveType> params(types.begin(), types.end());
     params.insert(params.end(), types.begin(), types.end());
-    AOT_ASSIGN_OR_RETURN(auto function, ScalarFunction::Create(
-        computation, params, std::vector<PrimitiveType>(types.begin(), types.end()), caller,
-        role));
+    AOT_ASSIGN_OR_RETURN(auto function,
+                         ScalarFunction::Create(
+                             computation, params,
+                             std::vector<PrimitiveType>(types.begin(), types.end()), caller, role));
     auto r = std::unique_ptr<Reducer>(new Reducer());
     r->types_.assign(types.begin(), types.end());
     r->function_ = std::move(function);
@@ -73,8 +75,8 @@ class Reducer {
 // and checks them; returns the element types.
 absl::StatusOr<std::vector<PrimitiveType>> CheckInputsAndInits(Operands ops) {
   if (ops.size() < 2 || ops.size() % 2 != 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "expected N inputs and N init values, got ", ops.size(), " operands"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("expected N inputs and N init values, got ", ops.size(), " operands"));
   }
   const size_t n = ops.size() / 2;
   std::vector<PrimitiveType> types;
@@ -84,8 +86,7 @@ absl::StatusOr<std::vector<PrimitiveType>> CheckInputsAndInits(Operands ops) {
     AOT_RETURN_IF_ERROR(ExpectArray(in, "input"));
     AOT_RETURN_IF_ERROR(ExpectArray(init, "init value"));
     AOT_RETURN_IF_ERROR(ExpectDims(in.shape(), ops[0]->shape().dimensions(), "input"));
-    if (init.shape().rank() != 0 ||
-        init.shape().element_type() != in.shape().element_type()) {
+    if (init.shape().rank() != 0 || init.shape().element_type() != in.shape().element_type()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "init value ", i, " must be a ", PrimitiveTypeName(in.shape().element_type()),
           " scalar, got ", init.shape().ToString(false)));
@@ -97,16 +98,15 @@ absl::StatusOr<std::vector<PrimitiveType>> CheckInputsAndInits(Operands ops) {
 
 // Checks that the instruction's shape is N arrays of `dims` and `types`
 // (a tuple when N > 1).
-absl::Status CheckResultArrays(const HloInstruction& instr,
-                               absl::Span<const PrimitiveType> types,
+absl::Status CheckResultArrays(const HloInstruction& instr, absl::Span<const PrimitiveType> types,
                                absl::Span<const int64_t> dims) {
   const Shape& shape = instr.shape();
   std::vector<Shape> leaves = shape.FlattenLeaves();
   bool ok = leaves.size() == types.size() && (types.size() == 1 || shape.IsTuple());
   for (size_t i = 0; ok && i < leaves.size(); ++i) {
     ok = leaves[i].IsArray() && leaves[i].element_type() == types[i] &&
-         std::equal(leaves[i].dimensions().begin(), leaves[i].dimensions().end(),
-                    dims.begin(), dims.end());
+         std::equal(leaves[i].dimensions().begin(), leaves[i].dimensions().end(), dims.begin(),
+                    dims.end());
   }
   if (!ok) {
     std::string expected;
@@ -115,8 +115,7 @@ absl::Status CheckResultArrays(const HloInstruction& instr,
                       SpanToString(dims));
     }
     return absl::InvalidArgumentError(absl::StrCat(
-        "result shape ", shape.ToString(false), " does not match the computed (",
-        expected, ")"));
+        "result shape ", shape.ToString(false), " does not match the computed (", expected, ")"));
   }
   return absl::OkStatus();
 }
@@ -147,8 +146,7 @@ void ReduceOffsets(const Shape& shape, absl::Span<const int64_t> reduced_dims,
   const std::vector<int64_t> strides = RowMajorStrides(shape.dimensions());
   std::vector<int64_t> kept_dims, kept_sizes, red_sizes, red_strides, kept_strides;
   for (int64_t d = 0; d < shape.rank(); ++d) {
-    bool reduced = std::find(reduced_dims.begin(), reduced_dims.end(), d) !=
-                   reduced_dims.end();
+    bool reduced = std::find(reduced_dims.begin(), reduced_dims.end(), d) != reduced_dims.end();
     if (reduced) {
       red_sizes.push_back(shape.dimensions(d));
       red_strides.push_back(strides[d]);
@@ -158,8 +156,8 @@ void ReduceOffsets(const Shape& shape, absl::Span<const int64_t> reduced_dims,
     }
   }
   out_dims = kept_sizes;
-  auto enumerate = [](const std::vector<int64_t>& sizes,
-                      const std::vector<int64_t>& strides, std::vector<int64_t>& out) {
+  auto enumerate = [](const std::vector<int64_t>& sizes, const std::vector<int64_t>& strides,
+                      std::vector<int64_t>& out) {
     out.clear();
     for (int64_t s : sizes) {
       if (s == 0) return;
@@ -186,9 +184,8 @@ absl::StatusOr<Literal> EvalReduce(const HloInstruction& instr, Operands ops,
   for (size_t i = 0; i < dims.size(); ++i) {
     if (dims[i] < 0 || dims[i] >= in_shape.rank() ||
         std::find(dims.begin(), dims.begin() + i, dims[i]) != dims.begin() + i) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "reduce dimensions ", SpanToString(dims), " are invalid for rank ",
-          in_shape.rank()));
+      return absl::InvalidArgumentError(absl::StrCat("reduce dimensions ", SpanToString(dims),
+                                                     " are invalid for rank ", in_shape.rank()));
     }
   }
   std::vector<int64_t> bases, offsets, out_dims;
@@ -271,9 +268,8 @@ absl::StatusOr<WindowGeometry> MakeWindowGeometry(const HloInstruction& instr,
   const WindowProto& window = *instr.attrs().window;
   const int64_t rank = in_shape.rank();
   if (window.dimensions_size() != rank) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "window has ", window.dimensions_size(), " dimensions for an operand of rank ",
-        rank));
+    return absl::InvalidArgumentError(absl::StrCat("window has ", window.dimensions_size(),
+                                                   " dimensions for an operand of rank ", rank));
   }
   WindowGeometry g;
   g.in_dims = in_shape.dimensions();
@@ -285,8 +281,8 @@ absl::StatusOr<WindowGeometry> MakeWindowGeometry(const HloInstruction& instr,
     int64_t wdil = wd.window_dilation() == 0 ? 1 : wd.window_dilation();
     int64_t bdil = wd.base_dilation() == 0 ? 1 : wd.base_dilation();
     if (size < 1 || stride < 1 || wdil < 1 || bdil < 1) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "window dimension ", d, " has a non-positive size, stride or dilation"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("window dimension ", d, " has a non-positive size, stride or dilation"));
     }
     int64_t n = g.in_dims[d];
     int64_t dilated_base = n == 0 ? 0 : (n - 1) * bdil + 1;
@@ -305,8 +301,8 @@ absl::StatusOr<WindowGeometry> MakeWindowGeometry(const HloInstruction& instr,
 
 }  // namespace
 
-absl::StatusOr<Literal> EvalReduceWindow(const HloInstruction& instr,
-                                         Operands ops, ComputationCaller& caller) {
+absl::StatusOr<Literal> EvalReduceWindow(const HloInstruction& instr, Operands ops,
+                                         ComputationCaller& caller) {
   AOT_ASSIGN_OR_RETURN(auto types, CheckInputsAndInits(ops));
   const size_t n = types.size();
   AOT_ASSIGN_OR_RETURN(auto geometry, MakeWindowGeometry(instr, ops[0]->shape()));
@@ -366,8 +362,7 @@ absl::StatusOr<Literal> EvalReduceWindow(const HloInstruction& instr,
   return PackResults(instr, std::move(outs));
 }
 
-absl::StatusOr<Literal> EvalSelectAndScatter(const HloInstruction& instr,
-                                             Operands ops,
+absl::StatusOr<Literal> EvalSelectAndScatter(const HloInstruction& instr, Operands ops,
                                              ComputationCaller& caller) {
   const Literal& operand = *ops[0];
   const Literal& source = *ops[1];
@@ -378,15 +373,15 @@ absl::StatusOr<Literal> EvalSelectAndScatter(const HloInstruction& instr,
   const PrimitiveType type = operand.shape().element_type();
   const PrimitiveType source_type = source.shape().element_type();
   if (init.shape().rank() != 0 || init.shape().element_type() != source_type) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "init value must be a ", PrimitiveTypeName(source_type), " scalar, got ",
-        init.shape().ToString(false)));
+    return absl::InvalidArgumentError(absl::StrCat("init value must be a ",
+                                                   PrimitiveTypeName(source_type), " scalar, got ",
+                                                   init.shape().ToString(false)));
   }
   if (!instr.shape().IsArray() || instr.shape().element_type() != source_type ||
       instr.shape().dimensions() != operand.shape().dimensions()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "result shape ", instr.shape().ToString(false), " must be the operand's dimensions",
-        " with the source's element type"));
+    return absl::InvalidArgumentError(absl::StrCat("result shape ", instr.shape().ToString(false),
+                                                   " must be the operand's dimensions",
+                                                   " with the source's element type"));
   }
   if (instr.called_computations().size() != 2) {
     return absl::InvalidArgumentError("select-and-scatter needs select and scatter computations");
@@ -397,14 +392,15 @@ absl::StatusOr<Literal> EvalSelectAndScatter(const HloInstruction& instr,
   const WindowGeometry& g = geometry;
   AOT_RETURN_IF_ERROR(ExpectDims(source.shape(), g.out_dims, "source"));
   if (select == nullptr) return absl::InvalidArgumentError("missing select computation");
-  AOT_ASSIGN_OR_RETURN(auto scatter_reducer, Reducer::Create(scatter, {source_type}, caller, "scatter"));
+  AOT_ASSIGN_OR_RETURN(auto scatter_reducer,
+                       Reducer::Create(scatter, {source_type}, caller, "scatter"));
   std::optional<ScalarBinaryMatch> select_match = MatchScalarBinary(*select);
-  if (select_match && (select_match->opcode != HloOpcode::kCompare ||
-                       select_match->type != type ||
+  if (select_match && (select_match->opcode != HloOpcode::kCompare || select_match->type != type ||
                        select_match->lhs_param + select_match->rhs_param != 1)) {
     select_match.reset();
   }
-  AOT_ASSIGN_OR_RETURN(auto select_function, ScalarFunction::Create(select, {type, type}, {PRED}, caller, "select"));
+  AOT_ASSIGN_OR_RETURN(auto select_function,
+                       ScalarFunction::Create(select, {type, type}, {PRED}, caller, "select"));
 
   Literal out(instr.shape());
   const int64_t count = out.element_count();
@@ -491,9 +487,9 @@ absl::StatusOr<Literal> EvalSort(const HloInstruction& instr, Operands ops,
   AOT_RETURN_IF_ERROR(CheckResultArrays(instr, types, shape.dimensions()));
   if (instr.dimensions().size() != 1 || instr.dimensions()[0] < 0 ||
       instr.dimensions()[0] >= std::max<int64_t>(shape.rank(), 1)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "sort dimension ", SpanToString(instr.dimensions()), " is invalid for rank ",
-        shape.rank()));
+    return absl::InvalidArgumentError(absl::StrCat("sort dimension ",
+                                                   SpanToString(instr.dimensions()),
+                                                   " is invalid for rank ", shape.rank()));
   }
   const HloComputation* comparator = instr.to_apply();
   if (comparator == nullptr) return absl::InvalidArgumentError("sort has no comparator");
@@ -510,10 +506,9 @@ absl::StatusOr<Literal> EvalSort(const HloInstruction& instr, Operands ops,
   const int64_t outer = total / (size * stride);
 
   std::optional<ScalarBinaryMatch> match = MatchScalarBinary(*comparator);
-  if (match && (match->opcode != HloOpcode::kCompare ||
-                match->lhs_param / 2 != match->rhs_param / 2 ||
-                match->lhs_param == match->rhs_param ||
-                types[match->lhs_param / 2] != match->type)) {
+  if (match &&
+      (match->opcode != HloOpcode::kCompare || match->lhs_param / 2 != match->rhs_param / 2 ||
+       match->lhs_param == match->rhs_param || types[match->lhs_param / 2] != match->type)) {
     match.reset();
   }
   std::vector<PrimitiveType> arg_types;
@@ -521,7 +516,8 @@ absl::StatusOr<Literal> EvalSort(const HloInstruction& instr, Operands ops,
     arg_types.push_back(t);
     arg_types.push_back(t);
   }
-  AOT_ASSIGN_OR_RETURN(auto function, ScalarFunction::Create(comparator, arg_types, {PRED}, caller, "comparator"));
+  AOT_ASSIGN_OR_RETURN(auto function,
+                       ScalarFunction::Create(comparator, arg_types, {PRED}, caller, "comparator"));
   std::vector<const void*> args(2 * n);
   absl::Status error;
   std::vector<int64_t> perm(size);

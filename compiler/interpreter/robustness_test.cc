@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "compiler/tooling/random_literal.h"
 #include "compiler/interpreter/test_util.h"
+#include "compiler/tooling/random_literal.h"
 #include "gtest/gtest.h"
 
 namespace aot {
@@ -113,10 +113,18 @@ TEST(RobustnessTest, MutatedModulesAreErrorsNotCrashes) {
     for (int e = 0; e < edits; ++e) {
       const size_t pos = digits[rng.Next() % digits.size()];
       switch (rng.Next() % 4) {
-        case 0: text[pos] = static_cast<char>('0' + rng.Next() % 10); break;
-        case 1: text[pos] = '0'; break;
-        case 2: text[pos] = static_cast<char>('0' + (text[pos] - '0' + 1) % 10); break;
-        default: text.insert(pos, "-"); break;
+        case 0:
+          text[pos] = static_cast<char>('0' + rng.Next() % 10);
+          break;
+        case 1:
+          text[pos] = '0';
+          break;
+        case 2:
+          text[pos] = static_cast<char>('0' + (text[pos] - '0' + 1) % 10);
+          break;
+        default:
+          text.insert(pos, "-");
+          break;
       }
     }
     auto module = ParseHloModule(text);
@@ -124,8 +132,7 @@ TEST(RobustnessTest, MutatedModulesAreErrorsNotCrashes) {
     ++parsed;
     if (!SmallEnough(**module)) continue;
     std::vector<Literal> args;
-    for (const HloInstruction* p :
-         (*module)->entry_computation()->parameter_instructions()) {
+    for (const HloInstruction* p : (*module)->entry_computation()->parameter_instructions()) {
       args.push_back(RandomLiteral(p->shape(), static_cast<uint64_t>(trial)));
     }
     HloEvaluator evaluator;

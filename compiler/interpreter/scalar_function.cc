@@ -123,16 +123,15 @@ class ScalarFunction::Program {
       switch (op) {
         case HloOpcode::kParameter: {
           const int64_t n = instr->parameter_number();
-          if (n < 0 || n >= static_cast<int64_t>(param_types.size()) ||
-              param_regs_[n] != -1 || type != param_types[n]) {
+          if (n < 0 || n >= static_cast<int64_t>(param_types.size()) || param_regs_[n] != -1 ||
+              type != param_types[n]) {
             return false;
           }
           reg_of[instr] = param_regs_[n] = NewReg();
           continue;
         }
         case HloOpcode::kConstant: {
-          if (!instr->attrs().literal.has_value() ||
-              !IsScalarOf(instr->literal().shape(), type)) {
+          if (!instr->attrs().literal.has_value() || !IsScalarOf(instr->literal().shape(), type)) {
             return false;
           }
           const int32_t reg = NewReg();
@@ -167,8 +166,8 @@ class ScalarFunction::Program {
           ArrayTypeSwitch(t, [&](auto tag) {
             using T = typename decltype(tag)::type;
             step.fn = [](const Step& s, Reg* r) {
-              St<bool>(r, s.out, CompareValues<T>(s.direction, s.total_order, Ld<T>(r, s.a),
-                                                  Ld<T>(r, s.b)));
+              St<bool>(r, s.out,
+                       CompareValues<T>(s.direction, s.total_order, Ld<T>(r, s.a), Ld<T>(r, s.b)));
             };
           });
           break;
@@ -186,8 +185,8 @@ class ScalarFunction::Program {
           ArrayTypeSwitch(type, [&](auto tag) {
             using T = typename decltype(tag)::type;
             step.fn = [](const Step& s, Reg* r) {
-              St<T>(r, s.out, OpMinimum<T>(OpMaximum<T>(Ld<T>(r, s.b), Ld<T>(r, s.a)),
-                                           Ld<T>(r, s.c)));
+              St<T>(r, s.out,
+                    OpMinimum<T>(OpMaximum<T>(Ld<T>(r, s.b), Ld<T>(r, s.a)), Ld<T>(r, s.c)));
             };
           });
           break;
@@ -298,15 +297,14 @@ ScalarFunction::~ScalarFunction() = default;
 
 absl::StatusOr<std::unique_ptr<ScalarFunction>> ScalarFunction::Create(
     const HloComputation* computation, std::vector<PrimitiveType> param_types,
-    std::vector<PrimitiveType> result_types, ComputationCaller& caller,
-    absl::string_view role) {
+    std::vector<PrimitiveType> result_types, ComputationCaller& caller, absl::string_view role) {
   if (computation == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat("missing ", role, " computation"));
   }
   if (computation->num_parameters() != static_cast<int64_t>(param_types.size())) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        role, " '", computation->name(), "' has ", computation->num_parameters(),
-        " parameters, expected ", param_types.size()));
+    return absl::InvalidArgumentError(absl::StrCat(role, " '", computation->name(), "' has ",
+                                                   computation->num_parameters(),
+                                                   " parameters, expected ", param_types.size()));
   }
   auto f = std::unique_ptr<ScalarFunction>(new ScalarFunction());
   f->computation_ = computation;

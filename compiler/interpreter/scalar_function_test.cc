@@ -130,17 +130,20 @@ TEST(ScalarFunctionTest, CompiledProgramMatchesTheArrayKernelsBitForBit) {
 
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
-  const std::vector<double> floats = {0, -0.0, 1, -1, 0.5, 2.5, -2.5, 1e-40, 3e38, inf, -inf,
-                                      nan, 100, -7.25, 0.1};
-  const std::vector<int64_t> ints = {0, 1, -1, 7, -7, std::numeric_limits<int32_t>::min(),
-                                     std::numeric_limits<int32_t>::max(), 31, 32, 3};
+  const std::vector<double> floats = {0,    -0.0, 1,    -1,  0.5, 2.5,   -2.5, 1e-40,
+                                      3e38, inf,  -inf, nan, 100, -7.25, 0.1};
+  const std::vector<int64_t> ints = {
+      0,  1,  -1, 7, -7, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max(),
+      31, 32, 3};
   int checked = 0;
   for (size_t x = 0; x < floats.size(); ++x) {
     for (size_t y = 0; y < floats.size(); ++y) {
       const size_t k = (x * 7 + y) % ints.size();
       const size_t l = (x + y * 3) % ints.size();
-      std::vector<Literal> args = {L("f32[]", {floats[x]}), L("f32[]", {floats[y]}),
-                                   LI("s32[]", {ints[k]}), LI("s32[]", {ints[l]}),
+      std::vector<Literal> args = {L("f32[]", {floats[x]}),
+                                   L("f32[]", {floats[y]}),
+                                   LI("s32[]", {ints[k]}),
+                                   LI("s32[]", {ints[l]}),
                                    L("bf16[]", {floats[(x + y) % floats.size()]}),
                                    LI("u8[]", {static_cast<int64_t>((x * 37 + y) % 256)})};
       std::vector<const Literal*> pointers;
@@ -180,8 +183,8 @@ ENTRY outer {
 })");
   ASSERT_TRUE(module.ok()) << module.status();
   EvaluatorCaller caller;
-  auto function = ScalarFunction::Create((*module)->entry_computation(), {F32, F32}, {F32},
-                                         caller, "to_apply");
+  auto function =
+      ScalarFunction::Create((*module)->entry_computation(), {F32, F32}, {F32}, caller, "to_apply");
   ASSERT_TRUE(function.ok());
   EXPECT_FALSE((*function)->compiled());
   float a = 1.5f, b = 2;
@@ -192,14 +195,14 @@ ENTRY outer {
   EXPECT_EQ(r, 3.5f);
   EXPECT_EQ(caller.calls, 1);
   // A wrong result type is an error at the call.
-  auto wrong = ScalarFunction::Create((*module)->entry_computation(), {F32, F32}, {S32},
-                                      caller, "to_apply");
+  auto wrong =
+      ScalarFunction::Create((*module)->entry_computation(), {F32, F32}, {S32}, caller, "to_apply");
   ASSERT_TRUE(wrong.ok());
   EXPECT_FALSE((*wrong)->Call(args).ok());
   // A wrong parameter count is an error up front.
-  EXPECT_FALSE(ScalarFunction::Create((*module)->entry_computation(), {F32}, {F32}, caller,
-                                      "to_apply")
-                   .ok());
+  EXPECT_FALSE(
+      ScalarFunction::Create((*module)->entry_computation(), {F32}, {F32}, caller, "to_apply")
+          .ok());
 }
 
 TEST(ScalarFunctionTest, ReduceThroughACallUsesTheGeneralPath) {

@@ -20,8 +20,8 @@ namespace interpreter_internal {
 namespace {
 
 template <typename W>
-void CopyRow(const uint8_t* src, int64_t s, int64_t ss, uint8_t* dst, int64_t t,
-             int64_t ds, int64_t n) {
+void CopyRow(const uint8_t* src, int64_t s, int64_t ss, uint8_t* dst, int64_t t, int64_t ds,
+             int64_t n) {
   const W* S = reinterpret_cast<const W*>(src);
   W* D = reinterpret_cast<W*>(dst);
   for (int64_t i = 0; i < n; ++i) D[t + i * ds] = S[s + i * ss];
@@ -29,17 +29,15 @@ void CopyRow(const uint8_t* src, int64_t s, int64_t ss, uint8_t* dst, int64_t t,
 
 }  // namespace
 
-void StridedCopy(const uint8_t* src, int64_t src_offset,
-                 absl::Span<const int64_t> src_strides, uint8_t* dst,
-                 int64_t dst_offset, absl::Span<const int64_t> dst_strides,
+void StridedCopy(const uint8_t* src, int64_t src_offset, absl::Span<const int64_t> src_strides,
+                 uint8_t* dst, int64_t dst_offset, absl::Span<const int64_t> dst_strides,
                  absl::Span<const int64_t> dims, int64_t elem_size) {
   const int64_t rank = static_cast<int64_t>(dims.size());
   for (int64_t d : dims) {
     if (d <= 0) return;
   }
   if (rank == 0) {
-    std::memcpy(dst + dst_offset * elem_size, src + src_offset * elem_size,
-                elem_size);
+    std::memcpy(dst + dst_offset * elem_size, src + src_offset * elem_size, elem_size);
     return;
   }
   std::vector<int64_t> idx(rank, 0);
@@ -50,14 +48,21 @@ void StridedCopy(const uint8_t* src, int64_t src_offset,
   const int64_t ds = dst_strides[rank - 1];
   while (true) {
     switch (elem_size) {
-      case 1: CopyRow<uint8_t>(src, s, ss, dst, t, ds, inner); break;
-      case 2: CopyRow<uint16_t>(src, s, ss, dst, t, ds, inner); break;
-      case 4: CopyRow<uint32_t>(src, s, ss, dst, t, ds, inner); break;
-      case 8: CopyRow<uint64_t>(src, s, ss, dst, t, ds, inner); break;
+      case 1:
+        CopyRow<uint8_t>(src, s, ss, dst, t, ds, inner);
+        break;
+      case 2:
+        CopyRow<uint16_t>(src, s, ss, dst, t, ds, inner);
+        break;
+      case 4:
+        CopyRow<uint32_t>(src, s, ss, dst, t, ds, inner);
+        break;
+      case 8:
+        CopyRow<uint64_t>(src, s, ss, dst, t, ds, inner);
+        break;
       default:
         for (int64_t i = 0; i < inner; ++i) {
-          std::memcpy(dst + (t + i * ds) * elem_size,
-                      src + (s + i * ss) * elem_size, elem_size);
+          std::memcpy(dst + (t + i * ds) * elem_size, src + (s + i * ss) * elem_size, elem_size);
         }
         break;
     }
@@ -78,8 +83,7 @@ void StridedCopy(const uint8_t* src, int64_t src_offset,
 int64_t ReadIndex(const Literal& literal, int64_t linear_index) {
   if (IsUnsignedInteger(literal.shape().element_type())) {
     uint64_t v = literal.GetAsUint64(linear_index);
-    return v > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX
-                                                : static_cast<int64_t>(v);
+    return v > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(v);
   }
   return literal.GetAsInt64(linear_index);
 }
@@ -90,39 +94,38 @@ std::string SpanToString(absl::Span<const int64_t> values) {
 
 absl::Status ExpectArray(const Literal& literal, absl::string_view what) {
   if (!literal.shape().IsArray()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        what, " must be an array, got ", literal.shape().ToString(false)));
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, " must be an array, got ", literal.shape().ToString(false)));
   }
   return absl::OkStatus();
 }
 
 absl::Status ExpectDims(const Shape& shape, absl::Span<const int64_t> dims,
                         absl::string_view what) {
-  if (!std::equal(shape.dimensions().begin(), shape.dimensions().end(),
-                  dims.begin(), dims.end())) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        what, " has dimensions ", SpanToString(shape.dimensions()), ", expected ",
-        SpanToString(dims)));
+  if (!std::equal(shape.dimensions().begin(), shape.dimensions().end(), dims.begin(), dims.end())) {
+    return absl::InvalidArgumentError(absl::StrCat(what, " has dimensions ",
+                                                   SpanToString(shape.dimensions()), ", expected ",
+                                                   SpanToString(dims)));
   }
   return absl::OkStatus();
 }
 
-absl::StatusOr<const Literal*> ScalarResultPart(const Literal& result, size_t i,
-                                                size_t n, PrimitiveType type) {
+absl::StatusOr<const Literal*> ScalarResultPart(const Literal& result, size_t i, size_t n,
+                                                PrimitiveType type) {
   const Literal* part = &result;
   if (n != 1 || result.shape().IsTuple()) {
     if (!result.shape().IsTuple() || result.tuple_elements().size() != n) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "called computation returned ", result.shape().ToString(false),
-          ", expected a tuple of ", n, " scalars"));
+      return absl::InvalidArgumentError(absl::StrCat("called computation returned ",
+                                                     result.shape().ToString(false),
+                                                     ", expected a tuple of ", n, " scalars"));
     }
     part = &result.tuple_element(static_cast<int64_t>(i));
   }
   if (!part->shape().IsArray() || part->shape().rank() != 0 ||
       part->shape().element_type() != type) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "called computation returned ", part->shape().ToString(false),
-        ", expected ", PrimitiveTypeName(type), "[]"));
+    return absl::InvalidArgumentError(absl::StrCat("called computation returned ",
+                                                   part->shape().ToString(false), ", expected ",
+                                                   PrimitiveTypeName(type), "[]"));
   }
   return part;
 }
@@ -131,17 +134,17 @@ namespace {
 
 absl::Status ResultMustBeArray(const HloInstruction& instr) {
   if (!instr.shape().IsArray()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "result shape ", instr.shape().ToString(), " is not an array"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("result shape ", instr.shape().ToString(), " is not an array"));
   }
   return absl::OkStatus();
 }
 
 absl::Status SameElementType(const HloInstruction& instr, const Literal& x) {
   if (instr.shape().element_type() != x.shape().element_type()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "result element type ", PrimitiveTypeName(instr.shape().element_type()),
-        " differs from the operand's ", PrimitiveTypeName(x.shape().element_type())));
+    return absl::InvalidArgumentError(
+        absl::StrCat("result element type ", PrimitiveTypeName(instr.shape().element_type()),
+                     " differs from the operand's ", PrimitiveTypeName(x.shape().element_type())));
   }
   return absl::OkStatus();
 }
@@ -155,30 +158,27 @@ absl::Status CheckArrayOp(const HloInstruction& instr, const Literal& x) {
 
 absl::Status CheckDimensionIndex(int64_t d, int64_t rank, absl::string_view what) {
   if (d < 0 || d >= rank) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        what, " dimension ", d, " is out of range for rank ", rank));
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, " dimension ", d, " is out of range for rank ", rank));
   }
   return absl::OkStatus();
 }
 
-std::vector<int64_t> Strides(const Shape& shape) {
-  return RowMajorStrides(shape.dimensions());
-}
+std::vector<int64_t> Strides(const Shape& shape) { return RowMajorStrides(shape.dimensions()); }
 
 }  // namespace
 
 // ---------------------------------------------------------------------------
 // Kernels.
 
-absl::StatusOr<Literal> EvalBroadcast(const HloInstruction& instr,
-                                      const Literal& x) {
+absl::StatusOr<Literal> EvalBroadcast(const HloInstruction& instr, const Literal& x) {
   AOT_RETURN_IF_ERROR(CheckArrayOp(instr, x));
   const auto& dims = instr.dimensions();
   const Shape& out_shape = instr.shape();
   if (static_cast<int64_t>(dims.size()) != x.shape().rank()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "broadcast dimensions ", SpanToString(dims), " do not match operand rank ",
-        x.shape().rank()));
+    return absl::InvalidArgumentError(absl::StrCat("broadcast dimensions ", SpanToString(dims),
+                                                   " do not match operand rank ",
+                                                   x.shape().rank()));
   }
   std::vector<int64_t> src_strides(out_shape.rank(), 0);
   std::vector<int64_t> op_strides = Strides(x.shape());
@@ -187,12 +187,11 @@ absl::StatusOr<Literal> EvalBroadcast(const HloInstruction& instr,
     if (out_shape.dimensions(dims[i]) != x.shape().dimensions(i)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "broadcast maps operand dimension ", i, " (size ", x.shape().dimensions(i),
-          ") to result dimension ", dims[i], " of size ",
-          out_shape.dimensions(dims[i])));
+          ") to result dimension ", dims[i], " of size ", out_shape.dimensions(dims[i])));
     }
     if (i > 0 && dims[i] <= dims[i - 1]) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "broadcast dimensions ", SpanToString(dims), " must be strictly increasing"));
+      return absl::InvalidArgumentError(absl::StrCat("broadcast dimensions ", SpanToString(dims),
+                                                     " must be strictly increasing"));
     }
     src_strides[dims[i]] = op_strides[i];
   }
@@ -202,8 +201,7 @@ absl::StatusOr<Literal> EvalBroadcast(const HloInstruction& instr,
   return out;
 }
 
-absl::StatusOr<Literal> EvalReshape(const HloInstruction& instr,
-                                    const Literal& x) {
+absl::StatusOr<Literal> EvalReshape(const HloInstruction& instr, const Literal& x) {
   AOT_RETURN_IF_ERROR(ExpectArray(x, "operand"));
   AOT_RETURN_IF_ERROR(ResultMustBeArray(instr));
   const Shape& shape = instr.shape();
@@ -211,16 +209,16 @@ absl::StatusOr<Literal> EvalReshape(const HloInstruction& instr,
     // Layouts are logical here, so a bitcast is a reshape (or, when the
     // element type changes, a reinterpretation of the same bytes).
     if (shape.ByteSize() != x.shape().ByteSize()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "bitcast from ", x.shape().ToString(false), " to ", shape.ToString(false),
-          " changes the size in bytes"));
+      return absl::InvalidArgumentError(absl::StrCat("bitcast from ", x.shape().ToString(false),
+                                                     " to ", shape.ToString(false),
+                                                     " changes the size in bytes"));
     }
   } else {
     AOT_RETURN_IF_ERROR(SameElementType(instr, x));
     if (shape.ElementCount() != x.element_count()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "reshape from ", x.shape().ToString(false), " to ", shape.ToString(false),
-          " changes the element count"));
+      return absl::InvalidArgumentError(absl::StrCat("reshape from ", x.shape().ToString(false),
+                                                     " to ", shape.ToString(false),
+                                                     " changes the element count"));
     }
   }
   Literal out(shape);
@@ -228,35 +226,33 @@ absl::StatusOr<Literal> EvalReshape(const HloInstruction& instr,
   return out;
 }
 
-absl::StatusOr<Literal> EvalTranspose(const HloInstruction& instr,
-                                      const Literal& x) {
+absl::StatusOr<Literal> EvalTranspose(const HloInstruction& instr, const Literal& x) {
   AOT_RETURN_IF_ERROR(CheckArrayOp(instr, x));
   const auto& perm = instr.dimensions();
   const int64_t rank = x.shape().rank();
   if (static_cast<int64_t>(perm.size()) != rank || instr.shape().rank() != rank) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "transpose permutation ", SpanToString(perm), " does not match rank ", rank));
+    return absl::InvalidArgumentError(
+        absl::StrCat("transpose permutation ", SpanToString(perm), " does not match rank ", rank));
   }
   std::vector<bool> seen(rank, false);
   std::vector<int64_t> op_strides = Strides(x.shape());
   std::vector<int64_t> src_strides(rank);
   for (int64_t i = 0; i < rank; ++i) {
     if (perm[i] < 0 || perm[i] >= rank || seen[perm[i]]) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "transpose dimensions ", SpanToString(perm), " are not a permutation"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("transpose dimensions ", SpanToString(perm), " are not a permutation"));
     }
     seen[perm[i]] = true;
     if (instr.shape().dimensions(i) != x.shape().dimensions(perm[i])) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "transpose result dimension ", i, " has size ", instr.shape().dimensions(i),
-          ", expected ", x.shape().dimensions(perm[i])));
+      return absl::InvalidArgumentError(absl::StrCat("transpose result dimension ", i, " has size ",
+                                                     instr.shape().dimensions(i), ", expected ",
+                                                     x.shape().dimensions(perm[i])));
     }
     src_strides[i] = op_strides[perm[i]];
   }
   Literal out(instr.shape());
-  StridedCopy(x.raw().data(), 0, src_strides, out.raw_data(), 0,
-              Strides(instr.shape()), instr.shape().dimensions(),
-              ByteWidth(x.shape().element_type()));
+  StridedCopy(x.raw().data(), 0, src_strides, out.raw_data(), 0, Strides(instr.shape()),
+              instr.shape().dimensions(), ByteWidth(x.shape().element_type()));
   return out;
 }
 
@@ -265,8 +261,8 @@ absl::StatusOr<Literal> EvalSlice(const HloInstruction& instr, const Literal& x)
   const auto& slice = instr.attrs().slice;
   const int64_t rank = x.shape().rank();
   if (static_cast<int64_t>(slice.size()) != rank || instr.shape().rank() != rank) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "slice has ", slice.size(), " dimension specs for an operand of rank ", rank));
+    return absl::InvalidArgumentError(
+        absl::StrCat("slice has ", slice.size(), " dimension specs for an operand of rank ", rank));
   }
   std::vector<int64_t> op_strides = Strides(x.shape());
   std::vector<int64_t> src_strides(rank);
@@ -275,23 +271,22 @@ absl::StatusOr<Literal> EvalSlice(const HloInstruction& instr, const Literal& x)
     const SliceSpec& sp = slice[i];
     if (sp.start < 0 || sp.start > sp.limit || sp.limit > x.shape().dimensions(i) ||
         sp.stride < 1) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "slice [", sp.start, ":", sp.limit, ":", sp.stride,
-          "] is invalid for dimension ", i, " of size ", x.shape().dimensions(i)));
+      return absl::InvalidArgumentError(absl::StrCat("slice [", sp.start, ":", sp.limit, ":",
+                                                     sp.stride, "] is invalid for dimension ", i,
+                                                     " of size ", x.shape().dimensions(i)));
     }
     int64_t size = (sp.limit - sp.start + sp.stride - 1) / sp.stride;
     if (instr.shape().dimensions(i) != size) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "slice result dimension ", i, " has size ", instr.shape().dimensions(i),
-          ", expected ", size));
+      return absl::InvalidArgumentError(absl::StrCat("slice result dimension ", i, " has size ",
+                                                     instr.shape().dimensions(i), ", expected ",
+                                                     size));
     }
     offset += sp.start * op_strides[i];
     src_strides[i] = sp.stride * op_strides[i];
   }
   Literal out(instr.shape());
-  StridedCopy(x.raw().data(), offset, src_strides, out.raw_data(), 0,
-              Strides(instr.shape()), instr.shape().dimensions(),
-              ByteWidth(x.shape().element_type()));
+  StridedCopy(x.raw().data(), offset, src_strides, out.raw_data(), 0, Strides(instr.shape()),
+              instr.shape().dimensions(), ByteWidth(x.shape().element_type()));
   return out;
 }
 
@@ -299,30 +294,28 @@ namespace {
 
 // Start indices of dynamic-slice / dynamic-update-slice: either one scalar
 // operand per dimension (from `first`) or a single rank-1 operand.
-absl::StatusOr<std::vector<int64_t>> ReadStartIndices(Operands ops, size_t first,
-                                                      int64_t rank) {
+absl::StatusOr<std::vector<int64_t>> ReadStartIndices(Operands ops, size_t first, int64_t rank) {
   std::vector<int64_t> starts;
-  if (ops.size() == first + 1 && ops[first]->shape().IsArray() &&
-      ops[first]->shape().rank() == 1 && rank != 1) {
+  if (ops.size() == first + 1 && ops[first]->shape().IsArray() && ops[first]->shape().rank() == 1 &&
+      rank != 1) {
     const Literal& v = *ops[first];
     if (!IsInteger(v.shape().element_type()) || v.element_count() != rank) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "start indices ", v.shape().ToString(false), " do not fit rank ", rank));
+      return absl::InvalidArgumentError(
+          absl::StrCat("start indices ", v.shape().ToString(false), " do not fit rank ", rank));
     }
     for (int64_t i = 0; i < rank; ++i) starts.push_back(ReadIndex(v, i));
     return starts;
   }
   if (static_cast<int64_t>(ops.size() - first) != rank) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "expected ", rank, " start index operands, got ", ops.size() - first));
+    return absl::InvalidArgumentError(
+        absl::StrCat("expected ", rank, " start index operands, got ", ops.size() - first));
   }
   for (size_t i = first; i < ops.size(); ++i) {
     const Literal& v = *ops[i];
-    if (!v.shape().IsArray() || !IsInteger(v.shape().element_type()) ||
-        v.element_count() != 1) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "start index operand ", i, " must be an integer scalar, got ",
-          v.shape().ToString(false)));
+    if (!v.shape().IsArray() || !IsInteger(v.shape().element_type()) || v.element_count() != 1) {
+      return absl::InvalidArgumentError(absl::StrCat("start index operand ", i,
+                                                     " must be an integer scalar, got ",
+                                                     v.shape().ToString(false)));
     }
     starts.push_back(ReadIndex(v, 0));
   }
@@ -331,8 +324,7 @@ absl::StatusOr<std::vector<int64_t>> ReadStartIndices(Operands ops, size_t first
 
 }  // namespace
 
-absl::StatusOr<Literal> EvalDynamicSlice(const HloInstruction& instr,
-                                         Operands ops) {
+absl::StatusOr<Literal> EvalDynamicSlice(const HloInstruction& instr, Operands ops) {
   if (ops.empty()) return absl::InvalidArgumentError("dynamic-slice has no operand");
   const Literal& x = *ops[0];
   AOT_RETURN_IF_ERROR(CheckArrayOp(instr, x));
@@ -341,29 +333,27 @@ absl::StatusOr<Literal> EvalDynamicSlice(const HloInstruction& instr,
   std::vector<int64_t> sizes = instr.attrs().dynamic_slice_sizes;
   if (sizes.empty()) sizes = instr.shape().dimensions();
   if (static_cast<int64_t>(sizes.size()) != rank) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "dynamic_slice_sizes ", SpanToString(sizes), " do not match rank ", rank));
+    return absl::InvalidArgumentError(
+        absl::StrCat("dynamic_slice_sizes ", SpanToString(sizes), " do not match rank ", rank));
   }
   AOT_RETURN_IF_ERROR(ExpectDims(instr.shape(), sizes, "result"));
   std::vector<int64_t> op_strides = Strides(x.shape());
   int64_t offset = 0;
   for (int64_t i = 0; i < rank; ++i) {
     if (sizes[i] < 0 || sizes[i] > x.shape().dimensions(i)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "slice size ", sizes[i], " exceeds dimension ", i, " of size ",
-          x.shape().dimensions(i)));
+      return absl::InvalidArgumentError(absl::StrCat("slice size ", sizes[i], " exceeds dimension ",
+                                                     i, " of size ", x.shape().dimensions(i)));
     }
     int64_t start = std::clamp<int64_t>(starts[i], 0, x.shape().dimensions(i) - sizes[i]);
     offset += start * op_strides[i];
   }
   Literal out(instr.shape());
-  StridedCopy(x.raw().data(), offset, op_strides, out.raw_data(), 0,
-              Strides(instr.shape()), sizes, ByteWidth(x.shape().element_type()));
+  StridedCopy(x.raw().data(), offset, op_strides, out.raw_data(), 0, Strides(instr.shape()), sizes,
+              ByteWidth(x.shape().element_type()));
   return out;
 }
 
-absl::StatusOr<Literal> EvalDynamicUpdateSlice(const HloInstruction& instr,
-                                               Operands ops) {
+absl::StatusOr<Literal> EvalDynamicUpdateSlice(const HloInstruction& instr, Operands ops) {
   if (ops.size() < 2) {
     return absl::InvalidArgumentError("dynamic-update-slice needs an operand and an update");
   }
@@ -377,32 +367,30 @@ absl::StatusOr<Literal> EvalDynamicUpdateSlice(const HloInstruction& instr,
   AOT_RETURN_IF_ERROR(ExpectDims(instr.shape(), x.shape().dimensions(), "result"));
   const int64_t rank = x.shape().rank();
   if (update.shape().rank() != rank) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "update rank ", update.shape().rank(), " differs from operand rank ", rank));
+    return absl::InvalidArgumentError(
+        absl::StrCat("update rank ", update.shape().rank(), " differs from operand rank ", rank));
   }
   AOT_ASSIGN_OR_RETURN(auto starts, ReadStartIndices(ops, 2, rank));
   std::vector<int64_t> out_strides = Strides(x.shape());
   int64_t offset = 0;
   for (int64_t i = 0; i < rank; ++i) {
     if (update.shape().dimensions(i) > x.shape().dimensions(i)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "update dimension ", i, " (", update.shape().dimensions(i),
-          ") exceeds the operand's (", x.shape().dimensions(i), ")"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("update dimension ", i, " (", update.shape().dimensions(i),
+                       ") exceeds the operand's (", x.shape().dimensions(i), ")"));
     }
-    int64_t start = std::clamp<int64_t>(
-        starts[i], 0, x.shape().dimensions(i) - update.shape().dimensions(i));
+    int64_t start =
+        std::clamp<int64_t>(starts[i], 0, x.shape().dimensions(i) - update.shape().dimensions(i));
     offset += start * out_strides[i];
   }
   Literal out(instr.shape());
   if (!x.raw().empty()) std::memcpy(out.raw_data(), x.raw().data(), x.raw().size());
-  StridedCopy(update.raw().data(), 0, Strides(update.shape()), out.raw_data(), offset,
-              out_strides, update.shape().dimensions(),
-              ByteWidth(x.shape().element_type()));
+  StridedCopy(update.raw().data(), 0, Strides(update.shape()), out.raw_data(), offset, out_strides,
+              update.shape().dimensions(), ByteWidth(x.shape().element_type()));
   return out;
 }
 
-absl::StatusOr<Literal> EvalConcatenate(const HloInstruction& instr,
-                                        Operands ops) {
+absl::StatusOr<Literal> EvalConcatenate(const HloInstruction& instr, Operands ops) {
   if (ops.empty()) return absl::InvalidArgumentError("concatenate has no operands");
   AOT_RETURN_IF_ERROR(ResultMustBeArray(instr));
   if (instr.dimensions().size() != 1) {
@@ -418,22 +406,22 @@ absl::StatusOr<Literal> EvalConcatenate(const HloInstruction& instr,
     AOT_RETURN_IF_ERROR(ExpectArray(op, "operand"));
     AOT_RETURN_IF_ERROR(SameElementType(instr, op));
     if (op.shape().rank() != rank) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "operand ", k, " has rank ", op.shape().rank(), ", expected ", rank));
+      return absl::InvalidArgumentError(
+          absl::StrCat("operand ", k, " has rank ", op.shape().rank(), ", expected ", rank));
     }
     for (int64_t d = 0; d < rank; ++d) {
       if (d != dim && op.shape().dimensions(d) != out_shape.dimensions(d)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "operand ", k, " has dimensions ", SpanToString(op.shape().dimensions()),
-            ", incompatible with the result ", SpanToString(out_shape.dimensions())));
+        return absl::InvalidArgumentError(
+            absl::StrCat("operand ", k, " has dimensions ", SpanToString(op.shape().dimensions()),
+                         ", incompatible with the result ", SpanToString(out_shape.dimensions())));
       }
     }
     total += op.shape().dimensions(dim);
   }
   if (total != out_shape.dimensions(dim)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "operands add up to ", total, " along dimension ", dim, ", result has ",
-        out_shape.dimensions(dim)));
+    return absl::InvalidArgumentError(absl::StrCat("operands add up to ", total,
+                                                   " along dimension ", dim, ", result has ",
+                                                   out_shape.dimensions(dim)));
   }
   Literal out(out_shape);
   std::vector<int64_t> out_strides = Strides(out_shape);
@@ -453,9 +441,9 @@ absl::StatusOr<Literal> EvalPad(const HloInstruction& instr, const Literal& x,
   AOT_RETURN_IF_ERROR(ExpectArray(pad_value, "padding value"));
   if (pad_value.shape().rank() != 0 ||
       pad_value.shape().element_type() != x.shape().element_type()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "padding value must be a ", PrimitiveTypeName(x.shape().element_type()),
-        " scalar, got ", pad_value.shape().ToString(false)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("padding value must be a ", PrimitiveTypeName(x.shape().element_type()),
+                     " scalar, got ", pad_value.shape().ToString(false)));
   }
   if (!instr.attrs().padding_config.has_value()) {
     return absl::InvalidArgumentError("pad has no padding configuration");
@@ -463,9 +451,9 @@ absl::StatusOr<Literal> EvalPad(const HloInstruction& instr, const Literal& x,
   const PaddingConfigProto& config = *instr.attrs().padding_config;
   const int64_t rank = x.shape().rank();
   if (config.dimensions_size() != rank || instr.shape().rank() != rank) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "padding configuration has ", config.dimensions_size(),
-        " dimensions for an operand of rank ", rank));
+    return absl::InvalidArgumentError(absl::StrCat("padding configuration has ",
+                                                   config.dimensions_size(),
+                                                   " dimensions for an operand of rank ", rank));
   }
   const Shape& out_shape = instr.shape();
   std::vector<int64_t> in_strides = Strides(x.shape());
@@ -481,14 +469,13 @@ absl::StatusOr<Literal> EvalPad(const HloInstruction& instr, const Literal& x,
     const int64_t hi = pd.edge_padding_high();
     const int64_t interior = pd.interior_padding();
     if (interior < 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "interior padding ", interior, " of dimension ", d, " is negative"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("interior padding ", interior, " of dimension ", d, " is negative"));
     }
     const int64_t size = lo + hi + n + std::max<int64_t>(n - 1, 0) * interior;
     if (size < 0 || size != out_shape.dimensions(d)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "padded dimension ", d, " has size ", size, ", result has ",
-          out_shape.dimensions(d)));
+      return absl::InvalidArgumentError(absl::StrCat("padded dimension ", d, " has size ", size,
+                                                     ", result has ", out_shape.dimensions(d)));
     }
     // Operand positions j with 0 <= lo + j * (interior + 1) < size.
     const int64_t step = interior + 1;
@@ -508,14 +495,13 @@ absl::StatusOr<Literal> EvalPad(const HloInstruction& instr, const Literal& x,
   bool empty = false;
   for (int64_t c : copy_dims) empty |= c == 0;
   if (!empty) {
-    StridedCopy(x.raw().data(), src_offset, in_strides, out.raw_data(), dst_offset,
-                dst_strides, copy_dims, w);
+    StridedCopy(x.raw().data(), src_offset, in_strides, out.raw_data(), dst_offset, dst_strides,
+                copy_dims, w);
   }
   return out;
 }
 
-absl::StatusOr<Literal> EvalReverse(const HloInstruction& instr,
-                                    const Literal& x) {
+absl::StatusOr<Literal> EvalReverse(const HloInstruction& instr, const Literal& x) {
   AOT_RETURN_IF_ERROR(CheckArrayOp(instr, x));
   AOT_RETURN_IF_ERROR(ExpectDims(instr.shape(), x.shape().dimensions(), "result"));
   const int64_t rank = x.shape().rank();
@@ -531,9 +517,8 @@ absl::StatusOr<Literal> EvalReverse(const HloInstruction& instr,
   }
   Literal out(instr.shape());
   if (out.element_count() == 0) return out;
-  StridedCopy(x.raw().data(), offset, src_strides, out.raw_data(), 0,
-              Strides(instr.shape()), x.shape().dimensions(),
-              ByteWidth(x.shape().element_type()));
+  StridedCopy(x.raw().data(), offset, src_strides, out.raw_data(), 0, Strides(instr.shape()),
+              x.shape().dimensions(), ByteWidth(x.shape().element_type()));
   return out;
 }
 
@@ -575,34 +560,31 @@ int64_t BatchPosition(int64_t indices_dim, int64_t index_vector_dim) {
 
 // Shared description of the indices operand of gather/scatter.
 struct IndexSpace {
-  std::vector<int64_t> batch_dims;     // indices dims other than index_vector_dim
+  std::vector<int64_t> batch_dims;  // indices dims other than index_vector_dim
   std::vector<int64_t> batch_sizes;
-  std::vector<int64_t> strides;        // of the indices literal
+  std::vector<int64_t> strides;  // of the indices literal
   int64_t index_vector_dim = 0;
   int64_t vector_size = 1;
 };
 
-absl::StatusOr<IndexSpace> MakeIndexSpace(const Literal& indices,
-                                          int64_t index_vector_dim,
+absl::StatusOr<IndexSpace> MakeIndexSpace(const Literal& indices, int64_t index_vector_dim,
                                           int64_t vector_length) {
   IndexSpace space;
   const int64_t rank = indices.shape().rank();
   if (!IsInteger(indices.shape().element_type())) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "indices must have an integer type, got ", indices.shape().ToString(false)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("indices must have an integer type, got ", indices.shape().ToString(false)));
   }
   if (index_vector_dim < 0 || index_vector_dim > rank) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "index_vector_dim ", index_vector_dim, " is out of range for indices of rank ",
-        rank));
+    return absl::InvalidArgumentError(absl::StrCat("index_vector_dim ", index_vector_dim,
+                                                   " is out of range for indices of rank ", rank));
   }
   space.index_vector_dim = index_vector_dim;
-  space.vector_size =
-      index_vector_dim == rank ? 1 : indices.shape().dimensions(index_vector_dim);
+  space.vector_size = index_vector_dim == rank ? 1 : indices.shape().dimensions(index_vector_dim);
   if (space.vector_size != vector_length) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "index vectors have ", space.vector_size, " elements, but ", vector_length,
-        " operand dimensions are indexed"));
+    return absl::InvalidArgumentError(absl::StrCat("index vectors have ", space.vector_size,
+                                                   " elements, but ", vector_length,
+                                                   " operand dimensions are indexed"));
   }
   for (int64_t d = 0; d < rank; ++d) {
     if (d == index_vector_dim) continue;
@@ -615,8 +597,7 @@ absl::StatusOr<IndexSpace> MakeIndexSpace(const Literal& indices,
 
 // Linear index into the indices literal of component k of the index vector
 // at batch index `batch`.
-int64_t IndexLinear(const IndexSpace& space, absl::Span<const int64_t> batch,
-                    int64_t k) {
+int64_t IndexLinear(const IndexSpace& space, absl::Span<const int64_t> batch, int64_t k) {
   int64_t linear = 0;
   for (size_t i = 0; i < space.batch_dims.size(); ++i) {
     linear += batch[i] * space.strides[space.batch_dims[i]];
@@ -627,13 +608,12 @@ int64_t IndexLinear(const IndexSpace& space, absl::Span<const int64_t> batch,
   return linear;
 }
 
-absl::Status CheckDimList(absl::Span<const int64_t> dims, int64_t rank,
-                          absl::string_view what) {
+absl::Status CheckDimList(absl::Span<const int64_t> dims, int64_t rank, absl::string_view what) {
   std::vector<bool> seen(std::max<int64_t>(rank, 0), false);
   for (int64_t d : dims) {
     if (d < 0 || d >= rank || seen[d]) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          what, " ", SpanToString(dims), " are invalid for rank ", rank));
+      return absl::InvalidArgumentError(
+          absl::StrCat(what, " ", SpanToString(dims), " are invalid for rank ", rank));
     }
     seen[d] = true;
   }
@@ -642,8 +622,7 @@ absl::Status CheckDimList(absl::Span<const int64_t> dims, int64_t rank,
 
 }  // namespace
 
-absl::StatusOr<Literal> EvalGather(const HloInstruction& instr,
-                                   const Literal& operand,
+absl::StatusOr<Literal> EvalGather(const HloInstruction& instr, const Literal& operand,
                                    const Literal& indices) {
   AOT_RETURN_IF_ERROR(CheckArrayOp(instr, operand));
   AOT_RETURN_IF_ERROR(ExpectArray(indices, "start indices"));
@@ -661,13 +640,12 @@ absl::StatusOr<Literal> EvalGather(const HloInstruction& instr,
   const int64_t rank = operand.shape().rank();
 
   if (static_cast<int64_t>(slice_sizes.size()) != rank) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "slice_sizes ", SpanToString(slice_sizes), " do not match operand rank ", rank));
+    return absl::InvalidArgumentError(absl::StrCat("slice_sizes ", SpanToString(slice_sizes),
+                                                   " do not match operand rank ", rank));
   }
-  for (const auto& [list, what] :
-       {std::pair{&collapsed, "collapsed_slice_dims"},
-        std::pair{&start_index_map, "start_index_map"},
-        std::pair{&operand_batching, "operand_batching_dims"}}) {
+  for (const auto& [list, what] : {std::pair{&collapsed, "collapsed_slice_dims"},
+                                   std::pair{&start_index_map, "start_index_map"},
+                                   std::pair{&operand_batching, "operand_batching_dims"}}) {
     AOT_RETURN_IF_ERROR(CheckDimList(*list, rank, what));
   }
   AOT_RETURN_IF_ERROR(CheckDimList(offset_dims, out_shape.rank(), "offset_dims"));
@@ -676,22 +654,21 @@ absl::StatusOr<Literal> EvalGather(const HloInstruction& instr,
   }
   for (int64_t d = 0; d < rank; ++d) {
     if (slice_sizes[d] < 0 || slice_sizes[d] > operand.shape().dimensions(d)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "slice size ", slice_sizes[d], " is out of range for operand dimension ", d,
-          " of size ", operand.shape().dimensions(d)));
+      return absl::InvalidArgumentError(absl::StrCat("slice size ", slice_sizes[d],
+                                                     " is out of range for operand dimension ", d,
+                                                     " of size ", operand.shape().dimensions(d)));
     }
-    if ((Contains(collapsed, d) || Contains(operand_batching, d)) &&
-        slice_sizes[d] != 1) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "collapsed or batching dimension ", d, " must have slice size 1"));
+    if ((Contains(collapsed, d) || Contains(operand_batching, d)) && slice_sizes[d] != 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("collapsed or batching dimension ", d, " must have slice size 1"));
     }
     if (Contains(collapsed, d) && Contains(operand_batching, d)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "dimension ", d, " is both collapsed and batching"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("dimension ", d, " is both collapsed and batching"));
     }
   }
   AOT_ASSIGN_OR_RETURN(auto space_or, MakeIndexSpace(indices, dn.index_vector_dim(),
-                                 static_cast<int64_t>(start_index_map.size())));
+                                                     static_cast<int64_t>(start_index_map.size())));
   const IndexSpace& space = space_or;
   if (indices_batching.size() != operand_batching.size()) {
     return absl::InvalidArgumentError(
@@ -706,9 +683,9 @@ absl::StatusOr<Literal> EvalGather(const HloInstruction& instr,
     }
     batching_positions.push_back(BatchPosition(d, space.index_vector_dim));
     if (indices.shape().dimensions(d) != operand.shape().dimensions(operand_batching[i])) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "batching dimension sizes differ: indices dimension ", d, " vs operand dimension ",
-          operand_batching[i]));
+      return absl::InvalidArgumentError(
+          absl::StrCat("batching dimension sizes differ: indices dimension ", d,
+                       " vs operand dimension ", operand_batching[i]));
     }
   }
   // Window (offset) dims of the operand, in order.
@@ -717,18 +694,18 @@ absl::StatusOr<Literal> EvalGather(const HloInstruction& instr,
     if (!Contains(collapsed, d) && !Contains(operand_batching, d)) window_dims.push_back(d);
   }
   if (window_dims.size() != offset_dims.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "offset_dims ", SpanToString(offset_dims), " must have one entry per ",
-        "uncollapsed operand dimension (", window_dims.size(), ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("offset_dims ", SpanToString(offset_dims), " must have one entry per ",
+                     "uncollapsed operand dimension (", window_dims.size(), ")"));
   }
   std::vector<int64_t> out_batch_dims;
   for (int64_t d = 0; d < out_shape.rank(); ++d) {
     if (!Contains(offset_dims, d)) out_batch_dims.push_back(d);
   }
   if (out_batch_dims.size() != space.batch_dims.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "result rank ", out_shape.rank(), " does not match the gather's batch and ",
-        "offset dimensions"));
+    return absl::InvalidArgumentError(absl::StrCat("result rank ", out_shape.rank(),
+                                                   " does not match the gather's batch and ",
+                                                   "offset dimensions"));
   }
   for (size_t i = 0; i < out_batch_dims.size(); ++i) {
     if (out_shape.dimensions(out_batch_dims[i]) != space.batch_sizes[i]) {
@@ -742,9 +719,8 @@ absl::StatusOr<Literal> EvalGather(const HloInstruction& instr,
     window_sizes.push_back(slice_sizes[window_dims[k]]);
     if (out_shape.dimensions(offset_dims[k]) != slice_sizes[window_dims[k]]) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "result dimension ", offset_dims[k], " has size ",
-          out_shape.dimensions(offset_dims[k]), ", expected slice size ",
-          slice_sizes[window_dims[k]]));
+          "result dimension ", offset_dims[k], " has size ", out_shape.dimensions(offset_dims[k]),
+          ", expected slice size ", slice_sizes[window_dims[k]]));
     }
   }
 
@@ -770,16 +746,15 @@ absl::StatusOr<Literal> EvalGather(const HloInstruction& instr,
     }
     int64_t src_offset = 0;
     for (int64_t d = 0; d < rank; ++d) {
-      int64_t s = std::clamp<int64_t>(start[d], 0,
-                                      operand.shape().dimensions(d) - slice_sizes[d]);
+      int64_t s = std::clamp<int64_t>(start[d], 0, operand.shape().dimensions(d) - slice_sizes[d]);
       src_offset += s * op_strides[d];
     }
     int64_t dst_offset = 0;
     for (size_t i = 0; i < out_batch_dims.size(); ++i) {
       dst_offset += batch[i] * out_strides[out_batch_dims[i]];
     }
-    StridedCopy(operand.raw().data(), src_offset, src_window_strides, out.raw_data(),
-                dst_offset, dst_window_strides, window_sizes, w);
+    StridedCopy(operand.raw().data(), src_offset, src_window_strides, out.raw_data(), dst_offset,
+                dst_window_strides, window_sizes, w);
   } while (NextIndex(space.batch_sizes, batch));
   return out;
 }
@@ -798,7 +773,8 @@ class ScatterCombiner {
     const size_t n = types.size();
     std::vector<PrimitiveType> params(types.begin(), types.end());
     params.insert(params.end(), types.begin(), types.end());
-    AOT_ASSIGN_OR_RETURN(auto function, ScalarFunction::Create(&computation, params, c->types_, caller, "to_apply"));
+    AOT_ASSIGN_OR_RETURN(
+        auto function, ScalarFunction::Create(&computation, params, c->types_, caller, "to_apply"));
     c->function_ = std::move(function);
     c->args_.resize(2 * n);
     const HloInstruction* root = computation.root_instruction();
@@ -873,8 +849,7 @@ absl::StatusOr<Literal> EvalScatter(const HloInstruction& instr, Operands ops,
                                     ComputationCaller& caller) {
   if (ops.size() < 3 || ops.size() % 2 != 1) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "scatter needs N operands, the indices and N updates; got ", ops.size(),
-        " operands"));
+        "scatter needs N operands, the indices and N updates; got ", ops.size(), " operands"));
   }
   const size_t n = (ops.size() - 1) / 2;
   const HloComputation* to_apply = instr.to_apply();
@@ -895,8 +870,8 @@ absl::StatusOr<Literal> EvalScatter(const HloInstruction& instr, Operands ops,
     AOT_RETURN_IF_ERROR(ExpectDims(op.shape(), operand_shape.dimensions(), "operand"));
     AOT_RETURN_IF_ERROR(ExpectDims(upd.shape(), ops[n + 1]->shape().dimensions(), "updates"));
     if (upd.shape().element_type() != op.shape().element_type()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "updates ", i, " element type differs from operand ", i, "'s"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("updates ", i, " element type differs from operand ", i, "'s"));
     }
     types.push_back(op.shape().element_type());
   }
@@ -904,13 +879,13 @@ absl::StatusOr<Literal> EvalScatter(const HloInstruction& instr, Operands ops,
   {
     std::vector<Shape> leaves = instr.shape().FlattenLeaves();
     if (leaves.size() != n || (n > 1 && !instr.shape().IsTuple())) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "result shape ", instr.shape().ToString(), " does not match ", n, " operands"));
+      return absl::InvalidArgumentError(absl::StrCat("result shape ", instr.shape().ToString(),
+                                                     " does not match ", n, " operands"));
     }
     for (size_t i = 0; i < n; ++i) {
       if (!leaves[i].Compatible(ops[i]->shape())) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "result shape ", instr.shape().ToString(), " does not match the operands"));
+        return absl::InvalidArgumentError(absl::StrCat("result shape ", instr.shape().ToString(),
+                                                       " does not match the operands"));
       }
     }
   }
@@ -921,19 +896,17 @@ absl::StatusOr<Literal> EvalScatter(const HloInstruction& instr, Operands ops,
   const std::vector<int64_t> to_operand = ToVector(dn.scatter_dims_to_operand_dims());
   const std::vector<int64_t> input_batching = ToVector(dn.input_batching_dims());
   const std::vector<int64_t> indices_batching = ToVector(dn.scatter_indices_batching_dims());
-  for (const auto& [list, what] :
-       {std::pair{&inserted, "inserted_window_dims"},
-        std::pair{&to_operand, "scatter_dims_to_operand_dims"},
-        std::pair{&input_batching, "input_batching_dims"}}) {
+  for (const auto& [list, what] : {std::pair{&inserted, "inserted_window_dims"},
+                                   std::pair{&to_operand, "scatter_dims_to_operand_dims"},
+                                   std::pair{&input_batching, "input_batching_dims"}}) {
     AOT_RETURN_IF_ERROR(CheckDimList(*list, rank, what));
   }
-  AOT_RETURN_IF_ERROR(CheckDimList(update_window_dims, updates_shape.rank(),
-                                    "update_window_dims"));
+  AOT_RETURN_IF_ERROR(CheckDimList(update_window_dims, updates_shape.rank(), "update_window_dims"));
   if (!std::is_sorted(update_window_dims.begin(), update_window_dims.end())) {
     return absl::InvalidArgumentError("update_window_dims must be sorted");
   }
   AOT_ASSIGN_OR_RETURN(auto space_or, MakeIndexSpace(indices, dn.index_vector_dim(),
-                                 static_cast<int64_t>(to_operand.size())));
+                                                     static_cast<int64_t>(to_operand.size())));
   const IndexSpace& space = space_or;
   if (indices_batching.size() != input_batching.size()) {
     return absl::InvalidArgumentError(
@@ -944,16 +917,15 @@ absl::StatusOr<Literal> EvalScatter(const HloInstruction& instr, Operands ops,
     int64_t d = indices_batching[i];
     if (d < 0 || d >= indices.shape().rank() || d == space.index_vector_dim) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "scatter_indices_batching_dims ", SpanToString(indices_batching),
-          " are invalid"));
+          "scatter_indices_batching_dims ", SpanToString(indices_batching), " are invalid"));
     }
     batching_positions.push_back(BatchPosition(d, space.index_vector_dim));
   }
   std::vector<int64_t> window_operand_dims;
   for (int64_t d = 0; d < rank; ++d) {
     if (Contains(inserted, d) && Contains(input_batching, d)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "dimension ", d, " is both inserted and batching"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("dimension ", d, " is both inserted and batching"));
     }
     if (!Contains(inserted, d) && !Contains(input_batching, d)) {
       window_operand_dims.push_back(d);
@@ -962,24 +934,24 @@ absl::StatusOr<Literal> EvalScatter(const HloInstruction& instr, Operands ops,
   if (window_operand_dims.size() != update_window_dims.size()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "update_window_dims ", SpanToString(update_window_dims), " must have one entry ",
-        "per operand dimension that is neither inserted nor batching (",
-        window_operand_dims.size(), ")"));
+        "per operand dimension that is neither inserted nor batching (", window_operand_dims.size(),
+        ")"));
   }
   std::vector<int64_t> update_scatter_dims;
   for (int64_t d = 0; d < updates_shape.rank(); ++d) {
     if (!Contains(update_window_dims, d)) update_scatter_dims.push_back(d);
   }
   if (update_scatter_dims.size() != space.batch_dims.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "updates have ", update_scatter_dims.size(), " scatter dimensions, indices have ",
-        space.batch_dims.size(), " batch dimensions"));
+    return absl::InvalidArgumentError(absl::StrCat("updates have ", update_scatter_dims.size(),
+                                                   " scatter dimensions, indices have ",
+                                                   space.batch_dims.size(), " batch dimensions"));
   }
   for (size_t i = 0; i < update_scatter_dims.size(); ++i) {
     if (updates_shape.dimensions(update_scatter_dims[i]) != space.batch_sizes[i]) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "updates dimension ", update_scatter_dims[i], " has size ",
-          updates_shape.dimensions(update_scatter_dims[i]), ", indices batch size is ",
-          space.batch_sizes[i]));
+      return absl::InvalidArgumentError(
+          absl::StrCat("updates dimension ", update_scatter_dims[i], " has size ",
+                       updates_shape.dimensions(update_scatter_dims[i]), ", indices batch size is ",
+                       space.batch_sizes[i]));
     }
   }
   // Window extent per operand dimension (1 for inserted / batching dims).
@@ -988,9 +960,9 @@ absl::StatusOr<Literal> EvalScatter(const HloInstruction& instr, Operands ops,
   for (size_t k = 0; k < window_operand_dims.size(); ++k) {
     int64_t size = updates_shape.dimensions(update_window_dims[k]);
     if (size > operand_shape.dimensions(window_operand_dims[k])) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "update window dimension ", update_window_dims[k], " (size ", size,
-          ") exceeds operand dimension ", window_operand_dims[k]));
+      return absl::InvalidArgumentError(
+          absl::StrCat("update window dimension ", update_window_dims[k], " (size ", size,
+                       ") exceeds operand dimension ", window_operand_dims[k]));
     }
     window_extent[window_operand_dims[k]] = size;
     window_sizes.push_back(size);

@@ -24,8 +24,8 @@ namespace interpreter_test {
 
 using ::aot::hlo_test_text::kAddF32;
 using ::aot::hlo_test_text::kAddS32;
-using ::aot::hlo_test_text::kMaxF32;
 using ::aot::hlo_test_text::kGeF32;
+using ::aot::hlo_test_text::kMaxF32;
 using ::aot::hlo_test_text::Module;
 
 // Parses and evaluates; the status of whichever step failed.
@@ -33,8 +33,7 @@ inline absl::StatusOr<Literal> TryRun(absl::string_view hlo,
                                       const std::vector<Literal>& args = {}) {
   auto module = ParseHloModule(hlo);
   if (!module.ok()) {
-    return absl::Status(module.status().code(),
-                        absl::StrCat("parse: ", module.status().message()));
+    return absl::Status(module.status().code(), absl::StrCat("parse: ", module.status().message()));
   }
   HloEvaluator evaluator;
   return evaluator.Evaluate(**module, args);

@@ -19,8 +19,7 @@ namespace {
 // of its elements). nullptr for anything else.
 const Literal* ConstantElements(const HloInstruction* h) {
   if (h->opcode() == HloOpcode::kBroadcast) h = h->operand(0);
-  if (h->opcode() != HloOpcode::kConstant || !h->attrs().literal)
-    return nullptr;
+  if (h->opcode() != HloOpcode::kConstant || !h->attrs().literal) return nullptr;
   const Literal& l = h->literal();
   if (!l.shape().IsArray()) return nullptr;
   return &l;
@@ -48,21 +47,18 @@ bool IntEquals(const Literal& l, int64_t i, int64_t value) {
 
 bool IsAllIntZero(const HloInstruction* h) {
   return IsIntType(h->shape().element_type()) &&
-         AllElements(
-             h, [](const Literal& l, int64_t i) { return IntEquals(l, i, 0); });
+         AllElements(h, [](const Literal& l, int64_t i) { return IntEquals(l, i, 0); });
 }
 
 bool IsAllNegativeZero(const HloInstruction* h) {
-  return IsFloatType(h->shape().element_type()) &&
-         AllElements(h, [](const Literal& l, int64_t i) {
+  return IsFloatType(h->shape().element_type()) && AllElements(h, [](const Literal& l, int64_t i) {
            double v = l.GetAsDouble(i);
            return v == 0.0 && std::signbit(v);
          });
 }
 
 bool IsAllPositiveZero(const HloInstruction* h) {
-  return IsFloatType(h->shape().element_type()) &&
-         AllElements(h, [](const Literal& l, int64_t i) {
+  return IsFloatType(h->shape().element_type()) && AllElements(h, [](const Literal& l, int64_t i) {
            double v = l.GetAsDouble(i);
            return v == 0.0 && !std::signbit(v);
          });
@@ -71,12 +67,10 @@ bool IsAllPositiveZero(const HloInstruction* h) {
 bool IsAllOne(const HloInstruction* h) {
   PrimitiveType t = h->shape().element_type();
   if (IsIntType(t)) {
-    return AllElements(
-        h, [](const Literal& l, int64_t i) { return IntEquals(l, i, 1); });
+    return AllElements(h, [](const Literal& l, int64_t i) { return IntEquals(l, i, 1); });
   }
   if (IsFloatType(t)) {
-    return AllElements(
-        h, [](const Literal& l, int64_t i) { return l.GetAsDouble(i) == 1.0; });
+    return AllElements(h, [](const Literal& l, int64_t i) { return l.GetAsDouble(i) == 1.0; });
   }
   return false;
 }
@@ -85,14 +79,10 @@ bool IsAllOne(const HloInstruction* h) {
 // -1 otherwise.
 int ConstantPredicate(const HloInstruction* h) {
   if (h->shape().element_type() != PRED) return -1;
-  if (AllElements(h, [](const Literal& l, int64_t i) {
-        return l.GetAsInt64(i) != 0;
-      })) {
+  if (AllElements(h, [](const Literal& l, int64_t i) { return l.GetAsInt64(i) != 0; })) {
     return 1;
   }
-  if (AllElements(h, [](const Literal& l, int64_t i) {
-        return l.GetAsInt64(i) == 0;
-      })) {
+  if (AllElements(h, [](const Literal& l, int64_t i) { return l.GetAsInt64(i) == 0; })) {
     return 0;
   }
   return -1;
@@ -108,16 +98,14 @@ bool IsIdentityPermutation(const std::vector<int64_t>& perm) {
 class Simplifier {
  public:
   explicit Simplifier(HloComputation* computation)
-      : computation_(computation),
-        names_(NameUniquer::ForInstructions(*computation)) {}
+      : computation_(computation), names_(NameUniquer::ForInstructions(*computation)) {}
 
   // Simplifies every instruction; returns whether anything changed.
   absl::StatusOr<bool> Run() {
     bool changed = false;
     for (HloInstruction* h : computation_->instructions()) {
       // Unused instructions are removed afterwards; don't bother.
-      if (h->user_count() == 0 && h != computation_->root_instruction())
-        continue;
+      if (h->user_count() == 0 && h != computation_->root_instruction()) continue;
       HloInstruction* current = h;
       // A rewrite may produce a new instruction that simplifies again.
       for (int round = 0; round < 8 && current != nullptr; ++round) {
@@ -125,10 +113,9 @@ class Simplifier {
         if (!replacement.ok()) return replacement.status();
         if (*replacement == nullptr || *replacement == current) break;
         if (!SameShapeAndLayout((*replacement)->shape(), current->shape())) {
-          return absl::InternalError(
-              absl::StrCat("algsimp: replacement for '", current->name(),
-                           "' has shape ", (*replacement)->shape().ToString(),
-                           " instead of ", current->shape().ToString()));
+          return absl::InternalError(absl::StrCat(
+              "algsimp: replacement for '", current->name(), "' has shape ",
+              (*replacement)->shape().ToString(), " instead of ", current->shape().ToString()));
         }
         current->ReplaceAllUsesWith(*replacement);
         changed = true;
@@ -147,10 +134,8 @@ class Simplifier {
   }
 
   // `candidate` if it has exactly `h`'s shape and layout, else nullptr.
-  static HloInstruction* IfSameShape(const HloInstruction* h,
-                                     HloInstruction* candidate) {
-    return SameShapeAndLayout(h->shape(), candidate->shape()) ? candidate
-                                                              : nullptr;
+  static HloInstruction* IfSameShape(const HloInstruction* h, HloInstruction* candidate) {
+    return SameShapeAndLayout(h->shape(), candidate->shape()) ? candidate : nullptr;
   }
 
   absl::StatusOr<HloInstruction*> Simplify(HloInstruction* h) {
@@ -201,8 +186,7 @@ class Simplifier {
       }
       case HloOpcode::kNegate: {
         HloInstruction* op = h->operand(0);
-        if (op->opcode() == HloOpcode::kNegate)
-          return IfSameShape(h, op->operand(0));
+        if (op->opcode() == HloOpcode::kNegate) return IfSameShape(h, op->operand(0));
         return nullptr;
       }
       case HloOpcode::kReshape: {
@@ -211,8 +195,7 @@ class Simplifier {
         if (op->opcode() == HloOpcode::kReshape) {
           HloInstruction* x = op->operand(0);
           if (HloInstruction* same = IfSameShape(h, x)) return same;
-          return Add(
-              HloInstruction::Create(HloOpcode::kReshape, h->shape(), {x}));
+          return Add(HloInstruction::Create(HloOpcode::kReshape, h->shape(), {x}));
         }
         return nullptr;
       }
@@ -236,8 +219,7 @@ class Simplifier {
       case HloOpcode::kSlice: {
         HloInstruction* op = h->operand(0);
         const std::vector<SliceSpec>& spec = h->attrs().slice;
-        if (static_cast<int64_t>(spec.size()) != op->shape().rank())
-          return nullptr;
+        if (static_cast<int64_t>(spec.size()) != op->shape().rank()) return nullptr;
         for (int64_t i = 0; i < op->shape().rank(); ++i) {
           if (spec[i].start != 0 || spec[i].stride != 1 ||
               spec[i].limit != op->shape().dimensions(i)) {
@@ -267,8 +249,7 @@ class Simplifier {
       case HloOpcode::kDynamicSlice: {
         HloInstruction* op = h->operand(0);
         if (!op->shape().IsArray()) return nullptr;
-        if (h->attrs().dynamic_slice_sizes != op->shape().dimensions())
-          return nullptr;
+        if (h->attrs().dynamic_slice_sizes != op->shape().dimensions()) return nullptr;
         // Start indices are clamped, so a full-size slice starts at 0.
         return IfSameShape(h, op);
       }
@@ -294,8 +275,7 @@ class Simplifier {
     // result dim i = op dim perm[i] = x dim inner[perm[i]].
     std::vector<int64_t> composed(perm.size());
     for (size_t i = 0; i < perm.size(); ++i) {
-      if (perm[i] < 0 || perm[i] >= static_cast<int64_t>(inner.size()))
-        return nullptr;
+      if (perm[i] < 0 || perm[i] >= static_cast<int64_t>(inner.size())) return nullptr;
       composed[i] = inner[perm[i]];
     }
     HloInstruction* x = op->operand(0);
@@ -308,8 +288,7 @@ class Simplifier {
   absl::StatusOr<HloInstruction*> SimplifyBroadcast(HloInstruction* h) {
     HloInstruction* op = h->operand(0);
     const std::vector<int64_t>& dims = h->dimensions();
-    if (op->shape().rank() == h->shape().rank() &&
-        IsIdentityPermutation(dims) &&
+    if (op->shape().rank() == h->shape().rank() && IsIdentityPermutation(dims) &&
         static_cast<int64_t>(dims.size()) == op->shape().rank()) {
       if (HloInstruction* same = IfSameShape(h, op)) return same;
     }
@@ -320,8 +299,7 @@ class Simplifier {
     // x dim i -> op dim inner[i] -> h dim dims[inner[i]].
     std::vector<int64_t> composed(inner.size());
     for (size_t i = 0; i < inner.size(); ++i) {
-      if (inner[i] < 0 || inner[i] >= static_cast<int64_t>(dims.size()))
-        return nullptr;
+      if (inner[i] < 0 || inner[i] >= static_cast<int64_t>(dims.size())) return nullptr;
       composed[i] = dims[inner[i]];
     }
     auto b = HloInstruction::Create(HloOpcode::kBroadcast, h->shape(), {x});
@@ -345,8 +323,7 @@ class Simplifier {
 
   // Zeros of `h`'s shape: `zero` itself when it has that shape, else a
   // broadcast of a scalar zero.
-  absl::StatusOr<HloInstruction*> ZerosLike(HloInstruction* h,
-                                            HloInstruction* zero) {
+  absl::StatusOr<HloInstruction*> ZerosLike(HloInstruction* h, HloInstruction* zero) {
     if (HloInstruction* same = IfSameShape(h, zero)) return same;
     Literal scalar(Shape::Scalar(h->shape().element_type()));
     HloInstruction* c = Add(HloInstruction::CreateConstant(std::move(scalar)));

@@ -488,13 +488,12 @@ ENTRY %main (x: T[8]) -> (T[8], T[8], T[8], T[8], T[8], T[8], T[8], T[8]) {
     EXPECT_EQ(root->operand(7)->opcode(), HloOpcode::kSubtract);
     const double inf = std::numeric_limits<double>::infinity();
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    Literal x = Literal::FromDoubles(
-        original->entry_computation()->parameter_instruction(0)->shape(),
-        {-0.0, 0.0, nan, -nan, inf, -inf, 1.5, -2.0});
+    Literal x =
+        Literal::FromDoubles(original->entry_computation()->parameter_instruction(0)->shape(),
+                             {-0.0, 0.0, nan, -nan, inf, -inf, 1.5, -2.0});
     std::vector<Literal> args;
     args.push_back(std::move(x));
-    absl::StatusOr<Literal> want =
-        testing_util::EvaluateModule(*original, args);
+    absl::StatusOr<Literal> want = testing_util::EvaluateModule(*original, args);
     absl::StatusOr<Literal> got = testing_util::EvaluateModule(*m, args);
     ASSERT_TRUE(want.ok()) << want.status();
     ASSERT_TRUE(got.ok()) << got.status();

@@ -33,8 +33,7 @@ bool IsFoldableOpcode(HloOpcode opcode) {
   }
 }
 
-bool ShouldFold(const HloInstruction& h,
-                const ConstantFoldingOptions& options) {
+bool ShouldFold(const HloInstruction& h, const ConstantFoldingOptions& options) {
   if (!IsFoldableOpcode(h.opcode()) || h.operand_count() == 0) return false;
   if (!h.shape().IsArray()) return false;
   if (h.shape().ElementCount() > options.max_result_elements) return false;
@@ -48,19 +47,17 @@ bool ShouldFold(const HloInstruction& h,
 }
 
 // The value of `h` from its constant operands, or an error.
-absl::StatusOr<Literal> Evaluate(const HloInstruction& h,
-                                 HloEvaluator& evaluator) {
+absl::StatusOr<Literal> Evaluate(const HloInstruction& h, HloEvaluator& evaluator) {
   HloComputation scratch("constant_folding");
   std::vector<HloInstruction*> parameters;
   std::vector<const Literal*> arguments;
   for (int64_t i = 0; i < h.operand_count(); ++i) {
     const HloInstruction* op = h.operand(i);
-    parameters.push_back(scratch.AddInstruction(HloInstruction::CreateParameter(
-        i, op->shape(), absl::StrCat("operand.", i))));
+    parameters.push_back(scratch.AddInstruction(
+        HloInstruction::CreateParameter(i, op->shape(), absl::StrCat("operand.", i))));
     arguments.push_back(&op->literal());
   }
-  HloInstruction* clone =
-      scratch.AddInstruction(CloneWithOperands(h, parameters));
+  HloInstruction* clone = scratch.AddInstruction(CloneWithOperands(h, parameters));
   scratch.set_root_instruction(clone);
   return evaluator.EvaluateComputation(scratch, arguments);
 }
@@ -78,8 +75,7 @@ absl::StatusOr<bool> ConstantFolding::Run(HloModule* module) {
       if (!ShouldFold(*h, options_)) continue;
       absl::StatusOr<Literal> value = Evaluate(*h, evaluator);
       if (!value.ok()) continue;  // Not foldable here; leave it.
-      if (!value->shape().IsArray() ||
-          value->shape().dimensions() != h->shape().dimensions() ||
+      if (!value->shape().IsArray() || value->shape().dimensions() != h->shape().dimensions() ||
           value->shape().element_type() != h->shape().element_type()) {
         continue;
       }

@@ -25,8 +25,7 @@ class ConstantFolding : public HloPass {
  public:
   static constexpr absl::string_view kName = "constant-folding";
   ConstantFolding() = default;
-  explicit ConstantFolding(const ConstantFoldingOptions& options)
-      : options_(options) {}
+  explicit ConstantFolding(const ConstantFoldingOptions& options) : options_(options) {}
   absl::string_view name() const override { return kName; }
   absl::StatusOr<bool> Run(HloModule* module) override;
 

@@ -34,8 +34,7 @@ bool IsLoopFusibleOpcode(const HloInstruction& h) {
              h.operand(0)->shape().element_type() == h.shape().element_type();
     case HloOpcode::kBitcastConvert:
       return h.operand_count() == 1 &&
-             ByteWidth(h.operand(0)->shape().element_type()) ==
-                 ByteWidth(h.shape().element_type());
+             ByteWidth(h.operand(0)->shape().element_type()) == ByteWidth(h.shape().element_type());
     default:
       return IsElementwise(h.opcode());
   }
@@ -78,8 +77,7 @@ class ComputationFuser {
   ComputationFuser(HloComputation* computation, const FusionOptions& options)
       : computation_(computation), options_(options) {
     post_order_ = computation_->MakeInstructionPostOrder();
-    for (size_t i = 0; i < post_order_.size(); ++i)
-      position_[post_order_[i]] = i;
+    for (size_t i = 0; i < post_order_.size(); ++i) position_[post_order_[i]] = i;
     // Reachable from the root.
     std::vector<const HloInstruction*> stack;
     if (computation_->root_instruction() != nullptr) {
@@ -101,8 +99,7 @@ class ComputationFuser {
       HloInstruction* x = *it;
       if (!reachable_.contains(x) || owner_.contains(x)) continue;
       const bool hero = IsHeroCandidate(x);
-      if (!hero && (!IsFusible(x) || x->opcode() == HloOpcode::kConstant))
-        continue;
+      if (!hero && (!IsFusible(x) || x->opcode() == HloOpcode::kConstant)) continue;
       if (!Needed(x)) {
         dead_.insert(x);
         continue;
@@ -132,18 +129,17 @@ class ComputationFuser {
     std::vector<HloInstruction*> fusions(groups_.size(), nullptr);
     for (int g : order) {
       int64_t n = *next_number;
-      while (
-          computation_names->Contains(absl::StrCat("fused_computation.", n)) ||
-          instruction_names.Contains(absl::StrCat("fusion.", n))) {
+      while (computation_names->Contains(absl::StrCat("fused_computation.", n)) ||
+             instruction_names.Contains(absl::StrCat("fusion.", n))) {
         ++n;
       }
       *next_number = n + 1;
-      const std::string computation_name =
-          absl::StrCat("fused_computation.", n);
+      const std::string computation_name = absl::StrCat("fused_computation.", n);
       const std::string fusion_name = absl::StrCat("fusion.", n);
       computation_names->Add(computation_name);
       instruction_names.Add(fusion_name);
-      AOT_ASSIGN_OR_RETURN(HloInstruction* fusion, BuildFusion(module, groups_[g], computation_name, fusion_name));
+      AOT_ASSIGN_OR_RETURN(HloInstruction * fusion,
+                           BuildFusion(module, groups_[g], computation_name, fusion_name));
       fusions[g] = fusion;
     }
     // Phase 2: the fusions take over their roots' uses (including uses by
@@ -155,9 +151,9 @@ class ComputationFuser {
       HloInstruction* h = *it;
       if (!owner_.contains(h)) continue;
       if (absl::Status s = computation_->RemoveInstruction(h); !s.ok()) {
-        return absl::InternalError(absl::StrCat(
-            "fusion: cannot remove fused instruction '", h->name(),
-            "' from computation '", computation_->name(), "': ", s.message()));
+        return absl::InternalError(absl::StrCat("fusion: cannot remove fused instruction '",
+                                                h->name(), "' from computation '",
+                                                computation_->name(), "': ", s.message()));
       }
     }
     // Duplicated cheap instructions nobody reads any more.
@@ -182,8 +178,7 @@ class ComputationFuser {
     }
     if (!IsLoopFusibleOpcode(*h)) return false;
     if (h->opcode() == HloOpcode::kConstant &&
-        (!h->attrs().literal ||
-         h->shape().ElementCount() > options_.max_fused_constant_elements)) {
+        (!h->attrs().literal || h->shape().ElementCount() > options_.max_fused_constant_elements)) {
       return false;
     }
     return true;
@@ -209,8 +204,7 @@ class ComputationFuser {
     for (const HloInstruction* u : x->users()) {
       if (!reachable_.contains(u) || dead_.contains(u)) continue;
       auto it = owner_.find(u);
-      if (it != owner_.end() && groups_[it->second].member_set.contains(x))
-        continue;
+      if (it != owner_.end() && groups_[it->second].member_set.contains(x)) continue;
       return true;
     }
     return false;
@@ -227,8 +221,7 @@ class ComputationFuser {
       for (HloInstruction* op : h->operands()) {
         if (group.member_set.contains(op)) continue;
         std::vector<int>& refs = dup_external_refs_[op];
-        if (std::find(refs.begin(), refs.end(), g) == refs.end())
-          refs.push_back(g);
+        if (std::find(refs.begin(), refs.end(), g) == refs.end()) refs.push_back(g);
       }
     }
     // A value this group read from outside through a duplicate is now
@@ -244,8 +237,7 @@ class ComputationFuser {
   // `p` can move into group g: unfused, not the computation's root, every
   // user already owned by g, and no other fusion reads it from outside.
   bool CanOwn(int g, const HloInstruction* p) const {
-    if (owner_.contains(p) || p == computation_->root_instruction())
-      return false;
+    if (owner_.contains(p) || p == computation_->root_instruction()) return false;
     if (p->user_count() == 0) return false;
     for (const HloInstruction* u : p->users()) {
       auto it = owner_.find(u);
@@ -262,8 +254,7 @@ class ComputationFuser {
 
   // The cheap instructions to copy into group g so that it can read `p`:
   // `p` and, recursively, operands of it that sit inside another fusion.
-  bool PlanDuplicate(int g, HloInstruction* p,
-                     std::vector<HloInstruction*>* plan) const {
+  bool PlanDuplicate(int g, HloInstruction* p, std::vector<HloInstruction*>* plan) const {
     if (!IsCheap(*p) || !IsFusible(p)) return false;
     if (std::find(plan->begin(), plan->end(), p) != plan->end()) return true;
     for (HloInstruction* op : p->operands()) {
@@ -286,8 +277,7 @@ class ComputationFuser {
     const std::vector<int64_t>& out = r->shape().dimensions();
     std::vector<int64_t> kept;
     for (int64_t d = 0; d < static_cast<int64_t>(in.size()); ++d) {
-      if (std::find(r->dimensions().begin(), r->dimensions().end(), d) ==
-          r->dimensions().end()) {
+      if (std::find(r->dimensions().begin(), r->dimensions().end(), d) == r->dimensions().end()) {
         kept.push_back(d);
       }
     }
@@ -310,22 +300,18 @@ class ComputationFuser {
               });
     absl::flat_hash_set<const HloInstruction*> dependent = {r};
     for (const HloInstruction* m : members) {
-      const bool allowed = IsElementwise(m->opcode()) ||
-                           m->opcode() == HloOpcode::kBroadcast ||
-                           m->opcode() == HloOpcode::kConstant ||
-                           m->opcode() == HloOpcode::kIota;
+      const bool allowed = IsElementwise(m->opcode()) || m->opcode() == HloOpcode::kBroadcast ||
+                           m->opcode() == HloOpcode::kConstant || m->opcode() == HloOpcode::kIota;
       if (!allowed) return false;
       bool depends = false;
-      for (const HloInstruction* op : m->operands())
-        depends |= dependent.contains(op);
+      for (const HloInstruction* op : m->operands()) depends |= dependent.contains(op);
       if (!depends) continue;
       dependent.insert(m);
       const std::vector<int64_t>& dims = m->shape().dimensions();
       if (IsElementwise(m->opcode())) {
         if (dims != out && !(row_root && dims == in)) return false;
         for (const HloInstruction* op : m->operands()) {
-          if (dependent.contains(op) && op->shape().dimensions() != dims)
-            return false;
+          if (dependent.contains(op) && op->shape().dimensions() != dims) return false;
         }
       } else if (m->opcode() == HloOpcode::kBroadcast) {
         if (!row_root || dims != in || m->dimensions() != kept ||
@@ -374,9 +360,9 @@ class ComputationFuser {
     }
   }
 
-  absl::StatusOr<HloInstruction*> BuildFusion(
-      HloModule* module, const Group& group,
-      const std::string& computation_name, const std::string& fusion_name) {
+  absl::StatusOr<HloInstruction*> BuildFusion(HloModule* module, const Group& group,
+                                              const std::string& computation_name,
+                                              const std::string& fusion_name) {
     // Members in the fused computation's own post order (depth first from
     // the root, operands in order), and the values read from outside in
     // the order that walk meets them: parameters are numbered the way the
@@ -401,36 +387,31 @@ class ComputationFuser {
       }
     }
     if (members.size() != group.members.size()) {
-      return absl::InternalError(
-          absl::StrCat("fusion: the group rooted at '", group.root->name(),
-                       "' has members that do not reach its root"));
+      return absl::InternalError(absl::StrCat("fusion: the group rooted at '", group.root->name(),
+                                              "' has members that do not reach its root"));
     }
     auto owned_computation = std::make_unique<HloComputation>(computation_name);
     owned_computation->set_is_fusion_computation(true);
-    HloComputation* fused =
-        module->AddComputation(std::move(owned_computation));
+    HloComputation* fused = module->AddComputation(std::move(owned_computation));
     fused->set_unique_id(module->NewUniqueId());
     NameUniquer names;
     for (const HloInstruction* m : members) names.Add(m->name());
     absl::flat_hash_map<const HloInstruction*, HloInstruction*> clone_of;
     for (size_t i = 0; i < externals.size(); ++i) {
-      auto param = HloInstruction::CreateParameter(
-          static_cast<int64_t>(i), externals[i]->shape(),
-          names.GetUniqueName(absl::StrCat("param_", i)));
+      auto param = HloInstruction::CreateParameter(static_cast<int64_t>(i), externals[i]->shape(),
+                                                   names.GetUniqueName(absl::StrCat("param_", i)));
       clone_of[externals[i]] = AddWithNewId(fused, std::move(param));
     }
     for (const HloInstruction* m : members) {
       std::vector<HloInstruction*> operands;
-      for (const HloInstruction* op : m->operands())
-        operands.push_back(clone_of.at(op));
+      for (const HloInstruction* op : m->operands()) operands.push_back(clone_of.at(op));
       clone_of[m] = AddWithNewId(fused, CloneWithOperands(*m, operands));
     }
     fused->set_root_instruction(clone_of.at(group.root));
     // Canonical order (cannot fail: nothing is in use outside).
     (void)EnsureDefinitionOrder(fused);
 
-    auto fusion = HloInstruction::Create(HloOpcode::kFusion,
-                                         group.root->shape(), externals);
+    auto fusion = HloInstruction::Create(HloOpcode::kFusion, group.root->shape(), externals);
     fusion->mutable_attrs()->fusion_kind =
         std::string(group.hero != nullptr ? kInputKind : kLoopKind);
     fusion->mutable_called_computations()->push_back(fused);
@@ -447,8 +428,7 @@ class ComputationFuser {
   // Owned members -> their group (each instruction has at most one owner).
   absl::flat_hash_map<const HloInstruction*, int> owner_;
   // Values groups read from outside through a duplicated member.
-  absl::flat_hash_map<const HloInstruction*, std::vector<int>>
-      dup_external_refs_;
+  absl::flat_hash_map<const HloInstruction*, std::vector<int>> dup_external_refs_;
   // Unfused fusible instructions whose every reader has a copy.
   absl::flat_hash_set<const HloInstruction*> dead_;
   // Instructions copied into at least one fusion.
@@ -459,8 +439,7 @@ class ComputationFuser {
 
 absl::StatusOr<bool> InstructionFusion::Run(HloModule* module) {
   const std::vector<HloComputation*> computations = module->computations();
-  const absl::flat_hash_set<const HloComputation*> embedded =
-      EmbeddedComputations(*module);
+  const absl::flat_hash_set<const HloComputation*> embedded = EmbeddedComputations(*module);
   NameUniquer computation_names = NameUniquer::ForComputations(*module);
   int64_t next_number = 1;
   bool changed = false;
@@ -469,9 +448,7 @@ absl::StatusOr<bool> InstructionFusion::Run(HloModule* module) {
     AOT_RETURN_IF_ERROR(EnsureValidDefinitionOrder(c));
     ComputationFuser fuser(c, options_);
     if (fuser.FormGroups() == 0) continue;
-    if (absl::Status s =
-            fuser.Materialize(module, &next_number, &computation_names);
-        !s.ok()) {
+    if (absl::Status s = fuser.Materialize(module, &next_number, &computation_names); !s.ok()) {
       return s;
     }
     changed = true;

@@ -70,8 +70,7 @@ class InstructionFusion : public HloPass {
  public:
   static constexpr absl::string_view kName = "fusion";
   InstructionFusion() = default;
-  explicit InstructionFusion(const FusionOptions& options)
-      : options_(options) {}
+  explicit InstructionFusion(const FusionOptions& options) : options_(options) {}
   absl::string_view name() const override { return kName; }
   absl::StatusOr<bool> Run(HloModule* module) override;
 

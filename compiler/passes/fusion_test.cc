@@ -19,8 +19,7 @@ using testing_util::CountOpcode;
 // Runs the pre-fusion passes the pipeline runs (layout normalization,
 // algsimp, dce), then fusion; checks the result is well formed and
 // computes the same values.
-std::unique_ptr<HloModule> Fuse(absl::string_view text,
-                                const FusionOptions& options = {}) {
+std::unique_ptr<HloModule> Fuse(absl::string_view text, const FusionOptions& options = {}) {
   auto original = testing_util::Parse(text);
   auto m = testing_util::Parse(text);
   if (m == nullptr) return nullptr;
@@ -28,8 +27,7 @@ std::unique_ptr<HloModule> Fuse(absl::string_view text,
   AlgebraicSimplifier algsimp;
   HloDce dce;
   InstructionFusion fusion(options);
-  for (HloPass* pass :
-       std::vector<HloPass*>{&layout, &algsimp, &dce, &fusion}) {
+  for (HloPass* pass : std::vector<HloPass*>{&layout, &algsimp, &dce, &fusion}) {
     absl::StatusOr<bool> s = pass->Run(m.get());
     EXPECT_TRUE(s.ok()) << pass->name() << ": " << s.status();
   }
@@ -38,8 +36,7 @@ std::unique_ptr<HloModule> Fuse(absl::string_view text,
   return m;
 }
 
-std::unique_ptr<HloModule> FuseFile(const std::string& path,
-                                    const FusionOptions& options = {}) {
+std::unique_ptr<HloModule> FuseFile(const std::string& path, const FusionOptions& options = {}) {
   absl::StatusOr<std::string> text = ReadFileToString(path);
   EXPECT_TRUE(text.ok()) << text.status();
   if (!text.ok()) return nullptr;
@@ -57,8 +54,7 @@ std::vector<const HloInstruction*> Fusions(const HloComputation& c) {
 // Opcode names in a fused computation, in order, parameters left out.
 std::vector<std::string> FusedOpcodes(const HloInstruction& fusion) {
   std::vector<std::string> out;
-  for (const HloInstruction* h :
-       fusion.called_computations()[0]->instructions()) {
+  for (const HloInstruction* h : fusion.called_computations()[0]->instructions()) {
     if (h->opcode() != HloOpcode::kParameter) {
       out.push_back(std::string(HloOpcodeString(h->opcode())));
     }
@@ -104,10 +100,8 @@ TEST(FusionTest, MlpHasTwoFusionsAndTwoDots) {
   EXPECT_EQ(fusions[0]->attrs().fusion_kind, "kLoop");
   EXPECT_EQ(fusions[1]->attrs().fusion_kind, "kLoop");
   EXPECT_EQ(FusedOpcodes(*fusions[0]),
-            (std::vector<std::string>{"broadcast", "add", "constant",
-                                      "broadcast", "maximum"}));
-  EXPECT_EQ(FusedOpcodes(*fusions[1]),
-            (std::vector<std::string>{"broadcast", "add"}));
+            (std::vector<std::string>{"broadcast", "add", "constant", "broadcast", "maximum"}));
+  EXPECT_EQ(FusedOpcodes(*fusions[1]), (std::vector<std::string>{"broadcast", "add"}));
   // fusion(dot, b1) -> dot -> fusion(dot, b2): parameters are numbered
   // in the fused computation's post order.
   ASSERT_EQ(fusions[0]->operand_count(), 2);
@@ -133,13 +127,11 @@ TEST(FusionTest, SoftmaxIsTwoInputFusions) {
   std::vector<const HloInstruction*> fusions = Fusions(entry);
   ASSERT_EQ(fusions.size(), 2u) << m->ToString();
   EXPECT_EQ(fusions[0]->attrs().fusion_kind, "kInput");
-  EXPECT_EQ(FusedOpcodes(*fusions[0]),
-            (std::vector<std::string>{"constant", "reduce"}));
+  EXPECT_EQ(FusedOpcodes(*fusions[0]), (std::vector<std::string>{"constant", "reduce"}));
   EXPECT_EQ(fusions[1]->attrs().fusion_kind, "kInput");
-  EXPECT_EQ(
-      FusedOpcodes(*fusions[1]),
-      (std::vector<std::string>{"broadcast", "subtract", "exponential",
-                                "constant", "reduce", "broadcast", "divide"}));
+  EXPECT_EQ(FusedOpcodes(*fusions[1]),
+            (std::vector<std::string>{"broadcast", "subtract", "exponential", "constant", "reduce",
+                                      "broadcast", "divide"}));
   EXPECT_EQ(entry.root_instruction(), fusions[1]);
   // Reads the logits and the row max.
   EXPECT_EQ(fusions[1]->operand(0)->opcode(), HloOpcode::kParameter);
@@ -192,8 +184,8 @@ ENTRY %main (x: f32[4,16]) -> f32[4] {
   ASSERT_EQ(fusions.size(), 1u) << m->ToString();
   EXPECT_EQ(fusions[0]->attrs().fusion_kind, "kInput");
   EXPECT_EQ(FusedOpcodes(*fusions[0]),
-            (std::vector<std::string>{"exponential", "constant", "reduce",
-                                      "constant", "broadcast", "divide"}));
+            (std::vector<std::string>{"exponential", "constant", "reduce", "constant", "broadcast",
+                                      "divide"}));
   // Disabled: the reduce and the divide are separate kernels.
   FusionOptions options;
   options.fuse_reduction_epilogue = false;
@@ -229,8 +221,7 @@ ENTRY %main (x: f32[16,4]) -> f32[16,4] {
 )");
     auto m = Fuse(text);
     ASSERT_NE(m, nullptr);
-    std::vector<const HloInstruction*> fusions =
-        Fusions(*m->entry_computation());
+    std::vector<const HloInstruction*> fusions = Fusions(*m->entry_computation());
     ASSERT_EQ(fusions.size(), 2u) << m->ToString();
     EXPECT_EQ(fusions[0]->attrs().fusion_kind, "kInput");
     EXPECT_EQ(fusions[1]->attrs().fusion_kind, "kLoop");
@@ -318,8 +309,8 @@ TEST(FusionTest, LayoutChangingCopyIsNotFused) {
   EXPECT_EQ(CountFusions(*m), 1) << m->ToString();
   for (const HloComputation* c : m->computations()) {
     for (const HloInstruction* h : c->instructions()) {
-      if (c == &entry && (h->opcode() == HloOpcode::kParameter ||
-                          h->opcode() == HloOpcode::kCopy)) {
+      if (c == &entry &&
+          (h->opcode() == HloOpcode::kParameter || h->opcode() == HloOpcode::kCopy)) {
         continue;
       }
       EXPECT_TRUE(HasDefaultLayoutEverywhere(h->shape())) << h->ToString();
@@ -358,8 +349,7 @@ ENTRY %main (a: f32[2], s: f32[]) -> (f32[2], f32[]) {
   std::vector<const HloInstruction*> fusions = Fusions(*m->entry_computation());
   ASSERT_EQ(fusions.size(), 1u);
   EXPECT_EQ(fusions[0]->name(), "fusion.3");
-  EXPECT_EQ(fusions[0]->called_computations()[0]->name(),
-            "fused_computation.3");
+  EXPECT_EQ(fusions[0]->called_computations()[0]->name(), "fused_computation.3");
 }
 
 TEST(FusionTest, SecondRunChangesNothing) {

@@ -34,8 +34,7 @@ bool LiteralsIdentical(const Literal& a, const Literal& b) {
   if (a.raw() != b.raw()) return false;
   if (a.tuple_elements().size() != b.tuple_elements().size()) return false;
   for (size_t i = 0; i < a.tuple_elements().size(); ++i) {
-    if (!LiteralsIdentical(a.tuple_element(i), b.tuple_element(i)))
-      return false;
+    if (!LiteralsIdentical(a.tuple_element(i), b.tuple_element(i))) return false;
   }
   return true;
 }
@@ -48,8 +47,7 @@ bool CanMerge(const HloInstruction& h) {
 // A hash key: cheap, only used to find candidates; equality is decided by
 // InstructionsAreIdentical.
 std::string Key(const HloInstruction& h) {
-  std::string key = absl::StrCat(HloOpcodeString(h.opcode()), "|",
-                                 h.shape().ToString(true), "|");
+  std::string key = absl::StrCat(HloOpcodeString(h.opcode()), "|", h.shape().ToString(true), "|");
   for (const HloInstruction* op : h.operands()) {
     absl::StrAppend(&key, op->unique_id(), ",", op->name(), ";");
   }
@@ -93,25 +91,21 @@ absl::StatusOr<bool> RunOnComputation(HloComputation* computation) {
 
 }  // namespace
 
-bool InstructionsAreIdentical(const HloInstruction& a,
-                              const HloInstruction& b) {
+bool InstructionsAreIdentical(const HloInstruction& a, const HloInstruction& b) {
   if (a.opcode() != b.opcode()) return false;
   if (!CanMerge(a) || !CanMerge(b)) return false;
   if (!SameShapeAndLayout(a.shape(), b.shape())) return false;
   if (a.operands() != b.operands()) return false;
   if (a.called_computations() != b.called_computations()) return false;
-  if (a.attrs().literal.has_value() != b.attrs().literal.has_value())
-    return false;
-  if (a.attrs().literal &&
-      !LiteralsIdentical(*a.attrs().literal, *b.attrs().literal)) {
+  if (a.attrs().literal.has_value() != b.attrs().literal.has_value()) return false;
+  if (a.attrs().literal && !LiteralsIdentical(*a.attrs().literal, *b.attrs().literal)) {
     return false;
   }
   return AttributeBytes(a) == AttributeBytes(b);
 }
 
 absl::StatusOr<bool> HloCse::Run(HloModule* module) {
-  return RewriteUnfusedComputations(module, AfterRewrite::kReorder,
-                                    RunOnComputation);
+  return RewriteUnfusedComputations(module, AfterRewrite::kReorder, RunOnComputation);
 }
 
 }  // namespace aot

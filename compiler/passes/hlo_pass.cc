@@ -18,8 +18,7 @@ HloPass::~HloPass() = default;
 
 HloPassPipeline::HloPassPipeline(std::string name) : name_(std::move(name)) {}
 
-HloPassPipeline& HloPassPipeline::AddStage(std::string stage_name,
-                                           int max_iterations) {
+HloPassPipeline& HloPassPipeline::AddStage(std::string stage_name, int max_iterations) {
   Stage stage;
   stage.name = std::move(stage_name);
   stage.max_iterations = std::max(1, max_iterations);
@@ -39,8 +38,7 @@ std::vector<std::string> HloPassPipeline::StageNames() const {
   return names;
 }
 
-std::vector<std::string> HloPassPipeline::PassNamesInStage(
-    absl::string_view stage_name) const {
+std::vector<std::string> HloPassPipeline::PassNamesInStage(absl::string_view stage_name) const {
   std::vector<std::string> names;
   for (const Stage& s : stages_) {
     if (s.name != stage_name) continue;
@@ -69,8 +67,7 @@ std::string HloPassPipeline::Describe() const {
     for (const auto& p : s.passes) passes.push_back(std::string(p->name()));
     absl::StrAppend(&out, "stage ", s.name);
     if (s.max_iterations > 1) {
-      absl::StrAppend(&out, " (fixed point, at most ", s.max_iterations,
-                      " iterations)");
+      absl::StrAppend(&out, " (fixed point, at most ", s.max_iterations, " iterations)");
     }
     absl::StrAppend(&out, ": ", absl::StrJoin(passes, ", "), "\n");
   }
@@ -90,40 +87,34 @@ absl::Status HloPassPipeline::VerifyInput(const HloModule& module) const {
   if (!verifier_) return absl::OkStatus();
   absl::Status s = verifier_(module);
   if (s.ok()) return s;
-  return absl::Status(
-      s.code(),
-      absl::StrCat("pipeline '", name_, "': the input module '", module.name(),
-                   "' is invalid before any pass: ", s.message()));
+  return absl::Status(s.code(),
+                      absl::StrCat("pipeline '", name_, "': the input module '", module.name(),
+                                   "' is invalid before any pass: ", s.message()));
 }
 
-absl::StatusOr<bool> HloPassPipeline::RunOnePass(HloModule* module,
-                                                 HloPass& pass,
-                                                 absl::string_view stage,
-                                                 int iteration) {
+absl::StatusOr<bool> HloPassPipeline::RunOnePass(HloModule* module, HloPass& pass,
+                                                 absl::string_view stage, int iteration) {
   absl::StatusOr<bool> changed = pass.Run(module);
   if (!changed.ok()) {
-    return absl::Status(changed.status().code(),
-                        absl::StrCat("pass '", pass.name(), "' (stage '", stage,
-                                     "') failed on module '", module->name(),
-                                     "': ", changed.status().message()));
+    return absl::Status(
+        changed.status().code(),
+        absl::StrCat("pass '", pass.name(), "' (stage '", stage, "') failed on module '",
+                     module->name(), "': ", changed.status().message()));
   }
-  run_log_.push_back(
-      {std::string(stage), std::string(pass.name()), iteration, *changed});
+  run_log_.push_back({std::string(stage), std::string(pass.name()), iteration, *changed});
   if (verifier_) {
     absl::Status s = verifier_(*module);
     if (!s.ok()) {
       return absl::Status(
-          s.code(), absl::StrCat("pass '", pass.name(), "' (stage '", stage,
-                                 "', iteration ", iteration,
-                                 ") produced an invalid module '",
-                                 module->name(), "': ", s.message()));
+          s.code(),
+          absl::StrCat("pass '", pass.name(), "' (stage '", stage, "', iteration ", iteration,
+                       ") produced an invalid module '", module->name(), "': ", s.message()));
     }
   }
   return *changed;
 }
 
-absl::StatusOr<bool> HloPassPipeline::RunStage(HloModule* module,
-                                               Stage& stage) {
+absl::StatusOr<bool> HloPassPipeline::RunStage(HloModule* module, Stage& stage) {
   bool any_changed = false;
   for (int iteration = 1; iteration <= stage.max_iterations; ++iteration) {
     bool changed = false;
@@ -153,8 +144,8 @@ absl::StatusOr<bool> HloPassPipeline::RunStagesThrough(HloModule* module, const 
   return changed;
 }
 
-absl::StatusOr<bool> HloPassPipeline::RunThroughStage(
-    HloModule* module, absl::string_view stage_name) {
+absl::StatusOr<bool> HloPassPipeline::RunThroughStage(HloModule* module,
+                                                      absl::string_view stage_name) {
   auto it = std::find_if(stages_.begin(), stages_.end(),
                          [&](const Stage& s) { return s.name == stage_name; });
   if (it == stages_.end()) {
@@ -165,8 +156,8 @@ absl::StatusOr<bool> HloPassPipeline::RunThroughStage(
   return RunStagesThrough(module, &*it);
 }
 
-absl::StatusOr<bool> HloPassPipeline::RunPasses(
-    HloModule* module, absl::Span<const std::string> pass_names) {
+absl::StatusOr<bool> HloPassPipeline::RunPasses(HloModule* module,
+                                                absl::Span<const std::string> pass_names) {
   // Resolve every name first so that a typo fails before anything runs.
   std::vector<HloPass*> passes;
   std::vector<std::unique_ptr<HloPass>> created;
@@ -176,8 +167,7 @@ absl::StatusOr<bool> HloPassPipeline::RunPasses(
       std::unique_ptr<HloPass> fresh = CreatePassByName(n);
       if (fresh == nullptr) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "unknown pass '", n,
-            "'; known passes: ", absl::StrJoin(::aot::PassNames(), ", ")));
+            "unknown pass '", n, "'; known passes: ", absl::StrJoin(::aot::PassNames(), ", ")));
       }
       pass = fresh.get();
       created.push_back(std::move(fresh));
@@ -228,8 +218,7 @@ std::unique_ptr<HloPass> CreatePassByName(absl::string_view name) {
   if (name == AlgebraicSimplifier::kName) {
     return std::make_unique<AlgebraicSimplifier>();
   }
-  if (name == ConstantFolding::kName)
-    return std::make_unique<ConstantFolding>();
+  if (name == ConstantFolding::kName) return std::make_unique<ConstantFolding>();
   if (name == HloCse::kName) return std::make_unique<HloCse>();
   if (name == HloDce::kName) return std::make_unique<HloDce>();
   if (name == LayoutNormalization::kName) {

@@ -60,15 +60,13 @@ class HloPassPipeline {
   // Runs every stage.
   absl::StatusOr<bool> Run(HloModule* module);
   // Runs the stages up to and including `stage_name`, then stops.
-  absl::StatusOr<bool> RunThroughStage(HloModule* module,
-                                       absl::string_view stage_name);
+  absl::StatusOr<bool> RunThroughStage(HloModule* module, absl::string_view stage_name);
   // Runs exactly the named passes, in the order given, once each (a name
   // may repeat). Each name is looked up in this pipeline (the first pass of
   // that name, with this pipeline's options), else created with default
   // options by CreatePassByName; an unknown name is an error listing the
   // known ones.
-  absl::StatusOr<bool> RunPasses(HloModule* module,
-                                 absl::Span<const std::string> pass_names);
+  absl::StatusOr<bool> RunPasses(HloModule* module, absl::Span<const std::string> pass_names);
 
   // Stage names in order.
   std::vector<std::string> StageNames() const;
@@ -96,8 +94,8 @@ class HloPassPipeline {
   };
 
   absl::Status VerifyInput(const HloModule& module) const;
-  absl::StatusOr<bool> RunOnePass(HloModule* module, HloPass& pass,
-                                  absl::string_view stage, int iteration);
+  absl::StatusOr<bool> RunOnePass(HloModule* module, HloPass& pass, absl::string_view stage,
+                                  int iteration);
   absl::StatusOr<bool> RunStage(HloModule* module, Stage& stage);
   // Runs the stages in order, stopping after `last` (all of them for null).
   absl::StatusOr<bool> RunStagesThrough(HloModule* module, const Stage* last);

@@ -1,10 +1,11 @@
+#include "compiler/passes/hlo_pass.h"
+
 #include <iostream>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "compiler/passes/hlo_pass.h"
 #include "compiler/passes/test_util.h"
 #include "compiler/verifier/hlo_verifier.h"
 #include "gmock/gmock.h"
@@ -52,9 +53,8 @@ ENTRY %main (a: f32[4], b: f32[4]) -> f32[4] {
 )";
 
 TEST(HloPassPipelineTest, RegistryKnowsEveryPass) {
-  EXPECT_THAT(PassNames(),
-              ElementsAre("algsimp", "constant-folding", "cse", "dce", "fusion",
-                          "layout-normalization"));
+  EXPECT_THAT(PassNames(), ElementsAre("algsimp", "constant-folding", "cse", "dce", "fusion",
+                                       "layout-normalization"));
   for (const std::string& name : PassNames()) {
     std::unique_ptr<HloPass> pass = CreatePassByName(name);
     ASSERT_NE(pass, nullptr) << name;
@@ -65,17 +65,14 @@ TEST(HloPassPipelineTest, RegistryKnowsEveryPass) {
 
 TEST(HloPassPipelineTest, DefaultPipelineStages) {
   HloPassPipeline pipeline = DefaultPipeline();
-  EXPECT_THAT(pipeline.StageNames(),
-              ElementsAre("simplify", "layout", "fusion"));
+  EXPECT_THAT(pipeline.StageNames(), ElementsAre("simplify", "layout", "fusion"));
   EXPECT_THAT(pipeline.PassNamesInStage("simplify"),
               ElementsAre("algsimp", "constant-folding", "cse", "dce"));
   EXPECT_THAT(pipeline.PassNamesInStage("layout"),
               ElementsAre("layout-normalization", "algsimp", "cse", "dce"));
-  EXPECT_THAT(pipeline.PassNamesInStage("fusion"),
-              ElementsAre("fusion", "dce"));
-  EXPECT_THAT(pipeline.PassNames(),
-              ElementsAre("algsimp", "constant-folding", "cse", "dce",
-                          "layout-normalization", "fusion"));
+  EXPECT_THAT(pipeline.PassNamesInStage("fusion"), ElementsAre("fusion", "dce"));
+  EXPECT_THAT(pipeline.PassNames(), ElementsAre("algsimp", "constant-folding", "cse", "dce",
+                                                "layout-normalization", "fusion"));
   EXPECT_THAT(pipeline.Describe(), HasSubstr("stage fusion: fusion, dce"));
 
   PipelineOptions options;
@@ -83,8 +80,7 @@ TEST(HloPassPipelineTest, DefaultPipelineStages) {
   options.enable_constant_folding = false;
   HloPassPipeline no_fusion = DefaultPipeline(options);
   EXPECT_THAT(no_fusion.PassNamesInStage("fusion"), ElementsAre("dce"));
-  EXPECT_THAT(no_fusion.PassNamesInStage("simplify"),
-              ElementsAre("algsimp", "cse", "dce"));
+  EXPECT_THAT(no_fusion.PassNamesInStage("simplify"), ElementsAre("algsimp", "cse", "dce"));
 }
 
 TEST(HloPassPipelineTest, StopAfterStage) {
@@ -94,16 +90,14 @@ TEST(HloPassPipelineTest, StopAfterStage) {
   absl::StatusOr<bool> changed = pipeline.RunThroughStage(m.get(), "layout");
   ASSERT_TRUE(changed.ok()) << changed.status();
   EXPECT_EQ(testing_util::CountFusions(*m), 0);
-  for (const auto& record : pipeline.run_log())
-    EXPECT_NE(record.stage, "fusion");
+  for (const auto& record : pipeline.run_log()) EXPECT_NE(record.stage, "fusion");
   changed = pipeline.RunThroughStage(m.get(), "fusion");
   ASSERT_TRUE(changed.ok()) << changed.status();
   EXPECT_EQ(testing_util::CountFusions(*m), 1);
 
   absl::StatusOr<bool> bad = pipeline.RunThroughStage(m.get(), "codegen");
   ASSERT_FALSE(bad.ok());
-  EXPECT_THAT(std::string(bad.status().message()),
-              HasSubstr("no stage 'codegen'"));
+  EXPECT_THAT(std::string(bad.status().message()), HasSubstr("no stage 'codegen'"));
 }
 
 TEST(HloPassPipelineTest, RunNamedPasses) {
@@ -126,10 +120,8 @@ TEST(HloPassPipelineTest, RunNamedPasses) {
   absl::StatusOr<bool> bad =
       pipeline.RunPasses(m2.get(), std::vector<std::string>{"fusion", "fuse"});
   ASSERT_FALSE(bad.ok());
-  EXPECT_THAT(std::string(bad.status().message()),
-              HasSubstr("unknown pass 'fuse'"));
-  EXPECT_THAT(std::string(bad.status().message()),
-              HasSubstr("layout-normalization"));
+  EXPECT_THAT(std::string(bad.status().message()), HasSubstr("unknown pass 'fuse'"));
+  EXPECT_THAT(std::string(bad.status().message()), HasSubstr("layout-normalization"));
   EXPECT_EQ(m2->ToString(), before);
 
   // Passes not in the pipeline come from the registry.
@@ -168,8 +160,7 @@ TEST(HloPassPipelineTest, InvalidInputIsReportedBeforeAnyPass) {
   pipeline.set_verifier(VerifyHloModule);
   absl::StatusOr<bool> result = pipeline.Run(m.get());
   ASSERT_FALSE(result.ok());
-  EXPECT_THAT(std::string(result.status().message()),
-              HasSubstr("before any pass"));
+  EXPECT_THAT(std::string(result.status().message()), HasSubstr("before any pass"));
   EXPECT_TRUE(pipeline.run_log().empty());
 }
 
@@ -204,10 +195,9 @@ TEST(HloPassPipelineTest, PassErrorsNameThePass) {
   absl::StatusOr<bool> result = pipeline.Run(m.get());
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(
-      std::string(result.status().message()),
-      HasSubstr("pass 'failing' (stage 's') failed on module 'add_mul': "
-                "instruction 'x' is bad"));
+  EXPECT_THAT(std::string(result.status().message()),
+              HasSubstr("pass 'failing' (stage 's') failed on module 'add_mul': "
+                        "instruction 'x' is bad"));
 }
 
 // Kernels (fusions) per corpus module after the whole pipeline. A change
@@ -276,17 +266,14 @@ TEST(PipelineCorpusTest, EveryModuleOptimizesVerifiesAndKeepsItsValues) {
     ASSERT_TRUE(changed.ok()) << changed.status();
     testing_util::ExpectWellFormed(*m);
     // The ABI is unchanged.
-    EXPECT_EQ(m->EntryProgramShape().ToString(),
-              original->EntryProgramShape().ToString());
-    for (uint64_t seed : {1u, 2u, 3u})
-      testing_util::ExpectSameResults(*original, *m, seed);
+    EXPECT_EQ(m->EntryProgramShape().ToString(), original->EntryProgramShape().ToString());
+    for (uint64_t seed : {1u, 2u, 3u}) testing_util::ExpectSameResults(*original, *m, seed);
 
     auto again = testing_util::ParseFile(path);
     HloPassPipeline pipeline2 = DefaultPipeline();
     ASSERT_TRUE(pipeline2.Run(again.get()).ok());
     EXPECT_EQ(again->ToString(), m->ToString());
-    EXPECT_EQ(again->ToProto().SerializeAsString(),
-              m->ToProto().SerializeAsString());
+    EXPECT_EQ(again->ToProto().SerializeAsString(), m->ToProto().SerializeAsString());
   }
 }
 
@@ -321,8 +308,7 @@ TEST(PipelineCorpusTest, DISABLED_DumpCorpus) {
     ASSERT_NE(m, nullptr);
     HloPassPipeline pipeline = DefaultPipeline();
     ASSERT_TRUE(pipeline.Run(m.get()).ok());
-    std::cout << "=== " << path << " (" << testing_util::CountFusions(*m)
-              << " fusions)\n"
+    std::cout << "=== " << path << " (" << testing_util::CountFusions(*m) << " fusions)\n"
               << m->ToString() << "\n";
   }
 }

@@ -25,36 +25,30 @@ Shape WithLayoutOf(const Shape& shape, const Shape& layout) {
     return out;
   }
   Shape out = shape;
-  if (out.IsArray() && out.rank() > 0)
-    out.set_minor_to_major(layout.LayoutOrDefault());
+  if (out.IsArray() && out.rank() > 0) out.set_minor_to_major(layout.LayoutOrDefault());
   return out;
 }
 
 class Builder {
  public:
   explicit Builder(HloComputation* computation)
-      : computation_(computation),
-        names_(NameUniquer::ForInstructions(*computation)) {}
+      : computation_(computation), names_(NameUniquer::ForInstructions(*computation)) {}
 
   // A value equal to `value` laid out as `target` (a compatible shape):
   // `value` itself if it already is, else copies (through the leaves of a
   // tuple). `base` names new instructions.
-  HloInstruction* WithLayout(HloInstruction* value, const Shape& target,
-                             const std::string& base) {
+  HloInstruction* WithLayout(HloInstruction* value, const Shape& target, const std::string& base) {
     if (SameShapeAndLayout(value->shape(), target)) return value;
     if (value->shape().IsTuple()) {
       std::vector<HloInstruction*> elements;
       bool any_changed = false;
-      for (int64_t i = 0;
-           i < static_cast<int64_t>(target.tuple_shapes().size()); ++i) {
-        auto gte =
-            HloInstruction::Create(HloOpcode::kGetTupleElement,
-                                   value->shape().tuple_shapes(i), {value});
+      for (int64_t i = 0; i < static_cast<int64_t>(target.tuple_shapes().size()); ++i) {
+        auto gte = HloInstruction::Create(HloOpcode::kGetTupleElement,
+                                          value->shape().tuple_shapes(i), {value});
         gte->mutable_attrs()->tuple_index = i;
-        HloInstruction* element =
-            Add(std::move(gte), absl::StrCat(base, ".element", i));
-        HloInstruction* converted = WithLayout(element, target.tuple_shapes(i),
-                                               absl::StrCat(base, ".", i));
+        HloInstruction* element = Add(std::move(gte), absl::StrCat(base, ".element", i));
+        HloInstruction* converted =
+            WithLayout(element, target.tuple_shapes(i), absl::StrCat(base, ".", i));
         any_changed |= converted != element;
         elements.push_back(converted);
       }
@@ -67,8 +61,7 @@ class Builder {
   }
 
  private:
-  HloInstruction* Add(std::unique_ptr<HloInstruction> h,
-                      const std::string& name) {
+  HloInstruction* Add(std::unique_ptr<HloInstruction> h, const std::string& name) {
     h->set_name(names_.GetUniqueName(name));
     return AddWithNewId(computation_, std::move(h));
   }
@@ -86,10 +79,9 @@ absl::StatusOr<bool> LayoutNormalization::Run(HloModule* module) {
         absl::StrCat("module '", module->name(), "' has no entry computation"));
   }
   // The ABI, captured before anything changes.
-  const ProgramShape abi = module->config().entry_computation_layout.value_or(
-      module->EntryProgramShape());
-  const Shape result_layout =
-      WithLayoutOf(entry->root_instruction()->shape(), abi.result);
+  const ProgramShape abi =
+      module->config().entry_computation_layout.value_or(module->EntryProgramShape());
+  const Shape result_layout = WithLayoutOf(entry->root_instruction()->shape(), abi.result);
 
   bool changed = false;
   // Entry parameters take the ABI layouts.
@@ -120,8 +112,7 @@ absl::StatusOr<bool> LayoutNormalization::Run(HloModule* module) {
     if (p == nullptr || HasDefaultLayoutEverywhere(p->shape())) continue;
     std::vector<HloInstruction*> users = p->users();
     const bool was_root = entry->root_instruction() == p;
-    HloInstruction* normalized =
-        builder.WithLayout(p, WithDefaultLayout(p->shape()), p->name());
+    HloInstruction* normalized = builder.WithLayout(p, WithDefaultLayout(p->shape()), p->name());
     if (normalized == p) continue;
     changed = true;
     for (HloInstruction* user : users) {
@@ -133,8 +124,7 @@ absl::StatusOr<bool> LayoutNormalization::Run(HloModule* module) {
   }
   // The result's declared layout.
   HloInstruction* root = entry->root_instruction();
-  HloInstruction* new_root =
-      builder.WithLayout(root, result_layout, root->name());
+  HloInstruction* new_root = builder.WithLayout(root, result_layout, root->name());
   if (new_root != root) {
     entry->set_root_instruction(new_root);
     changed = true;

@@ -14,10 +14,9 @@ using testing_util::ExpectRewrite;
 bool AllDefaultExceptEntryBoundary(const HloModule& module) {
   for (const HloComputation* c : module.computations()) {
     for (const HloInstruction* h : c->instructions()) {
-      const bool entry_parameter = c == module.entry_computation() &&
-                                   h->opcode() == HloOpcode::kParameter;
-      const bool boundary_copy =
-          c == module.entry_computation() && h->opcode() == HloOpcode::kCopy;
+      const bool entry_parameter =
+          c == module.entry_computation() && h->opcode() == HloOpcode::kParameter;
+      const bool boundary_copy = c == module.entry_computation() && h->opcode() == HloOpcode::kCopy;
       if (entry_parameter || boundary_copy) continue;
       if (!HasDefaultLayoutEverywhere(h->shape())) return false;
     }
@@ -160,8 +159,7 @@ TEST(LayoutNormalizationTest, NestedComputationsGetDefaultLayouts) {
   testing_util::ExpectWellFormed(*m);
   EXPECT_TRUE(AllDefaultExceptEntryBoundary(*m)) << m->ToString();
   // No copies needed: the entry boundary was default already.
-  EXPECT_EQ(
-      testing_util::CountOpcode(*m->entry_computation(), HloOpcode::kCopy), 0);
+  EXPECT_EQ(testing_util::CountOpcode(*m->entry_computation(), HloOpcode::kCopy), 0);
   // The while loop still computes the same.
   auto original = testing_util::Parse(kWhileWithLayouts);
   ASSERT_NE(original, nullptr);
@@ -191,8 +189,7 @@ TEST(LayoutNormalizationTest, CorpusInvariant) {
     testing_util::ExpectWellFormed(*m);
     EXPECT_TRUE(AllDefaultExceptEntryBoundary(*m)) << m->ToString();
     // The ABI is unchanged.
-    EXPECT_EQ(m->EntryProgramShape().ToString(),
-              original->EntryProgramShape().ToString());
+    EXPECT_EQ(m->EntryProgramShape().ToString(), original->EntryProgramShape().ToString());
     testing_util::ExpectSameResults(*original, *m);
   }
 }

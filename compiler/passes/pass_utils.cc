@@ -10,18 +10,15 @@
 
 namespace aot {
 
-std::unique_ptr<HloInstruction> CloneWithOperands(
-    const HloInstruction& instruction,
-    absl::Span<HloInstruction* const> operands) {
+std::unique_ptr<HloInstruction> CloneWithOperands(const HloInstruction& instruction,
+                                                  absl::Span<HloInstruction* const> operands) {
   std::unique_ptr<HloInstruction> clone;
   if (instruction.opcode() == HloOpcode::kParameter) {
-    clone = HloInstruction::CreateParameter(instruction.parameter_number(),
-                                            instruction.shape(),
+    clone = HloInstruction::CreateParameter(instruction.parameter_number(), instruction.shape(),
                                             instruction.name());
   } else {
-    clone = HloInstruction::Create(
-        instruction.opcode(), instruction.shape(),
-        std::vector<HloInstruction*>(operands.begin(), operands.end()));
+    clone = HloInstruction::Create(instruction.opcode(), instruction.shape(),
+                                   std::vector<HloInstruction*>(operands.begin(), operands.end()));
   }
   *clone->mutable_attrs() = instruction.attrs();
   *clone->mutable_called_computations() = instruction.called_computations();
@@ -75,8 +72,7 @@ absl::StatusOr<bool> RemoveIfDead(HloInstruction* instruction) {
   return removed_any;
 }
 
-absl::Status ReplaceAndRemove(HloInstruction* old_instruction,
-                              HloInstruction* replacement) {
+absl::Status ReplaceAndRemove(HloInstruction* old_instruction, HloInstruction* replacement) {
   if (old_instruction == replacement) return absl::OkStatus();
   old_instruction->ReplaceAllUsesWith(replacement);
   absl::StatusOr<bool> removed = RemoveIfDead(old_instruction);
@@ -88,8 +84,7 @@ namespace {
 // Depth-first post order over operands, starting from each instruction of
 // `starts` in turn: a valid definition order, equal to `starts` when that
 // already is one.
-std::vector<HloInstruction*> OperandsFirst(
-    const std::vector<HloInstruction*>& starts) {
+std::vector<HloInstruction*> OperandsFirst(const std::vector<HloInstruction*>& starts) {
   std::vector<HloInstruction*> order;
   order.reserve(starts.size());
   absl::flat_hash_set<const HloInstruction*> visited;
@@ -110,8 +105,7 @@ std::vector<HloInstruction*> OperandsFirst(
   return order;
 }
 
-std::vector<HloInstruction*> WithoutParameters(
-    const std::vector<HloInstruction*>& instructions) {
+std::vector<HloInstruction*> WithoutParameters(const std::vector<HloInstruction*>& instructions) {
   std::vector<HloInstruction*> out;
   out.reserve(instructions.size());
   for (HloInstruction* h : instructions) {
@@ -134,29 +128,26 @@ bool IsInDefinitionOrder(const HloComputation& computation) {
 }
 
 absl::StatusOr<bool> EnsureDefinitionOrder(HloComputation* computation) {
-  const std::vector<HloInstruction*> current =
-      WithoutParameters(computation->instructions());
+  const std::vector<HloInstruction*> current = WithoutParameters(computation->instructions());
   const std::vector<HloInstruction*> order =
       WithoutParameters(OperandsFirst(computation->MakeInstructionPostOrder()));
   if (current == order) return false;
   // Keep the longest prefix that is already in place.
   size_t first_moved = 0;
-  while (first_moved < order.size() &&
-         order[first_moved] == current[first_moved]) {
+  while (first_moved < order.size() && order[first_moved] == current[first_moved]) {
     ++first_moved;
   }
   // Re-add everything from there on in the new order: a clone goes to the
   // end, takes over the uses, and the original is removed.
   for (size_t i = first_moved; i < order.size(); ++i) {
     HloInstruction* h = order[i];
-    std::unique_ptr<HloInstruction> clone =
-        CloneWithOperands(*h, h->operands());
+    std::unique_ptr<HloInstruction> clone = CloneWithOperands(*h, h->operands());
     clone->set_unique_id(h->unique_id());
     HloInstruction* added = computation->AddInstruction(std::move(clone));
     h->ReplaceAllUsesWith(added);
     if (absl::Status s = computation->RemoveInstruction(h); !s.ok()) {
-      return absl::InternalError(absl::StrCat(
-          "reordering computation '", computation->name(), "': ", s.message()));
+      return absl::InternalError(
+          absl::StrCat("reordering computation '", computation->name(), "': ", s.message()));
     }
   }
   return true;
@@ -251,9 +242,7 @@ bool NameUniquer::Contains(absl::string_view name) const {
   return used_.contains(std::string(name));
 }
 
-void NameUniquer::Add(absl::string_view name) {
-  used_.insert(std::string(name));
-}
+void NameUniquer::Add(absl::string_view name) { used_.insert(std::string(name)); }
 
 std::string NameUniquer::GetUniqueName(absl::string_view base) {
   std::string name(base);
@@ -264,8 +253,7 @@ std::string NameUniquer::GetUniqueName(absl::string_view base) {
   return name;
 }
 
-absl::flat_hash_set<const HloComputation*> EmbeddedComputations(
-    const HloModule& module) {
+absl::flat_hash_set<const HloComputation*> EmbeddedComputations(const HloModule& module) {
   absl::flat_hash_set<const HloComputation*> embedded;
   for (const HloComputation* c : module.computations()) {
     if (c->is_fusion_computation()) embedded.insert(c);
@@ -299,15 +287,13 @@ absl::flat_hash_set<const HloComputation*> EmbeddedComputations(
   return embedded;
 }
 
-absl::flat_hash_set<const HloComputation*> FusionComputations(
-    const HloModule& module) {
+absl::flat_hash_set<const HloComputation*> FusionComputations(const HloModule& module) {
   absl::flat_hash_set<const HloComputation*> fused;
   for (const HloComputation* c : module.computations()) {
     if (c->is_fusion_computation()) fused.insert(c);
     for (const HloInstruction* h : c->instructions()) {
       if (h->opcode() != HloOpcode::kFusion) continue;
-      for (const HloComputation* callee : h->called_computations())
-        fused.insert(callee);
+      for (const HloComputation* callee : h->called_computations()) fused.insert(callee);
     }
   }
   return fused;

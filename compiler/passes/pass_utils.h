@@ -6,8 +6,8 @@
 // names, layouts and call-graph roles of computations.
 
 #include <cstdint>
-#include <memory>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,9 +24,8 @@ namespace aot {
 
 // A new instruction like `instruction` (opcode, shape, attributes, called
 // computations, name) with `operands`. The unique id is not set.
-std::unique_ptr<HloInstruction> CloneWithOperands(
-    const HloInstruction& instruction,
-    absl::Span<HloInstruction* const> operands);
+std::unique_ptr<HloInstruction> CloneWithOperands(const HloInstruction& instruction,
+                                                  absl::Span<HloInstruction* const> operands);
 
 // Adds `instruction` to `computation` with a fresh unique id from the
 // module (if the computation belongs to one) and returns it.
@@ -37,8 +36,7 @@ HloInstruction* AddWithNewId(HloComputation* computation,
 // use `replacement`, then removes `old_instruction` and every operand that
 // became unused because of it (never parameters, never the root, never an
 // instruction with side effects).
-absl::Status ReplaceAndRemove(HloInstruction* old_instruction,
-                              HloInstruction* replacement);
+absl::Status ReplaceAndRemove(HloInstruction* old_instruction, HloInstruction* replacement);
 
 // Removes `instruction` if it has no users, is not the root, not a
 // parameter and has no side effects, then does the same for its operands.
@@ -106,17 +104,15 @@ class NameUniquer {
 // instruction (to_apply of reduce, reduce-window, scatter, sort, map,
 // select-and-scatter, custom-call) or that are fusion computations. Passes
 // that build kernels (fusion) skip them.
-absl::flat_hash_set<const HloComputation*> EmbeddedComputations(
-    const HloModule& module);
+absl::flat_hash_set<const HloComputation*> EmbeddedComputations(const HloModule& module);
 
 // Fusion computations: marked is_fusion_computation or called by a fusion
 // instruction (the HLO text parser does not set the mark).
-absl::flat_hash_set<const HloComputation*> FusionComputations(
-    const HloModule& module);
+absl::flat_hash_set<const HloComputation*> FusionComputations(const HloModule& module);
 
 // How a per-computation rewrite leaves a computation it changed.
 enum class AfterRewrite {
-  kReorder,             // EnsureDefinitionOrder
+  kReorder,              // EnsureDefinitionOrder
   kRemoveDeadAndReorder  // RemoveDeadCode, then EnsureDefinitionOrder
 };
 

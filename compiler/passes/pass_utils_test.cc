@@ -65,8 +65,7 @@ TEST(PassUtilsTest, Layouts) {
 }
 
 TEST(PassUtilsTest, EmbeddedComputations) {
-  auto m =
-      testing_util::ParseFile("golden/modules/control_flow/while_loop.hlo");
+  auto m = testing_util::ParseFile("golden/modules/control_flow/while_loop.hlo");
   ASSERT_NE(m, nullptr);
   auto embedded = EmbeddedComputations(*m);
   EXPECT_TRUE(embedded.empty());

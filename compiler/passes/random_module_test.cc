@@ -47,13 +47,11 @@ class RandomModuleBuilder {
     }
     std::string root;
     if (names.size() == 1) {
-      root =
-          absl::StrCat("  ROOT %out = ", shapes[0], " copy(", names[0], ")\n");
+      root = absl::StrCat("  ROOT %out = ", shapes[0], " copy(", names[0], ")\n");
       result_ = shapes[0];
     } else {
       result_ = absl::StrCat("(", absl::StrJoin(shapes, ", "), ")");
-      root = absl::StrCat("  ROOT %out = ", result_, " tuple(",
-                          absl::StrJoin(names, ", "), ")\n");
+      root = absl::StrCat("  ROOT %out = ", result_, " tuple(", absl::StrJoin(names, ", "), ")\n");
     }
     return absl::StrCat(R"(HloModule random
 
@@ -77,8 +75,7 @@ ENTRY %main (p0: f32[4,6], p1: f32[4,6], p2: f32[4], p3: f32[6]) -> )",
   int Pick(size_t n) { return static_cast<int>(rng_() % n); }
 
   void AddParam(const std::string& name, const std::string& shape) {
-    absl::StrAppend(&body_, "  %", name, " = ", shape, " parameter(",
-                    values_.size(), ")\n");
+    absl::StrAppend(&body_, "  %", name, " = ", shape, " parameter(", values_.size(), ")\n");
     values_.push_back({name, shape});
   }
 
@@ -106,8 +103,7 @@ ENTRY %main (p0: f32[4,6], p1: f32[4,6], p2: f32[4], p3: f32[6]) -> )",
   std::string Need(const std::string& shape) {
     std::string v = Find(shape);
     if (!v.empty()) return v;
-    Emit("f32[6,4]",
-         absl::StrCat("transpose(", Need("f32[4,6]"), "), dimensions={1,0}"));
+    Emit("f32[6,4]", absl::StrCat("transpose(", Need("f32[4,6]"), "), dimensions={1,0}"));
     return "%" + values_.back().name;
   }
 
@@ -125,12 +121,9 @@ ENTRY %main (p0: f32[4,6], p1: f32[4,6], p2: f32[4], p3: f32[6]) -> )",
   }
 
   void AddRandomOp() {
-    static const char* const kShapes[] = {"f32[4,6]", "f32[6,4]", "f32[4]",
-                                          "f32[6]"};
-    static const char* const kUnary[] = {"negate", "exponential", "abs", "tanh",
-                                         "copy"};
-    static const char* const kBinary[] = {"add", "multiply", "maximum",
-                                          "subtract"};
+    static const char* const kShapes[] = {"f32[4,6]", "f32[6,4]", "f32[4]", "f32[6]"};
+    static const char* const kUnary[] = {"negate", "exponential", "abs", "tanh", "copy"};
+    static const char* const kBinary[] = {"add", "multiply", "maximum", "subtract"};
     const std::string shape = kShapes[Pick(4)];
     switch (Pick(9)) {
       case 0:
@@ -152,15 +145,12 @@ ENTRY %main (p0: f32[4,6], p1: f32[4,6], p2: f32[4], p3: f32[6]) -> )",
       case 5:
         if (shape == "f32[4,6]") {
           if (Pick(2) == 0) {
-            Emit(shape, absl::StrCat("broadcast(", Need("f32[4]"),
-                                     "), dimensions={0}"));
+            Emit(shape, absl::StrCat("broadcast(", Need("f32[4]"), "), dimensions={0}"));
           } else {
-            Emit(shape, absl::StrCat("broadcast(", Need("f32[6]"),
-                                     "), dimensions={1}"));
+            Emit(shape, absl::StrCat("broadcast(", Need("f32[6]"), "), dimensions={1}"));
           }
         } else if (shape == "f32[6,4]") {
-          Emit(shape, absl::StrCat("transpose(", Need("f32[4,6]"),
-                                   "), dimensions={1,0}"));
+          Emit(shape, absl::StrCat("transpose(", Need("f32[4,6]"), "), dimensions={1,0}"));
         } else {
           const bool sum = Pick(2) == 0;
           std::string init = NewScalar(sum ? "0" : "-inf");
@@ -168,9 +158,8 @@ ENTRY %main (p0: f32[4,6], p1: f32[4,6], p2: f32[4], p3: f32[6]) -> )",
           const bool rows = shape == "f32[4]";
           const bool m46 = ShapeOf(m) == "f32[4,6]";
           const char* dims = (rows == m46) ? "1" : "0";
-          Emit(shape,
-               absl::StrCat("reduce(", m, ", ", init, "), dimensions={", dims,
-                            "}, to_apply=", sum ? "%add" : "%max"));
+          Emit(shape, absl::StrCat("reduce(", m, ", ", init, "), dimensions={", dims,
+                                   "}, to_apply=", sum ? "%add" : "%max"));
         }
         return;
       case 6:
@@ -178,19 +167,15 @@ ENTRY %main (p0: f32[4,6], p1: f32[4,6], p2: f32[4], p3: f32[6]) -> )",
           // Not fusible: a matrix-vector dot.
           std::string a = Need("f32[4,6]");
           std::string b = Need("f32[6]");
-          Emit(shape,
-               absl::StrCat(
-                   "dot(", a, ", ", b,
-                   "), lhs_contracting_dims={1}, rhs_contracting_dims={0}"));
+          Emit(shape, absl::StrCat("dot(", a, ", ", b,
+                                   "), lhs_contracting_dims={1}, rhs_contracting_dims={0}"));
         } else if (shape == "f32[6]") {
           // A column of a [6,4] matrix, reshaped.
           std::string m = Need("f32[6,4]");
-          Emit("f32[6,1]",
-               absl::StrCat("slice(", m, "), slice={[0:6], [1:2]}"));
+          Emit("f32[6,1]", absl::StrCat("slice(", m, "), slice={[0:6], [1:2]}"));
           Emit(shape, absl::StrCat("reshape(%", values_.back().name, ")"));
         } else {
-          Emit(shape,
-               absl::StrCat("reverse(", Need(shape), "), dimensions={0}"));
+          Emit(shape, absl::StrCat("reverse(", Need(shape), "), dimensions={0}"));
         }
         return;
       case 7: {
@@ -208,22 +193,19 @@ ENTRY %main (p0: f32[4,6], p1: f32[4,6], p2: f32[4], p3: f32[6]) -> )",
           // Softmax-like: x - broadcast(reduce(x)) (a row epilogue).
           std::string m = Need("f32[4,6]");
           std::string init = NewScalar("0");
-          Emit("f32[4]", absl::StrCat("reduce(", m, ", ", init,
-                                      "), dimensions={1}, to_apply=%add"));
+          Emit("f32[4]",
+               absl::StrCat("reduce(", m, ", ", init, "), dimensions={1}, to_apply=%add"));
           std::string r = "%" + values_.back().name;
           Emit(shape, absl::StrCat("broadcast(", r, "), dimensions={0}"));
           std::string b = "%" + values_.back().name;
           Emit(shape, absl::StrCat(kBinary[Pick(4)], "(", m, ", ", b, ")"));
         } else if (shape == "f32[4,6]") {
           std::string m = Need("f32[4,6]");
-          Emit("f32[2,6]",
-               absl::StrCat("slice(", m, "), slice={[0:2], [0:6]}"));
+          Emit("f32[2,6]", absl::StrCat("slice(", m, "), slice={[0:2], [0:6]}"));
           std::string top = "%" + values_.back().name;
-          Emit("f32[2,6]",
-               absl::StrCat("slice(", m, "), slice={[1:4:2], [0:6]}"));
+          Emit("f32[2,6]", absl::StrCat("slice(", m, "), slice={[1:4:2], [0:6]}"));
           std::string odd = "%" + values_.back().name;
-          Emit(shape, absl::StrCat("concatenate(", odd, ", ", top,
-                                   "), dimensions={0}"));
+          Emit(shape, absl::StrCat("concatenate(", odd, ", ", top, "), dimensions={0}"));
         } else if (shape == "f32[6]") {
           std::string v = Need("f32[4]");
           std::string z = NewScalar("0.5");

@@ -15,9 +15,9 @@
 #include "compiler/hlo/hlo_module.h"
 #include "compiler/hlo/hlo_parser.h"
 #include "compiler/interpreter/evaluator.h"
-#include "compiler/tooling/random_literal.h"
 #include "compiler/passes/hlo_pass.h"
 #include "compiler/passes/pass_utils.h"
+#include "compiler/tooling/random_literal.h"
 #include "compiler/verifier/hlo_verifier.h"
 #include "gtest/gtest.h"
 #include "support/file_io.h"
@@ -54,8 +54,7 @@ inline void ExpectWellFormed(const HloModule& module) {
 
 // Runs `pass` on the module parsed from `before`; returns the module (null
 // on a parse error). `changed` receives Run()'s result.
-inline std::unique_ptr<HloModule> RunPass(HloPass& pass,
-                                          absl::string_view before,
+inline std::unique_ptr<HloModule> RunPass(HloPass& pass, absl::string_view before,
                                           bool* changed = nullptr) {
   std::unique_ptr<HloModule> m = Parse(before);
   if (m == nullptr) return nullptr;
@@ -66,13 +65,11 @@ inline std::unique_ptr<HloModule> RunPass(HloPass& pass,
 }
 
 // Seeded random arguments for the entry computation.
-inline std::vector<Literal> RandomArguments(const HloModule& module,
-                                            uint64_t seed) {
+inline std::vector<Literal> RandomArguments(const HloModule& module, uint64_t seed) {
   std::vector<Literal> args;
   const HloComputation* entry = module.entry_computation();
   for (const HloInstruction* p : entry->parameter_instructions()) {
-    args.push_back(
-        RandomLiteral(p->shape(), seed + 7919 * p->parameter_number()));
+    args.push_back(RandomLiteral(p->shape(), seed + 7919 * p->parameter_number()));
   }
   return args;
 }
@@ -88,8 +85,7 @@ inline bool BitwiseEqual(const Literal& a, const Literal& b) { return a == b; }
 
 // Evaluates `before` and `after` on the same seeded inputs and expects
 // bitwise-identical results.
-inline void ExpectSameResults(const HloModule& before, const HloModule& after,
-                              uint64_t seed = 1) {
+inline void ExpectSameResults(const HloModule& before, const HloModule& after, uint64_t seed = 1) {
   std::vector<Literal> args = RandomArguments(before, seed);
   absl::StatusOr<Literal> want = EvaluateModule(before, args);
   ASSERT_TRUE(want.ok()) << want.status();
@@ -103,8 +99,7 @@ inline void ExpectSameResults(const HloModule& before, const HloModule& after,
 // Runs `pass` on `before` and expects it to change the module into
 // exactly `after` (as printed), still well formed and computing the same
 // values bit for bit on seeded inputs.
-inline void ExpectRewrite(HloPass& pass, absl::string_view before,
-                          absl::string_view after) {
+inline void ExpectRewrite(HloPass& pass, absl::string_view before, absl::string_view after) {
   std::unique_ptr<HloModule> original = Parse(before);
   ASSERT_NE(original, nullptr);
   bool changed = false;
@@ -128,10 +123,8 @@ inline void ExpectNoChange(HloPass& pass, absl::string_view before) {
 
 inline std::vector<std::string> CorpusFiles() {
   std::vector<std::string> files;
-  for (const auto& entry :
-       std::filesystem::recursive_directory_iterator("golden/modules")) {
-    if (entry.path().extension() == ".hlo")
-      files.push_back(entry.path().string());
+  for (const auto& entry : std::filesystem::recursive_directory_iterator("golden/modules")) {
+    if (entry.path().extension() == ".hlo") files.push_back(entry.path().string());
   }
   std::sort(files.begin(), files.end());
   return files;
@@ -145,11 +138,9 @@ inline std::unique_ptr<HloModule> ParseFile(const std::string& path) {
 }
 
 // Instructions of `computation` with `opcode`.
-inline int64_t CountOpcode(const HloComputation& computation,
-                           HloOpcode opcode) {
+inline int64_t CountOpcode(const HloComputation& computation, HloOpcode opcode) {
   int64_t n = 0;
-  for (const HloInstruction* h : computation.instructions())
-    n += h->opcode() == opcode;
+  for (const HloInstruction* h : computation.instructions()) n += h->opcode() == opcode;
   return n;
 }
 

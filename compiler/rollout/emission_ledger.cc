@@ -22,8 +22,7 @@ absl::StatusOr<std::vector<LedgerViolation>> CheckEmissionLedger(
     if (text.empty()) return std::nullopt;
     auto d = Date::Parse(text);
     if (!d.ok()) {
-      violations.push_back({f.name, "BAD_DATE",
-                            absl::StrCat(field, ": ", d.status().message())});
+      violations.push_back({f.name, "BAD_DATE", absl::StrCat(field, ": ", d.status().message())});
       return std::nullopt;
     }
     return *d;
@@ -46,8 +45,7 @@ absl::StatusOr<std::vector<LedgerViolation>> CheckEmissionLedger(
               {f.name, "EMITTED_TOO_EARLY",
                absl::StrCat("on by default on ", d.ToString(), ", but runtime support landed on ",
                             support->ToString(), ": runtimes released in the last ",
-                            kForwardWindowDays,
-                            " days cannot read it (turn the flag off until ",
+                            kForwardWindowDays, " days cannot read it (turn the flag off until ",
                             support->ToString(), " + ", kForwardWindowDays, " days)")});
           break;
         }
@@ -63,8 +61,8 @@ absl::StatusOr<std::vector<LedgerViolation>> CheckEmissionLedger(
             {f.name, "FALLBACK_REMOVED_TOO_EARLY",
              absl::StrCat("fallback removed on ", removed->ToString(),
                           ", less than 6 months after the compiler stopped emitting the old "
-                          "form (", enabled->ToString(),
-                          "): keep it until 6 months after that date")});
+                          "form (",
+                          enabled->ToString(), "): keep it until 6 months after that date")});
       }
     }
     if (enabled && *enabled < *support) {

@@ -16,7 +16,7 @@ namespace aot {
 // safe. One registry: the compiler reads flag defaults from here, the gate
 // checks it, the schema's `emission_flag` annotations name these flags.
 struct EmissionFlag {
-  std::string name;                   // e.g. "emit_gemm_bias_epilogue"
+  std::string name;  // e.g. "emit_gemm_bias_epilogue"
   std::string description;
   std::string runtime_support_since;  // YYYY-MM-DD: phase 1 landed
   bool enabled_by_default = false;    // phase 2: the compiler emits it

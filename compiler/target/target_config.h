@@ -2,11 +2,11 @@
 #define AOT_COMPILER_TARGET_TARGET_CONFIG_H_
 
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "proto/target.pb.h"
 
 namespace aot {
@@ -19,8 +19,7 @@ absl::StatusOr<TargetConfigProto> ParseTargetConfig(absl::string_view text,
 // Checks that a target description is usable for device-less compilation:
 // a platform, a capability of that platform, an LLVM triple and CPU that
 // agree with it, and positive limits.
-absl::Status ValidateTargetConfig(const TargetConfigProto& config,
-                                  absl::string_view source);
+absl::Status ValidateTargetConfig(const TargetConfigProto& config, absl::string_view source);
 
 // Names of the specs shipped in compiler/target/specs/ (built into the binary),
 // sorted: "a100", "h100", "host-x86-64-v2", ...
@@ -31,8 +30,7 @@ absl::StatusOr<TargetConfigProto> ShippedTargetConfig(absl::string_view name);
 
 // `name_or_path` is a path to a .txtpb file when such a file exists,
 // otherwise the name of a shipped spec.
-absl::StatusOr<TargetConfigProto> ResolveTargetConfig(
-    absl::string_view name_or_path);
+absl::StatusOr<TargetConfigProto> ResolveTargetConfig(absl::string_view name_or_path);
 
 }  // namespace aot
 

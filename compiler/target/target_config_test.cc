@@ -15,16 +15,14 @@ using ::testing::HasSubstr;
 // the binary ships under that name.
 TEST(TargetConfigTest, EveryShippedSpecFileParses) {
   int count = 0;
-  for (const auto& entry :
-       std::filesystem::directory_iterator("compiler/target/specs")) {
+  for (const auto& entry : std::filesystem::directory_iterator("compiler/target/specs")) {
     if (entry.path().extension() != ".txtpb") continue;
     ++count;
     auto text = ReadFileToString(entry.path().string());
     ASSERT_TRUE(text.ok()) << text.status();
     auto config = ParseTargetConfig(*text, entry.path().string());
     ASSERT_TRUE(config.ok()) << config.status();
-    EXPECT_EQ(config->name(), entry.path().stem().string())
-        << "spec name must equal its file name";
+    EXPECT_EQ(config->name(), entry.path().stem().string()) << "spec name must equal its file name";
     auto shipped = ShippedTargetConfig(entry.path().stem().string());
     ASSERT_TRUE(shipped.ok()) << shipped.status();
     EXPECT_EQ(shipped->SerializeAsString(), config->SerializeAsString());
@@ -55,11 +53,10 @@ TEST(TargetConfigTest, UnknownNameListsShippedSpecs) {
 }
 
 TEST(TargetConfigTest, SyntaxErrorNamesSourceAndLine) {
-  auto bad = ParseTargetConfig("name: \"x\"\nbogus_field: 1\nplatform: PLATFORM_HOST\n",
-                               "spec.txtpb");
+  auto bad =
+      ParseTargetConfig("name: \"x\"\nbogus_field: 1\nplatform: PLATFORM_HOST\n", "spec.txtpb");
   ASSERT_FALSE(bad.ok());
-  EXPECT_THAT(std::string(bad.status().message()),
-              HasSubstr("spec.txtpb:2:"));
+  EXPECT_THAT(std::string(bad.status().message()), HasSubstr("spec.txtpb:2:"));
   EXPECT_THAT(std::string(bad.status().message()), HasSubstr("bogus_field"));
 }
 

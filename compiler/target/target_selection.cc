@@ -24,26 +24,23 @@ absl::string_view PlatformName(PlatformKind platform) {
   }
 }
 
-std::string DefaultTargetName(PlatformKind platform,
-                              const std::set<std::string>& host_features) {
+std::string DefaultTargetName(PlatformKind platform, const std::set<std::string>& host_features) {
   if (platform == PLATFORM_CUDA) return "h100";
   HostIsaLevel level = BestHostIsaLevel(host_features);
   int n = level == HOST_ISA_LEVEL_UNSPECIFIED ? 2 : static_cast<int>(level);
   return absl::StrCat("host-x86-64-v", n);
 }
 
-absl::StatusOr<TargetConfigProto> SelectTarget(
-    PlatformKind platform, absl::string_view target_config) {
-  std::string name = target_config.empty()
-                         ? DefaultTargetName(platform, DetectHostCpuFeatures())
-                         : std::string(target_config);
+absl::StatusOr<TargetConfigProto> SelectTarget(PlatformKind platform,
+                                               absl::string_view target_config) {
+  std::string name = target_config.empty() ? DefaultTargetName(platform, DetectHostCpuFeatures())
+                                           : std::string(target_config);
   auto target = ResolveTargetConfig(name);
   if (!target.ok()) return target.status();
   if (target->platform() != platform) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "target config '", name, "' is for platform ",
-        PlatformName(target->platform()), ", not ", PlatformName(platform),
-        " (pass a ", PlatformName(platform),
+        "target config '", name, "' is for platform ", PlatformName(target->platform()), ", not ",
+        PlatformName(platform), " (pass a ", PlatformName(platform),
         " target, or --platform=", PlatformName(target->platform()), ")"));
   }
   return target;

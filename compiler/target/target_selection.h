@@ -20,8 +20,7 @@ absl::string_view PlatformName(PlatformKind platform);
 // The shipped spec used when no --target_config is given: for the host,
 // "host-x86-64-vN" for the best level `host_features` support (v2 when they
 // support none); for cuda, "h100".
-std::string DefaultTargetName(PlatformKind platform,
-                              const std::set<std::string>& host_features);
+std::string DefaultTargetName(PlatformKind platform, const std::set<std::string>& host_features);
 
 // The target of a compile: `target_config` (a shipped name or a .txtpb path)
 // or the default for `platform`. InvalidArgument when the config's platform

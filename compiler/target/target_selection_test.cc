@@ -24,11 +24,9 @@ TEST(TargetSelectionTest, PlatformNames) {
 TEST(TargetSelectionTest, DefaultTargets) {
   EXPECT_EQ(DefaultTargetName(PLATFORM_CUDA, {}), "h100");
   EXPECT_EQ(DefaultTargetName(PLATFORM_HOST, {}), "host-x86-64-v2");
-  std::set<std::string> v2 = {"sse4.2", "popcnt", "ssse3", "sse4.1",
-                              "sse3",   "cx16",   "sahf"};
+  std::set<std::string> v2 = {"sse4.2", "popcnt", "ssse3", "sse4.1", "sse3", "cx16", "sahf"};
   std::set<std::string> v3 = v2;
-  for (const char* f : {"avx", "avx2", "fma", "bmi", "bmi2", "f16c", "lzcnt",
-                        "movbe", "xsave"}) {
+  for (const char* f : {"avx", "avx2", "fma", "bmi", "bmi2", "f16c", "lzcnt", "movbe", "xsave"}) {
     v3.insert(f);
   }
   // Whatever the exact lists, a richer feature set never picks a lower level.
@@ -37,8 +35,7 @@ TEST(TargetSelectionTest, DefaultTargets) {
   EXPECT_THAT(low, MatchesRegex("host-x86-64-v[234]"));
   EXPECT_GE(high, low);
   // Every default is a shipped spec.
-  for (const std::string& name :
-       {low, high, DefaultTargetName(PLATFORM_CUDA, {})}) {
+  for (const std::string& name : {low, high, DefaultTargetName(PLATFORM_CUDA, {})}) {
     EXPECT_TRUE(ShippedTargetConfig(name).ok()) << name;
   }
 }

@@ -82,8 +82,8 @@ absl::StatusOr<Plan> CheckFlags(CompileToolFlags& flags,
   }
   for (const std::string& p : flags.passes) {
     if (CreatePassByName(p) == nullptr) {
-      return Usage(absl::StrCat("unknown pass '", p, "' (known: ",
-                                absl::StrJoin(PassNames(), ", "), ")"));
+      return Usage(
+          absl::StrCat("unknown pass '", p, "' (known: ", absl::StrJoin(PassNames(), ", "), ")"));
     }
   }
   auto platform = ParsePlatformName(flags.platform);
@@ -161,8 +161,8 @@ absl::Status WriteExecutable(const CompileToolFlags& flags, const HloModule& mod
                  "artifact %zu bytes (%s) -> %s\n",
                  kProgram, module.name().c_str(), target.name().c_str(), result.compile_ms(),
                  static_cast<long long>(result.kernel_count()),
-                 static_cast<long long>(result.gemm_count()), bytes.size(),
-                 flags.format.c_str(), flags.output_file.c_str());
+                 static_cast<long long>(result.gemm_count()), bytes.size(), flags.format.c_str(),
+                 flags.output_file.c_str());
   }
   return absl::OkStatus();
 }

@@ -1,12 +1,11 @@
 #include "compiler/tooling/flags.h"
 
+#include <cstdio>
 #include <cstdlib>
 
-#include <cstdio>
-
 #include "absl/strings/ascii.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/cord.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
@@ -14,14 +13,13 @@
 
 namespace aot {
 
-FlagSet::FlagSet(std::string program, std::string synopsis,
-                 std::string description)
+FlagSet::FlagSet(std::string program, std::string synopsis, std::string description)
     : program_(std::move(program)),
       synopsis_(std::move(synopsis)),
       description_(std::move(description)) {}
 
-void FlagSet::Add(absl::string_view name, Kind kind, void* target,
-                  std::string help, std::string default_text) {
+void FlagSet::Add(absl::string_view name, Kind kind, void* target, std::string help,
+                  std::string default_text) {
   Flag flag;
   std::vector<std::string> parts = absl::StrSplit(name, ',');
   flag.name = parts[0];
@@ -33,23 +31,20 @@ void FlagSet::Add(absl::string_view name, Kind kind, void* target,
   flags_.push_back(std::move(flag));
 }
 
-void FlagSet::AddString(absl::string_view name, std::string* value,
-                        std::string help) {
+void FlagSet::AddString(absl::string_view name, std::string* value, std::string help) {
   Add(name, Kind::kString, value, std::move(help),
       value->empty() ? "" : absl::StrCat("\"", *value, "\""));
 }
 void FlagSet::AddInt(absl::string_view name, int64_t* value, std::string help) {
   Add(name, Kind::kInt, value, std::move(help), absl::StrCat(*value));
 }
-void FlagSet::AddDouble(absl::string_view name, double* value,
-                        std::string help) {
+void FlagSet::AddDouble(absl::string_view name, double* value, std::string help) {
   Add(name, Kind::kDouble, value, std::move(help), absl::StrCat(*value));
 }
 void FlagSet::AddBool(absl::string_view name, bool* value, std::string help) {
   Add(name, Kind::kBool, value, std::move(help), *value ? "true" : "false");
 }
-void FlagSet::AddList(absl::string_view name, std::vector<std::string>* values,
-                      std::string help) {
+void FlagSet::AddList(absl::string_view name, std::vector<std::string>* values, std::string help) {
   Add(name, Kind::kList, values, std::move(help), "");
 }
 
@@ -81,8 +76,7 @@ absl::StatusOr<bool> ParseBool(absl::string_view text) {
 
 absl::Status FlagSet::Assign(Flag& flag, absl::string_view value) {
   auto bad = [&](absl::string_view what) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--", flag.name, "=", value, ": not ", what));
+    return absl::InvalidArgumentError(absl::StrCat("--", flag.name, "=", value, ": not ", what));
   };
   switch (flag.kind) {
     case Kind::kString:
@@ -119,15 +113,13 @@ absl::Status FlagSet::Assign(Flag& flag, absl::string_view value) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<std::string>> FlagSet::Parse(int argc, char** argv,
-                                                        int first) {
+absl::StatusOr<std::vector<std::string>> FlagSet::Parse(int argc, char** argv, int first) {
   std::vector<std::string> args;
   for (int i = first; i < argc; ++i) args.emplace_back(argv[i]);
   return Parse(args);
 }
 
-absl::StatusOr<std::vector<std::string>> FlagSet::Parse(
-    const std::vector<std::string>& args) {
+absl::StatusOr<std::vector<std::string>> FlagSet::Parse(const std::vector<std::string>& args) {
   std::vector<std::string> positional;
   for (size_t i = 0; i < args.size(); ++i) {
     absl::string_view arg = args[i];
@@ -163,8 +155,8 @@ absl::StatusOr<std::vector<std::string>> FlagSet::Parse(
       }
     }
     if (flag == nullptr) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "unknown flag '", arg, "' (see ", program_, " --help)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown flag '", arg, "' (see ", program_, " --help)"));
     }
     if (!has_value) {
       if (flag->kind == Kind::kBool) {
@@ -173,8 +165,7 @@ absl::StatusOr<std::vector<std::string>> FlagSet::Parse(
         continue;
       }
       if (i + 1 >= args.size()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("flag '", arg, "' needs a value"));
+        return absl::InvalidArgumentError(absl::StrCat("flag '", arg, "' needs a value"));
       }
       value = args[++i];
     }
@@ -213,10 +204,11 @@ std::vector<std::string> FlagSet::ParseOrExit(int argc, char** argv, int first,
     std::exit(0);
   }
   if (!allow_positional && !positional->empty()) {
-    std::exit(ReportToolError(tool,
-                              absl::InvalidArgumentError(absl::StrCat(
-                                  program_, " takes no arguments, got '", positional->front(), "'")),
-                              2));
+    std::exit(
+        ReportToolError(tool,
+                        absl::InvalidArgumentError(absl::StrCat(
+                            program_, " takes no arguments, got '", positional->front(), "'")),
+                        2));
   }
   return *std::move(positional);
 }
@@ -240,15 +232,14 @@ int ExitWithStatus(absl::string_view program, const absl::Status& status) {
   return ReportToolError(program, status, ToolExitCode(status));
 }
 
-int ReportToolError(absl::string_view program, const absl::Status& status,
-                    int exit_code) {
+int ReportToolError(absl::string_view program, const absl::Status& status, int exit_code) {
   std::string message(status.message());
   // One line: fold embedded newlines.
   for (char& c : message) {
     if (c == '\n') c = ' ';
   }
-  std::fprintf(stderr, "%.*s: error: %s\n", static_cast<int>(program.size()),
-               program.data(), message.c_str());
+  std::fprintf(stderr, "%.*s: error: %s\n", static_cast<int>(program.size()), program.data(),
+               message.c_str());
   return exit_code;
 }
 

@@ -4,11 +4,11 @@
 #include <cstdint>
 #include <functional>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace aot {
 
@@ -33,14 +33,11 @@ class FlagSet {
   void AddDouble(absl::string_view name, double* value, std::string help);
   void AddBool(absl::string_view name, bool* value, std::string help);
   // Repeatable; each occurrence may also hold a comma-separated list.
-  void AddList(absl::string_view name, std::vector<std::string>* values,
-               std::string help);
+  void AddList(absl::string_view name, std::vector<std::string>* values, std::string help);
 
   // Parses argv[first..argc). Returns the positional arguments.
-  absl::StatusOr<std::vector<std::string>> Parse(int argc, char** argv,
-                                                 int first = 1);
-  absl::StatusOr<std::vector<std::string>> Parse(
-      const std::vector<std::string>& args);
+  absl::StatusOr<std::vector<std::string>> Parse(int argc, char** argv, int first = 1);
+  absl::StatusOr<std::vector<std::string>> Parse(const std::vector<std::string>& args);
 
   // For tool mains: parses argv[first..) and returns the positional
   // arguments. On --help prints Help() to stdout and exits 0; on a bad flag,
@@ -84,8 +81,7 @@ absl::StatusOr<bool> ParseBool(absl::string_view text);
 
 // Prints "<program>: error: <message>" (one line) to stderr and returns
 // `exit_code`, for tool mains.
-int ReportToolError(absl::string_view program, const absl::Status& status,
-                    int exit_code = 1);
+int ReportToolError(absl::string_view program, const absl::Status& status, int exit_code = 1);
 
 // Tools exit 2 for bad usage or input and 1 when the work itself failed.
 // A library function that runs a tool's mode marks the first kind with

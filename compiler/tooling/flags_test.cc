@@ -34,10 +34,9 @@ FlagSet MakeFlags(Flags& f) {
 TEST(FlagSetTest, ParsesAllForms) {
   Flags f;
   FlagSet set = MakeFlags(f);
-  auto pos = set.Parse({"--module_file=m.hlo", "-o", "x.pb", "--seed", "7",
-                        "--tol=0.5", "--verbose", "--nostrict", "a.hlo",
-                        "--target=cuda-sm_90,host-x86-64-v3", "--target", "h",
-                        "--", "--literal"});
+  auto pos = set.Parse({"--module_file=m.hlo", "-o", "x.pb", "--seed", "7", "--tol=0.5",
+                        "--verbose", "--nostrict", "a.hlo", "--target=cuda-sm_90,host-x86-64-v3",
+                        "--target", "h", "--", "--literal"});
   ASSERT_TRUE(pos.ok()) << pos.status();
   EXPECT_THAT(*pos, ElementsAre("a.hlo", "--literal"));
   EXPECT_EQ(f.module_file, "m.hlo");

@@ -25,32 +25,27 @@ InputKind DetectRunInputKind(absl::string_view path, absl::string_view bytes) {
   if (HasExtension(path, ".hlo") || LooksLikeHloText(bytes)) {
     return InputKind::kHloText;
   }
-  return GuessArtifactFormat(bytes, path) == ArtifactFormat::kText
-             ? InputKind::kExecutableText
-             : InputKind::kExecutableBinary;
+  return GuessArtifactFormat(bytes, path) == ArtifactFormat::kText ? InputKind::kExecutableText
+                                                                   : InputKind::kExecutableBinary;
 }
 
 void SilenceProtobufLogging() { google::protobuf::SetLogHandler(nullptr); }
 
 bool IsRunnableFileName(absl::string_view path) {
-  return HasExtension(path, ".hlo") || HasExtension(path, ".pb") ||
-         HasExtension(path, ".pbtxt");
+  return HasExtension(path, ".hlo") || HasExtension(path, ".pb") || HasExtension(path, ".pbtxt");
 }
 
 namespace {
 
-absl::Status ExpandDirectory(const std::string& dir,
-                             std::vector<std::string>* out) {
+absl::Status ExpandDirectory(const std::string& dir, std::vector<std::string>* out) {
   std::vector<std::string> found;
   std::error_code ec;
   std::filesystem::recursive_directory_iterator it(
       dir, std::filesystem::directory_options::skip_permission_denied, ec);
   if (ec) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(dir, ": cannot list directory: ", ec.message()));
+    return absl::InvalidArgumentError(absl::StrCat(dir, ": cannot list directory: ", ec.message()));
   }
-  for (; it != std::filesystem::recursive_directory_iterator();
-       it.increment(ec)) {
+  for (; it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
     if (ec) {
       return absl::InvalidArgumentError(
           absl::StrCat(dir, ": cannot list directory: ", ec.message()));
@@ -94,11 +89,9 @@ absl::StatusOr<std::vector<std::string>> ExpandFileArguments(
     if (rc != 0) {
       globfree(&matches);
       return absl::InvalidArgumentError(absl::StrCat(
-          "pattern '", arg, "' ",
-          rc == GLOB_NOMATCH ? "matches no file" : "cannot be expanded"));
+          "pattern '", arg, "' ", rc == GLOB_NOMATCH ? "matches no file" : "cannot be expanded"));
     }
-    std::vector<std::string> matched(matches.gl_pathv,
-                                     matches.gl_pathv + matches.gl_pathc);
+    std::vector<std::string> matched(matches.gl_pathv, matches.gl_pathv + matches.gl_pathc);
     globfree(&matches);
     std::sort(matched.begin(), matched.end());
     for (const std::string& m : matched) {

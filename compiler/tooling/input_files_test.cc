@@ -30,11 +30,9 @@ TEST(InputFilesTest, DetectsRunInputsByNameAndContent) {
                                                    "abc",
                                                    5)),
             InputKind::kExecutableBinary);
-  EXPECT_EQ(DetectRunInputKind("m.pbtxt", "name: \"m\"\n"),
-            InputKind::kExecutableText);
+  EXPECT_EQ(DetectRunInputKind("m.pbtxt", "name: \"m\"\n"), InputKind::kExecutableText);
   // No telling extension: the content decides.
-  EXPECT_EQ(DetectRunInputKind("artifact", "name: \"m\"\n"),
-            InputKind::kExecutableText);
+  EXPECT_EQ(DetectRunInputKind("artifact", "name: \"m\"\n"), InputKind::kExecutableText);
   EXPECT_EQ(DetectRunInputKind("artifact", std::string("\x0a\x03"
                                                        "abc",
                                                        5)),
@@ -52,9 +50,8 @@ TEST(InputFilesTest, ExpandsDirectoriesRecursivelyAndSorted) {
   Touch(dir / "inputs.json");
   auto files = ExpandFileArguments({dir.string()});
   ASSERT_TRUE(files.ok()) << files.status();
-  EXPECT_THAT(*files,
-              ElementsAre((dir / "a.pbtxt").string(), (dir / "b.hlo").string(),
-                          (dir / "sub" / "c.pb").string()));
+  EXPECT_THAT(*files, ElementsAre((dir / "a.pbtxt").string(), (dir / "b.hlo").string(),
+                                  (dir / "sub" / "c.pb").string()));
 }
 
 TEST(InputFilesTest, ExpandsGlobsAndKeepsPlainPaths) {
@@ -63,27 +60,22 @@ TEST(InputFilesTest, ExpandsGlobsAndKeepsPlainPaths) {
   Touch(dir / "x2.hlo");
   Touch(dir / "x1.hlo");
   Touch(dir / "y.hlo");
-  auto files =
-      ExpandFileArguments({(dir / "x*.hlo").string(), (dir / "y.hlo").string(),
-                           (dir / "missing.hlo").string()});
+  auto files = ExpandFileArguments(
+      {(dir / "x*.hlo").string(), (dir / "y.hlo").string(), (dir / "missing.hlo").string()});
   ASSERT_TRUE(files.ok()) << files.status();
-  EXPECT_THAT(
-      *files,
-      ElementsAre((dir / "x1.hlo").string(), (dir / "x2.hlo").string(),
-                  (dir / "y.hlo").string(), (dir / "missing.hlo").string()));
+  EXPECT_THAT(*files, ElementsAre((dir / "x1.hlo").string(), (dir / "x2.hlo").string(),
+                                  (dir / "y.hlo").string(), (dir / "missing.hlo").string()));
 
   auto none = ExpandFileArguments({(dir / "z*.hlo").string()});
   ASSERT_FALSE(none.ok());
-  EXPECT_THAT(std::string(none.status().message()),
-              HasSubstr("matches no file"));
+  EXPECT_THAT(std::string(none.status().message()), HasSubstr("matches no file"));
 
   testing::TempDir empty_scratch("input_files_test_empty");
   const std::filesystem::path empty = empty_scratch.path();
   Touch(empty / "readme.md");
   auto nothing = ExpandFileArguments({empty.string()});
   ASSERT_FALSE(nothing.ok());
-  EXPECT_THAT(std::string(nothing.status().message()),
-              HasSubstr("no *.hlo, *.pb or *.pbtxt"));
+  EXPECT_THAT(std::string(nothing.status().message()), HasSubstr("no *.hlo, *.pb or *.pbtxt"));
 }
 
 }  // namespace

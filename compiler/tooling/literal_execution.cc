@@ -14,8 +14,8 @@ absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
                                             absl::Span<const Literal> arguments) {
   const auto& params = executable.parameters();
   if (arguments.size() != params.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("executable takes ", params.size(),
-                                                   " arguments, got ", arguments.size()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("executable takes ", params.size(), " arguments, got ", arguments.size()));
   }
   std::vector<std::vector<uint8_t>> physical(arguments.size());
   std::vector<absl::Span<const uint8_t>> spans;
@@ -26,9 +26,9 @@ absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
         arguments[i].shape().dimensions() !=
             std::vector<int64_t>(shape.dimensions().begin(), shape.dimensions().end()) ||
         arguments[i].shape().element_type() != shape.element_type()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "argument ", i, " has shape ", arguments[i].shape().ToString(), ", parameter ", i,
-          " is ", runtime_shape::ToString(shape)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("argument ", i, " has shape ", arguments[i].shape().ToString(),
+                       ", parameter ", i, " is ", runtime_shape::ToString(shape)));
     }
     physical[i].resize(static_cast<size_t>(bytes));
     if (bytes > 0) {
@@ -62,18 +62,23 @@ absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
 
 Tolerance DefaultTolerance(PrimitiveType type) {
   switch (type) {
-    case F64: return {1e-9, 1e-9};
-    case F32: return {1e-5, 1e-4};
-    case F16: return {1e-3, 1e-2};
-    case BF16: return {1e-2, 2e-2};
-    default: return {0, 0};
+    case F64:
+      return {1e-9, 1e-9};
+    case F32:
+      return {1e-5, 1e-4};
+    case F16:
+      return {1e-3, 1e-2};
+    case BF16:
+      return {1e-2, 2e-2};
+    default:
+      return {0, 0};
   }
 }
 
 namespace {
 
-absl::Status CompareLeaf(const Literal& expected, const Literal& actual,
-                         const Tolerance* fixed, const std::string& where) {
+absl::Status CompareLeaf(const Literal& expected, const Literal& actual, const Tolerance* fixed,
+                         const std::string& where) {
   if (!expected.shape().Compatible(actual.shape())) {
     return absl::InvalidArgumentError(absl::StrCat(where, "shape ", actual.shape().ToString(),
                                                    ", expected ", expected.shape().ToString()));
@@ -114,8 +119,8 @@ absl::Status CompareLeaf(const Literal& expected, const Literal& actual,
     if (!ok) ++mismatches;
   }
   if (mismatches == 0) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat(where, mismatches, " of ", n,
-                                                 " elements differ; first at ", first));
+  return absl::InvalidArgumentError(
+      absl::StrCat(where, mismatches, " of ", n, " elements differ; first at ", first));
 }
 
 absl::Status Compare(const Literal& expected, const Literal& actual, const Tolerance* tol,
@@ -129,7 +134,7 @@ absl::Status Compare(const Literal& expected, const Literal& actual, const Toler
     }
     for (size_t i = 0; i < expected.tuple_elements().size(); ++i) {
       AOT_RETURN_IF_ERROR(Compare(expected.tuple_element(i), actual.tuple_element(i), tol,
-                                   absl::StrCat(where, "{", i, "} ")));
+                                  absl::StrCat(where, "{", i, "} ")));
     }
     return absl::OkStatus();
   }
@@ -143,8 +148,7 @@ absl::Status CompareLiterals(const Literal& expected, const Literal& actual,
   return Compare(expected, actual, &tolerance, "");
 }
 
-absl::Status CompareLiteralsWithDefaultTolerance(const Literal& expected,
-                                                 const Literal& actual) {
+absl::Status CompareLiteralsWithDefaultTolerance(const Literal& expected, const Literal& actual) {
   return Compare(expected, actual, nullptr, "");
 }
 

@@ -31,8 +31,7 @@ Tolerance DefaultTolerance(PrimitiveType type);
 absl::Status CompareLiterals(const Literal& expected, const Literal& actual,
                              const Tolerance& tolerance);
 // Same, with DefaultTolerance per leaf type.
-absl::Status CompareLiteralsWithDefaultTolerance(const Literal& expected,
-                                                 const Literal& actual);
+absl::Status CompareLiteralsWithDefaultTolerance(const Literal& expected, const Literal& actual);
 
 }  // namespace aot
 

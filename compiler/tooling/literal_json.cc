@@ -23,22 +23,20 @@ std::string Brief(const Json& value) {
   return text;
 }
 
-absl::Status ValueError(absl::string_view where, const Json& value,
-                        absl::string_view why) {
-  return absl::InvalidArgumentError(
-      absl::StrCat(where, ": ", Brief(value), " ", why));
+absl::Status ValueError(absl::string_view where, const Json& value, absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat(where, ": ", Brief(value), " ", why));
 }
 
 // Integer element: exact, range-checked against the type's bounds.
-absl::Status SetInteger(Literal& literal, int64_t index, const Json& value,
-                        PrimitiveType type, absl::string_view where) {
+absl::Status SetInteger(Literal& literal, int64_t index, const Json& value, PrimitiveType type,
+                        absl::string_view where) {
   const absl::string_view type_name = PrimitiveTypeName(type);
   const bool is_signed = IsSignedInteger(type);
   const int bits = static_cast<int>(ByteWidth(type) * 8);
-  const uint64_t umax = bits == 64 ? std::numeric_limits<uint64_t>::max()
-                                   : (uint64_t{1} << bits) - 1;
-  const int64_t smax = bits == 64 ? std::numeric_limits<int64_t>::max()
-                                  : (int64_t{1} << (bits - 1)) - 1;
+  const uint64_t umax =
+      bits == 64 ? std::numeric_limits<uint64_t>::max() : (uint64_t{1} << bits) - 1;
+  const int64_t smax =
+      bits == 64 ? std::numeric_limits<int64_t>::max() : (int64_t{1} << (bits - 1)) - 1;
   const int64_t smin = -smax - 1;
   auto out_of_range = [&]() {
     return ValueError(where, value, absl::StrCat("is out of range for ", type_name));
@@ -76,8 +74,8 @@ absl::Status SetInteger(Literal& literal, int64_t index, const Json& value,
   return ValueError(where, value, absl::StrCat("is not an integer (", type_name, ")"));
 }
 
-absl::Status SetFloat(Literal& literal, int64_t index, const Json& value,
-                      PrimitiveType type, absl::string_view where) {
+absl::Status SetFloat(Literal& literal, int64_t index, const Json& value, PrimitiveType type,
+                      absl::string_view where) {
   if (value.is_number()) {
     literal.SetFromDouble(index, value.get<double>());
     return absl::OkStatus();
@@ -100,8 +98,7 @@ absl::Status SetFloat(Literal& literal, int64_t index, const Json& value,
     literal.SetFromDouble(index, d);
     return absl::OkStatus();
   }
-  return ValueError(where, value,
-                    absl::StrCat("is not a number (", PrimitiveTypeName(type), ")"));
+  return ValueError(where, value, absl::StrCat("is not a number (", PrimitiveTypeName(type), ")"));
 }
 
 absl::Status SetElement(Literal& literal, int64_t index, const Json& value,
@@ -144,13 +141,13 @@ absl::StatusOr<Literal> ParseEntry(const Json& entry, absl::string_view where) {
   const std::string shape_text = shape_it->get<std::string>();
   auto shape = ParseShape(shape_text);
   if (!shape.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        where, ".shape: cannot parse '", shape_text, "': ", shape.status().message()));
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, ".shape: cannot parse '", shape_text, "': ", shape.status().message()));
   }
   if (!shape->IsArray()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        where, ".shape: '", shape_text,
-        "' is not an array shape (list a tuple's elements as separate entries)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, ".shape: '", shape_text,
+                     "' is not an array shape (list a tuple's elements as separate entries)"));
   }
   for (int64_t d : shape->dimensions()) {
     if (d < 0) {
@@ -171,26 +168,24 @@ absl::StatusOr<Literal> ParseEntry(const Json& entry, absl::string_view where) {
   const Json& data = *data_it;
   if (!data.is_array()) {
     if (shape->rank() != 0 || data.is_object() || data.is_null()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          where, ".data: expected a list of ", count, " values in row-major order"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ".data: expected a list of ", count, " values in row-major order"));
     }
     AOT_RETURN_IF_ERROR(SetElement(literal, 0, data, absl::StrCat(where, ".data")));
     return literal;
   }
   if (static_cast<int64_t>(data.size()) != count) {
     return absl::InvalidArgumentError(absl::StrCat(
-        where, ".data: has ", data.size(), " values, shape ", shape_text, " needs ",
-        count));
+        where, ".data: has ", data.size(), " values, shape ", shape_text, " needs ", count));
   }
   for (int64_t i = 0; i < count; ++i) {
     const Json& value = data[static_cast<size_t>(i)];
     if (value.is_array() || value.is_object()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          where, ".data[", i, "]: nested lists are not accepted; give a flat list in ",
-          "row-major order"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ".data[", i, "]: nested lists are not accepted; give a flat list in ",
+                       "row-major order"));
     }
-    if (absl::Status s =
-            SetElement(literal, i, value, absl::StrCat(where, ".data[", i, "]"));
+    if (absl::Status s = SetElement(literal, i, value, absl::StrCat(where, ".data[", i, "]"));
         !s.ok()) {
       return s;
     }
@@ -220,8 +215,7 @@ std::string FormatElement(const Literal& literal, int64_t i) {
 }
 
 void AppendEntry(const Literal& literal, std::string& out) {
-  absl::StrAppend(&out, "{\"shape\": \"", literal.shape().ToString(false),
-                  "\", \"data\": [");
+  absl::StrAppend(&out, "{\"shape\": \"", literal.shape().ToString(false), "\", \"data\": [");
   const int64_t n = literal.element_count();
   for (int64_t i = 0; i < n; ++i) {
     if (i > 0) out += ", ";
@@ -244,8 +238,8 @@ absl::StatusOr<std::vector<Literal>> ParseLiteralsJson(absl::string_view text,
   }
   try {
     if (!doc.is_object()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "expected a JSON object {", JsonString(key), ": [...]}, got ", Brief(doc)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("expected a JSON object {", JsonString(key), ": [...]}, got ", Brief(doc)));
     }
     auto it = doc.find(std::string(key));
     if (it == doc.end()) {
@@ -267,8 +261,7 @@ absl::StatusOr<std::vector<Literal>> ParseLiteralsJson(absl::string_view text,
   }
 }
 
-std::string LiteralsToJson(absl::Span<const Literal> literals,
-                           absl::string_view key) {
+std::string LiteralsToJson(absl::Span<const Literal> literals, absl::string_view key) {
   std::vector<Literal> flattened;
   for (const Literal& l : literals) {
     if (l.shape().IsTuple()) {
@@ -286,13 +279,13 @@ std::string LiteralsToJson(absl::Span<const Literal> literals,
   return out;
 }
 
-absl::StatusOr<std::vector<Literal>> UnflattenLiterals(
-    absl::Span<const Shape> shapes, std::vector<Literal> leaves) {
+absl::StatusOr<std::vector<Literal>> UnflattenLiterals(absl::Span<const Shape> shapes,
+                                                       std::vector<Literal> leaves) {
   size_t expected = 0;
   for (const Shape& s : shapes) expected += s.FlattenLeaves().size();
   if (expected != leaves.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        leaves.size(), " value(s) given, ", expected, " expected"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(leaves.size(), " value(s) given, ", expected, " expected"));
   }
   size_t next = 0;
   std::vector<Literal> values;
@@ -308,9 +301,9 @@ absl::StatusOr<std::vector<Literal>> UnflattenLiterals(
     }
     Literal& leaf = leaves[next];
     if (!leaf.shape().Compatible(shape)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "value ", next, " has shape ", leaf.shape().ToString(false), ", expected ",
-          shape.ToString(false)));
+      return absl::InvalidArgumentError(absl::StrCat("value ", next, " has shape ",
+                                                     leaf.shape().ToString(false), ", expected ",
+                                                     shape.ToString(false)));
     }
     ++next;
     return std::move(leaf);

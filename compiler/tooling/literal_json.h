@@ -38,14 +38,13 @@ absl::StatusOr<std::vector<Literal>> ParseLiteralsJson(absl::string_view text,
 
 // Prints literals (tuples flattened depth-first) under `key`, one entry
 // per line.
-std::string LiteralsToJson(absl::Span<const Literal> literals,
-                           absl::string_view key);
+std::string LiteralsToJson(absl::Span<const Literal> literals, absl::string_view key);
 
 // Regroups flat array leaves (as ParseLiteralsJson returns them) into
 // values of `shapes`, consuming leaves depth-first: a tuple shape takes as
 // many leaves as it has. Errors when the counts or shapes do not match.
-absl::StatusOr<std::vector<Literal>> UnflattenLiterals(
-    absl::Span<const Shape> shapes, std::vector<Literal> leaves);
+absl::StatusOr<std::vector<Literal>> UnflattenLiterals(absl::Span<const Shape> shapes,
+                                                       std::vector<Literal> leaves);
 
 }  // namespace aot
 

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <limits>
 
-#include "compiler/tooling/random_literal.h"
 #include "compiler/interpreter/test_util.h"
+#include "compiler/tooling/random_literal.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -51,8 +51,8 @@ TEST(LiteralJsonTest, RoundTripsSpecialAndExtremeValues) {
   u64.SetFromUint64(0, std::numeric_limits<uint64_t>::max());
   u64.SetFromUint64(1, 0);
   in.push_back(std::move(u64));
-  in.push_back(LI("s64[2]", {std::numeric_limits<int64_t>::min(),
-                             std::numeric_limits<int64_t>::max()}));
+  in.push_back(
+      LI("s64[2]", {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()}));
   in.push_back(LI("pred[2]", {1, 0}));
   in.push_back(LI("s8[2]", {-128, 127}));
   std::string json = LiteralsToJson(in, "results");
@@ -67,8 +67,7 @@ TEST(LiteralJsonTest, RoundTripsSpecialAndExtremeValues) {
     EXPECT_EQ((*back)[i], in[i]) << i << ": " << json;  // bitwise, NaN included
   }
   // Integral floats print as integers, not "3e+01".
-  EXPECT_THAT(LiteralsToJson({L("f32[2]", {30, -1e6})}, "results"),
-              HasSubstr("[30, -1000000]"));
+  EXPECT_THAT(LiteralsToJson({L("f32[2]", {30, -1e6})}, "results"), HasSubstr("[30, -1000000]"));
 }
 
 TEST(LiteralJsonTest, TuplesAreFlattenedDepthFirst) {
@@ -119,8 +118,7 @@ TEST(LiteralJsonTest, ErrorsSayWhichEntryAndWhy) {
               HasSubstr("out of range for u64"));
   EXPECT_THAT(ErrorOf(R"({"shape": "s64[1]", "data": [9223372036854775808]})"),
               HasSubstr("out of range for s64"));
-  EXPECT_THAT(ErrorOf(R"({"shape": "s32[1]", "data": [1.5]})"),
-              HasSubstr("1.5 is not an integer"));
+  EXPECT_THAT(ErrorOf(R"({"shape": "s32[1]", "data": [1.5]})"), HasSubstr("1.5 is not an integer"));
   EXPECT_THAT(ErrorOf(R"({"shape": "f32[1]", "data": ["one"]})"),
               HasSubstr("\"one\" is not a number"));
   EXPECT_THAT(ErrorOf(R"({"shape": "pred[1]", "data": [2]})"), HasSubstr("is not a pred"));

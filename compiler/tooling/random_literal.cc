@@ -21,11 +21,21 @@ void Fill(Literal& literal, SplitMix64& rng) {
   const int64_t n = literal.element_count();
   for (int64_t i = 0; i < n; ++i) {
     switch (type) {
-      case F64: literal.SetFromDouble(i, UniformSigned(rng, 53)); break;
-      case F32: literal.SetFromDouble(i, UniformSigned(rng, 24)); break;
-      case F16: literal.SetFromDouble(i, UniformSigned(rng, 11)); break;
-      case BF16: literal.SetFromDouble(i, UniformSigned(rng, 8)); break;
-      case PRED: literal.SetFromInt64(i, static_cast<int64_t>(rng.Next() >> 63)); break;
+      case F64:
+        literal.SetFromDouble(i, UniformSigned(rng, 53));
+        break;
+      case F32:
+        literal.SetFromDouble(i, UniformSigned(rng, 24));
+        break;
+      case F16:
+        literal.SetFromDouble(i, UniformSigned(rng, 11));
+        break;
+      case BF16:
+        literal.SetFromDouble(i, UniformSigned(rng, 8));
+        break;
+      case PRED:
+        literal.SetFromInt64(i, static_cast<int64_t>(rng.Next() >> 63));
+        break;
       default:
         if (IsSignedInteger(type)) {
           literal.SetFromInt64(i, static_cast<int64_t>(rng.Next() >> 60) - 8);

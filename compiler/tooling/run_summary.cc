@@ -21,8 +21,7 @@ double MedianMs(std::vector<double> samples_ms) {
 std::string DescribeDefaultTolerance(const Shape& shape) {
   std::vector<PrimitiveType> types;
   for (const Shape& leaf : shape.FlattenLeaves()) {
-    if (std::find(types.begin(), types.end(), leaf.element_type()) ==
-        types.end()) {
+    if (std::find(types.begin(), types.end(), leaf.element_type()) == types.end()) {
       types.push_back(leaf.element_type());
     }
   }
@@ -32,15 +31,13 @@ std::string DescribeDefaultTolerance(const Shape& shape) {
     if (t.bitwise()) {
       parts.push_back(absl::StrCat(PrimitiveTypeName(type), ": bitwise"));
     } else {
-      parts.push_back(absl::StrCat(PrimitiveTypeName(type), ": atol=", t.atol,
-                                   " rtol=", t.rtol));
+      parts.push_back(absl::StrCat(PrimitiveTypeName(type), ": atol=", t.atol, " rtol=", t.rtol));
     }
   }
   return absl::StrJoin(parts, "; ");
 }
 
-ReferenceOutcome CompareWithReference(const Literal& expected,
-                                      const Literal& actual) {
+ReferenceOutcome CompareWithReference(const Literal& expected, const Literal& actual) {
   ReferenceOutcome outcome;
   outcome.tolerance = DescribeDefaultTolerance(expected.shape());
   absl::Status s = CompareLiteralsWithDefaultTolerance(expected, actual);
@@ -74,12 +71,10 @@ std::string FormatReference(const ReferenceOutcome& r) {
     case ReferenceResult::kMatch:
       return absl::StrCat("reference: match (tolerance ", r.tolerance, ")");
     case ReferenceResult::kMismatch:
-      return absl::StrCat("reference: mismatch (", r.detail, "; tolerance ",
-                          r.tolerance, ")");
+      return absl::StrCat("reference: mismatch (", r.detail, "; tolerance ", r.tolerance, ")");
     case ReferenceResult::kSkipped:
-      return r.detail.empty()
-                 ? std::string("reference: skipped")
-                 : absl::StrCat("reference: skipped (", r.detail, ")");
+      return r.detail.empty() ? std::string("reference: skipped")
+                              : absl::StrCat("reference: skipped (", r.detail, ")");
   }
   return "reference: skipped";
 }
@@ -87,28 +82,23 @@ std::string FormatReference(const ReferenceOutcome& r) {
 }  // namespace
 
 std::string FormatRunSummary(absl::string_view file, const Shape& result_shape,
-                             const RunTiming& timing,
-                             const ReferenceOutcome& reference) {
-  return absl::StrCat(file, ": ", result_shape.ToString(false), " load ",
-                      Ms(timing.load_ms), ", first ", Ms(timing.first_ms),
-                      ", steady ", Ms(timing.steady_ms), ", ",
+                             const RunTiming& timing, const ReferenceOutcome& reference) {
+  return absl::StrCat(file, ": ", result_shape.ToString(false), " load ", Ms(timing.load_ms),
+                      ", first ", Ms(timing.first_ms), ", steady ", Ms(timing.steady_ms), ", ",
                       FormatReference(reference));
 }
 
-std::string FormatSkippedRunSummary(absl::string_view file,
-                                    const Shape& result_shape, double load_ms,
-                                    absl::string_view why) {
+std::string FormatSkippedRunSummary(absl::string_view file, const Shape& result_shape,
+                                    double load_ms, absl::string_view why) {
   std::string reason(why);
   for (char& c : reason) {
     if (c == '\n') c = ' ';
   }
-  return absl::StrCat(file, ": ", result_shape.ToString(false), " load ",
-                      Ms(load_ms), ", execution skipped (", reason,
-                      "), reference: skipped");
+  return absl::StrCat(file, ": ", result_shape.ToString(false), " load ", Ms(load_ms),
+                      ", execution skipped (", reason, "), reference: skipped");
 }
 
-std::string OutputPathFor(const std::string& outputs, size_t index,
-                          size_t count) {
+std::string OutputPathFor(const std::string& outputs, size_t index, size_t count) {
   if (count == 1) return outputs;
   std::string stem = outputs;
   if (absl::EndsWith(stem, ".json")) stem.resize(stem.size() - 5);

@@ -39,8 +39,7 @@ struct ReferenceOutcome {
 std::string DescribeDefaultTolerance(const Shape& shape);
 
 // Compares a result with the reference (expected) value.
-ReferenceOutcome CompareWithReference(const Literal& expected,
-                                      const Literal& actual);
+ReferenceOutcome CompareWithReference(const Literal& expected, const Literal& actual);
 ReferenceOutcome SkippedReference(absl::string_view why);
 
 // True for the runtime's "this platform cannot execute here" error
@@ -54,15 +53,12 @@ bool IsCannotExecute(const absl::Status& status);
 // or, when execution was skipped,
 //   "<file>: <shape> load X ms, execution skipped (<why>), reference: skipped"
 std::string FormatRunSummary(absl::string_view file, const Shape& result_shape,
-                             const RunTiming& timing,
-                             const ReferenceOutcome& reference);
-std::string FormatSkippedRunSummary(absl::string_view file,
-                                    const Shape& result_shape, double load_ms,
-                                    absl::string_view why);
+                             const RunTiming& timing, const ReferenceOutcome& reference);
+std::string FormatSkippedRunSummary(absl::string_view file, const Shape& result_shape,
+                                    double load_ms, absl::string_view why);
 
 // With several output files, file i of OUT.json goes to OUT.i.json.
-std::string OutputPathFor(const std::string& outputs, size_t index,
-                          size_t count);
+std::string OutputPathFor(const std::string& outputs, size_t index, size_t count);
 
 }  // namespace aot
 

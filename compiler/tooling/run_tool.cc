@@ -34,13 +34,12 @@ namespace {
 constexpr char kProgram[] = "aot-run";
 
 void Note(absl::string_view message) {
-  std::fprintf(stderr, "%s: note: %.*s\n", kProgram,
-               static_cast<int>(message.size()), message.data());
+  std::fprintf(stderr, "%s: note: %.*s\n", kProgram, static_cast<int>(message.size()),
+               message.data());
 }
 
 double MillisSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(
-             std::chrono::steady_clock::now() - start)
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
       .count();
 }
 
@@ -71,18 +70,14 @@ class Runner {
  private:
   // HLO text or an HloModuleProto: compiled for the platform (or
   // interpreted), then run.
-  int RunModule(const std::string& path, const LoadedHloModule& loaded,
-                size_t index, size_t count);
-  int Fail(const absl::Status& status, int code) {
-    return ReportToolError(kProgram, status, code);
-  }
-  absl::StatusOr<std::vector<Literal>> Arguments(
-      const std::string& path, const std::vector<Shape>& shapes);
-  int Interpret(const std::string& path, const HloModule& module, size_t index,
-                size_t count);
-  int Execute(const std::string& path, RunPlatform platform,
-              const std::string* serialized, const ExecutableProto* proto,
-              const HloModule* reference_module, size_t index, size_t count);
+  int RunModule(const std::string& path, const LoadedHloModule& loaded, size_t index, size_t count);
+  int Fail(const absl::Status& status, int code) { return ReportToolError(kProgram, status, code); }
+  absl::StatusOr<std::vector<Literal>> Arguments(const std::string& path,
+                                                 const std::vector<Shape>& shapes);
+  int Interpret(const std::string& path, const HloModule& module, size_t index, size_t count);
+  int Execute(const std::string& path, RunPlatform platform, const std::string* serialized,
+              const ExecutableProto* proto, const HloModule* reference_module, size_t index,
+              size_t count);
   absl::StatusOr<const Client*> ClientFor(RunPlatform platform);
   int WriteOutputs(Literal result, size_t index, size_t count);
   void PrintValues(const Literal& result);
@@ -94,20 +89,20 @@ class Runner {
 absl::StatusOr<const Client*> Runner::ClientFor(RunPlatform platform) {
   auto it = clients_.find(platform);
   if (it != clients_.end()) return it->second.get();
-  AOT_ASSIGN_OR_RETURN(auto client, Client::Create(platform == RunPlatform::kCuda ? "cuda" : "host"));
+  AOT_ASSIGN_OR_RETURN(auto client,
+                       Client::Create(platform == RunPlatform::kCuda ? "cuda" : "host"));
   const Client* raw = client.get();
   clients_.emplace(platform, std::move(client));
   return raw;
 }
 
-absl::StatusOr<std::vector<Literal>> Runner::Arguments(
-    const std::string& path, const std::vector<Shape>& shapes) {
+absl::StatusOr<std::vector<Literal>> Runner::Arguments(const std::string& path,
+                                                       const std::vector<Shape>& shapes) {
   if (options_.have_inputs) {
     auto grouped = UnflattenLiterals(shapes, options_.input_values);
     if (!grouped.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(options_.inputs_path, " does not fit module ", path,
-                       ": ", grouped.status().message()));
+      return absl::InvalidArgumentError(absl::StrCat(options_.inputs_path, " does not fit module ",
+                                                     path, ": ", grouped.status().message()));
     }
     return grouped;
   }
@@ -121,21 +116,17 @@ absl::StatusOr<std::vector<Literal>> Runner::Arguments(
 void Runner::PrintValues(const Literal& result) {
   std::vector<Literal> leaves = result.FlattenLeaves();
   for (size_t i = 0; i < leaves.size(); ++i) {
-    std::printf("  result[%zu] = %s %s\n", i,
-                leaves[i].shape().ToString(false).c_str(),
+    std::printf("  result[%zu] = %s %s\n", i, leaves[i].shape().ToString(false).c_str(),
                 leaves[i].ValuesToString().c_str());
   }
 }
 
 int Runner::WriteOutputs(Literal result, size_t index, size_t count) {
   if (options_.outputs_path.empty()) return 0;
-  const std::string out_path =
-      OutputPathFor(options_.outputs_path, index, count);
+  const std::string out_path = OutputPathFor(options_.outputs_path, index, count);
   std::vector<Literal> results;
   results.push_back(std::move(result));
-  if (absl::Status s =
-          WriteFileAtomically(out_path, LiteralsToJson(results, "results"));
-      !s.ok()) {
+  if (absl::Status s = WriteFileAtomically(out_path, LiteralsToJson(results, "results")); !s.ok()) {
     return Fail(s, 1);
   }
   return 0;
@@ -143,16 +134,15 @@ int Runner::WriteOutputs(Literal result, size_t index, size_t count) {
 
 std::vector<Shape> EntryParameterShapes(const HloModule& module) {
   std::vector<Shape> shapes;
-  for (const HloInstruction* p :
-       module.entry_computation()->parameter_instructions()) {
+  for (const HloInstruction* p : module.entry_computation()->parameter_instructions()) {
     shapes.push_back(p->shape());
   }
   return shapes;
 }
 
 // The reference interpreter alone (the tool's original behaviour and line).
-int Runner::Interpret(const std::string& path, const HloModule& module,
-                      size_t index, size_t count) {
+int Runner::Interpret(const std::string& path, const HloModule& module, size_t index,
+                      size_t count) {
   auto arguments = Arguments(path, EntryParameterShapes(module));
   if (!arguments.ok()) return Fail(arguments.status(), 2);
   HloEvaluator evaluator;
@@ -167,23 +157,19 @@ int Runner::Interpret(const std::string& path, const HloModule& module,
 }
 
 // Loads (from `serialized` bytes or `proto`), runs and compares.
-int Runner::Execute(const std::string& path, RunPlatform platform,
-                    const std::string* serialized, const ExecutableProto* proto,
-                    const HloModule* reference_module, size_t index,
+int Runner::Execute(const std::string& path, RunPlatform platform, const std::string* serialized,
+                    const ExecutableProto* proto, const HloModule* reference_module, size_t index,
                     size_t count) {
   auto client = ClientFor(platform);
   if (!client.ok()) return Fail(client.status(), 2);
   const auto load_start = std::chrono::steady_clock::now();
-  auto executable = serialized != nullptr
-                        ? (*client)->DeserializeExecutable(*serialized)
-                        : (*client)->Load(*proto);
+  auto executable = serialized != nullptr ? (*client)->DeserializeExecutable(*serialized)
+                                          : (*client)->Load(*proto);
   const double load_ms = MillisSince(load_start);
   if (!executable.ok()) {
     return Fail(
-        WithPath(path,
-                 absl::Status(executable.status().code(),
-                              absl::StrCat("cannot load: ",
-                                           executable.status().message()))),
+        WithPath(path, absl::Status(executable.status().code(),
+                                    absl::StrCat("cannot load: ", executable.status().message()))),
         1);
   }
   const Executable& exe = **executable;
@@ -210,19 +196,17 @@ int Runner::Execute(const std::string& path, RunPlatform platform,
   timing.first_ms = MillisSince(start);
   if (!result.ok()) {
     if (IsCannotExecute(result.status())) {
-      std::printf("%s\n", FormatSkippedRunSummary(path, *result_shape, load_ms,
-                                                  result.status().message())
-                              .c_str());
+      std::printf(
+          "%s\n",
+          FormatSkippedRunSummary(path, *result_shape, load_ms, result.status().message()).c_str());
       std::fflush(stdout);
       if (options_.require_execution) {
         return Fail(WithPath(path, absl::FailedPreconditionError(absl::StrCat(
-                                       "--require_execution: ",
-                                       result.status().message()))),
+                                       "--require_execution: ", result.status().message()))),
                     1);
       }
-      Note(absl::StrCat(
-          path, ": loaded and validated, not executed (no device here)",
-          options_.outputs_path.empty() ? "" : "; no results to write"));
+      Note(absl::StrCat(path, ": loaded and validated, not executed (no device here)",
+                        options_.outputs_path.empty() ? "" : "; no results to write"));
       return 0;
     }
     return Fail(WithPath(path, result.status()), 1);
@@ -245,17 +229,14 @@ int Runner::Execute(const std::string& path, RunPlatform platform,
     HloEvaluator evaluator;
     auto expected = evaluator.Evaluate(*reference_module, *arguments);
     if (!expected.ok()) {
-      return Fail(
-          WithPath(path,
-                   absl::Status(expected.status().code(),
-                                absl::StrCat("reference interpreter: ",
-                                             expected.status().message()))),
-          1);
+      return Fail(WithPath(path, absl::Status(expected.status().code(),
+                                              absl::StrCat("reference interpreter: ",
+                                                           expected.status().message()))),
+                  1);
     }
     reference = CompareWithReference(*expected, *result);
   }
-  std::printf("%s\n",
-              FormatRunSummary(path, *result_shape, timing, reference).c_str());
+  std::printf("%s\n", FormatRunSummary(path, *result_shape, timing, reference).c_str());
   if (options_.print) PrintValues(*result);
   std::fflush(stdout);
   if (int rc = WriteOutputs(*std::move(result), index, count); rc != 0) {
@@ -264,21 +245,19 @@ int Runner::Execute(const std::string& path, RunPlatform platform,
   if (reference.result == ReferenceResult::kMismatch) {
     return Fail(
         WithPath(path, absl::InternalError(absl::StrCat(
-                           "result differs from the reference interpreter: ",
-                           reference.detail))),
+                           "result differs from the reference interpreter: ", reference.detail))),
         1);
   }
   return 0;
 }
 
-int Runner::RunModule(const std::string& path, const LoadedHloModule& loaded,
-                      size_t index, size_t count) {
+int Runner::RunModule(const std::string& path, const LoadedHloModule& loaded, size_t index,
+                      size_t count) {
   const HloModule& module = *loaded.module;
   if (!loaded.elided_constants.empty()) {
-    Note(absl::StrCat(
-        path, ": constant(s) ", absl::StrJoin(loaded.elided_constants, ", "),
-        " had elided values; filled with seeded random values (seed ",
-        options_.seed, ")"));
+    Note(absl::StrCat(path, ": constant(s) ", absl::StrJoin(loaded.elided_constants, ", "),
+                      " had elided values; filled with seeded random values (seed ", options_.seed,
+                      ")"));
   }
   if (absl::Status s = VerifyHloModule(module); !s.ok()) {
     return Fail(WithPath(path, s), 2);
@@ -287,9 +266,8 @@ int Runner::RunModule(const std::string& path, const LoadedHloModule& loaded,
   if (platform == RunPlatform::kInterpreter) {
     return Interpret(path, module, index, count);
   }
-  auto target = SelectTarget(
-      platform == RunPlatform::kCuda ? PLATFORM_CUDA : PLATFORM_HOST,
-      options_.target_config);
+  auto target = SelectTarget(platform == RunPlatform::kCuda ? PLATFORM_CUDA : PLATFORM_HOST,
+                             options_.target_config);
   if (!target.ok()) return Fail(target.status(), 2);
   CompileOptions compile_options;
   compile_options.source_path = path;
@@ -316,26 +294,22 @@ int Runner::RunFile(const std::string& path, size_t index, size_t count) {
   // A serialized executable, or else an HloModuleProto (as aotc
   // --emit-proto writes them).
   const bool text = kind == InputKind::kExecutableText;
-  auto proto = ParseExecutableProto(
-      *bytes, text ? ArtifactFormat::kText : ArtifactFormat::kBinary);
+  auto proto = ParseExecutableProto(*bytes, text ? ArtifactFormat::kText : ArtifactFormat::kBinary);
   if (!proto.ok() || (proto->thunks_size() == 0 && !proto->has_result())) {
     auto as_module = ParseHloModuleBytes(
-        *bytes, path,
-        text ? InputKind::kHloProtoText : InputKind::kHloProtoBinary,
-        options_.seed);
+        *bytes, path, text ? InputKind::kHloProtoText : InputKind::kHloProtoBinary, options_.seed);
     if (as_module.ok()) return RunModule(path, *as_module, index, count);
     if (!proto.ok()) return Fail(WithPath(path, proto.status()), 2);
   }
   std::unique_ptr<HloModule> embedded;
   if (proto->hlo_module().hlo_module().computations_size() > 0) {
-    auto module = HloModuleFromProto(proto->hlo_module().hlo_module(),
-                                     &proto->hlo_module().config());
+    auto module =
+        HloModuleFromProto(proto->hlo_module().hlo_module(), &proto->hlo_module().config());
     if (!module.ok()) {
-      return Fail(
-          WithPath(path, absl::Status(module.status().code(),
-                                      absl::StrCat("embedded HLO module: ",
-                                                   module.status().message()))),
-          2);
+      return Fail(WithPath(path, absl::Status(module.status().code(),
+                                              absl::StrCat("embedded HLO module: ",
+                                                           module.status().message()))),
+                  2);
     }
     embedded = *std::move(module);
   }
@@ -344,46 +318,38 @@ int Runner::RunFile(const std::string& path, size_t index, size_t count) {
       proto->capability().has_cuda() ? RunPlatform::kCuda : RunPlatform::kHost);
   if (platform == RunPlatform::kInterpreter) {
     if (embedded == nullptr) {
-      return Fail(
-          WithPath(path,
-                   absl::InvalidArgumentError(
-                       "the executable embeds no HLO module to interpret")),
-          2);
+      return Fail(WithPath(path, absl::InvalidArgumentError(
+                                     "the executable embeds no HLO module to interpret")),
+                  2);
     }
     return Interpret(path, *embedded, index, count);
   }
-  return Execute(path, platform, nullptr, &*proto, embedded.get(), index,
-                 count);
+  return Execute(path, platform, nullptr, &*proto, embedded.get(), index, count);
 }
 
 }  // namespace
 
 void AddRunToolFlags(FlagSet& flags, RunToolFlags* out) {
-  flags.AddString(
-      "platform", &out->platform,
-      "Where to run: host, cuda or interpreter (default: host, or the platform "
-      "a serialized executable was compiled for).");
-  flags.AddString(
-      "reference_platform", &out->reference_platform,
-      "Compare with: interpreter or none (default: interpreter, none when "
-      "--platform=interpreter).");
+  flags.AddString("platform", &out->platform,
+                  "Where to run: host, cuda or interpreter (default: host, or the platform "
+                  "a serialized executable was compiled for).");
+  flags.AddString("reference_platform", &out->reference_platform,
+                  "Compare with: interpreter or none (default: interpreter, none when "
+                  "--platform=interpreter).");
   flags.AddString("target_config", &out->target_config,
                   "Target to compile HLO for: a shipped spec name or a .txtpb "
                   "(default: the best host-x86-64-vN here; h100 for cuda).");
   flags.AddString("inputs", &out->inputs_path,
                   "JSON file with the arguments ({\"arguments\": [...]}).");
-  flags.AddString(
-      "outputs", &out->outputs_path,
-      "Write the results as JSON ({\"results\": [...]}) to this file.");
+  flags.AddString("outputs", &out->outputs_path,
+                  "Write the results as JSON ({\"results\": [...]}) to this file.");
   flags.AddInt("iterations", &out->iterations,
                "Steady-state runs after the first; their median is reported.");
-  flags.AddInt("seed", &out->seed,
-               "Seed of the random arguments and of elided constants' values.");
+  flags.AddInt("seed", &out->seed, "Seed of the random arguments and of elided constants' values.");
   flags.AddBool("print", &out->print, "Print the result values.");
-  flags.AddBool(
-      "require_execution", &out->require_execution,
-      "Fail (exit 1) when the platform cannot execute here instead of "
-      "reporting execution as skipped.");
+  flags.AddBool("require_execution", &out->require_execution,
+                "Fail (exit 1) when the platform cannot execute here instead of "
+                "reporting execution as skipped.");
 }
 
 int RunTool(const RunToolFlags& flags, const std::vector<std::string>& positional) {
@@ -396,8 +362,7 @@ int RunTool(const RunToolFlags& flags, const std::vector<std::string>& positiona
     if (flags.platform == "interpreter") {
       options.platform = RunPlatform::kInterpreter;
     } else if (auto kind = ParsePlatformName(flags.platform); kind.ok()) {
-      options.platform =
-          *kind == PLATFORM_CUDA ? RunPlatform::kCuda : RunPlatform::kHost;
+      options.platform = *kind == PLATFORM_CUDA ? RunPlatform::kCuda : RunPlatform::kHost;
     } else {
       return usage(absl::StrCat("unknown platform '", flags.platform,
                                 "' (available: host, cuda, interpreter)"));
@@ -407,15 +372,12 @@ int RunTool(const RunToolFlags& flags, const std::vector<std::string>& positiona
     auto target = ResolveTargetConfig(flags.target_config);
     if (!target.ok()) return ReportToolError(kProgram, target.status(), 2);
     if (!options.platform.has_value()) {
-      options.platform = target->platform() == PLATFORM_CUDA
-                             ? RunPlatform::kCuda
-                             : RunPlatform::kHost;
+      options.platform =
+          target->platform() == PLATFORM_CUDA ? RunPlatform::kCuda : RunPlatform::kHost;
     } else if (*options.platform == RunPlatform::kInterpreter) {
       return usage("--target_config does not apply to --platform=interpreter");
     } else {
-      PlatformKind want = *options.platform == RunPlatform::kCuda
-                              ? PLATFORM_CUDA
-                              : PLATFORM_HOST;
+      PlatformKind want = *options.platform == RunPlatform::kCuda ? PLATFORM_CUDA : PLATFORM_HOST;
       if (auto checked = SelectTarget(want, flags.target_config); !checked.ok()) {
         return ReportToolError(kProgram, checked.status(), 2);
       }
@@ -428,17 +390,14 @@ int RunTool(const RunToolFlags& flags, const std::vector<std::string>& positiona
   } else if (flags.reference_platform == "none") {
     options.reference = false;
   } else {
-    return usage(absl::StrCat("unknown reference platform '",
-                              flags.reference_platform,
+    return usage(absl::StrCat("unknown reference platform '", flags.reference_platform,
                               "' (available: interpreter, none)"));
   }
   if (flags.iterations < 1 || flags.iterations > 1000000) {
-    return usage(
-        absl::StrCat("--iterations=", flags.iterations, ": need 1 to 1000000"));
+    return usage(absl::StrCat("--iterations=", flags.iterations, ": need 1 to 1000000"));
   }
   if (positional.empty()) {
-    return usage(absl::StrCat("no HLO module or executable given (see ",
-                              kProgram, " --help)"));
+    return usage(absl::StrCat("no HLO module or executable given (see ", kProgram, " --help)"));
   }
   auto files = ExpandFileArguments(positional);
   if (!files.ok()) return ReportToolError(kProgram, files.status(), 2);
@@ -456,8 +415,7 @@ int RunTool(const RunToolFlags& flags, const std::vector<std::string>& positiona
     if (!text.ok()) return ReportToolError(kProgram, text.status(), 2);
     auto parsed = ParseLiteralsJson(*text, "arguments");
     if (!parsed.ok()) {
-      return ReportToolError(kProgram, WithPath(flags.inputs_path, parsed.status()),
-                             2);
+      return ReportToolError(kProgram, WithPath(flags.inputs_path, parsed.status()), 2);
     }
     options.input_values = *std::move(parsed);
   } else {

@@ -31,19 +31,15 @@ absl::Status Invalid(const Args&... args) {
   return absl::InvalidArgumentError(absl::StrCat(args...));
 }
 
-std::string Str(const Shape& shape) {
-  return shape.ToString(/*print_layout=*/false);
-}
+std::string Str(const Shape& shape) { return shape.ToString(/*print_layout=*/false); }
 
 std::string Describe(const HloComputation& computation) {
   return absl::StrCat("computation '", computation.name(), "'");
 }
 
-std::string Describe(const HloComputation& computation,
-                     const HloInstruction& instruction) {
-  return absl::StrCat("computation '", computation.name(), "': instruction '",
-                      instruction.name(), "' (",
-                      HloOpcodeString(instruction.opcode()), ")");
+std::string Describe(const HloComputation& computation, const HloInstruction& instruction) {
+  return absl::StrCat("computation '", computation.name(), "': instruction '", instruction.name(),
+                      "' (", HloOpcodeString(instruction.opcode()), ")");
 }
 
 // Checks a declared shape: array element types, non-negative dimensions,
@@ -66,8 +62,7 @@ absl::Status ValidateShape(const Shape& shape) {
     return absl::OkStatus();
   }
   if (!shape.IsArray()) {
-    return Invalid("invalid element type ",
-                   static_cast<int>(shape.element_type()));
+    return Invalid("invalid element type ", static_cast<int>(shape.element_type()));
   }
   if (!shape.tuple_shapes().empty()) {
     return Invalid("array shape ", Str(shape), " has tuple elements");
@@ -95,8 +90,7 @@ absl::Status ValidateShape(const Shape& shape) {
     for (int64_t i = 0; ok && i < shape.rank(); ++i) ok = sorted[i] == i;
     if (!ok) {
       return Invalid("layout {", absl::StrJoin(m2m, ","), "} of ", Str(shape),
-                     " is not a permutation of its ", shape.rank(),
-                     " dimensions");
+                     " is not a permutation of its ", shape.rank(), " dimensions");
     }
   }
   return absl::OkStatus();
@@ -125,18 +119,16 @@ class ModuleVerifier {
       if (c->parent() != &module_) continue;
       owned_.insert(c);
       if (c->name().empty()) {
-        return Invalid("module '", module_.name(),
-                       "' has a computation without a name");
+        return Invalid("module '", module_.name(), "' has a computation without a name");
       }
       if (!names.insert(c->name()).second) {
-        return Invalid("module '", module_.name(),
-                       "' has two computations named '", c->name(), "'");
+        return Invalid("module '", module_.name(), "' has two computations named '", c->name(),
+                       "'");
       }
     }
     if (!owned_.contains(entry)) {
-      return Invalid("entry computation '", entry->name(),
-                     "' is not one of module '", module_.name(),
-                     "''s computations");
+      return Invalid("entry computation '", entry->name(), "' is not one of module '",
+                     module_.name(), "''s computations");
     }
     for (const HloComputation* c : computations_) {
       if (owned_.contains(c)) {
@@ -161,11 +153,9 @@ class ModuleVerifier {
         if (instruction == nullptr) {
           return Invalid(Describe(*c), " has a null instruction");
         }
-        for (const HloComputation* callee :
-             instruction->called_computations()) {
+        for (const HloComputation* callee : instruction->called_computations()) {
           if (callee == nullptr) {
-            return Invalid(Describe(*c, *instruction),
-                           ": a called computation is null");
+            return Invalid(Describe(*c, *instruction), ": a called computation is null");
           }
           if (seen.insert(callee).second) stack.push_back(callee);
         }
@@ -176,8 +166,7 @@ class ModuleVerifier {
 
   absl::Status VerifyStructure(const HloComputation& c) const {
     const std::vector<HloInstruction*> instructions = c.instructions();
-    absl::flat_hash_set<const HloInstruction*> members(instructions.begin(),
-                                                       instructions.end());
+    absl::flat_hash_set<const HloInstruction*> members(instructions.begin(), instructions.end());
     if (c.root_instruction() == nullptr) {
       return Invalid(Describe(c), " has no root instruction");
     }
@@ -187,17 +176,15 @@ class ModuleVerifier {
         return Invalid(Describe(c), " has a null instruction");
       }
       if (instruction->name().empty()) {
-        return Invalid(Describe(c), ": an instruction (",
-                       HloOpcodeString(instruction->opcode()), ") has no name");
+        return Invalid(Describe(c), ": an instruction (", HloOpcodeString(instruction->opcode()),
+                       ") has no name");
       }
       if (!instruction_names.insert(instruction->name()).second) {
-        return Invalid(Describe(c), " has two instructions named '",
-                       instruction->name(), "'");
+        return Invalid(Describe(c), " has two instructions named '", instruction->name(), "'");
       }
     }
     if (!members.contains(c.root_instruction())) {
-      return Invalid(Describe(c), ": root instruction '",
-                     c.root_instruction()->name(),
+      return Invalid(Describe(c), ": root instruction '", c.root_instruction()->name(),
                      "' is not in the computation");
     }
 
@@ -207,8 +194,7 @@ class ModuleVerifier {
       if (instruction->opcode() != HloOpcode::kParameter) continue;
       const int64_t number = instruction->parameter_number();
       if (number < 0) {
-        return Invalid(Describe(c, *instruction), ": parameter number ", number,
-                       " is negative");
+        return Invalid(Describe(c, *instruction), ": parameter number ", number, " is negative");
       }
       if (number >= static_cast<int64_t>(instructions.size())) {
         return Invalid(Describe(c, *instruction), ": parameter number ", number,
@@ -228,58 +214,50 @@ class ModuleVerifier {
         return Invalid(Describe(c),
                        ": parameter numbers must be contiguous "
                        "from 0 but parameter ",
-                       i, " is missing (the highest is ", parameters.size() - 1,
-                       ")");
+                       i, " is missing (the highest is ", parameters.size() - 1, ")");
       }
     }
     if (c.num_parameters() != static_cast<int64_t>(parameters.size())) {
-      return Invalid(Describe(c), " registers ", c.num_parameters(),
-                     " parameters but has ", parameters.size(),
-                     " parameter instructions");
+      return Invalid(Describe(c), " registers ", c.num_parameters(), " parameters but has ",
+                     parameters.size(), " parameter instructions");
     }
     for (size_t i = 0; i < parameters.size(); ++i) {
       if (c.parameter_instruction(static_cast<int64_t>(i)) != parameters[i]) {
-        return Invalid(Describe(c, *parameters[i]),
-                       ": is not registered as parameter ", i,
+        return Invalid(Describe(c, *parameters[i]), ": is not registered as parameter ", i,
                        " of the computation");
       }
     }
 
     for (const HloInstruction* instruction : instructions) {
       if (instruction->parent() != &c) {
-        return Invalid(Describe(c, *instruction),
-                       ": its parent is not this computation");
+        return Invalid(Describe(c, *instruction), ": its parent is not this computation");
       }
       absl::Status shape_status = ValidateShape(instruction->shape());
       if (!shape_status.ok()) {
-        return Invalid(Describe(c, *instruction),
-                       ": declared shape: ", shape_status.message());
+        return Invalid(Describe(c, *instruction), ": declared shape: ", shape_status.message());
       }
       for (int64_t i = 0; i < instruction->operand_count(); ++i) {
         const HloInstruction* operand = instruction->operand(i);
         if (operand == nullptr) {
-          return Invalid(Describe(c, *instruction), ": operand ", i,
-                         " is null");
+          return Invalid(Describe(c, *instruction), ": operand ", i, " is null");
         }
         if (!members.contains(operand)) {
-          return Invalid(Describe(c, *instruction), ": operand ", i, " '",
-                         operand->name(),
+          return Invalid(Describe(c, *instruction), ": operand ", i, " '", operand->name(),
                          "' is not an instruction of this computation");
         }
         const std::vector<HloInstruction*>& users = operand->users();
         if (std::find(users.begin(), users.end(), instruction) == users.end()) {
-          return Invalid(Describe(c, *instruction), ": operand ", i, " '",
-                         operand->name(), "' does not list it among its users");
+          return Invalid(Describe(c, *instruction), ": operand ", i, " '", operand->name(),
+                         "' does not list it among its users");
         }
       }
       for (const HloComputation* callee : instruction->called_computations()) {
         if (callee == nullptr) {
-          return Invalid(Describe(c, *instruction),
-                         ": a called computation is null");
+          return Invalid(Describe(c, *instruction), ": a called computation is null");
         }
         if (!owned_.contains(callee)) {
-          return Invalid(Describe(c, *instruction), ": called computation '",
-                         callee->name(), "' is not in the module");
+          return Invalid(Describe(c, *instruction), ": called computation '", callee->name(),
+                         "' is not in the module");
         }
       }
     }
@@ -287,9 +265,8 @@ class ModuleVerifier {
   }
 
   // Operand edges must not form a cycle.
-  absl::Status CheckAcyclic(
-      const HloComputation& c,
-      const std::vector<HloInstruction*>& instructions) const {
+  absl::Status CheckAcyclic(const HloComputation& c,
+                            const std::vector<HloInstruction*>& instructions) const {
     // 0 = unvisited, 1 = on the stack, 2 = done.
     absl::flat_hash_map<const HloInstruction*, int> state;
     for (const HloInstruction* start : instructions) {
@@ -329,10 +306,9 @@ class ModuleVerifier {
     return absl::OkStatus();
   }
 
-  absl::Status VisitCalls(
-      const HloComputation* c,
-      absl::flat_hash_map<const HloComputation*, int>& state,
-      std::vector<const HloComputation*>& path) const {
+  absl::Status VisitCalls(const HloComputation* c,
+                          absl::flat_hash_map<const HloComputation*, int>& state,
+                          std::vector<const HloComputation*>& path) const {
     int& s = state[c];
     if (s == 2) return absl::OkStatus();
     if (s == 1) {
@@ -342,8 +318,7 @@ class ModuleVerifier {
         names.push_back((*it)->name());
       }
       names.push_back(c->name());
-      return Invalid(Describe(*c), " calls itself recursively: ",
-                     absl::StrJoin(names, " -> "));
+      return Invalid(Describe(*c), " calls itself recursively: ", absl::StrJoin(names, " -> "));
     }
     s = 1;
     path.push_back(c);
@@ -361,13 +336,11 @@ class ModuleVerifier {
     for (const HloInstruction* instruction : c.MakeInstructionPostOrder()) {
       absl::StatusOr<Shape> inferred = InferShape(*instruction);
       if (!inferred.ok()) {
-        return absl::Status(
-            inferred.status().code(),
-            absl::StrCat(Describe(c), ": ", inferred.status().message()));
+        return absl::Status(inferred.status().code(),
+                            absl::StrCat(Describe(c), ": ", inferred.status().message()));
       }
       if (!inferred->Compatible(instruction->shape())) {
-        return Invalid(Describe(c, *instruction), ": declared shape ",
-                       Str(instruction->shape()),
+        return Invalid(Describe(c, *instruction), ": declared shape ", Str(instruction->shape()),
                        " does not match the inferred shape ", Str(*inferred));
       }
     }
@@ -375,16 +348,13 @@ class ModuleVerifier {
   }
 
   absl::Status VerifyEntryLayout(const HloComputation& entry) const {
-    const std::optional<ProgramShape>& layout =
-        module_.config().entry_computation_layout;
+    const std::optional<ProgramShape>& layout = module_.config().entry_computation_layout;
     if (!layout.has_value()) return absl::OkStatus();
-    const std::string where = absl::StrCat(
-        "entry_computation_layout of module '", module_.name(), "'");
-    if (static_cast<int64_t>(layout->parameters.size()) !=
-        entry.num_parameters()) {
-      return Invalid(where, " has ", layout->parameters.size(),
-                     " parameters but the entry ", Describe(entry), " has ",
-                     entry.num_parameters());
+    const std::string where =
+        absl::StrCat("entry_computation_layout of module '", module_.name(), "'");
+    if (static_cast<int64_t>(layout->parameters.size()) != entry.num_parameters()) {
+      return Invalid(where, " has ", layout->parameters.size(), " parameters but the entry ",
+                     Describe(entry), " has ", entry.num_parameters());
     }
     for (int64_t i = 0; i < entry.num_parameters(); ++i) {
       const Shape& declared = layout->parameters[i];
@@ -394,9 +364,8 @@ class ModuleVerifier {
       }
       const HloInstruction* parameter = entry.parameter_instruction(i);
       if (!declared.Compatible(parameter->shape())) {
-        return Invalid(where, ": parameter ", i, " is ", Str(declared),
-                       " but entry parameter '", parameter->name(), "' is ",
-                       Str(parameter->shape()));
+        return Invalid(where, ": parameter ", i, " is ", Str(declared), " but entry parameter '",
+                       parameter->name(), "' is ", Str(parameter->shape()));
       }
     }
     absl::Status valid = ValidateShape(layout->result);
@@ -405,9 +374,8 @@ class ModuleVerifier {
     }
     const Shape& root = entry.root_instruction()->shape();
     if (!layout->result.Compatible(root)) {
-      return Invalid(where, ": result is ", Str(layout->result),
-                     " but the entry root '", entry.root_instruction()->name(),
-                     "' is ", Str(root));
+      return Invalid(where, ": result is ", Str(layout->result), " but the entry root '",
+                     entry.root_instruction()->name(), "' is ", Str(root));
     }
     return absl::OkStatus();
   }
@@ -422,8 +390,6 @@ class ModuleVerifier {
 
 }  // namespace
 
-absl::Status VerifyHloModule(const HloModule& module) {
-  return ModuleVerifier(module).Run();
-}
+absl::Status VerifyHloModule(const HloModule& module) { return ModuleVerifier(module).Run(); }
 
 }  // namespace aot

@@ -119,13 +119,12 @@ TEST(HloVerifierTest, DeclaredShapeMustMatchInferredShape) {
                          "declared shape f32[3] does not match the inferred "
                          "shape f32[2]"}));
   // Errors from shape inference name the computation too.
-  EXPECT_TRUE(
-      FailsWith(Module(R"(
+  EXPECT_TRUE(FailsWith(Module(R"(
   a = f32[2] parameter(0)
   b = s32[2] parameter(1)
   ROOT add.3 = f32[2] add(a, b))"),
-                {"computation 'main': instruction 'add.3' (add): operand "
-                 "1 has shape s32[2] but operand 0 has f32[2]"}));
+                        {"computation 'main': instruction 'add.3' (add): operand "
+                         "1 has shape s32[2] but operand 0 has f32[2]"}));
   // Also inside called computations.
   EXPECT_TRUE(FailsWith(R"(
 HloModule m
@@ -139,8 +138,8 @@ ENTRY main {
   c = f32[] constant(0)
   ROOT r = f32[] reduce(p, c), dimensions={0}, to_apply=bad_add
 })",
-                        {"computation 'bad_add': instruction 'r' (add)",
-                         "declared shape s32[]", "inferred shape f32[]"}));
+                        {"computation 'bad_add': instruction 'r' (add)", "declared shape s32[]",
+                         "inferred shape f32[]"}));
 }
 
 TEST(HloVerifierTest, LayoutsAreIgnoredWhenComparingShapes) {
@@ -162,9 +161,8 @@ TEST(HloVerifierTest, LayoutsMustBePermutationsOfTheRank) {
   ASSERT_TRUE(VerifyHloModule(*module).ok());
   HloInstruction* n = Find(*module, "n");
   n->mutable_shape()->set_minor_to_major({0, 0});
-  EXPECT_TRUE(
-      FailsWith(*module, {"instruction 'n' (negate)",
-                          "layout {0,0} of f32[2,3] is not a permutation"}));
+  EXPECT_TRUE(FailsWith(
+      *module, {"instruction 'n' (negate)", "layout {0,0} of f32[2,3] is not a permutation"}));
   n->mutable_shape()->set_minor_to_major({0});
   EXPECT_TRUE(FailsWith(*module, {"instruction 'n' (negate)", "layout {0}"}));
   n->mutable_shape()->set_minor_to_major({1, 2});
@@ -173,8 +171,8 @@ TEST(HloVerifierTest, LayoutsMustBePermutationsOfTheRank) {
   EXPECT_TRUE(VerifyHloModule(*module).ok());
   // A scalar has no layout to speak of.
   Find(*module, "s")->mutable_shape()->set_minor_to_major({0});
-  EXPECT_TRUE(FailsWith(*module, {"instruction 's' (parameter)",
-                                  "layout {0} of f32[] is not a permutation"}));
+  EXPECT_TRUE(FailsWith(
+      *module, {"instruction 's' (parameter)", "layout {0} of f32[] is not a permutation"}));
 }
 
 TEST(HloVerifierTest, ShapesNeedValidTypesAndDimensions) {
@@ -184,11 +182,9 @@ TEST(HloVerifierTest, ShapesNeedValidTypesAndDimensions) {
   ASSERT_NE(module, nullptr);
   HloInstruction* a = Find(*module, "a");
   (*a->mutable_shape()->mutable_dimensions())[1] = -1;
-  EXPECT_TRUE(FailsWith(*module,
-                        {"instruction 'a' (parameter)", "negative dimension"}));
+  EXPECT_TRUE(FailsWith(*module, {"instruction 'a' (parameter)", "negative dimension"}));
   *a->mutable_shape() = Shape(PRIMITIVE_TYPE_INVALID, {2});
-  EXPECT_TRUE(FailsWith(
-      *module, {"instruction 'a' (parameter)", "invalid element type"}));
+  EXPECT_TRUE(FailsWith(*module, {"instruction 'a' (parameter)", "invalid element type"}));
   HloInstruction* t = Find(*module, "t");
   *a->mutable_shape() = Shape(F32, {2, 3});
   t->mutable_shape()->mutable_tuple_shapes()->at(0).set_minor_to_major({5, 0});
@@ -201,12 +197,10 @@ TEST(HloVerifierTest, ShapesNeedValidTypesAndDimensions) {
 TEST(HloVerifierTest, EntryComputationMustExist) {
   HloModule module("no_entry");
   auto c = std::make_unique<HloComputation>("c");
-  HloInstruction* p = c->AddInstruction(
-      HloInstruction::CreateParameter(0, Shape(F32, {}), "p"));
+  HloInstruction* p = c->AddInstruction(HloInstruction::CreateParameter(0, Shape(F32, {}), "p"));
   c->set_root_instruction(p);
   module.AddComputation(std::move(c), /*is_entry=*/false);
-  EXPECT_TRUE(
-      FailsWith(module, {"module 'no_entry' has no entry computation"}));
+  EXPECT_TRUE(FailsWith(module, {"module 'no_entry' has no entry computation"}));
 }
 
 TEST(HloVerifierTest, EveryComputationNeedsARootInIt) {
@@ -232,41 +226,37 @@ TEST(HloVerifierTest, ParameterNumbersAreUniqueAndContiguous) {
   ASSERT_NE(module, nullptr);
   HloInstruction* b = Find(*module, "b");
   b->mutable_attrs()->parameter_number = 2;
-  EXPECT_TRUE(
-      FailsWith(*module, {"computation 'main'", "parameter 1 is missing"}));
+  EXPECT_TRUE(FailsWith(*module, {"computation 'main'", "parameter 1 is missing"}));
   b->mutable_attrs()->parameter_number = 0;
-  EXPECT_TRUE(FailsWith(*module, {"instruction 'b' (parameter)",
-                                  "parameter number 0 is also used by 'a'"}));
+  EXPECT_TRUE(FailsWith(*module,
+                        {"instruction 'b' (parameter)", "parameter number 0 is also used by 'a'"}));
   b->mutable_attrs()->parameter_number = -1;
-  EXPECT_TRUE(FailsWith(*module, {"instruction 'b' (parameter)",
-                                  "parameter number -1 is negative"}));
+  EXPECT_TRUE(
+      FailsWith(*module, {"instruction 'b' (parameter)", "parameter number -1 is negative"}));
 }
 
 TEST(HloVerifierTest, ParametersMustBeRegisteredWithTheComputation) {
   HloModule module("m");
   auto c = std::make_unique<HloComputation>("main");
-  HloInstruction* p0 = c->AddInstruction(
-      HloInstruction::CreateParameter(0, Shape(F32, {2}), "p0"));
+  HloInstruction* p0 = c->AddInstruction(HloInstruction::CreateParameter(0, Shape(F32, {2}), "p0"));
   // Registered under number 1, then renumbered 0: the computation's
   // parameter list no longer matches the instructions.
-  HloInstruction* p1 = c->AddInstruction(
-      HloInstruction::CreateParameter(5, Shape(F32, {2}), "p1"));
+  HloInstruction* p1 = c->AddInstruction(HloInstruction::CreateParameter(5, Shape(F32, {2}), "p1"));
   p1->mutable_attrs()->parameter_number = 1;
   auto add = HloInstruction::Create(HloOpcode::kAdd, Shape(F32, {2}), {p0, p1});
   add->set_name("add");
   c->set_root_instruction(c->AddInstruction(std::move(add)));
   module.AddComputation(std::move(c), /*is_entry=*/true);
-  EXPECT_TRUE(FailsWith(module, {"computation 'main'", "registers 6 parameters",
-                                 "has 2 parameter instructions"}));
+  EXPECT_TRUE(FailsWith(
+      module, {"computation 'main'", "registers 6 parameters", "has 2 parameter instructions"}));
 }
 
 TEST(HloVerifierTest, ProgrammaticModuleVerifies) {
   HloModule module("m");
   auto c = std::make_unique<HloComputation>("main");
-  HloInstruction* p0 = c->AddInstruction(
-      HloInstruction::CreateParameter(0, Shape(F32, {2}), "p0"));
-  HloInstruction* k = c->AddInstruction(HloInstruction::CreateConstant(
-      Literal::FromDoubles(Shape(F32, {2}), {1.0, 2.0})));
+  HloInstruction* p0 = c->AddInstruction(HloInstruction::CreateParameter(0, Shape(F32, {2}), "p0"));
+  HloInstruction* k = c->AddInstruction(
+      HloInstruction::CreateConstant(Literal::FromDoubles(Shape(F32, {2}), {1.0, 2.0})));
   k->set_name("k");
   auto add = HloInstruction::Create(HloOpcode::kAdd, Shape(F32, {2}), {p0, k});
   add->set_name("add");
@@ -278,8 +268,7 @@ TEST(HloVerifierTest, ProgrammaticModuleVerifies) {
   // Extra operands are counted.
   HloInstruction* root = module.entry_computation()->root_instruction();
   root->AppendOperand(p0);
-  EXPECT_TRUE(FailsWith(
-      module, {"instruction 'add' (add)", "expects 2 operands but has 3"}));
+  EXPECT_TRUE(FailsWith(module, {"instruction 'add' (add)", "expects 2 operands but has 3"}));
 }
 
 TEST(HloVerifierTest, InstructionsNeedUniqueNamesWithinAComputation) {
@@ -319,24 +308,20 @@ TEST(HloVerifierTest, OperandsMustBelongToTheSameComputation) {
   ASSERT_NE(module, nullptr);
   HloComputation* add = module->FindComputation("add_f32");
   HloInstruction* r = add->root_instruction();
-  r->ReplaceOperandWith(1,
-                        module->entry_computation()->parameter_instruction(0));
-  EXPECT_TRUE(
-      FailsWith(*module, {"computation 'add_f32': instruction 'r' (add)",
-                          "operand 1 'a' is not an instruction of this "
-                          "computation"}));
+  r->ReplaceOperandWith(1, module->entry_computation()->parameter_instruction(0));
+  EXPECT_TRUE(FailsWith(*module, {"computation 'add_f32': instruction 'r' (add)",
+                                  "operand 1 'a' is not an instruction of this "
+                                  "computation"}));
 }
 
 TEST(HloVerifierTest, OperandCyclesAreReportedNotFollowedForever) {
   HloModule module("m");
   auto c = std::make_unique<HloComputation>("main");
-  HloInstruction* p = c->AddInstruction(
-      HloInstruction::CreateParameter(0, Shape(F32, {2}), "p"));
+  HloInstruction* p = c->AddInstruction(HloInstruction::CreateParameter(0, Shape(F32, {2}), "p"));
   auto n1 = HloInstruction::Create(HloOpcode::kNegate, Shape(F32, {2}), {p});
   n1->set_name("n1");
   HloInstruction* n1_raw = c->AddInstruction(std::move(n1));
-  auto n2 =
-      HloInstruction::Create(HloOpcode::kNegate, Shape(F32, {2}), {n1_raw});
+  auto n2 = HloInstruction::Create(HloOpcode::kNegate, Shape(F32, {2}), {n1_raw});
   n2->set_name("n2");
   HloInstruction* n2_raw = c->AddInstruction(std::move(n2));
   c->set_root_instruction(n2_raw);
@@ -390,27 +375,24 @@ TEST(HloVerifierTest, CalledComputationsMustBeInTheModule) {
                                   "called computation 'add_f32' is not in the "
                                   "module"}));
   (*call->mutable_called_computations())[0] = nullptr;
-  EXPECT_TRUE(FailsWith(
-      *module, {"instruction 'c' (call)", "a called computation is null"}));
+  EXPECT_TRUE(FailsWith(*module, {"instruction 'c' (call)", "a called computation is null"}));
 }
 
 TEST(HloVerifierTest, CalledComputationCountsPerOpcode) {
-  EXPECT_TRUE(FailsWith(Module(R"(
+  EXPECT_TRUE(
+      FailsWith(Module(R"(
   a = f32[4] parameter(0)
   c = f32[] constant(0)
   ROOT r = f32[] reduce(a, c), dimensions={0})"),
-                        {"instruction 'r' (reduce)",
-                         "expects 1 called computation (to_apply) but has 0"}));
-  EXPECT_TRUE(
-      FailsWith(Module(R"(
+                {"instruction 'r' (reduce)", "expects 1 called computation (to_apply) but has 0"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
   a = f32[] parameter(0)
   ROOT c = f32[] call(a, a))"),
-                {"instruction 'c' (call)", "expects 1 called computation"}));
-  EXPECT_TRUE(
-      FailsWith(Module(R"(
+                        {"instruction 'c' (call)", "expects 1 called computation"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
   a = f32[4] parameter(0)
   ROOT s = f32[4] sort(a), dimensions={0})"),
-                {"instruction 's' (sort)", "expects 1 called computation"}));
+                        {"instruction 's' (sort)", "expects 1 called computation"}));
 }
 
 TEST(HloVerifierTest, EntryComputationLayoutMustMatchTheEntry) {
@@ -431,24 +413,23 @@ ENTRY main {
 })",
       {"entry_computation_layout of module 'm'", "parameter 0 is f32[2,4]",
        "entry parameter 'a' is f32[2,3]"}));
-  EXPECT_TRUE(
-      FailsWith(R"(
+  EXPECT_TRUE(FailsWith(R"(
 HloModule m, entry_computation_layout={(f32[2,3]{1,0})->f32[2,3]{1,0}}
 ENTRY main {
   a = f32[2,3] parameter(0)
   i = s32[] parameter(1)
   ROOT n = f32[2,3] negate(a)
 })",
-                {"entry_computation_layout", "has 1 parameters", "has 2"}));
-  EXPECT_TRUE(FailsWith(R"(
+                        {"entry_computation_layout", "has 1 parameters", "has 2"}));
+  EXPECT_TRUE(FailsWith(
+      R"(
 HloModule m, entry_computation_layout={(f32[2,3]{1,0}, s32[])->(f32[2,3]{1,0})}
 ENTRY main {
   a = f32[2,3] parameter(0)
   i = s32[] parameter(1)
   ROOT n = f32[2,3] negate(a)
 })",
-                        {"entry_computation_layout", "result is (f32[2,3])",
-                         "entry root 'n' is f32[2,3]"}));
+      {"entry_computation_layout", "result is (f32[2,3])", "entry root 'n' is f32[2,3]"}));
 }
 
 TEST(HloVerifierTest, ErrorsAreInvalidArgument) {
@@ -468,8 +449,7 @@ TEST(HloVerifierTest, EveryGoldenModuleVerifies) {
   const std::filesystem::path root = "golden/modules";
   if (!std::filesystem::exists(root)) GTEST_SKIP() << "no golden/modules";
   int count = 0;
-  for (const auto& entry :
-       std::filesystem::recursive_directory_iterator(root)) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
     if (entry.path().extension() != ".hlo") continue;
     ++count;
     std::ifstream in(entry.path());

@@ -25,17 +25,14 @@ absl::Status Invalid(const Args&... args) {
   return absl::InvalidArgumentError(absl::StrCat(args...));
 }
 
-std::string Str(const Shape& shape) {
-  return shape.ToString(/*print_layout=*/false);
-}
+std::string Str(const Shape& shape) { return shape.ToString(/*print_layout=*/false); }
 
 template <typename Container>
 std::string Dims(const Container& dims) {
   return absl::StrCat("{", absl::StrJoin(dims, ","), "}");
 }
 
-std::vector<int64_t> ToVector(
-    const google::protobuf::RepeatedField<int64_t>& field) {
+std::vector<int64_t> ToVector(const google::protobuf::RepeatedField<int64_t>& field) {
   return std::vector<int64_t>(field.begin(), field.end());
 }
 
@@ -53,13 +50,11 @@ bool Contains(absl::Span<const int64_t> values, int64_t v) {
 using Wide = __int128;
 
 bool FitsInt64(Wide v) {
-  return v >= std::numeric_limits<int64_t>::min() &&
-         v <= std::numeric_limits<int64_t>::max();
+  return v >= std::numeric_limits<int64_t>::min() && v <= std::numeric_limits<int64_t>::max();
 }
 
 std::string WideStr(Wide v) {
-  return FitsInt64(v) ? absl::StrCat(static_cast<int64_t>(v))
-                      : std::string("(out of range)");
+  return FitsInt64(v) ? absl::StrCat(static_cast<int64_t>(v)) : std::string("(out of range)");
 }
 
 // Elements of an array shape, or nullopt when the count overflows int64.
@@ -101,16 +96,14 @@ PrimitiveType UpcastToDeclared(PrimitiveType from, PrimitiveType declared) {
 }
 
 // Checks that `dims` are distinct and within [0, rank).
-absl::Status CheckDimensionList(absl::string_view what,
-                                absl::Span<const int64_t> dims, int64_t rank,
-                                absl::string_view rank_of,
-                                bool must_be_sorted) {
+absl::Status CheckDimensionList(absl::string_view what, absl::Span<const int64_t> dims,
+                                int64_t rank, absl::string_view rank_of, bool must_be_sorted) {
   absl::flat_hash_set<int64_t> seen;
   for (size_t i = 0; i < dims.size(); ++i) {
     int64_t d = dims[i];
     if (d < 0 || d >= rank) {
-      return Invalid(what, " ", Dims(dims), " has dimension ", d,
-                     " out of range [0, ", rank, ") for ", rank_of);
+      return Invalid(what, " ", Dims(dims), " has dimension ", d, " out of range [0, ", rank,
+                     ") for ", rank_of);
     }
     if (!seen.insert(d).second) {
       return Invalid(what, " ", Dims(dims), " repeats dimension ", d);
@@ -204,45 +197,39 @@ absl::string_view ClassName(TypeClass c) {
 }
 
 // Output size of a window dimension over a base of size `base`.
-absl::StatusOr<std::vector<int64_t>> WindowOutputDimensions(
-    absl::Span<const int64_t> base, const WindowProto& window,
-    absl::string_view base_description) {
+absl::StatusOr<std::vector<int64_t>> WindowOutputDimensions(absl::Span<const int64_t> base,
+                                                            const WindowProto& window,
+                                                            absl::string_view base_description) {
   if (window.dimensions_size() != static_cast<int>(base.size())) {
-    return Invalid("window has ", window.dimensions_size(), " dimensions but ",
-                   base_description, " has rank ", base.size());
+    return Invalid("window has ", window.dimensions_size(), " dimensions but ", base_description,
+                   " has rank ", base.size());
   }
   std::vector<int64_t> out(base.size());
   for (size_t i = 0; i < base.size(); ++i) {
     const WindowDimensionProto& d = window.dimensions(static_cast<int>(i));
     if (d.size() <= 0) {
-      return Invalid("window dimension ", i, " has non-positive size ",
-                     d.size());
+      return Invalid("window dimension ", i, " has non-positive size ", d.size());
     }
     if (d.stride() <= 0) {
-      return Invalid("window dimension ", i, " has non-positive stride ",
-                     d.stride());
+      return Invalid("window dimension ", i, " has non-positive stride ", d.stride());
     }
     if (d.base_dilation() < 1) {
-      return Invalid("window dimension ", i, " has base (lhs) dilation ",
-                     d.base_dilation(), "; must be >= 1");
+      return Invalid("window dimension ", i, " has base (lhs) dilation ", d.base_dilation(),
+                     "; must be >= 1");
     }
     if (d.window_dilation() < 1) {
-      return Invalid("window dimension ", i, " has window (rhs) dilation ",
-                     d.window_dilation(), "; must be >= 1");
+      return Invalid("window dimension ", i, " has window (rhs) dilation ", d.window_dilation(),
+                     "; must be >= 1");
     }
-    const Wide dilated_base =
-        base[i] == 0 ? 0 : (Wide{base[i]} - 1) * d.base_dilation() + 1;
+    const Wide dilated_base = base[i] == 0 ? 0 : (Wide{base[i]} - 1) * d.base_dilation() + 1;
     const Wide padded = Wide{d.padding_low()} + dilated_base + d.padding_high();
     if (padded < 0) {
-      return Invalid("window dimension ", i, ": padding ", d.padding_low(), "_",
-                     d.padding_high(), " of a (dilated) base of size ",
-                     WideStr(dilated_base), " gives negative size ",
-                     WideStr(padded));
+      return Invalid("window dimension ", i, ": padding ", d.padding_low(), "_", d.padding_high(),
+                     " of a (dilated) base of size ", WideStr(dilated_base),
+                     " gives negative size ", WideStr(padded));
     }
     const Wide dilated_window = Wide{d.size() - 1} * d.window_dilation() + 1;
-    const Wide size = dilated_window > padded
-                          ? 0
-                          : (padded - dilated_window) / d.stride() + 1;
+    const Wide size = dilated_window > padded ? 0 : (padded - dilated_window) / d.stride() + 1;
     if (!FitsInt64(size)) {
       return Invalid("window dimension ", i,
                      " gives an output size that "
@@ -265,8 +252,7 @@ class Inferrer {
     AOT_RETURN_IF_ERROR(CheckCalledComputationCount());
     const int arity = HloOpcodeArity(opcode_);
     if (arity >= 0 && n() != arity) {
-      return Invalid("expects ", arity, " operand", arity == 1 ? "" : "s",
-                     " but has ", n());
+      return Invalid("expects ", arity, " operand", arity == 1 ? "" : "s", " but has ", n());
     }
     if (IsElementwiseUnary(opcode_)) return Unary();
     if (IsElementwiseBinary(opcode_)) return Binary();
@@ -351,9 +337,7 @@ class Inferrer {
  private:
   int64_t n() const { return hlo_.operand_count(); }
   const Shape& Op(int64_t i) const { return hlo_.operand(i)->shape(); }
-  const std::vector<HloComputation*>& called() const {
-    return hlo_.called_computations();
-  }
+  const std::vector<HloComputation*>& called() const { return hlo_.called_computations(); }
 
   // "operand 1 (%p1: s32[2])" style, for messages.
   std::string OperandDesc(int64_t i) const {
@@ -362,8 +346,7 @@ class Inferrer {
 
   absl::Status ExpectArray(int64_t i) const {
     if (!Op(i).IsArray()) {
-      return Invalid(OperandDesc(i), " has shape ", Str(Op(i)),
-                     "; expected an array");
+      return Invalid(OperandDesc(i), " has shape ", Str(Op(i)), "; expected an array");
     }
     return absl::OkStatus();
   }
@@ -373,31 +356,29 @@ class Inferrer {
   }
   absl::Status ExpectClass(int64_t i, TypeClass c) const {
     if (!InClass(c, Op(i).element_type())) {
-      return Invalid(OperandDesc(i), " has element type ",
-                     PrimitiveTypeName(Op(i).element_type()), " (shape ",
-                     Str(Op(i)), "); expected ", ClassName(c));
+      return Invalid(OperandDesc(i), " has element type ", PrimitiveTypeName(Op(i).element_type()),
+                     " (shape ", Str(Op(i)), "); expected ", ClassName(c));
     }
     return absl::OkStatus();
   }
   absl::Status ExpectScalar(int64_t i, absl::string_view role) const {
     if (!Op(i).IsArray() || Op(i).rank() != 0) {
-      return Invalid(role, " (", OperandDesc(i), ") must be a scalar; got ",
-                     Str(Op(i)));
+      return Invalid(role, " (", OperandDesc(i), ") must be a scalar; got ", Str(Op(i)));
     }
     return absl::OkStatus();
   }
   // Same element type and dimensions as operand `j`.
   absl::Status ExpectSameShape(int64_t i, int64_t j) const {
     if (!Op(i).Compatible(Op(j))) {
-      return Invalid("operand ", i, " has shape ", Str(Op(i)), " but operand ",
-                     j, " has ", Str(Op(j)));
+      return Invalid("operand ", i, " has shape ", Str(Op(i)), " but operand ", j, " has ",
+                     Str(Op(j)));
     }
     return absl::OkStatus();
   }
   absl::Status ExpectSameType(int64_t i, int64_t j) const {
     if (Op(i).element_type() != Op(j).element_type()) {
-      return Invalid("operand ", i, " has shape ", Str(Op(i)), " but operand ",
-                     j, " has ", Str(Op(j)), "; element types must match");
+      return Invalid("operand ", i, " has shape ", Str(Op(i)), " but operand ", j, " has ",
+                     Str(Op(j)), "; element types must match");
     }
     return absl::OkStatus();
   }
@@ -412,8 +393,8 @@ class Inferrer {
     const int64_t count = static_cast<int64_t>(called().size());
     auto expect = [&](int64_t want, absl::string_view roles) -> absl::Status {
       if (count != want) {
-        return Invalid("expects ", want, " called computation",
-                       want == 1 ? "" : "s", " (", roles, ") but has ", count);
+        return Invalid("expects ", want, " called computation", want == 1 ? "" : "s", " (", roles,
+                       ") but has ", count);
       }
       return absl::OkStatus();
     };
@@ -451,8 +432,7 @@ class Inferrer {
     return absl::OkStatus();
   }
 
-  absl::StatusOr<Signature> Callee(int64_t index,
-                                   absl::string_view role) const {
+  absl::StatusOr<Signature> Callee(int64_t index, absl::string_view role) const {
     const HloComputation* c = called()[index];
     Signature sig;
     sig.description = absl::StrCat(role, " '", c->name(), "'");
@@ -472,51 +452,44 @@ class Inferrer {
 
   absl::Status ExpectParameterCount(const Signature& sig, int64_t count) const {
     if (static_cast<int64_t>(sig.parameters.size()) != count) {
-      return Invalid(sig.description, " must take ", count, " parameter",
-                     count == 1 ? "" : "s", " but takes ",
-                     sig.parameters.size());
+      return Invalid(sig.description, " must take ", count, " parameter", count == 1 ? "" : "s",
+                     " but takes ", sig.parameters.size());
     }
     return absl::OkStatus();
   }
 
   // XLA's VerifyReducerShape: 2N scalar parameters (N accumulators, N
   // inputs) returning N scalars (a tuple when N > 1, or a 1-tuple).
-  absl::Status VerifyReducer(const Signature& sig,
-                             absl::Span<const Shape> init_values,
-                             absl::Span<const PrimitiveType> input_types,
-                             int64_t inputs) const {
+  absl::Status VerifyReducer(const Signature& sig, absl::Span<const Shape> init_values,
+                             absl::Span<const PrimitiveType> input_types, int64_t inputs) const {
     AOT_RETURN_IF_ERROR(ExpectParameterCount(sig, 2 * inputs));
     std::vector<Shape> accumulators;
     if (sig.result.IsArray()) {
       if (inputs != 1) {
-        return Invalid(sig.description, " must return a tuple of ", inputs,
-                       " scalars but returns ", Str(sig.result));
+        return Invalid(sig.description, " must return a tuple of ", inputs, " scalars but returns ",
+                       Str(sig.result));
       }
       accumulators.push_back(sig.result);
     } else if (sig.result.IsTuple()) {
       if (static_cast<int64_t>(sig.result.tuple_shapes().size()) != inputs) {
-        return Invalid(sig.description, " must return ", inputs, " scalar",
-                       inputs == 1 ? "" : "s", " but returns ",
-                       Str(sig.result));
+        return Invalid(sig.description, " must return ", inputs, " scalar", inputs == 1 ? "" : "s",
+                       " but returns ", Str(sig.result));
       }
       accumulators = sig.result.tuple_shapes();
     } else {
-      return Invalid(sig.description,
-                     " must return a scalar or a tuple of scalars but returns ",
+      return Invalid(sig.description, " must return a scalar or a tuple of scalars but returns ",
                      Str(sig.result));
     }
     for (int64_t i = 0; i < inputs; ++i) {
       const Shape& acc = accumulators[i];
       if (!acc.IsArray() || acc.rank() != 0) {
-        return Invalid(sig.description, " must return scalars but result ", i,
-                       " is ", Str(acc));
+        return Invalid(sig.description, " must return scalars but result ", i, " is ", Str(acc));
       }
       const Shape& lhs = sig.parameters[i];
       const Shape& rhs = sig.parameters[inputs + i];
       if (!acc.Compatible(lhs)) {
-        return Invalid(sig.description, ": parameter ", i, " has shape ",
-                       Str(lhs), " but the result ", i, " (accumulator) is ",
-                       Str(acc));
+        return Invalid(sig.description, ": parameter ", i, " has shape ", Str(lhs),
+                       " but the result ", i, " (accumulator) is ", Str(acc));
       }
       if (!acc.Compatible(init_values[i])) {
         return Invalid(sig.description, ": accumulator ", i, " is ", Str(acc),
@@ -524,14 +497,12 @@ class Inferrer {
       }
       const Shape input_scalar = Shape::Scalar(input_types[i]);
       if (!input_scalar.Compatible(rhs)) {
-        return Invalid(sig.description, ": parameter ", inputs + i,
-                       " has shape ", Str(rhs), " but input ", i,
-                       " has element type ", PrimitiveTypeName(input_types[i]));
+        return Invalid(sig.description, ": parameter ", inputs + i, " has shape ", Str(rhs),
+                       " but input ", i, " has element type ", PrimitiveTypeName(input_types[i]));
       }
       if (!acc.Compatible(rhs)) {
-        return Invalid(sig.description, ": parameter ", inputs + i,
-                       " has shape ", Str(rhs), " but the result ", i, " is ",
-                       Str(acc));
+        return Invalid(sig.description, ": parameter ", inputs + i, " has shape ", Str(rhs),
+                       " but the result ", i, " is ", Str(acc));
       }
     }
     return absl::OkStatus();
@@ -544,8 +515,7 @@ class Inferrer {
 
   absl::StatusOr<Shape> Parameter() const {
     if (attrs_.parameter_number < 0) {
-      return Invalid("parameter number ", attrs_.parameter_number,
-                     " is negative");
+      return Invalid("parameter number ", attrs_.parameter_number, " is negative");
     }
     return Declared();
   }
@@ -554,8 +524,8 @@ class Inferrer {
     if (!attrs_.literal.has_value()) return Invalid("constant has no literal");
     const Shape& literal_shape = attrs_.literal->shape();
     if (!literal_shape.Compatible(hlo_.shape())) {
-      return Invalid("literal has shape ", Str(literal_shape),
-                     " but the declared shape is ", Str(hlo_.shape()));
+      return Invalid("literal has shape ", Str(literal_shape), " but the declared shape is ",
+                     Str(hlo_.shape()));
     }
     return WithoutLayout(literal_shape);
   }
@@ -565,13 +535,11 @@ class Inferrer {
     const Shape& s = hlo_.shape();
     if (s.rank() == 0) return Invalid("iota does not support scalars");
     if (attrs_.dimensions.size() != 1) {
-      return Invalid("iota needs exactly one iota_dimension; got ",
-                     Dims(attrs_.dimensions));
+      return Invalid("iota needs exactly one iota_dimension; got ", Dims(attrs_.dimensions));
     }
     const int64_t d = attrs_.dimensions[0];
     if (d < 0 || d >= s.rank()) {
-      return Invalid("iota_dimension ", d, " is out of range [0, ", s.rank(),
-                     ") for ", Str(s));
+      return Invalid("iota_dimension ", d, " is out of range [0, ", s.rank(), ") for ", Str(s));
     }
     return Declared();
   }
@@ -582,9 +550,8 @@ class Inferrer {
     AOT_RETURN_IF_ERROR(ExpectParameterCount(sig, n()));
     for (int64_t i = 0; i < n(); ++i) {
       if (!sig.parameters[i].Compatible(Op(i))) {
-        return Invalid(OperandDesc(i), " has shape ", Str(Op(i)), " but ",
-                       sig.description, " parameter ", i, " has shape ",
-                       Str(sig.parameters[i]));
+        return Invalid(OperandDesc(i), " has shape ", Str(Op(i)), " but ", sig.description,
+                       " parameter ", i, " has shape ", Str(sig.parameters[i]));
       }
     }
     return WithoutLayout(sig.result);
@@ -600,14 +567,12 @@ class Inferrer {
   absl::StatusOr<Shape> GetTupleElement() const {
     const Shape& t = Op(0);
     if (!t.IsTuple()) {
-      return Invalid(OperandDesc(0), " has shape ", Str(t),
-                     "; expected a tuple");
+      return Invalid(OperandDesc(0), " has shape ", Str(t), "; expected a tuple");
     }
     const int64_t size = static_cast<int64_t>(t.tuple_shapes().size());
     if (attrs_.tuple_index < 0 || attrs_.tuple_index >= size) {
-      return Invalid("tuple index ", attrs_.tuple_index,
-                     " is out of range for ", Str(t), " with ", size,
-                     " element", size == 1 ? "" : "s");
+      return Invalid("tuple index ", attrs_.tuple_index, " is out of range for ", Str(t), " with ",
+                     size, " element", size == 1 ? "" : "s");
     }
     return WithoutLayout(t.tuple_shapes(attrs_.tuple_index));
   }
@@ -636,12 +601,10 @@ class Inferrer {
       case HloOpcode::kReducePrecision:
         AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloat));
         if (attrs_.exponent_bits < 1) {
-          return Invalid("exponent_bits=", attrs_.exponent_bits,
-                         " must be at least 1");
+          return Invalid("exponent_bits=", attrs_.exponent_bits, " must be at least 1");
         }
         if (attrs_.mantissa_bits < 0) {
-          return Invalid("mantissa_bits=", attrs_.mantissa_bits,
-                         " must be non-negative");
+          return Invalid("mantissa_bits=", attrs_.mantissa_bits, " must be non-negative");
         }
         break;
       default:
@@ -709,13 +672,12 @@ class Inferrer {
       } else if (type == "UNSIGNED") {
         ok = IsUnsignedInteger(t) || t == PRED;
       } else {
-        return Invalid(
-            "unknown comparison type '", type,
-            "' (expected FLOAT, TOTALORDER, PARTIALORDER, SIGNED or UNSIGNED)");
+        return Invalid("unknown comparison type '", type,
+                       "' (expected FLOAT, TOTALORDER, PARTIALORDER, SIGNED or UNSIGNED)");
       }
       if (!ok) {
-        return Invalid("comparison type ", type,
-                       " is not valid for element type ", PrimitiveTypeName(t));
+        return Invalid("comparison type ", type, " is not valid for element type ",
+                       PrimitiveTypeName(t));
       }
     }
     return Shape(PRED, Op(0).dimensions());
@@ -729,8 +691,8 @@ class Inferrer {
     }
     AOT_RETURN_IF_ERROR(ExpectSameShape(2, 1));
     if (Op(0).rank() != 0 && Op(0).dimensions() != Op(1).dimensions()) {
-      return Invalid("predicate has shape ", Str(Op(0)),
-                     " but on_true/on_false have shape ", Str(Op(1)),
+      return Invalid("predicate has shape ", Str(Op(0)), " but on_true/on_false have shape ",
+                     Str(Op(1)),
                      "; the predicate must have the same dimensions or be "
                      "a scalar");
     }
@@ -743,8 +705,7 @@ class Inferrer {
     for (int64_t i : {0, 2}) {
       AOT_RETURN_IF_ERROR(ExpectSameType(i, 1));
       if (Op(i).rank() != 0 && Op(i).dimensions() != operand.dimensions()) {
-        return Invalid(i == 0 ? "min" : "max", " (", OperandDesc(i),
-                       ") has shape ", Str(Op(i)),
+        return Invalid(i == 0 ? "min" : "max", " (", OperandDesc(i), ") has shape ", Str(Op(i)),
                        " but the clamped operand has ", Str(operand),
                        "; must be a scalar or the same shape");
       }
@@ -776,8 +737,7 @@ class Inferrer {
     } else if (in_bits < out_bits) {
       const int64_t ratio = out_bits / in_bits;
       if (dims.empty() || dims.back() != ratio) {
-        return Invalid("bitcast-convert from ", Str(in), " to ",
-                       PrimitiveTypeName(to),
+        return Invalid("bitcast-convert from ", Str(in), " to ", PrimitiveTypeName(to),
                        " needs a minor-most dimension of size ", ratio,
                        " (the ratio of the bit widths)");
       }
@@ -796,9 +756,8 @@ class Inferrer {
     const Shape& out = hlo_.shape();
     const std::vector<int64_t>& dims = attrs_.dimensions;
     if (static_cast<int64_t>(dims.size()) != in.rank()) {
-      return Invalid("dimensions=", Dims(dims), " has ", dims.size(),
-                     " entries but the operand ", Str(in), " has rank ",
-                     in.rank());
+      return Invalid("dimensions=", Dims(dims), " has ", dims.size(), " entries but the operand ",
+                     Str(in), " has rank ", in.rank());
     }
     for (int64_t i = 0; i < in.rank(); ++i) {
       const int64_t d = dims[i];
@@ -807,13 +766,12 @@ class Inferrer {
                        ") is out of range for the result ", Str(out));
       }
       if (i > 0 && dims[i - 1] >= d) {
-        return Invalid("broadcast dimensions ", Dims(dims),
-                       " must be strictly increasing");
+        return Invalid("broadcast dimensions ", Dims(dims), " must be strictly increasing");
       }
       if (out.dimensions(d) != in.dimensions(i)) {
         return Invalid("operand dimension ", i, " has size ", in.dimensions(i),
-                       " but result dimension ", d, " of ", Str(out),
-                       " has size ", out.dimensions(d));
+                       " but result dimension ", d, " of ", Str(out), " has size ",
+                       out.dimensions(d));
       }
     }
     return Shape(in.element_type(), out.dimensions());
@@ -826,13 +784,11 @@ class Inferrer {
     const std::optional<int64_t> in_count = CheckedElementCount(Op(0));
     const std::optional<int64_t> out_count = CheckedElementCount(out);
     if (!in_count.has_value() || !out_count.has_value()) {
-      return Invalid("element count of ", Str(Op(0)), " or ", Str(out),
-                     " overflows int64");
+      return Invalid("element count of ", Str(Op(0)), " or ", Str(out), " overflows int64");
     }
     if (*in_count != *out_count) {
-      return Invalid("reshape of ", Str(Op(0)), " (", *in_count,
-                     " elements) to ", Str(out), " (", *out_count,
-                     " elements) changes the element count");
+      return Invalid("reshape of ", Str(Op(0)), " (", *in_count, " elements) to ", Str(out), " (",
+                     *out_count, " elements) changes the element count");
     }
     return Shape(Op(0).element_type(), out.dimensions());
   }
@@ -844,15 +800,13 @@ class Inferrer {
     const std::optional<int64_t> in_count = CheckedElementCount(Op(0));
     const std::optional<int64_t> out_count = CheckedElementCount(out);
     if (!in_count.has_value() || !out_count.has_value()) {
-      return Invalid("element count of ", Str(Op(0)), " or ", Str(out),
-                     " overflows int64");
+      return Invalid("element count of ", Str(Op(0)), " or ", Str(out), " overflows int64");
     }
     const Wide in_bytes = Wide{*in_count} * ByteWidth(Op(0).element_type());
     const Wide out_bytes = Wide{*out_count} * ByteWidth(out.element_type());
     if (in_bytes != out_bytes) {
-      return Invalid("bitcast of ", Str(Op(0)), " (", WideStr(in_bytes),
-                     " bytes) to ", Str(out), " (", WideStr(out_bytes),
-                     " bytes) changes the byte size");
+      return Invalid("bitcast of ", Str(Op(0)), " (", WideStr(in_bytes), " bytes) to ", Str(out),
+                     " (", WideStr(out_bytes), " bytes) changes the byte size");
     }
     return Declared();
   }
@@ -862,12 +816,11 @@ class Inferrer {
     const Shape& in = Op(0);
     const std::vector<int64_t>& perm = attrs_.dimensions;
     if (static_cast<int64_t>(perm.size()) != in.rank()) {
-      return Invalid("dimensions=", Dims(perm),
-                     " is not a permutation of the operand's ", in.rank(),
-                     " dimensions (", Str(in), ")");
+      return Invalid("dimensions=", Dims(perm), " is not a permutation of the operand's ",
+                     in.rank(), " dimensions (", Str(in), ")");
     }
-    AOT_RETURN_IF_ERROR(CheckDimensionList("transpose dimensions", perm,
-                                              in.rank(), Str(in), false));
+    AOT_RETURN_IF_ERROR(
+        CheckDimensionList("transpose dimensions", perm, in.rank(), Str(in), false));
     std::vector<int64_t> dims(in.rank());
     for (int64_t i = 0; i < in.rank(); ++i) dims[i] = in.dimensions(perm[i]);
     return Shape(in.element_type(), std::move(dims));
@@ -878,21 +831,18 @@ class Inferrer {
     const Shape& in = Op(0);
     const std::vector<SliceSpec>& slice = attrs_.slice;
     if (static_cast<int64_t>(slice.size()) != in.rank()) {
-      return Invalid("slice has ", slice.size(),
-                     " dimension specs but the operand ", Str(in), " has rank ",
-                     in.rank());
+      return Invalid("slice has ", slice.size(), " dimension specs but the operand ", Str(in),
+                     " has rank ", in.rank());
     }
     std::vector<int64_t> dims(in.rank());
     for (int64_t i = 0; i < in.rank(); ++i) {
       const SliceSpec& s = slice[i];
       if (s.stride < 1) {
-        return Invalid("slice dimension ", i, " has stride ", s.stride,
-                       "; must be >= 1");
+        return Invalid("slice dimension ", i, " has stride ", s.stride, "; must be >= 1");
       }
       if (s.start < 0 || s.start > s.limit || s.limit > in.dimensions(i)) {
-        return Invalid("slice dimension ", i, " [", s.start, ":", s.limit, ":",
-                       s.stride, "] is out of range for size ",
-                       in.dimensions(i), " of ", Str(in),
+        return Invalid("slice dimension ", i, " [", s.start, ":", s.limit, ":", s.stride,
+                       "] is out of range for size ", in.dimensions(i), " of ", Str(in),
                        " (need 0 <= start <= limit <= size)");
       }
       dims[i] = s.limit == s.start ? 0 : (s.limit - s.start - 1) / s.stride + 1;
@@ -904,19 +854,17 @@ class Inferrer {
   // type.
   absl::Status CheckStartIndices(int64_t first, int64_t rank) const {
     if (n() - first != rank) {
-      return Invalid("expects ", rank, " start indices (one per dimension of ",
-                     Str(Op(0)), ") but has ", n() - first);
+      return Invalid("expects ", rank, " start indices (one per dimension of ", Str(Op(0)),
+                     ") but has ", n() - first);
     }
     for (int64_t i = first; i < n(); ++i) {
-      if (!Op(i).IsArray() || Op(i).rank() != 0 ||
-          !IsInteger(Op(i).element_type())) {
-        return Invalid("start index ", OperandDesc(i), " has shape ",
-                       Str(Op(i)), "; expected an integer scalar");
+      if (!Op(i).IsArray() || Op(i).rank() != 0 || !IsInteger(Op(i).element_type())) {
+        return Invalid("start index ", OperandDesc(i), " has shape ", Str(Op(i)),
+                       "; expected an integer scalar");
       }
       if (Op(i).element_type() != Op(first).element_type()) {
-        return Invalid("start index ", OperandDesc(i), " has shape ",
-                       Str(Op(i)), " but start index operand ", first, " has ",
-                       Str(Op(first)),
+        return Invalid("start index ", OperandDesc(i), " has shape ", Str(Op(i)),
+                       " but start index operand ", first, " has ", Str(Op(first)),
                        "; all start indices must have the same type");
       }
     }
@@ -931,14 +879,12 @@ class Inferrer {
     const std::vector<int64_t>& sizes = attrs_.dynamic_slice_sizes;
     if (static_cast<int64_t>(sizes.size()) != in.rank()) {
       return Invalid("dynamic_slice_sizes=", Dims(sizes), " has ", sizes.size(),
-                     " entries but the operand ", Str(in), " has rank ",
-                     in.rank());
+                     " entries but the operand ", Str(in), " has rank ", in.rank());
     }
     for (int64_t i = 0; i < in.rank(); ++i) {
       if (sizes[i] < 0 || sizes[i] > in.dimensions(i)) {
         return Invalid("dynamic slice size ", sizes[i], " in dimension ", i,
-                       " is out of range [0, ", in.dimensions(i), "] for ",
-                       Str(in));
+                       " is out of range [0, ", in.dimensions(i), "] for ", Str(in));
       }
     }
     return Shape(in.element_type(), sizes);
@@ -952,13 +898,13 @@ class Inferrer {
     const Shape& update = Op(1);
     AOT_RETURN_IF_ERROR(ExpectSameType(1, 0));
     if (update.rank() != in.rank()) {
-      return Invalid("update ", Str(update), " has rank ", update.rank(),
-                     " but the operand ", Str(in), " has rank ", in.rank());
+      return Invalid("update ", Str(update), " has rank ", update.rank(), " but the operand ",
+                     Str(in), " has rank ", in.rank());
     }
     for (int64_t i = 0; i < in.rank(); ++i) {
       if (update.dimensions(i) > in.dimensions(i)) {
-        return Invalid("update ", Str(update), " is larger than the operand ",
-                       Str(in), " in dimension ", i);
+        return Invalid("update ", Str(update), " is larger than the operand ", Str(in),
+                       " in dimension ", i);
       }
     }
     AOT_RETURN_IF_ERROR(CheckStartIndices(2, in.rank()));
@@ -975,8 +921,7 @@ class Inferrer {
     const int64_t dim = attrs_.dimensions[0];
     const Shape& first = Op(0);
     if (dim < 0 || dim >= first.rank()) {
-      return Invalid("concatenate dimension ", dim, " is out of range for ",
-                     Str(first));
+      return Invalid("concatenate dimension ", dim, " is out of range for ", Str(first));
     }
     std::vector<int64_t> dims = first.dimensions();
     for (int64_t i = 1; i < n(); ++i) {
@@ -987,8 +932,7 @@ class Inferrer {
         if (d != dim && s.dimensions(d) != first.dimensions(d)) ok = false;
       }
       if (!ok) {
-        return Invalid("operand ", i, " has shape ", Str(s),
-                       " but operand 0 has ", Str(first),
+        return Invalid("operand ", i, " has shape ", Str(s), " but operand 0 has ", Str(first),
                        "; all dimensions except ", dim, " must be equal");
       }
       if (!FitsInt64(Wide{dims[dim]} + s.dimensions(dim))) {
@@ -1010,24 +954,21 @@ class Inferrer {
     const PaddingConfigProto& config = *attrs_.padding_config;
     if (config.dimensions_size() != in.rank()) {
       return Invalid("padding config has ", config.dimensions_size(),
-                     " dimensions but the operand ", Str(in), " has rank ",
-                     in.rank());
+                     " dimensions but the operand ", Str(in), " has rank ", in.rank());
     }
     std::vector<int64_t> dims(in.rank());
     for (int64_t i = 0; i < in.rank(); ++i) {
       const auto& p = config.dimensions(static_cast<int>(i));
       if (p.interior_padding() < 0) {
-        return Invalid("padding dimension ", i, " has negative interior ",
-                       "padding ", p.interior_padding());
+        return Invalid("padding dimension ", i, " has negative interior ", "padding ",
+                       p.interior_padding());
       }
       const int64_t size = in.dimensions(i);
-      const Wide out = Wide{p.edge_padding_low()} + p.edge_padding_high() +
-                       size +
+      const Wide out = Wide{p.edge_padding_low()} + p.edge_padding_high() + size +
                        std::max<Wide>(Wide{size} - 1, 0) * p.interior_padding();
       if (out < 0) {
-        return Invalid("padding ", p.edge_padding_low(), "_",
-                       p.edge_padding_high(), "_", p.interior_padding(),
-                       " of dimension ", i, " (size ", size,
+        return Invalid("padding ", p.edge_padding_low(), "_", p.edge_padding_high(), "_",
+                       p.interior_padding(), " of dimension ", i, " (size ", size,
                        ") gives negative size ", WideStr(out));
       }
       if (!FitsInt64(out)) {
@@ -1040,9 +981,8 @@ class Inferrer {
 
   absl::StatusOr<Shape> Reverse() const {
     AOT_RETURN_IF_ERROR(ExpectArray(0));
-    AOT_RETURN_IF_ERROR(CheckDimensionList("reverse dimensions",
-                                              attrs_.dimensions, Op(0).rank(),
-                                              Str(Op(0)), false));
+    AOT_RETURN_IF_ERROR(CheckDimensionList("reverse dimensions", attrs_.dimensions, Op(0).rank(),
+                                           Str(Op(0)), false));
     return WithoutLayout(Op(0));
   }
 
@@ -1058,13 +998,12 @@ class Inferrer {
     const Shape& input = Op(0);
     const Shape& indices = Op(1);
     if (!IsInteger(indices.element_type())) {
-      return Invalid("start indices ", Str(indices),
-                     " must have an integer element type");
+      return Invalid("start indices ", Str(indices), " must have an integer element type");
     }
     const int64_t ivd = d.index_vector_dim();
     if (ivd < 0 || ivd > indices.rank()) {
-      return Invalid("index_vector_dim=", ivd, " is out of range [0, ",
-                     indices.rank() + 1, ") for start indices ", Str(indices));
+      return Invalid("index_vector_dim=", ivd, " is out of range [0, ", indices.rank() + 1,
+                     ") for start indices ", Str(indices));
     }
     std::vector<int64_t> expanded = indices.dimensions();
     if (ivd == indices.rank()) expanded.push_back(1);
@@ -1073,29 +1012,22 @@ class Inferrer {
     const std::vector<int64_t> collapsed = ToVector(d.collapsed_slice_dims());
     const std::vector<int64_t> start_index_map = ToVector(d.start_index_map());
     const std::vector<int64_t> batching = ToVector(d.operand_batching_dims());
-    const std::vector<int64_t> indices_batching =
-        ToVector(d.start_indices_batching_dims());
-    const int64_t result_rank =
-        static_cast<int64_t>(offset_dims.size() + expanded.size()) - 1;
+    const std::vector<int64_t> indices_batching = ToVector(d.start_indices_batching_dims());
+    const int64_t result_rank = static_cast<int64_t>(offset_dims.size() + expanded.size()) - 1;
 
-    AOT_RETURN_IF_ERROR(CheckDimensionList(
-        "offset_dims", offset_dims, result_rank, "the gather result", true));
+    AOT_RETURN_IF_ERROR(
+        CheckDimensionList("offset_dims", offset_dims, result_rank, "the gather result", true));
     if (static_cast<int64_t>(start_index_map.size()) != expanded[ivd]) {
-      return Invalid("start_index_map=", Dims(start_index_map), " has ",
-                     start_index_map.size(),
-                     " entries but the index vector dimension ", ivd,
-                     " of the start indices ", Str(indices), " has size ",
-                     expanded[ivd]);
+      return Invalid("start_index_map=", Dims(start_index_map), " has ", start_index_map.size(),
+                     " entries but the index vector dimension ", ivd, " of the start indices ",
+                     Str(indices), " has size ", expanded[ivd]);
     }
-    AOT_RETURN_IF_ERROR(
-        CheckDimensionList("start_index_map", start_index_map, input.rank(),
-                           absl::StrCat("the operand ", Str(input)), false));
-    AOT_RETURN_IF_ERROR(
-        CheckDimensionList("collapsed_slice_dims", collapsed, input.rank(),
-                           absl::StrCat("the operand ", Str(input)), true));
-    AOT_RETURN_IF_ERROR(
-        CheckDimensionList("operand_batching_dims", batching, input.rank(),
-                           absl::StrCat("the operand ", Str(input)), true));
+    AOT_RETURN_IF_ERROR(CheckDimensionList("start_index_map", start_index_map, input.rank(),
+                                           absl::StrCat("the operand ", Str(input)), false));
+    AOT_RETURN_IF_ERROR(CheckDimensionList("collapsed_slice_dims", collapsed, input.rank(),
+                                           absl::StrCat("the operand ", Str(input)), true));
+    AOT_RETURN_IF_ERROR(CheckDimensionList("operand_batching_dims", batching, input.rank(),
+                                           absl::StrCat("the operand ", Str(input)), true));
     for (int64_t b : batching) {
       if (Contains(collapsed, b)) {
         return Invalid("dimension ", b,
@@ -1114,35 +1046,31 @@ class Inferrer {
 
     const std::vector<int64_t>& slice_sizes = attrs_.gather_slice_sizes;
     if (static_cast<int64_t>(slice_sizes.size()) != input.rank()) {
-      return Invalid("slice_sizes=", Dims(slice_sizes), " has ",
-                     slice_sizes.size(), " entries but the operand ",
-                     Str(input), " has rank ", input.rank());
+      return Invalid("slice_sizes=", Dims(slice_sizes), " has ", slice_sizes.size(),
+                     " entries but the operand ", Str(input), " has rank ", input.rank());
     }
-    if (static_cast<int64_t>(offset_dims.size() + collapsed.size() +
-                             batching.size()) != input.rank()) {
-      return Invalid("offset_dims=", Dims(offset_dims),
-                     ", collapsed_slice_dims=", Dims(collapsed),
+    if (static_cast<int64_t>(offset_dims.size() + collapsed.size() + batching.size()) !=
+        input.rank()) {
+      return Invalid("offset_dims=", Dims(offset_dims), ", collapsed_slice_dims=", Dims(collapsed),
                      " and operand_batching_dims=", Dims(batching),
-                     " must together have one entry per operand dimension (",
-                     input.rank(), ")");
+                     " must together have one entry per operand dimension (", input.rank(), ")");
     }
     for (int64_t i = 0; i < input.rank(); ++i) {
       if (slice_sizes[i] < 0 || slice_sizes[i] > input.dimensions(i)) {
-        return Invalid("slice size ", slice_sizes[i], " in dimension ", i,
-                       " is out of range [0, ", input.dimensions(i),
-                       "] for the operand ", Str(input));
+        return Invalid("slice size ", slice_sizes[i], " in dimension ", i, " is out of range [0, ",
+                       input.dimensions(i), "] for the operand ", Str(input));
       }
     }
     for (int64_t c : collapsed) {
       if (slice_sizes[c] > 1) {
-        return Invalid("collapsed slice dimension ", c, " has slice size ",
-                       slice_sizes[c], "; must be at most 1");
+        return Invalid("collapsed slice dimension ", c, " has slice size ", slice_sizes[c],
+                       "; must be at most 1");
       }
     }
     for (int64_t b : batching) {
       if (slice_sizes[b] > 1) {
-        return Invalid("operand batching dimension ", b, " has slice size ",
-                       slice_sizes[b], "; must be at most 1");
+        return Invalid("operand batching dimension ", b, " has slice size ", slice_sizes[b],
+                       "; must be at most 1");
       }
     }
 
@@ -1152,8 +1080,7 @@ class Inferrer {
     int64_t batch_seen = 0;
     for (int64_t i = 0; i < result_rank; ++i) {
       if (Contains(offset_dims, i)) {
-        while (Contains(collapsed, offset_seen) ||
-               Contains(batching, offset_seen)) {
+        while (Contains(collapsed, offset_seen) || Contains(batching, offset_seen)) {
           ++offset_seen;
         }
         dims.push_back(slice_sizes[offset_seen++]);
@@ -1182,53 +1109,44 @@ class Inferrer {
     const Shape& indices = Op(count);
     const Shape& updates = Op(count + 1);
     if (!IsInteger(indices.element_type())) {
-      return Invalid("scatter indices ", Str(indices),
-                     " must have an integer element type");
+      return Invalid("scatter indices ", Str(indices), " must have an integer element type");
     }
     const int64_t ivd = d.index_vector_dim();
     if (ivd < 0 || ivd > indices.rank()) {
-      return Invalid("index_vector_dim=", ivd, " is out of range [0, ",
-                     indices.rank() + 1, ") for scatter indices ",
-                     Str(indices));
+      return Invalid("index_vector_dim=", ivd, " is out of range [0, ", indices.rank() + 1,
+                     ") for scatter indices ", Str(indices));
     }
     std::vector<int64_t> expanded = indices.dimensions();
     if (ivd == indices.rank()) expanded.push_back(1);
 
     for (int64_t i = 0; i < count; ++i) {
       if (Op(i).dimensions() != operand.dimensions()) {
-        return Invalid("input ", i, " has shape ", Str(Op(i)),
-                       " but input 0 has ", Str(operand),
+        return Invalid("input ", i, " has shape ", Str(Op(i)), " but input 0 has ", Str(operand),
                        "; all inputs must have the same dimensions");
       }
       const Shape& u = Op(count + 1 + i);
       if (u.dimensions() != updates.dimensions()) {
-        return Invalid("update ", i, " has shape ", Str(u),
-                       " but update 0 has ", Str(updates),
+        return Invalid("update ", i, " has shape ", Str(u), " but update 0 has ", Str(updates),
                        "; all updates must have the same dimensions");
       }
       if (u.element_type() != Op(i).element_type()) {
-        return Invalid("update ", i, " has shape ", Str(u), " but input ", i,
-                       " has ", Str(Op(i)), "; element types must match");
+        return Invalid("update ", i, " has shape ", Str(u), " but input ", i, " has ", Str(Op(i)),
+                       "; element types must match");
       }
     }
 
     const std::vector<int64_t> window_dims = ToVector(d.update_window_dims());
     const std::vector<int64_t> inserted = ToVector(d.inserted_window_dims());
-    const std::vector<int64_t> to_operand =
-        ToVector(d.scatter_dims_to_operand_dims());
+    const std::vector<int64_t> to_operand = ToVector(d.scatter_dims_to_operand_dims());
     const std::vector<int64_t> batching = ToVector(d.input_batching_dims());
-    const std::vector<int64_t> indices_batching =
-        ToVector(d.scatter_indices_batching_dims());
+    const std::vector<int64_t> indices_batching = ToVector(d.scatter_indices_batching_dims());
 
-    AOT_RETURN_IF_ERROR(
-        CheckDimensionList("update_window_dims", window_dims, updates.rank(),
-                           absl::StrCat("the updates ", Str(updates)), true));
-    AOT_RETURN_IF_ERROR(
-        CheckDimensionList("inserted_window_dims", inserted, operand.rank(),
-                           absl::StrCat("the operand ", Str(operand)), true));
-    AOT_RETURN_IF_ERROR(
-        CheckDimensionList("input_batching_dims", batching, operand.rank(),
-                           absl::StrCat("the operand ", Str(operand)), true));
+    AOT_RETURN_IF_ERROR(CheckDimensionList("update_window_dims", window_dims, updates.rank(),
+                                           absl::StrCat("the updates ", Str(updates)), true));
+    AOT_RETURN_IF_ERROR(CheckDimensionList("inserted_window_dims", inserted, operand.rank(),
+                                           absl::StrCat("the operand ", Str(operand)), true));
+    AOT_RETURN_IF_ERROR(CheckDimensionList("input_batching_dims", batching, operand.rank(),
+                                           absl::StrCat("the operand ", Str(operand)), true));
     for (int64_t b : batching) {
       if (Contains(inserted, b)) {
         return Invalid("dimension ", b,
@@ -1236,24 +1154,21 @@ class Inferrer {
                        "input_batching_dims");
       }
     }
-    if (static_cast<int64_t>(window_dims.size() + inserted.size() +
-                             batching.size()) != operand.rank()) {
+    if (static_cast<int64_t>(window_dims.size() + inserted.size() + batching.size()) !=
+        operand.rank()) {
       return Invalid("update_window_dims=", Dims(window_dims),
                      ", inserted_window_dims=", Dims(inserted),
                      " and input_batching_dims=", Dims(batching),
-                     " must together have one entry per operand dimension (",
-                     operand.rank(), ")");
+                     " must together have one entry per operand dimension (", operand.rank(), ")");
     }
     if (static_cast<int64_t>(to_operand.size()) != expanded[ivd]) {
-      return Invalid("scatter_dims_to_operand_dims=", Dims(to_operand), " has ",
-                     to_operand.size(),
-                     " entries but the index vector dimension ", ivd,
-                     " of the scatter indices ", Str(indices), " has size ",
-                     expanded[ivd]);
+      return Invalid("scatter_dims_to_operand_dims=", Dims(to_operand), " has ", to_operand.size(),
+                     " entries but the index vector dimension ", ivd, " of the scatter indices ",
+                     Str(indices), " has size ", expanded[ivd]);
     }
-    AOT_RETURN_IF_ERROR(CheckDimensionList(
-        "scatter_dims_to_operand_dims", to_operand, operand.rank(),
-        absl::StrCat("the operand ", Str(operand)), false));
+    AOT_RETURN_IF_ERROR(CheckDimensionList("scatter_dims_to_operand_dims", to_operand,
+                                           operand.rank(),
+                                           absl::StrCat("the operand ", Str(operand)), false));
     for (int64_t b : batching) {
       if (Contains(to_operand, b)) {
         return Invalid("dimension ", b,
@@ -1265,12 +1180,10 @@ class Inferrer {
         "input_batching_dims", "scatter_indices_batching_dims", "input", "scatter indices",
         batching, indices_batching, operand, indices, expanded, ivd));
 
-    const int64_t expected_rank =
-        static_cast<int64_t>(expanded.size() - 1 + window_dims.size());
+    const int64_t expected_rank = static_cast<int64_t>(expanded.size() - 1 + window_dims.size());
     if (updates.rank() != expected_rank) {
-      return Invalid("updates ", Str(updates), " must have rank ",
-                     expected_rank, " (", expanded.size() - 1,
-                     " scatter dimensions + ", window_dims.size(),
+      return Invalid("updates ", Str(updates), " must have rank ", expected_rank, " (",
+                     expanded.size() - 1, " scatter dimensions + ", window_dims.size(),
                      " window dimensions)");
     }
     std::vector<int64_t> max_window;
@@ -1281,10 +1194,9 @@ class Inferrer {
     }
     for (size_t i = 0; i < window_dims.size(); ++i) {
       if (updates.dimensions(window_dims[i]) > max_window[i]) {
-        return Invalid("updates window dimension ", window_dims[i],
-                       " has size ", updates.dimensions(window_dims[i]),
-                       " which exceeds the corresponding operand bound ",
-                       max_window[i]);
+        return Invalid("updates window dimension ", window_dims[i], " has size ",
+                       updates.dimensions(window_dims[i]),
+                       " which exceeds the corresponding operand bound ", max_window[i]);
       }
     }
     int64_t scatter_seen = 0;
@@ -1292,10 +1204,9 @@ class Inferrer {
       if (Contains(window_dims, i)) continue;
       if (scatter_seen == ivd) ++scatter_seen;
       if (updates.dimensions(i) != expanded[scatter_seen]) {
-        return Invalid("updates scatter dimension ", i, " has size ",
-                       updates.dimensions(i),
-                       " but the scatter indices dimension ", scatter_seen,
-                       " has size ", expanded[scatter_seen]);
+        return Invalid("updates scatter dimension ", i, " has size ", updates.dimensions(i),
+                       " but the scatter indices dimension ", scatter_seen, " has size ",
+                       expanded[scatter_seen]);
       }
       ++scatter_seen;
     }
@@ -1351,7 +1262,7 @@ class Inferrer {
     AOT_ASSIGN_OR_RETURN(const int64_t count, ReductionInputCount());
     const Shape& first = Op(0);
     AOT_RETURN_IF_ERROR(CheckDimensionList("reduce dimensions", attrs_.dimensions, first.rank(),
-                                              absl::StrCat("the input ", Str(first)), false));
+                                           absl::StrCat("the input ", Str(first)), false));
     AOT_ASSIGN_OR_RETURN(Signature sig, ReductionReducer(count));
     std::vector<int64_t> kept;
     for (int64_t i = 0; i < first.rank(); ++i) {
@@ -1370,10 +1281,9 @@ class Inferrer {
     if (!attrs_.window.has_value()) return Invalid("missing window");
     const Shape& first = Op(0);
     AOT_ASSIGN_OR_RETURN(Signature sig, ReductionReducer(count));
-    AOT_ASSIGN_OR_RETURN(
-        std::vector<int64_t> dims,
-        WindowOutputDimensions(first.dimensions(), *attrs_.window,
-                               absl::StrCat("the input ", Str(first))));
+    AOT_ASSIGN_OR_RETURN(std::vector<int64_t> dims,
+                         WindowOutputDimensions(first.dimensions(), *attrs_.window,
+                                                absl::StrCat("the input ", Str(first))));
     if (sig.result.IsArray()) return Shape(Op(count).element_type(), dims);
     std::vector<Shape> results;
     for (int64_t i = 0; i < count; ++i) {
@@ -1390,30 +1300,26 @@ class Inferrer {
     AOT_ASSIGN_OR_RETURN(Signature select, Callee(0, "select computation"));
     AOT_RETURN_IF_ERROR(ExpectParameterCount(select, 2));
     if (!select.result.Compatible(Shape::Scalar(PRED))) {
-      return Invalid(select.description, " must return pred[] but returns ",
-                     Str(select.result));
+      return Invalid(select.description, " must return pred[] but returns ", Str(select.result));
     }
     const Shape element = Shape::Scalar(operand.element_type());
     for (int i = 0; i < 2; ++i) {
       if (!select.parameters[i].Compatible(element)) {
         return Invalid(select.description, ": parameter ", i, " has shape ",
-                       Str(select.parameters[i]),
-                       " but the operand element shape is ", Str(element));
+                       Str(select.parameters[i]), " but the operand element shape is ",
+                       Str(element));
       }
     }
-    AOT_ASSIGN_OR_RETURN(Signature scatter,
-                            Callee(1, "scatter computation"));
+    AOT_ASSIGN_OR_RETURN(Signature scatter, Callee(1, "scatter computation"));
     const std::vector<Shape> inits = {Op(2)};
     const std::vector<PrimitiveType> types = {source.element_type()};
     AOT_RETURN_IF_ERROR(VerifyReducer(scatter, inits, types, 1));
-    AOT_ASSIGN_OR_RETURN(
-        std::vector<int64_t> dims,
-        WindowOutputDimensions(operand.dimensions(), *attrs_.window,
-                               absl::StrCat("the operand ", Str(operand))));
+    AOT_ASSIGN_OR_RETURN(std::vector<int64_t> dims,
+                         WindowOutputDimensions(operand.dimensions(), *attrs_.window,
+                                                absl::StrCat("the operand ", Str(operand))));
     const Shape windowed(operand.element_type(), dims);
     if (!source.Compatible(windowed)) {
-      return Invalid("source ", Str(source),
-                     " does not match the window-reduced operand ",
+      return Invalid("source ", Str(source), " does not match the window-reduced operand ",
                      Str(windowed));
     }
     return WithoutLayout(operand);
@@ -1428,11 +1334,10 @@ class Inferrer {
     const PrimitiveType rt = Op(1).element_type();
     PrimitiveType from = lt;
     if (lt != rt) {
-      const bool same_class = (IsFloatingPoint(lt) && IsFloatingPoint(rt)) ||
-                              (IsInteger(lt) && IsInteger(rt));
+      const bool same_class =
+          (IsFloatingPoint(lt) && IsFloatingPoint(rt)) || (IsInteger(lt) && IsInteger(rt));
       if (!same_class) {
-        return Invalid("lhs has shape ", Str(Op(0)), " but rhs has ",
-                       Str(Op(1)),
+        return Invalid("lhs has shape ", Str(Op(0)), " but rhs has ", Str(Op(1)),
                        "; operand element types must both be floating point "
                        "or both integer");
       }
@@ -1459,36 +1364,30 @@ class Inferrer {
     lhs_all.insert(lhs_all.end(), lc.begin(), lc.end());
     std::vector<int64_t> rhs_all = rb;
     rhs_all.insert(rhs_all.end(), rc.begin(), rc.end());
-    AOT_RETURN_IF_ERROR(CheckDimensionList(
-        "lhs batch+contracting dimensions", lhs_all, lhs.rank(),
-        absl::StrCat("the lhs ", Str(lhs)), false));
-    AOT_RETURN_IF_ERROR(CheckDimensionList(
-        "rhs batch+contracting dimensions", rhs_all, rhs.rank(),
-        absl::StrCat("the rhs ", Str(rhs)), false));
+    AOT_RETURN_IF_ERROR(CheckDimensionList("lhs batch+contracting dimensions", lhs_all, lhs.rank(),
+                                           absl::StrCat("the lhs ", Str(lhs)), false));
+    AOT_RETURN_IF_ERROR(CheckDimensionList("rhs batch+contracting dimensions", rhs_all, rhs.rank(),
+                                           absl::StrCat("the rhs ", Str(rhs)), false));
     if (lc.size() != rc.size()) {
-      return Invalid("lhs_contracting_dims=", Dims(lc),
-                     " and rhs_contracting_dims=", Dims(rc),
+      return Invalid("lhs_contracting_dims=", Dims(lc), " and rhs_contracting_dims=", Dims(rc),
                      " must have the same number of dimensions");
     }
     if (lb.size() != rb.size()) {
-      return Invalid("lhs_batch_dims=", Dims(lb),
-                     " and rhs_batch_dims=", Dims(rb),
+      return Invalid("lhs_batch_dims=", Dims(lb), " and rhs_batch_dims=", Dims(rb),
                      " must have the same number of dimensions");
     }
     for (size_t i = 0; i < lc.size(); ++i) {
       if (lhs.dimensions(lc[i]) != rhs.dimensions(rc[i])) {
-        return Invalid(
-            "contracting dimension sizes differ: lhs ", Str(lhs), " dimension ",
-            lc[i], " has size ", lhs.dimensions(lc[i]), " but rhs ", Str(rhs),
-            " dimension ", rc[i], " has size ", rhs.dimensions(rc[i]));
+        return Invalid("contracting dimension sizes differ: lhs ", Str(lhs), " dimension ", lc[i],
+                       " has size ", lhs.dimensions(lc[i]), " but rhs ", Str(rhs), " dimension ",
+                       rc[i], " has size ", rhs.dimensions(rc[i]));
       }
     }
     for (size_t i = 0; i < lb.size(); ++i) {
       if (lhs.dimensions(lb[i]) != rhs.dimensions(rb[i])) {
-        return Invalid(
-            "batch dimension sizes differ: lhs ", Str(lhs), " dimension ",
-            lb[i], " has size ", lhs.dimensions(lb[i]), " but rhs ", Str(rhs),
-            " dimension ", rb[i], " has size ", rhs.dimensions(rb[i]));
+        return Invalid("batch dimension sizes differ: lhs ", Str(lhs), " dimension ", lb[i],
+                       " has size ", lhs.dimensions(lb[i]), " but rhs ", Str(rhs), " dimension ",
+                       rb[i], " has size ", rhs.dimensions(rb[i]));
       }
     }
     AOT_RETURN_IF_ERROR(CheckOperandPrecision());
@@ -1507,8 +1406,7 @@ class Inferrer {
   absl::Status CheckOperandPrecision() const {
     const size_t count = attrs_.operand_precision.size();
     if (count != 0 && count != 2) {
-      return Invalid("operand_precision has ", count,
-                     " entries; expected one per operand (2)");
+      return Invalid("operand_precision has ", count, " entries; expected one per operand (2)");
     }
     return absl::OkStatus();
   }
@@ -1518,8 +1416,7 @@ class Inferrer {
     if (!attrs_.convolution_dimension_numbers.has_value()) {
       return Invalid("missing convolution dimension numbers (dim_labels=...)");
     }
-    const ConvolutionDimensionNumbersProto& d =
-        *attrs_.convolution_dimension_numbers;
+    const ConvolutionDimensionNumbersProto& d = *attrs_.convolution_dimension_numbers;
     const Shape& lhs = Op(0);
     const Shape& rhs = Op(1);
     const int64_t fgc = attrs_.feature_group_count;
@@ -1529,16 +1426,14 @@ class Inferrer {
     }
     if (bgc < 1) return Invalid("batch_group_count=", bgc, " must be positive");
     if (fgc > 1 && bgc > 1) {
-      return Invalid("feature_group_count=", fgc,
-                     " and batch_group_count=", bgc,
+      return Invalid("feature_group_count=", fgc, " and batch_group_count=", bgc,
                      " cannot both be greater than 1");
     }
     const int64_t spatial = d.input_spatial_dimensions_size();
     if (d.kernel_spatial_dimensions_size() != spatial ||
         d.output_spatial_dimensions_size() != spatial) {
-      return Invalid("dim_labels have ", spatial, " input, ",
-                     d.kernel_spatial_dimensions_size(), " kernel and ",
-                     d.output_spatial_dimensions_size(),
+      return Invalid("dim_labels have ", spatial, " input, ", d.kernel_spatial_dimensions_size(),
+                     " kernel and ", d.output_spatial_dimensions_size(),
                      " output spatial dimensions; they must be equal");
     }
     WindowProto empty_window;
@@ -1550,18 +1445,16 @@ class Inferrer {
     }
     if (window->dimensions_size() != spatial) {
       return Invalid("window has ", window->dimensions_size(),
-                     " dimensions but the dim_labels have ", spatial,
-                     " spatial dimensions");
+                     " dimensions but the dim_labels have ", spatial, " spatial dimensions");
     }
     const int64_t rank = spatial + 2;
     if (lhs.rank() != rank) {
-      return Invalid("lhs ", Str(lhs), " must have rank ", rank,
-                     " (batch, feature and ", spatial, " spatial dimensions)");
+      return Invalid("lhs ", Str(lhs), " must have rank ", rank, " (batch, feature and ", spatial,
+                     " spatial dimensions)");
     }
     if (rhs.rank() != rank) {
       return Invalid("rhs ", Str(rhs), " must have rank ", rank,
-                     " (input feature, output feature and ", spatial,
-                     " spatial dimensions)");
+                     " (input feature, output feature and ", spatial, " spatial dimensions)");
     }
     auto is_permutation = [rank](std::vector<int64_t> dims) {
       std::sort(dims.begin(), dims.end());
@@ -1570,39 +1463,32 @@ class Inferrer {
       }
       return true;
     };
-    std::vector<int64_t> in_dims = {d.input_batch_dimension(),
-                                    d.input_feature_dimension()};
+    std::vector<int64_t> in_dims = {d.input_batch_dimension(), d.input_feature_dimension()};
     in_dims.insert(in_dims.end(), d.input_spatial_dimensions().begin(),
                    d.input_spatial_dimensions().end());
     std::vector<int64_t> k_dims = {d.kernel_input_feature_dimension(),
                                    d.kernel_output_feature_dimension()};
     k_dims.insert(k_dims.end(), d.kernel_spatial_dimensions().begin(),
                   d.kernel_spatial_dimensions().end());
-    std::vector<int64_t> out_dims = {d.output_batch_dimension(),
-                                     d.output_feature_dimension()};
+    std::vector<int64_t> out_dims = {d.output_batch_dimension(), d.output_feature_dimension()};
     out_dims.insert(out_dims.end(), d.output_spatial_dimensions().begin(),
                     d.output_spatial_dimensions().end());
     if (!is_permutation(in_dims)) {
-      return Invalid("input dimension numbers ", Dims(in_dims),
-                     " must name each of the ", rank,
+      return Invalid("input dimension numbers ", Dims(in_dims), " must name each of the ", rank,
                      " lhs dimensions exactly once");
     }
     if (!is_permutation(k_dims)) {
-      return Invalid("kernel dimension numbers ", Dims(k_dims),
-                     " must name each of the ", rank,
+      return Invalid("kernel dimension numbers ", Dims(k_dims), " must name each of the ", rank,
                      " rhs dimensions exactly once");
     }
     if (!is_permutation(out_dims)) {
-      return Invalid("output dimension numbers ", Dims(out_dims),
-                     " must name each of the ", rank,
+      return Invalid("output dimension numbers ", Dims(out_dims), " must name each of the ", rank,
                      " result dimensions exactly once");
     }
     const int64_t input_batch = lhs.dimensions(d.input_batch_dimension());
     const int64_t input_features = lhs.dimensions(d.input_feature_dimension());
-    const int64_t kernel_in =
-        rhs.dimensions(d.kernel_input_feature_dimension());
-    const int64_t kernel_out =
-        rhs.dimensions(d.kernel_output_feature_dimension());
+    const int64_t kernel_in = rhs.dimensions(d.kernel_input_feature_dimension());
+    const int64_t kernel_out = rhs.dimensions(d.kernel_output_feature_dimension());
     if (kernel_out % bgc != 0) {
       return Invalid("kernel output feature size ", kernel_out,
                      " is not a multiple of batch_group_count=", bgc);
@@ -1610,8 +1496,8 @@ class Inferrer {
     if (input_features % fgc != 0 || input_features / fgc != kernel_in) {
       return Invalid("lhs feature dimension size ", input_features,
                      " divided by feature_group_count=", fgc,
-                     " must equal the kernel input feature size ", kernel_in,
-                     " (lhs ", Str(lhs), ", rhs ", Str(rhs), ")");
+                     " must equal the kernel input feature size ", kernel_in, " (lhs ", Str(lhs),
+                     ", rhs ", Str(rhs), ")");
     }
     if (kernel_out % fgc != 0) {
       return Invalid("kernel output feature size ", kernel_out,
@@ -1626,15 +1512,12 @@ class Inferrer {
       base[i] = lhs.dimensions(d.input_spatial_dimensions(i));
       const int64_t k = rhs.dimensions(d.kernel_spatial_dimensions(i));
       if (window->dimensions(i).size() != k) {
-        return Invalid("window size ", window->dimensions(i).size(),
-                       " of spatial dimension ", i,
-                       " does not match the kernel size ", k, " (rhs ",
-                       Str(rhs), ")");
+        return Invalid("window size ", window->dimensions(i).size(), " of spatial dimension ", i,
+                       " does not match the kernel size ", k, " (rhs ", Str(rhs), ")");
       }
     }
-    AOT_ASSIGN_OR_RETURN(
-        std::vector<int64_t> windowed,
-        WindowOutputDimensions(base, *window, "the lhs spatial dimensions"));
+    AOT_ASSIGN_OR_RETURN(std::vector<int64_t> windowed,
+                         WindowOutputDimensions(base, *window, "the lhs spatial dimensions"));
     AOT_RETURN_IF_ERROR(CheckOperandPrecision());
     AOT_ASSIGN_OR_RETURN(PrimitiveType type, MixedResultType());
     std::vector<int64_t> dims(rank);
@@ -1655,32 +1538,27 @@ class Inferrer {
     const Shape& first = Op(0);
     for (int64_t i = 1; i < n(); ++i) {
       if (Op(i).dimensions() != first.dimensions()) {
-        return Invalid("operand ", i, " has shape ", Str(Op(i)),
-                       " but operand 0 has ", Str(first),
+        return Invalid("operand ", i, " has shape ", Str(Op(i)), " but operand 0 has ", Str(first),
                        "; all operands must have the same dimensions");
       }
     }
     if (attrs_.dimensions.size() != 1) {
-      return Invalid("needs exactly one sort dimension; got dimensions=",
-                     Dims(attrs_.dimensions));
+      return Invalid("needs exactly one sort dimension; got dimensions=", Dims(attrs_.dimensions));
     }
     const int64_t dim = attrs_.dimensions[0];
     if (dim < 0 || dim >= first.rank()) {
-      return Invalid("sort dimension ", dim, " is out of range for ",
-                     Str(first));
+      return Invalid("sort dimension ", dim, " is out of range for ", Str(first));
     }
     AOT_ASSIGN_OR_RETURN(Signature cmp, Callee(0, "comparator"));
     AOT_RETURN_IF_ERROR(ExpectParameterCount(cmp, 2 * n()));
     if (!cmp.result.Compatible(Shape::Scalar(PRED))) {
-      return Invalid(cmp.description, " must return pred[] but returns ",
-                     Str(cmp.result));
+      return Invalid(cmp.description, " must return pred[] but returns ", Str(cmp.result));
     }
     for (int64_t p = 0; p < 2 * n(); ++p) {
       const Shape expected = Shape::Scalar(Op(p / 2).element_type());
       if (!cmp.parameters[p].Compatible(expected)) {
-        return Invalid(cmp.description, ": parameter ", p, " has shape ",
-                       Str(cmp.parameters[p]), " but operand ", p / 2,
-                       " needs ", Str(expected));
+        return Invalid(cmp.description, ": parameter ", p, " has shape ", Str(cmp.parameters[p]),
+                       " but operand ", p / 2, " needs ", Str(expected));
       }
     }
     if (n() == 1) return WithoutLayout(first);
@@ -1694,18 +1572,15 @@ class Inferrer {
     AOT_RETURN_IF_ERROR(ExpectParameterCount(cond, 1));
     AOT_RETURN_IF_ERROR(ExpectParameterCount(body, 1));
     if (!cond.parameters[0].Compatible(init)) {
-      return Invalid(cond.description, " parameter has shape ",
-                     Str(cond.parameters[0]), " but the operand has ",
-                     Str(init));
+      return Invalid(cond.description, " parameter has shape ", Str(cond.parameters[0]),
+                     " but the operand has ", Str(init));
     }
     if (!cond.result.Compatible(Shape::Scalar(PRED))) {
-      return Invalid(cond.description, " must return pred[] but returns ",
-                     Str(cond.result));
+      return Invalid(cond.description, " must return pred[] but returns ", Str(cond.result));
     }
     if (!body.parameters[0].Compatible(init)) {
-      return Invalid(body.description, " parameter has shape ",
-                     Str(body.parameters[0]), " but the operand has ",
-                     Str(init));
+      return Invalid(body.description, " parameter has shape ", Str(body.parameters[0]),
+                     " but the operand has ", Str(init));
     }
     if (!body.result.Compatible(init)) {
       return Invalid(body.description, " returns ", Str(body.result),
@@ -1720,8 +1595,8 @@ class Inferrer {
     const int64_t branches = static_cast<int64_t>(called().size());
     if (!index.IsArray() || index.rank() != 0 ||
         (index.element_type() != PRED && index.element_type() != S32)) {
-      return Invalid("branch index (", OperandDesc(0), ") has shape ",
-                     Str(index), "; expected pred[] or s32[]");
+      return Invalid("branch index (", OperandDesc(0), ") has shape ", Str(index),
+                     "; expected pred[] or s32[]");
     }
     if (index.element_type() == PRED && branches != 2) {
       return Invalid(
@@ -1730,25 +1605,22 @@ class Inferrer {
           branches);
     }
     if (n() != branches + 1) {
-      return Invalid("has ", branches, " branch computations and so needs ",
-                     branches + 1, " operands but has ", n());
+      return Invalid("has ", branches, " branch computations and so needs ", branches + 1,
+                     " operands but has ", n());
     }
     Shape result;
     for (int64_t b = 0; b < branches; ++b) {
-      AOT_ASSIGN_OR_RETURN(
-          Signature sig, Callee(b, absl::StrCat("branch ", b, " computation")));
+      AOT_ASSIGN_OR_RETURN(Signature sig, Callee(b, absl::StrCat("branch ", b, " computation")));
       AOT_RETURN_IF_ERROR(ExpectParameterCount(sig, 1));
       if (!sig.parameters[0].Compatible(Op(b + 1))) {
-        return Invalid(sig.description, " parameter has shape ",
-                       Str(sig.parameters[0]), " but ", OperandDesc(b + 1),
-                       " has ", Str(Op(b + 1)));
+        return Invalid(sig.description, " parameter has shape ", Str(sig.parameters[0]), " but ",
+                       OperandDesc(b + 1), " has ", Str(Op(b + 1)));
       }
       if (b == 0) {
         result = sig.result;
       } else if (!sig.result.Compatible(result)) {
-        return Invalid(sig.description, " returns ", Str(sig.result),
-                       " but branch 0 returns ", Str(result),
-                       "; all branches must return the same shape");
+        return Invalid(sig.description, " returns ", Str(sig.result), " but branch 0 returns ",
+                       Str(result), "; all branches must return the same shape");
       }
     }
     return WithoutLayout(result);
@@ -1764,10 +1636,10 @@ class Inferrer {
 absl::StatusOr<Shape> InferShape(const HloInstruction& instruction) {
   absl::StatusOr<Shape> result = Inferrer(instruction).Run();
   if (!result.ok()) {
-    return absl::Status(result.status().code(),
-                        absl::StrCat("instruction '", instruction.name(), "' (",
-                                     HloOpcodeString(instruction.opcode()),
-                                     "): ", result.status().message()));
+    return absl::Status(
+        result.status().code(),
+        absl::StrCat("instruction '", instruction.name(), "' (",
+                     HloOpcodeString(instruction.opcode()), "): ", result.status().message()));
   }
   return result;
 }

@@ -49,10 +49,9 @@ TEST(ShapeInferenceTest, LeavesTakeTheirDeclaredShapes) {
 }
 
 TEST(ShapeInferenceTest, IotaNeedsOneInRangeDimension) {
-  EXPECT_TRUE(FailsWith(
-      Module(R"(
+  EXPECT_TRUE(FailsWith(Module(R"(
   ROOT i = s32[4,5] iota(), iota_dimension=2)"),
-      {"instruction 'i' (iota)", "iota_dimension 2", "out of range"}));
+                        {"instruction 'i' (iota)", "iota_dimension 2", "out of range"}));
   EXPECT_TRUE(FailsWith(Module(R"(
   ROOT i = s32[4,5] iota())"),
                         {"instruction 'i' (iota)", "exactly one"}));
@@ -62,15 +61,14 @@ TEST(ShapeInferenceTest, IotaNeedsOneInRangeDimension) {
 }
 
 TEST(ShapeInferenceTest, ReplicaIdIsU32Scalar) {
-  EXPECT_TRUE(FailsWith(Module(R"(
+  EXPECT_TRUE(
+      FailsWith(Module(R"(
   ROOT r = s32[] replica-id())"),
-                        {"instruction 'r' (replica-id)", "declared shape s32[]",
-                         "inferred shape u32[]"}));
-  EXPECT_TRUE(FailsWith(
-      Module(R"(
+                {"instruction 'r' (replica-id)", "declared shape s32[]", "inferred shape u32[]"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
   p = f32[] parameter(0)
   ROOT r = u32[] partition-id(p))"),
-      {"instruction 'r' (partition-id)", "expects 0 operands but has 1"}));
+                        {"instruction 'r' (partition-id)", "expects 0 operands but has 1"}));
 }
 
 TEST(ShapeInferenceTest, ConstantLiteralMustMatchDeclaredShape) {
@@ -79,12 +77,10 @@ TEST(ShapeInferenceTest, ConstantLiteralMustMatchDeclaredShape) {
   ASSERT_TRUE(module.ok()) << module.status();
   HloInstruction* c = (*module)->entry_computation()->root_instruction();
   *c->mutable_shape() = Shape(F32, {3});
-  EXPECT_TRUE(FailsWith(
-      **module, {"instruction 'c' (constant)", "literal has shape f32[2]",
-                 "declared shape is f32[3]"}));
+  EXPECT_TRUE(FailsWith(**module, {"instruction 'c' (constant)", "literal has shape f32[2]",
+                                   "declared shape is f32[3]"}));
   c->mutable_attrs()->literal.reset();
-  EXPECT_TRUE(
-      FailsWith(**module, {"instruction 'c' (constant)", "no literal"}));
+  EXPECT_TRUE(FailsWith(**module, {"instruction 'c' (constant)", "no literal"}));
 }
 
 // ---------------------------------------------------------------------------
@@ -107,23 +103,21 @@ TEST(ShapeInferenceTest, TupleAndGetTupleElement) {
 }
 
 TEST(ShapeInferenceTest, TupleIndexOutOfRange) {
-  EXPECT_TRUE(FailsWith(Module(R"(
+  EXPECT_TRUE(FailsWith(
+      Module(R"(
   a = f32[2] parameter(0)
   t = (f32[2], f32[2]) tuple(a, a)
   ROOT g = f32[2] get-tuple-element(t), index=2)"),
-                        {"instruction 'g' (get-tuple-element)",
-                         "tuple index 2 is out of range", "2 elements"}));
-  EXPECT_TRUE(
-      FailsWith(Module(R"(
+      {"instruction 'g' (get-tuple-element)", "tuple index 2 is out of range", "2 elements"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
   a = f32[2] parameter(0)
   ROOT g = f32[2] get-tuple-element(a), index=0)"),
-                {"instruction 'g' (get-tuple-element)", "expected a tuple"}));
-  EXPECT_TRUE(
-      FailsWith(Module(R"(
+                        {"instruction 'g' (get-tuple-element)", "expected a tuple"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
   a = f32[2] parameter(0)
   ROOT t = (f32[2], s32[2]) tuple(a, a))"),
-                {"instruction 't' (tuple)", "declared shape (f32[2], s32[2])",
-                 "inferred shape (f32[2], f32[2])"}));
+                        {"instruction 't' (tuple)", "declared shape (f32[2], s32[2])",
+                         "inferred shape (f32[2], f32[2])"}));
 }
 
 // ---------------------------------------------------------------------------
@@ -166,9 +160,9 @@ TEST(ShapeInferenceTest, UnaryOpsKeepTheOperandShape) {
   copy = pred[2,3] copy(p)
   rp = f32[2,3] reduce-precision(f), exponent_bits=5, mantissa_bits=10
   ROOT t = (f32[2,3], pred[2,3]) tuple(rp, fin))");
-  for (const char* name : {"exp", "log", "sin", "cos", "tan", "tanh",
-                           "logistic", "sqrt", "rsqrt", "cbrt", "erf", "expm1",
-                           "log1p", "floor", "ceil", "rafz", "absf", "rp"}) {
+  for (const char* name :
+       {"exp", "log", "sin", "cos", "tan", "tanh", "logistic", "sqrt", "rsqrt", "cbrt", "erf",
+        "expm1", "log1p", "floor", "ceil", "rafz", "absf", "rp"}) {
     EXPECT_TRUE(Infers(text, name, "f32[2,3]")) << name;
   }
   EXPECT_TRUE(Infers(text, "reven", "bf16[]"));
@@ -192,12 +186,10 @@ TEST(ShapeInferenceTest, UnaryOpsRejectWrongElementTypes) {
   const Case cases[] = {
       {"ROOT x = s32[2] exponential(s)", "expected a floating-point type"},
       {"ROOT x = s32[2] floor(s)", "expected a floating-point type"},
-      {"ROOT x = s32[2] round-nearest-even(s)",
-       "expected a floating-point type"},
+      {"ROOT x = s32[2] round-nearest-even(s)", "expected a floating-point type"},
       {"ROOT x = s32[2] sqrt(s)", "expected a floating-point type"},
       {"ROOT x = u32[2] abs(u)", "expected a signed integer or floating-point"},
-      {"ROOT x = u32[2] sign(u)",
-       "expected a signed integer or floating-point"},
+      {"ROOT x = u32[2] sign(u)", "expected a signed integer or floating-point"},
       {"ROOT x = pred[2] negate(p)", "expected an integer or floating-point"},
       {"ROOT x = f32[2] not(f)", "expected pred or an integer type"},
       {"ROOT x = f32[2] popcnt(f)", "expected an integer type"},
@@ -214,29 +206,26 @@ TEST(ShapeInferenceTest, UnaryOpsRejectWrongElementTypes) {
   p = pred[2] parameter(3)
   )",
                                                  c.instruction));
-    EXPECT_TRUE(
-        FailsWith(text, {"instruction 'x' (", "operand 0 '", c.expected}))
-        << c.instruction;
+    EXPECT_TRUE(FailsWith(text, {"instruction 'x' (", "operand 0 '", c.expected})) << c.instruction;
   }
 }
 
 TEST(ShapeInferenceTest, UnaryOpsNeedArraysAndKeepDims) {
-  EXPECT_TRUE(FailsWith(Module(R"(
+  EXPECT_TRUE(
+      FailsWith(Module(R"(
   a = f32[2] parameter(0)
   t = (f32[2]) tuple(a)
   ROOT x = f32[2] exponential(t))"),
-                        {"instruction 'x' (exponential)", "has shape (f32[2])",
-                         "expected an array"}));
-  EXPECT_TRUE(FailsWith(Module(R"(
+                {"instruction 'x' (exponential)", "has shape (f32[2])", "expected an array"}));
+  EXPECT_TRUE(
+      FailsWith(Module(R"(
   a = f32[2] parameter(0)
   ROOT x = f32[3] negate(a))"),
-                        {"instruction 'x' (negate)", "declared shape f32[3]",
-                         "inferred shape f32[2]"}));
-  EXPECT_TRUE(FailsWith(
-      Module(R"(
+                {"instruction 'x' (negate)", "declared shape f32[3]", "inferred shape f32[2]"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
   a = f32[2] parameter(0)
   ROOT x = pred[2] is-finite(a, a))"),
-      {"instruction 'x' (is-finite)", "expects 1 operand but has 2"}));
+                        {"instruction 'x' (is-finite)", "expects 1 operand but has 2"}));
   // copy takes tuples.
   EXPECT_TRUE(Infers(Module(R"(
   a = f32[2] parameter(0)
@@ -246,16 +235,14 @@ TEST(ShapeInferenceTest, UnaryOpsNeedArraysAndKeepDims) {
 }
 
 TEST(ShapeInferenceTest, ReducePrecisionBits) {
-  EXPECT_TRUE(
-      FailsWith(Module(R"(
+  EXPECT_TRUE(FailsWith(Module(R"(
   a = f32[2] parameter(0)
   ROOT x = f32[2] reduce-precision(a), exponent_bits=0, mantissa_bits=3)"),
-                {"instruction 'x' (reduce-precision)", "exponent_bits=0"}));
-  EXPECT_TRUE(
-      FailsWith(Module(R"(
+                        {"instruction 'x' (reduce-precision)", "exponent_bits=0"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
   a = f32[2] parameter(0)
   ROOT x = f32[2] reduce-precision(a), exponent_bits=8, mantissa_bits=-1)"),
-                {"instruction 'x' (reduce-precision)", "mantissa_bits=-1"}));
+                        {"instruction 'x' (reduce-precision)", "mantissa_bits=-1"}));
   EXPECT_TRUE(Verifies(Module(R"(
   a = bf16[2] parameter(0)
   ROOT x = bf16[2] reduce-precision(a), exponent_bits=8, mantissa_bits=0)")));
@@ -311,42 +298,31 @@ TEST(ShapeInferenceTest, BinaryOpsRejectMismatches) {
   )";
   EXPECT_TRUE(
       FailsWith(Module(absl::StrCat(params, "ROOT x = f32[2] add(f, s)")),
-                {"instruction 'x' (add)",
-                 "operand 1 has shape s32[2] but operand 0 has f32[2]"}));
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params, "ROOT x = f32[2] multiply(f, g)")),
-                {"instruction 'x' (multiply)",
-                 "operand 1 has shape f32[3] but operand 0 has f32[2]"}));
-  // No implicit broadcast of scalars in HLO.
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params, "ROOT x = f32[2] maximum(f, c)")),
-                {"instruction 'x' (maximum)",
-                 "operand 1 has shape f32[] but operand 0 has f32[2]"}));
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params, "ROOT x = f32[2] and(f, f)")),
-                {"instruction 'x' (and)", "pred or an integer type"}));
+                {"instruction 'x' (add)", "operand 1 has shape s32[2] but operand 0 has f32[2]"}));
   EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params, "ROOT x = f32[2] shift-left(f, f)")),
-      {"instruction 'x' (shift-left)", "expected an integer type"}));
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params, "ROOT x = s32[2] atan2(s, s)")),
-                {"instruction 'x' (atan2)", "expected a floating-point type"}));
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params, "ROOT x = pred[2] subtract(p, p)")),
-                {"instruction 'x' (subtract)", "has element type pred"}));
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params, "ROOT x = pred[2] divide(p, p)")),
-                {"instruction 'x' (divide)", "has element type pred"}));
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params, "ROOT x = f32[2] add(f)")),
-                {"instruction 'x' (add)", "expects 2 operands but has 1"}));
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params, "ROOT x = f32[2] add(f, f, f)")),
-                {"instruction 'x' (add)", "expects 2 operands but has 3"}));
+      Module(absl::StrCat(params, "ROOT x = f32[2] multiply(f, g)")),
+      {"instruction 'x' (multiply)", "operand 1 has shape f32[3] but operand 0 has f32[2]"}));
+  // No implicit broadcast of scalars in HLO.
+  EXPECT_TRUE(FailsWith(
+      Module(absl::StrCat(params, "ROOT x = f32[2] maximum(f, c)")),
+      {"instruction 'x' (maximum)", "operand 1 has shape f32[] but operand 0 has f32[2]"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params, "ROOT x = f32[2] and(f, f)")),
+                        {"instruction 'x' (and)", "pred or an integer type"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params, "ROOT x = f32[2] shift-left(f, f)")),
+                        {"instruction 'x' (shift-left)", "expected an integer type"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params, "ROOT x = s32[2] atan2(s, s)")),
+                        {"instruction 'x' (atan2)", "expected a floating-point type"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params, "ROOT x = pred[2] subtract(p, p)")),
+                        {"instruction 'x' (subtract)", "has element type pred"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params, "ROOT x = pred[2] divide(p, p)")),
+                        {"instruction 'x' (divide)", "has element type pred"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params, "ROOT x = f32[2] add(f)")),
+                        {"instruction 'x' (add)", "expects 2 operands but has 1"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params, "ROOT x = f32[2] add(f, f, f)")),
+                        {"instruction 'x' (add)", "expects 2 operands but has 3"}));
   EXPECT_TRUE(
       FailsWith(Module(absl::StrCat(params, "ROOT x = f32[3] add(f, f)")),
-                {"instruction 'x' (add)", "declared shape f32[3]",
-                 "inferred shape f32[2]"}));
+                {"instruction 'x' (add)", "declared shape f32[3]", "inferred shape f32[2]"}));
 }
 
 TEST(ShapeInferenceTest, Compare) {
@@ -366,31 +342,23 @@ TEST(ShapeInferenceTest, Compare) {
   for (const char* name : {"a", "b", "c", "d", "e", "g"}) {
     EXPECT_TRUE(Infers(ok, name, "pred[2]")) << name;
   }
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params, "ROOT x = pred[2] compare(f, f)")),
-                {"instruction 'x' (compare)", "missing comparison direction"}));
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(
-                    params, "ROOT x = pred[2] compare(f, s), direction=EQ")),
-                {"instruction 'x' (compare)",
-                 "operand 1 has shape s32[2] but operand 0 has f32[2]"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params, "ROOT x = pred[2] compare(f, f)")),
+                        {"instruction 'x' (compare)", "missing comparison direction"}));
+  EXPECT_TRUE(FailsWith(
+      Module(absl::StrCat(params, "ROOT x = pred[2] compare(f, s), direction=EQ")),
+      {"instruction 'x' (compare)", "operand 1 has shape s32[2] but operand 0 has f32[2]"}));
   EXPECT_TRUE(FailsWith(
       Module(absl::StrCat(params,
                           "ROOT x = pred[2] compare(u, u), direction=LT, "
                           "type=SIGNED")),
-      {"instruction 'x' (compare)",
-       "comparison type SIGNED is not valid for element type u32"}));
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params,
-                          "ROOT x = pred[2] compare(s, s), direction=LT, "
-                          "type=FLOAT")),
-      {"instruction 'x' (compare)",
-       "FLOAT is not valid for element type s32"}));
+      {"instruction 'x' (compare)", "comparison type SIGNED is not valid for element type u32"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
+                                            "ROOT x = pred[2] compare(s, s), direction=LT, "
+                                            "type=FLOAT")),
+                        {"instruction 'x' (compare)", "FLOAT is not valid for element type s32"}));
   EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(
-                    params, "ROOT x = f32[2] compare(f, f), direction=LT")),
-                {"instruction 'x' (compare)", "declared shape f32[2]",
-                 "inferred shape pred[2]"}));
+      FailsWith(Module(absl::StrCat(params, "ROOT x = f32[2] compare(f, f), direction=LT")),
+                {"instruction 'x' (compare)", "declared shape f32[2]", "inferred shape pred[2]"}));
 }
 
 TEST(ShapeInferenceTest, SelectAndClamp) {
@@ -413,25 +381,20 @@ TEST(ShapeInferenceTest, SelectAndClamp) {
   EXPECT_TRUE(Infers(ok, "cl", "f32[2]"));
   EXPECT_TRUE(Infers(ok, "cl2", "f32[2]"));
 
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params, "ROOT x = f32[2] select(s, f, f)")),
-                {"instruction 'x' (select)", "expected element type pred"}));
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params, "ROOT x = f32[2] select(p, f, s)")),
-                {"instruction 'x' (select)",
-                 "operand 2 has shape s32[2] but operand 1 has f32[2]"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params, "ROOT x = f32[2] select(s, f, f)")),
+                        {"instruction 'x' (select)", "expected element type pred"}));
   EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params, "ROOT x = f32[2] select(p3, f, f)")),
-      {"instruction 'x' (select)", "predicate has shape pred[3]"}));
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params, "ROOT x = f32[2] clamp(c, f, p3)")),
-                {"instruction 'x' (clamp)", "element types must match"}));
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params, R"(
+      Module(absl::StrCat(params, "ROOT x = f32[2] select(p, f, s)")),
+      {"instruction 'x' (select)", "operand 2 has shape s32[2] but operand 1 has f32[2]"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params, "ROOT x = f32[2] select(p3, f, f)")),
+                        {"instruction 'x' (select)", "predicate has shape pred[3]"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params, "ROOT x = f32[2] clamp(c, f, p3)")),
+                        {"instruction 'x' (clamp)", "element types must match"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params, R"(
   g = f32[3] parameter(6)
   ROOT x = f32[2] clamp(g, f, c))")),
-      {"instruction 'x' (clamp)", "min (operand 0 'g') has shape f32[3]",
-       "must be a scalar or the same shape"}));
+                        {"instruction 'x' (clamp)", "min (operand 0 'g') has shape f32[3]",
+                         "must be a scalar or the same shape"}));
 }
 
 // ---------------------------------------------------------------------------
@@ -456,21 +419,20 @@ TEST(ShapeInferenceTest, ConvertAndBitcastConvert) {
   EXPECT_TRUE(Infers(ok, "wide", "f32[2]"));
   EXPECT_TRUE(Infers(ok, "wide2", "s32[5]"));
 
-  EXPECT_TRUE(FailsWith(Module(R"(
-  f = f32[2,3] parameter(0)
-  ROOT c = s32[3,2] convert(f))"),
-                        {"instruction 'c' (convert)", "declared shape s32[3,2]",
-                         "inferred shape s32[2,3]"}));
   EXPECT_TRUE(FailsWith(
       Module(R"(
+  f = f32[2,3] parameter(0)
+  ROOT c = s32[3,2] convert(f))"),
+      {"instruction 'c' (convert)", "declared shape s32[3,2]", "inferred shape s32[2,3]"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
   f = s16[3] parameter(0)
   ROOT c = f32[3] bitcast-convert(f))"),
-      {"instruction 'c' (bitcast-convert)", "minor-most dimension of size 2"}));
-  EXPECT_TRUE(FailsWith(Module(R"(
+                        {"instruction 'c' (bitcast-convert)", "minor-most dimension of size 2"}));
+  EXPECT_TRUE(FailsWith(
+      Module(R"(
   f = f32[3] parameter(0)
   ROOT c = u8[3] bitcast-convert(f))"),
-                        {"instruction 'c' (bitcast-convert)",
-                         "declared shape u8[3]", "inferred shape u8[3,4]"}));
+      {"instruction 'c' (bitcast-convert)", "declared shape u8[3]", "inferred shape u8[3,4]"}));
   EXPECT_TRUE(FailsWith(Module(R"(
   f = f32[3] parameter(0)
   t = (f32[3]) tuple(f)
@@ -498,30 +460,21 @@ TEST(ShapeInferenceTest, Broadcast) {
   v = f32[3] parameter(0)
   m = f32[2,3] parameter(1)
   )";
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(
-                    params, "ROOT x = f32[3,2] broadcast(v), dimensions={1}")),
-                {"instruction 'x' (broadcast)",
-                 "operand dimension 0 has size 3", "result dimension 1"}));
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(
-                    params, "ROOT x = f32[2,3] broadcast(v), dimensions={2}")),
-                {"instruction 'x' (broadcast)", "broadcast dimension 2",
-                 "out of range"}));
   EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params,
-                          "ROOT x = f32[2,3] broadcast(v), dimensions={0,1}")),
-      {"instruction 'x' (broadcast)",
-       "has 2 entries but the operand f32[3] has rank 1"}));
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params,
-                          "ROOT x = f32[3,2] broadcast(m), dimensions={1,0}")),
-      {"instruction 'x' (broadcast)", "strictly increasing"}));
+      Module(absl::StrCat(params, "ROOT x = f32[3,2] broadcast(v), dimensions={1}")),
+      {"instruction 'x' (broadcast)", "operand dimension 0 has size 3", "result dimension 1"}));
   EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(
-                    params, "ROOT x = s32[2,3] broadcast(v), dimensions={1}")),
-                {"instruction 'x' (broadcast)", "declared shape s32[2,3]",
-                 "inferred shape f32[2,3]"}));
+      FailsWith(Module(absl::StrCat(params, "ROOT x = f32[2,3] broadcast(v), dimensions={2}")),
+                {"instruction 'x' (broadcast)", "broadcast dimension 2", "out of range"}));
+  EXPECT_TRUE(FailsWith(
+      Module(absl::StrCat(params, "ROOT x = f32[2,3] broadcast(v), dimensions={0,1}")),
+      {"instruction 'x' (broadcast)", "has 2 entries but the operand f32[3] has rank 1"}));
+  EXPECT_TRUE(
+      FailsWith(Module(absl::StrCat(params, "ROOT x = f32[3,2] broadcast(m), dimensions={1,0}")),
+                {"instruction 'x' (broadcast)", "strictly increasing"}));
+  EXPECT_TRUE(FailsWith(
+      Module(absl::StrCat(params, "ROOT x = s32[2,3] broadcast(v), dimensions={1}")),
+      {"instruction 'x' (broadcast)", "declared shape s32[2,3]", "inferred shape f32[2,3]"}));
 }
 
 TEST(ShapeInferenceTest, ReshapeBitcastTranspose) {
@@ -542,30 +495,23 @@ TEST(ShapeInferenceTest, ReshapeBitcastTranspose) {
   EXPECT_TRUE(Infers(ok, "t", "f32[4,2,3]"));
 
   const char* params = "\n  m = f32[2,3,4] parameter(0)\n";
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params, "ROOT x = f32[5,5] reshape(m)")),
-                {"instruction 'x' (reshape)", "24 elements", "25 elements"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params, "ROOT x = f32[5,5] reshape(m)")),
+                        {"instruction 'x' (reshape)", "24 elements", "25 elements"}));
   EXPECT_TRUE(
       FailsWith(Module(absl::StrCat(params, "ROOT x = s32[24] reshape(m)")),
-                {"instruction 'x' (reshape)", "declared shape s32[24]",
-                 "inferred shape f32[24]"}));
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params, "ROOT x = f64[24] bitcast(m)")),
-                {"instruction 'x' (bitcast)", "96 bytes", "192 bytes"}));
+                {"instruction 'x' (reshape)", "declared shape s32[24]", "inferred shape f32[24]"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params, "ROOT x = f64[24] bitcast(m)")),
+                        {"instruction 'x' (bitcast)", "96 bytes", "192 bytes"}));
   EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(
-          params, "ROOT x = f32[2,3,4] transpose(m), dimensions={0,0,1}")),
+      Module(absl::StrCat(params, "ROOT x = f32[2,3,4] transpose(m), dimensions={0,0,1}")),
       {"instruction 'x' (transpose)", "repeats dimension 0"}));
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params,
-                          "ROOT x = f32[2,3] transpose(m), dimensions={0,1}")),
-      {"instruction 'x' (transpose)", "not a permutation"}));
   EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(
-                    params,
-                    "ROOT x = f32[2,3,4] transpose(m), dimensions={0,1,2}\n"
-                    "  y = f32[2,3,4] transpose(m), dimensions={0,1,3}")),
-                {"instruction 'y' (transpose)", "dimension 3 out of range"}));
+      FailsWith(Module(absl::StrCat(params, "ROOT x = f32[2,3] transpose(m), dimensions={0,1}")),
+                {"instruction 'x' (transpose)", "not a permutation"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
+                                            "ROOT x = f32[2,3,4] transpose(m), dimensions={0,1,2}\n"
+                                            "  y = f32[2,3,4] transpose(m), dimensions={0,1,3}")),
+                        {"instruction 'y' (transpose)", "dimension 3 out of range"}));
 }
 
 TEST(ShapeInferenceTest, Slice) {
@@ -583,24 +529,18 @@ TEST(ShapeInferenceTest, Slice) {
 
   const char* params = "\n  m = f32[10,4] parameter(0)\n";
   EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params,
-                          "ROOT x = f32[4,4] slice(m), slice={[8:12], [0:4]}")),
-      {"instruction 'x' (slice)", "slice dimension 0 [8:12:1] is out of range",
-       "size 10"}));
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params,
-                          "ROOT x = f32[4,4] slice(m), slice={[6:2], [0:4]}")),
-      {"instruction 'x' (slice)", "out of range"}));
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(
-          params, "ROOT x = f32[4,4] slice(m), slice={[0:4:0], [0:4]}")),
-      {"instruction 'x' (slice)", "stride 0"}));
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params, "ROOT x = f32[4] slice(m), slice={[0:4]}")),
-      {"instruction 'x' (slice)", "1 dimension specs", "rank 2"}));
+      Module(absl::StrCat(params, "ROOT x = f32[4,4] slice(m), slice={[8:12], [0:4]}")),
+      {"instruction 'x' (slice)", "slice dimension 0 [8:12:1] is out of range", "size 10"}));
   EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params, "ROOT x = f32[10,4] slice(m)")),
-                {"instruction 'x' (slice)", "0 dimension specs"}));
+      FailsWith(Module(absl::StrCat(params, "ROOT x = f32[4,4] slice(m), slice={[6:2], [0:4]}")),
+                {"instruction 'x' (slice)", "out of range"}));
+  EXPECT_TRUE(
+      FailsWith(Module(absl::StrCat(params, "ROOT x = f32[4,4] slice(m), slice={[0:4:0], [0:4]}")),
+                {"instruction 'x' (slice)", "stride 0"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params, "ROOT x = f32[4] slice(m), slice={[0:4]}")),
+                        {"instruction 'x' (slice)", "1 dimension specs", "rank 2"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params, "ROOT x = f32[10,4] slice(m)")),
+                        {"instruction 'x' (slice)", "0 dimension specs"}));
 }
 
 TEST(ShapeInferenceTest, DynamicSliceAndUpdate) {
@@ -621,41 +561,34 @@ TEST(ShapeInferenceTest, DynamicSliceAndUpdate) {
   EXPECT_TRUE(Infers(ok, "ds0", "f32[0,4]"));
   EXPECT_TRUE(Infers(ok, "dus", "f32[10,4]"));
 
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(
-          params,
-          "ROOT x = f32[3,2] dynamic-slice(m, i), dynamic_slice_sizes={3,2}")),
-      {"instruction 'x' (dynamic-slice)", "expects 2 start indices", "has 1"}));
   EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params,
-                                    "ROOT x = f32[3,2] dynamic-slice(m, i, k), "
-                                    "dynamic_slice_sizes={3,2}")),
-                {"instruction 'x' (dynamic-slice)", "same type"}));
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params,
-                                    "ROOT x = f32[3,2] dynamic-slice(m, i, v), "
-                                    "dynamic_slice_sizes={3,2}")),
-                {"instruction 'x' (dynamic-slice)", "start index operand 2 'v'",
-                 "expected an integer scalar"}));
+      FailsWith(Module(absl::StrCat(
+                    params, "ROOT x = f32[3,2] dynamic-slice(m, i), dynamic_slice_sizes={3,2}")),
+                {"instruction 'x' (dynamic-slice)", "expects 2 start indices", "has 1"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
+                                            "ROOT x = f32[3,2] dynamic-slice(m, i, k), "
+                                            "dynamic_slice_sizes={3,2}")),
+                        {"instruction 'x' (dynamic-slice)", "same type"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
+                                            "ROOT x = f32[3,2] dynamic-slice(m, i, v), "
+                                            "dynamic_slice_sizes={3,2}")),
+                        {"instruction 'x' (dynamic-slice)", "start index operand 2 'v'",
+                         "expected an integer scalar"}));
   EXPECT_TRUE(
       FailsWith(Module(absl::StrCat(params,
                                     "ROOT x = f32[3,2] dynamic-slice(m, i, j), "
                                     "dynamic_slice_sizes={3,5}")),
-                {"instruction 'x' (dynamic-slice)",
-                 "dynamic slice size 5 in dimension 1"}));
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params, "ROOT x = f32[3,2] dynamic-slice(m, i, j)")),
-      {"instruction 'x' (dynamic-slice)", "dynamic_slice_sizes={}"}));
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params, R"(
+                {"instruction 'x' (dynamic-slice)", "dynamic slice size 5 in dimension 1"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params, "ROOT x = f32[3,2] dynamic-slice(m, i, j)")),
+                        {"instruction 'x' (dynamic-slice)", "dynamic_slice_sizes={}"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params, R"(
   big = f32[11,4] parameter(6)
   ROOT x = f32[10,4] dynamic-update-slice(m, big, i, j))")),
-      {"instruction 'x' (dynamic-update-slice)", "larger than the operand"}));
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params, R"(
+                        {"instruction 'x' (dynamic-update-slice)", "larger than the operand"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params, R"(
   su = s32[3,4] parameter(6)
   ROOT x = f32[10,4] dynamic-update-slice(m, su, i, j))")),
-      {"instruction 'x' (dynamic-update-slice)", "element types must match"}));
+                        {"instruction 'x' (dynamic-update-slice)", "element types must match"}));
   EXPECT_TRUE(FailsWith(Module(absl::StrCat(params, R"(
   ROOT x = f32[10,4] dynamic-update-slice(m, v, i, j))")),
                         {"instruction 'x' (dynamic-update-slice)"}));
@@ -678,25 +611,20 @@ TEST(ShapeInferenceTest, Concatenate) {
   EXPECT_TRUE(Infers(ok, "y", "f32[6,3]"));
   EXPECT_TRUE(Infers(ok, "one", "f32[2,3]"));
 
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(
-          params, "ROOT x = f32[2,8] concatenate(a, b), dimensions={0}")),
-      {"instruction 'x' (concatenate)", "operand 1 has shape f32[2,5]",
-       "all dimensions except 0 must be equal"}));
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(
-          params, "ROOT x = f32[2,6] concatenate(a, s), dimensions={1}")),
-      {"instruction 'x' (concatenate)", "element types must match"}));
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params, "ROOT x = f32[2,8] concatenate(a, b)")),
-      {"instruction 'x' (concatenate)", "exactly one concatenate dimension"}));
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(
-          params, "ROOT x = f32[2,8] concatenate(a, b), dimensions={2}")),
-      {"instruction 'x' (concatenate)", "dimension 2 is out of range"}));
   EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(
-                    params, "ROOT x = f32[2,8] concatenate(), dimensions={0}")),
+      FailsWith(Module(absl::StrCat(params, "ROOT x = f32[2,8] concatenate(a, b), dimensions={0}")),
+                {"instruction 'x' (concatenate)", "operand 1 has shape f32[2,5]",
+                 "all dimensions except 0 must be equal"}));
+  EXPECT_TRUE(
+      FailsWith(Module(absl::StrCat(params, "ROOT x = f32[2,6] concatenate(a, s), dimensions={1}")),
+                {"instruction 'x' (concatenate)", "element types must match"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params, "ROOT x = f32[2,8] concatenate(a, b)")),
+                        {"instruction 'x' (concatenate)", "exactly one concatenate dimension"}));
+  EXPECT_TRUE(
+      FailsWith(Module(absl::StrCat(params, "ROOT x = f32[2,8] concatenate(a, b), dimensions={2}")),
+                {"instruction 'x' (concatenate)", "dimension 2 is out of range"}));
+  EXPECT_TRUE(
+      FailsWith(Module(absl::StrCat(params, "ROOT x = f32[2,8] concatenate(), dimensions={0}")),
                 {"instruction 'x' (concatenate)", "at least one operand"}));
 }
 
@@ -719,22 +647,16 @@ TEST(ShapeInferenceTest, Pad) {
   EXPECT_TRUE(Infers(ok, "n", "f32[0,3]"));
 
   EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(
-                    params, "ROOT x = f32[1,3] pad(m, c), padding=-3_-2x0_0")),
+      FailsWith(Module(absl::StrCat(params, "ROOT x = f32[1,3] pad(m, c), padding=-3_-2x0_0")),
                 {"instruction 'x' (pad)", "negative size -1"}));
   EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(
-                    params, "ROOT x = f32[4,3] pad(m, m), padding=0_0x0_0")),
-                {"instruction 'x' (pad)",
-                 "padding value (operand 1 'm') must be a scalar"}));
+      FailsWith(Module(absl::StrCat(params, "ROOT x = f32[4,3] pad(m, m), padding=0_0x0_0")),
+                {"instruction 'x' (pad)", "padding value (operand 1 'm') must be a scalar"}));
   EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(
-                    params, "ROOT x = f32[4] pad(z, c), padding=0_0x0_0")),
-                {"instruction 'x' (pad)",
-                 "2 dimensions but the operand f32[0] has rank 1"}));
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params, "ROOT x = f32[4,3] pad(m, c)")),
-                {"instruction 'x' (pad)", "missing padding config"}));
+      FailsWith(Module(absl::StrCat(params, "ROOT x = f32[4] pad(z, c), padding=0_0x0_0")),
+                {"instruction 'x' (pad)", "2 dimensions but the operand f32[0] has rank 1"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params, "ROOT x = f32[4,3] pad(m, c)")),
+                        {"instruction 'x' (pad)", "missing padding config"}));
   EXPECT_TRUE(FailsWith(Module(absl::StrCat(params, R"(
   i = s32[] parameter(3)
   ROOT x = f32[4,3] pad(m, i), padding=0_0x0_0)")),
@@ -784,66 +706,53 @@ TEST(ShapeInferenceTest, Gather) {
   idx = s32[2] parameter(1)
   fidx = f32[2] parameter(2)
   )";
-  auto gather = [&](absl::string_view attrs,
-                    absl::string_view operands = "op, idx") {
-    return Module(absl::StrCat(params, "ROOT g = f32[2,3] gather(", operands,
-                               "), ", attrs));
+  auto gather = [&](absl::string_view attrs, absl::string_view operands = "op, idx") {
+    return Module(absl::StrCat(params, "ROOT g = f32[2,3] gather(", operands, "), ", attrs));
   };
-  EXPECT_TRUE(FailsWith(
-      gather("offset_dims={1}, collapsed_slice_dims={0}, "
-             "start_index_map={0,1}, index_vector_dim=1, slice_sizes={1,3}"),
-      {"instruction 'g' (gather)", "start_index_map={0,1} has 2 entries",
-       "has size 1"}));
-  EXPECT_TRUE(FailsWith(
-      gather("offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, "
-             "index_vector_dim=1, slice_sizes={1,4}"),
-      {"instruction 'g' (gather)",
-       "slice size 4 in dimension 1 is out of range"}));
-  EXPECT_TRUE(FailsWith(
-      gather("offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, "
-             "index_vector_dim=1, slice_sizes={2,3}"),
-      {"instruction 'g' (gather)",
-       "collapsed slice dimension 0 has slice size 2"}));
-  EXPECT_TRUE(FailsWith(
-      gather("offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, "
-             "index_vector_dim=1, slice_sizes={1,3}",
-             "op, fidx"),
-      {"instruction 'g' (gather)", "must have an integer element type"}));
-  EXPECT_TRUE(FailsWith(
-      gather("offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, "
-             "index_vector_dim=3, slice_sizes={1,3}"),
-      {"instruction 'g' (gather)", "index_vector_dim=3 is out of range"}));
-  EXPECT_TRUE(FailsWith(
-      gather("offset_dims={1}, collapsed_slice_dims={}, start_index_map={0}, "
-             "index_vector_dim=1, slice_sizes={1,3}"),
-      {"instruction 'g' (gather)", "one entry per operand dimension"}));
-  EXPECT_TRUE(FailsWith(
-      gather("offset_dims={2}, collapsed_slice_dims={0}, start_index_map={0}, "
-             "index_vector_dim=1, slice_sizes={1,3}"),
-      {"instruction 'g' (gather)",
-       "offset_dims {2} has dimension 2 out of range"}));
-  EXPECT_TRUE(FailsWith(
-      gather("offset_dims={1}, collapsed_slice_dims={0}, start_index_map={5}, "
-             "index_vector_dim=1, slice_sizes={1,3}"),
-      {"instruction 'g' (gather)", "start_index_map {5}"}));
+  EXPECT_TRUE(
+      FailsWith(gather("offset_dims={1}, collapsed_slice_dims={0}, "
+                       "start_index_map={0,1}, index_vector_dim=1, slice_sizes={1,3}"),
+                {"instruction 'g' (gather)", "start_index_map={0,1} has 2 entries", "has size 1"}));
+  EXPECT_TRUE(
+      FailsWith(gather("offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, "
+                       "index_vector_dim=1, slice_sizes={1,4}"),
+                {"instruction 'g' (gather)", "slice size 4 in dimension 1 is out of range"}));
+  EXPECT_TRUE(
+      FailsWith(gather("offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, "
+                       "index_vector_dim=1, slice_sizes={2,3}"),
+                {"instruction 'g' (gather)", "collapsed slice dimension 0 has slice size 2"}));
+  EXPECT_TRUE(FailsWith(gather("offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, "
+                               "index_vector_dim=1, slice_sizes={1,3}",
+                               "op, fidx"),
+                        {"instruction 'g' (gather)", "must have an integer element type"}));
+  EXPECT_TRUE(FailsWith(gather("offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, "
+                               "index_vector_dim=3, slice_sizes={1,3}"),
+                        {"instruction 'g' (gather)", "index_vector_dim=3 is out of range"}));
+  EXPECT_TRUE(FailsWith(gather("offset_dims={1}, collapsed_slice_dims={}, start_index_map={0}, "
+                               "index_vector_dim=1, slice_sizes={1,3}"),
+                        {"instruction 'g' (gather)", "one entry per operand dimension"}));
+  EXPECT_TRUE(
+      FailsWith(gather("offset_dims={2}, collapsed_slice_dims={0}, start_index_map={0}, "
+                       "index_vector_dim=1, slice_sizes={1,3}"),
+                {"instruction 'g' (gather)", "offset_dims {2} has dimension 2 out of range"}));
+  EXPECT_TRUE(FailsWith(gather("offset_dims={1}, collapsed_slice_dims={0}, start_index_map={5}, "
+                               "index_vector_dim=1, slice_sizes={1,3}"),
+                        {"instruction 'g' (gather)", "start_index_map {5}"}));
   EXPECT_TRUE(FailsWith(
       gather("offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, "
              "index_vector_dim=1, slice_sizes={1,2}"),
-      {"instruction 'g' (gather)", "declared shape f32[2,3]",
-       "inferred shape f32[2,2]"}));
-  EXPECT_TRUE(FailsWith(
-      Module(R"(
+      {"instruction 'g' (gather)", "declared shape f32[2,3]", "inferred shape f32[2,2]"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
   op = f32[3,4,5] parameter(0)
   idx = s32[2,2] parameter(1)
   ROOT g = f32[2,4,5] gather(op, idx), offset_dims={2,1}, collapsed_slice_dims={0}, start_index_map={0,1}, index_vector_dim=1, slice_sizes={1,4,5})"),
-      {"instruction 'g' (gather)", "offset_dims {2,1} must be sorted"}));
-  EXPECT_TRUE(
-      FailsWith(Module(R"(
+                        {"instruction 'g' (gather)", "offset_dims {2,1} must be sorted"}));
+  EXPECT_TRUE(FailsWith(
+      Module(R"(
   op = f32[5,4] parameter(0)
   idx = s32[6,1] parameter(1)
   ROOT g = f32[6] gather(op, idx), offset_dims={}, collapsed_slice_dims={1}, start_index_map={1}, operand_batching_dims={0}, start_indices_batching_dims={0}, index_vector_dim=1, slice_sizes={1,1})"),
-                {"instruction 'g' (gather)",
-                 "operand batching dimension 0 has size 5", "has size 6"}));
+      {"instruction 'g' (gather)", "operand batching dimension 0 has size 5", "has size 6"}));
 }
 
 TEST(ShapeInferenceTest, GatherWithoutDimensionNumbers) {
@@ -855,8 +764,8 @@ TEST(ShapeInferenceTest, GatherWithoutDimensionNumbers) {
   HloInstruction* g = (*module)->entry_computation()->root_instruction();
   ASSERT_TRUE(VerifyHloModule(**module).ok());
   g->mutable_attrs()->gather_dimension_numbers.reset();
-  EXPECT_TRUE(FailsWith(**module, {"instruction 'g' (gather)",
-                                   "missing gather dimension numbers"}));
+  EXPECT_TRUE(
+      FailsWith(**module, {"instruction 'g' (gather)", "missing gather dimension numbers"}));
 }
 
 TEST(ShapeInferenceTest, Scatter) {
@@ -887,51 +796,41 @@ TEST(ShapeInferenceTest, Scatter) {
   short = f32[3,3] parameter(4)
   iupd = s32[2,3] parameter(5)
   )";
-  auto scatter = [&](absl::string_view operands,
-                     absl::string_view to_apply = "add_f32") {
-    return Module(
-        absl::StrCat(params, "ROOT s = f32[3,3] scatter(", operands,
-                     "), update_window_dims={1}, inserted_window_dims={0}, "
-                     "scatter_dims_to_operand_dims={0}, index_vector_dim=1, "
-                     "to_apply=",
-                     to_apply),
-        computations);
+  auto scatter = [&](absl::string_view operands, absl::string_view to_apply = "add_f32") {
+    return Module(absl::StrCat(params, "ROOT s = f32[3,3] scatter(", operands,
+                               "), update_window_dims={1}, inserted_window_dims={0}, "
+                               "scatter_dims_to_operand_dims={0}, index_vector_dim=1, "
+                               "to_apply=",
+                               to_apply),
+                  computations);
   };
   EXPECT_TRUE(Verifies(scatter("op, idx, upd")));
-  EXPECT_TRUE(
-      FailsWith(scatter("op, idx, big"),
-                {"instruction 's' (scatter)",
-                 "updates window dimension 1 has size 4", "operand bound 3"}));
-  EXPECT_TRUE(
-      FailsWith(scatter("op, idx, short"),
-                {"instruction 's' (scatter)",
-                 "updates scatter dimension 0 has size 3", "has size 2"}));
-  EXPECT_TRUE(
-      FailsWith(scatter("op, idx, iupd"),
-                {"instruction 's' (scatter)", "element types must match"}));
-  EXPECT_TRUE(FailsWith(scatter("op, idx"), {"instruction 's' (scatter)",
-                                             "expects 2N+1 operands"}));
-  EXPECT_TRUE(
-      FailsWith(scatter("op, idx, upd", "add_s32"),
-                {"instruction 's' (scatter)", "to_apply computation 'add_s32'",
-                 "init value has shape f32[]"}));
   EXPECT_TRUE(FailsWith(
-      Module(
-          absl::StrCat(params,
-                       "ROOT s = f32[3,3] scatter(op, idx, upd), "
-                       "update_window_dims={1}, inserted_window_dims={0}, "
-                       "scatter_dims_to_operand_dims={0}, index_vector_dim=1"),
-          computations),
-      {"instruction 's' (scatter)", "expects 1 called computation"}));
+      scatter("op, idx, big"),
+      {"instruction 's' (scatter)", "updates window dimension 1 has size 4", "operand bound 3"}));
   EXPECT_TRUE(FailsWith(
-      Module(
-          absl::StrCat(params,
-                       "ROOT s = f32[3,3] scatter(op, idx, upd), "
-                       "update_window_dims={1}, inserted_window_dims={}, "
-                       "scatter_dims_to_operand_dims={0}, index_vector_dim=1, "
-                       "to_apply=add_f32"),
-          computations),
-      {"instruction 's' (scatter)", "one entry per operand dimension"}));
+      scatter("op, idx, short"),
+      {"instruction 's' (scatter)", "updates scatter dimension 0 has size 3", "has size 2"}));
+  EXPECT_TRUE(FailsWith(scatter("op, idx, iupd"),
+                        {"instruction 's' (scatter)", "element types must match"}));
+  EXPECT_TRUE(
+      FailsWith(scatter("op, idx"), {"instruction 's' (scatter)", "expects 2N+1 operands"}));
+  EXPECT_TRUE(FailsWith(scatter("op, idx, upd", "add_s32"),
+                        {"instruction 's' (scatter)", "to_apply computation 'add_s32'",
+                         "init value has shape f32[]"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
+                                            "ROOT s = f32[3,3] scatter(op, idx, upd), "
+                                            "update_window_dims={1}, inserted_window_dims={0}, "
+                                            "scatter_dims_to_operand_dims={0}, index_vector_dim=1"),
+                               computations),
+                        {"instruction 's' (scatter)", "expects 1 called computation"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
+                                            "ROOT s = f32[3,3] scatter(op, idx, upd), "
+                                            "update_window_dims={1}, inserted_window_dims={}, "
+                                            "scatter_dims_to_operand_dims={0}, index_vector_dim=1, "
+                                            "to_apply=add_f32"),
+                               computations),
+                        {"instruction 's' (scatter)", "one entry per operand dimension"}));
 }
 
 // ---------------------------------------------------------------------------
@@ -966,66 +865,44 @@ TEST(ShapeInferenceTest, Reduce) {
   v = f32[2] parameter(4)
   )";
   EXPECT_TRUE(FailsWith(
-      Module(
-          absl::StrCat(
-              params,
-              "ROOT r = f32[2] reduce(m, c), dimensions={1}, to_apply=add_s32"),
-          computations),
+      Module(absl::StrCat(params, "ROOT r = f32[2] reduce(m, c), dimensions={1}, to_apply=add_s32"),
+             computations),
       {"instruction 'r' (reduce)", "to_apply computation 'add_s32'",
        "init value has shape f32[]"}));
   EXPECT_TRUE(FailsWith(
-      Module(
-          absl::StrCat(
-              params,
-              "ROOT r = f32[2] reduce(m, c), dimensions={1}, to_apply=argmax"),
-          computations),
+      Module(absl::StrCat(params, "ROOT r = f32[2] reduce(m, c), dimensions={1}, to_apply=argmax"),
+             computations),
       {"instruction 'r' (reduce)",
        "to_apply computation 'argmax' must take 2 "
        "parameters but takes 4"}));
   EXPECT_TRUE(FailsWith(
-      Module(
-          absl::StrCat(
-              params,
-              "ROOT r = f32[2] reduce(m, v), dimensions={1}, to_apply=add_f32"),
-          computations),
+      Module(absl::StrCat(params, "ROOT r = f32[2] reduce(m, v), dimensions={1}, to_apply=add_f32"),
+             computations),
       {"instruction 'r' (reduce)", "init value has shape f32[2]"}));
   EXPECT_TRUE(FailsWith(
-      Module(
-          absl::StrCat(
-              params,
-              "ROOT r = f32[2] reduce(m, c), dimensions={2}, to_apply=add_f32"),
-          computations),
+      Module(absl::StrCat(params, "ROOT r = f32[2] reduce(m, c), dimensions={2}, to_apply=add_f32"),
+             computations),
       {"instruction 'r' (reduce)", "dimension 2 out of range"}));
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params,
-                                    "ROOT r = f32[2] reduce(m, c), "
-                                    "dimensions={1,1}, to_apply=add_f32"),
-                       computations),
-                {"instruction 'r' (reduce)", "repeats dimension 1"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
+                                            "ROOT r = f32[2] reduce(m, c), "
+                                            "dimensions={1,1}, to_apply=add_f32"),
+                               computations),
+                        {"instruction 'r' (reduce)", "repeats dimension 1"}));
   EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
                                             "ROOT r = f32[2] reduce(m, c, c), "
                                             "dimensions={1}, to_apply=add_f32"),
                                computations),
                         {"instruction 'r' (reduce)", "expects 2N operands"}));
   EXPECT_TRUE(FailsWith(
-      Module(
-          absl::StrCat(params, "ROOT r = f32[2] reduce(m, c), dimensions={1}"),
-          computations),
-      {"instruction 'r' (reduce)",
-       "expects 1 called computation (to_apply) but has 0"}));
+      Module(absl::StrCat(params, "ROOT r = f32[2] reduce(m, c), dimensions={1}"), computations),
+      {"instruction 'r' (reduce)", "expects 1 called computation (to_apply) but has 0"}));
   EXPECT_TRUE(FailsWith(
-      Module(
-          absl::StrCat(
-              params,
-              "ROOT r = f32[3] reduce(m, c), dimensions={1}, to_apply=add_f32"),
-          computations),
-      {"instruction 'r' (reduce)", "declared shape f32[3]",
-       "inferred shape f32[2]"}));
+      Module(absl::StrCat(params, "ROOT r = f32[3] reduce(m, c), dimensions={1}, to_apply=add_f32"),
+             computations),
+      {"instruction 'r' (reduce)", "declared shape f32[3]", "inferred shape f32[2]"}));
   // A reducer returning a non-scalar, and one whose inputs are mistyped.
   EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(
-                 params,
-                 "ROOT r = f32[2] reduce(m, c), dimensions={1}, to_apply=vec"),
+      Module(absl::StrCat(params, "ROOT r = f32[2] reduce(m, c), dimensions={1}, to_apply=vec"),
              R"(
 vec {
   a = f32[] parameter(0)
@@ -1034,26 +911,23 @@ vec {
 })"),
       {"instruction 'r' (reduce)", "to_apply computation 'vec'",
        "must return scalars but result 0 is f32[1]"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
+                                            "ROOT r = (f32[2], s32[2]) reduce(m, im, c, ic), "
+                                            "dimensions={1}, to_apply=add_f32"),
+                               computations),
+                        {"instruction 'r' (reduce)", "must take 4 parameters but takes 2"}));
   EXPECT_TRUE(FailsWith(
       Module(absl::StrCat(params,
-                          "ROOT r = (f32[2], s32[2]) reduce(m, im, c, ic), "
-                          "dimensions={1}, to_apply=add_f32"),
+                          "ROOT r = (f32[2], s32[2]) reduce(m, im, "
+                          "c, c), dimensions={1}, to_apply=argmax"),
              computations),
-      {"instruction 'r' (reduce)", "must take 4 parameters but takes 2"}));
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params,
-                                    "ROOT r = (f32[2], s32[2]) reduce(m, im, "
-                                    "c, c), dimensions={1}, to_apply=argmax"),
-                       computations),
-                {"instruction 'r' (reduce)", "accumulator 1 is s32[]",
-                 "init value has shape f32[]"}));
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params,
-                                    "ROOT r = (f32[2], s32[2]) reduce(m, m, c, "
-                                    "ic), dimensions={1}, to_apply=argmax"),
-                       computations),
-                {"instruction 'r' (reduce)", "parameter 3 has shape s32[]",
-                 "input 1 has element type f32"}));
+      {"instruction 'r' (reduce)", "accumulator 1 is s32[]", "init value has shape f32[]"}));
+  EXPECT_TRUE(FailsWith(
+      Module(absl::StrCat(params,
+                          "ROOT r = (f32[2], s32[2]) reduce(m, m, c, "
+                          "ic), dimensions={1}, to_apply=argmax"),
+             computations),
+      {"instruction 'r' (reduce)", "parameter 3 has shape s32[]", "input 1 has element type f32"}));
 }
 
 TEST(ShapeInferenceTest, ReduceWindow) {
@@ -1081,45 +955,36 @@ TEST(ShapeInferenceTest, ReduceWindow) {
   m = f32[4,4] parameter(0)
   c = f32[] parameter(1)
   )";
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
+                                            "ROOT r = f32[2] reduce-window(m, c), window={size=2 "
+                                            "stride=2}, to_apply=add_f32"),
+                               computations),
+                        {"instruction 'r' (reduce-window)", "window has 1 dimensions", "rank 2"}));
   EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params,
-                          "ROOT r = f32[2] reduce-window(m, c), window={size=2 "
-                          "stride=2}, to_apply=add_f32"),
-             computations),
-      {"instruction 'r' (reduce-window)", "window has 1 dimensions",
-       "rank 2"}));
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(
-                 params,
-                 "ROOT r = f32[2,2] reduce-window(m, c), to_apply=add_f32"),
+      Module(absl::StrCat(params, "ROOT r = f32[2,2] reduce-window(m, c), to_apply=add_f32"),
              computations),
       {"instruction 'r' (reduce-window)", "missing window"}));
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params,
-                          "ROOT r = f32[2,2] reduce-window(m, c), "
-                          "window={size=2x2 stride=2x2}, to_apply=argmax"),
-             computations),
-      {"instruction 'r' (reduce-window)",
-       "must take 2 parameters but takes 4"}));
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params,
-                          "ROOT r = f32[2,2] reduce-window(m, c), "
-                          "window={size=2x2 stride=0x2}, to_apply=add_f32"),
-             computations),
-      {"instruction 'r' (reduce-window)", "non-positive stride 0"}));
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params,
-                          "ROOT r = f32[2,2] reduce-window(m, c), "
-                          "window={size=2x2 pad=-3_-2x0_0}, to_apply=add_f32"),
-             computations),
-      {"instruction 'r' (reduce-window)", "gives negative size -1"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
+                                            "ROOT r = f32[2,2] reduce-window(m, c), "
+                                            "window={size=2x2 stride=2x2}, to_apply=argmax"),
+                               computations),
+                        {"instruction 'r' (reduce-window)", "must take 2 parameters but takes 4"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
+                                            "ROOT r = f32[2,2] reduce-window(m, c), "
+                                            "window={size=2x2 stride=0x2}, to_apply=add_f32"),
+                               computations),
+                        {"instruction 'r' (reduce-window)", "non-positive stride 0"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
+                                            "ROOT r = f32[2,2] reduce-window(m, c), "
+                                            "window={size=2x2 pad=-3_-2x0_0}, to_apply=add_f32"),
+                               computations),
+                        {"instruction 'r' (reduce-window)", "gives negative size -1"}));
   EXPECT_TRUE(FailsWith(
       Module(absl::StrCat(params,
                           "ROOT r = f32[3,3] reduce-window(m, c), "
                           "window={size=2x2 stride=2x2}, to_apply=add_f32"),
              computations),
-      {"instruction 'r' (reduce-window)", "declared shape f32[3,3]",
-       "inferred shape f32[2,2]"}));
+      {"instruction 'r' (reduce-window)", "declared shape f32[3,3]", "inferred shape f32[2,2]"}));
 }
 
 TEST(ShapeInferenceTest, SelectAndScatter) {
@@ -1130,48 +995,38 @@ TEST(ShapeInferenceTest, SelectAndScatter) {
   bad = f32[3,3] parameter(2)
   c = f32[] parameter(3)
   )";
-  EXPECT_TRUE(Infers(
-      Module(
-          absl::StrCat(
-              params,
-              "ROOT s = f32[4,4] select-and-scatter(op, src, c), "
-              "window={size=2x2 stride=2x2}, select=ge_f32, scatter=add_f32"),
-          computations),
-      "s", "f32[4,4]"));
-  EXPECT_TRUE(FailsWith(
-      Module(
-          absl::StrCat(
-              params,
-              "ROOT s = f32[4,4] select-and-scatter(op, bad, c), "
-              "window={size=2x2 stride=2x2}, select=ge_f32, scatter=add_f32"),
-          computations),
-      {"instruction 's' (select-and-scatter)", "source f32[3,3]",
-       "window-reduced operand f32[2,2]"}));
-  EXPECT_TRUE(FailsWith(
-      Module(
-          absl::StrCat(
-              params,
-              "ROOT s = f32[4,4] select-and-scatter(op, src, c), "
-              "window={size=2x2 stride=2x2}, select=add_f32, scatter=add_f32"),
-          computations),
-      {"instruction 's' (select-and-scatter)", "select computation 'add_f32'",
-       "must return pred[] but returns f32[]"}));
-  EXPECT_TRUE(FailsWith(
-      Module(
-          absl::StrCat(
-              params,
-              "ROOT s = f32[4,4] select-and-scatter(op, src, c), "
-              "window={size=2x2 stride=2x2}, select=ge_f32, scatter=add_s32"),
-          computations),
-      {"instruction 's' (select-and-scatter)",
-       "scatter computation 'add_s32'"}));
+  EXPECT_TRUE(
+      Infers(Module(absl::StrCat(params,
+                                 "ROOT s = f32[4,4] select-and-scatter(op, src, c), "
+                                 "window={size=2x2 stride=2x2}, select=ge_f32, scatter=add_f32"),
+                    computations),
+             "s", "f32[4,4]"));
+  EXPECT_TRUE(
+      FailsWith(Module(absl::StrCat(params,
+                                    "ROOT s = f32[4,4] select-and-scatter(op, bad, c), "
+                                    "window={size=2x2 stride=2x2}, select=ge_f32, scatter=add_f32"),
+                       computations),
+                {"instruction 's' (select-and-scatter)", "source f32[3,3]",
+                 "window-reduced operand f32[2,2]"}));
   EXPECT_TRUE(FailsWith(
       Module(absl::StrCat(params,
                           "ROOT s = f32[4,4] select-and-scatter(op, src, c), "
-                          "window={size=2x2 stride=2x2}, select=ge_f32"),
+                          "window={size=2x2 stride=2x2}, select=add_f32, scatter=add_f32"),
              computations),
-      {"instruction 's' (select-and-scatter)",
-       "expects 2 called computations (select, scatter) but has 1"}));
+      {"instruction 's' (select-and-scatter)", "select computation 'add_f32'",
+       "must return pred[] but returns f32[]"}));
+  EXPECT_TRUE(
+      FailsWith(Module(absl::StrCat(params,
+                                    "ROOT s = f32[4,4] select-and-scatter(op, src, c), "
+                                    "window={size=2x2 stride=2x2}, select=ge_f32, scatter=add_s32"),
+                       computations),
+                {"instruction 's' (select-and-scatter)", "scatter computation 'add_s32'"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
+                                            "ROOT s = f32[4,4] select-and-scatter(op, src, c), "
+                                            "window={size=2x2 stride=2x2}, select=ge_f32"),
+                               computations),
+                        {"instruction 's' (select-and-scatter)",
+                         "expects 2 called computations (select, scatter) but has 1"}));
 }
 
 // ---------------------------------------------------------------------------
@@ -1218,66 +1073,53 @@ TEST(ShapeInferenceTest, Dot) {
   i = s32[2,3] parameter(5)
   )";
   EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(
-                    params,
-                    "ROOT d = f32[2,5] dot(a, b), lhs_contracting_dims={1}, "
-                    "rhs_contracting_dims={0}")),
+      FailsWith(Module(absl::StrCat(params,
+                                    "ROOT d = f32[2,5] dot(a, b), lhs_contracting_dims={1}, "
+                                    "rhs_contracting_dims={0}")),
                 {"instruction 'd' (dot)", "contracting dimension sizes differ",
                  "dimension 1 has size 3", "dimension 0 has size 4"}));
   EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(
-                    params,
-                    "ROOT d = f32[2,5] dot(a, s), lhs_contracting_dims={1}, "
-                    "rhs_contracting_dims={0}")),
-                {"instruction 'd' (dot)",
-                 "must both be floating point or both integer"}));
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params,
-                          "ROOT d = f32[7,2,5] dot(ba, bb), "
-                          "lhs_batch_dims={0}, lhs_contracting_dims={2}, "
-                          "rhs_batch_dims={0}, rhs_contracting_dims={1}")),
-      {"instruction 'd' (dot)", "batch dimension sizes differ"}));
+      FailsWith(Module(absl::StrCat(params,
+                                    "ROOT d = f32[2,5] dot(a, s), lhs_contracting_dims={1}, "
+                                    "rhs_contracting_dims={0}")),
+                {"instruction 'd' (dot)", "must both be floating point or both integer"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
+                                            "ROOT d = f32[7,2,5] dot(ba, bb), "
+                                            "lhs_batch_dims={0}, lhs_contracting_dims={2}, "
+                                            "rhs_batch_dims={0}, rhs_contracting_dims={1}")),
+                        {"instruction 'd' (dot)", "batch dimension sizes differ"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params, "ROOT d = f32[2,5] dot(a, b)")),
+                        {"instruction 'd' (dot)", "missing dot dimension numbers"}));
   EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params, "ROOT d = f32[2,5] dot(a, b)")),
-                {"instruction 'd' (dot)", "missing dot dimension numbers"}));
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(
-                    params,
-                    "ROOT d = f32[2,5] dot(a, b), lhs_contracting_dims={2}, "
-                    "rhs_contracting_dims={0}")),
+      FailsWith(Module(absl::StrCat(params,
+                                    "ROOT d = f32[2,5] dot(a, b), lhs_contracting_dims={2}, "
+                                    "rhs_contracting_dims={0}")),
                 {"instruction 'd' (dot)", "dimension 2 out of range"}));
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params,
-                          "ROOT d = f32[2,5] dot(a, b), "
-                          "lhs_contracting_dims={1}, rhs_contracting_dims={}")),
-      {"instruction 'd' (dot)", "same number of dimensions"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
+                                            "ROOT d = f32[2,5] dot(a, b), "
+                                            "lhs_contracting_dims={1}, rhs_contracting_dims={}")),
+                        {"instruction 'd' (dot)", "same number of dimensions"}));
   EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(
-                    params,
-                    "ROOT d = f32[2] dot(a, a), lhs_contracting_dims={1,1}, "
-                    "rhs_contracting_dims={1,1}")),
+      FailsWith(Module(absl::StrCat(params,
+                                    "ROOT d = f32[2] dot(a, a), lhs_contracting_dims={1,1}, "
+                                    "rhs_contracting_dims={1,1}")),
                 {"instruction 'd' (dot)", "repeats dimension 1"}));
   // Float operands never produce an integer result, nor integers a narrower
   // one.
   EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(
-                    params,
-                    "ROOT d = s32[2,2] dot(a, a), lhs_contracting_dims={1}, "
-                    "rhs_contracting_dims={1}")),
-                {"instruction 'd' (dot)", "declared shape s32[2,2]",
-                 "inferred shape f32[2,2]"}));
+      FailsWith(Module(absl::StrCat(params,
+                                    "ROOT d = s32[2,2] dot(a, a), lhs_contracting_dims={1}, "
+                                    "rhs_contracting_dims={1}")),
+                {"instruction 'd' (dot)", "declared shape s32[2,2]", "inferred shape f32[2,2]"}));
   EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(
-                    params,
-                    "ROOT d = s8[2,2] dot(i, i), lhs_contracting_dims={1}, "
-                    "rhs_contracting_dims={1}")),
-                {"instruction 'd' (dot)", "declared shape s8[2,2]",
-                 "inferred shape s32[2,2]"}));
+      FailsWith(Module(absl::StrCat(params,
+                                    "ROOT d = s8[2,2] dot(i, i), lhs_contracting_dims={1}, "
+                                    "rhs_contracting_dims={1}")),
+                {"instruction 'd' (dot)", "declared shape s8[2,2]", "inferred shape s32[2,2]"}));
   EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(
-                    params,
-                    "ROOT d = f32[2,2] dot(a, a), lhs_contracting_dims={1}, "
-                    "rhs_contracting_dims={1}, operand_precision={default}")),
+      FailsWith(Module(absl::StrCat(params,
+                                    "ROOT d = f32[2,2] dot(a, a), lhs_contracting_dims={1}, "
+                                    "rhs_contracting_dims={1}, operand_precision={default}")),
                 {"instruction 'd' (dot)", "operand_precision has 1 entries"}));
 }
 
@@ -1322,49 +1164,41 @@ TEST(ShapeInferenceTest, Convolution) {
   )";
   auto conv = [&](absl::string_view operands, absl::string_view attrs,
                   absl::string_view shape = "f32[1,6,6,4]") {
-    return Module(absl::StrCat(params, "ROOT c = ", shape, " convolution(",
-                               operands, "), ", attrs));
+    return Module(
+        absl::StrCat(params, "ROOT c = ", shape, " convolution(", operands, "), ", attrs));
   };
-  EXPECT_TRUE(
-      Verifies(conv("a, k", "window={size=3x3}, dim_labels=b01f_01io->b01f")));
+  EXPECT_TRUE(Verifies(conv("a, k", "window={size=3x3}, dim_labels=b01f_01io->b01f")));
+  EXPECT_TRUE(FailsWith(conv("a, k2", "window={size=3x3}, dim_labels=b01f_01io->b01f"),
+                        {"instruction 'c' (convolution)", "lhs feature dimension size 3",
+                         "kernel input feature size 2"}));
+  EXPECT_TRUE(FailsWith(conv("a, k",
+                             "window={size=3x3}, dim_labels=b01f_01io->b01f, "
+                             "feature_group_count=3"),
+                        {"instruction 'c' (convolution)", "feature_group_count=3"}));
   EXPECT_TRUE(FailsWith(
-      conv("a, k2", "window={size=3x3}, dim_labels=b01f_01io->b01f"),
-      {"instruction 'c' (convolution)", "lhs feature dimension size 3",
-       "kernel input feature size 2"}));
+      conv("a, k", "window={size=2x2}, dim_labels=b01f_01io->b01f"),
+      {"instruction 'c' (convolution)", "window size 2 of spatial dimension 0", "kernel size 3"}));
+  EXPECT_TRUE(FailsWith(conv("a, k", "window={size=3}, dim_labels=b01f_01io->b01f"),
+                        {"instruction 'c' (convolution)", "window has 1 dimensions"}));
+  EXPECT_TRUE(
+      FailsWith(conv("a, k", "window={size=3x3}"),
+                {"instruction 'c' (convolution)", "missing convolution dimension numbers"}));
+  EXPECT_TRUE(FailsWith(conv("a, k", "dim_labels=b01f_01io->b01f"),
+                        {"instruction 'c' (convolution)", "missing window"}));
+  EXPECT_TRUE(FailsWith(conv("r3, k", "window={size=3x3}, dim_labels=b01f_01io->b01f"),
+                        {"instruction 'c' (convolution)", "lhs f32[8,8,3] must have rank 4"}));
+  EXPECT_TRUE(
+      FailsWith(conv("a, s", "window={size=3x3}, dim_labels=b01f_01io->b01f"),
+                {"instruction 'c' (convolution)", "must both be floating point or both integer"}));
+  EXPECT_TRUE(
+      FailsWith(conv("a, k", "window={size=3x3}, dim_labels=b01f_01io->b01f", "f32[1,8,8,4]"),
+                {"instruction 'c' (convolution)", "declared shape f32[1,8,8,4]",
+                 "inferred shape f32[1,6,6,4]"}));
   EXPECT_TRUE(
       FailsWith(conv("a, k",
                      "window={size=3x3}, dim_labels=b01f_01io->b01f, "
-                     "feature_group_count=3"),
-                {"instruction 'c' (convolution)", "feature_group_count=3"}));
-  EXPECT_TRUE(
-      FailsWith(conv("a, k", "window={size=2x2}, dim_labels=b01f_01io->b01f"),
-                {"instruction 'c' (convolution)",
-                 "window size 2 of spatial dimension 0", "kernel size 3"}));
-  EXPECT_TRUE(
-      FailsWith(conv("a, k", "window={size=3}, dim_labels=b01f_01io->b01f"),
-                {"instruction 'c' (convolution)", "window has 1 dimensions"}));
-  EXPECT_TRUE(FailsWith(conv("a, k", "window={size=3x3}"),
-                        {"instruction 'c' (convolution)",
-                         "missing convolution dimension numbers"}));
-  EXPECT_TRUE(FailsWith(conv("a, k", "dim_labels=b01f_01io->b01f"),
-                        {"instruction 'c' (convolution)", "missing window"}));
-  EXPECT_TRUE(FailsWith(
-      conv("r3, k", "window={size=3x3}, dim_labels=b01f_01io->b01f"),
-      {"instruction 'c' (convolution)", "lhs f32[8,8,3] must have rank 4"}));
-  EXPECT_TRUE(
-      FailsWith(conv("a, s", "window={size=3x3}, dim_labels=b01f_01io->b01f"),
-                {"instruction 'c' (convolution)",
-                 "must both be floating point or both integer"}));
-  EXPECT_TRUE(
-      FailsWith(conv("a, k", "window={size=3x3}, dim_labels=b01f_01io->b01f",
-                     "f32[1,8,8,4]"),
-                {"instruction 'c' (convolution)", "declared shape f32[1,8,8,4]",
-                 "inferred shape f32[1,6,6,4]"}));
-  EXPECT_TRUE(FailsWith(conv("a, k",
-                             "window={size=3x3}, dim_labels=b01f_01io->b01f, "
-                             "feature_group_count=0"),
-                        {"instruction 'c' (convolution)",
-                         "feature_group_count=0 must be positive"}));
+                     "feature_group_count=0"),
+                {"instruction 'c' (convolution)", "feature_group_count=0 must be positive"}));
 }
 
 TEST(ShapeInferenceTest, ConvolutionDimensionNumbersMustBePermutations) {
@@ -1375,14 +1209,11 @@ TEST(ShapeInferenceTest, ConvolutionDimensionNumbersMustBePermutations) {
   ASSERT_TRUE(module.ok()) << module.status();
   HloInstruction* c = (*module)->entry_computation()->root_instruction();
   ASSERT_TRUE(VerifyHloModule(**module).ok());
-  c->mutable_attrs()
-      ->convolution_dimension_numbers->set_input_feature_dimension(0);
-  EXPECT_TRUE(FailsWith(**module, {"instruction 'c' (convolution)",
-                                   "input dimension numbers", "exactly once"}));
-  c->mutable_attrs()
-      ->convolution_dimension_numbers->set_input_feature_dimension(9);
+  c->mutable_attrs()->convolution_dimension_numbers->set_input_feature_dimension(0);
   EXPECT_TRUE(FailsWith(
-      **module, {"instruction 'c' (convolution)", "input dimension numbers"}));
+      **module, {"instruction 'c' (convolution)", "input dimension numbers", "exactly once"}));
+  c->mutable_attrs()->convolution_dimension_numbers->set_input_feature_dimension(9);
+  EXPECT_TRUE(FailsWith(**module, {"instruction 'c' (convolution)", "input dimension numbers"}));
 }
 
 // ---------------------------------------------------------------------------
@@ -1412,48 +1243,38 @@ cmp2 {
   EXPECT_TRUE(Infers(ok, "two", "(f32[4,5], s32[4,5])"));
 
   EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(
-                 params,
-                 "ROOT s = f32[4,5] sort(k), dimensions={1}, to_apply=add_f32"),
+      Module(absl::StrCat(params, "ROOT s = f32[4,5] sort(k), dimensions={1}, to_apply=add_f32"),
              computations),
       {"instruction 's' (sort)",
        "comparator 'add_f32' must return pred[] but "
        "returns f32[]"}));
   EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(
-                 params,
-                 "ROOT s = f32[4,5] sort(k), dimensions={1}, to_apply=cmp2"),
+      Module(absl::StrCat(params, "ROOT s = f32[4,5] sort(k), dimensions={1}, to_apply=cmp2"),
              computations),
       {"instruction 's' (sort)", "must take 2 parameters but takes 4"}));
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params,
-                          "ROOT s = (f32[4,5], s32[4,5]) sort(k, v), "
-                          "dimensions={1}, to_apply=lt_f32"),
-             computations),
-      {"instruction 's' (sort)", "must take 4 parameters but takes 2"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
+                                            "ROOT s = (f32[4,5], s32[4,5]) sort(k, v), "
+                                            "dimensions={1}, to_apply=lt_f32"),
+                               computations),
+                        {"instruction 's' (sort)", "must take 4 parameters but takes 2"}));
   EXPECT_TRUE(
       FailsWith(Module(absl::StrCat(params,
                                     "ROOT s = (f32[4,5], s32[4,6]) sort(k, w), "
                                     "dimensions={1}, to_apply=cmp2"),
                        computations),
-                {"instruction 's' (sort)", "operand 1 has shape s32[4,6]",
-                 "same dimensions"}));
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params,
-                                    "ROOT s = (s32[4,5], f32[4,5]) sort(v, k), "
-                                    "dimensions={1}, to_apply=cmp2"),
-                       computations),
-                {"instruction 's' (sort)", "parameter 0 has shape f32[]",
-                 "operand 0 needs s32[]"}));
+                {"instruction 's' (sort)", "operand 1 has shape s32[4,6]", "same dimensions"}));
   EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(
-                 params,
-                 "ROOT s = f32[4,5] sort(k), dimensions={2}, to_apply=lt_f32"),
+      Module(absl::StrCat(params,
+                          "ROOT s = (s32[4,5], f32[4,5]) sort(v, k), "
+                          "dimensions={1}, to_apply=cmp2"),
+             computations),
+      {"instruction 's' (sort)", "parameter 0 has shape f32[]", "operand 0 needs s32[]"}));
+  EXPECT_TRUE(FailsWith(
+      Module(absl::StrCat(params, "ROOT s = f32[4,5] sort(k), dimensions={2}, to_apply=lt_f32"),
              computations),
       {"instruction 's' (sort)", "sort dimension 2 is out of range"}));
   EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params, "ROOT s = f32[4,5] sort(k), to_apply=lt_f32"),
-             computations),
+      Module(absl::StrCat(params, "ROOT s = f32[4,5] sort(k), to_apply=lt_f32"), computations),
       {"instruction 's' (sort)", "exactly one sort dimension"}));
 }
 
@@ -1493,48 +1314,37 @@ TEST(ShapeInferenceTest, While) {
   x = f32[4] parameter(0)
   init = (s32[], f32[4]) tuple(zero, x)
   )";
-  EXPECT_TRUE(
-      Infers(Module(absl::StrCat(params,
-                                 "ROOT w = (s32[], f32[4]) while(init), "
-                                 "condition=cond, body=body"),
-                    kLoop),
-             "w", "(s32[], f32[4])"));
+  EXPECT_TRUE(Infers(Module(absl::StrCat(params,
+                                         "ROOT w = (s32[], f32[4]) while(init), "
+                                         "condition=cond, body=body"),
+                            kLoop),
+                     "w", "(s32[], f32[4])"));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
+                                            "ROOT w = (s32[], f32[4]) while(init), "
+                                            "condition=cond, body=bad_body"),
+                               kLoop),
+                        {"instruction 'w' (while)", "body computation 'bad_body' returns s32[]",
+                         "loop state) has (s32[], f32[4])"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
+                                            "ROOT w = (s32[], f32[4]) while(init), "
+                                            "condition=int_cond, body=body"),
+                               kLoop),
+                        {"instruction 'w' (while)",
+                         "condition computation 'int_cond' must "
+                         "return pred[] but returns s32[]"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
+                                            "ROOT w = (s32[], f32[4]) while(init), "
+                                            "condition=scalar_cond, body=body"),
+                               kLoop),
+                        {"instruction 'w' (while)",
+                         "condition computation 'scalar_cond' "
+                         "parameter has shape s32[]"}));
   EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params,
-                          "ROOT w = (s32[], f32[4]) while(init), "
-                          "condition=cond, body=bad_body"),
-             kLoop),
-      {"instruction 'w' (while)", "body computation 'bad_body' returns s32[]",
-       "loop state) has (s32[], f32[4])"}));
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params,
-                                    "ROOT w = (s32[], f32[4]) while(init), "
-                                    "condition=int_cond, body=body"),
-                       kLoop),
-                {"instruction 'w' (while)",
-                 "condition computation 'int_cond' must "
-                 "return pred[] but returns s32[]"}));
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(params,
-                                    "ROOT w = (s32[], f32[4]) while(init), "
-                                    "condition=scalar_cond, body=body"),
-                       kLoop),
-                {"instruction 'w' (while)",
-                 "condition computation 'scalar_cond' "
-                 "parameter has shape s32[]"}));
-  EXPECT_TRUE(FailsWith(
-      Module(
-          absl::StrCat(params,
-                       "ROOT w = (s32[], f32[4]) while(init), condition=cond"),
-          kLoop),
+      Module(absl::StrCat(params, "ROOT w = (s32[], f32[4]) while(init), condition=cond"), kLoop),
       {"instruction 'w' (while)", "expects 2 called computations"}));
   EXPECT_TRUE(FailsWith(
-      Module(
-          absl::StrCat(params,
-                       "ROOT w = s32[] while(zero), condition=cond, body=body"),
-          kLoop),
-      {"instruction 'w' (while)", "parameter has shape (s32[], f32[4])",
-       "operand has s32[]"}));
+      Module(absl::StrCat(params, "ROOT w = s32[] while(zero), condition=cond, body=body"), kLoop),
+      {"instruction 'w' (while)", "parameter has shape (s32[], f32[4])", "operand has s32[]"}));
 }
 
 constexpr char kBranches[] = R"(
@@ -1570,71 +1380,56 @@ TEST(ShapeInferenceTest, Conditional) {
   idx = s32[] parameter(3)
   fidx = f32[] parameter(4)
   )";
+  EXPECT_TRUE(Infers(Module(absl::StrCat(params,
+                                         "ROOT c = f32[2] conditional(pr, x, y), "
+                                         "true_computation=on_true, false_computation=on_false"),
+                            kBranches),
+                     "c", "f32[2]"));
+  EXPECT_TRUE(Infers(Module(absl::StrCat(params,
+                                         "ROOT c = f32[2] conditional(idx, x, y, x), "
+                                         "branch_computations={on_true, on_false, b2}"),
+                            kBranches),
+                     "c", "f32[2]"));
   EXPECT_TRUE(Infers(
-      Module(
-          absl::StrCat(params,
-                       "ROOT c = f32[2] conditional(pr, x, y), "
-                       "true_computation=on_true, false_computation=on_false"),
-          kBranches),
+      Module(absl::StrCat(params, "ROOT c = f32[2] conditional(idx, x), branch_computations={b2}"),
+             kBranches),
       "c", "f32[2]"));
   EXPECT_TRUE(
-      Infers(Module(absl::StrCat(params,
-                                 "ROOT c = f32[2] conditional(idx, x, y, x), "
-                                 "branch_computations={on_true, on_false, b2}"),
-                    kBranches),
-             "c", "f32[2]"));
-  EXPECT_TRUE(Infers(
-      Module(
-          absl::StrCat(
-              params,
-              "ROOT c = f32[2] conditional(idx, x), branch_computations={b2}"),
-          kBranches),
-      "c", "f32[2]"));
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(
-                 params,
-                 "ROOT c = f32[2] conditional(pr, x, y), "
-                 "true_computation=on_true, false_computation=returns_s32"),
-             kBranches),
-      {"instruction 'c' (conditional)",
-       "branch 1 computation 'returns_s32' "
-       "returns s32[2] but branch 0 returns f32[2]"}));
-  EXPECT_TRUE(FailsWith(
-      Module(
-          absl::StrCat(params,
-                       "ROOT c = f32[2] conditional(pr, y, y), "
-                       "true_computation=on_true, false_computation=on_false"),
-          kBranches),
-      {"instruction 'c' (conditional)",
-       "branch 0 computation 'on_true' "
-       "parameter has shape f32[2]",
-       "operand 1 'y' has s32[]"}));
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params,
-                          "ROOT c = f32[2] conditional(pr, x, y, x), "
-                          "branch_computations={on_true, on_false, b2}"),
-             kBranches),
-      {"instruction 'c' (conditional)",
-       "pred[] branch index needs exactly 2"}));
-  EXPECT_TRUE(FailsWith(
-      Module(
-          absl::StrCat(params,
-                       "ROOT c = f32[2] conditional(fidx, x, y), "
-                       "true_computation=on_true, false_computation=on_false"),
-          kBranches),
-      {"instruction 'c' (conditional)", "expected pred[] or s32[]"}));
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params,
-                          "ROOT c = f32[2] conditional(idx, x, y), "
-                          "branch_computations={b2}"),
-             kBranches),
-      {"instruction 'c' (conditional)", "needs 2 operands but has 3"}));
-  EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params,
-                          "ROOT c = f32[2] conditional(idx, x), "
-                          "branch_computations={two_params}"),
-             kBranches),
-      {"instruction 'c' (conditional)", "must take 1 parameter but takes 2"}));
+      FailsWith(Module(absl::StrCat(params,
+                                    "ROOT c = f32[2] conditional(pr, x, y), "
+                                    "true_computation=on_true, false_computation=returns_s32"),
+                       kBranches),
+                {"instruction 'c' (conditional)",
+                 "branch 1 computation 'returns_s32' "
+                 "returns s32[2] but branch 0 returns f32[2]"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
+                                            "ROOT c = f32[2] conditional(pr, y, y), "
+                                            "true_computation=on_true, false_computation=on_false"),
+                               kBranches),
+                        {"instruction 'c' (conditional)",
+                         "branch 0 computation 'on_true' "
+                         "parameter has shape f32[2]",
+                         "operand 1 'y' has s32[]"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
+                                            "ROOT c = f32[2] conditional(pr, x, y, x), "
+                                            "branch_computations={on_true, on_false, b2}"),
+                               kBranches),
+                        {"instruction 'c' (conditional)", "pred[] branch index needs exactly 2"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
+                                            "ROOT c = f32[2] conditional(fidx, x, y), "
+                                            "true_computation=on_true, false_computation=on_false"),
+                               kBranches),
+                        {"instruction 'c' (conditional)", "expected pred[] or s32[]"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
+                                            "ROOT c = f32[2] conditional(idx, x, y), "
+                                            "branch_computations={b2}"),
+                               kBranches),
+                        {"instruction 'c' (conditional)", "needs 2 operands but has 3"}));
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(params,
+                                            "ROOT c = f32[2] conditional(idx, x), "
+                                            "branch_computations={two_params}"),
+                               kBranches),
+                        {"instruction 'c' (conditional)", "must take 1 parameter but takes 2"}));
 }
 
 TEST(ShapeInferenceTest, CallAndFusion) {
@@ -1650,51 +1445,37 @@ fused {
   v = f32[4] parameter(1)
   )";
   EXPECT_TRUE(Infers(
-      Module(
-          absl::StrCat(params, "ROOT c = f32[] call(a, a), to_apply=add_f32"),
-          computations),
+      Module(absl::StrCat(params, "ROOT c = f32[] call(a, a), to_apply=add_f32"), computations),
       "c", "f32[]"));
-  EXPECT_TRUE(Infers(
-      Module(
-          absl::StrCat(params,
-                       "ROOT f = f32[4] fusion(v, v), kind=kLoop, calls=fused"),
-          computations),
-      "f", "f32[4]"));
+  EXPECT_TRUE(
+      Infers(Module(absl::StrCat(params, "ROOT f = f32[4] fusion(v, v), kind=kLoop, calls=fused"),
+                    computations),
+             "f", "f32[4]"));
   EXPECT_TRUE(FailsWith(
-      Module(
-          absl::StrCat(params, "ROOT c = f32[] call(a, v), to_apply=add_f32"),
-          computations),
+      Module(absl::StrCat(params, "ROOT c = f32[] call(a, v), to_apply=add_f32"), computations),
       {"instruction 'c' (call)", "operand 1 'v' has shape f32[4]",
        "to_apply computation 'add_f32' parameter 1 has shape f32[]"}));
   EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params, "ROOT c = f32[] call(a), to_apply=add_f32"),
-             computations),
+      Module(absl::StrCat(params, "ROOT c = f32[] call(a), to_apply=add_f32"), computations),
       {"instruction 'c' (call)", "must take 1 parameter but takes 2"}));
   EXPECT_TRUE(FailsWith(
-      Module(
-          absl::StrCat(params, "ROOT c = f32[4] call(a, a), to_apply=add_f32"),
-          computations),
-      {"instruction 'c' (call)", "declared shape f32[4]",
-       "inferred shape f32[]"}));
+      Module(absl::StrCat(params, "ROOT c = f32[4] call(a, a), to_apply=add_f32"), computations),
+      {"instruction 'c' (call)", "declared shape f32[4]", "inferred shape f32[]"}));
   EXPECT_TRUE(FailsWith(
-      Module(
-          absl::StrCat(params,
-                       "ROOT f = f32[4] fusion(v, a), kind=kLoop, calls=fused"),
-          computations),
+      Module(absl::StrCat(params, "ROOT f = f32[4] fusion(v, a), kind=kLoop, calls=fused"),
+             computations),
       {"instruction 'f' (fusion)", "fused computation 'fused' parameter 1"}));
   EXPECT_TRUE(FailsWith(
-      Module(absl::StrCat(params, "ROOT f = f32[4] fusion(v, v), kind=kLoop"),
-             computations),
+      Module(absl::StrCat(params, "ROOT f = f32[4] fusion(v, v), kind=kLoop"), computations),
       {"instruction 'f' (fusion)", "expects 1 called computation"}));
 }
 
 TEST(ShapeInferenceTest, NonCallingOpsTakeNoComputations) {
-  EXPECT_TRUE(FailsWith(
-      Module(R"(
+  EXPECT_TRUE(FailsWith(Module(R"(
   a = f32[] parameter(0)
   ROOT x = f32[] add(a, a), to_apply=add_f32)",
-             kAddF32),
-      {"instruction 'x' (add)", "takes no called computations but has 1"}));
+                               kAddF32),
+                        {"instruction 'x' (add)", "takes no called computations but has 1"}));
 }
 
 TEST(ShapeInferenceTest, CustomCallTakesAnything) {
@@ -1752,22 +1533,20 @@ TEST(ShapeInferenceTest, DirectUseOnMalformedInstructionsNeverCrashes) {
       continue;
     }
     ASSERT_FALSE(result.ok()) << HloOpcodeString(opcode);
-    EXPECT_THAT(std::string(result.status().message()),
-                ::testing::HasSubstr(absl::StrCat(
-                    "instruction 'bare' (", HloOpcodeString(opcode), ")")));
+    EXPECT_THAT(
+        std::string(result.status().message()),
+        ::testing::HasSubstr(absl::StrCat("instruction 'bare' (", HloOpcodeString(opcode), ")")));
   }
 
   // Operands with the wrong kinds of shapes.
   auto token = HloInstruction::CreateParameter(0, Shape::Token(), "tok");
-  auto neg =
-      HloInstruction::Create(HloOpcode::kNegate, Shape(F32, {}), {token.get()});
+  auto neg = HloInstruction::Create(HloOpcode::kNegate, Shape(F32, {}), {token.get()});
   neg->set_name("neg");
   auto result = InferShape(*neg);
   ASSERT_FALSE(result.ok());
-  EXPECT_THAT(
-      std::string(result.status().message()),
-      ::testing::HasSubstr("instruction 'neg' (negate): operand 0 "
-                           "'tok' has shape token[]; expected an array"));
+  EXPECT_THAT(std::string(result.status().message()),
+              ::testing::HasSubstr("instruction 'neg' (negate): operand 0 "
+                                   "'tok' has shape token[]; expected an array"));
   neg->DetachFromOperands();
 }
 
@@ -1801,14 +1580,13 @@ TEST(ShapeInferenceTest, HugeAttributesDoNotOverflow) {
                                             big)),
                         {"instruction 'p' (pad)", "overflows int64"}));
   // Window dilation overflowing the dilated base.
-  EXPECT_TRUE(
-      FailsWith(Module(absl::StrCat(R"(
+  EXPECT_TRUE(FailsWith(Module(absl::StrCat(R"(
   m = f32[10] parameter(0)
   c = f32[] parameter(1)
   ROOT r = f32[1] reduce-window(m, c), window={size=1 lhs_dilate=)",
-                                    big, "}, to_apply=add_f32"),
-                       kAddF32),
-                {"instruction 'r' (reduce-window)", "overflows int64"}));
+                                            big, "}, to_apply=add_f32"),
+                               kAddF32),
+                        {"instruction 'r' (reduce-window)", "overflows int64"}));
   // Shapes whose byte size overflows are rejected before any arithmetic.
   auto module = ParseHloModule(Module(R"(
   m = f32[4] parameter(0)
@@ -1819,8 +1597,7 @@ TEST(ShapeInferenceTest, HugeAttributesDoNotOverflow) {
   EXPECT_TRUE(FailsWith(**module, {"instruction 'r' (reshape)", "too large"}));
   auto inferred = InferShape(*r);
   ASSERT_FALSE(inferred.ok());
-  EXPECT_THAT(std::string(inferred.status().message()),
-              ::testing::HasSubstr("overflows int64"));
+  EXPECT_THAT(std::string(inferred.status().message()), ::testing::HasSubstr("overflows int64"));
 }
 
 // ---------------------------------------------------------------------------

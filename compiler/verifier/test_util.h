@@ -42,11 +42,9 @@ argmax {
 
 // The instruction named `name`, looked up in the entry computation first
 // (helper computations reuse short names).
-inline const HloInstruction* FindInstruction(const HloModule& module,
-                                             absl::string_view name) {
+inline const HloInstruction* FindInstruction(const HloModule& module, absl::string_view name) {
   if (module.entry_computation() != nullptr) {
-    if (const HloInstruction* i =
-            module.entry_computation()->FindInstruction(name)) {
+    if (const HloInstruction* i = module.entry_computation()->FindInstruction(name)) {
       return i;
     }
   }
@@ -60,9 +58,7 @@ inline const HloInstruction* FindInstruction(const HloModule& module,
 inline testing::AssertionResult Verifies(const std::string& text) {
   auto module = ParseHloModule(text);
   if (!module.ok()) {
-    return testing::AssertionFailure()
-           << "parse failed: " << module.status() << "\n"
-           << text;
+    return testing::AssertionFailure() << "parse failed: " << module.status() << "\n" << text;
   }
   absl::Status status = VerifyHloModule(**module);
   if (!status.ok()) {
@@ -73,14 +69,11 @@ inline testing::AssertionResult Verifies(const std::string& text) {
 
 // The module verifies and InferShape gives instruction `name` the shape
 // `expected` (printed without layout).
-inline testing::AssertionResult Infers(const std::string& text,
-                                       absl::string_view name,
+inline testing::AssertionResult Infers(const std::string& text, absl::string_view name,
                                        absl::string_view expected) {
   auto module = ParseHloModule(text);
   if (!module.ok()) {
-    return testing::AssertionFailure()
-           << "parse failed: " << module.status() << "\n"
-           << text;
+    return testing::AssertionFailure() << "parse failed: " << module.status() << "\n" << text;
   }
   const HloInstruction* instruction = FindInstruction(**module, name);
   if (instruction == nullptr) {
@@ -91,9 +84,9 @@ inline testing::AssertionResult Infers(const std::string& text,
     return testing::AssertionFailure() << shape.status() << "\n" << text;
   }
   if (shape->ToString(false) != expected) {
-    return testing::AssertionFailure() << "inferred " << shape->ToString(false)
-                                       << ", expected " << expected << "\n"
-                                       << text;
+    return testing::AssertionFailure()
+           << "inferred " << shape->ToString(false) << ", expected " << expected << "\n"
+           << text;
   }
   if (shape->has_layout()) {
     return testing::AssertionFailure() << "inferred shape has a layout";
@@ -107,13 +100,11 @@ inline testing::AssertionResult Infers(const std::string& text,
 
 // Verifying `module` fails with InvalidArgument and a message containing
 // every one of `substrings`.
-inline testing::AssertionResult FailsWith(
-    const HloModule& module,
-    std::initializer_list<absl::string_view> substrings) {
+inline testing::AssertionResult FailsWith(const HloModule& module,
+                                          std::initializer_list<absl::string_view> substrings) {
   absl::Status status = VerifyHloModule(module);
   if (status.ok()) {
-    return testing::AssertionFailure() << "verified but should not have:\n"
-                                       << module.ToString();
+    return testing::AssertionFailure() << "verified but should not have:\n" << module.ToString();
   }
   if (status.code() != absl::StatusCode::kInvalidArgument) {
     return testing::AssertionFailure() << "wrong code: " << status;
@@ -121,21 +112,17 @@ inline testing::AssertionResult FailsWith(
   const std::string message(status.message());
   for (absl::string_view s : substrings) {
     if (message.find(std::string(s)) == std::string::npos) {
-      return testing::AssertionFailure()
-             << "message lacks \"" << s << "\": " << message;
+      return testing::AssertionFailure() << "message lacks \"" << s << "\": " << message;
     }
   }
   return testing::AssertionSuccess();
 }
 
-inline testing::AssertionResult FailsWith(
-    const std::string& text,
-    std::initializer_list<absl::string_view> substrings) {
+inline testing::AssertionResult FailsWith(const std::string& text,
+                                          std::initializer_list<absl::string_view> substrings) {
   auto module = ParseHloModule(text);
   if (!module.ok()) {
-    return testing::AssertionFailure()
-           << "parse failed: " << module.status() << "\n"
-           << text;
+    return testing::AssertionFailure() << "parse failed: " << module.status() << "\n" << text;
   }
   return FailsWith(**module, substrings);
 }

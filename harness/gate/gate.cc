@@ -211,7 +211,8 @@ absl::Status ForwardStep(
   int errors = 0;
   for (const ReleaseSnapshot& release : window.releases) {
     report->forward_releases.push_back(release.id);
-    AOT_ASSIGN_OR_RETURN(auto checker, LoadForwardChecker(options.golden_dir, release, options.head_pool));
+    AOT_ASSIGN_OR_RETURN(auto checker,
+                         LoadForwardChecker(options.golden_dir, release, options.head_pool));
     // The same finding in many kernels or artifacts is one blocker or
     // notice with a count and an example (every finding stays in the JSON).
     struct Group {
@@ -378,14 +379,15 @@ absl::StatusOr<GateReport> RunGate(const GateOptions& options) {
     }
   }
   lint.ok = lint_report.ok();
-  lint.summary = absl::StrCat(lint_report.fallbacks, " fallback(s), ",
-                              lint_report.findings.size(), " finding(s)");
+  lint.summary = absl::StrCat(lint_report.fallbacks, " fallback(s), ", lint_report.findings.size(),
+                              " finding(s)");
   report.checks.push_back(lint);
 
   if (options.verify) {
     GateCheck verify{"verify", true, ""};
     AOT_ASSIGN_OR_RETURN(auto c, corpus());
-    AOT_ASSIGN_OR_RETURN(auto results, VerifyCompiled(options.golden_dir, targets, *c, /*strict=*/false));
+    AOT_ASSIGN_OR_RETURN(auto results,
+                         VerifyCompiled(options.golden_dir, targets, *c, /*strict=*/false));
     for (const VerifyResult& r : results) {
       if (r.ok) continue;
       verify.ok = false;

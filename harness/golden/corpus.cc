@@ -8,9 +8,9 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "nlohmann/json.hpp"
 #include "compiler/target/target_config.h"
 #include "compiler/tooling/flags.h"
+#include "nlohmann/json.hpp"
 #include "runtime/platform/host/cpu_features.h"
 #include "support/file_io.h"
 #include "support/status_macros.h"
@@ -36,9 +36,8 @@ absl::StatusOr<std::vector<CorpusModule>> DiscoverModules(const std::string& gol
       m.test = file.path().stem().string();
       m.path = file.path().string();
       if (auto it = seen.find(m.test); it != seen.end()) {
-        return absl::InvalidArgumentError(absl::StrCat("test name '", m.test,
-                                                       "' is used twice: ", it->second, " and ",
-                                                       m.path));
+        return absl::InvalidArgumentError(
+            absl::StrCat("test name '", m.test, "' is used twice: ", it->second, " and ", m.path));
       }
       seen[m.test] = m.path;
       fs::path sidecar = file.path();
@@ -111,13 +110,12 @@ absl::StatusOr<GoldenTarget> FindGoldenTarget(absl::string_view name) {
     if (t.name == name) return t;
     names.push_back(t.name);
   }
-  return absl::NotFoundError(absl::StrCat("unknown golden target '", name, "' (known: ",
-                                          absl::StrJoin(names, ", "), ")"));
+  return absl::NotFoundError(
+      absl::StrCat("unknown golden target '", name, "' (known: ", absl::StrJoin(names, ", "), ")"));
 }
 
 std::string VersionDir(const std::string& golden_dir, absl::string_view target, int version) {
-  return (fs::path(golden_dir) / "executables" / std::string(target) /
-          absl::StrCat("v", version))
+  return (fs::path(golden_dir) / "executables" / std::string(target) / absl::StrCat("v", version))
       .string();
 }
 

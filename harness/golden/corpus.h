@@ -15,9 +15,9 @@ namespace aot {
 // optional sidecar <test>.options.json ({"atol": x, "rtol": y, "seed": n}).
 struct CorpusModule {
   std::string suite;
-  std::string test;   // file stem; unique across suites
-  std::string path;   // the .hlo file
-  double atol = 0;    // declared tolerance (0/0: bitwise)
+  std::string test;  // file stem; unique across suites
+  std::string path;  // the .hlo file
+  double atol = 0;   // declared tolerance (0/0: bitwise)
   double rtol = 0;
   uint64_t seed = 42;
 };

@@ -1,9 +1,6 @@
 #include "harness/golden/golden_ops.h"
 
 #include <algorithm>
-
-#include "harness/golden/windows.h"
-
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -15,14 +12,15 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "compiler/backend/compiler.h"
-#include "compiler/tooling/literal_execution.h"
 #include "compiler/hlo/hlo_parser.h"
 #include "compiler/interpreter/evaluator.h"
-#include "compiler/tooling/random_literal.h"
 #include "compiler/target/target_config.h"
+#include "compiler/tooling/literal_execution.h"
+#include "compiler/tooling/random_literal.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/message_differencer.h"
+#include "harness/golden/windows.h"
 #include "proto/schema.h"
 #include "runtime/executable/client.h"
 #include "support/build_info.h"
@@ -43,12 +41,14 @@ std::string TodayDate() {
 }
 
 const std::vector<std::string>& VerificationIgnoreList() {
-  static const auto* list = new std::vector<std::string>{
-      "aot.KernelBinaryProto.object",  "aot.KernelBinaryProto.ptx",
-      "aot.KernelBinaryProto.cubin",   "aot.KernelBinaryProto.payload_sha256",
-      "aot.ToolchainVersionProto.built_with",
-      "aot.ExecutableMetadataProto.compiler_version",
-      "aot.ExecutableMetadataProto.source_path"};
+  static const auto* list =
+      new std::vector<std::string>{"aot.KernelBinaryProto.object",
+                                   "aot.KernelBinaryProto.ptx",
+                                   "aot.KernelBinaryProto.cubin",
+                                   "aot.KernelBinaryProto.payload_sha256",
+                                   "aot.ToolchainVersionProto.built_with",
+                                   "aot.ExecutableMetadataProto.compiler_version",
+                                   "aot.ExecutableMetadataProto.source_path"};
   return *list;
 }
 
@@ -73,7 +73,8 @@ absl::StatusOr<std::unique_ptr<HloModule>> ParseFile(const std::string& path) {
   AOT_ASSIGN_OR_RETURN(auto text, ReadFileToString(path));
   auto module = ParseHloModule(text);
   if (!module.ok()) {
-    return absl::Status(module.status().code(), absl::StrCat(path, ": ", module.status().message()));
+    return absl::Status(module.status().code(),
+                        absl::StrCat(path, ": ", module.status().message()));
   }
   return module;
 }
@@ -154,7 +155,8 @@ absl::StatusOr<GoldenArtifact> BuildArtifact(const CorpusModule& module,
   Tolerance tolerance{module.atol, module.rtol};
   if (target.platform == "host") {
     AOT_ASSIGN_OR_RETURN(auto client, ClientFor(target));
-    AOT_ASSIGN_OR_RETURN(auto executable, client->DeserializeExecutable(compiled->SerializeAsString()));
+    AOT_ASSIGN_OR_RETURN(auto executable,
+                         client->DeserializeExecutable(compiled->SerializeAsString()));
     AOT_ASSIGN_OR_RETURN(auto out, ExecuteWithLiterals(*executable, args));
     result = std::move(out);
     if (tolerance.bitwise() && HasGemm(artifact.executable.thunks())) {
@@ -172,9 +174,9 @@ absl::StatusOr<GoldenArtifact> BuildArtifact(const CorpusModule& module,
   return artifact;
 }
 
-absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(
-    const std::string& golden_dir, const std::vector<std::string>& targets,
-    const std::string& date) {
+absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(const std::string& golden_dir,
+                                                            const std::vector<std::string>& targets,
+                                                            const std::string& date) {
   AOT_ASSIGN_OR_RETURN(auto modules, DiscoverModules(golden_dir));
   std::vector<GenerateResult> results;
   for (const std::string& name : targets) {
@@ -215,8 +217,8 @@ absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(
         continue;
       }
       next = newest + 1;
-      result.message = absl::StrCat("differs from v", newest, " (",
-                                    absl::StrJoin(differences, ", "), ")");
+      result.message =
+          absl::StrCat("differs from v", newest, " (", absl::StrJoin(differences, ", "), ")");
     } else {
       result.message = "no version yet";
     }
@@ -260,8 +262,8 @@ ReplayRecord ReplayArtifact(const GoldenTarget& target, int version, const Golde
   }
   auto start = std::chrono::steady_clock::now();
   auto executable = (*client)->Load(artifact.executable);
-  r.load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                  .count();
+  r.load_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!executable.ok()) {
     const std::string message(executable.status().message());
     // A capability mismatch is the machine's, not a versioning bug.
@@ -293,8 +295,8 @@ ReplayRecord ReplayArtifact(const GoldenTarget& target, int version, const Golde
   }
   start = std::chrono::steady_clock::now();
   auto result = ExecuteWithLiterals(**executable, args);
-  r.run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                 .count();
+  r.run_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!result.ok()) {
     r.status = ReplayStatus::kFail;
     r.reason = absl::StrCat("execution failed: ", result.status().message());
@@ -303,8 +305,8 @@ ReplayRecord ReplayArtifact(const GoldenTarget& target, int version, const Golde
   std::vector<Literal> leaves = result->FlattenLeaves();
   if (static_cast<int>(leaves.size()) != artifact.io.results_size()) {
     r.status = ReplayStatus::kFail;
-    r.reason = absl::StrCat("produced ", leaves.size(), " results, recorded ",
-                            artifact.io.results_size());
+    r.reason =
+        absl::StrCat("produced ", leaves.size(), " results, recorded ", artifact.io.results_size());
     return r;
   }
   Tolerance tolerance{artifact.io.atol(), artifact.io.rtol()};
@@ -317,9 +319,9 @@ ReplayRecord ReplayArtifact(const GoldenTarget& target, int version, const Golde
     }
     if (absl::Status s = CompareLiterals(*expected, leaves[i], tolerance); !s.ok()) {
       r.status = ReplayStatus::kFail;
-      r.reason = absl::StrCat("outputs differ from the recorded ones (result ", i, ", ",
-                              tolerance.bitwise() ? "bitwise" : "with tolerance", "): ",
-                              s.message());
+      r.reason =
+          absl::StrCat("outputs differ from the recorded ones (result ", i, ", ",
+                       tolerance.bitwise() ? "bitwise" : "with tolerance", "): ", s.message());
       return r;
     }
   }
@@ -350,14 +352,13 @@ std::string ReplayReport::VersionTable() const {
     it->load_ms += r.load_ms;
     it->run_ms += r.run_ms;
   }
-  std::string out = absl::StrFormat("%-16s %-8s %-10s %6s %6s %7s %7s %10s %10s\n", "target",
-                                    "version", "created", "passed", "failed", "skipped",
-                                    "expired", "load_ms", "run_ms");
+  std::string out =
+      absl::StrFormat("%-16s %-8s %-10s %6s %6s %7s %7s %10s %10s\n", "target", "version",
+                      "created", "passed", "failed", "skipped", "expired", "load_ms", "run_ms");
   for (const Row& row : rows) {
     absl::StrAppend(&out, absl::StrFormat("%-16s v%-7d %-10s %6d %6d %7d %7d %10.1f %10.1f\n",
-                                          row.target, row.version, row.date, row.passed,
-                                          row.failed, row.skipped, row.expired, row.load_ms,
-                                          row.run_ms));
+                                          row.target, row.version, row.date, row.passed, row.failed,
+                                          row.skipped, row.expired, row.load_ms, row.run_ms));
   }
   return out;
 }
@@ -378,7 +379,9 @@ nlohmann::ordered_json ReplayReport::ToJson() const {
     list.push_back(e);
   }
   j["results"] = list;
-  j["summary"] = {{"passed", passed}, {"failed", failed}, {"skipped", skipped},
+  j["summary"] = {{"passed", passed},
+                  {"failed", failed},
+                  {"skipped", skipped},
                   {"expired", expired},
                   {"total", static_cast<int>(records.size())}};
   return j;
@@ -463,8 +466,8 @@ absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
 }
 
 absl::StatusOr<std::vector<int>> PruneExpired(const std::string& golden_dir,
-                                              const std::string& target,
-                                              const std::string& now, bool dry_run) {
+                                              const std::string& target, const std::string& now,
+                                              bool dry_run) {
   AOT_ASSIGN_OR_RETURN(auto date, Date::Parse(now));
   AOT_ASSIGN_OR_RETURN(auto dated, DatedVersions(golden_dir, target));
   BackwardWindow window = ComputeBackwardWindow(dated, date);
@@ -473,9 +476,8 @@ absl::StatusOr<std::vector<int>> PruneExpired(const std::string& golden_dir,
       std::error_code ec;
       fs::remove_all(VersionDir(golden_dir, target, v), ec);
       if (ec) {
-        return absl::InternalError(absl::StrCat("cannot remove ",
-                                                VersionDir(golden_dir, target, v), ": ",
-                                                ec.message()));
+        return absl::InternalError(
+            absl::StrCat("cannot remove ", VersionDir(golden_dir, target, v), ": ", ec.message()));
       }
     }
   }
@@ -547,7 +549,8 @@ absl::StatusOr<std::vector<VerifyResult>> VerifyCompiled(const std::string& gold
     for (const std::string& t : tests) {
       if (std::find(current.begin(), current.end(), t) == current.end()) {
         result.ok = false;
-        absl::StrAppend(&result.diff, t, ": in v", result.version, " but no longer in the corpus\n");
+        absl::StrAppend(&result.diff, t, ": in v", result.version,
+                        " but no longer in the corpus\n");
       }
     }
     results.push_back(result);

@@ -56,16 +56,16 @@ absl::StatusOr<GoldenArtifact> BuildArtifact(const CorpusModule& module,
 struct GenerateResult {
   std::string target;
   bool wrote = false;
-  int version = 0;        // written, or the newest when up to date
+  int version = 0;  // written, or the newest when up to date
   std::string message;
 };
 
 // For each target: compiles every module; writes v<N+1> only when the
 // output differs from v<N> under verification (or v1 when there is none).
 // `date` (YYYY-MM-DD) is the manifest's created date.
-absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(
-    const std::string& golden_dir, const std::vector<std::string>& targets,
-    const std::string& date);
+absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(const std::string& golden_dir,
+                                                            const std::vector<std::string>& targets,
+                                                            const std::string& date);
 
 // --- replay -------------------------------------------------------------
 
@@ -136,8 +136,8 @@ absl::StatusOr<std::vector<VerifyResult>> VerifyCompiled(const std::string& gold
 // (outside the backward window) and returns their numbers; with `dry_run`
 // only lists them. Nothing inside the window is ever deleted.
 absl::StatusOr<std::vector<int>> PruneExpired(const std::string& golden_dir,
-                                              const std::string& target,
-                                              const std::string& now, bool dry_run);
+                                              const std::string& target, const std::string& now,
+                                              bool dry_run);
 
 // Today's date, YYYY-MM-DD (UTC).
 std::string TodayDate();

@@ -9,9 +9,9 @@
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
 #include "support/file_io.h"
+#include "support/proto_util.h"
 #include "support/sha256.h"
 #include "support/status_macros.h"
-#include "support/proto_util.h"
 
 namespace aot {
 
@@ -63,8 +63,8 @@ absl::StatusOr<Manifest> ReadManifest(const std::string& version_dir) {
   std::string path = (fs::path(version_dir) / "MANIFEST.json").string();
   auto text = ReadFileToString(path, 16 << 20);
   if (!text.ok()) {
-    return absl::NotFoundError(absl::StrCat(version_dir, ": no readable MANIFEST.json (",
-                                            text.status().message(), ")"));
+    return absl::NotFoundError(
+        absl::StrCat(version_dir, ": no readable MANIFEST.json (", text.status().message(), ")"));
   }
   return Manifest::FromJson(*text, path);
 }
@@ -74,8 +74,8 @@ absl::Status VerifyManifest(const std::string& version_dir, const Manifest& mani
     std::string path = (fs::path(version_dir) / name).string();
     auto bytes = ReadFileToString(path);
     if (!bytes.ok()) {
-      return absl::DataLossError(absl::StrCat("corrupted golden: ", path,
-                                              " is listed in MANIFEST.json but missing"));
+      return absl::DataLossError(
+          absl::StrCat("corrupted golden: ", path, " is listed in MANIFEST.json but missing"));
     }
     std::string actual = Sha256Hex(*bytes);
     if (actual != sha) {
@@ -160,8 +160,7 @@ absl::Status WriteVersion(const std::string& version_dir,
     for (const auto& [name, bytes] :
          {std::pair<std::string, const std::string*>{a.test + ".pbtxt", &text},
           std::pair<std::string, const std::string*>{a.test + ".io.pb", &io}}) {
-      if (absl::Status s = WriteFileAtomically((fs::path(temp) / name).string(), *bytes);
-          !s.ok()) {
+      if (absl::Status s = WriteFileAtomically((fs::path(temp) / name).string(), *bytes); !s.ok()) {
         cleanup();
         return s;
       }
@@ -177,8 +176,8 @@ absl::Status WriteVersion(const std::string& version_dir,
   fs::rename(temp, final_dir, ec);
   if (ec) {
     cleanup();
-    return absl::InternalError(absl::StrCat("cannot rename ", temp, " to ", version_dir, ": ",
-                                            ec.message()));
+    return absl::InternalError(
+        absl::StrCat("cannot rename ", temp, " to ", version_dir, ": ", ec.message()));
   }
   return absl::OkStatus();
 }

@@ -16,12 +16,12 @@ namespace aot {
 struct Manifest {
   int version = 0;
   std::string target;
-  std::string created;            // YYYY-MM-DD
-  std::string compiler_version;   // git describe
+  std::string created;           // YYYY-MM-DD
+  std::string compiler_version;  // git describe
   std::string compiler_commit;
   std::string schema_fingerprint;
-  nlohmann::ordered_json abi_version;  // the artifacts' AbiVersionProto
-  std::string target_config;      // text proto
+  nlohmann::ordered_json abi_version;        // the artifacts' AbiVersionProto
+  std::string target_config;                 // text proto
   std::map<std::string, std::string> files;  // file name -> sha256
 
   nlohmann::ordered_json ToJson() const;

@@ -46,9 +46,8 @@ absl::StatusOr<std::vector<DatedVersion>> DatedVersions(const std::string& golde
     AOT_ASSIGN_OR_RETURN(auto manifest, ReadManifest(VersionDir(golden_dir, target, v)));
     auto date = Date::Parse(manifest.created);
     if (!date.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(VersionDir(golden_dir, target, v),
-                                                     "/MANIFEST.json: created: ",
-                                                     date.status().message()));
+      return absl::InvalidArgumentError(absl::StrCat(
+          VersionDir(golden_dir, target, v), "/MANIFEST.json: created: ", date.status().message()));
     }
     dated.push_back({v, *date});
   }

@@ -20,9 +20,9 @@ constexpr char kMarker[] = "Compatibility fallback:";
 constexpr char kExpiryPrefix[] = "Can be removed in";
 
 int MonthNumber(const std::string& name) {
-  static const char* kMonths[] = {"January", "February", "March",     "April",
-                                  "May",     "June",     "July",      "August",
-                                  "September", "October", "November", "December"};
+  static const char* kMonths[] = {"January",   "February", "March",    "April",
+                                  "May",       "June",     "July",     "August",
+                                  "September", "October",  "November", "December"};
   for (int i = 0; i < 12; ++i) {
     if (name == kMonths[i]) return i + 1;
   }
@@ -114,8 +114,8 @@ void LintAliases(const Date& now, LintReport* report) {
     auto expiry = Date::Parse(alias.expiry);
     if (!expiry.ok()) {
       report->findings.push_back({"error", "runtime/ffi", 0,
-                                  absl::StrCat("alias '", alias.alias, "' has an unreadable expiry '",
-                                               alias.expiry, "'")});
+                                  absl::StrCat("alias '", alias.alias,
+                                               "' has an unreadable expiry '", alias.expiry, "'")});
       continue;
     }
     if (*expiry <= now) {

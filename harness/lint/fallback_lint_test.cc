@@ -48,10 +48,11 @@ TEST(FallbackLintTest, WrappedExpiryLinesAreUnderstoodMalformedOnesAreNot) {
                       D("2026-11-29"), &wrapped);
   EXPECT_TRUE(wrapped.findings.empty());
   LintReport bad;
-  LintFallbacksInText("runtime/x.cc",
-                      "// Compatibility fallback: old form.\n"
-                      "// Can be removed in Smarch 2027 (6 months backward compatibility window).\n",
-                      D("2026-11-29"), &bad);
+  LintFallbacksInText(
+      "runtime/x.cc",
+      "// Compatibility fallback: old form.\n"
+      "// Can be removed in Smarch 2027 (6 months backward compatibility window).\n",
+      D("2026-11-29"), &bad);
   ASSERT_EQ(bad.findings.size(), 1u);
   EXPECT_THAT(bad.findings[0].message, HasSubstr("malformed expiry comment"));
 }
@@ -61,13 +62,15 @@ TEST(FallbackLintTest, TheRuntimeIsCleanTodayAndAliasesExpire) {
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_GE(report->fallbacks, 1);  // the aot.gelu_tanh alias
   EXPECT_TRUE(report->ok());
-  for (const LintFinding& f : report->findings) ADD_FAILURE() << f.file << ":" << f.line << " " << f.message;
+  for (const LintFinding& f : report->findings)
+    ADD_FAILURE() << f.file << ":" << f.line << " " << f.message;
   auto later = LintFallbacks(".", D("2027-07-01"));
   ASSERT_TRUE(later.ok());
   bool alias_notice = false, fallback_notice = false;
   for (const LintFinding& f : later->findings) {
     if (f.message.find("alias 'aot.gelu_tanh'") != std::string::npos) alias_notice = true;
-    if (f.message.find("fallback expired in June 2027") != std::string::npos) fallback_notice = true;
+    if (f.message.find("fallback expired in June 2027") != std::string::npos)
+      fallback_notice = true;
   }
   EXPECT_TRUE(alias_notice);
   EXPECT_TRUE(fallback_notice);

@@ -58,7 +58,8 @@ absl::StatusOr<std::unique_ptr<ForwardChecker>> ForwardChecker::Create(
     ReleaseSnapshot release, const google::protobuf::FileDescriptorSet& release_schema,
     const google::protobuf::DescriptorPool* head_pool) {
   auto checker = std::unique_ptr<ForwardChecker>(new ForwardChecker());
-  AOT_ASSIGN_OR_RETURN(auto pool, BuildDescriptorPool(release_schema, absl::StrCat("release ", release.id)));
+  AOT_ASSIGN_OR_RETURN(auto pool,
+                       BuildDescriptorPool(release_schema, absl::StrCat("release ", release.id)));
   checker->release_pool_ = std::move(pool);
   checker->root_ = checker->release_pool_->FindMessageTypeByName(kContractRoot);
   if (checker->root_ == nullptr) {

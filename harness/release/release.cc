@@ -14,11 +14,11 @@
 #include "runtime/abi_version.h"
 #include "runtime/executable/client.h"
 #include "runtime/executable/load_passes.h"
-#include "runtime/thunks/thunk.h"
-#include "runtime/thunks/thunk_registry.h"
 #include "runtime/ffi/ffi_registry.h"
 #include "runtime/hlo_opcode_table.h"
 #include "runtime/platform/host/host_kernel_loader.h"
+#include "runtime/thunks/thunk.h"
+#include "runtime/thunks/thunk_registry.h"
 #include "support/build_info.h"
 #include "support/file_io.h"
 #include "support/sha256.h"
@@ -213,8 +213,8 @@ absl::Status CheckReleasable(const ReleaseSnapshot& release) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<CutReleaseResult> CutRelease(const std::string& golden_dir,
-                                            const std::string& date, bool allow_dirty) {
+absl::StatusOr<CutReleaseResult> CutRelease(const std::string& golden_dir, const std::string& date,
+                                            bool allow_dirty) {
   if (!Date::Parse(date).ok()) {
     return absl::InvalidArgumentError(absl::StrCat("--date '", date, "' is not YYYY-MM-DD"));
   }

@@ -44,7 +44,8 @@ std::string BlockerMessage(const GateBlocker& blocker) {
 
 std::string ColumnName(const ColumnKey& key) { return absl::StrCat(key.first, ".v", key.second); }
 
-std::map<ColumnKey, std::vector<const ReplayRecord*>> GroupByVersion(const QualificationData& data) {
+std::map<ColumnKey, std::vector<const ReplayRecord*>> GroupByVersion(
+    const QualificationData& data) {
   std::map<ColumnKey, std::vector<const ReplayRecord*>> groups;
   for (const ReplayRecord& cell : data.cells) {
     groups[{cell.target, cell.version}].push_back(&cell);

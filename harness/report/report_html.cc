@@ -227,10 +227,11 @@ void AppendMatrix(const QualificationData& data, std::string* out) {
                         MarkupNumber(cell->run_ms, 2), " ms");
         lines.push_back(std::move(line));
       }
-      absl::StrAppend(
-          out, "<td class=\"cell ", StatusClass(worst->status), "\" title=\"",
-          EscapeHtml(absl::StrJoin(lines, "\n")), "\">", EscapeHtml(ReplayStatusName(worst->status)),
-          it->second.size() > 1 ? absl::StrCat(" &times;", it->second.size()) : "", "</td>");
+      absl::StrAppend(out, "<td class=\"cell ", StatusClass(worst->status), "\" title=\"",
+                      EscapeHtml(absl::StrJoin(lines, "\n")), "\">",
+                      EscapeHtml(ReplayStatusName(worst->status)),
+                      it->second.size() > 1 ? absl::StrCat(" &times;", it->second.size()) : "",
+                      "</td>");
     }
     absl::StrAppend(out, "</tr>\n");
   }

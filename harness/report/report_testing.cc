@@ -41,7 +41,8 @@ QualificationData Sample() {
       {"host-x86-64-v3", 2, "2026-09-10", "add_mul", ReplayStatus::kPass, "", 1.25, 0.5},
       {"host-x86-64-v3", 2, "2026-09-10", "softmax", ReplayStatus::kFail, "output mismatch at [3]",
        2.0, 4.0},
-      {"host-x86-64-v3", 2, "2026-09-10", "gemm_f16", ReplayStatus::kSkipped, "needs AVX-512", 0, 0},
+      {"host-x86-64-v3", 2, "2026-09-10", "gemm_f16", ReplayStatus::kSkipped, "needs AVX-512", 0,
+       0},
       {"host-x86-64-v2", 1, "2026-10-01", "add_mul", ReplayStatus::kPass, "", 1.0, 0.25},
       {"host-x86-64-v2", 1, "2026-10-01", "softmax", ReplayStatus::kPass, "", 1.5, 0.75},
   };

@@ -45,18 +45,15 @@ std::vector<std::pair<std::string, std::string>> ToolVersions() {
   v.emplace_back("runtime_abi", RuntimeAbiVersion::Current().ToString());
   v.emplace_back("schema_fingerprint", SchemaFingerprint());
   v.emplace_back("llvm", LLVM_VERSION_STRING);
-  v.emplace_back("protobuf",
-                 google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION));
+  v.emplace_back("protobuf", google::protobuf::internal::VersionString(GOOGLE_PROTOBUF_VERSION));
 #ifdef ABSL_LTS_RELEASE_VERSION
-  v.emplace_back("abseil", absl::StrCat("lts_", ABSL_LTS_RELEASE_VERSION, ".",
-                                        ABSL_LTS_RELEASE_PATCH_LEVEL));
+  v.emplace_back("abseil",
+                 absl::StrCat("lts_", ABSL_LTS_RELEASE_VERSION, ".", ABSL_LTS_RELEASE_PATCH_LEVEL));
 #endif
   v.emplace_back("nlohmann_json",
-                 absl::StrCat(NLOHMANN_JSON_VERSION_MAJOR, ".",
-                              NLOHMANN_JSON_VERSION_MINOR, ".",
+                 absl::StrCat(NLOHMANN_JSON_VERSION_MAJOR, ".", NLOHMANN_JSON_VERSION_MINOR, ".",
                               NLOHMANN_JSON_VERSION_PATCH));
-  v.emplace_back("openblas",
-                 std::string(absl::StripAsciiWhitespace(openblas_get_config())));
+  v.emplace_back("openblas", std::string(absl::StripAsciiWhitespace(openblas_get_config())));
 #ifdef AOT_CUDA_VERSION
   v.emplace_back("cuda_toolkit", AOT_CUDA_VERSION);
 #else

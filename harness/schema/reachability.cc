@@ -53,12 +53,10 @@ ReachableSet ComputeReachable(const Descriptor* root) {
   return out;
 }
 
-absl::StatusOr<ReachableSet> ComputeReachable(const DescriptorPool& pool,
-                                              absl::string_view root) {
+absl::StatusOr<ReachableSet> ComputeReachable(const DescriptorPool& pool, absl::string_view root) {
   const Descriptor* d = pool.FindMessageTypeByName(std::string(root));
   if (d == nullptr) {
-    return absl::NotFoundError(
-        absl::StrCat("the schema has no message '", root, "'"));
+    return absl::NotFoundError(absl::StrCat("the schema has no message '", root, "'"));
   }
   return ComputeReachable(d);
 }
@@ -68,8 +66,8 @@ absl::StatusOr<std::unique_ptr<DescriptorPool>> BuildDescriptorPool(
   std::map<std::string, const FileDescriptorProto*> by_name;
   for (const FileDescriptorProto& file : set.file()) {
     if (!by_name.emplace(file.name(), &file).second) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          origin, ": file '", file.name(), "' appears twice in the descriptor set"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(origin, ": file '", file.name(), "' appears twice in the descriptor set"));
     }
   }
   auto pool = std::make_unique<DescriptorPool>();

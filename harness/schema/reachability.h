@@ -25,28 +25,22 @@ struct ReachableSet {
   std::set<std::string> oneofs;
   std::set<std::string> enums;
 
-  bool HasMessage(absl::string_view name) const {
-    return messages.count(std::string(name)) > 0;
-  }
-  bool HasEnum(absl::string_view name) const {
-    return enums.count(std::string(name)) > 0;
-  }
+  bool HasMessage(absl::string_view name) const { return messages.count(std::string(name)) > 0; }
+  bool HasEnum(absl::string_view name) const { return enums.count(std::string(name)) > 0; }
 };
 
 // Walks the descriptors from `root` (breadth-first over field types).
 ReachableSet ComputeReachable(const google::protobuf::Descriptor* root);
 
 // Looks `root` up in `pool` first; NotFound when the pool lacks it.
-absl::StatusOr<ReachableSet> ComputeReachable(
-    const google::protobuf::DescriptorPool& pool,
-    absl::string_view root = kContractRoot);
+absl::StatusOr<ReachableSet> ComputeReachable(const google::protobuf::DescriptorPool& pool,
+                                              absl::string_view root = kContractRoot);
 
 // Builds a fresh pool from a FileDescriptorSet (as protoc --include_imports
 // writes it: every import present). Files may come in any order. Errors name
 // the file and protobuf's reason; `origin` (a path) prefixes them.
-absl::StatusOr<std::unique_ptr<google::protobuf::DescriptorPool>>
-BuildDescriptorPool(const google::protobuf::FileDescriptorSet& set,
-                    absl::string_view origin);
+absl::StatusOr<std::unique_ptr<google::protobuf::DescriptorPool>> BuildDescriptorPool(
+    const google::protobuf::FileDescriptorSet& set, absl::string_view origin);
 
 }  // namespace aot
 

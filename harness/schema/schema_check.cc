@@ -19,8 +19,8 @@
 #include "proto/compat_options.pb.h"
 #include "proto/schema.h"
 #include "support/file_io.h"
-#include "support/status_macros.h"
 #include "support/proto_util.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace {
@@ -51,13 +51,9 @@ struct Version {
   }
 };
 
-bool IsWellKnownFile(const std::string& name) {
-  return absl::StartsWith(name, "google/protobuf/");
-}
+bool IsWellKnownFile(const std::string& name) { return absl::StartsWith(name, "google/protobuf/"); }
 
-void CollectEnum(const EnumDescriptor* e, Version& v) {
-  v.enums[e->full_name()] = e;
-}
+void CollectEnum(const EnumDescriptor* e, Version& v) { v.enums[e->full_name()] = e; }
 
 void CollectMessage(const Descriptor* d, Version& v) {
   if (d->options().map_entry()) return;  // judged through the map field
@@ -94,7 +90,8 @@ std::string Describe(const Annotation& a) {
       ", runtime_support_since=",
       c.runtime_support_since().empty() ? "v1" : c.runtime_support_since(),
       ", emission_flag=", c.emission_flag().empty() ? "none" : c.emission_flag());
-  if (!c.emission_stopped().empty()) absl::StrAppend(&out, ", emission_stopped=", c.emission_stopped());
+  if (!c.emission_stopped().empty())
+    absl::StrAppend(&out, ", emission_stopped=", c.emission_stopped());
   return out;
 }
 
@@ -108,7 +105,8 @@ std::vector<std::string> Loosenings(const Annotation& before, const Annotation& 
     out.push_back("ignorable_by_older_runtimes changed false -> true");
   }
   if (!a.runtime_support_since().empty() &&
-      (b.runtime_support_since().empty() || a.runtime_support_since() > b.runtime_support_since())) {
+      (b.runtime_support_since().empty() ||
+       a.runtime_support_since() > b.runtime_support_since())) {
     out.push_back(absl::StrCat("runtime_support_since moved later (",
                                b.runtime_support_since().empty() ? "v1" : b.runtime_support_since(),
                                " -> ", a.runtime_support_since(), ")"));
@@ -292,7 +290,8 @@ class Checker {
     }
     for (int i = 0; i < b->reserved_range_count(); ++i) {
       int start = b->reserved_range(i)->start, end = b->reserved_range(i)->end;
-      if (!RangeCovered(start, end, [h](int n) { return h->IsReservedNumber(n); }, head_ranges)) {
+      if (!RangeCovered(
+              start, end, [h](int n) { return h->IsReservedNumber(n); }, head_ranges)) {
         Violation(gated, "RESERVED_REMOVED", file, h->full_name(),
                   absl::StrCat(h->full_name(), ": reserved number",
                                end - start > 1 ? absl::StrCat("s ", start, " to ", end - 1)
@@ -349,8 +348,8 @@ class Checker {
       }
       bool oneof_case = hf->real_containing_oneof() != nullptr;
       Addition(gated, oneof_case ? "ONEOF_CASE_ADDED" : "FIELD_ADDED", file, hf->full_name(),
-               absl::StrCat(oneof_case ? "oneof case " : "field ", FieldSummary(hf), " added: ",
-                            Describe(FieldAnnotation(hf))));
+               absl::StrCat(oneof_case ? "oneof case " : "field ", FieldSummary(hf),
+                            " added: ", Describe(FieldAnnotation(hf))));
     }
     if (gated && !InFirst(hf) && !FieldAnnotation(hf).present) {
       Violation(gated, "MISSING_ANNOTATION", file, hf->full_name(),
@@ -365,8 +364,8 @@ class Checker {
     const EnumDescriptor* h = head_.Enum(name);
     bool gated = base_.reach.HasEnum(name) || head_.reach.HasEnum(name);
     if (h == nullptr) {
-      report_.notes.push_back({"ENUM_REMOVED", b->file()->name(), name,
-                               absl::StrCat("enum ", name, " removed")});
+      report_.notes.push_back(
+          {"ENUM_REMOVED", b->file()->name(), name, absl::StrCat("enum ", name, " removed")});
       return;
     }
     const std::string& file = h->file()->name();
@@ -379,9 +378,9 @@ class Checker {
         const EnumValueDescriptor* by_number = h->FindValueByNumber(bv->number());
         std::string element = absl::StrCat(name, ".", bv->name());
         if (by_name != nullptr && by_name->number() != bv->number()) {
-          Violation(gated, "ENUM_VALUE_NUMBER_CHANGED", file, element,
-                    absl::StrCat(element, " changed number ", bv->number(), " -> ",
-                                 by_name->number()));
+          Violation(
+              gated, "ENUM_VALUE_NUMBER_CHANGED", file, element,
+              absl::StrCat(element, " changed number ", bv->number(), " -> ", by_name->number()));
           continue;
         }
         if (by_number == nullptr && !h->IsReservedNumber(bv->number())) {
@@ -409,8 +408,8 @@ class Checker {
       }
       for (int i = 0; i < b->reserved_range_count(); ++i) {
         int start = b->reserved_range(i)->start, end = b->reserved_range(i)->end;
-        if (!RangeCovered(start, end + 1, [h](int n) { return h->IsReservedNumber(n); },
-                          head_ranges)) {
+        if (!RangeCovered(
+                start, end + 1, [h](int n) { return h->IsReservedNumber(n); }, head_ranges)) {
           Violation(gated, "RESERVED_REMOVED", file, name,
                     absl::StrCat(name, ": reserved number",
                                  end > start ? absl::StrCat("s ", start, " to ", end)
@@ -458,8 +457,8 @@ class Checker {
         }
       }
       Addition(gated, "ENUM_VALUE_ADDED", file, element,
-               absl::StrCat("enum value ", element, " (number ", hv->number(), ") added: ",
-                            Describe(ValueAnnotation(hv))));
+               absl::StrCat("enum value ", element, " (number ", hv->number(),
+                            ") added: ", Describe(ValueAnnotation(hv))));
     }
   }
 

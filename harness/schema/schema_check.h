@@ -117,13 +117,12 @@ struct SchemaCheckReport {
 // Checks `head` against `history` (oldest first; the last one is the base).
 // An empty history is an error. InvalidArgument when a set cannot be built
 // into a descriptor pool or lacks aot.ExecutableProto.
-absl::StatusOr<SchemaCheckReport> CheckSchema(
-    const std::vector<SchemaVersion>& history, const SchemaVersion& head);
+absl::StatusOr<SchemaCheckReport> CheckSchema(const std::vector<SchemaVersion>& history,
+                                              const SchemaVersion& head);
 
 // Reads a binary FileDescriptorSet; InvalidArgument naming the path when it
 // does not parse or is empty.
-absl::StatusOr<google::protobuf::FileDescriptorSet> ReadDescriptorSet(
-    const std::string& path);
+absl::StatusOr<google::protobuf::FileDescriptorSet> ReadDescriptorSet(const std::string& path);
 
 // The snapshots at `paths` (oldest first), each named by its path.
 absl::StatusOr<std::vector<SchemaVersion>> ReadSchemaHistory(const std::vector<std::string>& paths);
@@ -134,8 +133,7 @@ absl::StatusOr<std::vector<std::string>> ListSnapshots(const std::string& dir);
 
 // Writes `set` to `path` (deterministic serialization); AlreadyExists when
 // the file exists (snapshots are never overwritten).
-absl::Status WriteSnapshot(const std::string& path,
-                           const google::protobuf::FileDescriptorSet& set);
+absl::Status WriteSnapshot(const std::string& path, const google::protobuf::FileDescriptorSet& set);
 
 // golden/schema/<date>-<first 8 hex of the fingerprint>.binpb under `dir`.
 std::string DefaultSnapshotPath(const std::string& dir, const std::string& date,

@@ -34,9 +34,8 @@ std::vector<GoldenParam> GoldenFileVerificationParams(const std::string& target,
 
 void PrintTo(const GoldenParam& param, std::ostream* os) {
   *os << param.target << " v" << param.version
-      << (param.mode == GoldenParam::Mode::kBackwardsCompatibility
-              ? " (backwards compatibility)"
-              : " (golden file verification)");
+      << (param.mode == GoldenParam::Mode::kBackwardsCompatibility ? " (backwards compatibility)"
+                                                                   : " (golden file verification)");
 }
 
 std::string GoldenParamName(const ::testing::TestParamInfo<GoldenParam>& info) {
@@ -94,11 +93,11 @@ void AotGoldenTest::CheckGolden(const std::string& test) {
     auto built = BuildArtifact(*module, *target);
     ASSERT_TRUE(built.ok()) << built.status();
     std::string diff = DiffExecutables(golden->executable, built->executable);
-    ASSERT_TRUE(diff.empty()) << "the current compiler's output for " << test
-                              << " differs from " << p.target << " v" << version << ":\n"
+    ASSERT_TRUE(diff.empty()) << "the current compiler's output for " << test << " differs from "
+                              << p.target << " v" << version << ":\n"
                               << diff << "\nRun with XLA_AOT_UPDATE_GOLDENS=1 (or `aot-compat "
-                              << "generate --target=" << p.target << "`) to write v"
-                              << version + 1 << ".";
+                              << "generate --target=" << p.target << "`) to write v" << version + 1
+                              << ".";
     artifact.executable = built->executable;
   }
   ReplayRecord r = ReplayArtifact(*target, version, artifact);

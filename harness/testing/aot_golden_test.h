@@ -43,11 +43,11 @@ std::vector<GoldenParam> GoldenFileVerificationParams(const std::string& target,
                                                       const std::string& golden_dir = "golden");
 std::string GoldenParamName(const ::testing::TestParamInfo<GoldenParam>& info);
 
-#define INSTANTIATE_AOT_GOLDEN_TESTS(fixture, target)                                  \
-  INSTANTIATE_TEST_SUITE_P(BackwardsCompatibility, fixture,                            \
+#define INSTANTIATE_AOT_GOLDEN_TESTS(fixture, target)                                        \
+  INSTANTIATE_TEST_SUITE_P(BackwardsCompatibility, fixture,                                  \
                            ::testing::ValuesIn(::aot::BackwardsCompatibilityParams(target)), \
-                           ::aot::GoldenParamName);                                    \
-  INSTANTIATE_TEST_SUITE_P(GoldenFileVerification, fixture,                            \
+                           ::aot::GoldenParamName);                                          \
+  INSTANTIATE_TEST_SUITE_P(GoldenFileVerification, fixture,                                  \
                            ::testing::ValuesIn(::aot::GoldenFileVerificationParams(target)), \
                            ::aot::GoldenParamName)
 

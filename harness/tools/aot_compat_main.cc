@@ -11,10 +11,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/rollout/emission_ledger.h"
+#include "compiler/tooling/flags.h"
 #include "harness/gate/gate.h"
 #include "harness/gate/qualification.h"
 #include "harness/golden/corpus.h"
-#include "runtime/platform/host/cpu_features.h"
 #include "harness/golden/golden_ops.h"
 #include "harness/lint/fallback_lint.h"
 #include "harness/release/forward_check.h"
@@ -26,7 +26,7 @@
 #include "harness/triage/triage.h"
 #include "nlohmann/json.hpp"
 #include "proto/schema.h"
-#include "compiler/tooling/flags.h"
+#include "runtime/platform/host/cpu_features.h"
 #include "support/date.h"
 #include "support/file_io.h"
 
@@ -82,8 +82,7 @@ std::optional<int> WriteJsonOutput(const std::string& path, const nlohmann::orde
 
 int Version(int argc, char** argv) {
   bool json = false;
-  FlagSet flags(absl::StrCat(kProgram, " version"),
-                absl::StrCat(kProgram, " version [--json]"),
+  FlagSet flags(absl::StrCat(kProgram, " version"), absl::StrCat(kProgram, " version [--json]"),
                 "Prints the project's git describe, runtime ABI version, schema "
                 "fingerprint\nand the versions of LLVM, protobuf, Abseil, "
                 "OpenBLAS and CUDA it was built with.");
@@ -167,8 +166,8 @@ int Replay(int argc, char** argv) {
   if (!report.ok()) return ReportToolError(kProgram, report.status(), 2);
   for (const ReplayRecord& r : report->records) {
     if (r.status != ReplayStatus::kPass) {
-      std::printf("%-8s %s v%d %s: %s\n", std::string(ReplayStatusName(r.status)).c_str(), r.target.c_str(), r.version,
-                  r.test.c_str(), r.reason.c_str());
+      std::printf("%-8s %s v%d %s: %s\n", std::string(ReplayStatusName(r.status)).c_str(),
+                  r.target.c_str(), r.version, r.test.c_str(), r.reason.c_str());
     }
   }
   std::printf("replay: %d passed, %d failed, %d skipped, %d expired\n", report->passed,
@@ -230,9 +229,10 @@ int Verify(int argc, char** argv) {
     }
     ok = false;
     std::printf("verify %-16s v%d: DIFFERS\n%s", r.target.c_str(), r.version, r.diff.c_str());
-    std::printf("The current compiler no longer reproduces %s v%d. If the change is intended,\n"
-                "run `aot-compat generate --target=%s` to write v%d.\n",
-                r.target.c_str(), r.version, r.target.c_str(), r.version + 1);
+    std::printf(
+        "The current compiler no longer reproduces %s v%d. If the change is intended,\n"
+        "run `aot-compat generate --target=%s` to write v%d.\n",
+        r.target.c_str(), r.version, r.target.c_str(), r.version + 1);
   }
   return ok ? 0 : 1;
 }
@@ -321,8 +321,8 @@ int Lint(int argc, char** argv) {
   auto ledger = CheckEmissionLedger(EmissionLedger(), now);
   if (!ledger.ok()) return ReportToolError(kProgram, ledger.status(), 2);
   for (const LedgerViolation& v : *ledger) {
-    report->findings.push_back({"error", "compiler/rollout", 0,
-                                absl::StrCat("[", v.rule, "] ", v.flag, ": ", v.message)});
+    report->findings.push_back(
+        {"error", "compiler/rollout", 0, absl::StrCat("[", v.rule, "] ", v.flag, ": ", v.message)});
   }
   if (json) {
     nlohmann::ordered_json out;
@@ -330,15 +330,14 @@ int Lint(int argc, char** argv) {
     out["ledger_flags"] = static_cast<int>(EmissionLedger().size());
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const LintFinding& f : report->findings) {
-      list.push_back({{"severity", f.severity}, {"file", f.file}, {"line", f.line},
-                      {"message", f.message}});
+      list.push_back(
+          {{"severity", f.severity}, {"file", f.file}, {"line", f.line}, {"message", f.message}});
     }
     out["findings"] = list;
     std::printf("%s\n", out.dump(2).c_str());
   } else {
     for (const LintFinding& f : report->findings) {
-      std::printf("%s: %s:%d: %s\n", f.severity.c_str(), f.file.c_str(), f.line,
-                  f.message.c_str());
+      std::printf("%s: %s:%d: %s\n", f.severity.c_str(), f.file.c_str(), f.line, f.message.c_str());
     }
     std::printf("lint: %d fallbacks, %zu ledger flags, %s\n", report->fallbacks,
                 EmissionLedger().size(), report->ok() ? "ok" : "errors");
@@ -654,9 +653,9 @@ int TriageCommand(int argc, char** argv) {
 
 int Main(int argc, char** argv) {
   std::string usage = absl::StrCat(kProgram, " COMMAND [flags]\n\n",
-                                    "The compatibility harness of the XLA-style "
-                                    "AOT compiler and runtime.\n\n",
-                                    kCommands);
+                                   "The compatibility harness of the XLA-style "
+                                   "AOT compiler and runtime.\n\n",
+                                   kCommands);
   if (argc < 2) {
     std::fputs(absl::StrCat("Usage: ", usage).c_str(), stderr);
     return 2;
@@ -683,11 +682,10 @@ int Main(int argc, char** argv) {
     std::printf("%s\n", SchemaFingerprint().c_str());
     return 0;
   }
-  return ReportToolError(
-      kProgram,
-      absl::InvalidArgumentError(absl::StrCat(
-          "unknown command '", command, "' (see aot-compat --help)")),
-      2);
+  return ReportToolError(kProgram,
+                         absl::InvalidArgumentError(absl::StrCat("unknown command '", command,
+                                                                 "' (see aot-compat --help)")),
+                         2);
 }
 
 }  // namespace

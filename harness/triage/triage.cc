@@ -127,7 +127,8 @@ absl::StatusOr<TriageReport> Triage(const TriageInput& in) {
 
   // The head compiler's output against the base runtime: what it emits
   // that the base cannot read.
-  AOT_ASSIGN_OR_RETURN(auto checker, ForwardChecker::Create(in.base_runtime, in.base_schema, in.head_pool));
+  AOT_ASSIGN_OR_RETURN(auto checker,
+                       ForwardChecker::Create(in.base_runtime, in.base_schema, in.head_pool));
   std::vector<ForwardFinding> forward;
   std::set<std::string> ignorable_emitted;  // notices: fields the base may skip
   for (const ForwardArtifact& a : in.head_artifacts) {

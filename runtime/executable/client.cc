@@ -16,9 +16,7 @@
 
 namespace aot {
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 ArtifactFormat GuessArtifactFormat(absl::string_view bytes, absl::string_view path) {
   if (absl::EndsWith(path, ".pbtxt") || absl::EndsWith(path, ".txtpb")) {
@@ -53,9 +51,9 @@ absl::StatusOr<ExecutableProto> ParseExecutableProto(absl::string_view bytes,
     return proto;
   }
   if (!ParseBinaryProto(bytes, &proto)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "artifact is not a valid binary ExecutableProto (", bytes.size(),
-        " bytes: truncated or corrupted)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("artifact is not a valid binary ExecutableProto (", bytes.size(),
+                     " bytes: truncated or corrupted)"));
   }
   return proto;
 }
@@ -74,9 +72,9 @@ absl::StatusOr<std::unique_ptr<Platform>> CreatePlatform(absl::string_view name,
 #ifdef AOT_HAVE_CUDA_PLATFORM
   if (name == "cuda") return CreateCudaPlatform(options.device_less);
 #endif
-  return absl::InvalidArgumentError(
-      absl::StrCat("platform '", name, "' is not available in this runtime (available: ",
-                   absl::StrJoin(AvailablePlatforms(), ", "), ")"));
+  return absl::InvalidArgumentError(absl::StrCat("platform '", name,
+                                                 "' is not available in this runtime (available: ",
+                                                 absl::StrJoin(AvailablePlatforms(), ", "), ")"));
 }
 
 absl::StatusOr<std::unique_ptr<Client>> Client::Create(absl::string_view platform,
@@ -94,16 +92,15 @@ absl::StatusOr<std::unique_ptr<Executable>> Client::DeserializeExecutable(
     absl::string_view bytes) const {
   if (static_cast<int64_t>(bytes.size()) > options_.memory_budget_bytes ||
       bytes.size() > static_cast<size_t>(INT32_MAX)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "artifact of ", bytes.size(), " bytes exceeds the memory budget"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("artifact of ", bytes.size(), " bytes exceeds the memory budget"));
   }
   AOT_ASSIGN_OR_RETURN(auto proto, ParseExecutableProto(bytes, GuessArtifactFormat(bytes)));
   return Load(std::move(proto));
 }
 
 absl::StatusOr<std::unique_ptr<Executable>> Client::Load(ExecutableProto proto) const {
-  return Executable::Load(std::move(proto), platform_, &FfiRegistry::Global(),
-                          options_);
+  return Executable::Load(std::move(proto), platform_, &FfiRegistry::Global(), options_);
 }
 
 }  // namespace aot

@@ -30,8 +30,7 @@ class Client {
 
   // Deserializes and loads (validation, thunk graph, load passes,
   // constants): PjRt's DeserializeExecutable, which loads eagerly here.
-  absl::StatusOr<std::unique_ptr<Executable>> DeserializeExecutable(
-      absl::string_view bytes) const;
+  absl::StatusOr<std::unique_ptr<Executable>> DeserializeExecutable(absl::string_view bytes) const;
   absl::StatusOr<std::unique_ptr<Executable>> Load(ExecutableProto proto) const;
 
   Platform* platform() const { return platform_.get(); }

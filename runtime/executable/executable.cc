@@ -7,19 +7,18 @@
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "runtime/abi_version.h"
-#include "runtime/thunks/thunk_registry.h"
 #include "runtime/hlo_opcode_table.h"
 #include "runtime/shape_util.h"
-#include "support/status_macros.h"
+#include "runtime/thunks/thunk_registry.h"
 #include "support/proto_util.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
 namespace {
 
 double MillisSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                   start)
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
       .count();
 }
 
@@ -27,8 +26,7 @@ absl::Status Invalid(absl::string_view field, absl::string_view message) {
   return absl::InvalidArgumentError(absl::StrCat(field, ": ", message));
 }
 
-absl::Status CheckSliceInAllocation(const ExecutableProto& proto,
-                                    const BufferSliceProto& slice,
+absl::Status CheckSliceInAllocation(const ExecutableProto& proto, const BufferSliceProto& slice,
                                     absl::string_view field) {
   int64_t index = slice.allocation_index();
   if (index < 0 || index >= proto.buffer_allocations_size()) {
@@ -39,8 +37,7 @@ absl::Status CheckSliceInAllocation(const ExecutableProto& proto,
   if (slice.offset() < 0 || slice.size() < 0 || slice.offset() > size ||
       slice.size() > size - slice.offset()) {
     return Invalid(field, absl::StrCat("slice [", slice.offset(), ", +", slice.size(),
-                                       ") exceeds allocation ", index, " of ", size,
-                                       " bytes"));
+                                       ") exceeds allocation ", index, " of ", size, " bytes"));
   }
   return absl::OkStatus();
 }
@@ -79,13 +76,11 @@ int64_t CountLeaves(const ShapeProto& shape, int depth) {
 
 }  // namespace
 
-absl::Status ValidateExecutableProto(const ExecutableProto& proto,
-                                     const LoadOptions& options) {
+absl::Status ValidateExecutableProto(const ExecutableProto& proto, const LoadOptions& options) {
   const int64_t budget = options.memory_budget_bytes;
   int64_t total = static_cast<int64_t>(proto.binary().size());
   if (total > budget) {
-    return Invalid("binary", absl::StrCat(total, " bytes exceed the memory budget of ",
-                                          budget));
+    return Invalid("binary", absl::StrCat(total, " bytes exceed the memory budget of ", budget));
   }
   std::vector<int> parameter_allocation;
   for (int i = 0; i < proto.buffer_allocations_size(); ++i) {
@@ -96,53 +91,49 @@ absl::Status ValidateExecutableProto(const ExecutableProto& proto,
     }
     if (a.size() < 0) return Invalid(field + ".size", "is negative");
     if (a.size() > budget - total) {
-      return Invalid(field + ".size",
-                     absl::StrCat("allocations total more than the memory budget of ",
-                                  budget, " bytes"));
+      return Invalid(
+          field + ".size",
+          absl::StrCat("allocations total more than the memory budget of ", budget, " bytes"));
     }
     total += a.size();
     if (a.kind() == BufferAllocationProto::KIND_UNSPECIFIED ||
         !BufferAllocationProto::Kind_IsValid(a.kind())) {
       return Invalid(field + ".kind", "is unset or unknown");
     }
-    if (a.alignment() < 0 || a.alignment() > 4096 ||
-        (a.alignment() & (a.alignment() - 1)) != 0) {
+    if (a.alignment() < 0 || a.alignment() > 4096 || (a.alignment() & (a.alignment() - 1)) != 0) {
       return Invalid(field + ".alignment",
                      absl::StrCat(a.alignment(), " is not a power of two <= 4096"));
     }
     if (a.kind() == BufferAllocationProto::PARAMETER) {
       if (a.parameter_number() < 0 || a.parameter_number() >= proto.parameters_size()) {
-        return Invalid(field + ".parameter_number",
-                       absl::StrCat(a.parameter_number(), " out of range [0, ",
-                                    proto.parameters_size(), ")"));
+        return Invalid(
+            field + ".parameter_number",
+            absl::StrCat(a.parameter_number(), " out of range [0, ", proto.parameters_size(), ")"));
       }
     }
   }
   for (int i = 0; i < proto.constants_size(); ++i) {
     const ConstantProto& c = proto.constants(i);
     std::string field = absl::StrCat("constants[", i, "]");
-    if (c.allocation_index() < 0 ||
-        c.allocation_index() >= proto.buffer_allocations_size()) {
+    if (c.allocation_index() < 0 || c.allocation_index() >= proto.buffer_allocations_size()) {
       return Invalid(field + ".allocation_index",
                      absl::StrCat(c.allocation_index(), " out of range"));
     }
     const BufferAllocationProto& a =
         proto.buffer_allocations(static_cast<int>(c.allocation_index()));
     if (a.kind() != BufferAllocationProto::CONSTANT) {
-      return Invalid(field + ".allocation_index",
-                     absl::StrCat("allocation ", c.allocation_index(),
-                                  " is not a CONSTANT allocation"));
+      return Invalid(field + ".allocation_index", absl::StrCat("allocation ", c.allocation_index(),
+                                                               " is not a CONSTANT allocation"));
     }
     int64_t binary_size = static_cast<int64_t>(proto.binary().size());
     if (c.binary_offset() < 0 || c.size() < 0 || c.binary_offset() > binary_size ||
         c.size() > binary_size - c.binary_offset()) {
       return Invalid(field, absl::StrCat("[", c.binary_offset(), ", +", c.size(),
-                                         ") lies outside binary (", binary_size,
-                                         " bytes)"));
+                                         ") lies outside binary (", binary_size, " bytes)"));
     }
     if (c.size() > a.size()) {
-      return Invalid(field + ".size", absl::StrCat(c.size(), " exceeds allocation size ",
-                                                   a.size()));
+      return Invalid(field + ".size",
+                     absl::StrCat(c.size(), " exceeds allocation size ", a.size()));
     }
   }
   std::vector<bool> seen(proto.parameters_size(), false);
@@ -162,26 +153,24 @@ absl::Status ValidateExecutableProto(const ExecutableProto& proto,
     if (a.kind() != BufferAllocationProto::PARAMETER ||
         a.parameter_number() != p.parameter_number()) {
       return Invalid(field + ".slice",
-                     absl::StrCat("allocation ", a.index(),
-                                  " is not the allocation of parameter ",
+                     absl::StrCat("allocation ", a.index(), " is not the allocation of parameter ",
                                   p.parameter_number()));
     }
     int64_t bytes = runtime_shape::ByteSize(p.shape());
     if (p.slice().offset() != 0 || p.slice().size() != bytes || a.size() != bytes) {
       return Invalid(field + ".slice",
                      absl::StrCat("parameter of ", bytes,
-                                  " bytes must fill its allocation (slice [",
-                                  p.slice().offset(), ", +", p.slice().size(),
-                                  "), allocation ", a.size(), " bytes)"));
+                                  " bytes must fill its allocation (slice [", p.slice().offset(),
+                                  ", +", p.slice().size(), "), allocation ", a.size(), " bytes)"));
     }
   }
   const EntryResultProto& r = proto.result();
   int64_t leaves = CountLeaves(r.shape(), 0);
   if (leaves < 0) return Invalid("result.shape", "nested too deeply");
   if (leaves != r.leaves_size()) {
-    return Invalid("result.leaves", absl::StrCat("has ", r.leaves_size(),
-                                                 " entries, the result shape has ",
-                                                 leaves, " leaves"));
+    return Invalid("result.leaves",
+                   absl::StrCat("has ", r.leaves_size(), " entries, the result shape has ", leaves,
+                                " leaves"));
   }
   for (int i = 0; i < r.leaves_size(); ++i) {
     const OutputLeafProto& leaf = r.leaves(i);
@@ -191,8 +180,8 @@ absl::Status ValidateExecutableProto(const ExecutableProto& proto,
     if (leaf.slice().size() != runtime_shape::ByteSize(leaf.shape())) {
       return Invalid(field + ".slice",
                      absl::StrCat("size ", leaf.slice().size(), " differs from the ",
-                                  runtime_shape::ByteSize(leaf.shape()),
-                                  " bytes of ", runtime_shape::ToString(leaf.shape())));
+                                  runtime_shape::ByteSize(leaf.shape()), " bytes of ",
+                                  runtime_shape::ToString(leaf.shape())));
     }
   }
   if (proto.capability().capability_case() == CapabilityProto::CAPABILITY_NOT_SET) {
@@ -202,9 +191,10 @@ absl::Status ValidateExecutableProto(const ExecutableProto& proto,
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::unique_ptr<Executable>> Executable::Load(
-    ExecutableProto proto, std::shared_ptr<Platform> platform_ptr,
-    const FfiRegistry* ffi, const LoadOptions& options) {
+absl::StatusOr<std::unique_ptr<Executable>> Executable::Load(ExecutableProto proto,
+                                                             std::shared_ptr<Platform> platform_ptr,
+                                                             const FfiRegistry* ffi,
+                                                             const LoadOptions& options) {
   Platform* platform = platform_ptr.get();
   auto start = std::chrono::steady_clock::now();
   auto executable = std::unique_ptr<Executable>(new Executable());
@@ -227,7 +217,8 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Load(
   AOT_ASSIGN_OR_RETURN(auto loader, platform->CreateKernelLoader());
   executable->kernels_ = std::move(loader);
   LoadContext context(platform, executable->kernels_.get(), ffi, &p, &options);
-  AOT_ASSIGN_OR_RETURN(auto thunks, ThunkRegistry::Global().SequenceFromProto(p.thunks(), "thunks", context));
+  AOT_ASSIGN_OR_RETURN(auto thunks,
+                       ThunkRegistry::Global().SequenceFromProto(p.thunks(), "thunks", context));
   executable->thunks_ = std::move(thunks);
   executable->stats_.thunks_ms = MillisSince(step);
   executable->stats_.thunk_count = p.thunks_size();
@@ -256,9 +247,9 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Load(
   }
   for (const ConstantProto& c : p.constants()) {
     if (c.size() == 0 || !platform->CanExecute()) continue;
-    AOT_RETURN_IF_ERROR(platform->CopyHostToDevice(
-            p.binary().data() + c.binary_offset(),
-            executable->constants_[c.allocation_index()], c.size()));
+    AOT_RETURN_IF_ERROR(platform->CopyHostToDevice(p.binary().data() + c.binary_offset(),
+                                                   executable->constants_[c.allocation_index()],
+                                                   c.size()));
   }
   executable->parameters_.resize(p.parameters_size());
   for (const EntryParameterProto& param : p.parameters()) {
@@ -277,19 +268,19 @@ Executable::~Executable() {
 absl::StatusOr<std::vector<std::vector<uint8_t>>> Executable::Execute(
     absl::Span<const absl::Span<const uint8_t>> arguments) const {
   if (!platform_->CanExecute()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "platform '", platform_->name(), "' cannot execute kernels on this machine"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("platform '", platform_->name(), "' cannot execute kernels on this machine"));
   }
   if (arguments.size() != parameters_.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "executable takes ", parameters_.size(), " arguments, got ", arguments.size()));
+    return absl::InvalidArgumentError(absl::StrCat("executable takes ", parameters_.size(),
+                                                   " arguments, got ", arguments.size()));
   }
   for (size_t i = 0; i < arguments.size(); ++i) {
     int64_t expected = parameters_[i].slice().size();
     if (static_cast<int64_t>(arguments[i].size()) != expected) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "argument ", i, " has ", arguments[i].size(), " bytes, parameter ", i, " (",
-          runtime_shape::ToString(parameters_[i].shape()), ") needs ", expected));
+      return absl::InvalidArgumentError(
+          absl::StrCat("argument ", i, " has ", arguments[i].size(), " bytes, parameter ", i, " (",
+                       runtime_shape::ToString(parameters_[i].shape()), ") needs ", expected));
     }
   }
   const bool host = platform_->kind() == PLATFORM_HOST;
@@ -348,9 +339,9 @@ absl::StatusOr<std::vector<std::vector<uint8_t>>> Executable::Execute(
     for (const OutputLeafProto& leaf : proto_.result().leaves()) {
       std::vector<uint8_t> bytes(static_cast<size_t>(leaf.slice().size()));
       if (!bytes.empty()) {
-        status = platform_->CopyDeviceToHost(
-            allocations.Resolve(BufferSlice::FromProto(leaf.slice())), bytes.data(),
-            leaf.slice().size());
+        status =
+            platform_->CopyDeviceToHost(allocations.Resolve(BufferSlice::FromProto(leaf.slice())),
+                                        bytes.data(), leaf.slice().size());
         if (!status.ok()) break;
       }
       results.push_back(std::move(bytes));

@@ -10,9 +10,9 @@
 #include "absl/types/span.h"
 #include "proto/executable.pb.h"
 #include "runtime/executable/load_passes.h"
-#include "runtime/thunks/thunk.h"
 #include "runtime/ffi/ffi_registry.h"
 #include "runtime/platform/platform.h"
+#include "runtime/thunks/thunk.h"
 
 namespace aot {
 
@@ -20,8 +20,7 @@ namespace aot {
 // it, before anything is allocated: allocation table, constants inside
 // `binary`, entry parameters and result leaves, sizes against the memory
 // budget. Errors are InvalidArgument naming the field.
-absl::Status ValidateExecutableProto(const ExecutableProto& proto,
-                                     const LoadOptions& options);
+absl::Status ValidateExecutableProto(const ExecutableProto& proto, const LoadOptions& options);
 
 // A loaded executable (CONTRACT.md s. 3): thunk graph rebuilt, load-time
 // passes run, constants resident. Immutable and thread-safe: Execute may
@@ -36,9 +35,10 @@ class Executable {
 
   // Environment checks (capability, ABI: FailedPrecondition), validation,
   // then the four load steps.
-  static absl::StatusOr<std::unique_ptr<Executable>> Load(
-      ExecutableProto proto, std::shared_ptr<Platform> platform,
-      const FfiRegistry* ffi, const LoadOptions& options);
+  static absl::StatusOr<std::unique_ptr<Executable>> Load(ExecutableProto proto,
+                                                          std::shared_ptr<Platform> platform,
+                                                          const FfiRegistry* ffi,
+                                                          const LoadOptions& options);
 
   ~Executable();
 

@@ -10,9 +10,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "runtime/executable/client.h"
+#include "runtime/kernel_payload.h"
 #include "runtime/platform/host/cpu_features.h"
 #include "runtime/platform/host/host_kernel_loader.h"
-#include "runtime/kernel_payload.h"
 #include "runtime/testing/test_kernels.h"
 
 namespace aot {
@@ -75,9 +75,9 @@ ExecutableProto MakeExecutable() {
     BufferAllocationProto* a = e.add_buffer_allocations();
     a->set_index(i);
     a->set_size(kBytes);
-    a->set_kind(i < 2 ? BufferAllocationProto::PARAMETER
-                      : i == 2 ? BufferAllocationProto::TEMP
-                               : BufferAllocationProto::OUTPUT);
+    a->set_kind(i < 2    ? BufferAllocationProto::PARAMETER
+                : i == 2 ? BufferAllocationProto::TEMP
+                         : BufferAllocationProto::OUTPUT);
     if (i < 2) a->set_parameter_number(i);
   }
   for (int i = 0; i < 2; ++i) {
@@ -90,12 +90,12 @@ ExecutableProto MakeExecutable() {
   OutputLeafProto* leaf = e.mutable_result()->add_leaves();
   *leaf->mutable_shape() = F32Vector(kN);
   *leaf->mutable_slice() = Slice(3, 0, kBytes);
-  *e.add_thunks() = KernelThunkProtoFor("add_k", KernelObject("add_k", "fadd"),
-                                        {Slice(0, 0, kBytes), Slice(1, 0, kBytes),
-                                         Slice(2, 0, kBytes)});
-  *e.add_thunks() = KernelThunkProtoFor("mul_k", KernelObject("mul_k", "fmul"),
-                                        {Slice(2, 0, kBytes), Slice(0, 0, kBytes),
-                                         Slice(3, 0, kBytes)});
+  *e.add_thunks() =
+      KernelThunkProtoFor("add_k", KernelObject("add_k", "fadd"),
+                          {Slice(0, 0, kBytes), Slice(1, 0, kBytes), Slice(2, 0, kBytes)});
+  *e.add_thunks() =
+      KernelThunkProtoFor("mul_k", KernelObject("mul_k", "fmul"),
+                          {Slice(2, 0, kBytes), Slice(0, 0, kBytes), Slice(3, 0, kBytes)});
   e.mutable_capability()->mutable_host()->set_isa_level(X86_64_V2);
   e.mutable_abi_version()->set_runtime_abi_version(1);
   e.mutable_abi_version()->mutable_llvm()->mutable_minimum()->set_major(19);
@@ -120,8 +120,8 @@ absl::Span<const uint8_t> Bytes(const std::vector<float>& v) {
                                    v.size() * sizeof(float));
 }
 
-void ExpectAddMul(const std::vector<std::vector<uint8_t>>& results,
-                  const std::vector<float>& a, const std::vector<float>& b) {
+void ExpectAddMul(const std::vector<std::vector<uint8_t>>& results, const std::vector<float>& a,
+                  const std::vector<float>& b) {
   ASSERT_EQ(results.size(), 1u);
   ASSERT_EQ(results[0].size(), static_cast<size_t>(kBytes));
   const float* out = reinterpret_cast<const float*>(results[0].data());
@@ -185,8 +185,7 @@ TEST(ExecutableTest, ConcurrentExecutionFromEightThreads) {
   for (int t = 0; t < 8; ++t) {
     threads.emplace_back([&, t] {
       for (int iteration = 0; iteration < 50; ++iteration) {
-        std::vector<float> a = Iota(static_cast<float>(t)),
-                           b = Iota(static_cast<float>(iteration));
+        std::vector<float> a = Iota(static_cast<float>(t)), b = Iota(static_cast<float>(iteration));
         auto results = (*executable)->Execute({Bytes(a), Bytes(b)});
         if (!results.ok()) {
           ++failures;
@@ -259,7 +258,9 @@ TEST(ExecutableTest, MalformedArtifactsFailWithTheRightError) {
        absl::StatusCode::kInvalidArgument, "read-only PARAMETER"},
       {"launch dimensions out of range",
        [](ExecutableProto& e) {
-         e.mutable_thunks(0)->mutable_kernel()->mutable_launch_dimensions()
+         e.mutable_thunks(0)
+             ->mutable_kernel()
+             ->mutable_launch_dimensions()
              ->set_threads_per_block_x(1 << 20);
        },
        absl::StatusCode::kInvalidArgument, "thunks[0].kernel.launch_dimensions"},
@@ -284,8 +285,11 @@ TEST(ExecutableTest, MalformedArtifactsFailWithTheRightError) {
        absl::StatusCode::kInvalidArgument, "unknown thunk kind (ThunkProto field 33"},
       {"unknown HLO opcode",
        [](ExecutableProto& e) {
-         e.mutable_hlo_module()->mutable_hlo_module()->mutable_computations(0)
-             ->mutable_instructions(2)->set_opcode("ragged-all-to-all");
+         e.mutable_hlo_module()
+             ->mutable_hlo_module()
+             ->mutable_computations(0)
+             ->mutable_instructions(2)
+             ->set_opcode("ragged-all-to-all");
        },
        absl::StatusCode::kInvalidArgument, "unknown HLO opcode 'ragged-all-to-all'"},
       {"missing FFI target",
@@ -295,7 +299,8 @@ TEST(ExecutableTest, MalformedArtifactsFailWithTheRightError) {
          t->mutable_custom_call()->set_api_version(CustomCallThunkProto::API_VERSION_TYPED_FFI);
        },
        absl::StatusCode::kInvalidArgument,
-       "thunks[2].custom_call.target_name: no custom-call/FFI handler registered for target 'acme.fft'"},
+       "thunks[2].custom_call.target_name: no custom-call/FFI handler registered for target "
+       "'acme.fft'"},
       {"constant outside binary",
        [](ExecutableProto& e) {
          BufferAllocationProto* a = e.add_buffer_allocations();
@@ -332,9 +337,7 @@ TEST(ExecutableTest, MalformedArtifactsFailWithTheRightError) {
        },
        absl::StatusCode::kFailedPrecondition, "artifact requires llvm >= 21.0.0"},
       {"CUDA artifact on the host",
-       [](ExecutableProto& e) {
-         e.mutable_capability()->mutable_cuda()->set_major(9);
-       },
+       [](ExecutableProto& e) { e.mutable_capability()->mutable_cuda()->set_major(9); },
        absl::StatusCode::kFailedPrecondition,
        "compiled for CUDA compute capability 9.0; this is the host"},
   };
@@ -397,8 +400,8 @@ TEST(ExecutableTest, ObjectCallingSystemIsRejected) {
 TEST(ExecutableTest, TruncatedAndBitFlippedBytesNeverCrash) {
   std::string bytes = Serialize(MakeExecutable());
   auto client = HostClient();
-  for (size_t n : {size_t{0}, size_t{1}, size_t{7}, bytes.size() / 3, bytes.size() / 2,
-                   bytes.size() - 1}) {
+  for (size_t n :
+       {size_t{0}, size_t{1}, size_t{7}, bytes.size() / 3, bytes.size() / 2, bytes.size() - 1}) {
     auto e = client->DeserializeExecutable(bytes.substr(0, n));
     EXPECT_FALSE(e.ok() && n == 0);
   }

@@ -52,8 +52,7 @@ LoadPassStats RunCommandBufferPass(ThunkSequence& thunks) {
   };
   for (auto& thunk : thunks) {
     if (thunk->kind() == Thunk::Kind::kKernel) {
-      run.push_back(std::unique_ptr<KernelThunk>(
-          static_cast<KernelThunk*>(thunk.release())));
+      run.push_back(std::unique_ptr<KernelThunk>(static_cast<KernelThunk*>(thunk.release())));
     } else {
       flush();
       out.push_back(std::move(thunk));

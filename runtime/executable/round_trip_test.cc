@@ -34,10 +34,10 @@
 #include "gtest/gtest.h"
 #include "proto/executable.pb.h"
 #include "runtime/executable/client.h"
-#include "runtime/thunks/thunk_registry.h"
 #include "runtime/kernel_payload.h"
-#include "support/file_io.h"
 #include "runtime/testing/test_kernels.h"
+#include "runtime/thunks/thunk_registry.h"
+#include "support/file_io.h"
 
 namespace aot {
 namespace {
@@ -255,10 +255,13 @@ struct RoundTripCase {
 
 const std::vector<RoundTripCase>& Cases() {
   static const auto* cases = new std::vector<RoundTripCase>{
-      {"kernel", KernelCase},           {"gemm", GemmCase},
+      {"kernel", KernelCase},
+      {"gemm", GemmCase},
       {"copy", [] { return Copy("copy", 12); }},
-      {"memset", MemsetCase},           {"custom_call", CustomCallCase},
-      {"sequential", SequentialCase},   {"while_loop", WhileCase},
+      {"memset", MemsetCase},
+      {"custom_call", CustomCallCase},
+      {"sequential", SequentialCase},
+      {"while_loop", WhileCase},
       {"conditional", ConditionalCase},
   };
   return *cases;
@@ -380,8 +383,8 @@ ExecutableProto PopulatedExecutable() {
     *leaf->mutable_slice() = Slice(kOut, i * 512, 512);
   }
   AbiVersionProto* abi = e.mutable_abi_version();
-  for (ToolchainVersionProto* t : {abi->mutable_llvm(), abi->mutable_cuda(), abi->mutable_cublas(),
-                                   abi->mutable_ptxas()}) {
+  for (ToolchainVersionProto* t :
+       {abi->mutable_llvm(), abi->mutable_cuda(), abi->mutable_cublas(), abi->mutable_ptxas()}) {
     t->mutable_built_with()->set_major(19);
     t->mutable_built_with()->set_minor(1);
     t->mutable_built_with()->set_patch(7);
@@ -515,16 +518,26 @@ bool IsNonDefault(const Message& m, const FieldDescriptor* f) {
   if (f->is_repeated()) return r->FieldSize(m, f) > 0;
   if (!r->HasField(m, f)) return false;
   switch (f->cpp_type()) {
-    case FieldDescriptor::CPPTYPE_INT32: return r->GetInt32(m, f) != 0;
-    case FieldDescriptor::CPPTYPE_INT64: return r->GetInt64(m, f) != 0;
-    case FieldDescriptor::CPPTYPE_UINT32: return r->GetUInt32(m, f) != 0;
-    case FieldDescriptor::CPPTYPE_UINT64: return r->GetUInt64(m, f) != 0;
-    case FieldDescriptor::CPPTYPE_DOUBLE: return r->GetDouble(m, f) != 0;
-    case FieldDescriptor::CPPTYPE_FLOAT: return r->GetFloat(m, f) != 0;
-    case FieldDescriptor::CPPTYPE_BOOL: return r->GetBool(m, f);
-    case FieldDescriptor::CPPTYPE_ENUM: return r->GetEnumValue(m, f) != 0;
-    case FieldDescriptor::CPPTYPE_STRING: return !r->GetString(m, f).empty();
-    case FieldDescriptor::CPPTYPE_MESSAGE: return true;
+    case FieldDescriptor::CPPTYPE_INT32:
+      return r->GetInt32(m, f) != 0;
+    case FieldDescriptor::CPPTYPE_INT64:
+      return r->GetInt64(m, f) != 0;
+    case FieldDescriptor::CPPTYPE_UINT32:
+      return r->GetUInt32(m, f) != 0;
+    case FieldDescriptor::CPPTYPE_UINT64:
+      return r->GetUInt64(m, f) != 0;
+    case FieldDescriptor::CPPTYPE_DOUBLE:
+      return r->GetDouble(m, f) != 0;
+    case FieldDescriptor::CPPTYPE_FLOAT:
+      return r->GetFloat(m, f) != 0;
+    case FieldDescriptor::CPPTYPE_BOOL:
+      return r->GetBool(m, f);
+    case FieldDescriptor::CPPTYPE_ENUM:
+      return r->GetEnumValue(m, f) != 0;
+    case FieldDescriptor::CPPTYPE_STRING:
+      return !r->GetString(m, f).empty();
+    case FieldDescriptor::CPPTYPE_MESSAGE:
+      return true;
   }
   return false;
 }
@@ -540,7 +553,8 @@ void CollectCovered(const Message& m, std::set<std::string>* covered) {
     covered->insert(f->full_name());
     if (f->cpp_type() != FieldDescriptor::CPPTYPE_MESSAGE) continue;
     if (f->is_repeated()) {
-      for (int j = 0; j < r->FieldSize(m, f); ++j) CollectCovered(r->GetRepeatedMessage(m, f, j), covered);
+      for (int j = 0; j < r->FieldSize(m, f); ++j)
+        CollectCovered(r->GetRepeatedMessage(m, f, j), covered);
     } else {
       CollectCovered(r->GetMessage(m, f), covered);
     }

@@ -18,9 +18,9 @@ namespace {
 absl::Status ExpectF32Dense(const FfiBuffer& b, absl::string_view what) {
   if (b.shape == nullptr || b.shape->element_type() != F32 ||
       !runtime_shape::HasDefaultLayout(*b.shape)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        what, " must be a row-major f32 array, got ",
-        b.shape == nullptr ? "nothing" : runtime_shape::ToString(*b.shape)));
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, " must be a row-major f32 array, got ",
+                     b.shape == nullptr ? "nothing" : runtime_shape::ToString(*b.shape)));
   }
   return absl::OkStatus();
 }
@@ -37,8 +37,7 @@ bool GreaterTotal(float a, float b) {
 // s32[..., k]). k comes from the attribute "k" or the opaque string.
 absl::Status TopK(const FfiCallFrame& frame) {
   if (frame.operands.size() != 1 || frame.results.size() != 2) {
-    return absl::InvalidArgumentError(
-        "aot.topk takes one operand and returns (values, indices)");
+    return absl::InvalidArgumentError("aot.topk takes one operand and returns (values, indices)");
   }
   AOT_RETURN_IF_ERROR(ExpectF32Dense(frame.operands[0], "aot.topk operand"));
   int64_t k = -1;
@@ -49,8 +48,7 @@ absl::Status TopK(const FfiCallFrame& frame) {
   }
   if (k < 0 && !absl::SimpleAtoi(frame.opaque, &k)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "aot.topk needs k (attribute 'k' or an integer backend_config), got '",
-        frame.opaque, "'"));
+        "aot.topk needs k (attribute 'k' or an integer backend_config), got '", frame.opaque, "'"));
   }
   const ShapeProto& in = *frame.operands[0].shape;
   if (in.dimensions_size() == 0) {
@@ -58,18 +56,16 @@ absl::Status TopK(const FfiCallFrame& frame) {
   }
   int64_t n = in.dimensions(in.dimensions_size() - 1);
   if (k < 0 || k > n) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("aot.topk: k=", k, " outside [0, ", n, "]"));
+    return absl::InvalidArgumentError(absl::StrCat("aot.topk: k=", k, " outside [0, ", n, "]"));
   }
   int64_t rows = n == 0 ? 0 : runtime_shape::ElementCount(in) / n;
   const ShapeProto& vs = *frame.results[0].shape;
   const ShapeProto& is = *frame.results[1].shape;
   if (vs.element_type() != F32 || is.element_type() != S32 ||
-      runtime_shape::ElementCount(vs) != rows * k ||
-      runtime_shape::ElementCount(is) != rows * k) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "aot.topk results must be (f32[..., ", k, "], s32[..., ", k, "]), got (",
-        runtime_shape::ToString(vs), ", ", runtime_shape::ToString(is), ")"));
+      runtime_shape::ElementCount(vs) != rows * k || runtime_shape::ElementCount(is) != rows * k) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("aot.topk results must be (f32[..., ", k, "], s32[..., ", k, "]), got (",
+                     runtime_shape::ToString(vs), ", ", runtime_shape::ToString(is), ")"));
   }
   const float* x = static_cast<const float*>(frame.operands[0].data);
   float* values = static_cast<float*>(frame.results[0].data);
@@ -78,9 +74,8 @@ absl::Status TopK(const FfiCallFrame& frame) {
   for (int64_t r = 0; r < rows; ++r) {
     const float* row = x + r * n;
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
-      return GreaterTotal(row[a], row[b]);
-    });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int32_t a, int32_t b) { return GreaterTotal(row[a], row[b]); });
     for (int64_t j = 0; j < k; ++j) {
       values[r * k + j] = row[order[j]];
       indices[r * k + j] = order[j];

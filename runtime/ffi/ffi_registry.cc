@@ -16,36 +16,32 @@ FfiRegistry& FfiRegistry::Global() {
 absl::Status FfiRegistry::Register(absl::string_view name, FfiHandler handler) {
   absl::MutexLock lock(&mu_);
   if (handlers_.count(name) > 0 || aliases_.count(name) > 0) {
-    return absl::AlreadyExistsError(
-        absl::StrCat("FFI handler '", name, "' is already registered"));
+    return absl::AlreadyExistsError(absl::StrCat("FFI handler '", name, "' is already registered"));
   }
   handlers_.emplace(std::string(name), std::move(handler));
   return absl::OkStatus();
 }
 
-absl::Status FfiRegistry::RegisterAlias(absl::string_view alias,
-                                        absl::string_view target,
+absl::Status FfiRegistry::RegisterAlias(absl::string_view alias, absl::string_view target,
                                         absl::string_view expiry) {
   absl::MutexLock lock(&mu_);
   if (handlers_.count(alias) > 0 || aliases_.count(alias) > 0) {
-    return absl::AlreadyExistsError(
-        absl::StrCat("FFI name '", alias, "' is already registered"));
+    return absl::AlreadyExistsError(absl::StrCat("FFI name '", alias, "' is already registered"));
   }
   if (handlers_.count(target) == 0) {
-    return absl::NotFoundError(absl::StrCat("alias '", alias, "' targets '",
-                                            target, "', which is not registered"));
+    return absl::NotFoundError(
+        absl::StrCat("alias '", alias, "' targets '", target, "', which is not registered"));
   }
   if (expiry.size() != 10 || expiry[4] != '-' || expiry[7] != '-') {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "alias '", alias, "': expiry '", expiry, "' is not YYYY-MM-DD"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("alias '", alias, "': expiry '", expiry, "' is not YYYY-MM-DD"));
   }
   aliases_.emplace(std::string(alias),
                    AliasInfo{std::string(alias), std::string(target), std::string(expiry)});
   return absl::OkStatus();
 }
 
-absl::StatusOr<FfiRegistry::Resolved> FfiRegistry::Resolve(
-    absl::string_view name) const {
+absl::StatusOr<FfiRegistry::Resolved> FfiRegistry::Resolve(absl::string_view name) const {
   absl::MutexLock lock(&mu_);
   Resolved resolved;
   auto it = handlers_.find(name);
@@ -65,8 +61,8 @@ absl::StatusOr<FfiRegistry::Resolved> FfiRegistry::Resolve(
       return resolved;
     }
   }
-  return absl::NotFoundError(absl::StrCat(
-      "no custom-call/FFI handler registered for target '", name, "'"));
+  return absl::NotFoundError(
+      absl::StrCat("no custom-call/FFI handler registered for target '", name, "'"));
 }
 
 std::vector<std::string> FfiRegistry::HandlerNames() const {

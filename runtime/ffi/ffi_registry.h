@@ -27,8 +27,7 @@ struct FfiCallFrame {
   // Legacy API: the opaque backend_config string.
   absl::string_view opaque;
   // Typed FFI: attributes in serialized order.
-  const google::protobuf::RepeatedPtrField<CustomCallAttributeProto>* attributes =
-      nullptr;
+  const google::protobuf::RepeatedPtrField<CustomCallAttributeProto>* attributes = nullptr;
 };
 
 using FfiHandler = std::function<absl::Status(const FfiCallFrame&)>;

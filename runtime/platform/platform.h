@@ -37,8 +37,8 @@ class KernelLoader {
   virtual ~KernelLoader() = default;
   // Resolves `kernel_name` in `binary`. Errors name the kernel and why
   // (format, unresolvable symbols, missing entry point).
-  virtual absl::StatusOr<const KernelHandle*> Load(
-      const KernelBinaryProto& binary, absl::string_view kernel_name) = 0;
+  virtual absl::StatusOr<const KernelHandle*> Load(const KernelBinaryProto& binary,
+                                                   absl::string_view kernel_name) = 0;
 };
 
 // C = alpha * op(A) op(B) + beta * C, row-major, batched (GemmThunkProto).
@@ -68,8 +68,7 @@ class Platform {
   // this machine has.
   virtual absl::Status CheckCapability(const CapabilityProto& capability) const = 0;
   // Launch dimensions within this platform's limits.
-  virtual absl::Status CheckLaunchDimensions(
-      const LaunchDimensionsProto& dims) const = 0;
+  virtual absl::Status CheckLaunchDimensions(const LaunchDimensionsProto& dims) const = 0;
   // Whether kernels can actually run here (false: CUDA without a device).
   virtual bool CanExecute() const = 0;
 
@@ -77,24 +76,18 @@ class Platform {
 
   virtual absl::StatusOr<DeviceMemory> Allocate(int64_t size) = 0;
   virtual void Free(DeviceMemory memory) = 0;
-  virtual absl::Status CopyHostToDevice(const void* src, DeviceMemory dst,
-                                        int64_t size) = 0;
-  virtual absl::Status CopyDeviceToHost(DeviceMemory src, void* dst,
-                                        int64_t size) = 0;
-  virtual absl::Status CopyDeviceToDevice(DeviceMemory src, DeviceMemory dst,
-                                          int64_t size) = 0;
-  virtual absl::Status Memset32(DeviceMemory dst, uint32_t pattern,
-                                int64_t size) = 0;
-  virtual absl::Status Launch(const KernelHandle& kernel,
-                              const LaunchDimensionsProto& dims,
+  virtual absl::Status CopyHostToDevice(const void* src, DeviceMemory dst, int64_t size) = 0;
+  virtual absl::Status CopyDeviceToHost(DeviceMemory src, void* dst, int64_t size) = 0;
+  virtual absl::Status CopyDeviceToDevice(DeviceMemory src, DeviceMemory dst, int64_t size) = 0;
+  virtual absl::Status Memset32(DeviceMemory dst, uint32_t pattern, int64_t size) = 0;
+  virtual absl::Status Launch(const KernelHandle& kernel, const LaunchDimensionsProto& dims,
                               absl::Span<const DeviceMemory> args) = 0;
   // Runs several launches as one unit (host: the pre-resolved list; CUDA:
   // a graph). `args[i]` are the arguments of `launches[i]`.
-  virtual absl::Status LaunchCommandBuffer(
-      absl::Span<const KernelLaunch> launches,
-      absl::Span<const std::vector<DeviceMemory>> args) = 0;
-  virtual absl::Status Gemm(const GemmParams& params, DeviceMemory lhs,
-                            DeviceMemory rhs, DeviceMemory output) = 0;
+  virtual absl::Status LaunchCommandBuffer(absl::Span<const KernelLaunch> launches,
+                                           absl::Span<const std::vector<DeviceMemory>> args) = 0;
+  virtual absl::Status Gemm(const GemmParams& params, DeviceMemory lhs, DeviceMemory rhs,
+                            DeviceMemory output) = 0;
   virtual absl::Status Synchronize() = 0;
 };
 

@@ -17,8 +17,7 @@
 
 namespace aot::testing {
 
-absl::StatusOr<std::string> CompileIrToObject(absl::string_view ir,
-                                              absl::string_view cpu) {
+absl::StatusOr<std::string> CompileIrToObject(absl::string_view ir, absl::string_view cpu) {
   static const bool initialized = [] {
     LLVMInitializeX86TargetInfo();
     LLVMInitializeX86Target();
@@ -29,8 +28,8 @@ absl::StatusOr<std::string> CompileIrToObject(absl::string_view ir,
   (void)initialized;
   llvm::LLVMContext context;
   llvm::SMDiagnostic diag;
-  std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(
-      llvm::StringRef(ir.data(), ir.size()), diag, context);
+  std::unique_ptr<llvm::Module> module =
+      llvm::parseAssemblyString(llvm::StringRef(ir.data(), ir.size()), diag, context);
   if (module == nullptr) {
     std::string message;
     llvm::raw_string_ostream os(message);

@@ -6,20 +6,17 @@ namespace aot {
 
 namespace {
 
-ThunkInfoProto CommandBufferInfo(
-    const std::vector<std::unique_ptr<KernelThunk>>& kernels) {
+ThunkInfoProto CommandBufferInfo(const std::vector<std::unique_ptr<KernelThunk>>& kernels) {
   ThunkInfoProto info;
-  info.set_name(absl::StrCat("command_buffer(", kernels.front()->info().name(),
-                             "..", kernels.back()->info().name(), ")"));
+  info.set_name(absl::StrCat("command_buffer(", kernels.front()->info().name(), "..",
+                             kernels.back()->info().name(), ")"));
   return info;
 }
 
 }  // namespace
 
-CommandBufferThunk::CommandBufferThunk(
-    std::vector<std::unique_ptr<KernelThunk>> kernels)
-    : Thunk(Kind::kCommandBuffer, CommandBufferInfo(kernels)),
-      kernels_(std::move(kernels)) {
+CommandBufferThunk::CommandBufferThunk(std::vector<std::unique_ptr<KernelThunk>> kernels)
+    : Thunk(Kind::kCommandBuffer, CommandBufferInfo(kernels)), kernels_(std::move(kernels)) {
   launches_.reserve(kernels_.size());
   for (const auto& k : kernels_) {
     launches_.push_back(KernelLaunch{k->kernel(), k->launch_dimensions()});
@@ -46,8 +43,7 @@ ThunkProto CommandBufferThunk::ToProto() const {
   return proto;
 }
 
-void CommandBufferThunk::AppendToProto(
-    google::protobuf::RepeatedPtrField<ThunkProto>* out) const {
+void CommandBufferThunk::AppendToProto(google::protobuf::RepeatedPtrField<ThunkProto>* out) const {
   for (const auto& k : kernels_) *out->Add() = k->ToProto();
 }
 

@@ -4,8 +4,8 @@
 #include <memory>
 #include <vector>
 
-#include "runtime/thunks/thunk.h"
 #include "runtime/thunks/kernel_thunk.h"
+#include "runtime/thunks/thunk.h"
 
 namespace aot {
 
@@ -19,8 +19,7 @@ class CommandBufferThunk : public Thunk {
 
   absl::Status Execute(const ExecuteParams& params) const override;
   ThunkProto ToProto() const override;  // not used: see AppendToProto
-  void AppendToProto(
-      google::protobuf::RepeatedPtrField<ThunkProto>* out) const override;
+  void AppendToProto(google::protobuf::RepeatedPtrField<ThunkProto>* out) const override;
 
   int64_t size() const { return static_cast<int64_t>(kernels_.size()); }
 

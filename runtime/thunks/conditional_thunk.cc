@@ -8,26 +8,25 @@
 
 namespace aot {
 
-absl::StatusOr<std::unique_ptr<ConditionalThunk>> ConditionalThunk::FromProto(ThunkInfoProto info, const ConditionalThunkProto& c,
-    LoadContext& context) {
+absl::StatusOr<std::unique_ptr<ConditionalThunk>> ConditionalThunk::FromProto(
+    ThunkInfoProto info, const ConditionalThunkProto& c, LoadContext& context) {
   LoadContext::PathScope scope(context, "conditional");
   auto thunk = std::unique_ptr<ConditionalThunk>(new ConditionalThunk(std::move(info)));
   AOT_RETURN_IF_ERROR(context.CheckSlice(c.branch_index(), "branch_index"));
   int64_t expected = c.branch_index_is_bool() ? 1 : 4;
   if (c.branch_index().size() != expected) {
-    return context.Error("branch_index",
-                         absl::StrCat("must be ", expected, " bytes (",
-                                      c.branch_index_is_bool() ? "pred[]" : "s32[]",
-                                      "), got ", c.branch_index().size()));
+    return context.Error("branch_index", absl::StrCat("must be ", expected, " bytes (",
+                                                      c.branch_index_is_bool() ? "pred[]" : "s32[]",
+                                                      "), got ", c.branch_index().size()));
   }
   if (c.branches_size() < 1) return context.Error("branches", "is empty");
   if (c.branch_index_is_bool() && c.branches_size() != 2) {
-    return context.Error("branches", absl::StrCat("a pred[] selector needs 2 branches, got ",
-                                                  c.branches_size()));
+    return context.Error(
+        "branches", absl::StrCat("a pred[] selector needs 2 branches, got ", c.branches_size()));
   }
   for (int i = 0; i < c.branches_size(); ++i) {
-    AOT_ASSIGN_OR_RETURN(auto branch, SequenceFromProto(c.branches(i), absl::StrCat("branches[", i, "]"),
-                                    context));
+    AOT_ASSIGN_OR_RETURN(
+        auto branch, SequenceFromProto(c.branches(i), absl::StrCat("branches[", i, "]"), context));
     thunk->branches_.push_back(std::move(branch));
   }
   thunk->branch_index_ = BufferSlice::FromProto(c.branch_index());

@@ -12,8 +12,8 @@ namespace aot {
 // 1) or an s32[] index (out of range -> the last branch), as XLA does.
 class ConditionalThunk : public Thunk {
  public:
-  static absl::StatusOr<std::unique_ptr<ConditionalThunk>> FromProto(ThunkInfoProto info,
-      const ConditionalThunkProto& proto, LoadContext& context);
+  static absl::StatusOr<std::unique_ptr<ConditionalThunk>> FromProto(
+      ThunkInfoProto info, const ConditionalThunkProto& proto, LoadContext& context);
   absl::Status Execute(const ExecuteParams& params) const override;
   ThunkProto ToProto() const override;
 

@@ -11,7 +11,8 @@ namespace aot {
 class CopyThunk : public Thunk {
  public:
   static absl::StatusOr<std::unique_ptr<CopyThunk>> FromProto(ThunkInfoProto info,
-      const CopyThunkProto& proto, LoadContext& context);
+                                                              const CopyThunkProto& proto,
+                                                              LoadContext& context);
   absl::Status Execute(const ExecuteParams& params) const override;
   ThunkProto ToProto() const override;
 

@@ -6,15 +6,14 @@
 
 namespace aot {
 
-absl::StatusOr<std::unique_ptr<CustomCallThunk>> CustomCallThunk::FromProto(ThunkInfoProto info, const CustomCallThunkProto& c,
-    LoadContext& context) {
+absl::StatusOr<std::unique_ptr<CustomCallThunk>> CustomCallThunk::FromProto(
+    ThunkInfoProto info, const CustomCallThunkProto& c, LoadContext& context) {
   LoadContext::PathScope scope(context, "custom_call");
   auto thunk = std::unique_ptr<CustomCallThunk>(new CustomCallThunk(std::move(info)));
   if (c.api_version() != CustomCallThunkProto::API_VERSION_LEGACY &&
       c.api_version() != CustomCallThunkProto::API_VERSION_TYPED_FFI) {
-    return context.Error("api_version",
-                         absl::StrCat("unsupported custom-call API version ",
-                                      static_cast<int>(c.api_version())));
+    return context.Error("api_version", absl::StrCat("unsupported custom-call API version ",
+                                                     static_cast<int>(c.api_version())));
   }
   auto resolved = context.ffi()->Resolve(c.target_name());
   if (!resolved.ok()) return context.Error("target_name", resolved.status().message());
@@ -28,15 +27,15 @@ absl::StatusOr<std::unique_ptr<CustomCallThunk>> CustomCallThunk::FromProto(Thun
       std::string name = absl::StrCat(field, "[", i, "]");
       const CustomCallOperandProto& op = in.Get(i);
       AOT_RETURN_IF_ERROR(writable ? context.CheckWritableSlice(op.slice(), name + ".slice")
-                                : context.CheckSlice(op.slice(), name + ".slice"));
+                                   : context.CheckSlice(op.slice(), name + ".slice"));
       int64_t bytes = runtime_shape::ByteSize(op.shape());
       if (bytes < 0 || op.shape().dimensions_size() > 64) {
         return context.Error(name + ".shape", "is not a valid array shape");
       }
       if (bytes != op.slice().size()) {
-        return context.Error(name, absl::StrCat("shape ", runtime_shape::ToString(op.shape()),
-                                                " needs ", bytes, " bytes, slice has ",
-                                                op.slice().size()));
+        return context.Error(
+            name, absl::StrCat("shape ", runtime_shape::ToString(op.shape()), " needs ", bytes,
+                               " bytes, slice has ", op.slice().size()));
       }
       out->push_back(Operand{op.shape(), BufferSlice::FromProto(op.slice())});
     }
@@ -62,8 +61,8 @@ absl::Status CustomCallThunk::Execute(const ExecuteParams& params) const {
     if (host) return FfiBuffer{mem.ptr, &op.shape};
     staging.emplace_back(static_cast<size_t>(op.slice.size));
     if (copy_in && op.slice.size > 0) {
-      AOT_RETURN_IF_ERROR(params.platform->CopyDeviceToHost(mem, staging.back().data(),
-                                                             op.slice.size));
+      AOT_RETURN_IF_ERROR(
+          params.platform->CopyDeviceToHost(mem, staging.back().data(), op.slice.size));
     }
     return FfiBuffer{staging.back().data(), &op.shape};
   };
@@ -77,15 +76,14 @@ absl::Status CustomCallThunk::Execute(const ExecuteParams& params) const {
     frame.results.push_back(b);
   }
   if (absl::Status s = (*resolved_.handler)(frame); !s.ok()) {
-    return absl::Status(s.code(), absl::StrCat("custom call '", target_name_,
-                                               "': ", s.message()));
+    return absl::Status(s.code(), absl::StrCat("custom call '", target_name_, "': ", s.message()));
   }
   if (!host) {
     for (size_t i = 0; i < results_.size(); ++i) {
       DeviceMemory mem = params.buffers->Resolve(results_[i].slice);
       if (results_[i].slice.size == 0) continue;
-      AOT_RETURN_IF_ERROR(params.platform->CopyHostToDevice(
-              frame.results[i].data, mem, results_[i].slice.size));
+      AOT_RETURN_IF_ERROR(
+          params.platform->CopyHostToDevice(frame.results[i].data, mem, results_[i].slice.size));
     }
   }
   return absl::OkStatus();

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/thunks/thunk.h"
 #include "runtime/ffi/ffi_registry.h"
+#include "runtime/thunks/thunk.h"
 
 namespace aot {
 
@@ -15,8 +15,8 @@ namespace aot {
 // load, not the run.
 class CustomCallThunk : public Thunk {
  public:
-  static absl::StatusOr<std::unique_ptr<CustomCallThunk>> FromProto(ThunkInfoProto info,
-      const CustomCallThunkProto& proto, LoadContext& context);
+  static absl::StatusOr<std::unique_ptr<CustomCallThunk>> FromProto(
+      ThunkInfoProto info, const CustomCallThunkProto& proto, LoadContext& context);
   absl::Status Execute(const ExecuteParams& params) const override;
   ThunkProto ToProto() const override;
 

@@ -20,8 +20,9 @@ int64_t SpanBytes(int64_t batch, int64_t stride, int64_t elements, int64_t width
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<GemmThunk>> GemmThunk::FromProto(ThunkInfoProto info, const GemmThunkProto& g,
-    LoadContext& context) {
+absl::StatusOr<std::unique_ptr<GemmThunk>> GemmThunk::FromProto(ThunkInfoProto info,
+                                                                const GemmThunkProto& g,
+                                                                LoadContext& context) {
   LoadContext::PathScope scope(context, "gemm");
   auto thunk = std::unique_ptr<GemmThunk>(new GemmThunk(std::move(info)));
   AOT_RETURN_IF_ERROR(context.CheckSlice(g.lhs(), "lhs"));
@@ -33,12 +34,10 @@ absl::StatusOr<std::unique_ptr<GemmThunk>> GemmThunk::FromProto(ThunkInfoProto i
                                       " is not supported by GEMM thunks (f32, f64)"));
   }
   if (g.batch_size() < 1 || g.m() < 1 || g.n() < 1 || g.k() < 1) {
-    return context.Error("", absl::StrCat("batch_size, m, n, k must be >= 1, got ",
-                                          g.batch_size(), ", ", g.m(), ", ", g.n(),
-                                          ", ", g.k()));
+    return context.Error("", absl::StrCat("batch_size, m, n, k must be >= 1, got ", g.batch_size(),
+                                          ", ", g.m(), ", ", g.n(), ", ", g.k()));
   }
-  if (g.lhs_batch_stride() < 0 || g.rhs_batch_stride() < 0 ||
-      g.output_batch_stride() < 0) {
+  if (g.lhs_batch_stride() < 0 || g.rhs_batch_stride() < 0 || g.output_batch_stride() < 0) {
     return context.Error("", "negative batch stride");
   }
   int64_t width = runtime_shape::ElementBytes(g.element_type());
@@ -48,15 +47,15 @@ absl::StatusOr<std::unique_ptr<GemmThunk>> GemmThunk::FromProto(ThunkInfoProto i
     int64_t stride;
     int64_t elements;
   };
-  for (const Operand& op : {Operand{"lhs", g.lhs(), g.lhs_batch_stride(), g.m() * g.k()},
-                            Operand{"rhs", g.rhs(), g.rhs_batch_stride(), g.k() * g.n()},
-                            Operand{"output", g.output(), g.output_batch_stride(),
-                                    g.m() * g.n()}}) {
+  for (const Operand& op :
+       {Operand{"lhs", g.lhs(), g.lhs_batch_stride(), g.m() * g.k()},
+        Operand{"rhs", g.rhs(), g.rhs_batch_stride(), g.k() * g.n()},
+        Operand{"output", g.output(), g.output_batch_stride(), g.m() * g.n()}}) {
     int64_t needed = SpanBytes(g.batch_size(), op.stride, op.elements, width);
     if (needed < 0 || needed > op.slice.size()) {
-      return context.Error(op.name, absl::StrCat("slice of ", op.slice.size(),
-                                                 " bytes is smaller than the ",
-                                                 needed, " bytes the GEMM reads or writes"));
+      return context.Error(
+          op.name, absl::StrCat("slice of ", op.slice.size(), " bytes is smaller than the ", needed,
+                                " bytes the GEMM reads or writes"));
     }
   }
   if (g.batch_size() > 1 && g.output_batch_stride() < g.m() * g.n()) {
@@ -83,8 +82,7 @@ absl::StatusOr<std::unique_ptr<GemmThunk>> GemmThunk::FromProto(ThunkInfoProto i
 
 absl::Status GemmThunk::Execute(const ExecuteParams& params) const {
   return params.platform->Gemm(params_, params.buffers->Resolve(lhs_),
-                               params.buffers->Resolve(rhs_),
-                               params.buffers->Resolve(output_));
+                               params.buffers->Resolve(rhs_), params.buffers->Resolve(output_));
 }
 
 ThunkProto GemmThunk::ToProto() const {

@@ -12,7 +12,8 @@ namespace aot {
 class GemmThunk : public Thunk {
  public:
   static absl::StatusOr<std::unique_ptr<GemmThunk>> FromProto(ThunkInfoProto info,
-      const GemmThunkProto& proto, LoadContext& context);
+                                                              const GemmThunkProto& proto,
+                                                              LoadContext& context);
   absl::Status Execute(const ExecuteParams& params) const override;
   ThunkProto ToProto() const override;
 

@@ -7,16 +7,16 @@
 
 namespace aot {
 
-absl::StatusOr<std::unique_ptr<KernelThunk>> KernelThunk::FromProto(ThunkInfoProto info, const KernelThunkProto& k,
-    LoadContext& context) {
+absl::StatusOr<std::unique_ptr<KernelThunk>> KernelThunk::FromProto(ThunkInfoProto info,
+                                                                    const KernelThunkProto& k,
+                                                                    LoadContext& context) {
   LoadContext::PathScope scope(context, "kernel");
   auto thunk = std::unique_ptr<KernelThunk>(new KernelThunk(std::move(info)));
   if (k.kernel_name().empty()) return context.Error("kernel_name", "is empty");
   thunk->kernel_name_ = k.kernel_name();
   const LaunchDimensionsProto& d = k.launch_dimensions();
   for (int64_t v : {d.block_count_x(), d.block_count_y(), d.block_count_z(),
-                    d.threads_per_block_x(), d.threads_per_block_y(),
-                    d.threads_per_block_z()}) {
+                    d.threads_per_block_x(), d.threads_per_block_y(), d.threads_per_block_z()}) {
     if (v < 1) {
       return context.Error("launch_dimensions",
                            absl::StrCat("every dimension must be >= 1, got ", v));
@@ -27,15 +27,14 @@ absl::StatusOr<std::unique_ptr<KernelThunk>> KernelThunk::FromProto(ThunkInfoPro
   }
   thunk->dims_ = d;
   if (k.written_size() != k.arguments_size()) {
-    return context.Error("written", absl::StrCat("has ", k.written_size(),
-                                                 " entries for ", k.arguments_size(),
-                                                 " arguments"));
+    return context.Error("written", absl::StrCat("has ", k.written_size(), " entries for ",
+                                                 k.arguments_size(), " arguments"));
   }
   thunk->arguments_.reserve(k.arguments_size());
   for (int i = 0; i < k.arguments_size(); ++i) {
     std::string field = absl::StrCat("arguments[", i, "]");
     AOT_RETURN_IF_ERROR(k.written(i) ? context.CheckWritableSlice(k.arguments(i), field)
-                                  : context.CheckSlice(k.arguments(i), field));
+                                     : context.CheckSlice(k.arguments(i), field));
     thunk->arguments_.push_back(BufferSlice::FromProto(k.arguments(i)));
     thunk->written_.push_back(k.written(i));
   }
@@ -50,10 +49,9 @@ absl::StatusOr<std::unique_ptr<KernelThunk>> KernelThunk::FromProto(ThunkInfoPro
   auto kernel = context.kernels()->Load(k.binary(), k.kernel_name());
   if (!kernel.ok()) return context.Error("binary", kernel.status().message());
   if ((*kernel)->arity() != k.arguments_size()) {
-    return context.Error(
-        "arguments", absl::StrCat("kernel '", k.kernel_name(), "' takes ",
-                                  (*kernel)->arity(), " arguments, the thunk passes ",
-                                  k.arguments_size()));
+    return context.Error("arguments",
+                         absl::StrCat("kernel '", k.kernel_name(), "' takes ", (*kernel)->arity(),
+                                      " arguments, the thunk passes ", k.arguments_size()));
   }
   thunk->kernel_ = *kernel;
   return thunk;

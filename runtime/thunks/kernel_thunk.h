@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/thunks/thunk.h"
 #include "runtime/thunks/buffer_slice.h"
+#include "runtime/thunks/thunk.h"
 
 namespace aot {
 
@@ -16,7 +16,8 @@ namespace aot {
 class KernelThunk : public Thunk {
  public:
   static absl::StatusOr<std::unique_ptr<KernelThunk>> FromProto(ThunkInfoProto info,
-      const KernelThunkProto& proto, LoadContext& context);
+                                                                const KernelThunkProto& proto,
+                                                                LoadContext& context);
 
   absl::Status Execute(const ExecuteParams& params) const override;
   ThunkProto ToProto() const override;

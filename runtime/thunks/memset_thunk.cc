@@ -5,8 +5,9 @@
 
 namespace aot {
 
-absl::StatusOr<std::unique_ptr<MemsetThunk>> MemsetThunk::FromProto(ThunkInfoProto info, const MemsetThunkProto& m,
-    LoadContext& context) {
+absl::StatusOr<std::unique_ptr<MemsetThunk>> MemsetThunk::FromProto(ThunkInfoProto info,
+                                                                    const MemsetThunkProto& m,
+                                                                    LoadContext& context) {
   LoadContext::PathScope scope(context, "memset");
   AOT_RETURN_IF_ERROR(context.CheckWritableSlice(m.destination(), "destination"));
   if (m.pattern() != 0 && m.destination().size() % 4 != 0) {

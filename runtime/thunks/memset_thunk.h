@@ -11,7 +11,8 @@ namespace aot {
 class MemsetThunk : public Thunk {
  public:
   static absl::StatusOr<std::unique_ptr<MemsetThunk>> FromProto(ThunkInfoProto info,
-      const MemsetThunkProto& proto, LoadContext& context);
+                                                                const MemsetThunkProto& proto,
+                                                                LoadContext& context);
   absl::Status Execute(const ExecuteParams& params) const override;
   ThunkProto ToProto() const override;
 

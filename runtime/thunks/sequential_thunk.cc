@@ -7,10 +7,8 @@
 namespace aot {
 
 absl::StatusOr<ThunkSequence> SequenceFromProto(const SequentialThunkProto& proto,
-                                                absl::string_view field,
-                                                LoadContext& context) {
-  return ThunkRegistry::Global().SequenceFromProto(proto.thunks(),
-                                                   absl::StrCat(field, ".thunks"),
+                                                absl::string_view field, LoadContext& context) {
+  return ThunkRegistry::Global().SequenceFromProto(proto.thunks(), absl::StrCat(field, ".thunks"),
                                                    context);
 }
 
@@ -20,8 +18,8 @@ SequentialThunkProto SequenceToProto(const ThunkSequence& thunks) {
   return proto;
 }
 
-absl::StatusOr<std::unique_ptr<SequentialThunk>> SequentialThunk::FromProto(ThunkInfoProto info, const SequentialThunkProto& proto,
-    LoadContext& context) {
+absl::StatusOr<std::unique_ptr<SequentialThunk>> SequentialThunk::FromProto(
+    ThunkInfoProto info, const SequentialThunkProto& proto, LoadContext& context) {
   AOT_ASSIGN_OR_RETURN(auto thunks, SequenceFromProto(proto, "sequential", context));
   return std::make_unique<SequentialThunk>(std::move(info), std::move(thunks));
 }

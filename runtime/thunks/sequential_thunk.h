@@ -13,8 +13,8 @@ class SequentialThunk : public Thunk {
   SequentialThunk(ThunkInfoProto info, ThunkSequence thunks)
       : Thunk(Kind::kSequential, std::move(info)), thunks_(std::move(thunks)) {}
 
-  static absl::StatusOr<std::unique_ptr<SequentialThunk>> FromProto(ThunkInfoProto info,
-      const SequentialThunkProto& proto, LoadContext& context);
+  static absl::StatusOr<std::unique_ptr<SequentialThunk>> FromProto(
+      ThunkInfoProto info, const SequentialThunkProto& proto, LoadContext& context);
   absl::Status Execute(const ExecuteParams& params) const override;
   ThunkProto ToProto() const override;
 
@@ -27,8 +27,7 @@ class SequentialThunk : public Thunk {
 
 // The in-memory form of SequentialThunkProto used inside control thunks.
 absl::StatusOr<ThunkSequence> SequenceFromProto(const SequentialThunkProto& proto,
-                                                absl::string_view field,
-                                                LoadContext& context);
+                                                absl::string_view field, LoadContext& context);
 SequentialThunkProto SequenceToProto(const ThunkSequence& thunks);
 
 }  // namespace aot

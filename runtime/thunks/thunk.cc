@@ -5,30 +5,26 @@
 
 namespace aot {
 
-absl::Status LoadContext::Error(absl::string_view field,
-                                absl::string_view message) const {
+absl::Status LoadContext::Error(absl::string_view field, absl::string_view message) const {
   std::string where = path_;
   if (!field.empty()) absl::StrAppend(&where, where.empty() ? "" : ".", field);
   return absl::InvalidArgumentError(absl::StrCat(where, ": ", message));
 }
 
-absl::Status LoadContext::CheckSlice(const BufferSliceProto& slice,
-                                     absl::string_view field) const {
+absl::Status LoadContext::CheckSlice(const BufferSliceProto& slice, absl::string_view field) const {
   int64_t index = slice.allocation_index();
   if (index < 0 || index >= executable_->buffer_allocations_size()) {
-    return Error(field, absl::StrCat("allocation_index ", index,
-                                     " out of range [0, ",
+    return Error(field, absl::StrCat("allocation_index ", index, " out of range [0, ",
                                      executable_->buffer_allocations_size(), ")"));
   }
   int64_t size = executable_->buffer_allocations(static_cast<int>(index)).size();
   if (slice.offset() < 0 || slice.size() < 0) {
-    return Error(field, absl::StrCat("negative offset ", slice.offset(),
-                                     " or size ", slice.size()));
+    return Error(field,
+                 absl::StrCat("negative offset ", slice.offset(), " or size ", slice.size()));
   }
   if (slice.offset() > size || slice.size() > size - slice.offset()) {
-    return Error(field, absl::StrCat("slice [", slice.offset(), ", +",
-                                     slice.size(), ") exceeds allocation ",
-                                     index, " of ", size, " bytes"));
+    return Error(field, absl::StrCat("slice [", slice.offset(), ", +", slice.size(),
+                                     ") exceeds allocation ", index, " of ", size, " bytes"));
   }
   return absl::OkStatus();
 }
@@ -40,10 +36,9 @@ absl::Status LoadContext::CheckWritableSlice(const BufferSliceProto& slice,
       executable_->buffer_allocations(static_cast<int>(slice.allocation_index()));
   if (allocation.kind() == BufferAllocationProto::PARAMETER ||
       allocation.kind() == BufferAllocationProto::CONSTANT) {
-    return Error(field, absl::StrCat(
-                            "writes allocation ", slice.allocation_index(),
-                            ", which is a read-only ",
-                            BufferAllocationProto::Kind_Name(allocation.kind())));
+    return Error(field, absl::StrCat("writes allocation ", slice.allocation_index(),
+                                     ", which is a read-only ",
+                                     BufferAllocationProto::Kind_Name(allocation.kind())));
   }
   return absl::OkStatus();
 }
@@ -60,26 +55,33 @@ LoadContext::PathScope::~PathScope() { context_.path_.resize(saved_size_); }
 
 absl::string_view ThunkKindName(Thunk::Kind kind) {
   switch (kind) {
-    case Thunk::Kind::kKernel: return "kernel";
-    case Thunk::Kind::kGemm: return "gemm";
-    case Thunk::Kind::kCopy: return "copy";
-    case Thunk::Kind::kMemset: return "memset";
-    case Thunk::Kind::kCustomCall: return "custom_call";
-    case Thunk::Kind::kSequential: return "sequential";
-    case Thunk::Kind::kWhile: return "while_loop";
-    case Thunk::Kind::kConditional: return "conditional";
-    case Thunk::Kind::kCommandBuffer: return "command_buffer";
+    case Thunk::Kind::kKernel:
+      return "kernel";
+    case Thunk::Kind::kGemm:
+      return "gemm";
+    case Thunk::Kind::kCopy:
+      return "copy";
+    case Thunk::Kind::kMemset:
+      return "memset";
+    case Thunk::Kind::kCustomCall:
+      return "custom_call";
+    case Thunk::Kind::kSequential:
+      return "sequential";
+    case Thunk::Kind::kWhile:
+      return "while_loop";
+    case Thunk::Kind::kConditional:
+      return "conditional";
+    case Thunk::Kind::kCommandBuffer:
+      return "command_buffer";
   }
   return "unknown";
 }
 
-absl::Status ExecuteSequence(const ThunkSequence& thunks,
-                             const ExecuteParams& params) {
+absl::Status ExecuteSequence(const ThunkSequence& thunks, const ExecuteParams& params) {
   for (const auto& thunk : thunks) {
     if (absl::Status s = thunk->Execute(params); !s.ok()) {
-      return absl::Status(s.code(),
-                          absl::StrCat(ThunkKindName(thunk->kind()), " thunk '",
-                                       thunk->info().name(), "': ", s.message()));
+      return absl::Status(s.code(), absl::StrCat(ThunkKindName(thunk->kind()), " thunk '",
+                                                 thunk->info().name(), "': ", s.message()));
     }
   }
   return absl::OkStatus();

@@ -10,8 +10,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "proto/executable.pb.h"
-#include "runtime/thunks/buffer_slice.h"
 #include "runtime/platform/platform.h"
+#include "runtime/thunks/buffer_slice.h"
 
 namespace aot {
 
@@ -75,11 +75,9 @@ class LoadContext {
   // InvalidArgument "<path>.<field>: <message>".
   absl::Status Error(absl::string_view field, absl::string_view message) const;
   // The slice addresses an existing allocation, inside its bounds.
-  absl::Status CheckSlice(const BufferSliceProto& slice,
-                          absl::string_view field) const;
+  absl::Status CheckSlice(const BufferSliceProto& slice, absl::string_view field) const;
   // ... and the allocation may be written (not a parameter or constant).
-  absl::Status CheckWritableSlice(const BufferSliceProto& slice,
-                                  absl::string_view field) const;
+  absl::Status CheckWritableSlice(const BufferSliceProto& slice, absl::string_view field) const;
 
   // Path bookkeeping for nested thunks.
   class PathScope {
@@ -134,8 +132,7 @@ class Thunk {
   // The serialized form. A command buffer appends the thunks it was built
   // from, so the serialized executable never contains one.
   virtual ThunkProto ToProto() const = 0;
-  virtual void AppendToProto(
-      google::protobuf::RepeatedPtrField<ThunkProto>* out) const {
+  virtual void AppendToProto(google::protobuf::RepeatedPtrField<ThunkProto>* out) const {
     *out->Add() = ToProto();
   }
 
@@ -156,8 +153,7 @@ using ThunkSequence = std::vector<std::unique_ptr<Thunk>>;
 absl::string_view ThunkKindName(Thunk::Kind kind);
 
 // Runs thunks in order, stopping at the first error (which names the thunk).
-absl::Status ExecuteSequence(const ThunkSequence& thunks,
-                             const ExecuteParams& params);
+absl::Status ExecuteSequence(const ThunkSequence& thunks, const ExecuteParams& params);
 
 }  // namespace aot
 

@@ -19,28 +19,36 @@ namespace aot {
 const ThunkRegistry& ThunkRegistry::Global() {
   static const ThunkRegistry* registry = [] {
     auto* r = new ThunkRegistry();
-    r->Register(ThunkProto::kKernel, "kernel", [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
+    r->Register(ThunkProto::kKernel, "kernel",
+                [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
                   return KernelThunk::FromProto(p.info(), p.kernel(), c);
                 });
-    r->Register(ThunkProto::kGemm, "gemm", [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
+    r->Register(ThunkProto::kGemm, "gemm",
+                [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
                   return GemmThunk::FromProto(p.info(), p.gemm(), c);
                 });
-    r->Register(ThunkProto::kCopy, "copy", [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
+    r->Register(ThunkProto::kCopy, "copy",
+                [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
                   return CopyThunk::FromProto(p.info(), p.copy(), c);
                 });
-    r->Register(ThunkProto::kMemset, "memset", [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
+    r->Register(ThunkProto::kMemset, "memset",
+                [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
                   return MemsetThunk::FromProto(p.info(), p.memset(), c);
                 });
-    r->Register(ThunkProto::kCustomCall, "custom_call", [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
+    r->Register(ThunkProto::kCustomCall, "custom_call",
+                [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
                   return CustomCallThunk::FromProto(p.info(), p.custom_call(), c);
                 });
-    r->Register(ThunkProto::kSequential, "sequential", [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
+    r->Register(ThunkProto::kSequential, "sequential",
+                [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
                   return SequentialThunk::FromProto(p.info(), p.sequential(), c);
                 });
-    r->Register(ThunkProto::kWhileLoop, "while_loop", [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
+    r->Register(ThunkProto::kWhileLoop, "while_loop",
+                [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
                   return WhileThunk::FromProto(p.info(), p.while_loop(), c);
                 });
-    r->Register(ThunkProto::kConditional, "conditional", [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
+    r->Register(ThunkProto::kConditional, "conditional",
+                [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
                   return ConditionalThunk::FromProto(p.info(), p.conditional(), c);
                 });
     return r;
@@ -48,13 +56,12 @@ const ThunkRegistry& ThunkRegistry::Global() {
   return *registry;
 }
 
-void ThunkRegistry::Register(ThunkProto::ImplCase kind, std::string name,
-                             FromProtoFn fn) {
+void ThunkRegistry::Register(ThunkProto::ImplCase kind, std::string name, FromProtoFn fn) {
   entries_[static_cast<int>(kind)] = Entry{std::move(name), fn};
 }
 
-absl::StatusOr<std::unique_ptr<Thunk>> ThunkRegistry::FromProto(
-    const ThunkProto& proto, LoadContext& context) const {
+absl::StatusOr<std::unique_ptr<Thunk>> ThunkRegistry::FromProto(const ThunkProto& proto,
+                                                                LoadContext& context) const {
   auto it = entries_.find(static_cast<int>(proto.impl_case()));
   if (it == entries_.end()) {
     const auto& unknown = proto.GetReflection()->GetUnknownFields(proto);
@@ -63,24 +70,23 @@ absl::StatusOr<std::unique_ptr<Thunk>> ThunkRegistry::FromProto(
       numbers.push_back(unknown.field(i).number());
     }
     if (proto.impl_case() == ThunkProto::IMPL_NOT_SET && !numbers.empty()) {
-      return context.Error("", absl::StrCat(
-                                   "unknown thunk kind (ThunkProto field ",
-                                   absl::StrJoin(numbers, ", "),
-                                   ", not known to this runtime; emitted by a "
-                                   "newer compiler?)"));
+      return context.Error(
+          "", absl::StrCat("unknown thunk kind (ThunkProto field ", absl::StrJoin(numbers, ", "),
+                           ", not known to this runtime; emitted by a "
+                           "newer compiler?)"));
     }
     if (proto.impl_case() == ThunkProto::IMPL_NOT_SET) {
       return context.Error("", "thunk has no kind (ThunkProto.impl is unset)");
     }
-    return context.Error("", absl::StrCat("thunk kind ", proto.impl_case(),
-                                          " has no deserializer in this runtime"));
+    return context.Error(
+        "", absl::StrCat("thunk kind ", proto.impl_case(), " has no deserializer in this runtime"));
   }
   return it->second.fn(proto, context);
 }
 
 absl::StatusOr<ThunkSequence> ThunkRegistry::SequenceFromProto(
-    const google::protobuf::RepeatedPtrField<ThunkProto>& protos,
-    absl::string_view field, LoadContext& context) const {
+    const google::protobuf::RepeatedPtrField<ThunkProto>& protos, absl::string_view field,
+    LoadContext& context) const {
   if (context.depth() >= context.options().max_control_nesting) {
     return context.Error(field, absl::StrCat("control thunks nested deeper than ",
                                              context.options().max_control_nesting));

@@ -16,8 +16,8 @@ namespace aot {
 // Execute (runtime/thunks/<kind>_thunk.cc).
 class ThunkRegistry {
  public:
-  using FromProtoFn = absl::StatusOr<std::unique_ptr<Thunk>> (*)(
-      const ThunkProto& proto, LoadContext& context);
+  using FromProtoFn = absl::StatusOr<std::unique_ptr<Thunk>> (*)(const ThunkProto& proto,
+                                                                 LoadContext& context);
 
   // The registry with every thunk kind this runtime can deserialize.
   static const ThunkRegistry& Global();
@@ -30,8 +30,8 @@ class ThunkRegistry {
                                                    LoadContext& context) const;
   // Deserializes `protos` as `field`[i]; enforces the nesting bound.
   absl::StatusOr<ThunkSequence> SequenceFromProto(
-      const google::protobuf::RepeatedPtrField<ThunkProto>& protos,
-      absl::string_view field, LoadContext& context) const;
+      const google::protobuf::RepeatedPtrField<ThunkProto>& protos, absl::string_view field,
+      LoadContext& context) const;
 
   // Names of the thunk kinds (oneof field names), sorted.
   std::vector<std::string> KindNames() const;

@@ -5,8 +5,9 @@
 
 namespace aot {
 
-absl::StatusOr<std::unique_ptr<WhileThunk>> WhileThunk::FromProto(ThunkInfoProto info, const WhileThunkProto& w,
-    LoadContext& context) {
+absl::StatusOr<std::unique_ptr<WhileThunk>> WhileThunk::FromProto(ThunkInfoProto info,
+                                                                  const WhileThunkProto& w,
+                                                                  LoadContext& context) {
   LoadContext::PathScope scope(context, "while_loop");
   auto thunk = std::unique_ptr<WhileThunk>(new WhileThunk(std::move(info)));
   AOT_RETURN_IF_ERROR(context.CheckWritableSlice(w.predicate(), "predicate"));

@@ -11,7 +11,8 @@ namespace aot {
 class WhileThunk : public Thunk {
  public:
   static absl::StatusOr<std::unique_ptr<WhileThunk>> FromProto(ThunkInfoProto info,
-      const WhileThunkProto& proto, LoadContext& context);
+                                                               const WhileThunkProto& proto,
+                                                               LoadContext& context);
   absl::Status Execute(const ExecuteParams& params) const override;
   ThunkProto ToProto() const override;
 

@@ -16,23 +16,20 @@
 
 namespace aot {
 
-absl::StatusOr<int64_t> PtxEntryArity(absl::string_view ptx,
-                                      absl::string_view kernel_name) {
+absl::StatusOr<int64_t> PtxEntryArity(absl::string_view ptx, absl::string_view kernel_name) {
   size_t pos = 0;
   while ((pos = ptx.find(".entry", pos)) != absl::string_view::npos) {
     size_t name_start = pos + 6;
     while (name_start < ptx.size() && absl::ascii_isspace(ptx[name_start])) ++name_start;
     size_t name_end = name_start;
-    while (name_end < ptx.size() &&
-           (absl::ascii_isalnum(ptx[name_end]) || ptx[name_end] == '_' ||
-            ptx[name_end] == '$' || ptx[name_end] == '.')) {
+    while (name_end < ptx.size() && (absl::ascii_isalnum(ptx[name_end]) || ptx[name_end] == '_' ||
+                                     ptx[name_end] == '$' || ptx[name_end] == '.')) {
       ++name_end;
     }
     if (ptx.substr(name_start, name_end - name_start) == kernel_name) {
       size_t open = ptx.find('(', name_end);
       size_t close = ptx.find(')', name_end);
-      if (open == absl::string_view::npos || close == absl::string_view::npos ||
-          close < open) {
+      if (open == absl::string_view::npos || close == absl::string_view::npos || close < open) {
         // `.entry k` without a parameter list.
         return 0;
       }
@@ -104,26 +101,24 @@ absl::StatusOr<Driver> OpenDriver() {
     fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(::dlsym(d.handle, name));
     return fn != nullptr;
   };
-  bool ok = sym(d.cuInit, "cuInit") && sym(d.cuDriverGetVersion, "cuDriverGetVersion") &&
-            sym(d.cuDeviceGetCount, "cuDeviceGetCount") && sym(d.cuDeviceGet, "cuDeviceGet") &&
-            sym(d.cuDeviceGetAttribute, "cuDeviceGetAttribute") &&
-            sym(d.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain") &&
-            sym(d.cuCtxSetCurrent, "cuCtxSetCurrent") &&
-            sym(d.cuModuleLoadData, "cuModuleLoadData") &&
-            sym(d.cuModuleGetFunction, "cuModuleGetFunction") &&
-            sym(d.cuModuleUnload, "cuModuleUnload") && sym(d.cuMemAlloc, "cuMemAlloc_v2") &&
-            sym(d.cuMemFree, "cuMemFree_v2") && sym(d.cuMemcpyHtoD, "cuMemcpyHtoD_v2") &&
-            sym(d.cuMemcpyDtoH, "cuMemcpyDtoH_v2") && sym(d.cuMemcpyDtoD, "cuMemcpyDtoD_v2") &&
-            sym(d.cuMemsetD32, "cuMemsetD32_v2") && sym(d.cuMemsetD8, "cuMemsetD8_v2") &&
-            sym(d.cuLaunchKernel, "cuLaunchKernel") && sym(d.cuStreamCreate, "cuStreamCreate") &&
-            sym(d.cuStreamSynchronize, "cuStreamSynchronize") &&
-            sym(d.cuStreamBeginCapture, "cuStreamBeginCapture_v2") &&
-            sym(d.cuStreamEndCapture, "cuStreamEndCapture") &&
-            sym(d.cuGraphInstantiate, "cuGraphInstantiateWithFlags") &&
-            sym(d.cuGraphLaunch, "cuGraphLaunch") &&
-            sym(d.cuGraphExecDestroy, "cuGraphExecDestroy") &&
-            sym(d.cuGraphDestroy, "cuGraphDestroy") &&
-            sym(d.cuGetErrorString, "cuGetErrorString");
+  bool ok =
+      sym(d.cuInit, "cuInit") && sym(d.cuDriverGetVersion, "cuDriverGetVersion") &&
+      sym(d.cuDeviceGetCount, "cuDeviceGetCount") && sym(d.cuDeviceGet, "cuDeviceGet") &&
+      sym(d.cuDeviceGetAttribute, "cuDeviceGetAttribute") &&
+      sym(d.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain") &&
+      sym(d.cuCtxSetCurrent, "cuCtxSetCurrent") && sym(d.cuModuleLoadData, "cuModuleLoadData") &&
+      sym(d.cuModuleGetFunction, "cuModuleGetFunction") &&
+      sym(d.cuModuleUnload, "cuModuleUnload") && sym(d.cuMemAlloc, "cuMemAlloc_v2") &&
+      sym(d.cuMemFree, "cuMemFree_v2") && sym(d.cuMemcpyHtoD, "cuMemcpyHtoD_v2") &&
+      sym(d.cuMemcpyDtoH, "cuMemcpyDtoH_v2") && sym(d.cuMemcpyDtoD, "cuMemcpyDtoD_v2") &&
+      sym(d.cuMemsetD32, "cuMemsetD32_v2") && sym(d.cuMemsetD8, "cuMemsetD8_v2") &&
+      sym(d.cuLaunchKernel, "cuLaunchKernel") && sym(d.cuStreamCreate, "cuStreamCreate") &&
+      sym(d.cuStreamSynchronize, "cuStreamSynchronize") &&
+      sym(d.cuStreamBeginCapture, "cuStreamBeginCapture_v2") &&
+      sym(d.cuStreamEndCapture, "cuStreamEndCapture") &&
+      sym(d.cuGraphInstantiate, "cuGraphInstantiateWithFlags") &&
+      sym(d.cuGraphLaunch, "cuGraphLaunch") && sym(d.cuGraphExecDestroy, "cuGraphExecDestroy") &&
+      sym(d.cuGraphDestroy, "cuGraphDestroy") && sym(d.cuGetErrorString, "cuGetErrorString");
   if (!ok) return absl::UnavailableError("libcuda.so.1 lacks a required driver entry point");
   return d;
 }
@@ -133,12 +128,12 @@ using cublasHandle = void*;
 struct Cublas {
   int (*create)(cublasHandle*) = nullptr;
   int (*set_stream)(cublasHandle, CUstream) = nullptr;
-  int (*sgemm_strided)(cublasHandle, int, int, int, int, int, const float*, const float*,
-                       int, long long, const float*, int, long long, const float*, float*,
-                       int, long long, int) = nullptr;
-  int (*dgemm_strided)(cublasHandle, int, int, int, int, int, const double*, const double*,
-                       int, long long, const double*, int, long long, const double*, double*,
-                       int, long long, int) = nullptr;
+  int (*sgemm_strided)(cublasHandle, int, int, int, int, int, const float*, const float*, int,
+                       long long, const float*, int, long long, const float*, float*, int,
+                       long long, int) = nullptr;
+  int (*dgemm_strided)(cublasHandle, int, int, int, int, int, const double*, const double*, int,
+                       long long, const double*, int, long long, const double*, double*, int,
+                       long long, int) = nullptr;
   cublasHandle handle = nullptr;
 };
 
@@ -152,10 +147,10 @@ absl::StatusOr<Cublas> OpenCublas(CUstream stream) {
   Cublas c;
   c.create = reinterpret_cast<decltype(c.create)>(::dlsym(lib, "cublasCreate_v2"));
   c.set_stream = reinterpret_cast<decltype(c.set_stream)>(::dlsym(lib, "cublasSetStream_v2"));
-  c.sgemm_strided = reinterpret_cast<decltype(c.sgemm_strided)>(
-      ::dlsym(lib, "cublasSgemmStridedBatched"));
-  c.dgemm_strided = reinterpret_cast<decltype(c.dgemm_strided)>(
-      ::dlsym(lib, "cublasDgemmStridedBatched"));
+  c.sgemm_strided =
+      reinterpret_cast<decltype(c.sgemm_strided)>(::dlsym(lib, "cublasSgemmStridedBatched"));
+  c.dgemm_strided =
+      reinterpret_cast<decltype(c.dgemm_strided)>(::dlsym(lib, "cublasDgemmStridedBatched"));
   if (!c.create || !c.set_stream || !c.sgemm_strided || !c.dgemm_strided) {
     return absl::UnavailableError("libcublas lacks a required entry point");
   }
@@ -233,8 +228,10 @@ class CudaPlatform : public Platform {
       return Error("cuStreamCreate", r);
     }
     auto cublas = OpenCublas(stream_);
-    if (cublas.ok()) cublas_ = *cublas;
-    else cublas_error_ = std::string(cublas.status().message());
+    if (cublas.ok())
+      cublas_ = *cublas;
+    else
+      cublas_error_ = std::string(cublas.status().message());
     has_device_ = true;
     return absl::OkStatus();
   }
@@ -252,27 +249,25 @@ class CudaPlatform : public Platform {
     }
     if (!has_device_) return absl::OkStatus();  // device-less: validated, not executed
     if (capability.cuda().major() != major_ || capability.cuda().minor() != minor_) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "capability mismatch: the artifact was compiled for compute capability ",
-          capability.cuda().major(), ".", capability.cuda().minor(), " (sm_",
-          capability.cuda().major(), capability.cuda().minor(), "); device 0 is ",
-          major_, ".", minor_));
+      return absl::FailedPreconditionError(
+          absl::StrCat("capability mismatch: the artifact was compiled for compute capability ",
+                       capability.cuda().major(), ".", capability.cuda().minor(), " (sm_",
+                       capability.cuda().major(), capability.cuda().minor(), "); device 0 is ",
+                       major_, ".", minor_));
     }
     return absl::OkStatus();
   }
 
   absl::Status CheckLaunchDimensions(const LaunchDimensionsProto& d) const override {
     int64_t limit = has_device_ ? max_threads_ : 1024;
-    int64_t threads = d.threads_per_block_x() * d.threads_per_block_y() *
-                      d.threads_per_block_z();
+    int64_t threads = d.threads_per_block_x() * d.threads_per_block_y() * d.threads_per_block_z();
     if (d.threads_per_block_x() > limit || d.threads_per_block_y() > limit ||
         d.threads_per_block_z() > 64 || threads > limit) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "threads per block ", d.threads_per_block_x(), "x", d.threads_per_block_y(), "x",
-          d.threads_per_block_z(), " exceed the CUDA limit of ", limit));
+      return absl::InvalidArgumentError(
+          absl::StrCat("threads per block ", d.threads_per_block_x(), "x", d.threads_per_block_y(),
+                       "x", d.threads_per_block_z(), " exceed the CUDA limit of ", limit));
     }
-    if (d.block_count_x() > 2147483647 || d.block_count_y() > 65535 ||
-        d.block_count_z() > 65535) {
+    if (d.block_count_x() > 2147483647 || d.block_count_y() > 65535 || d.block_count_z() > 65535) {
       return absl::InvalidArgumentError("grid exceeds the CUDA limits (2^31-1, 65535, 65535)");
     }
     return absl::OkStatus();
@@ -333,9 +328,9 @@ class CudaPlatform : public Platform {
     absl::MutexLock lock(&graph_mu_);
     AOT_RETURN_IF_ERROR(MakeCurrent());
     // Record the launches into a CUDA graph and submit it as one unit.
-    AOT_RETURN_IF_ERROR(Check("cuStreamBeginCapture",
-                               driver_.cuStreamBeginCapture(stream_,
-                                                            CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)));
+    AOT_RETURN_IF_ERROR(
+        Check("cuStreamBeginCapture",
+              driver_.cuStreamBeginCapture(stream_, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)));
     absl::Status launch_status;
     for (size_t i = 0; i < launches.size() && launch_status.ok(); ++i) {
       launch_status = LaunchOnStream(*launches[i].kernel, launches[i].dims, args[i]);
@@ -371,8 +366,8 @@ class CudaPlatform : public Platform {
       rc = cublas_.sgemm_strided(cublas_.handle, opb, opa, m, n, k, &alpha,
                                  static_cast<const float*>(rhs.ptr), lda_b, p.rhs_batch_stride,
                                  static_cast<const float*>(lhs.ptr), ldb_a, p.lhs_batch_stride,
-                                 &beta, static_cast<float*>(output.ptr), m,
-                                 p.output_batch_stride, static_cast<int>(p.batch_size));
+                                 &beta, static_cast<float*>(output.ptr), m, p.output_batch_stride,
+                                 static_cast<int>(p.batch_size));
     } else if (p.element_type == F64) {
       rc = cublas_.dgemm_strided(cublas_.handle, opb, opa, m, n, k, &p.alpha,
                                  static_cast<const double*>(rhs.ptr), lda_b, p.rhs_batch_stride,
@@ -428,11 +423,11 @@ class CudaPlatform : public Platform {
       pointers[i] = Ptr(args[i]);
       params[i] = &pointers[i];
     }
-    return Check("cuLaunchKernel",
-                 driver_.cuLaunchKernel(k.fn(), d.block_count_x(), d.block_count_y(),
-                                        d.block_count_z(), d.threads_per_block_x(),
-                                        d.threads_per_block_y(), d.threads_per_block_z(), 0,
-                                        stream_, params.data(), nullptr));
+    return Check(
+        "cuLaunchKernel",
+        driver_.cuLaunchKernel(k.fn(), d.block_count_x(), d.block_count_y(), d.block_count_z(),
+                               d.threads_per_block_x(), d.threads_per_block_y(),
+                               d.threads_per_block_z(), 0, stream_, params.data(), nullptr));
   }
   absl::Status MakeCurrent() { return Check("cuCtxSetCurrent", driver_.cuCtxSetCurrent(context_)); }
   static CUdeviceptr Ptr(DeviceMemory m) { return reinterpret_cast<CUdeviceptr>(m.ptr); }
@@ -471,24 +466,26 @@ CudaKernelLoader::~CudaKernelLoader() {
 absl::StatusOr<const KernelHandle*> CudaKernelLoader::Load(const KernelBinaryProto& binary,
                                                            absl::string_view kernel_name) {
   if (binary.format() != KernelBinaryProto::CUDA_PTX) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "kernel '", kernel_name, "' has binary format ",
-        KernelBinaryProto::Format_Name(binary.format()), "; the CUDA platform runs CUDA_PTX"));
+    return absl::InvalidArgumentError(absl::StrCat("kernel '", kernel_name, "' has binary format ",
+                                                   KernelBinaryProto::Format_Name(binary.format()),
+                                                   "; the CUDA platform runs CUDA_PTX"));
   }
   if (binary.ptx().empty()) {
     return absl::InvalidArgumentError(absl::StrCat("kernel '", kernel_name, "' has no PTX"));
   }
   auto arity = PtxEntryArity(binary.ptx(), kernel_name);
   if (!arity.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("kernel '", kernel_name, "': ",
-                                                   arity.status().message()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("kernel '", kernel_name, "': ", arity.status().message()));
   }
   std::string target = PtxTarget(binary.ptx());
   if (!absl::StartsWith(target, "sm_")) {
     return absl::InvalidArgumentError(
         absl::StrCat("kernel '", kernel_name, "': PTX has no .target sm_XX"));
   }
-  if (!binary.cubin().empty() && !absl::StartsWith(binary.cubin(), "\x7f" "ELF")) {
+  if (!binary.cubin().empty() && !absl::StartsWith(binary.cubin(),
+                                                   "\x7f"
+                                                   "ELF")) {
     return absl::InvalidArgumentError(
         absl::StrCat("kernel '", kernel_name, "': cubin is not an ELF image"));
   }
@@ -496,8 +493,8 @@ absl::StatusOr<const KernelHandle*> CudaKernelLoader::Load(const KernelBinaryPro
   if (platform_->has_device()) {
     auto loaded = platform_->LoadModule(binary, kernel_name, modules_);
     if (!loaded.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("kernel '", kernel_name, "': ",
-                                                     loaded.status().message()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("kernel '", kernel_name, "': ", loaded.status().message()));
     }
     fn = *loaded;
   }

@@ -17,8 +17,7 @@ absl::StatusOr<std::unique_ptr<Platform>> CreateCudaPlatform(bool device_less = 
 
 // Number of parameters of `.entry kernel_name(...)` in PTX text; NotFound
 // when the entry is missing.
-absl::StatusOr<int64_t> PtxEntryArity(absl::string_view ptx,
-                                      absl::string_view kernel_name);
+absl::StatusOr<int64_t> PtxEntryArity(absl::string_view ptx, absl::string_view kernel_name);
 // The `.target sm_XX` of PTX text ("sm_90"), or empty.
 std::string PtxTarget(absl::string_view ptx);
 

@@ -14,12 +14,11 @@ std::vector<std::string> RequiredCpuFeatures(HostIsaLevel level) {
                     {"cx16", "popcnt", "sahf", "sse3", "sse4.1", "sse4.2", "ssse3"});
   }
   if (level >= X86_64_V3) {
-    features.insert(features.end(), {"avx", "avx2", "bmi", "bmi2", "f16c", "fma",
-                                     "lzcnt", "movbe", "xsave"});
+    features.insert(features.end(),
+                    {"avx", "avx2", "bmi", "bmi2", "f16c", "fma", "lzcnt", "movbe", "xsave"});
   }
   if (level >= X86_64_V4) {
-    features.insert(features.end(),
-                    {"avx512bw", "avx512cd", "avx512dq", "avx512f", "avx512vl"});
+    features.insert(features.end(), {"avx512bw", "avx512cd", "avx512dq", "avx512f", "avx512vl"});
   }
   return features;
 }
@@ -54,19 +53,18 @@ HostIsaLevel BestHostIsaLevel(const std::set<std::string>& features) {
   return best;
 }
 
-absl::Status CheckHostIsaLevel(HostIsaLevel level,
-                               const std::set<std::string>& features) {
+absl::Status CheckHostIsaLevel(HostIsaLevel level, const std::set<std::string>& features) {
   if (level < X86_64_V2 || level > X86_64_V4) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "capability.host.isa_level ", static_cast<int>(level),
-        " is not an x86-64 level this runtime knows (v2, v3, v4)"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("capability.host.isa_level ", static_cast<int>(level),
+                     " is not an x86-64 level this runtime knows (v2, v3, v4)"));
   }
   std::vector<std::string> missing = MissingFeatures(level, features);
   if (missing.empty()) return absl::OkStatus();
   return absl::FailedPreconditionError(absl::StrCat(
-      "capability mismatch: the artifact was compiled for x86-64-v",
-      static_cast<int>(level), ", which needs CPU features this machine lacks: ",
-      absl::StrJoin(missing, ", "), " (this machine supports up to ",
+      "capability mismatch: the artifact was compiled for x86-64-v", static_cast<int>(level),
+      ", which needs CPU features this machine lacks: ", absl::StrJoin(missing, ", "),
+      " (this machine supports up to ",
       BestHostIsaLevel(features) == HOST_ISA_LEVEL_UNSPECIFIED
           ? std::string("below x86-64-v2")
           : absl::StrCat("x86-64-v", static_cast<int>(BestHostIsaLevel(features))),

@@ -23,8 +23,7 @@ HostIsaLevel BestHostIsaLevel(const std::set<std::string>& features);
 
 // FailedPrecondition naming the level and the missing features when
 // `features` do not satisfy `level`.
-absl::Status CheckHostIsaLevel(HostIsaLevel level,
-                               const std::set<std::string>& features);
+absl::Status CheckHostIsaLevel(HostIsaLevel level, const std::set<std::string>& features);
 
 }  // namespace aot
 

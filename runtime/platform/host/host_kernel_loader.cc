@@ -27,9 +27,7 @@ constexpr int64_t kMaxKernelObjectBytes = int64_t{256} << 20;
 const std::map<std::string, void*, std::less<>>& AllowedSymbols() {
   static const auto* symbols = [] {
     auto* m = new std::map<std::string, void*, std::less<>>();
-    auto add = [&](const char* name, auto* fn) {
-      (*m)[name] = reinterpret_cast<void*>(fn);
-    };
+    auto add = [&](const char* name, auto* fn) { (*m)[name] = reinterpret_cast<void*>(fn); };
     using F1 = float (*)(float);
     using D1 = double (*)(double);
     using F2 = float (*)(float, float);
@@ -102,8 +100,8 @@ class HostKernelLoader : public KernelLoader {
   absl::Status Init() {
     auto epc = llvm::orc::SelfExecutorProcessControl::Create();
     if (!epc) {
-      return absl::InternalError(absl::StrCat("cannot create the JIT process control: ",
-                                              ToString(epc.takeError())));
+      return absl::InternalError(
+          absl::StrCat("cannot create the JIT process control: ", ToString(epc.takeError())));
     }
     session_ = std::make_unique<llvm::orc::ExecutionSession>(std::move(*epc));
     session_->setErrorReporter([](llvm::Error err) { llvm::consumeError(std::move(err)); });
@@ -125,10 +123,10 @@ class HostKernelLoader : public KernelLoader {
   absl::StatusOr<const KernelHandle*> Load(const KernelBinaryProto& binary,
                                            absl::string_view kernel_name) override {
     if (binary.format() != KernelBinaryProto::HOST_ELF_OBJECT) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "kernel '", kernel_name, "' has binary format ",
-          KernelBinaryProto::Format_Name(binary.format()),
-          "; the host platform runs HOST_ELF_OBJECT"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("kernel '", kernel_name, "' has binary format ",
+                       KernelBinaryProto::Format_Name(binary.format()),
+                       "; the host platform runs HOST_ELF_OBJECT"));
     }
     const std::string& object = binary.object();
     if (object.empty()) {
@@ -136,8 +134,8 @@ class HostKernelLoader : public KernelLoader {
           absl::StrCat("kernel '", kernel_name, "' has an empty object"));
     }
     if (static_cast<int64_t>(object.size()) > kMaxKernelObjectBytes) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "kernel '", kernel_name, "' object of ", object.size(), " bytes is too large"));
+      return absl::InvalidArgumentError(absl::StrCat("kernel '", kernel_name, "' object of ",
+                                                     object.size(), " bytes is too large"));
     }
     std::string key = absl::StrCat(kernel_name, "/", Sha256Hex(object));
     if (auto it = cache_.find(key); it != cache_.end()) return it->second;
@@ -147,9 +145,10 @@ class HostKernelLoader : public KernelLoader {
           absl::StrCat("kernel '", kernel_name, "': ", disallowed.status().message()));
     }
     if (!disallowed->empty()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "kernel '", kernel_name, "' references symbols outside the runtime's "
-          "allow-list: ", absl::StrJoin(*disallowed, ", ")));
+      return absl::InvalidArgumentError(absl::StrCat("kernel '", kernel_name,
+                                                     "' references symbols outside the runtime's "
+                                                     "allow-list: ",
+                                                     absl::StrJoin(*disallowed, ", ")));
     }
     llvm::orc::JITDylib& dylib =
         session_->createBareJITDylib(absl::StrCat("kernel.", cache_.size(), ".", kernel_name));
@@ -163,9 +162,9 @@ class HostKernelLoader : public KernelLoader {
     auto lookup = [&](const std::string& name) -> absl::StatusOr<void*> {
       auto symbol = session_->lookup({&dylib}, session_->intern(name));
       if (!symbol) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "kernel '", kernel_name, "': symbol '", name,
-            "' not found or not linkable: ", ToString(symbol.takeError())));
+        return absl::InvalidArgumentError(
+            absl::StrCat("kernel '", kernel_name, "': symbol '", name,
+                         "' not found or not linkable: ", ToString(symbol.takeError())));
       }
       return symbol->getAddress().toPtr<void*>();
     };
@@ -174,12 +173,11 @@ class HostKernelLoader : public KernelLoader {
     if (!arity.ok()) return arity.status();
     int64_t arity_value = *static_cast<const int64_t*>(*arity);
     if (arity_value < 0 || arity_value > 4096) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "kernel '", kernel_name, "' declares an invalid arity ", arity_value));
+      return absl::InvalidArgumentError(
+          absl::StrCat("kernel '", kernel_name, "' declares an invalid arity ", arity_value));
     }
     handles_.push_back(std::make_unique<HostKernelHandle>(
-        std::string(kernel_name), reinterpret_cast<AotHostKernelFn>(entry),
-        arity_value));
+        std::string(kernel_name), reinterpret_cast<AotHostKernelFn>(entry), arity_value));
     cache_[key] = handles_.back().get();
     return handles_.back().get();
   }
@@ -204,8 +202,8 @@ absl::StatusOr<std::vector<std::string>> UndefinedSymbols(absl::string_view obje
   auto file = llvm::object::ObjectFile::createObjectFile(
       llvm::MemoryBufferRef(llvm::StringRef(object.data(), object.size()), "kernel"));
   if (!file) {
-    return absl::InvalidArgumentError(absl::StrCat("not an object file: ",
-                                                   ToString(file.takeError())));
+    return absl::InvalidArgumentError(
+        absl::StrCat("not an object file: ", ToString(file.takeError())));
   }
   if (!(*file)->isELF() || (*file)->getArch() != llvm::Triple::x86_64 ||
       !(*file)->isRelocatableObject()) {

@@ -34,34 +34,32 @@ class HostPlatform : public Platform {
 
   absl::Status CheckCapability(const CapabilityProto& capability) const override {
     if (capability.capability_case() != CapabilityProto::kHost) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "capability mismatch: the artifact was compiled for ",
-          capability.capability_case() == CapabilityProto::kCuda
-              ? absl::StrCat("CUDA compute capability ", capability.cuda().major(), ".",
-                             capability.cuda().minor())
-              : std::string("an unknown platform"),
-          "; this is the host (CPU) platform"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("capability mismatch: the artifact was compiled for ",
+                       capability.capability_case() == CapabilityProto::kCuda
+                           ? absl::StrCat("CUDA compute capability ", capability.cuda().major(),
+                                          ".", capability.cuda().minor())
+                           : std::string("an unknown platform"),
+                       "; this is the host (CPU) platform"));
     }
     return CheckHostIsaLevel(capability.host().isa_level(), features_);
   }
 
   absl::Status CheckLaunchDimensions(const LaunchDimensionsProto& d) const override {
-    int64_t threads = d.threads_per_block_x() * d.threads_per_block_y() *
-                      d.threads_per_block_z();
+    int64_t threads = d.threads_per_block_x() * d.threads_per_block_y() * d.threads_per_block_z();
     if (d.threads_per_block_x() > kMaxThreadsPerBlock ||
         d.threads_per_block_y() > kMaxThreadsPerBlock ||
         d.threads_per_block_z() > kMaxThreadsPerBlock || threads > kMaxThreadsPerBlock) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "threads per block ", d.threads_per_block_x(), "x", d.threads_per_block_y(),
-          "x", d.threads_per_block_z(), " exceed the host limit of ",
-          kMaxThreadsPerBlock));
+          "threads per block ", d.threads_per_block_x(), "x", d.threads_per_block_y(), "x",
+          d.threads_per_block_z(), " exceed the host limit of ", kMaxThreadsPerBlock));
     }
     if (d.block_count_x() > kMaxGridBlocks || d.block_count_y() > 65535 ||
         d.block_count_z() > 65535 ||
         d.block_count_x() * d.block_count_y() > kMaxGridBlocks / d.block_count_z()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "grid ", d.block_count_x(), "x", d.block_count_y(), "x", d.block_count_z(),
-          " exceeds the host limits (x <= 2^31, y, z <= 65535, total <= 2^31)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("grid ", d.block_count_x(), "x", d.block_count_y(), "x", d.block_count_z(),
+                       " exceeds the host limits (x <= 2^31, y, z <= 65535, total <= 2^31)"));
     }
     return absl::OkStatus();
   }
@@ -71,7 +69,8 @@ class HostPlatform : public Platform {
   }
 
   absl::StatusOr<DeviceMemory> Allocate(int64_t size) override {
-    int64_t rounded = std::max<int64_t>(kAlignment, (size + kAlignment - 1) / kAlignment * kAlignment);
+    int64_t rounded =
+        std::max<int64_t>(kAlignment, (size + kAlignment - 1) / kAlignment * kAlignment);
     void* ptr = std::aligned_alloc(kAlignment, static_cast<size_t>(rounded));
     if (ptr == nullptr) {
       return absl::ResourceExhaustedError(absl::StrCat("cannot allocate ", size, " bytes"));
@@ -88,8 +87,7 @@ class HostPlatform : public Platform {
     std::memcpy(dst, src.ptr, static_cast<size_t>(size));
     return absl::OkStatus();
   }
-  absl::Status CopyDeviceToDevice(DeviceMemory src, DeviceMemory dst,
-                                  int64_t size) override {
+  absl::Status CopyDeviceToDevice(DeviceMemory src, DeviceMemory dst, int64_t size) override {
     std::memmove(dst.ptr, src.ptr, static_cast<size_t>(size));
     return absl::OkStatus();
   }
@@ -128,9 +126,8 @@ class HostPlatform : public Platform {
     return absl::OkStatus();
   }
 
-  absl::Status LaunchCommandBuffer(
-      absl::Span<const KernelLaunch> launches,
-      absl::Span<const std::vector<DeviceMemory>> args) override {
+  absl::Status LaunchCommandBuffer(absl::Span<const KernelLaunch> launches,
+                                   absl::Span<const std::vector<DeviceMemory>> args) override {
     // The launch list was resolved at load time; run it back to back.
     for (size_t i = 0; i < launches.size(); ++i) {
       AOT_RETURN_IF_ERROR(Launch(*launches[i].kernel, launches[i].dims, args[i]));
@@ -160,8 +157,8 @@ class HostPlatform : public Platform {
         cblas_dgemm(CblasRowMajor, ta, tb, static_cast<int>(p.m), static_cast<int>(p.n),
                     static_cast<int>(p.k), p.alpha, a, lda, bb, ldb, p.beta, c, ldc);
       } else {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "host GEMM does not support ", PrimitiveType_Name(p.element_type)));
+        return absl::InvalidArgumentError(
+            absl::StrCat("host GEMM does not support ", PrimitiveType_Name(p.element_type)));
       }
     }
     return absl::OkStatus();
@@ -181,8 +178,7 @@ absl::StatusOr<std::unique_ptr<Platform>> CreateHostPlatform(
   std::set<std::string> features =
       cpu_features_override.empty()
           ? DetectHostCpuFeatures()
-          : std::set<std::string>(cpu_features_override.begin(),
-                                  cpu_features_override.end());
+          : std::set<std::string>(cpu_features_override.begin(), cpu_features_override.end());
   return std::unique_ptr<Platform>(new HostPlatform(std::move(features)));
 }
 
