@@ -16,15 +16,10 @@
 #include "compiler/hlo/hlo_instruction.h"
 #include "compiler/hlo/hlo_opcode.h"
 #include "compiler/verifier/shape_inference.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace {
-
-#define AOT_VERIFY_RETURN_IF_ERROR(expr)                   \
-  do {                                                     \
-    absl::Status aot_verify_status = (expr);               \
-    if (!aot_verify_status.ok()) return aot_verify_status; \
-  } while (0)
 
 template <typename... Args>
 absl::Status Invalid(const Args&... args) {
@@ -51,7 +46,7 @@ absl::Status ValidateShape(const Shape& shape) {
     }
     if (shape.has_layout()) return Invalid("tuple shape has a layout");
     for (const Shape& element : shape.tuple_shapes()) {
-      AOT_VERIFY_RETURN_IF_ERROR(ValidateShape(element));
+      AOT_RETURN_IF_ERROR(ValidateShape(element));
     }
     return absl::OkStatus();
   }
@@ -107,7 +102,7 @@ class ModuleVerifier {
     }
     // HloModule::computations() walks the call graph, so null callees must
     // be caught before it runs (for computations reachable from the entry).
-    AOT_VERIFY_RETURN_IF_ERROR(CheckNoNullCallees(entry));
+    AOT_RETURN_IF_ERROR(CheckNoNullCallees(entry));
     computations_ = module_.computations();
     // computations() also lists computations that are only called from the
     // module; it owns those whose parent it is.
@@ -132,12 +127,12 @@ class ModuleVerifier {
     }
     for (const HloComputation* c : computations_) {
       if (owned_.contains(c)) {
-        AOT_VERIFY_RETURN_IF_ERROR(VerifyStructure(*c));
+        AOT_RETURN_IF_ERROR(VerifyStructure(*c));
       }
     }
-    AOT_VERIFY_RETURN_IF_ERROR(CheckNoRecursion());
+    AOT_RETURN_IF_ERROR(CheckNoRecursion());
     for (const HloComputation* c : computations_) {
-      AOT_VERIFY_RETURN_IF_ERROR(VerifyShapes(*c));
+      AOT_RETURN_IF_ERROR(VerifyShapes(*c));
     }
     return VerifyEntryLayout(*entry);
   }
@@ -301,7 +296,7 @@ class ModuleVerifier {
     absl::flat_hash_map<const HloComputation*, int> state;
     std::vector<const HloComputation*> path;
     for (const HloComputation* c : computations_) {
-      AOT_VERIFY_RETURN_IF_ERROR(VisitCalls(c, state, path));
+      AOT_RETURN_IF_ERROR(VisitCalls(c, state, path));
     }
     return absl::OkStatus();
   }
@@ -324,7 +319,7 @@ class ModuleVerifier {
     path.push_back(c);
     for (const HloInstruction* instruction : c->instructions()) {
       for (const HloComputation* callee : instruction->called_computations()) {
-        AOT_VERIFY_RETURN_IF_ERROR(VisitCalls(callee, state, path));
+        AOT_RETURN_IF_ERROR(VisitCalls(callee, state, path));
       }
     }
     path.pop_back();
@@ -385,8 +380,6 @@ class ModuleVerifier {
   // The computations the module owns (computations() may list more).
   absl::flat_hash_set<const HloComputation*> owned_;
 };
-
-#undef AOT_VERIFY_RETURN_IF_ERROR
 
 }  // namespace
 

@@ -49,23 +49,6 @@ using google::protobuf::Reflection;
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
-constexpr char kCountdownIr[] = R"(
-@countdown__aot_arity = constant i64 2
-define void @countdown(ptr %frame) {
-  %args = load ptr, ptr %frame
-  %counter = load ptr, ptr %args
-  %pp = getelementptr ptr, ptr %args, i64 1
-  %pred = load ptr, ptr %pp
-  %c = load i32, ptr %counter
-  %d = sub i32 %c, 1
-  store i32 %d, ptr %counter
-  %ge = icmp sge i32 %d, 0
-  %b = zext i1 %ge to i8
-  store i8 %b, ptr %pred
-  ret void
-}
-)";
-
 // Allocation 0: parameter 0 (f32[256]); 1: temp; 2: output (f32[256]).
 constexpr int kParam = 0;
 constexpr int kTemp = 1;
@@ -135,7 +118,7 @@ ThunkProto Copy(absl::string_view name, int64_t offset) {
 }
 
 ThunkProto KernelCase() {
-  auto object = testing::CompileIrToObject(kCountdownIr);
+  auto object = testing::CompileIrToObject(testing::CountdownKernelIr());
   EXPECT_TRUE(object.ok()) << object.status();
   ThunkProto t = Info("countdown");
   KernelThunkProto* k = t.mutable_kernel();

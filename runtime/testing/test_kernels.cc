@@ -94,6 +94,25 @@ exit:
   return absl::StrReplaceAll(ir, {{"NAME", name}, {"OP", op}});
 }
 
+std::string CountdownKernelIr() {
+  return R"(
+@countdown__aot_arity = constant i64 2
+define void @countdown(ptr %frame) {
+  %args = load ptr, ptr %frame
+  %counter = load ptr, ptr %args
+  %pp = getelementptr ptr, ptr %args, i64 1
+  %pred = load ptr, ptr %pp
+  %c = load i32, ptr %counter
+  %d = sub i32 %c, 1
+  store i32 %d, ptr %counter
+  %ge = icmp sge i32 %d, 0
+  %b = zext i1 %ge to i8
+  store i8 %b, ptr %pred
+  ret void
+}
+)";
+}
+
 std::string SystemCallingKernelIr(absl::string_view name) {
   std::string ir = R"(
 @NAME__aot_arity = constant i64 0

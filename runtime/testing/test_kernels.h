@@ -17,6 +17,11 @@ absl::StatusOr<std::string> CompileIrToObject(absl::string_view ir,
 // over grid-of-blocks chunks of threads_x elements; arguments (a, b, out).
 std::string BinaryF32KernelIr(absl::string_view name, absl::string_view op);
 
+// IR of kernel `countdown`, the body of the tests' while loops: decrements
+// the s32 counter (argument 0) and writes counter >= 0 to the pred
+// (argument 1).
+std::string CountdownKernelIr();
+
 // IR of a kernel `name` that calls libc's system() (not allow-listed).
 std::string SystemCallingKernelIr(absl::string_view name);
 

@@ -19,23 +19,6 @@ using ::aot::testing::Bytes;
 using ::aot::testing::Load;
 using ::aot::testing::Shape;
 
-constexpr char kCountdownIr[] = R"(
-@countdown__aot_arity = constant i64 2
-define void @countdown(ptr %frame) {
-  %args = load ptr, ptr %frame
-  %counter = load ptr, ptr %args
-  %pp = getelementptr ptr, ptr %args, i64 1
-  %pred = load ptr, ptr %pp
-  %c = load i32, ptr %counter
-  %d = sub i32 %c, 1
-  store i32 %d, ptr %counter
-  %ge = icmp sge i32 %d, 0
-  %b = zext i1 %ge to i8
-  store i8 %b, ptr %pred
-  ret void
-}
-)";
-
 ThunkProto KernelThunk(absl::string_view name, const std::string& object,
                        std::vector<BufferSliceProto> args, int64_t blocks, int64_t threads,
                        std::vector<bool> written) {
@@ -60,7 +43,7 @@ ThunkProto KernelThunk(absl::string_view name, const std::string& object,
 }
 
 TEST(ThunksTest, WhileLoopRunsTheBodyCounterTimes) {
-  auto countdown = testing::CompileIrToObject(kCountdownIr);
+  auto countdown = testing::CompileIrToObject(testing::CountdownKernelIr());
   ASSERT_TRUE(countdown.ok()) << countdown.status();
   auto add = testing::CompileIrToObject(testing::BinaryF32KernelIr("acc", "fadd"));
   ASSERT_TRUE(add.ok()) << add.status();
