@@ -94,5 +94,42 @@ TEST(ParseBoolTest, AcceptsCommonSpellingsOnly) {
   EXPECT_FALSE(ParseBool("").ok());
 }
 
+TEST(FlagSetTest, ParseOrExitReturnsPositionalsOrExits) {
+  Flags f;
+  FlagSet set = MakeFlags(f);
+  char arg0[] = "tool", arg1[] = "--seed=3", arg2[] = "a.hlo";
+  char* argv[] = {arg0, arg1, arg2};
+  EXPECT_THAT(set.ParseOrExit(3, argv), ElementsAre("a.hlo"));
+  EXPECT_EQ(f.seed, 3);
+
+  char bad[] = "--bogus";
+  char* bad_argv[] = {arg0, bad};
+  EXPECT_EXIT(MakeFlags(f).ParseOrExit(2, bad_argv), ::testing::ExitedWithCode(2),
+              "tool: error: .*bogus");
+  char help[] = "--help";
+  char* help_argv[] = {arg0, help};
+  EXPECT_EXIT(MakeFlags(f).ParseOrExit(2, help_argv), ::testing::ExitedWithCode(0), "");
+  // A subcommand that takes no arguments: errors name the tool, not the
+  // subcommand.
+  char sub[] = "gate";
+  char* stray_argv[] = {arg0, sub, arg2};
+  EXPECT_EXIT(
+      {
+        FlagSet gate("tool gate", "tool gate", "Gates.");
+        gate.ParseOrExit(3, stray_argv, /*first=*/2, /*allow_positional=*/false);
+      },
+      ::testing::ExitedWithCode(2), "tool: error: tool gate takes no arguments, got 'a.hlo'");
+}
+
+TEST(ToolExitCodeTest, UsageErrorsExitTwoOtherFailuresOne) {
+  EXPECT_EQ(ToolExitCode(absl::OkStatus()), 0);
+  EXPECT_EQ(ToolExitCode(absl::InvalidArgumentError("bad module")), 1);
+  absl::Status usage = UsageError(absl::InvalidArgumentError("no --output_file"));
+  EXPECT_EQ(usage.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(usage.message(), "no --output_file");
+  EXPECT_EQ(ToolExitCode(usage), 2);
+  EXPECT_TRUE(UsageError(absl::OkStatus()).ok());
+}
+
 }  // namespace
 }  // namespace aot

@@ -15,18 +15,15 @@
 #include "compiler/hlo/hlo_computation.h"
 #include "compiler/hlo/hlo_instruction.h"
 #include "compiler/hlo/hlo_opcode.h"
+#include "compiler/verifier/diagnostics.h"
 #include "compiler/verifier/shape_inference.h"
 #include "support/status_macros.h"
 
 namespace aot {
 namespace {
 
-template <typename... Args>
-absl::Status Invalid(const Args&... args) {
-  return absl::InvalidArgumentError(absl::StrCat(args...));
-}
-
-std::string Str(const Shape& shape) { return shape.ToString(/*print_layout=*/false); }
+using verifier_internal::Invalid;
+using verifier_internal::Str;
 
 std::string Describe(const HloComputation& computation) {
   return absl::StrCat("computation '", computation.name(), "'");

@@ -15,17 +15,14 @@
 #include "absl/types/span.h"
 #include "compiler/hlo/hlo_computation.h"
 #include "compiler/hlo/hlo_opcode.h"
+#include "compiler/verifier/diagnostics.h"
 #include "support/status_macros.h"
 
 namespace aot {
 namespace {
 
-template <typename... Args>
-absl::Status Invalid(const Args&... args) {
-  return absl::InvalidArgumentError(absl::StrCat(args...));
-}
-
-std::string Str(const Shape& shape) { return shape.ToString(/*print_layout=*/false); }
+using verifier_internal::Invalid;
+using verifier_internal::Str;
 
 template <typename Container>
 std::string Dims(const Container& dims) {
