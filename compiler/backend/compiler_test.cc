@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "absl/strings/str_cat.h"
 #include "compiler/hlo/hlo_parser.h"
 #include "compiler/interpreter/evaluator.h"
 #include "compiler/target/target_config.h"
@@ -195,6 +196,116 @@ void ForEachKernel(const google::protobuf::RepeatedPtrField<ThunkProto>& thunks,
       for (const auto& b : t.conditional().branches()) ForEachKernel(b.thunks(), fn);
     }
   }
+}
+
+// Compile-then-load is never a surprise: every elementwise float opcode, in
+// every float type, compiles for every host ISA level and the runtime loads
+// the result (no kernel imports a symbol outside its allow-list).
+TEST(CompilerTest, EveryElementwiseOpcodeInEveryFloatTypeCompilesAndLoads) {
+  const char* unary[] = {"abs",
+                         "ceil",
+                         "cosine",
+                         "exponential",
+                         "exponential-minus-one",
+                         "floor",
+                         "log",
+                         "log-plus-one",
+                         "negate",
+                         "round-nearest-afz",
+                         "round-nearest-even",
+                         "rsqrt",
+                         "sign",
+                         "sine",
+                         "sqrt",
+                         "cbrt",
+                         "tanh",
+                         "tan",
+                         "logistic",
+                         "erf"};
+  const char* binary[] = {"add",     "subtract", "multiply",  "divide", "maximum",
+                          "minimum", "power",    "remainder", "atan2"};
+  auto client = Client::Create("host");
+  ASSERT_TRUE(client.ok());
+  int loaded = 0;
+  for (const char* isa : {"host-x86-64-v2", "host-x86-64-v3"}) {
+    auto target = ShippedTargetConfig(isa);
+    ASSERT_TRUE(target.ok());
+    for (const char* type : {"f16", "bf16", "f32", "f64"}) {
+      std::vector<std::string> modules;
+      for (const char* op : unary) {
+        modules.push_back(absl::StrCat("HloModule m\n\nENTRY e {\n  x = ", type,
+                                       "[1000] parameter(0)\n  ROOT r = ", type, "[1000] ", op,
+                                       "(x)\n}\n"));
+      }
+      for (const char* op : binary) {
+        modules.push_back(absl::StrCat(
+            "HloModule m\n\nENTRY e {\n  x = ", type, "[1000] parameter(0)\n  y = ", type,
+            "[1000] parameter(1)\n  ROOT r = ", type, "[1000] ", op, "(x, y)\n}\n"));
+      }
+      for (const std::string& text : modules) {
+        SCOPED_TRACE(absl::StrCat(isa, "\n", text));
+        auto module = ParseHloModule(text);
+        ASSERT_TRUE(module.ok()) << module.status();
+        auto compiled = Compile(**module, *target);
+        ASSERT_TRUE(compiled.ok()) << compiled.status();
+        auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
+        ASSERT_TRUE(executable.ok()) << executable.status();
+        ++loaded;
+      }
+    }
+  }
+  EXPECT_EQ(loaded, 2 * 4 * (20 + 9));
+}
+
+// LLVM's libcall simplifier turns pow(2, x) into exp2f, which the runtime
+// does not resolve: the optimizer is restricted to the runtime's allow-list,
+// so the module compiles, loads and matches the interpreter.
+TEST(CompilerTest, PowerOfTwoDoesNotImportExp2f) {
+  auto module = ParseHloModule(R"(HloModule pow2
+
+ENTRY e {
+  x = f32[1000] parameter(0)
+  two = f32[] constant(2)
+  b = f32[1000] broadcast(two), dimensions={}
+  ROOT r = f32[1000] power(b, x)
+}
+)");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto target = ShippedTargetConfig("host-x86-64-v3");
+  ASSERT_TRUE(target.ok());
+  auto compiled = Compile(**module, *target);
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  auto client = Client::Create("host");
+  ASSERT_TRUE(client.ok());
+  auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
+  ASSERT_TRUE(executable.ok()) << executable.status();
+}
+
+// Where the simplifier's result is lowered to a library call by the back
+// end (pow(2, float(i)) -> llvm.ldexp -> ldexpf), the compiler refuses the
+// module naming the import, instead of writing an artifact that will not
+// load.
+TEST(CompilerTest, AnImportTheRuntimeRefusesFailsTheCompileNamingIt) {
+  auto module = ParseHloModule(R"(HloModule ldexp
+
+ENTRY e {
+  x = f32[1000] parameter(0)
+  i = s32[1000] parameter(1)
+  f = f32[1000] convert(i)
+  two = f32[] constant(2)
+  b = f32[1000] broadcast(two), dimensions={}
+  p = f32[1000] power(b, f)
+  ROOT r = f32[1000] multiply(x, p)
+}
+)");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto target = ShippedTargetConfig("host-x86-64-v3");
+  ASSERT_TRUE(target.ok());
+  auto compiled = Compile(**module, *target);
+  ASSERT_FALSE(compiled.ok());
+  EXPECT_EQ(compiled.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(std::string(compiled.status().message()),
+              HasSubstr("imports ldexpf, which the runtime does not resolve"));
 }
 
 TEST(CompilerTest, EveryCorpusModuleCompilesForCudaDeviceLess) {

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "compiler/codegen/elemental_emitter.h"
 #include "compiler/codegen/ir_array.h"
 #include "compiler/codegen/llvm_backend.h"
@@ -14,6 +15,7 @@
 #include "llvm/IR/Module.h"
 #include "runtime/kernel_payload.h"
 #include "runtime/platform/host/host_kernel_abi.h"
+#include "runtime/platform/host/host_kernel_loader.h"
 #include "support/status_macros.h"
 
 namespace aot {
@@ -531,11 +533,21 @@ absl::StatusOr<CompiledKernel> CompileKernel(const KernelSpec& spec,
     }
   } else {
     AOT_ASSIGN_OR_RETURN(auto object, EmitHostObject(builder.module(), target));
+    AOT_RETURN_IF_ERROR(CheckHostObjectImports(spec.name, object));
     kernel.binary.set_format(KernelBinaryProto::HOST_ELF_OBJECT);
     kernel.binary.set_object(object);
   }
   kernel.binary.set_payload_sha256(KernelPayloadSha256(kernel.binary));
   return kernel;
+}
+
+absl::Status CheckHostObjectImports(absl::string_view name, absl::string_view object) {
+  AOT_ASSIGN_OR_RETURN(std::vector<std::string> disallowed, DisallowedSymbols(object));
+  if (disallowed.empty()) return absl::OkStatus();
+  return absl::UnimplementedError(
+      absl::StrCat("kernel '", name, "' imports ", absl::StrJoin(disallowed, ", "),
+                   ", which the runtime does not resolve (not on the host kernel allow-list); "
+                   "the executable would compile but not load"));
 }
 
 }  // namespace aot

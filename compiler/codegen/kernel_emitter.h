@@ -4,7 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "compiler/hlo/hlo_instruction.h"
 #include "proto/executable.pb.h"
 #include "proto/target.pb.h"
@@ -40,6 +42,13 @@ struct KernelEmitOptions {
 // Inputs of a kernel for `instruction`: the operands of an unfused op, the
 // operands of a fusion (in fused-parameter order).
 std::vector<const HloInstruction*> KernelInputs(const HloInstruction& instruction);
+
+// Every undefined symbol of host kernel object `object` is one the
+// runtime's loader resolves (its allow-list, HostKernelSymbolAllowList);
+// otherwise Unimplemented naming kernel `name` and each symbol the runtime
+// would refuse, so a module that compiles also loads (LLVM's libcall
+// simplifier can introduce calls such as exp2f or ldexpf).
+absl::Status CheckHostObjectImports(absl::string_view name, absl::string_view object);
 
 // Emits, optimizes and compiles the kernel for the target: an x86-64 ELF
 // object implementing the host kernel ABI (runtime/platform/host/

@@ -18,11 +18,13 @@
 #include "compiler/hlo/hlo_module.h"
 #include "compiler/hlo/hlo_parser.h"
 #include "compiler/target/target_config.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "runtime/kernel_payload.h"
 #include "runtime/platform/host/cpu_features.h"
 #include "runtime/platform/host/host_kernel_abi.h"
 #include "runtime/platform/host/host_kernel_loader.h"
+#include "runtime/testing/test_kernels.h"
 #include "support/status_macros.h"
 
 namespace aot {
@@ -577,6 +579,22 @@ TEST_F(HostExecutionTest, SortBlockSortsItsRow) {
       EXPECT_EQ(row, std::vector<float>(16, -1.0f)) << "row " << r;
     }
   }
+}
+
+TEST(CheckHostObjectImportsTest, RefusesAnImportOutsideTheRuntimeAllowList) {
+  // A crafted object: a kernel calling libc's system(), which the runtime's
+  // loader refuses; the compiler refuses it first, naming the symbol.
+  auto crafted = testing::CompileIrToObject(testing::SystemCallingKernelIr("evil"));
+  ASSERT_TRUE(crafted.ok()) << crafted.status();
+  absl::Status refused = CheckHostObjectImports("evil", *crafted);
+  EXPECT_EQ(refused.code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(std::string(refused.message()), ::testing::HasSubstr("kernel 'evil' imports system"));
+  // An object importing only allow-listed libm functions passes.
+  auto allowed = testing::CompileIrToObject(testing::BinaryF32KernelIr("fine", "fadd"));
+  ASSERT_TRUE(allowed.ok()) << allowed.status();
+  EXPECT_TRUE(CheckHostObjectImports("fine", *allowed).ok());
+  // Bytes that are not an object are an error, not a pass.
+  EXPECT_FALSE(CheckHostObjectImports("junk", "not an ELF object").ok());
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <mutex>
@@ -12,6 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Verifier.h"
@@ -26,6 +28,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/Transforms/IPO/Internalize.h"
+#include "runtime/platform/host/host_kernel_loader.h"
 #include "support/file_io.h"
 #include "support/status_macros.h"
 
@@ -96,6 +99,19 @@ absl::Status ConfigureModuleForTarget(llvm::Module& module, const TargetConfigPr
   return absl::OkStatus();
 }
 
+void RestrictToHostKernelAllowList(llvm::TargetLibraryInfoImpl& library) {
+  const std::vector<std::string> allowed = HostKernelSymbolAllowList();  // sorted
+  llvm::TargetLibraryInfo names(library);
+  for (unsigned f = 0; f < llvm::LibFunc::NumLibFuncs; ++f) {
+    const auto func = static_cast<llvm::LibFunc>(f);
+    llvm::StringRef name = names.getName(func);
+    if (name.empty()) continue;  // already unavailable on this target
+    if (!std::binary_search(allowed.begin(), allowed.end(), name.str())) {
+      library.setUnavailable(func);
+    }
+  }
+}
+
 absl::Status OptimizeModule(llvm::Module& module, const TargetConfigProto& target) {
   {
     std::string errors;
@@ -113,6 +129,15 @@ absl::Status OptimizeModule(llvm::Module& module, const TargetConfigProto& targe
   tuning.LoopVectorization = true;
   tuning.SLPVectorization = true;
   llvm::PassBuilder builder(machine.get(), tuning);
+  // Host kernels may only call what the runtime's loader resolves: library
+  // functions off its allow-list are unavailable to the optimizer, so the
+  // libcall simplifier cannot introduce them (pow(2, x) -> exp2f, ...).
+  // Registered before the default analyses, so this one is used.
+  llvm::TargetLibraryInfoImpl library(llvm::Triple(module.getTargetTriple()));
+  if (target.platform() == PLATFORM_HOST) {
+    RestrictToHostKernelAllowList(library);
+    fam.registerPass([&] { return llvm::TargetLibraryAnalysis(library); });
+  }
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);
   builder.registerFunctionAnalyses(fam);

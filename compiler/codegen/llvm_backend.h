@@ -5,6 +5,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Module.h"
 #include "proto/target.pb.h"
 
@@ -17,6 +18,11 @@ namespace aot {
 // Prepares `module` for the target (triple, data layout) so IR emission
 // uses the right types.
 absl::Status ConfigureModuleForTarget(llvm::Module& module, const TargetConfigProto& target);
+
+// Marks every library function not on the runtime's host kernel allow-list
+// unavailable, so optimization never introduces a call the loader would
+// refuse (OptimizeModule does this for host targets).
+void RestrictToHostKernelAllowList(llvm::TargetLibraryInfoImpl& library);
 
 // Runs LLVM's O3 pipeline on `module` (vectorization included).
 absl::Status OptimizeModule(llvm::Module& module, const TargetConfigProto& target);
