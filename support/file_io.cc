@@ -102,6 +102,18 @@ absl::Status WriteFileAtomically(const std::string& path, absl::string_view cont
     ::unlink(tmpl.c_str());
     return ErrnoStatus(err, "cannot rename temporary file onto", path);
   }
+  return SyncDirectory(dir.string());
+}
+
+absl::Status SyncDirectory(const std::string& dir) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return ErrnoStatus(errno, "cannot open directory", dir);
+  if (::fsync(fd) != 0) {
+    int err = errno;
+    ::close(fd);
+    return ErrnoStatus(err, "cannot sync directory", dir);
+  }
+  ::close(fd);
   return absl::OkStatus();
 }
 

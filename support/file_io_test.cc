@@ -64,5 +64,17 @@ TEST_F(FileIoTest, WriteIntoMissingDirectoryFailsCleanly) {
   EXPECT_FALSE(fs::exists(path));
 }
 
+TEST_F(FileIoTest, SyncDirectoryNamesWhatItCannotSync) {
+  EXPECT_TRUE(SyncDirectory(dir_.string()).ok());
+  absl::Status missing = SyncDirectory((dir_ / "missing").string());
+  EXPECT_EQ(missing.code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(missing.message()), HasSubstr("missing"));
+  // A regular file is not a directory: O_DIRECTORY refuses it.
+  ASSERT_TRUE(WriteFileAtomically((dir_ / "file").string(), "x").ok());
+  absl::Status file = SyncDirectory((dir_ / "file").string());
+  EXPECT_FALSE(file.ok());
+  EXPECT_THAT(std::string(file.message()), HasSubstr("cannot open directory"));
+}
+
 }  // namespace
 }  // namespace aot

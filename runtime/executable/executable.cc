@@ -78,9 +78,16 @@ int64_t CountLeaves(const ShapeProto& shape, int depth) {
 
 absl::Status ValidateExecutableProto(const ExecutableProto& proto, const LoadOptions& options) {
   const int64_t budget = options.memory_budget_bytes;
-  int64_t total = static_cast<int64_t>(proto.binary().size());
+  // Load keeps the artifact's own bytes resident besides the allocations:
+  // the constants' binary, every kernel's machine code and the embedded
+  // module all count against the budget.
+  int64_t total = static_cast<int64_t>(proto.ByteSizeLong());
   if (total > budget) {
-    return Invalid("binary", absl::StrCat(total, " bytes exceed the memory budget of ", budget));
+    return Invalid("executable",
+                   absl::StrCat(total,
+                                " bytes of constants, kernels and embedded module exceed the "
+                                "memory budget of ",
+                                budget));
   }
   std::vector<int> parameter_allocation;
   for (int i = 0; i < proto.buffer_allocations_size(); ++i) {
@@ -266,7 +273,7 @@ Executable::~Executable() {
 }
 
 absl::StatusOr<std::vector<std::vector<uint8_t>>> Executable::Execute(
-    absl::Span<const absl::Span<const uint8_t>> arguments) const {
+    absl::Span<const absl::Span<const uint8_t>> arguments, const ExecuteOptions& options) const {
   if (!platform_->CanExecute()) {
     return absl::FailedPreconditionError(
         absl::StrCat("platform '", platform_->name(), "' cannot execute kernels on this machine"));
@@ -330,7 +337,7 @@ absl::StatusOr<std::vector<std::vector<uint8_t>>> Executable::Execute(
     return status;
   }
   BufferAllocations allocations(std::move(memory));
-  ExecuteParams params{platform_.get(), &allocations};
+  ExecuteParams params{platform_.get(), &allocations, &options};
   status = ExecuteSequence(thunks_, params);
   if (status.ok()) status = platform_->Synchronize();
   std::vector<std::vector<uint8_t>> results;

@@ -45,8 +45,10 @@ class Executable {
   // Runs the executable. `arguments[i]` holds parameter i's bytes in the
   // physical layout of its shape. Returns the result leaves (depth-first),
   // each in the physical layout of its shape.
+  // `options` bounds the run (deadline, cancellation; default: none).
   absl::StatusOr<std::vector<std::vector<uint8_t>>> Execute(
-      absl::Span<const absl::Span<const uint8_t>> arguments) const;
+      absl::Span<const absl::Span<const uint8_t>> arguments,
+      const ExecuteOptions& options = {}) const;
 
   // The serialized executable, rebuilt from the in-memory thunks (ToProto)
   // and the executable's tables; deterministic. Command buffers are

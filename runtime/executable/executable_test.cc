@@ -353,6 +353,30 @@ TEST(ExecutableTest, MalformedArtifactsFailWithTheRightError) {
   }
 }
 
+TEST(ExecutableTest, BudgetCountsKernelMachineCodeAndTheEmbeddedModule) {
+  LoadOptions options;
+  options.memory_budget_bytes = int64_t{1} << 20;
+  auto client = Client::Create("host", options);
+  ASSERT_TRUE(client.ok()) << client.status();
+  ASSERT_TRUE((*client)->Load(MakeExecutable()).ok());
+  // Small allocations, but 2 MiB of kernel machine code, or a 2 MiB embedded
+  // module: load would keep either resident.
+  ExecutableProto big_kernel = MakeExecutable();
+  big_kernel.mutable_thunks(0)->mutable_kernel()->mutable_binary()->mutable_object()->append(
+      size_t{2} << 20, '\0');
+  ExecutableProto big_module = MakeExecutable();
+  big_module.mutable_hlo_module()->mutable_hlo_module()->set_name(
+      std::string(size_t{2} << 20, 'm'));
+  for (const ExecutableProto* proto : {&big_kernel, &big_module}) {
+    auto executable = (*client)->Load(*proto);
+    ASSERT_FALSE(executable.ok());
+    EXPECT_EQ(executable.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(std::string(executable.status().message()),
+                HasSubstr("of constants, kernels and embedded module exceed the memory budget of "
+                          "1048576"));
+  }
+}
+
 TEST(ExecutableTest, WrongIsaLevelIsFailedPreconditionStatingBothSides) {
   LoadOptions options;
   // A CPU with only the v2 features.

@@ -1,5 +1,7 @@
 #include "runtime/thunks/gemm_thunk.h"
 
+#include <limits>
+
 #include "absl/strings/str_cat.h"
 #include "runtime/shape_util.h"
 #include "support/status_macros.h"
@@ -36,6 +38,15 @@ absl::StatusOr<std::unique_ptr<GemmThunk>> GemmThunk::FromProto(ThunkInfoProto i
   if (g.batch_size() < 1 || g.m() < 1 || g.n() < 1 || g.k() < 1) {
     return context.Error("", absl::StrCat("batch_size, m, n, k must be >= 1, got ", g.batch_size(),
                                           ", ", g.m(), ", ", g.n(), ", ", g.k()));
+  }
+  // BLAS (and cuBLAS) take int dimensions and leading dimensions: bound m,
+  // n and k before any product of them is formed below, so neither the
+  // products nor the narrowing at execution can overflow.
+  constexpr int64_t kMaxBlasDimension = std::numeric_limits<int>::max();
+  if (g.m() > kMaxBlasDimension || g.n() > kMaxBlasDimension || g.k() > kMaxBlasDimension) {
+    return context.Error(
+        "", absl::StrCat("m, n, k must be at most ", kMaxBlasDimension, " (BLAS takes int), got ",
+                         g.m(), ", ", g.n(), ", ", g.k()));
   }
   if (g.lhs_batch_stride() < 0 || g.rhs_batch_stride() < 0 || g.output_batch_stride() < 0) {
     return context.Error("", "negative batch stride");

@@ -65,5 +65,29 @@ TEST(ThunksTest, GemmRejectsUndersizedSlices) {
               HasSubstr("thunks[0].gemm.rhs: slice of 24 bytes is smaller than the 48 bytes"));
 }
 
+TEST(ThunksTest, GemmRejectsDimensionsBeyondBlasIntBeforeMultiplying) {
+  // With m = n = k = 2^32 every product (m*k, k*n, m*n = 2^64) wraps to 0
+  // in int64, and the slice checks would pass.
+  Builder b;
+  int lhs = b.Parameter(Shape(F32, {2, 3}));
+  int out = b.Allocation(32, BufferAllocationProto::OUTPUT);
+  GemmThunkProto* g = b.Thunk("dot")->mutable_gemm();
+  *g->mutable_lhs() = Builder::Slice(lhs, 0, 24);
+  *g->mutable_rhs() = Builder::Slice(lhs, 0, 24);
+  *g->mutable_output() = Builder::Slice(out, 0, 32);
+  g->set_element_type(F32);
+  g->set_batch_size(1);
+  g->set_m(int64_t{1} << 32);
+  g->set_n(int64_t{1} << 32);
+  g->set_k(int64_t{1} << 32);
+  b.Result({{Shape(F32, {2, 4}), Builder::Slice(out, 0, 32)}});
+  auto client = *Client::Create("host");
+  auto executable = client->Load(b.Build());
+  ASSERT_FALSE(executable.ok());
+  EXPECT_THAT(std::string(executable.status().message()),
+              HasSubstr("thunks[0].gemm: m, n, k must be at most 2147483647 (BLAS takes int), "
+                        "got 4294967296, 4294967296, 4294967296"));
+}
+
 }  // namespace
 }  // namespace aot

@@ -1,6 +1,7 @@
 #ifndef AOT_RUNTIME_THUNKS_THUNK_H_
 #define AOT_RUNTIME_THUNKS_THUNK_H_
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -9,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "proto/executable.pb.h"
 #include "runtime/platform/platform.h"
 #include "runtime/thunks/buffer_slice.h"
@@ -33,10 +35,26 @@ class BufferAllocations {
   std::vector<DeviceMemory> allocations_;
 };
 
+// Limits on one execution. An artifact's while loop may run forever by
+// design; these stop it between thunks (and between loop iterations).
+struct ExecuteOptions {
+  // Past this time the execution stops with DeadlineExceeded (default:
+  // never).
+  absl::Time deadline = absl::InfiniteFuture();
+  // When set and it becomes true (from any thread), the execution stops
+  // with Cancelled.
+  const std::atomic<bool>* cancelled = nullptr;
+};
+
 struct ExecuteParams {
   Platform* platform = nullptr;
   const BufferAllocations* buffers = nullptr;
+  const ExecuteOptions* options = nullptr;  // null: no limits
 };
+
+// OK unless `params.options` says to stop now: DeadlineExceeded past the
+// deadline, Cancelled once cancelled. `before` names what would run next.
+absl::Status CheckExecutionLimits(const ExecuteParams& params, absl::string_view before);
 
 struct LoadOptions {
   // Upper bound on the memory an executable may declare (allocations,

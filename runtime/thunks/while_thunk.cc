@@ -1,5 +1,6 @@
 #include "runtime/thunks/while_thunk.h"
 
+#include "absl/strings/str_cat.h"
 #include "runtime/thunks/sequential_thunk.h"
 #include "support/status_macros.h"
 
@@ -25,6 +26,9 @@ absl::StatusOr<std::unique_ptr<WhileThunk>> WhileThunk::FromProto(ThunkInfoProto
 absl::Status WhileThunk::Execute(const ExecuteParams& params) const {
   DeviceMemory predicate = params.buffers->Resolve(predicate_);
   while (true) {
+    // Also between iterations: a loop of empty sequences runs no thunk.
+    AOT_RETURN_IF_ERROR(CheckExecutionLimits(
+        params, absl::StrCat("an iteration of while loop '", info().name(), "'")));
     AOT_RETURN_IF_ERROR(ExecuteSequence(condition_, params));
     uint8_t value = 0;
     AOT_RETURN_IF_ERROR(params.platform->CopyDeviceToHost(predicate, &value, 1));

@@ -1,10 +1,15 @@
 // The while thunk (kernel thunks as its condition and body) executed on the
 // host platform, and its FromProto -> ToProto round trip.
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "proto/executable.pb.h"
 #include "runtime/testing/executable_builder.h"
@@ -18,6 +23,7 @@ using ::aot::testing::Builder;
 using ::aot::testing::Bytes;
 using ::aot::testing::Load;
 using ::aot::testing::Shape;
+using ::testing::HasSubstr;
 
 ThunkProto KernelThunk(absl::string_view name, const std::string& object,
                        std::vector<BufferSliceProto> args, int64_t blocks, int64_t threads,
@@ -78,6 +84,59 @@ TEST(ThunksTest, WhileLoopRunsTheBodyCounterTimes) {
     std::vector<float> got = As<float>((*results)[0]);
     for (int i = 0; i < 64; ++i) ASSERT_EQ(got[i], count * xs[i]) << count << " " << i;
   }
+}
+
+// A loop whose condition always holds (a memset writes pred = 1) runs
+// until the execution's deadline or cancellation stops it, between thunks.
+TEST(ThunksTest, EndlessWhileLoopStopsAtTheDeadlineOrWhenCancelled) {
+  Builder b;
+  int x = b.Parameter(Shape(F32, {4}));
+  int state = b.Allocation(4, BufferAllocationProto::TEMP);
+  int out = b.Allocation(16, BufferAllocationProto::OUTPUT);
+  ThunkProto* loop = b.Thunk("forever");
+  WhileThunkProto* w = loop->mutable_while_loop();
+  *w->mutable_predicate() = Builder::Slice(state, 0, 1);
+  ThunkProto* condition = w->mutable_condition()->add_thunks();
+  condition->mutable_info()->set_name("true");
+  MemsetThunkProto* truth = condition->mutable_memset();
+  *truth->mutable_destination() = Builder::Slice(state, 0, 4);
+  truth->set_pattern(1);
+  w->mutable_body();  // empty: the loop only spins
+  ThunkProto* copy = b.Thunk("copy");
+  *copy->mutable_copy()->mutable_source() = Builder::Slice(x, 0, 16);
+  *copy->mutable_copy()->mutable_destination() = Builder::Slice(out, 0, 16);
+  b.Result({{Shape(F32, {4}), Builder::Slice(out, 0, 16)}});
+  auto executable = Load(b.Build());
+  ASSERT_NE(executable, nullptr);
+  std::vector<float> xs = {1, 2, 3, 4};
+
+  ExecuteOptions deadline;
+  deadline.deadline = absl::Now() + absl::Milliseconds(50);
+  auto timed_out = executable->Execute({Bytes(xs)}, deadline);
+  ASSERT_FALSE(timed_out.ok());
+  EXPECT_EQ(timed_out.status().code(), absl::StatusCode::kDeadlineExceeded);
+  EXPECT_THAT(std::string(timed_out.status().message()),
+              HasSubstr("while_loop thunk 'forever': execution passed its deadline"));
+
+  std::atomic<bool> cancelled{false};
+  ExecuteOptions cancellable;
+  cancellable.cancelled = &cancelled;
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    cancelled = true;
+  });
+  auto stopped = executable->Execute({Bytes(xs)}, cancellable);
+  canceller.join();
+  ASSERT_FALSE(stopped.ok());
+  EXPECT_EQ(stopped.status().code(), absl::StatusCode::kCancelled);
+
+  // An already-passed deadline stops before the first thunk runs.
+  ExecuteOptions past;
+  past.deadline = absl::Now() - absl::Seconds(1);
+  auto before_start = executable->Execute({Bytes(xs)}, past);
+  ASSERT_FALSE(before_start.ok());
+  EXPECT_THAT(std::string(before_start.status().message()),
+              HasSubstr("deadline before while_loop thunk 'forever'"));
 }
 
 }  // namespace
