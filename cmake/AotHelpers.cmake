@@ -20,3 +20,16 @@ function(aot_cc_benchmark)
   add_executable(${B_NAME} EXCLUDE_FROM_ALL ${B_SRCS})
   target_link_libraries(${B_NAME} PRIVATE ${B_DEPS} benchmark::benchmark benchmark::benchmark_main)
 endfunction()
+
+# aot_cc_fuzzer(NAME name SRCS ... DEPS ...): a libFuzzer target (its source
+# defines LLVMFuzzerTestOneInput), built only with -DAOT_FUZZ=ON; run by
+# scripts/fuzz.sh, not by CTest.
+function(aot_cc_fuzzer)
+  cmake_parse_arguments(F "" "NAME" "SRCS;DEPS" ${ARGN})
+  if(NOT AOT_FUZZ)
+    return()
+  endif()
+  add_executable(${F_NAME} EXCLUDE_FROM_ALL ${F_SRCS})
+  target_link_libraries(${F_NAME} PRIVATE ${F_DEPS})
+  target_link_options(${F_NAME} PRIVATE -fsanitize=fuzzer)
+endfunction()

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Configures (once) and builds the project with Ninja.
-#   scripts/build.sh [--sanitize] [TARGET...]
-# Environment: AOT_BUILD_DIR (default build, or build-asan with --sanitize),
+#   scripts/build.sh [--sanitize|--tsan] [TARGET...]
+# Environment: AOT_BUILD_DIR (default build; build-asan with --sanitize, build-tsan
+# with --tsan),
 # AOT_JOBS (default: number of cores), AOT_CMAKE_ARGS (extra configure flags).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -12,14 +13,18 @@ targets=()
 for arg in "$@"; do
   case "$arg" in
     --sanitize) sanitize=1 ;;
-    -h|--help) sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --tsan) sanitize=thread ;;
+    -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) targets+=("$arg") ;;
   esac
 done
 
 AOT_SETUP_QUIET=1 bash scripts/setup.sh
 
-if [ "$sanitize" = 1 ]; then
+if [ "$sanitize" = thread ]; then
+  BUILD_DIR="${AOT_BUILD_DIR:-build-tsan}"
+  extra=(-DAOT_SANITIZE=thread -DCMAKE_BUILD_TYPE=Release)
+elif [ "$sanitize" = 1 ]; then
   BUILD_DIR="${AOT_BUILD_DIR:-build-asan}"
   extra=(-DAOT_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug)
 else

@@ -8,6 +8,7 @@ PACKAGES=(
   llvm-19-dev libprotobuf-dev protobuf-compiler libabsl-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev
   clang-format
+  clang-19 lld-19 libclang-rt-19-dev
 )
 
 missing=()

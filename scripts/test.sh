@@ -1,23 +1,45 @@
 #!/usr/bin/env bash
 # The project's test command (README, .ci/run): installs what is missing,
 # configures, builds and runs every test with CTest.
-#   scripts/test.sh [--sanitize] [ctest args...]
+#   scripts/test.sh [--sanitize|--tsan] [ctest args...]
 # The parser fuzz tests and the malformed-artifact tests also run under
-# AddressSanitizer + UBSan (build-asan/) first; AOT_SKIP_SANITIZER_TESTS=1
-# skips that step. --sanitize runs the whole suite sanitized instead.
+# AddressSanitizer + UBSan (build-asan/) first, the concurrency tests under
+# ThreadSanitizer (build-tsan/), and after CTest each libFuzzer target runs
+# 20 s on its seeds (build-fuzz/, clang-19). AOT_SKIP_SANITIZER_TESTS=1,
+# AOT_SKIP_TSAN=1 and AOT_SKIP_FUZZ=1 skip those steps. --sanitize runs the
+# whole suite sanitized instead; --tsan runs the ThreadSanitizer step alone.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 build_args=()
 ctest_args=()
+tsan_only=0
 for arg in "$@"; do
   case "$arg" in
     --sanitize) build_args+=(--sanitize) ;;
-    -h|--help) sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --tsan) tsan_only=1 ;;
+    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) ctest_args+=("$arg") ;;
   esac
 done
+
+# One executable from 8 threads, the thread pool shared by several callers,
+# cancellation from another thread: under ThreadSanitizer, clean.
+tsan_step() {
+  bash scripts/build.sh --tsan executable_test thunks_test host_platform_test
+  local dir="${AOT_TSAN_BUILD_DIR:-build-tsan}"
+  export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
+  "./$dir/runtime/executable/executable_test" --gtest_brief=1 --gtest_filter='*Concurrent*'
+  "./$dir/runtime/thunks/thunks_test" --gtest_brief=1 --gtest_filter='*Endless*'
+  "./$dir/runtime/platform/host/host_platform_test" --gtest_brief=1
+  unset TSAN_OPTIONS
+}
+
+if [ "$tsan_only" = 1 ]; then
+  tsan_step
+  exit 0
+fi
 
 if [ "${#build_args[@]}" -gt 0 ]; then
   # The whole suite under AddressSanitizer + UBSan.
@@ -42,6 +64,12 @@ if [ "${AOT_SKIP_SANITIZER_TESTS:-0}" != 1 ]; then
       --gtest_filter='*Malformed*:*Truncated*:*System*:*WrongIsa*:*Concurrent*'
 fi
 
+if [ "${AOT_SKIP_TSAN:-0}" != 1 ]; then
+  tsan_step
+else
+  echo "test.sh: note: ThreadSanitizer step skipped (AOT_SKIP_TSAN=1)"
+fi
+
 bash scripts/build.sh
 
 # `buf breaking` (npm @bufbuild/buf) for the schema guard's cross-check;
@@ -59,5 +87,18 @@ if [ -x "$BUF_DIR/node_modules/.bin/buf" ]; then
   esac
 fi
 
-cd "${AOT_BUILD_DIR:-build}"
-ctest --output-on-failure -j "${AOT_JOBS:-$(nproc)}" "${ctest_args[@]}"
+# Short libFuzzer runs on the seed corpora: a regression that crashes a
+# parser or the loader on its own seeds (or close mutations) fails here.
+if [ "${AOT_SKIP_FUZZ:-0}" = 1 ]; then
+  echo "test.sh: note: fuzz step skipped (AOT_SKIP_FUZZ=1)"
+elif ! command -v clang++-19 >/dev/null 2>&1; then
+  echo "test.sh: note: fuzz step skipped: clang++-19 is not installed (scripts/setup.sh installs it)"
+else
+  for target in $(bash scripts/fuzz.sh --list); do
+    bash scripts/fuzz.sh "$target" "${AOT_FUZZ_SECONDS:-20}"
+  done
+fi
+
+# CTest last: its summary closes the run.
+(cd "${AOT_BUILD_DIR:-build}" &&
+  ctest --output-on-failure -j "${AOT_JOBS:-$(nproc)}" ${ctest_args[@]+"${ctest_args[@]}"})

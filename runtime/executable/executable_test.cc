@@ -14,6 +14,7 @@
 #include "runtime/platform/host/cpu_features.h"
 #include "runtime/platform/host/host_kernel_loader.h"
 #include "runtime/testing/test_kernels.h"
+#include "support/file_io.h"
 
 namespace aot {
 namespace {
@@ -375,6 +376,58 @@ TEST(ExecutableTest, BudgetCountsKernelMachineCodeAndTheEmbeddedModule) {
                 HasSubstr("of constants, kernels and embedded module exceed the memory budget of "
                           "1048576"));
   }
+}
+
+// Inputs the fuzzers found (scripts/fuzz.sh), kept as regressions: each
+// loads or fails with a Status naming the problem; none may crash.
+TEST(ExecutableTest, FuzzFindingsLoadOrFailCleanly) {
+  struct Finding {
+    const char* file;
+    bool loads;
+    const char* message;
+  };
+  const Finding findings[] = {
+      // A relocation 1 MiB past the end of .text: JITLink wrote outside the
+      // section (SEGV) before relocations were checked.
+      {"relocation_outside_section.pb", false,
+       "kernel 'k3_fusion_4': relocation at offset 1048957 writes 4 bytes outside section "
+       "'.text' of 436 bytes"},
+      // .rodata without SHF_ALLOC: JITLink gave the arity symbol address 0 and
+      // the loader dereferenced it. The arity is now read from the file.
+      {"null_arity_symbol.pbtxt", true, ""},
+  };
+  auto client = HostClient();
+  for (const Finding& f : findings) {
+    SCOPED_TRACE(f.file);
+    auto bytes = ReadFileToString(absl::StrCat("runtime/executable/testdata/fuzz/", f.file));
+    ASSERT_TRUE(bytes.ok()) << bytes.status();
+    auto executable = client->DeserializeExecutable(*bytes);
+    if (f.loads) {
+      // Loading is what the finding crashed; running needs the ISA level it
+      // was compiled for, which this machine may lack.
+      EXPECT_TRUE(executable.ok() ||
+                  executable.status().code() == absl::StatusCode::kFailedPrecondition)
+          << executable.status();
+    } else {
+      ASSERT_FALSE(executable.ok());
+      EXPECT_THAT(std::string(executable.status().message()), HasSubstr(f.message));
+    }
+  }
+}
+
+TEST(ExecutableTest, KernelArityIsReadFromTheObjectNotThroughAnAddress) {
+  auto object = testing::CompileIrToObject(testing::BinaryF32KernelIr("k", "fadd"));
+  ASSERT_TRUE(object.ok()) << object.status();
+  auto arity = ReadKernelArity(*object, "k");
+  ASSERT_TRUE(arity.ok()) << arity.status();
+  EXPECT_EQ(*arity, 3);
+  EXPECT_TRUE(ValidateKernelRelocations(*object).ok());
+  auto missing = ReadKernelArity(*object, "other");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_THAT(std::string(missing.status().message()),
+              HasSubstr("the object defines no 'other__aot_arity'"));
+  EXPECT_FALSE(ReadKernelArity("not an object", "k").ok());
+  EXPECT_FALSE(ValidateKernelRelocations("not an object").ok());
 }
 
 TEST(ExecutableTest, WrongIsaLevelIsFailedPreconditionStatingBothSides) {

@@ -7,9 +7,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "llvm/BinaryFormat/ELF.h"
 #include "llvm/ExecutionEngine/Orc/Core.h"
 #include "llvm/ExecutionEngine/Orc/ExecutorProcessControl.h"
 #include "llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h"
+#include "llvm/Object/ELF.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -150,6 +152,21 @@ class HostKernelLoader : public KernelLoader {
                                                      "allow-list: ",
                                                      absl::StrJoin(*disallowed, ", ")));
     }
+    // JITLink trusts relocation offsets and reads symbol values as
+    // addresses: check both against the object itself first.
+    if (absl::Status s = ValidateKernelRelocations(object); !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("kernel '", kernel_name, "': ", s.message()));
+    }
+    auto declared_arity = ReadKernelArity(object, kernel_name);
+    if (!declared_arity.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("kernel '", kernel_name, "': ", declared_arity.status().message()));
+    }
+    const int64_t arity_value = *declared_arity;
+    if (arity_value < 0 || arity_value > 4096) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("kernel '", kernel_name, "' declares an invalid arity ", arity_value));
+    }
     llvm::orc::JITDylib& dylib =
         session_->createBareJITDylib(absl::StrCat("kernel.", cache_.size(), ".", kernel_name));
     dylib.addToLinkOrder(*runtime_symbols_);
@@ -169,12 +186,9 @@ class HostKernelLoader : public KernelLoader {
       return symbol->getAddress().toPtr<void*>();
     };
     AOT_ASSIGN_OR_RETURN(auto entry, lookup(std::string(kernel_name)));
-    auto arity = lookup(absl::StrCat(kernel_name, kHostKernelAritySuffix));
-    if (!arity.ok()) return arity.status();
-    int64_t arity_value = *static_cast<const int64_t*>(*arity);
-    if (arity_value < 0 || arity_value > 4096) {
+    if (entry == nullptr) {
       return absl::InvalidArgumentError(
-          absl::StrCat("kernel '", kernel_name, "' declares an invalid arity ", arity_value));
+          absl::StrCat("kernel '", kernel_name, "': the entry point has no address"));
     }
     handles_.push_back(std::make_unique<HostKernelHandle>(
         std::string(kernel_name), reinterpret_cast<AotHostKernelFn>(entry), arity_value));
@@ -229,6 +243,130 @@ absl::StatusOr<std::vector<std::string>> UndefinedSymbols(absl::string_view obje
   std::sort(undefined.begin(), undefined.end());
   undefined.erase(std::unique(undefined.begin(), undefined.end()), undefined.end());
   return undefined;
+}
+
+namespace {
+
+using Elf64 = llvm::object::ELF64LE;
+
+// Bytes an x86-64 relocation of `type` writes; 8 for any type not listed
+// (the conservative bound).
+uint64_t RelocationWidth(uint32_t type) {
+  switch (type) {
+    case llvm::ELF::R_X86_64_8:
+    case llvm::ELF::R_X86_64_PC8:
+      return 1;
+    case llvm::ELF::R_X86_64_16:
+    case llvm::ELF::R_X86_64_PC16:
+      return 2;
+    case llvm::ELF::R_X86_64_PC32:
+    case llvm::ELF::R_X86_64_GOT32:
+    case llvm::ELF::R_X86_64_PLT32:
+    case llvm::ELF::R_X86_64_GOTPCREL:
+    case llvm::ELF::R_X86_64_32:
+    case llvm::ELF::R_X86_64_32S:
+    case llvm::ELF::R_X86_64_GOTPC32:
+    case llvm::ELF::R_X86_64_SIZE32:
+    case llvm::ELF::R_X86_64_GOTPCRELX:
+    case llvm::ELF::R_X86_64_REX_GOTPCRELX:
+      return 4;
+    default:
+      return 8;
+  }
+}
+
+absl::StatusOr<llvm::object::ELFFile<Elf64>> OpenElf(absl::string_view object) {
+  auto elf = llvm::object::ELFFile<Elf64>::create(llvm::StringRef(object.data(), object.size()));
+  if (!elf)
+    return absl::InvalidArgumentError(absl::StrCat("not an ELF file: ", ToString(elf.takeError())));
+  return *std::move(elf);
+}
+
+template <typename T>
+absl::StatusOr<T> Checked(llvm::Expected<T> value, absl::string_view what) {
+  if (!value)
+    return absl::InvalidArgumentError(absl::StrCat(what, ": ", ToString(value.takeError())));
+  return *std::move(value);
+}
+
+}  // namespace
+
+absl::Status ValidateKernelRelocations(absl::string_view object) {
+  AOT_ASSIGN_OR_RETURN(auto elf, OpenElf(object));
+  AOT_ASSIGN_OR_RETURN(auto sections, Checked(elf.sections(), "unreadable section table"));
+  for (const auto& section : sections) {
+    if (section.sh_type != llvm::ELF::SHT_RELA && section.sh_type != llvm::ELF::SHT_REL) continue;
+    AOT_ASSIGN_OR_RETURN(const auto* target,
+                         Checked(elf.getSection(section.sh_info), "relocated section"));
+    AOT_ASSIGN_OR_RETURN(const auto* symtab,
+                         Checked(elf.getSection(section.sh_link), "relocation symbol table"));
+    const uint64_t symbols = symtab->sh_entsize == 0 ? 0 : symtab->sh_size / symtab->sh_entsize;
+    AOT_ASSIGN_OR_RETURN(auto name, Checked(elf.getSectionName(*target), "section name"));
+    auto check = [&](uint64_t offset, uint32_t type, uint32_t symbol) -> absl::Status {
+      const uint64_t width = RelocationWidth(type);
+      if (offset > target->sh_size || width > target->sh_size - offset) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "relocation at offset ", offset, " writes ", width, " bytes outside section '",
+            name.str(), "' of ", static_cast<uint64_t>(target->sh_size), " bytes"));
+      }
+      if (symbol >= symbols) {
+        return absl::InvalidArgumentError(absl::StrCat("relocation at offset ", offset,
+                                                       " names symbol ", symbol, " of ", symbols));
+      }
+      return absl::OkStatus();
+    };
+    if (section.sh_type == llvm::ELF::SHT_RELA) {
+      AOT_ASSIGN_OR_RETURN(auto relocations, Checked(elf.relas(section), "relocations"));
+      for (const auto& r : relocations) {
+        AOT_RETURN_IF_ERROR(check(r.r_offset, r.getType(false), r.getSymbol(false)));
+      }
+    } else {
+      AOT_ASSIGN_OR_RETURN(auto relocations, Checked(elf.rels(section), "relocations"));
+      for (const auto& r : relocations) {
+        AOT_RETURN_IF_ERROR(check(r.r_offset, r.getType(false), r.getSymbol(false)));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int64_t> ReadKernelArity(absl::string_view object, absl::string_view kernel_name) {
+  const std::string arity_name = absl::StrCat(kernel_name, kHostKernelAritySuffix);
+  AOT_ASSIGN_OR_RETURN(auto elf, OpenElf(object));
+  AOT_ASSIGN_OR_RETURN(auto sections, Checked(elf.sections(), "unreadable section table"));
+  for (const auto& section : sections) {
+    if (section.sh_type != llvm::ELF::SHT_SYMTAB) continue;
+    AOT_ASSIGN_OR_RETURN(auto symbols, Checked(elf.symbols(&section), "symbol table"));
+    AOT_ASSIGN_OR_RETURN(auto strings,
+                         Checked(elf.getStringTableForSymtab(section, sections), "string table"));
+    for (const auto& symbol : symbols) {
+      auto name = symbol.getName(strings);
+      if (!name) {
+        llvm::consumeError(name.takeError());
+        continue;
+      }
+      if (*name != arity_name) continue;
+      // A defined 8-byte constant inside a section with contents: read it
+      // from the file, never through an address the object chose.
+      if (symbol.st_shndx == llvm::ELF::SHN_UNDEF || symbol.st_shndx >= llvm::ELF::SHN_LORESERVE) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("'", arity_name, "' is not defined in a section of the object"));
+      }
+      AOT_ASSIGN_OR_RETURN(const auto* home,
+                           Checked(elf.getSection(symbol.st_shndx), "arity section"));
+      AOT_ASSIGN_OR_RETURN(auto contents,
+                           Checked(elf.getSectionContents(*home), "arity section contents"));
+      if (home->sh_type == llvm::ELF::SHT_NOBITS || symbol.st_value > contents.size() ||
+          contents.size() - symbol.st_value < sizeof(int64_t)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("'", arity_name, "' does not lie inside its section's contents"));
+      }
+      int64_t arity = 0;
+      std::memcpy(&arity, contents.data() + symbol.st_value, sizeof(arity));
+      return arity;
+    }
+  }
+  return absl::InvalidArgumentError(absl::StrCat("the object defines no '", arity_name, "'"));
 }
 
 absl::StatusOr<std::vector<std::string>> DisallowedSymbols(absl::string_view object) {

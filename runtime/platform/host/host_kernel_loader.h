@@ -20,6 +20,16 @@ std::vector<std::string> HostKernelSymbolAllowList();
 // relocatable object.
 absl::StatusOr<std::vector<std::string>> UndefinedSymbols(absl::string_view object);
 
+// Every relocation of an ELF object writes inside the section it relocates
+// and names a symbol of its symbol table; InvalidArgument naming the first
+// that does not (JITLink would write outside the section).
+absl::Status ValidateKernelRelocations(absl::string_view object);
+
+// The value of `<kernel_name>__aot_arity`, read from the object's own
+// section contents; InvalidArgument when it is missing, undefined, absolute
+// or does not lie inside its section.
+absl::StatusOr<int64_t> ReadKernelArity(absl::string_view object, absl::string_view kernel_name);
+
 // Undefined symbols of an ELF object that are not on the allow-list;
 // InvalidArgument when the bytes are not an x86-64 ELF relocatable object.
 absl::StatusOr<std::vector<std::string>> DisallowedSymbols(absl::string_view object);

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Runs a libFuzzer target on its seed corpus.
+#   scripts/fuzz.sh TARGET [SECONDS]   run for SECONDS (default 60)
+#   scripts/fuzz.sh --list             the targets
+# Builds build-fuzz/ with clang-19 (-DAOT_FUZZ=ON: libFuzzer + ASan + UBSan)
+# on first use. The working corpus grows in build-fuzz/corpus/TARGET; seeds
+# come from golden/. Findings (crash-*, leak-*, timeout-*, oom-*) are written
+# to build-fuzz/findings/TARGET/ and fail the run (exit 1).
+# Environment: AOT_FUZZ_RUNS=N stops after N executions instead of a time.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+TARGETS=(hlo_parser_fuzzer artifact_loader_fuzzer text_artifact_fuzzer schema_check_fuzzer)
+case "${1:-}" in
+  ""|-h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ]; exit $? ;;
+  --list) printf '%s\n' "${TARGETS[@]}"; exit 0 ;;
+esac
+target="$1"
+seconds="${2:-60}"
+if ! printf '%s\n' "${TARGETS[@]}" | grep -qx "$target"; then
+  echo "fuzz.sh: error: unknown target '$target' (scripts/fuzz.sh --list)" >&2
+  exit 2
+fi
+case "$seconds" in ''|*[!0-9]*) echo "fuzz.sh: error: SECONDS must be a whole number, got '$seconds'" >&2; exit 2 ;; esac
+
+AOT_SETUP_QUIET=1 bash scripts/setup.sh
+BUILD_DIR="${AOT_FUZZ_BUILD_DIR:-build-fuzz}"
+if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  CC=clang-19 CXX=clang++-19 cmake -S . -B "$BUILD_DIR" -G Ninja -DAOT_FUZZ=ON \
+    -DCMAKE_BUILD_TYPE=Release -DAOT_BUILD_BENCHMARKS=OFF >/dev/null
+fi
+cmake --build "$BUILD_DIR" --target "$target" -j "${AOT_JOBS:-$(nproc)}" >/dev/null
+binary="$(find "$BUILD_DIR" -type f -name "$target" -perm -u+x | head -1)"
+
+# Seeds: what the project itself reads.
+seeds="$BUILD_DIR/seeds/$target"
+rm -rf "$seeds"
+mkdir -p "$seeds" "$BUILD_DIR/corpus/$target" "$BUILD_DIR/findings/$target"
+extra=()
+case "$target" in
+  hlo_parser_fuzzer)
+    find golden/modules compiler/tools/testdata -name '*.hlo' -exec cp {} "$seeds"/ \;
+    extra+=(-dict=compiler/hlo/hlo_parser_fuzzer.dict) ;;
+  artifact_loader_fuzzer|text_artifact_fuzzer)
+    n=0
+    for f in golden/executables/*/v*/*.pbtxt; do
+      n=$((n + 1))
+      cp "$f" "$seeds/$n.pbtxt"
+      if [ "$target" = artifact_loader_fuzzer ]; then
+        # The same artifact in binary form (what aotc writes by default).
+        protoc -I. --encode=aot.ExecutableProto proto/executable.proto < "$f" > "$seeds/$n.pb"
+      fi
+    done
+    # Earlier findings, kept as regressions (runtime/executable/testdata/fuzz).
+    cp runtime/executable/testdata/fuzz/* "$seeds"/ ;;
+  schema_check_fuzzer)
+    cp golden/schema/*.binpb "$seeds"/ ;;
+esac
+
+runs=()
+[ -z "${AOT_FUZZ_RUNS:-}" ] || runs=(-runs="$AOT_FUZZ_RUNS")
+echo "fuzz.sh: $target for ${AOT_FUZZ_RUNS:+$AOT_FUZZ_RUNS runs, at most }${seconds} s on $(ls "$seeds" | wc -l) seeds"
+log="$BUILD_DIR/findings/$target.log"
+set +e
+"$binary" -max_total_time="$seconds" ${runs[@]+"${runs[@]}"} -timeout=25 -rss_limit_mb=4096 \
+  -max_len=1048576 -print_final_stats=1 -artifact_prefix="$BUILD_DIR/findings/$target/" \
+  ${extra[@]+"${extra[@]}"} "$BUILD_DIR/corpus/$target" "$seeds" >"$log" 2>&1
+status=$?
+set -e
+grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::average_exec_per_sec|SUMMARY)|ERROR:|Test unit written" "$log" || true
+if [ "$status" != 0 ] || [ -n "$(ls -A "$BUILD_DIR/findings/$target")" ]; then
+  echo "fuzz.sh: $target: FINDING (exit $status); see $BUILD_DIR/findings/$target/" >&2
+  exit 1
+fi
+echo "fuzz.sh: $target: no findings"
