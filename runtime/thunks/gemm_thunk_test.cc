@@ -44,7 +44,9 @@ TEST(ThunksTest, GemmWithTransposedRhs) {
   EXPECT_THAT(As<float>((*results)[0]), ElementsAre(1, 2, 3, 6, 4, 5, 6, 15));
 }
 
-TEST(ThunksTest, GemmRejectsUndersizedSlices) {
+// Loads an f32 GEMM of the given dimensions over a 24-byte operand slice
+// (lhs and rhs) and a 32-byte output: what load says about it.
+absl::Status LoadGemm(int64_t m, int64_t n, int64_t k) {
   Builder b;
   int lhs = b.Parameter(Shape(F32, {2, 3}));
   int out = b.Allocation(32, BufferAllocationProto::OUTPUT);
@@ -54,37 +56,28 @@ TEST(ThunksTest, GemmRejectsUndersizedSlices) {
   *g->mutable_output() = Builder::Slice(out, 0, 32);
   g->set_element_type(F32);
   g->set_batch_size(1);
-  g->set_m(2);
-  g->set_n(4);
-  g->set_k(3);
+  g->set_m(m);
+  g->set_n(n);
+  g->set_k(k);
   b.Result({{Shape(F32, {2, 4}), Builder::Slice(out, 0, 32)}});
   auto client = *Client::Create("host");
-  auto executable = client->Load(b.Build());
-  ASSERT_FALSE(executable.ok());
-  EXPECT_THAT(std::string(executable.status().message()),
+  return client->Load(b.Build()).status();
+}
+
+TEST(ThunksTest, GemmRejectsUndersizedSlices) {
+  absl::Status s = LoadGemm(2, 4, 3);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(std::string(s.message()),
               HasSubstr("thunks[0].gemm.rhs: slice of 24 bytes is smaller than the 48 bytes"));
 }
 
 TEST(ThunksTest, GemmRejectsDimensionsBeyondBlasIntBeforeMultiplying) {
   // With m = n = k = 2^32 every product (m*k, k*n, m*n = 2^64) wraps to 0
   // in int64, and the slice checks would pass.
-  Builder b;
-  int lhs = b.Parameter(Shape(F32, {2, 3}));
-  int out = b.Allocation(32, BufferAllocationProto::OUTPUT);
-  GemmThunkProto* g = b.Thunk("dot")->mutable_gemm();
-  *g->mutable_lhs() = Builder::Slice(lhs, 0, 24);
-  *g->mutable_rhs() = Builder::Slice(lhs, 0, 24);
-  *g->mutable_output() = Builder::Slice(out, 0, 32);
-  g->set_element_type(F32);
-  g->set_batch_size(1);
-  g->set_m(int64_t{1} << 32);
-  g->set_n(int64_t{1} << 32);
-  g->set_k(int64_t{1} << 32);
-  b.Result({{Shape(F32, {2, 4}), Builder::Slice(out, 0, 32)}});
-  auto client = *Client::Create("host");
-  auto executable = client->Load(b.Build());
-  ASSERT_FALSE(executable.ok());
-  EXPECT_THAT(std::string(executable.status().message()),
+  constexpr int64_t kHuge = int64_t{1} << 32;
+  absl::Status s = LoadGemm(kHuge, kHuge, kHuge);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(std::string(s.message()),
               HasSubstr("thunks[0].gemm: m, n, k must be at most 2147483647 (BLAS takes int), "
                         "got 4294967296, 4294967296, 4294967296"));
 }
