@@ -173,13 +173,21 @@ absl::Status WriteVersion(const std::string& version_dir,
     cleanup();
     return s;
   }
+  // The version appears whole or not at all: its files are synced (each
+  // written atomically), then the directory is renamed into place and the
+  // parent synced so the new entry survives a crash.
+  if (absl::Status s = SyncDirectory(temp); !s.ok()) {
+    cleanup();
+    return s;
+  }
   fs::rename(temp, final_dir, ec);
   if (ec) {
     cleanup();
     return absl::InternalError(
         absl::StrCat("cannot rename ", temp, " to ", version_dir, ": ", ec.message()));
   }
-  return absl::OkStatus();
+  fs::path parent = final_dir.parent_path();
+  return SyncDirectory(parent.empty() ? std::string(".") : parent.string());
 }
 
 }  // namespace aot
