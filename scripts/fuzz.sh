@@ -6,14 +6,16 @@
 # on first use. The working corpus grows in build-fuzz/corpus/TARGET; seeds
 # come from golden/. Findings (crash-*, leak-*, timeout-*, oom-*) are written
 # to build-fuzz/findings/TARGET/ and fail the run (exit 1).
-# Environment: AOT_FUZZ_RUNS=N stops after N executions instead of a time.
+# Environment: AOT_FUZZ_RUNS=N stops after N executions instead of a time;
+# AOT_FUZZ_SEED=N fixes libFuzzer's random seed (scripts/test.sh uses 1, so a
+# CI run explores the same inputs every time; by default each run differs).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 TARGETS=(hlo_parser_fuzzer artifact_loader_fuzzer text_artifact_fuzzer schema_check_fuzzer)
 case "${1:-}" in
-  ""|-h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ]; exit $? ;;
+  ""|-h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ]; exit $? ;;
   --list) printf '%s\n' "${TARGETS[@]}"; exit 0 ;;
 esac
 target="$1"
@@ -60,6 +62,7 @@ esac
 
 runs=()
 [ -z "${AOT_FUZZ_RUNS:-}" ] || runs=(-runs="$AOT_FUZZ_RUNS")
+[ -z "${AOT_FUZZ_SEED:-}" ] || runs+=(-seed="$AOT_FUZZ_SEED")
 echo "fuzz.sh: $target for ${AOT_FUZZ_RUNS:+$AOT_FUZZ_RUNS runs, at most }${seconds} s on $(ls "$seeds" | wc -l) seeds"
 log="$BUILD_DIR/findings/$target.log"
 set +e

@@ -95,7 +95,7 @@ elif ! command -v clang++-19 >/dev/null 2>&1; then
   echo "test.sh: note: fuzz step skipped: clang++-19 is not installed (scripts/setup.sh installs it)"
 else
   for target in $(bash scripts/fuzz.sh --list); do
-    bash scripts/fuzz.sh "$target" "${AOT_FUZZ_SECONDS:-20}"
+    AOT_FUZZ_SEED="${AOT_FUZZ_SEED:-1}" bash scripts/fuzz.sh "$target" "${AOT_FUZZ_SECONDS:-20}"
   done
 fi
 
