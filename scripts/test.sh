@@ -27,8 +27,9 @@ done
 # One executable from 8 threads, the thread pool shared by several callers,
 # cancellation from another thread: under ThreadSanitizer, clean.
 tsan_step() {
-  bash scripts/build.sh --tsan executable_test thunks_test host_platform_test
+  # Its own build directory even when AOT_BUILD_DIR names the main one.
   local dir="${AOT_TSAN_BUILD_DIR:-build-tsan}"
+  AOT_BUILD_DIR="$dir" bash scripts/build.sh --tsan executable_test thunks_test host_platform_test
   export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
   "./$dir/runtime/executable/executable_test" --gtest_brief=1 --gtest_filter='*Concurrent*'
   "./$dir/runtime/thunks/thunks_test" --gtest_brief=1 --gtest_filter='*Endless*'

@@ -5,6 +5,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/testing/temp_dir.h"
 
 namespace aot {
 namespace {
@@ -14,13 +15,9 @@ using ::testing::HasSubstr;
 
 class FileIoTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("aot_file_io_test_" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
+  void SetUp() override { ASSERT_FALSE(temp_.path().empty()); }
+  testing::TempDir temp_{"aot_file_io_test"};
+  fs::path dir_{temp_.path()};
 };
 
 TEST_F(FileIoTest, WriteThenReadRoundTrips) {

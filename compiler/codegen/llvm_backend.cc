@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -133,10 +134,11 @@ absl::Status OptimizeModule(llvm::Module& module, const TargetConfigProto& targe
   // functions off its allow-list are unavailable to the optimizer, so the
   // libcall simplifier cannot introduce them (pow(2, x) -> exp2f, ...).
   // Registered before the default analyses, so this one is used.
-  llvm::TargetLibraryInfoImpl library(llvm::Triple(module.getTargetTriple()));
+  std::optional<llvm::TargetLibraryInfoImpl> library;
   if (target.platform() == PLATFORM_HOST) {
-    RestrictToHostKernelAllowList(library);
-    fam.registerPass([&] { return llvm::TargetLibraryAnalysis(library); });
+    library.emplace(llvm::Triple(module.getTargetTriple()));
+    RestrictToHostKernelAllowList(*library);
+    fam.registerPass([&] { return llvm::TargetLibraryAnalysis(*library); });
   }
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);

@@ -16,10 +16,6 @@
 namespace aot {
 namespace {
 
-bool HasExtension(absl::string_view path, absl::string_view extension) {
-  return absl::EndsWith(path, extension);
-}
-
 // Bytes that parse as an ExecutableProto with an entry interface or thunks:
 // the loader names them as such instead of reporting a malformed module.
 bool IsSerializedExecutable(absl::string_view bytes, bool text) {
@@ -84,10 +80,10 @@ bool LooksLikeHloText(absl::string_view bytes) {
 
 InputKind DetectModuleInputKind(absl::string_view path, absl::string_view bytes) {
   if (LooksLikeHloText(bytes)) return InputKind::kHloText;
-  if (HasExtension(path, ".pbtxt") || HasExtension(path, ".txtpb")) {
+  if (absl::EndsWith(path, ".pbtxt") || absl::EndsWith(path, ".txtpb")) {
     return InputKind::kHloProtoText;
   }
-  if (HasExtension(path, ".pb") || HasExtension(path, ".binpb")) {
+  if (absl::EndsWith(path, ".pb") || absl::EndsWith(path, ".binpb")) {
     return InputKind::kHloProtoBinary;
   }
   return InputKind::kHloText;

@@ -23,10 +23,7 @@ namespace {
 
 constexpr char kProgram[] = "aotc";
 
-void Note(absl::string_view message) {
-  std::fprintf(stderr, "%s: note: %.*s\n", kProgram, static_cast<int>(message.size()),
-               message.data());
-}
+void Note(absl::string_view message) { ReportToolNote(kProgram, message); }
 
 absl::Status Usage(absl::string_view message) {
   return UsageError(absl::InvalidArgumentError(message));
@@ -122,7 +119,7 @@ absl::Status RunNamedPasses(const CompileToolFlags& flags, const HloModule& modu
 
 // The dump of a stage the compiled module keeps.
 std::string StageDump(CompilerStage stage, const CompiledModule& result) {
-  std::string dump;
+  constexpr char kNoKernels[] = "no kernels (every op is a library call or a copy)\n";
   switch (stage) {
     case CompilerStage::kHloFused:
       return result.optimized_hlo();
@@ -131,16 +128,14 @@ std::string StageDump(CompilerStage stage, const CompiledModule& result) {
     case CompilerStage::kThunks:
       return result.ThunksToString();
     case CompilerStage::kLlvm:
-      dump = result.llvm_ir();
-      return dump.empty() ? "; no kernels (every op is a library call or a copy)\n" : dump;
+      return result.llvm_ir().empty() ? absl::StrCat("; ", kNoKernels) : result.llvm_ir();
     case CompilerStage::kPtx:
-      dump = result.ptx();
-      return dump.empty() ? "// no kernels (every op is a library call or a copy)\n" : dump;
+      return result.ptx().empty() ? absl::StrCat("// ", kNoKernels) : result.ptx();
     case CompilerStage::kHlo:
     case CompilerStage::kHloOptimized:
       break;  // dumped before compiling
   }
-  return dump;
+  return "";
 }
 
 // The executable, written to --output_file.

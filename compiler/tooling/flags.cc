@@ -232,6 +232,11 @@ int ExitWithStatus(absl::string_view program, const absl::Status& status) {
   return ReportToolError(program, status, ToolExitCode(status));
 }
 
+void ReportToolNote(absl::string_view program, absl::string_view message) {
+  std::fprintf(stderr, "%.*s: note: %.*s\n", static_cast<int>(program.size()), program.data(),
+               static_cast<int>(message.size()), message.data());
+}
+
 int ReportToolError(absl::string_view program, const absl::Status& status, int exit_code) {
   std::string message(status.message());
   // One line: fold embedded newlines.

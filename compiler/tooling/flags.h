@@ -83,6 +83,10 @@ absl::StatusOr<bool> ParseBool(absl::string_view text);
 // `exit_code`, for tool mains.
 int ReportToolError(absl::string_view program, const absl::Status& status, int exit_code = 1);
 
+// Prints "<program>: note: <message>" (one line) to stderr: what a tool
+// chose or skipped that is not an error.
+void ReportToolNote(absl::string_view program, absl::string_view message);
+
 // Tools exit 2 for bad usage or input and 1 when the work itself failed.
 // A library function that runs a tool's mode marks the first kind with
 // UsageError (a payload on the status, the code unchanged); ToolExitCode

@@ -13,16 +13,8 @@
 #include "support/status_macros.h"
 
 namespace aot {
-namespace {
-
-bool HasExtension(absl::string_view path, absl::string_view extension) {
-  return absl::EndsWith(path, extension);
-}
-
-}  // namespace
-
 InputKind DetectRunInputKind(absl::string_view path, absl::string_view bytes) {
-  if (HasExtension(path, ".hlo") || LooksLikeHloText(bytes)) {
+  if (absl::EndsWith(path, ".hlo") || LooksLikeHloText(bytes)) {
     return InputKind::kHloText;
   }
   return GuessArtifactFormat(bytes, path) == ArtifactFormat::kText ? InputKind::kExecutableText
@@ -32,7 +24,8 @@ InputKind DetectRunInputKind(absl::string_view path, absl::string_view bytes) {
 void SilenceProtobufLogging() { google::protobuf::SetLogHandler(nullptr); }
 
 bool IsRunnableFileName(absl::string_view path) {
-  return HasExtension(path, ".hlo") || HasExtension(path, ".pb") || HasExtension(path, ".pbtxt");
+  return absl::EndsWith(path, ".hlo") || absl::EndsWith(path, ".pb") ||
+         absl::EndsWith(path, ".pbtxt");
 }
 
 namespace {

@@ -33,10 +33,7 @@ namespace {
 
 constexpr char kProgram[] = "aot-run";
 
-void Note(absl::string_view message) {
-  std::fprintf(stderr, "%s: note: %.*s\n", kProgram, static_cast<int>(message.size()),
-               message.data());
-}
+void Note(absl::string_view message) { ReportToolNote(kProgram, message); }
 
 double MillisSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)

@@ -173,13 +173,10 @@ absl::Status WriteVersion(const std::string& version_dir,
     cleanup();
     return s;
   }
-  // The version appears whole or not at all: its files are synced (each
-  // written atomically), then the directory is renamed into place and the
-  // parent synced so the new entry survives a crash.
-  if (absl::Status s = SyncDirectory(temp); !s.ok()) {
-    cleanup();
-    return s;
-  }
+  // The version appears whole or not at all: each file and its entry in
+  // `temp` are durable (WriteFileAtomically syncs both), then the directory
+  // is renamed into place and the parent synced so the new entry survives a
+  // crash.
   fs::rename(temp, final_dir, ec);
   if (ec) {
     cleanup();

@@ -77,26 +77,28 @@ absl::string_view ThunkKindName(Thunk::Kind kind) {
   return "unknown";
 }
 
-absl::Status CheckExecutionLimits(const ExecuteParams& params, absl::string_view before) {
+absl::Status CheckExecutionLimits(const ExecuteParams& params,
+                                  absl::FunctionRef<std::string()> before) {
   if (params.options == nullptr) return absl::OkStatus();
   const ExecuteOptions& o = *params.options;
   if (o.cancelled != nullptr && o.cancelled->load(std::memory_order_relaxed)) {
-    return absl::CancelledError(absl::StrCat("execution cancelled before ", before));
+    return absl::CancelledError(absl::StrCat("execution cancelled before ", before()));
   }
   if (o.deadline != absl::InfiniteFuture() && absl::Now() > o.deadline) {
     return absl::DeadlineExceededError(
-        absl::StrCat("execution passed its deadline before ", before));
+        absl::StrCat("execution passed its deadline before ", before()));
   }
   return absl::OkStatus();
 }
 
 absl::Status ExecuteSequence(const ThunkSequence& thunks, const ExecuteParams& params) {
   for (const auto& thunk : thunks) {
-    AOT_RETURN_IF_ERROR(CheckExecutionLimits(
-        params, absl::StrCat(ThunkKindName(thunk->kind()), " thunk '", thunk->info().name(), "'")));
+    auto label = [&] {
+      return absl::StrCat(ThunkKindName(thunk->kind()), " thunk '", thunk->info().name(), "'");
+    };
+    AOT_RETURN_IF_ERROR(CheckExecutionLimits(params, label));
     if (absl::Status s = thunk->Execute(params); !s.ok()) {
-      return absl::Status(s.code(), absl::StrCat(ThunkKindName(thunk->kind()), " thunk '",
-                                                 thunk->info().name(), "': ", s.message()));
+      return absl::Status(s.code(), absl::StrCat(label(), ": ", s.message()));
     }
   }
   return absl::OkStatus();

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -53,8 +54,10 @@ struct ExecuteParams {
 };
 
 // OK unless `params.options` says to stop now: DeadlineExceeded past the
-// deadline, Cancelled once cancelled. `before` names what would run next.
-absl::Status CheckExecutionLimits(const ExecuteParams& params, absl::string_view before);
+// deadline, Cancelled once cancelled. `before` names what would run next; it
+// is called only to word an error (this runs before every thunk).
+absl::Status CheckExecutionLimits(const ExecuteParams& params,
+                                  absl::FunctionRef<std::string()> before);
 
 struct LoadOptions {
   // Upper bound on the memory an executable may declare (allocations,

@@ -28,7 +28,7 @@ absl::Status WhileThunk::Execute(const ExecuteParams& params) const {
   while (true) {
     // Also between iterations: a loop of empty sequences runs no thunk.
     AOT_RETURN_IF_ERROR(CheckExecutionLimits(
-        params, absl::StrCat("an iteration of while loop '", info().name(), "'")));
+        params, [&] { return absl::StrCat("an iteration of while loop '", info().name(), "'"); }));
     AOT_RETURN_IF_ERROR(ExecuteSequence(condition_, params));
     uint8_t value = 0;
     AOT_RETURN_IF_ERROR(params.platform->CopyDeviceToHost(predicate, &value, 1));
