@@ -1,8 +1,5 @@
 #include "harness/release/old_build.h"
 
-#include <sys/wait.h>
-
-#include <cstdio>
 #include <filesystem>
 #include <system_error>
 
@@ -35,32 +32,6 @@ absl::StatusOr<std::string> ScratchDir(const std::string& cache_dir, const std::
 }
 
 }  // namespace
-
-std::string ShellQuote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'')
-      out += "'\\''";
-    else
-      out += c;
-  }
-  return out + "'";
-}
-
-CommandResult RunShellCommand(const std::string& command) {
-  CommandResult result;
-  FILE* pipe = popen(absl::StrCat(command, " 2>&1").c_str(), "r");
-  if (pipe == nullptr) {
-    result.output = absl::StrCat("cannot start: ", command);
-    return result;
-  }
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.output.append(buffer, n);
-  int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-  return result;
-}
 
 absl::StatusOr<std::string> ResolveCommit(const std::string& repo, const std::string& ref) {
   if (ref.empty() || ref[0] == '-') {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "support/subprocess.h"
 
 namespace aot {
 
@@ -55,16 +56,6 @@ absl::StatusOr<CrossVersionResult> RunWithOldRuntime(const std::string& ref,
 // scratch directory; this runtime replays them.
 absl::StatusOr<CrossVersionResult> RunWithOldCompiler(const std::string& ref,
                                                       const OldBuildOptions& options);
-
-// Runs `command` through /bin/sh, capturing stdout and stderr together.
-struct CommandResult {
-  int exit_code = -1;
-  std::string output;
-};
-CommandResult RunShellCommand(const std::string& command);
-
-// Single-quotes `s` for /bin/sh.
-std::string ShellQuote(const std::string& s);
 
 }  // namespace aot
 

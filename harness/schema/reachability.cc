@@ -31,20 +31,47 @@ class CollectingErrors : public DescriptorPool::ErrorCollector {
 }  // namespace
 
 ReachableSet ComputeReachable(const Descriptor* root) {
+  return ComputeReachable(*root->file()->pool(), {root->full_name()}, {});
+}
+
+ReachableSet ComputeReachable(const DescriptorPool& pool, const std::vector<std::string>& roots,
+                              const std::vector<SchemaPolicy::BytesCarried>& carried) {
   ReachableSet out;
-  std::deque<const Descriptor*> queue;
-  auto push = [&](const Descriptor* d) {
-    if (out.messages.insert(d->full_name()).second) queue.push_back(d);
+  std::multimap<std::string, const SchemaPolicy::BytesCarried*> carried_by_field;
+  for (const auto& c : carried) carried_by_field.emplace(c.field, &c);
+  // A message is visited again when it is first reached name-insensitively
+  // (through bytes carried in binary) and later name-sensitively.
+  std::deque<std::pair<const Descriptor*, bool>> queue;
+  auto push = [&](const Descriptor* d, bool sensitive) {
+    bool fresh = out.messages.insert(d->full_name()).second;
+    bool upgraded = sensitive && out.name_sensitive.insert(d->full_name()).second;
+    if (fresh || upgraded) queue.emplace_back(d, sensitive);
   };
-  push(root);
+  for (const std::string& name : roots) {
+    const Descriptor* root = pool.FindMessageTypeByName(name);
+    if (root == nullptr) {
+      out.missing_roots.push_back(name);
+      continue;
+    }
+    out.roots.push_back(name);
+    push(root, /*sensitive=*/true);
+  }
   while (!queue.empty()) {
-    const Descriptor* d = queue.front();
+    auto [d, sensitive] = queue.front();
     queue.pop_front();
     for (int i = 0; i < d->field_count(); ++i) {
       const FieldDescriptor* f = d->field(i);
       out.fields.insert(f->full_name());
-      if (f->message_type() != nullptr) push(f->message_type());
-      if (f->enum_type() != nullptr) out.enums.insert(f->enum_type()->full_name());
+      if (f->message_type() != nullptr) push(f->message_type(), sensitive);
+      if (f->enum_type() != nullptr) {
+        out.enums.insert(f->enum_type()->full_name());
+        if (sensitive) out.name_sensitive.insert(f->enum_type()->full_name());
+      }
+      auto [begin, end] = carried_by_field.equal_range(f->full_name());
+      for (auto it = begin; it != end; ++it) {
+        const Descriptor* inner = pool.FindMessageTypeByName(it->second->message);
+        if (inner != nullptr) push(inner, it->second->json);
+      }
     }
     for (int i = 0; i < d->oneof_decl_count(); ++i) {
       out.oneofs.insert(d->oneof_decl(i)->full_name());
@@ -54,11 +81,11 @@ ReachableSet ComputeReachable(const Descriptor* root) {
 }
 
 absl::StatusOr<ReachableSet> ComputeReachable(const DescriptorPool& pool, absl::string_view root) {
-  const Descriptor* d = pool.FindMessageTypeByName(std::string(root));
-  if (d == nullptr) {
+  ReachableSet out = ComputeReachable(pool, {std::string(root)}, {});
+  if (!out.missing_roots.empty()) {
     return absl::NotFoundError(absl::StrCat("the schema has no message '", root, "'"));
   }
-  return ComputeReachable(d);
+  return out;
 }
 
 absl::StatusOr<std::unique_ptr<DescriptorPool>> BuildDescriptorPool(

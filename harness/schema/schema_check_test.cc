@@ -3,14 +3,10 @@
 // the aot-compat subcommands; a cross-check with `buf breaking`.
 #include "harness/schema/schema_check.h"
 
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,6 +15,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/schema/reachability.h"
+#include "harness/schema/schema_test_util.h"
 #include "proto/schema.h"
 #include "support/file_io.h"
 
@@ -26,6 +23,7 @@ namespace aot {
 namespace {
 
 namespace fs = std::filesystem;
+using schema_testing::RunShell;
 using ::testing::Contains;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
@@ -40,11 +38,6 @@ struct Edit {
   std::string from;
   std::string to;
 };
-
-int RunShell(const std::string& command) {
-  int rc = std::system(command.c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
 
 class SchemaCheckTest : public ::testing::Test {
  protected:
@@ -62,28 +55,13 @@ class SchemaCheckTest : public ::testing::Test {
   // resolve), applies `edits` in order (each must match), runs protoc and
   // returns the descriptor set's path.
   std::string BuildSetFile(const std::string& label, const std::vector<Edit>& edits) {
-    fs::path dir = root_ / label;
-    fs::create_directories(dir / "proto");
-    for (const char* name : kProtoFiles) {
-      auto text = ReadFileToString(absl::StrCat(AOT_SOURCE_DIR, "/proto/", name, ".proto"));
-      EXPECT_TRUE(text.ok()) << text.status();
-      std::string s = *text;
-      for (const Edit& e : edits) {
-        if (e.file != name) continue;
-        size_t at = s.find(e.from);
-        EXPECT_NE(at, std::string::npos) << "edit does not match in " << name << ": " << e.from;
-        if (at != std::string::npos) s.replace(at, e.from.size(), e.to);
-      }
-      std::ofstream(dir / "proto" / absl::StrCat(name, ".proto")) << s;
-    }
-    std::string out = (root_ / absl::StrCat(label, ".binpb")).string();
     std::vector<std::string> files;
     for (const char* name : kProtoFiles) files.push_back(absl::StrCat("proto/", name, ".proto"));
-    std::string cmd = absl::StrCat("cd '", dir.string(), "' && '", AOT_PROTOC,
-                                   "' -I. -I/usr/include --include_imports --descriptor_set_out='",
-                                   out, "' ", absl::StrJoin(files, " "));
-    EXPECT_EQ(RunShell(cmd), 0) << cmd;
-    return out;
+    std::vector<schema_testing::TreeEdit> tree_edits;
+    for (const Edit& e : edits) {
+      tree_edits.push_back({absl::StrCat("proto/", e.file, ".proto"), e.from, e.to});
+    }
+    return schema_testing::CompileEditedTree(AOT_SOURCE_DIR, files, tree_edits, root_, label);
   }
 
   SchemaVersion Build(const std::string& label, const std::vector<Edit>& edits = {}) {
@@ -305,6 +283,33 @@ TEST_F(SchemaCheckTest, NewReachableFieldNeedsAnAnnotation) {
                        "emission_flag=none"));
 }
 
+// A history walk reports a finding once, at the version where it appears,
+// not again at every later one (the field is still unannotated in s3).
+TEST_F(SchemaCheckTest, HistoryWalkReportsEachFindingOnce) {
+  constexpr char kDestination[] = "  BufferSliceProto destination = 2;\n";
+  const std::string bare = absl::StrCat(kDestination, "  int64 alignment_hint = 3;\n");
+  SchemaVersion s1 = Build("s1");
+  SchemaVersion s2 = Build("s2", {{"executable", kDestination, bare}});
+  SchemaVersion s3 =
+      Build("s3", {{"executable", kDestination, bare}, {"executable", kCopySource, ""}});
+  auto walk = CheckSchemaHistory({s1, s2, s3});
+  ASSERT_TRUE(walk.ok()) << walk.status();
+  EXPECT_THAT(Lines(walk->violations),
+              ::testing::ElementsAre(
+                  HasSubstr("[MISSING_ANNOTATION] proto/executable.proto: "
+                            "aot.CopyThunkProto.alignment_hint (number 3, int64) was added"),
+                  HasSubstr("[FIELD_REMOVED_NOT_RESERVED]"),
+                  HasSubstr("[FIELD_NAME_REMOVED_NOT_RESERVED]")));
+  EXPECT_EQ(walk->violations[0].snapshot, "s2");
+  EXPECT_THAT(walk->violations[0].ToString(), ::testing::EndsWith("(at s2)"));
+  EXPECT_EQ(walk->violations[1].snapshot, "s3");
+  // One version: nothing to compare, not an error.
+  auto single = CheckSchemaHistory({s1});
+  ASSERT_TRUE(single.ok()) << single.status();
+  EXPECT_TRUE(single->ok());
+  EXPECT_THAT(Rules(single->notes), Contains("HISTORY_TOO_SHORT"));
+}
+
 TEST_F(SchemaCheckTest, LoosenedAnnotationIsFlagged) {
   SchemaVersion base = Build("base");
   SchemaCheckReport bad =
@@ -339,7 +344,8 @@ TEST_F(SchemaCheckTest, JsonHasTheDocumentedShape) {
   SchemaVersion base = Build("base");
   SchemaCheckReport bad = Check({base}, Build("deleted", {{"executable", kCopySource, ""}}));
   nlohmann::ordered_json j = bad.ToJson();
-  ASSERT_TRUE(j.contains("violations") && j.contains("additions") && j.contains("notes"));
+  ASSERT_TRUE(j.contains("violations") && j.contains("warnings") && j.contains("additions") &&
+              j.contains("notes"));
   ASSERT_FALSE(j["violations"].empty());
   EXPECT_EQ(j["violations"][0]["rule"], "FIELD_REMOVED_NOT_RESERVED");
   EXPECT_EQ(j["violations"][0]["file"], "proto/executable.proto");
@@ -398,12 +404,8 @@ TEST_F(SchemaCheckTest, AotCompatSchemaCheckExitCodes) {
 // speak, the verdicts agree. Ours is stricter on whole-history reuse,
 // annotations and wire-compatible type changes (schema_check.h).
 TEST_F(SchemaCheckTest, AgreesWithBufBreakingWhereBothSpeak) {
-  std::string buf;
-  if (RunShell("command -v buf > /dev/null 2>&1") == 0) {
-    buf = "buf";
-  } else if (RunShell("npx --no-install buf --version > /dev/null 2>&1") == 0) {
-    buf = "npx --no-install buf";
-  } else {
+  std::string buf = schema_testing::FindBuf();
+  if (buf.empty()) {
     GTEST_SKIP() << "buf is not installed (neither `buf` on PATH nor `npx --no-install buf`); "
                     "install the npm package @bufbuild/buf to run the cross-check";
   }
@@ -423,6 +425,9 @@ TEST_F(SchemaCheckTest, AgreesWithBufBreakingWhereBothSpeak) {
        {{"executable", "  string name = 1;\n  oneof value {\n",
          "  oneof value {\n    string name = 1;\n"}}},
       {"enum", {{"executable", "    TEMP = 3;\n", ""}}},
+      {"renamed",
+       {{"executable", "  BufferSliceProto destination = 2;\n}",
+         "  BufferSliceProto target = 2;\n  reserved \"destination\";\n}"}}},
       {"added",
        {{"executable", "  BufferSliceProto destination = 2;\n",
          "  BufferSliceProto destination = 2;\n  int64 hint = 3 [(compat) = "
@@ -432,10 +437,8 @@ TEST_F(SchemaCheckTest, AgreesWithBufBreakingWhereBothSpeak) {
   ASSERT_TRUE(base_set.ok());
   for (const Case& c : cases) {
     std::string head = BuildSetFile(c.label, c.edits);
-    std::string config = R"({"version":"v1","breaking":{"use":["WIRE_JSON"]}})";
     std::string log = (root_ / absl::StrCat(c.label, ".buf.txt")).string();
-    int rc = RunShell(absl::StrCat(buf, " breaking '", head, "' --against '", base, "' --config '",
-                                   config, "' > '", log, "' 2>&1"));
+    int rc = schema_testing::BufBreaking(buf, head, base, log);
     // 0: no breaking change; 100: breaking changes found; anything else is
     // buf failing to run (bad input or config), which is not a verdict.
     ASSERT_TRUE(rc == 0 || rc == 100)

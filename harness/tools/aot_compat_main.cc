@@ -22,6 +22,8 @@
 #include "harness/release/release.h"
 #include "harness/report/tool_versions.h"
 #include "harness/schema/schema_check.h"
+#include "harness/schema/schema_history.h"
+#include "harness/schema/schema_policy.h"
 #include "harness/triage/git_sources.h"
 #include "harness/triage/triage.h"
 #include "nlohmann/json.hpp"
@@ -263,39 +265,117 @@ int SchemaCheck(int argc, char** argv) {
   std::string head_path;
   std::string json_path;
   std::string dir = "golden/schema";
-  FlagSet flags("aot-compat schema-check",
-                "aot-compat schema-check [--base=SET.binpb]... [--head=SET.binpb] "
-                "[--json=OUT.json]",
-                "Checks the head schema against the history of snapshots (oldest\n"
-                "first; the last is the base): removed fields and enum values must be\n"
-                "reserved, numbers, types, cardinality and oneof membership never change,\n"
-                "numbers and names are never reused with another meaning (in any\n"
-                "snapshot), annotations never loosen, and every field added after the\n"
-                "first snapshot carries (aot.compat). Only what is reachable from\n"
-                "aot.ExecutableProto is gated; the rest is reported as notes. Exit 0\n"
-                "clean, 1 when a rule is broken, 2 on bad input.");
+  std::vector<std::string> roots;
+  std::string policy_path;
+  std::string history_dir;
+  GitSchemaSource git;
+  std::string format = "text";
+  FlagSet flags(
+      "aot-compat schema-check",
+      "aot-compat schema-check [--base=SET.binpb]... [--head=SET.binpb] [options]\n"
+      "  aot-compat schema-check --history=DIR [--head=SET.binpb] [options]\n"
+      "  aot-compat schema-check --git=REPO --path=FILE.proto... [--include=DIR]... [options]",
+      "Checks a protobuf schema against the history of its snapshots: removed\n"
+      "fields and enum values must be reserved; numbers, types (map keys and\n"
+      "values included), cardinality and oneof membership never change; names\n"
+      "never change where JSON or text format carry them; numbers and names are\n"
+      "never reused with another meaning (in any snapshot); annotations never\n"
+      "loosen, and every field added after the first snapshot carries\n"
+      "(aot.compat) when the schema defines that extension. Only what is\n"
+      "reachable from the root message(s) is gated; the rest is reported as\n"
+      "notes. Types are compared by structure, so a message or enum moved to\n"
+      "another package unchanged is not a break.\n"
+      "\n"
+      "With --base (default: every *.binpb of --dir) the head (default: this\n"
+      "project's built-in schema) is checked against the snapshots. With\n"
+      "--history or --git the whole history is walked, each version against\n"
+      "those before it, and each finding is reported once, at the version where\n"
+      "it first appears. --git builds the history itself: one version per\n"
+      "commit that touched the --path files, compiled with protoc.\n"
+      "\n"
+      "Exit 0 clean, 1 when a rule is broken, 2 on bad input.");
   flags.AddList("base", &bases,
                 "Snapshot(s), oldest first. Default: every *.binpb of --dir, sorted by name.");
-  flags.AddString("head", &head_path, "The schema to check. Default: the built-in schema.");
-  flags.AddString("json", &json_path, "Also write the findings as JSON.");
+  flags.AddString("head", &head_path,
+                  "The schema to check. Default: the built-in schema (with --history or --git: "
+                  "none, the newest version is the head).");
   flags.AddString("dir", &dir, "The snapshot directory.");
+  flags.AddList("root", &roots,
+                "Full name of a root message of the contract (repeatable). Default: the "
+                "policy's roots, else aot.ExecutableProto.");
+  flags.AddString("policy", &policy_path,
+                  "A policy file (text proto, harness/schema/schema_policy.proto): roots, "
+                  "annotation rules, messages carried inside bytes fields, rule severities.");
+  flags.AddString("history", &history_dir,
+                  "Walk every descriptor set of DIR: in the order of DIR/history.txt when "
+                  "present, else every *.binpb sorted by file name.");
+  flags.AddString("git", &git.repo, "Walk the history of --path in this git repository.");
+  flags.AddList("path", &git.paths, "With --git: a repository-relative .proto file (repeatable).");
+  flags.AddList("include", &git.includes,
+                "With --git: a repository-relative protoc include directory (repeatable; "
+                "default: the repository root).");
+  flags.AddString("protoc", &git.protoc, "With --git: the protoc to run.");
+  flags.AddString("format", &format,
+                  "text (one line per finding), json, or buf (file:line:column:message for "
+                  "editors and CI annotations; violations and warnings only).");
+  flags.AddString("json", &json_path, "Also write the findings as JSON.");
   flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
-  if (bases.empty()) {
-    auto listed = ListSnapshots(dir);
-    if (!listed.ok()) return ReportToolError(kProgram, listed.status(), 2);
-    bases = *listed;
+  auto usage = [&](const std::string& why) {
+    return ReportToolError(kProgram, UsageError(absl::InvalidArgumentError(why)), 2);
+  };
+  if (format != "text" && format != "json" && format != "buf") {
+    return usage(absl::StrCat("--format=", format, ": say text, json or buf"));
   }
-  auto history = ReadSchemaHistory(bases);
-  if (!history.ok()) return ReportToolError(kProgram, history.status(), 2);
-  SchemaVersion head{"<built-in schema>", SchemaDescriptorSet()};
+  int sources = !bases.empty() + !history_dir.empty() + !git.repo.empty();
+  if (sources > 1) return usage("--base, --history and --git are alternatives; give one");
+  if (git.repo.empty() && (!git.paths.empty() || !git.includes.empty() || !git.protoc.empty())) {
+    return usage("--path, --include and --protoc go with --git");
+  }
+
+  SchemaPolicy policy;
+  if (!policy_path.empty()) {
+    auto read = ReadSchemaPolicy(policy_path);
+    if (!read.ok()) return ReportToolError(kProgram, read.status(), 2);
+    policy = *std::move(read);
+  }
+  if (!roots.empty()) policy.roots = roots;
+
+  std::optional<SchemaVersion> head;
   if (!head_path.empty()) {
     auto set = ReadDescriptorSet(head_path);
     if (!set.ok()) return ReportToolError(kProgram, set.status(), 2);
-    head = {head_path, *std::move(set)};
+    head = SchemaVersion{head_path, *std::move(set)};
   }
-  auto report = CheckSchema(*history, head);
+  absl::StatusOr<SchemaCheckReport> report;
+  if (!history_dir.empty() || !git.repo.empty()) {
+    std::vector<std::string> skipped;
+    auto versions =
+        !git.repo.empty() ? SchemaHistoryFromGit(git, &skipped) : ReadSchemaHistoryDir(history_dir);
+    if (!versions.ok()) return ReportToolError(kProgram, versions.status(), 2);
+    for (const std::string& line : skipped) {
+      ReportToolNote(kProgram, absl::StrCat("skipped commit ", line));
+    }
+    if (head.has_value()) versions->push_back(*std::move(head));
+    report = CheckSchemaHistory(*versions, policy);
+  } else {
+    if (bases.empty()) {
+      auto listed = ListSnapshots(dir);
+      if (!listed.ok()) return ReportToolError(kProgram, listed.status(), 2);
+      bases = *listed;
+    }
+    auto history = ReadSchemaHistory(bases);
+    if (!history.ok()) return ReportToolError(kProgram, history.status(), 2);
+    report = CheckSchema(
+        *history, head.value_or(SchemaVersion{"<built-in schema>", SchemaDescriptorSet()}), policy);
+  }
   if (!report.ok()) return ReportToolError(kProgram, report.status(), 2);
-  std::fputs(report->ToText().c_str(), stdout);
+  if (format == "json") {
+    std::fputs((report->ToJson().dump(2) + "\n").c_str(), stdout);
+  } else if (format == "buf") {
+    std::fputs(report->ToBufText().c_str(), stdout);
+  } else {
+    std::fputs(report->ToText().c_str(), stdout);
+  }
   if (std::optional<int> failed = WriteJsonOutput(json_path, report->ToJson())) return *failed;
   return report->ok() ? 0 : 1;
 }

@@ -1,12 +1,13 @@
 #include "harness/triage/git_sources.h"
 
-#include <filesystem>
-
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "harness/release/old_build.h"
 #include "harness/schema/schema_check.h"
+#include "harness/schema/schema_history.h"
 #include "support/status_macros.h"
+#include "support/subprocess.h"
 
 #ifndef AOT_PROTOC
 #define AOT_PROTOC "protoc"
@@ -14,37 +15,24 @@
 
 namespace aot {
 
-namespace fs = std::filesystem;
-
 absl::StatusOr<google::protobuf::FileDescriptorSet> SchemaAtCommit(const std::string& repo,
                                                                    const std::string& commit) {
-  std::string tmpl = (fs::temp_directory_path() / "aot_schema_XXXXXX").string();
-  if (::mkdtemp(tmpl.data()) == nullptr) {
-    return absl::InternalError("cannot create a temporary directory");
+  CommandResult list = RunShellCommand(absl::StrCat(
+      "git -C ", ShellQuote(repo), " ls-tree --name-only ", ShellQuote(commit), " proto/"));
+  if (list.exit_code != 0) {
+    return absl::InvalidArgumentError(absl::StrCat("git ls-tree at ", commit, ": ", list.output));
   }
-  struct Cleanup {
-    std::string dir;
-    ~Cleanup() {
-      std::error_code ec;
-      fs::remove_all(dir, ec);
-    }
-  } cleanup{tmpl};
-  CommandResult extract =
-      RunShellCommand(absl::StrCat("git -C ", ShellQuote(repo), " archive ", ShellQuote(commit),
-                                   " proto | tar -x -C ", ShellQuote(tmpl)));
-  if (extract.exit_code != 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("cannot extract proto/ at ", commit, ": ", extract.output));
+  GitSchemaSource source;
+  source.repo = repo;
+  source.protoc = AOT_PROTOC;
+  source.source_info = false;  // as a snapshot is written
+  for (absl::string_view line : absl::StrSplit(list.output, '\n', absl::SkipEmpty())) {
+    if (absl::EndsWith(line, ".proto")) source.paths.emplace_back(line);
   }
-  std::string set_path = tmpl + "/schema.binpb";
-  CommandResult protoc = RunShellCommand(absl::StrCat(
-      "cd ", ShellQuote(tmpl), " && ", ShellQuote(AOT_PROTOC),
-      " --include_imports --descriptor_set_out=", ShellQuote(set_path), " -I . proto/*.proto"));
-  if (protoc.exit_code != 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("protoc failed on proto/ at ", commit, ": ", protoc.output));
+  if (source.paths.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("commit ", commit, " has no proto/*.proto"));
   }
-  return ReadDescriptorSet(set_path);
+  return CompileProtosAtCommit(source, commit);
 }
 
 absl::StatusOr<ReleaseSnapshot> RuntimeAtCommit(const std::string& repo, const std::string& commit,
