@@ -236,8 +236,8 @@ class Checker {
 
   SchemaCheckReport Run() {
     for (const std::string& root : base_.reach.roots) {
-      if (head_.Message(root) != nullptr) continue;
-      const Descriptor* b = base_.Message(root);
+      if (head_.pool->FindMessageTypeByName(root) != nullptr) continue;
+      const Descriptor* b = base_.pool->FindMessageTypeByName(root);
       Violation(true, "ROOT_REMOVED", b->file()->name(), root,
                 absl::StrCat("root message ", root,
                              " is gone: nothing of the contract is left "
@@ -699,7 +699,7 @@ nlohmann::ordered_json FindingsJson(const std::vector<SchemaFinding>& findings) 
 }  // namespace
 
 std::string SchemaFinding::ToString() const {
-  return absl::StrCat("[", rule, "] ", file, ": ", message,
+  return absl::StrCat("[", rule, "] ", file.empty() ? "" : absl::StrCat(file, ": "), message,
                       snapshot.empty() ? "" : absl::StrCat(" (at ", snapshot, ")"));
 }
 
