@@ -13,7 +13,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-TARGETS=(hlo_parser_fuzzer artifact_loader_fuzzer text_artifact_fuzzer schema_check_fuzzer)
+TARGETS=(hlo_parser_fuzzer artifact_loader_fuzzer text_artifact_fuzzer schema_check_fuzzer
+         literal_json_fuzzer golden_metadata_fuzzer)
 case "${1:-}" in
   ""|-h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ]; exit $? ;;
   --list) printf '%s\n' "${TARGETS[@]}"; exit 0 ;;
@@ -57,7 +58,26 @@ case "$target" in
     # Earlier findings, kept as regressions (runtime/executable/testdata/fuzz).
     cp runtime/executable/testdata/fuzz/* "$seeds"/ ;;
   schema_check_fuzzer)
-    cp golden/schema/*.binpb "$seeds"/ ;;
+    cp golden/schema/*.binpb "$seeds"/
+    protoc -I harness/schema/testdata/foreign --include_imports \
+      --descriptor_set_out="$seeds/foreign.binpb" acme/model/v1/artifact.proto
+    # Earlier findings, kept as regressions (harness/schema/testdata/fuzz).
+    cp harness/schema/testdata/fuzz/* "$seeds"/ ;;
+  literal_json_fuzzer)
+    # The recorded inputs and outputs of the corpus, as aot-run writes them.
+    n=0
+    for f in compiler/tools/testdata/*.json compiler/tooling/testdata/literal_json_seeds/*.json; do
+      [ -f "$f" ] || continue
+      n=$((n + 1))
+      cp "$f" "$seeds/$n.json"
+    done
+    extra+=(-dict=compiler/tooling/literal_json_fuzzer.dict) ;;
+  golden_metadata_fuzzer)
+    n=0
+    for f in golden/executables/*/v*/MANIFEST.json golden/releases/*.json; do
+      n=$((n + 1))
+      cp "$f" "$seeds/$n.json"
+    done ;;
 esac
 
 runs=()

@@ -7,57 +7,12 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "harness/release/release_snapshot.h"
 #include "nlohmann/json.hpp"
 #include "runtime/thunks/thunk.h"
 #include "support/date.h"
 
 namespace aot {
-
-// What a released runtime can read (ARCHITECTURE.md "Windows, precisely"):
-// the forward gate checks the current compiler's output against it, the
-// triage diffs two of them. Stored as golden/releases/<date>-<id>.json
-// next to the schema snapshot it references.
-struct ReleaseAlias {
-  std::string alias;
-  std::string target;
-  std::string expiry;  // YYYY-MM-DD
-};
-
-struct ReleaseSnapshot {
-  std::string id;    // "<date>-<first 8 hex of the content hash>"
-  std::string date;  // YYYY-MM-DD
-  // When it was cut (UTC, YYYY-MM-DDTHH:MM:SSZ): orders releases of one day.
-  // Absent in the first release.
-  std::string cut_at;
-  std::string git_commit;
-  std::string git_describe;
-  // The schema the release reads, relative to the golden directory
-  // ("schema/<date>-<id>.binpb"), and its fingerprint.
-  std::string descriptor_set;
-  std::string schema_fingerprint;
-  int abi_version = 0;
-  // Toolchain versions the runtime offers ("llvm" -> "19.1.7", and
-  // "cuda", "cublas", "ptxas" when built with CUDA).
-  std::map<std::string, std::string> toolchain;
-  std::vector<std::string> platforms;
-  std::vector<std::string> thunk_kinds;  // ThunkProto.impl case names
-  std::vector<std::string> hlo_opcodes;
-  std::vector<std::string> ffi_handlers;
-  std::vector<ReleaseAlias> ffi_aliases;
-  // Symbols a host kernel object may import.
-  std::vector<std::string> host_kernel_symbols;
-  // Defaults of the flags the runtime reads at load (LoadOptions).
-  std::map<std::string, std::string> flag_defaults;
-  std::vector<std::string> load_passes;
-
-  // True when `name` resolves (a handler or an alias of one).
-  bool ResolvesFfiName(absl::string_view name) const;
-  // The custom-call / FFI names it resolves at `now`: handlers and the
-  // aliases not yet past their expiry.
-  std::vector<std::string> FfiNamesResolvedAt(const Date& now) const;
-  bool KnowsThunkKind(absl::string_view kind) const;
-  bool KnowsOpcode(absl::string_view opcode) const;
-};
 
 // The flags the runtime reads at load (LoadOptions), as a release records
 // their defaults.
@@ -66,19 +21,6 @@ std::map<std::string, std::string> RuntimeFlagDefaults(const LoadOptions& option
 // This binary's runtime: registries, opcode table, flag defaults, ABI and
 // toolchain, build commit. Id, date and descriptor set are left empty.
 ReleaseSnapshot CaptureRuntimeCapabilities();
-
-nlohmann::ordered_json ReleaseToJson(const ReleaseSnapshot& release);
-// InvalidArgument naming `origin` and the bad key.
-absl::StatusOr<ReleaseSnapshot> ReleaseFromJson(const nlohmann::json& json,
-                                                absl::string_view origin);
-
-// Every golden_dir/releases/*.json, oldest first (date, then cut_at, then
-// id). An absent
-// directory is an empty list; an unreadable file is an error.
-absl::StatusOr<std::vector<ReleaseSnapshot>> LoadReleases(const std::string& golden_dir);
-
-// The order LoadReleases sorts by.
-bool ReleaseIsOlder(const ReleaseSnapshot& a, const ReleaseSnapshot& b);
 
 struct CutReleaseResult {
   std::string path;            // the release file
@@ -98,20 +40,6 @@ struct CutReleaseResult {
 absl::Status CheckReleasable(const ReleaseSnapshot& release);
 absl::StatusOr<CutReleaseResult> CutRelease(const std::string& golden_dir, const std::string& date,
                                             bool allow_dirty = false);
-
-// The runtimes current at any moment of [start, now]: the releases dated
-// inside it plus the newest one dated before it. `releases` are oldest
-// first (as LoadReleases returns them); releases after `now` are ignored.
-struct ReleaseWindow {
-  Date start;
-  std::vector<ReleaseSnapshot> releases;  // oldest first
-  std::vector<std::string> older;         // ids outside the window
-};
-ReleaseWindow ComputeReleaseWindow(const std::vector<ReleaseSnapshot>& releases, const Date& start,
-                                   const Date& now);
-
-// The forward window: [now - 14 days, now].
-ReleaseWindow ComputeForwardWindow(const std::vector<ReleaseSnapshot>& releases, const Date& now);
 
 }  // namespace aot
 
