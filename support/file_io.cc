@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
+#include "support/crash_point.h"
 
 namespace aot {
 namespace {
@@ -97,12 +98,16 @@ absl::Status WriteFileAtomically(const std::string& path, absl::string_view cont
     ::unlink(tmpl.c_str());
     return ErrnoStatus(err, "cannot close", tmpl);
   }
+  CrashPoint("file written, not yet renamed");
   if (::rename(tmpl.c_str(), path.c_str()) != 0) {
     int err = errno;
     ::unlink(tmpl.c_str());
     return ErrnoStatus(err, "cannot rename temporary file onto", path);
   }
-  return SyncDirectory(dir.string());
+  CrashPoint("file renamed, directory not yet synced");
+  absl::Status synced = SyncDirectory(dir.string());
+  CrashPoint("directory synced");
+  return synced;
 }
 
 absl::Status SyncDirectory(const std::string& dir) {

@@ -1,13 +1,17 @@
 #include "harness/golden/golden_store.h"
 
+#include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <filesystem>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
+#include "support/crash_point.h"
 #include "support/file_io.h"
 #include "support/proto_util.h"
 #include "support/sha256.h"
@@ -135,6 +139,27 @@ std::string ArtifactText(const ExecutableProto& executable) {
   return text;
 }
 
+namespace {
+
+// Removes the staging directories "<prefix><pid>" in `dir` left by a writer
+// that was killed: those whose process no longer exists. (A live writer's
+// staging directory is left alone; WriteVersion refuses to write a version
+// that appeared meanwhile anyway.)
+void RemoveStaleStaging(const fs::path& dir, const std::string& prefix) {
+  std::error_code ec;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
+    std::string name = entry.path().filename().string();
+    if (!absl::StartsWith(name, prefix)) continue;
+    int pid = 0;
+    if (!absl::SimpleAtoi(name.substr(prefix.size()), &pid) || pid <= 0) continue;
+    if (::kill(pid, 0) == 0 || errno != ESRCH) continue;
+    std::error_code remove_ec;
+    fs::remove_all(entry.path(), remove_ec);
+  }
+}
+
+}  // namespace
+
 absl::Status WriteVersion(const std::string& version_dir,
                           const std::vector<GoldenArtifact>& artifacts, Manifest manifest) {
   std::error_code ec;
@@ -144,9 +169,9 @@ absl::Status WriteVersion(const std::string& version_dir,
   }
   fs::path final_dir(version_dir);
   fs::create_directories(final_dir.parent_path(), ec);
-  std::string temp = (final_dir.parent_path() /
-                      absl::StrCat(".tmp-", final_dir.filename().string(), "-", ::getpid()))
-                         .string();
+  const std::string staging_prefix = absl::StrCat(".tmp-", final_dir.filename().string(), "-");
+  std::string temp = (final_dir.parent_path() / absl::StrCat(staging_prefix, ::getpid())).string();
+  RemoveStaleStaging(final_dir.parent_path(), staging_prefix);
   fs::remove_all(temp, ec);
   if (!fs::create_directories(temp, ec)) {
     return absl::InternalError(absl::StrCat("cannot create ", temp, ": ", ec.message()));
@@ -177,14 +202,18 @@ absl::Status WriteVersion(const std::string& version_dir,
   // `temp` are durable (WriteFileAtomically syncs both), then the directory
   // is renamed into place and the parent synced so the new entry survives a
   // crash.
+  CrashPoint("version staged, not yet renamed");
   fs::rename(temp, final_dir, ec);
   if (ec) {
     cleanup();
     return absl::InternalError(
         absl::StrCat("cannot rename ", temp, " to ", version_dir, ": ", ec.message()));
   }
+  CrashPoint("version renamed, parent not yet synced");
   fs::path parent = final_dir.parent_path();
-  return SyncDirectory(parent.empty() ? std::string(".") : parent.string());
+  absl::Status synced = SyncDirectory(parent.empty() ? std::string(".") : parent.string());
+  CrashPoint("version directory synced");
+  return synced;
 }
 
 }  // namespace aot
