@@ -25,20 +25,30 @@ for arg in "$@"; do
 done
 
 # One executable from 8 threads, the thread pool shared by several callers,
-# cancellation from another thread: under ThreadSanitizer, clean.
+# cancellation from another thread: under ThreadSanitizer, clean. With
+# "full" (scripts/test.sh --tsan) also parallel golden replay, which builds
+# the compiler under TSan: too long for every CI run.
 tsan_step() {
   # Its own build directory even when AOT_BUILD_DIR names the main one.
   local dir="${AOT_TSAN_BUILD_DIR:-build-tsan}"
-  AOT_BUILD_DIR="$dir" bash scripts/build.sh --tsan executable_test thunks_test host_platform_test
+  local targets=(executable_test thunks_test host_platform_test)
+  [ "${1:-}" != full ] || targets+=(golden_test)
+  AOT_BUILD_DIR="$dir" bash scripts/build.sh --tsan "${targets[@]}"
   export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
   "./$dir/runtime/executable/executable_test" --gtest_brief=1 --gtest_filter='*Concurrent*'
   "./$dir/runtime/thunks/thunks_test" --gtest_brief=1 --gtest_filter='*Endless*'
   "./$dir/runtime/platform/host/host_platform_test" --gtest_brief=1
+  if [ "${1:-}" = full ]; then
+    "./$dir/harness/golden/golden_test" --gtest_brief=1 --gtest_filter='*ParallelReplay*'
+  else
+    echo "test.sh: note: parallel golden replay under TSan runs with scripts/test.sh --tsan" \
+      "(it builds the compiler under TSan)"
+  fi
   unset TSAN_OPTIONS
 }
 
 if [ "$tsan_only" = 1 ]; then
-  tsan_step
+  tsan_step full
   exit 0
 fi
 

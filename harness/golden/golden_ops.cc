@@ -6,6 +6,8 @@
 #include <ctime>
 #include <filesystem>
 #include <map>
+#include <memory>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -23,6 +25,7 @@
 #include "harness/golden/windows.h"
 #include "proto/schema.h"
 #include "runtime/executable/client.h"
+#include "runtime/platform/host/thread_pool.h"
 #include "support/build_info.h"
 #include "support/file_io.h"
 #include "support/status_macros.h"
@@ -389,6 +392,11 @@ nlohmann::ordered_json ReplayReport::ToJson() const {
 
 absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
   ReplayReport report;
+  int jobs = options.jobs > 0 ? options.jobs
+                              : std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1,
+                                           kMaxReplayJobs);
+  // The calling thread works too: jobs - 1 workers.
+  std::unique_ptr<ThreadPool> pool = jobs > 1 ? std::make_unique<ThreadPool>(jobs - 1) : nullptr;
   for (const std::string& name : options.targets) {
     AOT_ASSIGN_OR_RETURN(auto target, FindGoldenTarget(name));
     AOT_ASSIGN_OR_RETURN(auto versions, DiscoverVersions(options.golden_dir, name));
@@ -440,20 +448,30 @@ absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
         r.reason = std::string(integrity.message());
         add(std::move(r));
       } else {
-        for (const std::string& test : ListTests(dir)) {
-          auto artifact = ReadArtifact(dir, test);
+        // The tests of a version are independent: each reads, loads and
+        // runs its own artifact with its own client, on `pool` when there
+        // is one. Records keep the test order whatever the schedule.
+        const std::vector<std::string> tests = ListTests(dir);
+        std::vector<ReplayRecord> records(tests.size());
+        auto replay_one = [&](int64_t i) {
+          auto artifact = ReadArtifact(dir, tests[i]);
           if (!artifact.ok()) {
-            ReplayRecord r;
+            ReplayRecord& r = records[i];
             r.target = name;
             r.version = version;
-            r.test = test;
+            r.test = tests[i];
             r.status = ReplayStatus::kFail;
             r.reason = std::string(artifact.status().message());
-            add(std::move(r));
-            continue;
+            return;
           }
-          add(ReplayArtifact(target, version, *artifact, options.load_options));
+          records[i] = ReplayArtifact(target, version, *artifact, options.load_options);
+        };
+        if (pool != nullptr) {
+          pool->ParallelFor(static_cast<int64_t>(tests.size()), replay_one);
+        } else {
+          for (size_t i = 0; i < tests.size(); ++i) replay_one(static_cast<int64_t>(i));
         }
+        for (ReplayRecord& r : records) add(std::move(r));
       }
       if (options.progress) {
         std::fprintf(stderr, "replay %s v%d: %d passed, %d failed, %d skipped\n", name.c_str(),

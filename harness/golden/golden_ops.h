@@ -69,6 +69,8 @@ absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(const std::string& g
 
 // --- replay -------------------------------------------------------------
 
+inline constexpr int kMaxReplayJobs = 8;
+
 struct ReplayOptions {
   std::string golden_dir = "golden";
   std::vector<std::string> targets;
@@ -77,6 +79,10 @@ struct ReplayOptions {
   std::vector<int> versions;
   // Print a progress line per version to stderr.
   bool progress = false;
+  // How many artifacts of a version replay at once (each with its own
+  // client); 0: one per hardware thread, at most kMaxReplayJobs. The
+  // report is the same whatever the number.
+  int jobs = 0;
   // Backward-window mode (YYYY-MM-DD): replay every version current in
   // the last 6 months before `now` (windows.h); older versions are
   // reported "expired", never failures. Empty: the boundary selection.

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/golden/corpus.h"
@@ -156,6 +157,49 @@ TEST_F(GoldenOpsTest, GoldenTheRuntimeRefusesFailsReplay) {
     }
   }
   EXPECT_FALSE(report->ToJson()["summary"]["failed"].get<int>() == 0);
+}
+
+// Replay with 8 artifacts at once gives the report a serial replay gives
+// (same records in the same order), with a pass, a failure and an
+// unreadable artifact in one version.
+TEST_F(GoldenOpsTest, ParallelReplayReportsWhatSerialReplayReports) {
+  for (const char* name : {"compare_select", "integer_ops", "transcendental"}) {
+    fs::copy_file(absl::StrCat("golden/modules/elementwise/", name, ".hlo"),
+                  root_ / "modules" / "elementwise" / absl::StrCat(name, ".hlo"));
+  }
+  ASSERT_TRUE(GenerateGoldens(golden(), {"host-x86-64-v2"}, "2026-05-01").ok());
+  auto artifact = ReadArtifact(v(1), "add_mul");
+  ASSERT_TRUE(artifact.ok());
+  GoldenIoProto io = artifact->io;
+  io.mutable_results(0)->set_f32s(0, io.results(0).f32s(0) + 1.0f);
+  RewriteWithManifest(1, "add_mul.io.pb", io.SerializeAsString());
+  RewriteWithManifest(1, "integer_ops.pbtxt", "not a text proto {");
+  auto run = [&](int jobs) {
+    ReplayOptions options;
+    options.golden_dir = golden();
+    options.targets = {"host-x86-64-v2"};
+    options.all_versions = true;
+    options.jobs = jobs;
+    return ReplayGoldens(options);
+  };
+  auto serial = run(1);
+  ASSERT_TRUE(serial.ok()) << serial.status();
+  ASSERT_EQ(serial->records.size(), 5u);
+  EXPECT_EQ(serial->failed, 2);
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    auto parallel = run(8);
+    ASSERT_TRUE(parallel.ok()) << parallel.status();
+    ASSERT_EQ(parallel->records.size(), serial->records.size());
+    for (size_t i = 0; i < serial->records.size(); ++i) {
+      EXPECT_EQ(parallel->records[i].test, serial->records[i].test);
+      EXPECT_EQ(parallel->records[i].status, serial->records[i].status);
+      EXPECT_EQ(parallel->records[i].reason, serial->records[i].reason);
+      EXPECT_EQ(parallel->records[i].version_date, serial->records[i].version_date);
+    }
+    EXPECT_EQ(parallel->passed, serial->passed);
+    EXPECT_EQ(parallel->failed, serial->failed);
+    EXPECT_EQ(parallel->skipped, serial->skipped);
+  }
 }
 
 TEST_F(GoldenOpsTest, ReplayOfATargetWithoutVersionsIsAnError) {

@@ -137,7 +137,7 @@ int Replay(int argc, char** argv) {
   std::string json_path;
   FlagSet flags("aot-compat replay",
                 "aot-compat replay [--golden_dir=DIR] [--target=T]... [--all_versions] "
-                "[--json=OUT.json]",
+                "[--jobs=N] [--json=OUT.json]",
                 "Loads each selected golden version of each target with the current\n"
                 "runtime, oldest to newest, runs it on its recorded inputs and compares\n"
                 "with the recorded outputs (bitwise unless the test declares a tolerance).\n"
@@ -150,6 +150,9 @@ int Replay(int argc, char** argv) {
   flags.AddList("target", &targets, TargetHelp());
   flags.AddBool("all_versions", &all_versions, "Replay every version.");
   flags.AddString("json", &json_path, "Write the per-artifact results and a summary as JSON.");
+  int64_t jobs = 0;
+  flags.AddInt("jobs", &jobs,
+               "Artifacts replayed at once (0: one per hardware thread, at most 8; 1: serial).");
   std::string now;
   flags.AddString("now", &now,
                   "Backward-window mode (YYYY-MM-DD): replay every version current in the 6 "
@@ -164,6 +167,11 @@ int Replay(int argc, char** argv) {
   options.all_versions = all_versions || *env_all;
   options.progress = ::isatty(2);
   options.now = now;
+  if (jobs < 0 || jobs > 1024) {
+    return ReportToolError(
+        kProgram, UsageError(absl::InvalidArgumentError("--jobs must be between 0 and 1024")), 2);
+  }
+  options.jobs = static_cast<int>(jobs);
   auto report = ReplayGoldens(options);
   if (!report.ok()) return ReportToolError(kProgram, report.status(), 2);
   for (const ReplayRecord& r : report->records) {
