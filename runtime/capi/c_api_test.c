@@ -1,0 +1,233 @@
+/* The C API, from C: errors (codes and messages), struct-size checks,
+ * loading an artifact (argv[1], a golden host artifact of add_mul:
+ * (a + b) * a - b over f32[4,8]), its signature and shapes, executing on
+ * borrowed and copied buffers, and refusals with the right codes (a shape
+ * mismatch, garbage bytes, a newer runtime ABI). Exit 0 when every check
+ * holds; each failed check prints one line. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/capi/xla_aot_c_api.h"
+
+static int failures = 0;
+#define CHECK(cond)                                                  \
+  do {                                                               \
+    if (!(cond)) {                                                   \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+      ++failures;                                                    \
+    }                                                                \
+  } while (0)
+
+static const XlaAot_Api* api;
+
+/* The error's message (a static copy) and destroys it; "" for NULL. */
+static const char* Consume(XlaAot_Error* error, XlaAot_ErrorCode* code) {
+  static char text[4096];
+  text[0] = 0;
+  *code = api->Error_GetCode(error);
+  if (error != NULL) {
+    XlaAot_Error_Message_Args m = {XlaAot_Error_Message_Args_STRUCT_SIZE};
+    m.error = error;
+    api->Error_Message(&m);
+    snprintf(text, sizeof(text), "%.*s", (int)m.message_size, m.message);
+    api->Error_Destroy(error);
+  }
+  return text;
+}
+
+static char* ReadFile(const char* path, size_t* size) {
+  FILE* f = fopen(path, "rb");
+  if (f == NULL) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char* bytes = malloc((size_t)n + 1);
+  *size = fread(bytes, 1, (size_t)n, f);
+  fclose(f);
+  return bytes;
+}
+
+static XlaAot_Executable* Load(XlaAot_Client* client, const char* bytes, size_t size,
+                               XlaAot_ErrorCode* code, const char** message) {
+  XlaAot_Client_Load_Args load = {XlaAot_Client_Load_Args_STRUCT_SIZE};
+  load.client = client;
+  load.bytes = bytes;
+  load.size = size;
+  *message = Consume(api->Client_Load(&load), code);
+  return *code == XLA_AOT_OK ? load.executable : NULL;
+}
+
+static XlaAot_Buffer* Buffer(const float* data, int borrow) {
+  static const int64_t dims[2] = {4, 8};
+  XlaAot_Buffer_FromHost_Args args = {XlaAot_Buffer_FromHost_Args_STRUCT_SIZE};
+  args.element_type = XLA_AOT_F32;
+  args.dimensions = dims;
+  args.rank = 2;
+  args.data = data;
+  args.byte_size = 32 * sizeof(float);
+  args.borrow = borrow;
+  XlaAot_ErrorCode code;
+  Consume(api->Buffer_FromHost(&args), &code);
+  return code == XLA_AOT_OK ? args.buffer : NULL;
+}
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: c_api_test ADD_MUL_ARTIFACT\n");
+    return 2;
+  }
+  api = XlaAot_GetApi();
+  CHECK(api != NULL);
+  CHECK(api->struct_size >= XlaAot_Api_STRUCT_SIZE);
+  CHECK(api->major_version == XLA_AOT_C_API_MAJOR);
+
+  XlaAot_ErrorCode code;
+  const char* message;
+
+  /* A caller's struct smaller than what the library reads. */
+  XlaAot_Client_Create_Args small = {sizeof(size_t)};
+  message = Consume(api->Client_Create(&small), &code);
+  CHECK(code == XLA_AOT_INVALID_ARGUMENT);
+  CHECK(strstr(message, "struct_size") != NULL);
+
+  XlaAot_Client_Create_Args bad = {XlaAot_Client_Create_Args_STRUCT_SIZE};
+  bad.platform = "no-such-platform";
+  message = Consume(api->Client_Create(&bad), &code);
+  CHECK(code != XLA_AOT_OK);
+  CHECK(strstr(message, "no-such-platform") != NULL);
+
+  XlaAot_Client_Create_Args create = {XlaAot_Client_Create_Args_STRUCT_SIZE};
+  create.platform = "host";
+  message = Consume(api->Client_Create(&create), &code);
+  CHECK(code == XLA_AOT_OK);
+  if (code != XLA_AOT_OK) {
+    fprintf(stderr, "Client_Create: %s\n", message);
+    return 1;
+  }
+  XlaAot_Client* client = create.client;
+
+  Load(client, "\x01\x02garbage", 9, &code, &message);
+  CHECK(code == XLA_AOT_INVALID_ARGUMENT);
+
+  size_t size = 0;
+  char* bytes = ReadFile(argv[1], &size);
+  if (bytes == NULL) {
+    fprintf(stderr, "cannot read %s\n", argv[1]);
+    return 2;
+  }
+  XlaAot_Executable* executable = Load(client, bytes, size, &code, &message);
+  CHECK(executable != NULL);
+  if (executable == NULL) {
+    fprintf(stderr, "Client_Load: %s\n", message);
+    return 1;
+  }
+
+  /* A newer runtime ABI than this library's: FAILED_PRECONDITION. */
+  {
+    const char* key = "runtime_abi_version: ";
+    char* at = strstr(bytes, key);
+    CHECK(at != NULL);
+    if (at != NULL) {
+      size_t prefix = (size_t)(at - bytes) + strlen(key);
+      char* newer = malloc(size + 16);
+      memcpy(newer, bytes, prefix);
+      int n = sprintf(newer + prefix, "999");
+      const char* rest = bytes + prefix;
+      while (*rest >= '0' && *rest <= '9') ++rest;
+      size_t rest_size = size - (size_t)(rest - bytes);
+      memcpy(newer + prefix + n, rest, rest_size);
+      XlaAot_Executable* refused =
+          Load(client, newer, prefix + (size_t)n + rest_size, &code, &message);
+      CHECK(refused == NULL);
+      CHECK(code == XLA_AOT_FAILED_PRECONDITION);
+      free(newer);
+    }
+  }
+
+  XlaAot_Executable_Signature_Args signature = {XlaAot_Executable_Signature_Args_STRUCT_SIZE};
+  signature.executable = executable;
+  Consume(api->Executable_Signature(&signature), &code);
+  CHECK(code == XLA_AOT_OK);
+  CHECK(signature.num_parameters == 2);
+  CHECK(signature.num_results == 1);
+
+  XlaAot_Executable_Shape_Args shape = {XlaAot_Executable_Shape_Args_STRUCT_SIZE};
+  shape.executable = executable;
+  shape.shape.struct_size = XlaAot_Shape_STRUCT_SIZE;
+  shape.index = 1;
+  Consume(api->Executable_ParameterShape(&shape), &code);
+  CHECK(code == XLA_AOT_OK);
+  CHECK(shape.shape.element_type == XLA_AOT_F32);
+  CHECK(shape.shape.rank == 2);
+  CHECK(shape.shape.rank == 2 && shape.shape.dimensions[0] == 4 && shape.shape.dimensions[1] == 8);
+  CHECK(shape.shape.rank == 2 && shape.shape.minor_to_major[0] == 1);
+  CHECK(shape.shape.byte_size == 128);
+  shape.index = 2;
+  Consume(api->Executable_ParameterShape(&shape), &code);
+  CHECK(code == XLA_AOT_OUT_OF_RANGE);
+
+  float a[32], b[32];
+  for (int i = 0; i < 32; ++i) {
+    a[i] = 0.5f * (float)i - 3.0f;
+    b[i] = 1.0f / (float)(i + 1);
+  }
+  XlaAot_Buffer* args[2] = {Buffer(a, /*borrow=*/1), Buffer(b, /*borrow=*/0)};
+  CHECK(args[0] != NULL && args[1] != NULL);
+  XlaAot_Buffer* results[1] = {NULL};
+  XlaAot_Executable_Execute_Args execute = {XlaAot_Executable_Execute_Args_STRUCT_SIZE};
+  execute.executable = executable;
+  execute.arguments = args;
+  execute.num_arguments = 2;
+  execute.results = results;
+  execute.num_results = 1;
+  message = Consume(api->Executable_Execute(&execute), &code);
+  CHECK(code == XLA_AOT_OK);
+  if (code != XLA_AOT_OK) fprintf(stderr, "Executable_Execute: %s\n", message);
+  if (results[0] != NULL) {
+    XlaAot_Buffer_Describe_Args describe = {XlaAot_Buffer_Describe_Args_STRUCT_SIZE};
+    describe.buffer = results[0];
+    describe.shape.struct_size = XlaAot_Shape_STRUCT_SIZE;
+    Consume(api->Buffer_Describe(&describe), &code);
+    CHECK(code == XLA_AOT_OK);
+    CHECK(describe.shape.byte_size == 128);
+    const float* out = (const float*)describe.data;
+    for (int i = 0; i < 32; ++i) {
+      float expected = (a[i] + b[i]) * a[i] - b[i];
+      CHECK(fabsf(out[i] - expected) <= 1e-5f * (1.0f + fabsf(expected)));
+    }
+    api->Buffer_Destroy(results[0]);
+  }
+
+  /* A buffer of another shape: INVALID_ARGUMENT naming both. */
+  {
+    static const int64_t dims[1] = {32};
+    XlaAot_Buffer_FromHost_Args flat = {XlaAot_Buffer_FromHost_Args_STRUCT_SIZE};
+    flat.element_type = XLA_AOT_F32;
+    flat.dimensions = dims;
+    flat.rank = 1;
+    flat.data = a;
+    flat.byte_size = sizeof(a);
+    Consume(api->Buffer_FromHost(&flat), &code);
+    CHECK(code == XLA_AOT_OK);
+    XlaAot_Buffer* wrong[2] = {flat.buffer, args[1]};
+    execute.arguments = wrong;
+    message = Consume(api->Executable_Execute(&execute), &code);
+    CHECK(code == XLA_AOT_INVALID_ARGUMENT);
+    CHECK(strstr(message, "f32[32]") != NULL && strstr(message, "f32[4,8]") != NULL);
+    api->Buffer_Destroy(flat.buffer);
+    /* A byte size that does not match the shape. */
+    flat.byte_size = 3;
+    Consume(api->Buffer_FromHost(&flat), &code);
+    CHECK(code == XLA_AOT_INVALID_ARGUMENT);
+  }
+
+  api->Buffer_Destroy(args[0]);
+  api->Buffer_Destroy(args[1]);
+  api->Executable_Destroy(executable);
+  api->Client_Destroy(client);
+  free(bytes);
+  if (failures == 0) printf("c_api_test: all checks passed\n");
+  return failures == 0 ? 0 : 1;
+}
