@@ -9,6 +9,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev
   clang-format
   clang-19 lld-19 libclang-rt-19-dev
+  python3-dev python3-pybind11 python3-numpy
 )
 
 missing=()

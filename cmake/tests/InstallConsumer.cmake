@@ -58,4 +58,15 @@ endforeach()
 set(golden "${SOURCE_DIR}/golden/executables/host-x86-64-v2/v1")
 run("${WORK_DIR}/build/consumer" "${golden}/add_mul.pbtxt" "${golden}/add_mul.io.pb")
 run("${WORK_DIR}/build/consumer_c" "${golden}/add_mul.pbtxt")
-message(STATUS "out-of-tree consumer: C++ (find_package) and C (pkg-config) pass")
+
+# The Python package, when the build has it: installed beside the
+# libraries and importable from there.
+file(GLOB built_python "${BUILD_DIR}/python/xla_aot/_xla_aot*.so")
+if(built_python AND EXISTS /usr/bin/python3)
+  run(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}" --component python)
+  file(GLOB python_dirs "${prefix}/lib*/python")
+  run(${CMAKE_COMMAND} -E env "PYTHONPATH=${python_dirs}" /usr/bin/python3 -B -c
+      "import xla_aot, sys; exe = xla_aot.load(sys.argv[1]); print('python:', exe.name, exe.parameter_shapes)"
+      "${golden}/add_mul.pbtxt")
+endif()
+message(STATUS "out-of-tree consumer: C++ (find_package), C (pkg-config) and Python pass")

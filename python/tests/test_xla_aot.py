@@ -1,0 +1,136 @@
+"""Tests of the xla_aot Python module (run with /usr/bin/python3 by CTest).
+
+Exits 77 (CTest's skip code) with one line when numpy is missing."""
+import os
+import sys
+import unittest
+
+try:
+    import numpy as np
+except ImportError:
+    print("test_xla_aot: skipped: numpy is not installed (apt-get install python3-numpy)")
+    sys.exit(77)
+
+import xla_aot
+
+SOURCE_DIR = os.environ.get("AOT_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+
+ADD_MUL = """
+HloModule add_mul
+
+ENTRY main {
+  a = f32[4,8] parameter(0)
+  b = f32[4,8] parameter(1)
+  add = f32[4,8] add(a, b)
+  mul = f32[4,8] multiply(add, a)
+  ROOT sub = f32[4,8] subtract(mul, b)
+}
+"""
+
+TUPLE = """
+HloModule pair
+
+ENTRY main {
+  x = s32[3] parameter(0)
+  neg = s32[3] negate(x)
+  c = s32[] constant(0)
+  sum = s32[] reduce(x, c), dimensions={0}, to_apply=add
+  ROOT t = (s32[3], s32[]) tuple(neg, sum)
+}
+
+add {
+  p = s32[] parameter(0)
+  q = s32[] parameter(1)
+  ROOT r = s32[] add(p, q)
+}
+"""
+
+COLUMN_MAJOR = """
+HloModule column_major, entry_computation_layout={(f32[2,3]{0,1})->f32[2,3]{0,1}}
+
+ENTRY main {
+  x = f32[2,3]{0,1} parameter(0)
+  ROOT y = f32[2,3]{0,1} multiply(x, x)
+}
+"""
+
+
+class XlaAotTest(unittest.TestCase):
+    def test_compile_load_and_call(self):
+        blob = xla_aot.compile(ADD_MUL)
+        self.assertIsInstance(blob, bytes)
+        exe = xla_aot.load(blob)
+        self.assertEqual(exe.parameter_shapes, [((4, 8), np.dtype(np.float32))] * 2)
+        a = np.arange(32, dtype=np.float32).reshape(4, 8) / 7
+        b = np.linspace(-1, 1, 32, dtype=np.float32).reshape(4, 8)
+        y = exe(a, b)
+        self.assertEqual(y.shape, (4, 8))
+        self.assertEqual(y.dtype, np.float32)
+        np.testing.assert_allclose(y, (a + b) * a - b, rtol=1e-6)
+
+    def test_results_own_their_memory_and_outlive_the_executable(self):
+        exe = xla_aot.load(xla_aot.compile(ADD_MUL))
+        a = np.ones((4, 8), np.float32)
+        y = exe(a, a)
+        del exe
+        # The result is a numpy array over the runtime's result buffer (no
+        # copy): it owns that memory through its base.
+        self.assertIsNotNone(y.base)
+        self.assertFalse(y.flags.owndata)
+        np.testing.assert_array_equal(y, np.ones((4, 8), np.float32))
+
+    def test_tuple_result_and_non_contiguous_argument(self):
+        exe = xla_aot.load(xla_aot.compile(TUPLE))
+        x = np.arange(6, dtype=np.int32)[::2]  # not contiguous: [0, 2, 4]
+        neg, total = exe(x)
+        np.testing.assert_array_equal(neg, [0, -2, -4])
+        self.assertEqual(int(total), 6)
+        self.assertEqual(total.shape, ())
+
+    def test_non_default_layout_round_trips_in_logical_order(self):
+        exe = xla_aot.load(xla_aot.compile(COLUMN_MAJOR))
+        x = np.arange(6, dtype=np.float32).reshape(2, 3)
+        y = exe(x)
+        self.assertEqual(y.shape, (2, 3))
+        np.testing.assert_array_equal(y, x * x)
+
+    def test_load_a_golden_artifact_from_a_path(self):
+        golden = os.path.join(SOURCE_DIR, "golden", "executables", "host-x86-64-v2", "v1",
+                              "add_mul.pbtxt")
+        exe = xla_aot.load(golden)
+        a = np.full((4, 8), 2, np.float32)
+        np.testing.assert_array_equal(exe(a, a), np.full((4, 8), 6, np.float32))
+
+    def test_errors_carry_the_status_code(self):
+        exe = xla_aot.load(xla_aot.compile(ADD_MUL))
+        with self.assertRaises(xla_aot.Error) as wrong_dtype:
+            exe(np.ones((4, 8), np.float64), np.ones((4, 8), np.float32))
+        self.assertEqual(wrong_dtype.exception.code, "INVALID_ARGUMENT")
+        with self.assertRaises(xla_aot.Error) as wrong_shape:
+            exe(np.ones((8, 4), np.float32), np.ones((4, 8), np.float32))
+        self.assertIn("f32[4,8]", wrong_shape.exception.message)
+        with self.assertRaises(xla_aot.Error) as wrong_count:
+            exe(np.ones((4, 8), np.float32))
+        self.assertEqual(wrong_count.exception.code, "INVALID_ARGUMENT")
+        with self.assertRaises(xla_aot.Error) as garbage:
+            xla_aot.load(b"\x00\x01 definitely not an executable")
+        self.assertEqual(garbage.exception.code, "INVALID_ARGUMENT")
+        with self.assertRaises(xla_aot.Error) as ill_typed:
+            xla_aot.compile("HloModule m\nENTRY e { ROOT x = f32[2] parameter(0), junk }")
+        self.assertEqual(ill_typed.exception.code, "INVALID_ARGUMENT")
+
+    def test_capability_and_abi_errors_are_failed_precondition(self):
+        golden = os.path.join(SOURCE_DIR, "golden", "executables", "host-x86-64-v2", "v1",
+                              "add_mul.pbtxt")
+        with open(golden, "rb") as f:
+            text = f.read()
+        newer = text.replace(b"runtime_abi_version: 1", b"runtime_abi_version: 999", 1)
+        self.assertNotEqual(newer, text)
+        with self.assertRaises(xla_aot.Error) as abi:
+            xla_aot.load(newer)
+        self.assertEqual(abi.exception.code, "FAILED_PRECONDITION")
+        self.assertIsInstance(abi.exception, RuntimeError)
+
+
+if __name__ == "__main__":
+    unittest.main()
