@@ -118,6 +118,7 @@ absl::Status BackwardStep(const GateOptions& options, const std::vector<std::str
   replay.targets = targets;
   replay.now = options.now;
   replay.load_options = options.load_options;
+  replay.progress = options.progress;
   AOT_ASSIGN_OR_RETURN(auto result, ReplayGoldens(replay));
   report->backward = std::move(result);
   report->backward_window_start = now.MinusMonths(kBackwardWindowMonths).ToString();
@@ -337,13 +338,18 @@ absl::StatusOr<GateReport> RunGate(const GateOptions& options) {
   AOT_ASSIGN_OR_RETURN(auto releases, LoadReleases(options.golden_dir));
   ReleaseSnapshot runtime = options.runtime ? *options.runtime : CaptureRuntimeCapabilities();
 
+  auto step = [&](absl::string_view what) {
+    if (options.progress != nullptr) options.progress->Update(absl::StrCat("gate: ", what));
+  };
+  step("schema-check");
   AOT_RETURN_IF_ERROR(SchemaCheckStep(options, &report));
+  step("backward window (replay)");
   AOT_RETURN_IF_ERROR(BackwardStep(options, targets, releases, runtime, now, &report));
   // The corpus is compiled once, for the forward check and verification.
   std::optional<std::vector<CompiledTest>> compiled;
   auto corpus = [&]() -> absl::StatusOr<const std::vector<CompiledTest>*> {
     if (!compiled) {
-      AOT_ASSIGN_OR_RETURN(auto c, CompileCorpus(options.golden_dir, targets));
+      AOT_ASSIGN_OR_RETURN(auto c, CompileCorpus(options.golden_dir, targets, options.progress));
       compiled = std::move(c);
     }
     return &*compiled;
@@ -353,8 +359,10 @@ absl::StatusOr<GateReport> RunGate(const GateOptions& options) {
     AOT_ASSIGN_OR_RETURN(auto c, corpus());
     return ForwardArtifacts(*c);
   };
+  step("forward window");
   AOT_RETURN_IF_ERROR(ForwardStep(options, current_output, releases, now, &report));
 
+  step("ledger and lint");
   GateCheck ledger{"ledger", true, ""};
   const std::vector<EmissionFlag>& flags = options.ledger ? *options.ledger : EmissionLedger();
   AOT_ASSIGN_OR_RETURN(auto violations, CheckEmissionLedger(flags, options.now));

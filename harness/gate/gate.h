@@ -39,6 +39,9 @@ struct GateOptions {
   // The current compiler's output for the forward check (default: the
   // corpus compiled for every target).
   std::function<absl::StatusOr<std::vector<ForwardArtifact>>()> artifacts;
+  // Shows which check runs and the artifact being replayed or compiled;
+  // null: nothing.
+  Progress* progress = nullptr;
 };
 
 struct GateReport {

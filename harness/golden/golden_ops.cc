@@ -1,6 +1,7 @@
 #include "harness/golden/golden_ops.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -179,13 +180,18 @@ absl::StatusOr<GoldenArtifact> BuildArtifact(const CorpusModule& module,
 
 absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(const std::string& golden_dir,
                                                             const std::vector<std::string>& targets,
-                                                            const std::string& date) {
+                                                            const std::string& date,
+                                                            Progress* progress) {
   AOT_ASSIGN_OR_RETURN(auto modules, DiscoverModules(golden_dir));
   std::vector<GenerateResult> results;
   for (const std::string& name : targets) {
     AOT_ASSIGN_OR_RETURN(auto target, FindGoldenTarget(name));
     std::vector<GoldenArtifact> artifacts;
     for (const CorpusModule& m : modules) {
+      if (progress != nullptr) {
+        progress->Update(absl::StrCat("generate ", name, ": ", m.test), artifacts.size() + 1,
+                         modules.size());
+      }
       AOT_ASSIGN_OR_RETURN(auto artifact, BuildArtifact(m, target));
       artifacts.push_back(std::move(artifact));
     }
@@ -216,6 +222,8 @@ absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(const std::string& g
       if (differences.empty()) {
         result.version = newest;
         result.message = absl::StrCat("up to date with v", newest, "; nothing written");
+        if (progress != nullptr)
+          progress->Line(absl::StrCat("generate ", name, ": ", result.message));
         results.push_back(result);
         continue;
       }
@@ -246,6 +254,7 @@ absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(const std::string& g
     result.wrote = true;
     result.version = next;
     result.message = absl::StrCat("wrote v", next, ": ", result.message);
+    if (progress != nullptr) progress->Line(absl::StrCat("generate ", name, ": ", result.message));
     results.push_back(result);
   }
   return results;
@@ -453,7 +462,12 @@ absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
         // is one. Records keep the test order whatever the schedule.
         const std::vector<std::string> tests = ListTests(dir);
         std::vector<ReplayRecord> records(tests.size());
+        std::atomic<int64_t> started{0};
         auto replay_one = [&](int64_t i) {
+          if (options.progress != nullptr) {
+            options.progress->Update(absl::StrCat("replay ", name, " v", version, ": ", tests[i]),
+                                     ++started, static_cast<int64_t>(tests.size()));
+          }
           auto artifact = ReadArtifact(dir, tests[i]);
           if (!artifact.ok()) {
             ReplayRecord& r = records[i];
@@ -473,10 +487,11 @@ absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
         }
         for (ReplayRecord& r : records) add(std::move(r));
       }
-      if (options.progress) {
-        std::fprintf(stderr, "replay %s v%d: %d passed, %d failed, %d skipped\n", name.c_str(),
-                     version, report.passed - before_passed, report.failed - before_failed,
-                     report.skipped - before_skipped);
+      if (options.progress != nullptr) {
+        options.progress->Line(absl::StrFormat("replay %s v%d: %d passed, %d failed, %d skipped",
+                                               name, version, report.passed - before_passed,
+                                               report.failed - before_failed,
+                                               report.skipped - before_skipped));
       }
     }
   }
@@ -503,12 +518,17 @@ absl::StatusOr<std::vector<int>> PruneExpired(const std::string& golden_dir,
 }
 
 absl::StatusOr<std::vector<CompiledTest>> CompileCorpus(const std::string& golden_dir,
-                                                        const std::vector<std::string>& targets) {
+                                                        const std::vector<std::string>& targets,
+                                                        Progress* progress) {
   AOT_ASSIGN_OR_RETURN(auto modules, DiscoverModules(golden_dir));
   std::vector<CompiledTest> out;
   for (const std::string& name : targets) {
     AOT_ASSIGN_OR_RETURN(auto target, FindGoldenTarget(name));
     for (const CorpusModule& module : modules) {
+      if (progress != nullptr) {
+        progress->Update(absl::StrCat("compile ", name, ": ", module.test), out.size() + 1,
+                         modules.size() * targets.size());
+      }
       AOT_ASSIGN_OR_RETURN(auto proto, CompileCorpusModule(module, target));
       out.push_back({name, module.test, std::move(proto)});
     }

@@ -10,6 +10,7 @@
 #include "harness/golden/replay_record.h"
 #include "nlohmann/json.hpp"
 #include "runtime/thunks/thunk.h"
+#include "support/progress.h"
 
 namespace aot {
 
@@ -39,8 +40,10 @@ struct CompiledTest {
   std::string test;
   ExecutableProto executable;
 };
+// `progress` (may be null) shows the module being compiled, n of N.
 absl::StatusOr<std::vector<CompiledTest>> CompileCorpus(const std::string& golden_dir,
-                                                        const std::vector<std::string>& targets);
+                                                        const std::vector<std::string>& targets,
+                                                        Progress* progress = nullptr);
 
 // Compiles one corpus module for a target with the current compiler and
 // records its inputs (seeded) and outputs: on host targets by running the
@@ -62,10 +65,12 @@ struct GenerateResult {
 
 // For each target: compiles every module; writes v<N+1> only when the
 // output differs from v<N> under verification (or v1 when there is none).
-// `date` (YYYY-MM-DD) is the manifest's created date.
+// `date` (YYYY-MM-DD) is the manifest's created date; `progress` (may be
+// null) shows the module being compiled and a line per target.
 absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(const std::string& golden_dir,
                                                             const std::vector<std::string>& targets,
-                                                            const std::string& date);
+                                                            const std::string& date,
+                                                            Progress* progress = nullptr);
 
 // --- replay -------------------------------------------------------------
 
@@ -77,8 +82,9 @@ struct ReplayOptions {
   bool all_versions = false;
   // Restrict to these versions (empty: the selection rule).
   std::vector<int> versions;
-  // Print a progress line per version to stderr.
-  bool progress = false;
+  // Shows the artifact being replayed (n of N) and a line per version;
+  // null: nothing.
+  Progress* progress = nullptr;
   // How many artifacts of a version replay at once (each with its own
   // client); 0: one per hardware thread, at most kMaxReplayJobs. The
   // report is the same whatever the number.

@@ -64,6 +64,11 @@ absl::StatusOr<OldBuild> PrepareOldBuild(const std::string& ref, const OldBuildO
   }
   fs::create_directories(root, ec);
   if (ec) return absl::InternalError(absl::StrCat(root.string(), ": ", ec.message()));
+  const std::string short_commit = commit->substr(0, 12);
+  auto step = [&](const std::string& what) {
+    if (options.progress != nullptr) options.progress->Update(what);
+  };
+  step(absl::StrCat("old build ", short_commit, ": git worktree"));
   if (!fs::exists(fs::path(build.source_dir) / ".git", ec)) {
     CommandResult add = RunShellCommand(absl::StrCat("git -C ", ShellQuote(options.repo),
                                                      " worktree add --detach --force ",
@@ -77,6 +82,8 @@ absl::StatusOr<OldBuild> PrepareOldBuild(const std::string& ref, const OldBuildO
     return absl::FailedPreconditionError(
         absl::StrCat("commit ", *commit, " has no scripts/build.sh; it predates the harness"));
   }
+  step(absl::StrCat("old build ", short_commit,
+                    ": building aot-compat and aot-run (minutes on a fresh cache)"));
   CommandResult make = RunShellCommand(absl::StrCat(
       "cd ", ShellQuote(build.source_dir), " && AOT_BUILD_DIR=", ShellQuote(build.build_dir),
       " AOT_JOBS=", options.jobs, " bash scripts/build.sh aot-compat aot-run"));
@@ -85,6 +92,9 @@ absl::StatusOr<OldBuild> PrepareOldBuild(const std::string& ref, const OldBuildO
         make.output.size() > 4000 ? make.output.substr(make.output.size() - 4000) : make.output;
     return absl::InternalError(
         absl::StrCat("building aot-compat and aot-run at ", *commit, " failed:\n", tail));
+  }
+  if (options.progress != nullptr) {
+    options.progress->Line(absl::StrCat("old build ", short_commit, ": built"));
   }
   FILE* f = fopen(stamp.c_str(), "w");
   if (f != nullptr) {
@@ -100,7 +110,7 @@ absl::StatusOr<CrossVersionResult> RunWithOldRuntime(const std::string& ref,
   if (!old.ok()) return old.status();
   AOT_ASSIGN_OR_RETURN(auto scratch, ScratchDir(options.cache_dir, "new-compiler"));
   std::vector<std::string> targets = SelectGoldenTargets(options.targets, "host");
-  AOT_ASSIGN_OR_RETURN(auto compiled, CompileCorpus(options.golden_dir, targets));
+  AOT_ASSIGN_OR_RETURN(auto compiled, CompileCorpus(options.golden_dir, targets, options.progress));
   for (const CompiledTest& c : compiled) {
     std::string path = (fs::path(scratch) / c.target / (c.test + ".pb")).string();
     std::error_code ec;
@@ -112,6 +122,10 @@ absl::StatusOr<CrossVersionResult> RunWithOldRuntime(const std::string& ref,
   result.commit = old->commit;
   for (const std::string& target : targets) {
     std::string dir = (fs::path(scratch) / target).string();
+    if (options.progress != nullptr) {
+      options.progress->Update(
+          absl::StrCat("old runtime ", old->commit.substr(0, 12), " runs ", target, " artifacts"));
+    }
     CommandResult run = RunShellCommand(
         absl::StrCat(ShellQuote(old->aot_run), " --platform=host ", ShellQuote(dir)));
     absl::StrAppend(&result.log, "== old runtime ", old->commit.substr(0, 12), " runs ", target,
@@ -148,6 +162,10 @@ absl::StatusOr<CrossVersionResult> RunWithOldCompiler(const std::string& ref,
   std::vector<std::string> targets = SelectGoldenTargets(options.targets, "host");
   std::string target_flags;
   for (const std::string& t : targets) absl::StrAppend(&target_flags, " --target=", ShellQuote(t));
+  if (options.progress != nullptr) {
+    options.progress->Update(
+        absl::StrCat("old compiler ", old->commit.substr(0, 12), " generates its corpus"));
+  }
   CommandResult generate = RunShellCommand(absl::StrCat(
       ShellQuote(old->aot_compat), " generate --golden_dir=", ShellQuote(scratch), target_flags));
   CrossVersionResult result;
@@ -162,6 +180,7 @@ absl::StatusOr<CrossVersionResult> RunWithOldCompiler(const std::string& ref,
   replay.golden_dir = scratch;
   replay.targets = targets;
   replay.all_versions = true;
+  replay.progress = options.progress;
   AOT_ASSIGN_OR_RETURN(auto report, ReplayGoldens(replay));
   for (const ReplayRecord& r : report.records) {
     if (r.status == ReplayStatus::kFail) {

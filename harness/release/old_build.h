@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "support/progress.h"
 #include "support/subprocess.h"
 
 namespace aot {
@@ -18,6 +19,8 @@ struct OldBuildOptions {
   std::string repo = ".";            // the git repository
   std::vector<std::string> targets;  // empty: the host targets
   int jobs = 2;
+  // Shows the build step and the artifacts run; null: nothing.
+  Progress* progress = nullptr;
 };
 
 struct OldBuild {

@@ -122,7 +122,8 @@ int Generate(int argc, char** argv) {
   flags.AddList("target", &targets, TargetHelp());
   flags.AddString("date", &date, "The 'created' date recorded in MANIFEST.json.");
   flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
-  auto results = GenerateGoldens(golden_dir, SelectGoldenTargets(targets), date);
+  Progress progress;  // on stderr when it is a terminal
+  auto results = GenerateGoldens(golden_dir, SelectGoldenTargets(targets), date, &progress);
   if (!results.ok()) return ReportToolError(kProgram, results.status(), 1);
   for (const GenerateResult& r : *results) {
     std::printf("%-16s %s\n", r.target.c_str(), r.message.c_str());
@@ -165,7 +166,8 @@ int Replay(int argc, char** argv) {
   options.golden_dir = golden_dir;
   options.targets = SelectGoldenTargets(targets);
   options.all_versions = all_versions || *env_all;
-  options.progress = ::isatty(2);
+  Progress progress;  // on stderr when it is a terminal
+  options.progress = &progress;
   options.now = now;
   if (jobs < 0 || jobs > 1024) {
     return ReportToolError(
@@ -496,12 +498,15 @@ int ForwardCheck(int argc, char** argv) {
   flags.AddString("cache_dir", &cache_dir, "Where old worktrees and builds are cached.");
   flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
   if (!build_runtime.empty() || !build_compiler.empty()) {
+    Progress progress;  // on stderr when it is a terminal
     OldBuildOptions options;
     options.golden_dir = golden_dir;
     options.cache_dir = cache_dir;
     options.targets = targets;
+    options.progress = &progress;
     auto result = build_runtime.empty() ? RunWithOldCompiler(build_compiler, options)
                                         : RunWithOldRuntime(build_runtime, options);
+    progress.Clear();
     if (!result.ok()) return ReportToolError(kProgram, result.status(), 2);
     std::fputs(result->log.c_str(), stdout);
     std::printf("forward-check (%s %s): %d passed, %d failed\n",
@@ -598,7 +603,10 @@ int Gate(int argc, char** argv) {
       options.targets.push_back(t);
     }
   }
+  Progress progress;  // on stderr when it is a terminal
+  options.progress = &progress;
   auto report = RunGate(options);
+  progress.Clear();
   if (!report.ok()) return ReportToolError(kProgram, report.status(), 2);
   std::fputs(report->Summary().c_str(), stdout);
   if (replay_table) {
@@ -634,7 +642,10 @@ int Report(int argc, char** argv) {
   }
   options.verify = !no_verify;
   options.targets = SelectGoldenTargets(options.targets);
+  Progress progress;  // on stderr when it is a terminal
+  options.progress = &progress;
   auto gate = RunGate(options);
+  progress.Clear();
   if (!gate.ok()) return ReportToolError(kProgram, gate.status(), 2);
   auto data = QualificationFromGate(*gate, options.golden_dir, options.targets);
   if (!data.ok()) return ReportToolError(kProgram, data.status(), 2);
@@ -678,11 +689,14 @@ int TriageCommand(int argc, char** argv) {
   }
   auto base_commit = ResolveCommit(".", base);
   if (!base_commit.ok()) return ReportToolError(kProgram, base_commit.status(), 2);
+  Progress progress;  // on stderr when it is a terminal
   OldBuildOptions build_options;
   build_options.cache_dir = cache_dir;
+  build_options.progress = &progress;
   if (head != "worktree") {
     // The head's own triage, from a build of the head commit.
     auto built = PrepareOldBuild(head, build_options);
+    progress.Clear();
     if (!built.ok()) return ReportToolError(kProgram, built.status(), 2);
     std::string command =
         absl::StrCat("cd ", ShellQuote(built->source_dir), " && ", ShellQuote(built->aot_compat),
