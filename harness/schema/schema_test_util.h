@@ -90,13 +90,23 @@ inline std::string FindBuf() {
   return "";
 }
 
-// `buf breaking HEAD --against BASE` in category WIRE_JSON: 0 when buf finds
-// no breaking change, 100 when it does (its lines in `log`), else buf failed.
-inline int BufBreaking(const std::string& buf, const std::string& head, const std::string& base,
-                       const std::string& log) {
+// What `buf breaking HEAD --against BASE` (category WIRE_JSON) says.
+struct BufVerdict {
+  bool ran = false;     // exit 0 (no breaking change) or 100 (some)
+  bool breaks = false;  // exit 100
+  std::string output;   // its lines, or why it failed to run
+};
+inline BufVerdict BufBreaking(const std::string& buf, const std::string& head,
+                              const std::string& base, const std::string& log) {
   std::string config = R"({"version":"v1","breaking":{"use":["WIRE_JSON"]}})";
-  return RunShell(absl::StrCat(buf, " breaking '", head, "' --against '", base, "' --config '",
-                               config, "' > '", log, "' 2>&1"));
+  int rc = RunShell(absl::StrCat(buf, " breaking '", head, "' --against '", base, "' --config '",
+                                 config, "' > '", log, "' 2>&1"));
+  BufVerdict v;
+  v.ran = rc == 0 || rc == 100;  // anything else is buf failing, not a verdict
+  v.breaks = rc == 100;
+  v.output = absl::StrCat(v.ran ? "" : absl::StrCat("buf exit ", rc, ": "),
+                          ReadFileToString(log).value_or(""));
+  return v;
 }
 
 }  // namespace schema_testing
