@@ -72,8 +72,15 @@ bool LooksLikeHloText(absl::string_view bytes) {
       l = absl::StripAsciiWhitespace(l.substr(end + 2));
       if (l.empty()) continue;
     }
-    return absl::StartsWith(l, "HloModule") &&
-           (l.size() == 9 || absl::ascii_isspace(static_cast<unsigned char>(l[9])));
+    // The header, or (headerless, as XLA's parser also accepts) the entry.
+    for (absl::string_view word : {absl::string_view("HloModule"), absl::string_view("ENTRY")}) {
+      if (absl::StartsWith(l, word) &&
+          (l.size() == word.size() ||
+           absl::ascii_isspace(static_cast<unsigned char>(l[word.size()])))) {
+        return true;
+      }
+    }
+    return false;
   }
   return false;
 }

@@ -33,6 +33,8 @@ TEST(HloModuleLoaderTest, RecognizesHloText) {
       LooksLikeHloText("\n  // a comment\n/* block\n comment */\nHloModule m, "
                        "entry_computation_layout={()->f32[]}\n"));
   EXPECT_TRUE(LooksLikeHloText("HloModule m\n"));
+  EXPECT_TRUE(LooksLikeHloText("// headerless\nENTRY main {\n}"));
+  EXPECT_FALSE(LooksLikeHloText("ENTRYPOINT: 3"));
   EXPECT_FALSE(LooksLikeHloText("HloModuleX m\n"));
   EXPECT_FALSE(LooksLikeHloText("name: \"m\"\nthunks {\n}\n"));
   EXPECT_FALSE(

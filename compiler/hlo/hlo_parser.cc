@@ -728,7 +728,12 @@ absl::StatusOr<Shape> Parser::ParseShape(int depth) {
 }
 
 absl::Status Parser::ParseModuleHeader(HloModule& module) {
-  if (!TryConsumeWord("HloModule")) return Error("expected 'HloModule' header");
+  // The header is optional, as in XLA's parser (test files and HLO strings
+  // in C++ tests usually omit it): the module then has a default name.
+  if (!TryConsumeWord("HloModule")) {
+    module.set_name(std::string(kDefaultHloModuleName));
+    return absl::OkStatus();
+  }
   std::string name = ReadName();
   if (name.empty()) return Error("expected a module name after 'HloModule'");
   module.set_name(name);

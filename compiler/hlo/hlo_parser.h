@@ -26,9 +26,13 @@ struct HloParseResult {
   std::vector<std::string> elided_constants;
 };
 
-// Parses HLO text as XLA's tools print it (`HloModule name, ...` header,
-// computations, `ENTRY`, `ROOT`, attributes, comments). Errors are
-// InvalidArgument with "line:column: message" naming the instruction.
+// The name of a module whose text has no `HloModule` header.
+inline constexpr char kDefaultHloModuleName[] = "module";
+
+// Parses HLO text as XLA's tools print it (an optional `HloModule name, ...`
+// header, computations, `ENTRY` (without it the last computation is the
+// entry), `ROOT`, attributes, comments). Errors are InvalidArgument with
+// "line:column: message" naming the instruction.
 absl::StatusOr<HloParseResult> ParseHloModuleWithDetails(absl::string_view text,
                                                          const HloParserOptions& options = {});
 absl::StatusOr<std::unique_ptr<HloModule>> ParseHloModule(absl::string_view text,

@@ -2,6 +2,7 @@
 
 #include <random>
 
+#include "absl/strings/match.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -98,6 +99,26 @@ main {
 })");
   ASSERT_TRUE(module.ok()) << module.status();
   EXPECT_EQ((*module)->entry_computation()->name(), "main");
+}
+
+// As XLA's parser: the `HloModule` header is optional (test files and HLO
+// strings in C++ tests omit it), with or without ENTRY; the module gets a
+// default name and prints with a header, so print -> parse is a fixed point.
+TEST(HloParserTest, HeaderIsOptional) {
+  for (const char* text :
+       {"ENTRY main {\n  p = f32[3] parameter(0)\n  ROOT n = f32[3] negate(p)\n}",
+        "// a test file\nmain {\n  p = f32[3] parameter(0)\n  ROOT n = f32[3] "
+        "negate(p)\n}"}) {
+    auto module = ParseHloModule(text);
+    ASSERT_TRUE(module.ok()) << text << ": " << module.status();
+    EXPECT_EQ((*module)->name(), kDefaultHloModuleName);
+    EXPECT_EQ((*module)->entry_computation()->name(), "main");
+    std::string printed = (*module)->ToString();
+    EXPECT_TRUE(absl::StartsWith(printed, "HloModule module")) << printed;
+    auto again = ParseHloModule(printed);
+    ASSERT_TRUE(again.ok()) << again.status();
+    EXPECT_EQ((*again)->ToString(), printed);
+  }
 }
 
 TEST(HloParserTest, AttributesOfEveryKind) {
@@ -221,7 +242,8 @@ TEST(HloParserTest, ErrorsNamePositionAndInstruction) {
        "duplicate instruction name"},
       {"HloModule m\nENTRY e {\n  p = f32[2] parameter(1)\n}", "has no parameter 0"},
       {"HloModule m\nENTRY e {\n  ROOT c = s8[] constant(300)\n}", "out of range for s8"},
-      {"ENTRY e {}", "expected 'HloModule' header"},
+      {"ENTRY e {}", "1:7: computation 'e' is empty"},
+      {"e {\n  p = f32[2] parameter(0)\n", "not closed"},
       {"HloModule m\n", "module has no computations"},
       {"HloModule m\nENTRY e {\n  ROOT p = f32[2] parameter(0)\n", "not closed"},
   };
