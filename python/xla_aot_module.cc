@@ -212,17 +212,12 @@ py::bytes CompileHlo(const std::string& hlo_text, std::optional<std::string> tar
     auto host = SelectTarget(PLATFORM_HOST, *target);
     config = host.ok() ? *host : ValueOrRaise(SelectTarget(PLATFORM_CUDA, *target));
   }
-  std::unique_ptr<CompiledModule> compiled;
+  absl::StatusOr<std::unique_ptr<CompiledModule>> compiled;
   {
-    py::gil_scoped_release release;
-    auto result = Compile(*loaded.module, config);
-    if (!result.ok()) {
-      py::gil_scoped_acquire acquire;
-      Raise(result.status());
-    }
-    compiled = *std::move(result);
+    py::gil_scoped_release release;  // compiling takes a while; other threads run
+    compiled = Compile(*loaded.module, config);
   }
-  return py::bytes(compiled->SerializeAsString());
+  return py::bytes(ValueOrRaise(std::move(compiled))->SerializeAsString());
 }
 
 std::unique_ptr<PyExecutable> LoadExecutable(py::object bytes_or_path,
@@ -245,17 +240,12 @@ std::unique_ptr<PyExecutable> LoadExecutable(py::object bytes_or_path,
     name = proto.capability().has_cuda() ? "cuda" : "host";
   }
   std::shared_ptr<Client> client = ValueOrRaise(Client::Create(name));
-  std::unique_ptr<Executable> executable;
+  absl::StatusOr<std::unique_ptr<Executable>> loaded;
   {
     py::gil_scoped_release release;
-    auto loaded = client->DeserializeExecutable(bytes);
-    if (!loaded.ok()) {
-      py::gil_scoped_acquire acquire;
-      Raise(loaded.status());
-    }
-    executable = *std::move(loaded);
+    loaded = client->DeserializeExecutable(bytes);
   }
-  return std::make_unique<PyExecutable>(std::move(client), std::move(executable));
+  return std::make_unique<PyExecutable>(std::move(client), ValueOrRaise(std::move(loaded)));
 }
 
 }  // namespace

@@ -118,6 +118,11 @@ class XlaAotTest(unittest.TestCase):
         with self.assertRaises(xla_aot.Error) as ill_typed:
             xla_aot.compile("HloModule m\nENTRY e { ROOT x = f32[2] parameter(0), junk }")
         self.assertEqual(ill_typed.exception.code, "INVALID_ARGUMENT")
+        # Parsed and verified, then refused by the compiler (raised after
+        # the GIL is taken back).
+        with self.assertRaises(xla_aot.Error) as unknown_target:
+            xla_aot.compile(ADD_MUL, target="no-such-target")
+        self.assertIn("no-such-target", unknown_target.exception.message)
 
     def test_capability_and_abi_errors_are_failed_precondition(self):
         golden = os.path.join(SOURCE_DIR, "golden", "executables", "host-x86-64-v2", "v1",
