@@ -24,11 +24,15 @@ inline float BitsToFloat(uint32_t u) {
   return f;
 }
 
-// float -> bfloat16, round to nearest even; NaN stays a (quiet) NaN.
+// float -> bfloat16, round to nearest even. A NaN keeps the top bits of
+// its payload (a bf16 pattern survives a round trip through float bit for
+// bit); a payload that would vanish becomes the quiet bit. The kernels'
+// conversions (compiler/codegen/ir_array.cc) do the same.
 inline uint16_t FloatToBf16Bits(float f) {
   uint32_t u = FloatBits(f);
   if ((u & 0x7fffffffu) > 0x7f800000u) {
-    return static_cast<uint16_t>((u >> 16) | 0x0040u);
+    uint32_t top = u >> 16;
+    return static_cast<uint16_t>((top & 0x7fu) == 0 ? (top | 0x0040u) : top);
   }
   uint32_t rounding_bias = 0x7fffu + ((u >> 16) & 1u);
   return static_cast<uint16_t>((u + rounding_bias) >> 16);
@@ -41,7 +45,10 @@ inline uint16_t FloatToHalfBits(float f) {
   uint32_t u = FloatBits(f);
   uint16_t sign = static_cast<uint16_t>((u >> 16) & 0x8000u);
   uint32_t abs = u & 0x7fffffffu;
-  if (abs > 0x7f800000u) return sign | 0x7e00u;  // NaN
+  if (abs > 0x7f800000u) {  // NaN: as for bf16, the payload's top bits stay
+    uint32_t payload = (abs >> 13) & 0x3ffu;
+    return static_cast<uint16_t>(sign | 0x7c00u | (payload == 0 ? 0x200u : payload));
+  }
   if (abs >= 0x477ff000u) {
     // >= 65520 rounds to infinity (65504 is the largest finite half).
     return sign | 0x7c00u;

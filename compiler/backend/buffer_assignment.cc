@@ -49,22 +49,27 @@ class BufferAssigner {
   absl::Status Run(const HloModule& module) {
     entry_ = module.entry_computation();
     if (entry_ == nullptr) return absl::InvalidArgumentError("module has no entry computation");
-    // Entry parameters first: one allocation each, by parameter number.
+    // Entry parameters first: one allocation per array leaf, numbered
+    // depth-first across the parameters (a tuple-typed parameter is passed
+    // as its leaves, in the order of its shape; numbers equal the HLO
+    // parameter numbers when no parameter is a tuple).
+    int64_t flat_number = 0;
     for (const HloInstruction* p : entry_->parameter_instructions()) {
-      if (!p->shape().IsArray()) {
-        return Error(*p, absl::StrCat("entry parameter of shape ", p->shape().ToString(),
-                                      " is not an array (tuple parameters are not supported)"));
+      std::vector<Shape> leaves = p->shape().FlattenLeaves();
+      for (size_t leaf = 0; leaf < leaves.size(); ++leaf) {
+        BufferAllocationProto a;
+        a.set_index(static_cast<int64_t>(r_.allocations_.size()));
+        a.set_size(leaves[leaf].ByteSize());
+        a.set_kind(BufferAllocationProto::PARAMETER);
+        a.set_parameter_number(flat_number++);
+        int id =
+            r_.NewBuffer(p->shape().IsTuple() ? absl::StrCat(p->name(), "{", leaf, "}") : p->name(),
+                         a.size(), 0);
+        r_.buffers_[id].allocation = a.index();
+        r_.buffers_[id].last_use = kLiveForever;
+        r_.allocations_.push_back(a);
+        Bind(p, static_cast<int64_t>(leaf), id);
       }
-      BufferAllocationProto a;
-      a.set_index(static_cast<int64_t>(r_.allocations_.size()));
-      a.set_size(p->shape().ByteSize());
-      a.set_kind(BufferAllocationProto::PARAMETER);
-      a.set_parameter_number(p->parameter_number());
-      int id = r_.NewBuffer(p->name(), a.size(), 0);
-      r_.buffers_[id].allocation = a.index();
-      r_.buffers_[id].last_use = kLiveForever;
-      r_.allocations_.push_back(a);
-      Bind(p, 0, id);
       r_.defines_[p] = true;
     }
     AOT_RETURN_IF_ERROR(Visit(*entry_, -1));
@@ -117,18 +122,25 @@ class BufferAssigner {
           }
           return Error(*instr, "parameter of a computation that is not sequenced");
         case HloOpcode::kConstant: {
-          if (!instr->shape().IsArray()) return Error(*instr, "tuple constants are not supported");
-          BufferAllocationProto a;
-          a.set_index(static_cast<int64_t>(r_.allocations_.size()));
-          a.set_size(instr->shape().ByteSize());
-          a.set_kind(BufferAllocationProto::CONSTANT);
-          a.set_alignment(kAlignment);
-          int id = r_.NewBuffer(instr->name(), a.size(), p);
-          r_.buffers_[id].allocation = a.index();
-          r_.buffers_[id].last_use = kLiveForever;
-          r_.allocations_.push_back(a);
-          r_.constants_[a.index()] = instr;
-          Bind(instr, 0, id);
+          // One CONSTANT allocation per array leaf (a tuple constant's
+          // elements are separate constants).
+          std::vector<Shape> leaves = instr->shape().FlattenLeaves();
+          for (size_t leaf = 0; leaf < leaves.size(); ++leaf) {
+            BufferAllocationProto a;
+            a.set_index(static_cast<int64_t>(r_.allocations_.size()));
+            a.set_size(leaves[leaf].ByteSize());
+            a.set_kind(BufferAllocationProto::CONSTANT);
+            a.set_alignment(kAlignment);
+            int id =
+                r_.NewBuffer(instr->shape().IsTuple() ? absl::StrCat(instr->name(), "{", leaf, "}")
+                                                      : instr->name(),
+                             a.size(), p);
+            r_.buffers_[id].allocation = a.index();
+            r_.buffers_[id].last_use = kLiveForever;
+            r_.allocations_.push_back(a);
+            r_.constants_[a.index()] = {instr, static_cast<int64_t>(leaf)};
+            Bind(instr, static_cast<int64_t>(leaf), id);
+          }
           r_.defines_[instr] = true;
           break;
         }

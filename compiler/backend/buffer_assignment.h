@@ -16,9 +16,10 @@ namespace aot {
 using ShapeIndex = std::vector<int64_t>;
 
 // Where every array value of the module lives at run time:
-//  - one PARAMETER allocation per entry parameter;
-//  - one CONSTANT allocation per array constant (bytes stored once in the
-//    executable's `binary`);
+//  - one PARAMETER allocation per array leaf of the entry parameters,
+//    numbered depth-first (tuple-typed parameters are passed as leaves);
+//  - one CONSTANT allocation per array leaf of a constant (bytes stored
+//    once in the executable's `binary`);
 //  - one OUTPUT allocation holding the result leaves;
 //  - one TEMP allocation for everything else, slices reused between values
 //    whose live ranges do not overlap (entry computation order).
@@ -48,8 +49,11 @@ class BufferAssignment {
                                                int64_t leaf) const;
 
   const std::vector<BufferAllocationProto>& allocations() const { return allocations_; }
-  // Constant allocation index -> the constant instruction.
-  const std::map<int64_t, const HloInstruction*>& constants() const { return constants_; }
+  // Constant allocation index -> the constant instruction and the leaf
+  // ordinal of its value held there (0 for an array constant).
+  const std::map<int64_t, std::pair<const HloInstruction*, int64_t>>& constants() const {
+    return constants_;
+  }
   // Extra copies into the output allocation needed at the end of the entry
   // computation: (source, destination).
   const std::vector<std::pair<BufferSliceProto, BufferSliceProto>>& output_copies() const {
@@ -81,7 +85,7 @@ class BufferAssignment {
   std::map<const HloInstruction*, bool> defines_;
   std::map<std::pair<const HloInstruction*, int64_t>, int> while_staging_;
   std::vector<BufferAllocationProto> allocations_;
-  std::map<int64_t, const HloInstruction*> constants_;
+  std::map<int64_t, std::pair<const HloInstruction*, int64_t>> constants_;
   std::vector<std::pair<BufferSliceProto, BufferSliceProto>> output_copies_;
   std::vector<BufferSliceProto> result_slices_;
   std::map<int, BufferSliceProto> slice_of_buffer_;

@@ -89,10 +89,13 @@ absl::Status CheckModuleSupported(const HloModule& module, PlatformKind platform
 void PackConstants(const BufferAssignment& assignment, ExecutableProto* e) {
   std::map<std::string, int64_t> stored;
   std::string binary;
-  for (const auto& [allocation, instr] : assignment.constants()) {
-    const Literal& literal = instr->literal();
-    std::string bytes(static_cast<size_t>(instr->shape().ByteSize()), '\0');
-    ShapeProto shape = instr->shape().ToProto();
+  for (const auto& [allocation, value] : assignment.constants()) {
+    const auto& [instr, leaf] = value;
+    std::vector<Literal> leaves;
+    if (instr->shape().IsTuple()) leaves = instr->literal().FlattenLeaves();
+    const Literal& literal = instr->shape().IsTuple() ? leaves[leaf] : instr->literal();
+    std::string bytes(static_cast<size_t>(literal.shape().ByteSize()), '\0');
+    ShapeProto shape = literal.shape().ToProto();
     if (!bytes.empty()) {
       runtime_shape::LogicalToPhysical(shape, literal.raw().data(),
                                        reinterpret_cast<uint8_t*>(bytes.data()));
@@ -108,7 +111,8 @@ void PackConstants(const BufferAssignment& assignment, ExecutableProto* e) {
       stored.emplace(bytes, offset);
     }
     ConstantProto* c = e->add_constants();
-    c->set_name(instr->name());
+    c->set_name(instr->shape().IsTuple() ? absl::StrCat(instr->name(), "{", leaf, "}")
+                                         : instr->name());
     c->set_allocation_index(allocation);
     c->set_binary_offset(offset);
     c->set_size(static_cast<int64_t>(bytes.size()));
@@ -140,11 +144,18 @@ std::vector<ShapeIndex> LeafIndices(const Shape& shape) {
 absl::Status AddEntryInterface(const HloModule& m, const BufferAssignment& assignment,
                                ExecutableProto* e) {
   const HloComputation* entry = m.entry_computation();
+  // Parameters: one per array leaf, depth-first (BufferAssignment numbers
+  // tuple-typed parameters' leaves the same way).
+  int64_t flat_number = 0;
   for (const HloInstruction* p : entry->parameter_instructions()) {
-    EntryParameterProto* param = e->add_parameters();
-    param->set_parameter_number(p->parameter_number());
-    *param->mutable_shape() = p->shape().ToProto();
-    AOT_ASSIGN_OR_RETURN(*param->mutable_slice(), assignment.GetSlice(*p));
+    std::vector<Shape> leaves = p->shape().FlattenLeaves();
+    std::vector<ShapeIndex> indices = LeafIndices(p->shape());
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      EntryParameterProto* param = e->add_parameters();
+      param->set_parameter_number(flat_number++);
+      *param->mutable_shape() = leaves[i].ToProto();
+      AOT_ASSIGN_OR_RETURN(*param->mutable_slice(), assignment.GetSlice(*p, indices[i]));
+    }
   }
   const Shape& result_shape = entry->root_instruction()->shape();
   *e->mutable_result()->mutable_shape() = result_shape.ToProto();

@@ -52,28 +52,6 @@ absl::Status CheckSupported(const HloInstruction& instr, PlatformKind platform) 
       }
       return absl::OkStatus();
     }
-    case HloOpcode::kConvolution:
-      if (instr.attrs().batch_group_count != 1) {
-        return Unsupported(instr, "convolution with batch_group_count != 1 is not supported");
-      }
-      return absl::OkStatus();
-    case HloOpcode::kGather:
-      if (instr.attrs().gather_dimension_numbers &&
-          instr.attrs().gather_dimension_numbers->operand_batching_dims_size() > 0) {
-        return Unsupported(instr, "gather with batching dimensions is not supported");
-      }
-      return absl::OkStatus();
-    case HloOpcode::kScatter:
-      if (instr.operand_count() != 3) {
-        return Unsupported(instr, "variadic scatter is not supported");
-      }
-      return absl::OkStatus();
-    case HloOpcode::kBitcastConvert:
-      if (ByteWidth(instr.shape().element_type()) !=
-          ByteWidth(instr.operand(0)->shape().element_type())) {
-        return Unsupported(instr, "bitcast-convert between element types of different widths");
-      }
-      return absl::OkStatus();
     default:
       (void)platform;
       return absl::OkStatus();
@@ -130,6 +108,9 @@ absl::Status ThunkEmitter::EmitInstruction(const HloInstruction& instr,
       return EmitConditional(instr, out);
     case HloOpcode::kCall:
       return Unsupported(instr, "calls must be inlined before thunk emission");
+    case HloOpcode::kCopy:
+      if (instr.shape().IsTuple()) return EmitTupleCopy(instr, out);
+      return EmitKernel(instr, out);
     case HloOpcode::kDot: {
       AOT_ASSIGN_OR_RETURN(auto gemm, TryEmitGemm(instr, out));
       if (gemm) return absl::OkStatus();
@@ -138,6 +119,18 @@ absl::Status ThunkEmitter::EmitInstruction(const HloInstruction& instr,
     default:
       return EmitKernel(instr, out);
   }
+}
+
+absl::Status ThunkEmitter::EmitTupleCopy(const HloInstruction& instr,
+                                         google::protobuf::RepeatedPtrField<ThunkProto>* out) {
+  // A copy of a tuple copies every leaf (HLO values have no sharing to
+  // preserve): one copy thunk each.
+  AOT_ASSIGN_OR_RETURN(auto from, assignment_.GetLeafSlices(*instr.operand(0)));
+  AOT_ASSIGN_OR_RETURN(auto to, assignment_.GetLeafSlices(instr));
+  for (size_t i = 0; i < to.size(); ++i) {
+    EmitCopy(absl::StrCat(instr.name(), "{", i, "}"), from[i], to[i], out);
+  }
+  return absl::OkStatus();
 }
 
 absl::Status ThunkEmitter::EmitKernel(const HloInstruction& instr,

@@ -36,6 +36,8 @@ class ThunkEmitter {
                                google::protobuf::RepeatedPtrField<ThunkProto>* out);
   absl::Status EmitInstruction(const HloInstruction& instr,
                                google::protobuf::RepeatedPtrField<ThunkProto>* out);
+  absl::Status EmitTupleCopy(const HloInstruction& instr,
+                             google::protobuf::RepeatedPtrField<ThunkProto>* out);
   absl::Status EmitKernel(const HloInstruction& instr,
                           google::protobuf::RepeatedPtrField<ThunkProto>* out);
   absl::StatusOr<bool> TryEmitGemm(const HloInstruction& instr,

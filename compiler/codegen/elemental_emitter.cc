@@ -63,6 +63,23 @@ absl::Status ElementalEmitter::EmitLoop(int64_t n,
   return absl::OkStatus();
 }
 
+absl::Status ElementalEmitter::EmitIf(llvm::Value* condition,
+                                      const std::function<absl::Status()>& body) {
+  llvm::LLVMContext& c = b_->getContext();
+  llvm::Function* fn = b_->GetInsertBlock()->getParent();
+  llvm::BasicBlock* then = llvm::BasicBlock::Create(c, "if.then", fn);
+  llvm::BasicBlock* exit = llvm::BasicBlock::Create(c, "if.exit", fn);
+  b_->CreateCondBr(condition, then, exit);
+  b_->SetInsertPoint(then);
+  cache_.emplace_back();
+  absl::Status status = body();
+  cache_.pop_back();
+  if (!status.ok()) return status;
+  b_->CreateBr(exit);
+  b_->SetInsertPoint(exit);
+  return absl::OkStatus();
+}
+
 llvm::Value* ElementalEmitter::Clamp(llvm::Value* v, int64_t lo, int64_t hi) {
   llvm::Value* low = b_->getInt64(lo);
   llvm::Value* high = b_->getInt64(std::max(lo, hi));

@@ -52,6 +52,9 @@ class ElementalEmitter {
   // Loop helper: for (i = 0; i < n; ++i) body(i). Values cached inside the
   // body are not visible after it.
   absl::Status EmitLoop(int64_t n, const std::function<absl::Status(llvm::Value*)>& body);
+  // if (condition) body(). Values cached inside the body are not visible
+  // after it.
+  absl::Status EmitIf(llvm::Value* condition, const std::function<absl::Status()>& body);
 
   llvm::IRBuilder<>& builder() { return *b_; }
 

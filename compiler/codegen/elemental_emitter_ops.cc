@@ -71,6 +71,17 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
     return IrIndex::Multi(index.multi(*b_), s);
   };
 
+  if (op == HloOpcode::kTuple) {
+    // A multi-output fusion's root: every element's values at the same
+    // index, in order (its outputs share their dimensions here; siblings
+    // of other dimensions go through KernelBuilder::EmitSiblingOutputs).
+    std::vector<llvm::Value*> values;
+    for (const HloInstruction* element : instr.operands()) {
+      AOT_ASSIGN_OR_RETURN(auto v, EmitAll(*element, index));
+      values.insert(values.end(), v.begin(), v.end());
+    }
+    return values;
+  }
   if (IsElementwiseUnary(op) && op != HloOpcode::kReducePrecision) {
     AOT_ASSIGN_OR_RETURN(auto x, operand(0, same_index(0)));
     return one(EmitUnary(instr, x));
@@ -144,14 +155,50 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
     case HloOpcode::kBitcastConvert: {
       PrimitiveType from = instr.operand(0)->shape().element_type();
       PrimitiveType to = shape.element_type();
-      if (ByteWidth(from) != ByteWidth(to)) {
-        return Unsupported(instr, "bitcast-convert between different widths");
-      }
-      AOT_ASSIGN_OR_RETURN(auto x, operand(0, same_index(0)));
-      llvm::Value* bits = ComputeToStorage(*b_, x, from);
+      const int64_t in_bits = 8 * ByteWidth(from), out_bits = 8 * ByteWidth(to);
       llvm::Type* storage = StorageType(to, b_->getContext());
-      if (bits->getType() != storage) bits = b_->CreateBitCast(bits, storage);
-      return one(StorageToCompute(*b_, bits, to));
+      // The operand's bits as an integer of its width.
+      auto bits_of = [&](llvm::Value* x) {
+        llvm::Value* bits = ComputeToStorage(*b_, x, from);
+        return b_->CreateBitCast(bits, b_->getIntNTy(static_cast<unsigned>(in_bits)));
+      };
+      auto to_result = [&](llvm::Value* bits) {
+        if (bits->getType() != storage) bits = b_->CreateBitCast(bits, storage);
+        return StorageToCompute(*b_, bits, to);
+      };
+      if (in_bits == out_bits) {
+        AOT_ASSIGN_OR_RETURN(auto x, operand(0, same_index(0)));
+        llvm::Value* bits = ComputeToStorage(*b_, x, from);
+        if (bits->getType() != storage) bits = b_->CreateBitCast(bits, storage);
+        return one(StorageToCompute(*b_, bits, to));
+      }
+      std::vector<llvm::Value*> multi = index.multi(*b_);
+      if (out_bits < in_bits) {
+        // A narrower result has an extra minor dimension: element j is the
+        // j-th out_bits-wide piece of the operand's element, lowest first
+        // (the little-endian byte order the interpreter copies in).
+        llvm::Value* j = multi.back();
+        multi.pop_back();
+        AOT_ASSIGN_OR_RETURN(auto x, operand(0, operand_index(0, multi)));
+        llvm::Type* wide = b_->getIntNTy(static_cast<unsigned>(in_bits));
+        llvm::Value* shift =
+            b_->CreateMul(b_->CreateZExtOrTrunc(j, wide), llvm::ConstantInt::get(wide, out_bits));
+        llvm::Value* piece = b_->CreateTrunc(b_->CreateLShr(bits_of(x), shift),
+                                             b_->getIntNTy(static_cast<unsigned>(out_bits)));
+        return one(to_result(piece));
+      }
+      // A wider result drops the operand's minor dimension: its elements
+      // are the pieces of one result element, lowest first.
+      llvm::Type* wide = b_->getIntNTy(static_cast<unsigned>(out_bits));
+      llvm::Value* acc = llvm::ConstantInt::get(wide, 0);
+      for (int64_t k = 0; k < out_bits / in_bits; ++k) {
+        std::vector<llvm::Value*> source = multi;
+        source.push_back(b_->getInt64(k));
+        AOT_ASSIGN_OR_RETURN(auto x, operand(0, operand_index(0, source)));
+        llvm::Value* piece = b_->CreateZExt(bits_of(x), wide);
+        acc = b_->CreateOr(acc, b_->CreateShl(piece, llvm::ConstantInt::get(wide, k * in_bits)));
+      }
+      return one(to_result(acc));
     }
     case HloOpcode::kBroadcast: {
       const std::vector<int64_t>& multi_dims = instr.dimensions();
@@ -548,9 +595,6 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitConvolution(const HloInstruct
                                                                const IrIndex& index) {
   const ConvolutionDimensionNumbersProto& dn = *instr.attrs().convolution_dimension_numbers;
   const WindowProto& window = *instr.attrs().window;
-  if (instr.attrs().batch_group_count != 1) {
-    return Unsupported(instr, "batch_group_count != 1");
-  }
   const Shape& in = instr.operand(0)->shape();
   const Shape& kernel = instr.operand(1)->shape();
   PrimitiveType out_type = instr.shape().element_type();
@@ -561,9 +605,17 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitConvolution(const HloInstruct
   int64_t in_per_group = in_features / groups;
   int64_t out_per_group = out_features / groups;
   const std::vector<llvm::Value*>& m = index.multi(*b_);
-  llvm::Value* batch = m[dn.output_batch_dimension()];
   llvm::Value* feature = m[dn.output_feature_dimension()];
   llvm::Value* group = b_->CreateUDiv(feature, b_->getInt64(out_per_group));
+  // With batch_group_count B the input batch splits into B contiguous
+  // groups; output feature f reads batch group f / (out_features / B).
+  const int64_t batch_groups = instr.attrs().batch_group_count;
+  llvm::Value* batch = m[dn.output_batch_dimension()];
+  if (batch_groups > 1) {
+    int64_t batch_per_group = in.dimensions(dn.input_batch_dimension()) / batch_groups;
+    llvm::Value* batch_group = b_->CreateUDiv(feature, b_->getInt64(out_features / batch_groups));
+    batch = b_->CreateAdd(b_->CreateMul(batch_group, b_->getInt64(batch_per_group)), batch);
+  }
   std::vector<int64_t> window_sizes;
   int64_t count = in_per_group;
   for (int64_t s = 0; s < spatial; ++s) {
@@ -628,9 +680,6 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitConvolution(const HloInstruct
 absl::StatusOr<llvm::Value*> ElementalEmitter::EmitGather(const HloInstruction& instr,
                                                           const IrIndex& index) {
   const GatherDimensionNumbersProto& dn = *instr.attrs().gather_dimension_numbers;
-  if (dn.operand_batching_dims_size() > 0) {
-    return Unsupported(instr, "gather with batching dimensions");
-  }
   const Shape& operand = instr.operand(0)->shape();
   const Shape& indices = instr.operand(1)->shape();
   const std::vector<int64_t>& slice_sizes = instr.attrs().gather_slice_sizes;
@@ -659,11 +708,17 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitGather(const HloInstruction& 
     start[od] =
         Clamp(Convert(v, indices.element_type(), S64), 0, operand.dimensions(od) - slice_sizes[od]);
   }
+  // A batching dimension of the operand is indexed by the batch index of
+  // its paired start-indices dimension (its slice size is 1).
+  for (int i = 0; i < dn.operand_batching_dims_size(); ++i) {
+    int64_t d = dn.start_indices_batching_dims(i);
+    start[dn.operand_batching_dims(i)] = batch[static_cast<size_t>(d > ivd ? d - 1 : d)];
+  }
   std::vector<llvm::Value*> operand_multi(operand.rank());
   size_t offset = 0;
   for (int64_t d = 0; d < operand.rank(); ++d) {
     llvm::Value* window = b_->getInt64(0);
-    if (!in_set(dn.collapsed_slice_dims(), d))
+    if (!in_set(dn.collapsed_slice_dims(), d) && !in_set(dn.operand_batching_dims(), d))
       window = m[dn.offset_dims(static_cast<int>(offset++))];
     operand_multi[d] = b_->CreateAdd(start[d], window);
   }

@@ -121,7 +121,13 @@ llvm::Value* FloatToBf16Bits(llvm::IRBuilder<>& b, llvm::Value* f) {
   llvm::Value* is_nan = b.CreateICmpUGT(abs, b.getInt32(0x7f800000));
   llvm::Value* lsb = b.CreateAnd(b.CreateLShr(u, 16), b.getInt32(1));
   llvm::Value* rounded = b.CreateLShr(b.CreateAdd(u, b.CreateAdd(b.getInt32(0x7fff), lsb)), 16);
-  llvm::Value* nan = b.CreateOr(b.CreateLShr(u, 16), b.getInt32(0x40));
+  // A NaN keeps its payload's top bits (so a 16-bit pattern survives a
+  // round trip through f32 bit for bit, as bitcast-convert needs); only a
+  // payload that would vanish becomes the quiet bit.
+  llvm::Value* top = b.CreateLShr(u, 16);
+  llvm::Value* nan =
+      b.CreateSelect(b.CreateICmpEQ(b.CreateAnd(top, b.getInt32(0x7f)), b.getInt32(0)),
+                     b.CreateOr(top, b.getInt32(0x40)), top);
   return b.CreateTrunc(b.CreateSelect(is_nan, nan, rounded), b.getInt16Ty());
 }
 
@@ -157,7 +163,11 @@ llvm::Value* FloatToHalfBits(llvm::IRBuilder<>& b, llvm::Value* f) {
   llvm::Value* magnitude =
       b.CreateSelect(is_sub, b.CreateSelect(is_zero, b.getInt32(0), sub), normal);
   magnitude = b.CreateSelect(is_inf, b.getInt32(0x7c00), magnitude);
-  magnitude = b.CreateSelect(is_nan, b.getInt32(0x7e00), magnitude);
+  // A NaN keeps the top 10 bits of its payload (exact for a value that
+  // came from f16 bits); a payload that would vanish becomes the quiet bit.
+  llvm::Value* payload = b.CreateAnd(b.CreateLShr(abs, 13), b.getInt32(0x3ff));
+  payload = b.CreateSelect(b.CreateICmpEQ(payload, b.getInt32(0)), b.getInt32(0x200), payload);
+  magnitude = b.CreateSelect(is_nan, b.CreateOr(b.getInt32(0x7c00), payload), magnitude);
   return b.CreateTrunc(b.CreateOr(sign, magnitude), b.getInt16Ty());
 }
 

@@ -1,5 +1,6 @@
 #include "compiler/codegen/kernel_emitter.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <set>
@@ -218,9 +219,7 @@ class KernelBuilder {
     if (spec_.output_shapes.empty()) return Unsupported(root, "kernel without outputs");
     const Shape& out0 = spec_.output_shapes[0];
     for (const Shape& s : spec_.output_shapes) {
-      if (s.dimensions() != out0.dimensions()) {
-        return Unsupported(root, "outputs of different dimensions in one kernel");
-      }
+      if (s.dimensions() != out0.dimensions()) return EmitSiblingOutputs(root);
     }
     int64_t n = out0.ElementCount();
     SetElementParallelDims(n);
@@ -234,6 +233,53 @@ class KernelBuilder {
                                               outputs_.size(), " outputs"));
       }
       for (size_t i = 0; i < outputs_.size(); ++i) outputs_[i].Store(b_, index, (*values)[i]);
+      return absl::OkStatus();
+    });
+  }
+
+  // A multi-output fusion whose outputs differ in dimensions (XLA's sibling
+  // fusion: say a row reduction beside an elementwise result). One grid
+  // covers the largest output; each group of same-dimensioned outputs is
+  // computed, under a bound check, at the linear index of its own shape.
+  // Subexpressions the groups share are computed once per group.
+  absl::Status EmitSiblingOutputs(const HloInstruction& root) {
+    if (root.opcode() != HloOpcode::kTuple ||
+        root.operand_count() != static_cast<int64_t>(outputs_.size())) {
+      return Unsupported(root, "outputs of different dimensions need a flat tuple root");
+    }
+    std::vector<std::vector<size_t>> groups;  // output indices, by dimensions
+    for (size_t i = 0; i < outputs_.size(); ++i) {
+      auto same = std::find_if(groups.begin(), groups.end(), [&](const std::vector<size_t>& g) {
+        return spec_.output_shapes[g[0]].dimensions() == spec_.output_shapes[i].dimensions();
+      });
+      if (same == groups.end()) {
+        groups.push_back({i});
+      } else {
+        same->push_back(i);
+      }
+    }
+    int64_t n = 0;
+    for (const Shape& s : spec_.output_shapes) n = std::max(n, s.ElementCount());
+    SetElementParallelDims(n);
+    return ForEachElement(n, [&](llvm::Value* linear) -> absl::Status {
+      for (const std::vector<size_t>& group : groups) {
+        const Shape& out = spec_.output_shapes[group[0]];
+        Shape logical(out.element_type(), out.dimensions());
+        auto body = [&]() -> absl::Status {
+          IrIndex index = IrIndex::Linear(linear, logical);
+          for (size_t i : group) {
+            AOT_ASSIGN_OR_RETURN(llvm::Value * v, emitter_->Emit(*root.operand(i), index));
+            outputs_[i].Store(b_, index, v);
+          }
+          return absl::OkStatus();
+        };
+        if (out.ElementCount() == n) {
+          AOT_RETURN_IF_ERROR(emitter_->EmitIf(b_.getTrue(), body));
+        } else {
+          AOT_RETURN_IF_ERROR(
+              emitter_->EmitIf(b_.CreateICmpULT(linear, b_.getInt64(out.ElementCount())), body));
+        }
+      }
       return absl::OkStatus();
     });
   }
@@ -339,33 +385,40 @@ class KernelBuilder {
     return absl::OkStatus();
   }
 
+  // Scatter with n operands (variadic when n > 1: n operands, one index
+  // array, n updates, a combiner over n old and n new values), batching
+  // dimensions included. Runs serially: updates may collide.
   absl::Status EmitScatter(const HloInstruction& scatter) {
-    int64_t n_ops = (scatter.operand_count() - 1) / 2;
-    if (n_ops != 1 || outputs_.size() != 1) return Unsupported(scatter, "variadic scatter");
+    const int64_t n_ops = (scatter.operand_count() - 1) / 2;
+    if (static_cast<int64_t>(outputs_.size()) != n_ops) {
+      return Unsupported(scatter, "scatter outputs must match its operands");
+    }
     const ScatterDimensionNumbersProto& dn = *scatter.attrs().scatter_dimension_numbers;
-    if (dn.input_batching_dims_size() > 0) return Unsupported(scatter, "scatter batching dims");
     const Shape& operand = scatter.operand(0)->shape();
-    const Shape& indices = scatter.operand(1)->shape();
-    const Shape& updates = scatter.operand(2)->shape();
+    const Shape& indices = scatter.operand(n_ops)->shape();
+    const Shape& updates = scatter.operand(n_ops + 1)->shape();
+    const int64_t ivd = dn.index_vector_dim();
     auto in_set = [](const google::protobuf::RepeatedField<int64_t>& set, int64_t d) {
       return std::find(set.begin(), set.end(), d) != set.end();
     };
-    // Window extent per operand dimension.
+    auto is_window_dim = [&](int64_t d) {
+      return !in_set(dn.inserted_window_dims(), d) && !in_set(dn.input_batching_dims(), d);
+    };
+    // Window extent per operand dimension (1 for inserted and batching ones).
     std::vector<int64_t> extent(operand.rank(), 1);
     {
       int w = 0;
       for (int64_t d = 0; d < operand.rank(); ++d) {
-        if (!in_set(dn.inserted_window_dims(), d)) {
-          extent[d] = updates.dimensions(dn.update_window_dims(w++));
-        }
+        if (is_window_dim(d)) extent[d] = updates.dimensions(dn.update_window_dims(w++));
       }
     }
     return Serially([&]() -> absl::Status {
-      AOT_RETURN_IF_ERROR(CopyInto(inputs_[0], outputs_[0]));
+      for (int64_t k = 0; k < n_ops; ++k) AOT_RETURN_IF_ERROR(CopyInto(inputs_[k], outputs_[k]));
       Shape logical(updates.element_type(), updates.dimensions());
       return emitter_->EmitLoop(updates.ElementCount(), [&](llvm::Value* u) -> absl::Status {
         IrIndex uindex = IrIndex::Linear(u, logical);
         const std::vector<llvm::Value*>& um = uindex.multi(b_);
+        // The update's scatter dimensions index the indices' batch dims.
         std::vector<llvm::Value*> scatter_index;
         for (int64_t d = 0; d < updates.rank(); ++d) {
           if (!in_set(dn.update_window_dims(), d)) scatter_index.push_back(um[d]);
@@ -375,13 +428,12 @@ class KernelBuilder {
         for (int k = 0; k < dn.scatter_dims_to_operand_dims_size(); ++k) {
           std::vector<llvm::Value*> im;
           size_t s = 0;
+          // (An index_vector_dim past the last dimension is an implicit
+          // trailing vector of size 1: no dimension takes k.)
           for (int64_t d = 0; d < indices.rank(); ++d) {
-            im.push_back(d == dn.index_vector_dim() ? b_.getInt64(k) : scatter_index[s++]);
+            im.push_back(d == ivd ? b_.getInt64(k) : scatter_index[s++]);
           }
-          if (dn.index_vector_dim() >= indices.rank()) {
-            // Implicit trailing index vector of size 1.
-          }
-          llvm::Value* v = inputs_[1].Load(b_, IrIndex::Multi(im, indices));
+          llvm::Value* v = inputs_[n_ops].Load(b_, IrIndex::Multi(im, indices));
           int64_t od = dn.scatter_dims_to_operand_dims(k);
           llvm::Value* sv = emitter_->Convert(v, indices.element_type(), S64);
           fits = b_.CreateAnd(
@@ -390,20 +442,31 @@ class KernelBuilder {
                            b_.CreateICmpSLE(sv, b_.getInt64(operand.dimensions(od) - extent[od]))));
           start[od] = sv;
         }
+        // A batching dimension of the operand is indexed by the batch
+        // index of its paired indices dimension.
+        for (int i = 0; i < dn.input_batching_dims_size(); ++i) {
+          int64_t d = dn.scatter_indices_batching_dims(i);
+          start[dn.input_batching_dims(i)] =
+              scatter_index[static_cast<size_t>(d > ivd ? d - 1 : d)];
+        }
         std::vector<llvm::Value*> om(operand.rank());
         int w = 0;
         for (int64_t d = 0; d < operand.rank(); ++d) {
           llvm::Value* offset = b_.getInt64(0);
-          if (!in_set(dn.inserted_window_dims(), d)) offset = um[dn.update_window_dims(w++)];
+          if (is_window_dim(d)) offset = um[dn.update_window_dims(w++)];
           om[d] = emitter_->Clamp(b_.CreateAdd(start[d], offset), 0,
                                   std::max<int64_t>(operand.dimensions(d) - 1, 0));
         }
         IrIndex oindex = IrIndex::Multi(om, operand);
-        llvm::Value* old = outputs_[0].Load(b_, oindex);
-        llvm::Value* update = inputs_[2].Load(b_, uindex);
+        std::vector<llvm::Value*> args, old;
+        for (int64_t k = 0; k < n_ops; ++k) old.push_back(outputs_[k].Load(b_, oindex));
+        args = old;
+        for (int64_t k = 0; k < n_ops; ++k) args.push_back(inputs_[n_ops + 1 + k].Load(b_, uindex));
         AOT_ASSIGN_OR_RETURN(auto combined,
-                             emitter_->EmitScalarComputation(*scatter.to_apply(), {old, update}));
-        outputs_[0].Store(b_, oindex, b_.CreateSelect(fits, combined[0], old));
+                             emitter_->EmitScalarComputation(*scatter.to_apply(), args));
+        for (int64_t k = 0; k < n_ops; ++k) {
+          outputs_[k].Store(b_, oindex, b_.CreateSelect(fits, combined[k], old[k]));
+        }
         return absl::OkStatus();
       });
     });

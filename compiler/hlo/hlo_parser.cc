@@ -1346,6 +1346,14 @@ absl::StatusOr<HloParseResult> Parser::ParseModule() {
       }
     }
   }
+  // A computation a fusion calls is a fusion computation (as in XLA): the
+  // passes leave its body alone and never fuse inside it.
+  for (const PendingComputationRef& ref : pending_refs_) {
+    if (ref.instruction->opcode() != HloOpcode::kFusion) continue;
+    for (HloComputation* c : ref.instruction->called_computations()) {
+      c->set_is_fusion_computation(true);
+    }
+  }
   current_instruction_.clear();
   module->Renumber();
   result_.module = std::move(module);

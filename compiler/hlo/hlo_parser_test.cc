@@ -121,6 +121,23 @@ TEST(HloParserTest, HeaderIsOptional) {
   }
 }
 
+TEST(HloParserTest, ComputationsAFusionCallsAreFusionComputations) {
+  // As in a dump written after XLA's fusion passes: the passes must treat
+  // the fused body as a kernel, not as another computation to optimize.
+  auto module = ParseHloModule(R"(
+fused {
+  p = f32[4] parameter(0)
+  ROOT e = f32[4] exponential(p)
+}
+ENTRY main {
+  x = f32[4] parameter(0)
+  ROOT f = f32[4] fusion(x), kind=kLoop, calls=fused
+})");
+  ASSERT_TRUE(module.ok()) << module.status();
+  EXPECT_TRUE((*module)->FindComputation("fused")->is_fusion_computation());
+  EXPECT_FALSE((*module)->entry_computation()->is_fusion_computation());
+}
+
 TEST(HloParserTest, AttributesOfEveryKind) {
   auto module = ParseHloModule(R"(
 HloModule attrs

@@ -35,6 +35,24 @@ TEST(Float16Test, HalfConversions) {
   }
 }
 
+TEST(Float16Test, NanPayloadsSurviveARoundTripThroughFloat) {
+  // Every 16-bit NaN pattern (quiet or signalling, either sign) comes back
+  // bit for bit, as bitcast-convert through f32 needs.
+  for (uint32_t bits = 0; bits < 0x10000; ++bits) {
+    uint16_t b = static_cast<uint16_t>(bits);
+    if (std::isnan(HalfBitsToFloat(b))) {
+      ASSERT_EQ(FloatToHalfBits(HalfBitsToFloat(b)), b) << bits;
+    }
+    if (std::isnan(Bf16BitsToFloat(b))) {
+      ASSERT_EQ(FloatToBf16Bits(Bf16BitsToFloat(b)), b) << bits;
+    }
+  }
+  // A float NaN whose payload lies below the 16-bit mantissa stays a NaN.
+  float low_payload = BitsToFloat(0x7f800001u);
+  EXPECT_TRUE(std::isnan(HalfBitsToFloat(FloatToHalfBits(low_payload))));
+  EXPECT_TRUE(std::isnan(Bf16BitsToFloat(FloatToBf16Bits(low_payload))));
+}
+
 TEST(LiteralTest, ConversionsFollowXla) {
   Literal s8(Shape(S8, {4}));
   s8.SetFromDouble(0, 300.0);  // saturates

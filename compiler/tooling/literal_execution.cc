@@ -11,7 +11,18 @@
 namespace aot {
 
 absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
-                                            absl::Span<const Literal> arguments) {
+                                            absl::Span<const Literal> hlo_arguments) {
+  // The executable takes tuple-typed parameters as their leaves.
+  std::vector<std::vector<Literal>> tuple_leaves;
+  std::vector<const Literal*> arguments;
+  for (const Literal& argument : hlo_arguments) {
+    if (!argument.shape().IsTuple()) {
+      arguments.push_back(&argument);
+      continue;
+    }
+    tuple_leaves.push_back(argument.FlattenLeaves());
+    for (const Literal& leaf : tuple_leaves.back()) arguments.push_back(&leaf);
+  }
   const auto& params = executable.parameters();
   if (arguments.size() != params.size()) {
     return absl::InvalidArgumentError(
@@ -22,17 +33,17 @@ absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
   for (size_t i = 0; i < arguments.size(); ++i) {
     const ShapeProto& shape = params[i].shape();
     int64_t bytes = runtime_shape::ByteSize(shape);
-    if (!arguments[i].shape().IsArray() ||
-        arguments[i].shape().dimensions() !=
+    if (!arguments[i]->shape().IsArray() ||
+        arguments[i]->shape().dimensions() !=
             std::vector<int64_t>(shape.dimensions().begin(), shape.dimensions().end()) ||
-        arguments[i].shape().element_type() != shape.element_type()) {
+        arguments[i]->shape().element_type() != shape.element_type()) {
       return absl::InvalidArgumentError(
-          absl::StrCat("argument ", i, " has shape ", arguments[i].shape().ToString(),
+          absl::StrCat("argument ", i, " has shape ", arguments[i]->shape().ToString(),
                        ", parameter ", i, " is ", runtime_shape::ToString(shape)));
     }
     physical[i].resize(static_cast<size_t>(bytes));
     if (bytes > 0) {
-      runtime_shape::LogicalToPhysical(shape, arguments[i].raw().data(), physical[i].data());
+      runtime_shape::LogicalToPhysical(shape, arguments[i]->raw().data(), physical[i].data());
     }
     spans.emplace_back(physical[i].data(), physical[i].size());
   }

@@ -8,8 +8,10 @@
 
 namespace aot {
 
-// Runs a loaded executable on Literals (row-major logical data): converts
-// each argument to its parameter's physical layout, and the result leaves
+// Runs a loaded executable on Literals (row-major logical data), one per
+// HLO parameter (a tuple-typed argument is passed as its leaves,
+// depth-first, as the executable takes it; leaves already flattened are
+// accepted too): converts each argument to its parameter's physical layout, and the result leaves
 // back into a Literal (a tuple when the result shape is one).
 absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
                                             absl::Span<const Literal> arguments);

@@ -173,10 +173,16 @@ int Runner::Execute(const std::string& path, RunPlatform platform, const std::st
   auto result_shape = Shape::FromProto(exe.result().shape());
   if (!result_shape.ok()) return Fail(WithPath(path, result_shape.status()), 1);
 
+  // Arguments in the HLO entry's form (a tuple-typed parameter as one
+  // tuple, which the interpreter takes and ExecuteWithLiterals flattens)
+  // when the embedded module's parameters flatten to the executable's;
+  // otherwise the executable's own parameters.
   std::vector<Shape> shapes;
-  if (reference_module != nullptr && proto == nullptr) {
-    shapes = EntryParameterShapes(*reference_module);
-  } else {
+  if (reference_module != nullptr) shapes = EntryParameterShapes(*reference_module);
+  size_t leaves = 0;
+  for (const Shape& s : shapes) leaves += s.FlattenLeaves().size();
+  if (reference_module == nullptr || leaves != static_cast<size_t>(exe.parameters().size())) {
+    shapes.clear();
     for (const EntryParameterProto& p : exe.parameters()) {
       auto shape = Shape::FromProto(p.shape());
       if (!shape.ok()) return Fail(WithPath(path, shape.status()), 1);

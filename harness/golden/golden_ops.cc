@@ -153,7 +153,8 @@ absl::StatusOr<GoldenArtifact> BuildArtifact(const CorpusModule& module,
   const HloComputation* entry = hlo->entry_computation();
   for (int64_t i = 0; i < entry->num_parameters(); ++i) {
     args.push_back(RandomLiteral(entry->parameter_instruction(i)->shape(), module.seed + i));
-    *io.add_arguments() = args.back().ToProto();
+    // As the executable takes them: a tuple-typed argument as its leaves.
+    for (const Literal& leaf : args.back().FlattenLeaves()) *io.add_arguments() = leaf.ToProto();
   }
   Literal result;
   Tolerance tolerance{module.atol, module.rtol};
