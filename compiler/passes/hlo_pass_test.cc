@@ -241,6 +241,17 @@ const std::map<std::string, int>& ExpectedFusions() {
       {"shape_ops/interior_pad_reverse.hlo", 1},
       {"shape_ops/iota_layouts.hlo", 1},
       {"shape_ops/slice_concat_pad.hlo", 1},
+      {"xla_syntax/batched_gather_scatter.hlo", 1},
+      {"xla_syntax/bitcast_convert_widths.hlo", 1},
+      {"xla_syntax/conv_batch_group.hlo", 0},
+      {"xla_syntax/dump_attributes.hlo", 2},
+      {"xla_syntax/headerless_entry.hlo", 1},
+      // The fusion the module was written with, and the divide after it.
+      {"xla_syntax/sibling_fusion.hlo", 2},
+      {"xla_syntax/tuple_constant_copy.hlo", 1},
+      {"xla_syntax/tuple_parameters.hlo", 2},
+      {"xla_syntax/unmarked_entry.hlo", 1},
+      {"xla_syntax/variadic_scatter.hlo", 3},
   };
   return *kExpected;
 }
