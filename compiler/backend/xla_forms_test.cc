@@ -138,10 +138,10 @@ ENTRY main {
   for (int i = 0; i < 4; ++i) EXPECT_EQ(e.parameters(i).parameter_number(), i);
   EXPECT_EQ(e.parameters(1).shape().element_type(), S32);
   EXPECT_EQ(e.parameters(1).shape().dimensions(0), 2);
-  Literal tuple = Literal::Tuple(
-      {Literal::FromDoubles(Shape(F32, {3}), {1, 2, 3}),
-       Literal::Tuple({Literal::FromInt64s(Shape(S32, {2}), {-7, 9}),
-                       Literal::FromDoubles(Shape(F32, {3}), {10, 20, 30})})});
+  Literal tuple =
+      Literal::Tuple({Literal::FromDoubles(Shape(F32, {3}), {1, 2, 3}),
+                      Literal::Tuple({Literal::FromInt64s(Shape(S32, {2}), {-7, 9}),
+                                      Literal::FromDoubles(Shape(F32, {3}), {10, 20, 30})})});
   std::vector<Literal> args;
   args.push_back(std::move(tuple));
   args.push_back(Literal::FromDoubles(Shape(F32, {3}), {2, 0.5, -1}));
@@ -242,8 +242,8 @@ ENTRY main {
   ROOT w = u64[3] bitcast-convert(p)
 })";
   std::vector<Literal> args;
-  args.push_back(Literal::FromInt64s(Shape(S16, {3, 4}),
-                                     {1, 2, 3, 4, -1, 0, 0, -32768, 0x1234, 0, 0, 0}));
+  args.push_back(
+      Literal::FromInt64s(Shape(S16, {3, 4}), {1, 2, 3, 4, -1, 0, 0, -32768, 0x1234, 0, 0, 0}));
   Literal result = CompileRunAndCompare(hlo, args);
   EXPECT_EQ(result.Get<uint64_t>(0), 0x0004000300020001ull);
   EXPECT_EQ(result.Get<uint64_t>(1), 0x800000000000ffffull);

@@ -2,6 +2,8 @@
 #define AOT_COMPILER_HLO_HLO_OPCODE_H_
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -96,7 +98,13 @@ enum class HloOpcode : uint8_t {
 
 // The text spelling ("dynamic-slice").
 absl::string_view HloOpcodeString(HloOpcode opcode);
+// XLA's opcode spellings: every entry of XLA's HloOpcode list (as of
+// 2025), supported here or not. A fact about XLA, kept so that an opcode
+// XLA writes and this compiler lacks is named as such, not as a typo.
+const std::vector<std::string>& XlaOpcodeNames();
 // Parses a spelling; accepts XLA's aliases ("clz" for count-leading-zeros).
+// An XLA opcode this compiler lacks is Unimplemented; any other unknown
+// spelling InvalidArgument.
 absl::StatusOr<HloOpcode> StringToHloOpcode(absl::string_view text);
 // Fixed operand count, or -1 when variadic.
 int HloOpcodeArity(HloOpcode opcode);

@@ -1,8 +1,12 @@
 #include "compiler/hlo/hlo_parser.h"
 
+#include <algorithm>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
+#include "compiler/hlo/hlo_opcode.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -234,6 +238,16 @@ TEST(HloParserTest, ElidedConstantsAreSeededAndReported) {
   EXPECT_NE(a->module->ToString(), c->module->ToString());
 }
 
+TEST(HloOpcodeTest, EveryOpcodeIsSpelledAsXlaSpellsIt) {
+  const std::vector<std::string>& xla = XlaOpcodeNames();
+  for (int i = 0; i < HloOpcodeCount(); ++i) {
+    std::string text(HloOpcodeString(static_cast<HloOpcode>(i)));
+    EXPECT_NE(std::find(xla.begin(), xla.end(), text), xla.end()) << text;
+  }
+  EXPECT_EQ(StringToHloOpcode("send").status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(StringToHloOpcode("sendd").status().code(), absl::StatusCode::kInvalidArgument);
+}
+
 struct BadCase {
   const char* text;
   const char* message;
@@ -243,6 +257,8 @@ TEST(HloParserTest, ErrorsNamePositionAndInstruction) {
   const BadCase cases[] = {
       {"HloModule m\nENTRY e {\n  ROOT x = f32[] frobnicate()\n}",
        "3:18: instruction 'x': unknown opcode 'frobnicate'"},
+      {"HloModule m\nENTRY e {\n  t = f32[] parameter(0)\n  ROOT x = f32[] infeed(t)\n}",
+       "4:18: instruction 'x': opcode 'infeed' is an XLA opcode this compiler does not support"},
       {"HloModule m\nENTRY e {\n  ROOT x = f32[] negate(y)\n}",
        "instruction 'x': operand 'y' is not defined"},
       {"HloModule m\nENTRY e {\n  ROOT x = f32[2] constant({1, 2, 3})\n}", "literal has 3 values"},

@@ -13,6 +13,7 @@
 #include "compiler/passes/hlo_pass.h"
 #include "compiler/target/target_config.h"
 #include "compiler/target/target_selection.h"
+#include "compiler/tooling/support_table.h"
 #include "compiler/verifier/hlo_verifier.h"
 #include "google/protobuf/text_format.h"
 #include "support/file_io.h"
@@ -189,6 +190,10 @@ void AddCompileToolFlags(FlagSet& flags, CompileToolFlags* out) {
                 "Run exactly these HLO passes (comma-separated, in order) and print the module.");
   flags.AddBool("list_passes", &out->list_passes,
                 "List the passes and the default pipeline's stages and exit.");
+  flags.AddBool("support_table", &out->support_table,
+                "Print the table of XLA's opcodes and element types with what this project does "
+                "with each (parse, interpret, compile for host and CUDA), found by trying each, "
+                "as the README carries it, and exit.");
   flags.AddBool("emit_proto", &out->emit_proto,
                 "Convert the module to an HloModuleProto (binary, or text with --format=text) "
                 "instead of compiling.");
@@ -209,6 +214,12 @@ absl::Status RunCompileTool(CompileToolFlags flags, const std::vector<std::strin
     return Emit("", absl::StrCat("Stages (--stage=NAME):\n", ListCompilerStages()));
   }
   if (flags.list_passes) return Emit("", ListPassesText());
+  if (flags.support_table) {
+    const bool cuda = CanCompileForCuda();
+    return Emit("", absl::StrCat(kSupportTableBegin, "\n\n",
+                                 SupportTableMarkdown(ProbeOpcodes(cuda), ProbeElementTypes(cuda)),
+                                 "\n", kSupportTableEnd, "\n"));
+  }
   AOT_ASSIGN_OR_RETURN(Plan plan, CheckFlags(flags, positional));
 
   auto loaded = LoadHloModuleFile(flags.module_file);

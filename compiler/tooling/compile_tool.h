@@ -28,6 +28,7 @@ struct CompileToolFlags {
   bool list_stages = false;
   bool list_passes = false;
   bool emit_proto = false;
+  bool support_table = false;
 };
 
 // Registers aotc's flags on `flags`, bound to `out`.

@@ -20,7 +20,7 @@ constexpr char kSynopsis[] =
     "       aotc M.hlo --stage=STAGE [-o FILE]       (see --list-stages)\n"
     "       aotc M.hlo --passes=a,b [-o FILE]         (see --list-passes)\n"
     "       aotc M.hlo --emit-proto -o M.pb [--format=text]\n"
-    "       aotc --list-stages | --list-passes";
+    "       aotc --list-stages | --list-passes | --support_table";
 
 constexpr char kDescription[] =
     "Compiles an HLO module ahead of time for a target and writes the\n"

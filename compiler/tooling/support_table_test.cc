@@ -1,0 +1,86 @@
+#include "compiler/tooling/support_table.h"
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "compiler/hlo/hlo_opcode.h"
+#include "gtest/gtest.h"
+#include "support/file_io.h"
+
+namespace aot {
+namespace {
+
+const SupportRow* Find(const std::vector<SupportRow>& rows, const std::string& name) {
+  for (const SupportRow& r : rows) {
+    if (r.name == name) return &r;
+  }
+  return nullptr;
+}
+
+TEST(SupportTableTest, ProbesTellSupportedFromMissing) {
+  const bool cuda = CanCompileForCuda();
+  std::vector<SupportRow> opcodes = ProbeOpcodes(cuda);
+  ASSERT_EQ(opcodes.size(), XlaOpcodeNames().size());
+  for (const char* name : {"add", "scatter", "while", "convolution", "bitcast-convert"}) {
+    const SupportRow* row = Find(opcodes, name);
+    ASSERT_NE(row, nullptr) << name;
+    EXPECT_TRUE(row->parse && row->interpret && row->host) << name << ": " << row->note;
+    EXPECT_EQ(row->cuda, cuda) << name << ": " << row->note;
+  }
+  const SupportRow* infeed = Find(opcodes, "infeed");
+  ASSERT_NE(infeed, nullptr);
+  EXPECT_FALSE(infeed->parse || infeed->interpret || infeed->host || infeed->cuda);
+  EXPECT_EQ(infeed->note, "not implemented");
+
+  std::vector<SupportRow> types = ProbeElementTypes(cuda);
+  const SupportRow* bf16 = Find(types, "bf16");
+  ASSERT_NE(bf16, nullptr);
+  EXPECT_TRUE(bf16->parse && bf16->interpret && bf16->host) << bf16->note;
+  const SupportRow* c64 = Find(types, "c64");
+  ASSERT_NE(c64, nullptr);
+  EXPECT_FALSE(c64->parse);
+  EXPECT_EQ(c64->note, "unknown element type 'c64'");
+}
+
+TEST(SupportTableTest, MarkdownCountsEachColumn) {
+  std::vector<SupportRow> rows = {{"a", true, true, true, false, "no cuda"},
+                                  {"b", true, false, false, false, "x"}};
+  std::string md = SupportTableMarkdown(rows, {});
+  EXPECT_NE(md.find("| `a` | yes | yes | yes | - | no cuda |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| **2 in all** | 2 | 1 | 1 | 0 | |"), std::string::npos) << md;
+}
+
+// The README's table is what the code does today.
+TEST(SupportTableTest, ReadmeTableIsCurrent) {
+  if (!CanCompileForCuda()) {
+    GTEST_SKIP() << "CUDA libdevice is not installed here, so the table's cuda column cannot "
+                    "be checked; the check runs where /usr/local/cuda is present (CI)";
+  }
+  auto readme = ReadFileToString("README.md");
+  ASSERT_TRUE(readme.ok()) << readme.status();
+  size_t begin = readme->find(kSupportTableBegin);
+  size_t end = readme->find(kSupportTableEnd);
+  ASSERT_NE(begin, std::string::npos) << "README.md has no support-table begin marker";
+  ASSERT_NE(end, std::string::npos) << "README.md has no support-table end marker";
+  std::string in_readme = readme->substr(begin, end + std::strlen(kSupportTableEnd) - begin);
+  std::string current =
+      absl::StrCat(kSupportTableBegin, "\n\n",
+                   SupportTableMarkdown(ProbeOpcodes(true), ProbeElementTypes(true)), "\n",
+                   kSupportTableEnd);
+  if (in_readme == current) return;
+  std::vector<std::string> a = absl::StrSplit(in_readme, '\n');
+  std::vector<std::string> b = absl::StrSplit(current, '\n');
+  size_t i = 0;
+  while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+  ADD_FAILURE() << "README.md's support table is stale: replace the text between its markers "
+                   "with the output of `build/compiler/tools/aotc --support_table`.\n"
+                << "first difference, line " << i + 1 << " of the table:\n  README: "
+                << (i < a.size() ? a[i] : "(end)") << "\n  code:   "
+                << (i < b.size() ? b[i] : "(end)");
+}
+
+}  // namespace
+}  // namespace aot
