@@ -3,12 +3,15 @@
 #include <chrono>
 #include <map>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "compiler/backend/buffer_assignment.h"
 #include "compiler/backend/thunk_emitter.h"
 #include "compiler/codegen/llvm_backend.h"
 #include "compiler/passes/call_inliner.h"
 #include "compiler/passes/hlo_pass.h"
+#include "compiler/rollout/emission_ledger.h"
 #include "compiler/verifier/hlo_verifier.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
@@ -17,6 +20,7 @@
 #include "runtime/abi_version.h"
 #include "runtime/shape_util.h"
 #include "support/build_info.h"
+#include "support/date.h"
 #include "support/proto_util.h"
 #include "support/sha256.h"
 #include "support/status_macros.h"
@@ -79,6 +83,37 @@ absl::Status CheckModuleSupported(const HloModule& module, PlatformKind platform
   for (HloComputation* c : module.computations()) {
     for (HloInstruction* i : c->instructions()) {
       AOT_RETURN_IF_ERROR(CheckSupported(*i, platform));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Opcodes behind an emission flag of the staged rollout (CONTRACT.md s. 6)
+// compile only with the flag on, by default or for this compile: runtimes
+// released before the flag's runtime support reject them.
+absl::Status CheckEmissionFlags(const HloModule& module, const CompileOptions& options) {
+  for (const std::string& name : options.emission_flags) {
+    if (FindEmissionFlag(name) == nullptr) {
+      std::vector<std::string> known;
+      for (const EmissionFlag& f : EmissionLedger()) known.push_back(f.name);
+      return absl::InvalidArgumentError(absl::StrCat(
+          "unknown emission flag '", name, "' (known: ", absl::StrJoin(known, ", "), ")"));
+    }
+  }
+  for (HloComputation* c : module.computations()) {
+    for (HloInstruction* i : c->instructions()) {
+      absl::string_view opcode = HloOpcodeString(i->opcode());
+      const EmissionFlag* flag = EmissionFlagForOpcode(opcode);
+      if (flag == nullptr || flag->enabled_by_default ||
+          absl::c_linear_search(options.emission_flags, flag->name)) {
+        continue;
+      }
+      return absl::UnimplementedError(absl::StrCat(
+          "instruction '", i->name(), "' (", opcode, "): the opcode is behind the emission flag '",
+          flag->name, "', off by default until ", kForwardWindowDays,
+          " days after its runtime support (", flag->runtime_support_since,
+          "), since older runtimes reject it; pass --emission_flags=", flag->name,
+          " if every runtime that will load the artifact is at least that new"));
     }
   }
   return absl::OkStatus();
@@ -202,6 +237,7 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
   HloModule& m = *optimized;
   m.Renumber();
   AOT_RETURN_IF_ERROR(CheckModuleSupported(m, target.platform()));
+  AOT_RETURN_IF_ERROR(CheckEmissionFlags(m, options));
   AOT_ASSIGN_OR_RETURN(auto assignment, BufferAssignment::Run(m));
 
   KernelEmitOptions kernel_options;

@@ -24,6 +24,10 @@ struct CompileOptions {
   bool compile_cubin = true;
   // Recorded as metadata.source_path (debug only).
   std::string source_path;
+  // Emission flags of the staged rollout (compiler/rollout/emission_ledger.h)
+  // turned on for this compile besides those on by default: the artifact
+  // may then hold constructs that runtimes of the forward window reject.
+  std::vector<std::string> emission_flags;
 };
 
 // The producer side of the contract: an HLO module compiled for one target

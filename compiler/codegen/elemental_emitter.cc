@@ -309,6 +309,22 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitUnary(const HloInstruction& i
       return round(MathCall("sqrt", {x}));
     case HloOpcode::kRsqrt:
       return round(b_->CreateFDiv(fconst(1.0), MathCall("sqrt", {x})));
+    case HloOpcode::kAcos:
+      return round(MathCall("acos", {x}));
+    case HloOpcode::kAcosh:
+      return round(MathCall("acosh", {x}));
+    case HloOpcode::kAsin:
+      return round(MathCall("asin", {x}));
+    case HloOpcode::kAsinh:
+      return round(MathCall("asinh", {x}));
+    case HloOpcode::kAtan:
+      return round(MathCall("atan", {x}));
+    case HloOpcode::kAtanh:
+      return round(MathCall("atanh", {x}));
+    case HloOpcode::kCosh:
+      return round(MathCall("cosh", {x}));
+    case HloOpcode::kSinh:
+      return round(MathCall("sinh", {x}));
     case HloOpcode::kCbrt:
       return round(MathCall("cbrt", {x}));
     case HloOpcode::kTanh:

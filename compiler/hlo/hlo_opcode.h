@@ -14,9 +14,15 @@ namespace aot {
 // kind: U = elementwise unary, B = elementwise binary, O = other.
 #define AOT_HLO_OPCODE_LIST(X)                             \
   X(kAbs, "abs", 1, U)                                     \
+  X(kAcos, "acos", 1, U)                                   \
+  X(kAcosh, "acosh", 1, U)                                 \
   X(kAdd, "add", 2, B)                                     \
   X(kAnd, "and", 2, B)                                     \
+  X(kAsin, "asin", 1, U)                                   \
+  X(kAsinh, "asinh", 1, U)                                 \
+  X(kAtan, "atan", 1, U)                                   \
   X(kAtan2, "atan2", 2, B)                                 \
+  X(kAtanh, "atanh", 1, U)                                 \
   X(kBitcast, "bitcast", 1, O)                             \
   X(kBitcastConvert, "bitcast-convert", 1, O)              \
   X(kBroadcast, "broadcast", 1, O)                         \
@@ -33,6 +39,7 @@ namespace aot {
   X(kConvolution, "convolution", 2, O)                     \
   X(kCopy, "copy", 1, U)                                   \
   X(kCos, "cosine", 1, U)                                  \
+  X(kCosh, "cosh", 1, U)                                   \
   X(kCustomCall, "custom-call", -1, O)                     \
   X(kDivide, "divide", 2, B)                               \
   X(kDot, "dot", 2, O)                                     \
@@ -79,6 +86,7 @@ namespace aot {
   X(kShiftRightLogical, "shift-right-logical", 2, B)       \
   X(kSign, "sign", 1, U)                                   \
   X(kSin, "sine", 1, U)                                    \
+  X(kSinh, "sinh", 1, U)                                   \
   X(kSlice, "slice", 1, O)                                 \
   X(kSort, "sort", -1, O)                                  \
   X(kSqrt, "sqrt", 1, U)                                   \

@@ -72,6 +72,14 @@ int UnaryClasses(HloOpcode opcode) {
       return kInts;
     case HloOpcode::kCopy:
       return kAll;
+    case HloOpcode::kAcos:
+    case HloOpcode::kAcosh:
+    case HloOpcode::kAsin:
+    case HloOpcode::kAsinh:
+    case HloOpcode::kAtan:
+    case HloOpcode::kAtanh:
+    case HloOpcode::kCosh:
+    case HloOpcode::kSinh:
     case HloOpcode::kCbrt:
     case HloOpcode::kCeil:
     case HloOpcode::kCos:

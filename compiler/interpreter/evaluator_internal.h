@@ -398,6 +398,30 @@ bool VisitUnaryOp(HloOpcode opcode, F&& f) {
       case HloOpcode::kSign:
         f([](T v) { return SignValue(v); });
         return true;
+      case HloOpcode::kAcos:
+        f([](T v) { return Down<T>(std::acos(Up(v))); });
+        return true;
+      case HloOpcode::kAcosh:
+        f([](T v) { return Down<T>(std::acosh(Up(v))); });
+        return true;
+      case HloOpcode::kAsin:
+        f([](T v) { return Down<T>(std::asin(Up(v))); });
+        return true;
+      case HloOpcode::kAsinh:
+        f([](T v) { return Down<T>(std::asinh(Up(v))); });
+        return true;
+      case HloOpcode::kAtan:
+        f([](T v) { return Down<T>(std::atan(Up(v))); });
+        return true;
+      case HloOpcode::kAtanh:
+        f([](T v) { return Down<T>(std::atanh(Up(v))); });
+        return true;
+      case HloOpcode::kCosh:
+        f([](T v) { return Down<T>(std::cosh(Up(v))); });
+        return true;
+      case HloOpcode::kSinh:
+        f([](T v) { return Down<T>(std::sinh(Up(v))); });
+        return true;
       case HloOpcode::kCbrt:
         f([](T v) { return Down<T>(std::cbrt(Up(v))); });
         return true;

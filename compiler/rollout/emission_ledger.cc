@@ -9,8 +9,31 @@
 namespace aot {
 
 const std::vector<EmissionFlag>& EmissionLedger() {
-  static const auto* ledger = new std::vector<EmissionFlag>{};
+  static const auto* ledger = new std::vector<EmissionFlag>{
+      {.name = "emit_inverse_and_hyperbolic_math",
+       .description = "HLO opcodes acos, acosh, asin, asinh, atan, atanh, cosh, sinh in the "
+                      "embedded module, and the libm functions their host kernels import",
+       .runtime_support_since = "2026-12-02",
+       .enabled_by_default = false,
+       .hlo_opcodes = {"acos", "acosh", "asin", "asinh", "atan", "atanh", "cosh", "sinh"}},
+  };
   return *ledger;
+}
+
+const EmissionFlag* FindEmissionFlag(absl::string_view name) {
+  for (const EmissionFlag& f : EmissionLedger()) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+const EmissionFlag* EmissionFlagForOpcode(absl::string_view opcode) {
+  for (const EmissionFlag& f : EmissionLedger()) {
+    for (const std::string& op : f.hlo_opcodes) {
+      if (op == opcode) return &f;
+    }
+  }
+  return nullptr;
 }
 
 absl::StatusOr<std::vector<LedgerViolation>> CheckEmissionLedger(

@@ -24,11 +24,21 @@ struct EmissionFlag {
   // Phase 3: the date the runtime's deserialization fallback for the OLD
   // form was removed (empty: still there).
   std::string fallback_removed_on;
+  // HLO opcodes the flag gates: while it is off (by default, and not turned
+  // on for a compile), a module whose optimized form still holds one of
+  // them does not compile, since runtimes of the forward window reject it.
+  std::vector<std::string> hlo_opcodes;
 };
 
-// The ledger of this compiler. v1 of the schema needed no staged rollout,
-// so it starts empty; entries are added with the runtime support (phase 1).
+// The ledger of this compiler; entries are added with the runtime support
+// (phase 1).
 const std::vector<EmissionFlag>& EmissionLedger();
+
+// The ledger's flag of that name, or nullptr.
+const EmissionFlag* FindEmissionFlag(absl::string_view name);
+
+// The ledger's flag gating the HLO opcode (text spelling), or nullptr.
+const EmissionFlag* EmissionFlagForOpcode(absl::string_view opcode);
 
 struct LedgerViolation {
   std::string flag;

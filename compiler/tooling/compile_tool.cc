@@ -190,6 +190,11 @@ void AddCompileToolFlags(FlagSet& flags, CompileToolFlags* out) {
                 "Run exactly these HLO passes (comma-separated, in order) and print the module.");
   flags.AddBool("list_passes", &out->list_passes,
                 "List the passes and the default pipeline's stages and exit.");
+  flags.AddList(
+      "emission_flags", &out->emission_flags,
+      "Emission flags of the staged rollout to turn on for this compile (comma-separated; "
+      "see the README's staged rollout): the artifact may then hold constructs that "
+      "runtimes released before the flag's runtime support reject.");
   flags.AddBool("support_table", &out->support_table,
                 "Print the table of XLA's opcodes and element types with what this project does "
                 "with each (parse, interpret, compile for host and CUDA), found by trying each, "
@@ -244,6 +249,7 @@ absl::Status RunCompileTool(CompileToolFlags flags, const std::vector<std::strin
   options.enable_fusion = flags.fusion;
   options.enable_constant_folding = flags.constant_folding;
   options.source_path = flags.module_file;
+  options.emission_flags = flags.emission_flags;
   if (plan.stage == CompilerStage::kHloOptimized) {
     auto optimized = OptimizeHlo(module, options, CompilerStage::kHloOptimized);
     if (!optimized.ok()) return WithPath(flags.module_file, optimized.status());

@@ -55,6 +55,7 @@ struct Options {
   bool have_inputs = false;
   std::string inputs_path;
   std::vector<Literal> input_values;
+  std::vector<std::string> emission_flags;
 };
 
 // Per-file outcome: 0, or the exit code with the error already reported.
@@ -274,6 +275,7 @@ int Runner::RunModule(const std::string& path, const LoadedHloModule& loaded, si
   if (!target.ok()) return Fail(target.status(), 2);
   CompileOptions compile_options;
   compile_options.source_path = path;
+  compile_options.emission_flags = options_.emission_flags;
   auto compiled = Compile(module, *target, compile_options);
   if (!compiled.ok()) return Fail(WithPath(path, compiled.status()), 1);
   Note(absl::StrCat(path, ": compiled for ", target->name(), " in ",
@@ -353,6 +355,11 @@ void AddRunToolFlags(FlagSet& flags, RunToolFlags* out) {
   flags.AddBool("require_execution", &out->require_execution,
                 "Fail (exit 1) when the platform cannot execute here instead of "
                 "reporting execution as skipped.");
+  flags.AddList(
+      "emission_flags", &out->emission_flags,
+      "Emission flags of the staged rollout to turn on for this compile (comma-separated; "
+      "see the README's staged rollout): the artifact may then hold constructs that "
+      "runtimes released before the flag's runtime support reject.");
 }
 
 int RunTool(const RunToolFlags& flags, const std::vector<std::string>& positional) {
@@ -412,6 +419,7 @@ int RunTool(const RunToolFlags& flags, const std::vector<std::string>& positiona
   options.print = flags.print;
   options.require_execution = flags.require_execution;
   options.inputs_path = flags.inputs_path;
+  options.emission_flags = flags.emission_flags;
   options.have_inputs = !flags.inputs_path.empty();
   if (options.have_inputs) {
     auto text = ReadFileToString(flags.inputs_path);

@@ -23,6 +23,7 @@ struct RunToolFlags {
   int64_t seed = 42;
   bool print = false;
   bool require_execution = false;
+  std::vector<std::string> emission_flags;
 };
 
 // Registers aot-run's flags on `flags`, bound to `out`.

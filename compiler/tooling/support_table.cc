@@ -105,7 +105,8 @@ const std::map<std::string, std::string>& SpecialProbes() {
       {"dynamic-update-slice",
        "p = f32[8] parameter(0)\n u = f32[3] parameter(1)\n i = s32[] parameter(2)\n"
        " ROOT r = f32[8] dynamic-update-slice(p, u, i)"},
-      {"fusion", "p = f32[4] parameter(0)\n ROOT r = f32[4] fusion(p), kind=kLoop, calls=fused_exp"},
+      {"fusion",
+       "p = f32[4] parameter(0)\n ROOT r = f32[4] fusion(p), kind=kLoop, calls=fused_exp"},
       {"gather",
        "o = f32[5,3] parameter(0)\n i = s32[2,1] parameter(1)\n"
        " ROOT r = f32[2,3] gather(o, i), offset_dims={1}, collapsed_slice_dims={0}, "
@@ -142,8 +143,9 @@ const std::map<std::string, std::string>& SpecialProbes() {
        " ROOT r = f32[6] select-and-scatter(o, s, z), window={size=2 stride=2}, select=ge_f32, "
        "scatter=add_f32"},
       {"slice", "p = f32[6] parameter(0)\n ROOT r = f32[2] slice(p), slice={[1:5:2]}"},
-      {"sort", "p = f32[2,5] parameter(0)\n ROOT r = f32[2,5] sort(p), dimensions={1}, "
-               "to_apply=less_f32"},
+      {"sort",
+       "p = f32[2,5] parameter(0)\n ROOT r = f32[2,5] sort(p), dimensions={1}, "
+       "to_apply=less_f32"},
       {"transpose", "p = f32[2,3] parameter(0)\n ROOT r = f32[3,2] transpose(p), dimensions={1,0}"},
       {"tuple",
        "a = f32[4] parameter(0)\n b = s32[2] parameter(1)\n ROOT r = (f32[4], s32[2]) tuple(a, b)"},
@@ -183,8 +185,8 @@ std::string OpcodeProbe(const std::string& name) {
 // An element type's probe: a round trip through f32 (convert both ways).
 std::string TypeProbe(const std::string& type) {
   return absl::StrCat("HloModule probe\nENTRY main {\n p = ", type, "[4] parameter(0)\n",
-                      " c = f32[4] convert(p)\n b = ", type, "[4] convert(c)\n",
-                      " ROOT t = (", type, "[4], f32[4]) tuple(b, c)\n}\n");
+                      " c = f32[4] convert(p)\n b = ", type, "[4] convert(c)\n", " ROOT t = (",
+                      type, "[4], f32[4]) tuple(b, c)\n}\n");
 }
 
 // The first line of a status message, short and safe inside a table cell.
@@ -193,6 +195,14 @@ std::string Why(const absl::Status& status) {
   if (size_t nl = text.find('\n'); nl != std::string::npos) text.resize(nl);
   if (text.find("is an XLA opcode this compiler does not support") != std::string::npos) {
     return "not implemented";
+  }
+  const std::string kFlag = "is behind the emission flag '";
+  if (size_t at = text.find(kFlag); at != std::string::npos) {
+    size_t from = at + kFlag.size();
+    size_t to = text.find('\'', from);
+    return absl::StrCat("staged rollout: behind the emission flag ",
+                        text.substr(from, to == std::string::npos ? to : to - from),
+                        " (off by default)");
   }
   // Drop a parser position ("3:18: ") and the probe's instruction name.
   size_t i = 0;
@@ -265,17 +275,42 @@ SupportRow Probe(const std::string& name, const std::string& text, bool cuda) {
 }  // namespace
 
 const std::vector<std::string>& XlaElementTypeNames() {
-  static const auto* names = new std::vector<std::string>{
-      "pred", "s1",  "s2",     "s4",       "s8",       "s16",           "s32",
-      "s64",  "u1",  "u2",     "u4",       "u8",       "u16",           "u32",
-      "u64",  "f16", "f32",    "bf16",     "f64",      "f8e5m2",        "f8e4m3",
-      "f8e4m3fn", "f8e4m3b11fnuz", "f8e5m2fnuz", "f8e4m3fnuz", "f8e3m4", "f4e2m1fn",
-      "f8e8m0fnu", "c64", "c128"};
+  static const auto* names = new std::vector<std::string>{"pred",
+                                                          "s1",
+                                                          "s2",
+                                                          "s4",
+                                                          "s8",
+                                                          "s16",
+                                                          "s32",
+                                                          "s64",
+                                                          "u1",
+                                                          "u2",
+                                                          "u4",
+                                                          "u8",
+                                                          "u16",
+                                                          "u32",
+                                                          "u64",
+                                                          "f16",
+                                                          "f32",
+                                                          "bf16",
+                                                          "f64",
+                                                          "f8e5m2",
+                                                          "f8e4m3",
+                                                          "f8e4m3fn",
+                                                          "f8e4m3b11fnuz",
+                                                          "f8e5m2fnuz",
+                                                          "f8e4m3fnuz",
+                                                          "f8e3m4",
+                                                          "f4e2m1fn",
+                                                          "f8e8m0fnu",
+                                                          "c64",
+                                                          "c128"};
   return *names;
 }
 
 bool CanCompileForCuda() {
-  auto module = ParseHloModule("ENTRY main {\n p = f32[4] parameter(0)\n ROOT n = f32[4] negate(p)\n}");
+  auto module =
+      ParseHloModule("ENTRY main {\n p = f32[4] parameter(0)\n ROOT n = f32[4] negate(p)\n}");
   auto target = ShippedTargetConfig("h100");
   return module.ok() && target.ok() && Compile(**module, *target).ok();
 }
@@ -311,8 +346,8 @@ std::string SupportTableMarkdown(const std::vector<SupportRow>& opcodes,
       absl::StrAppend(&out, "| `", r.name, "` | ", mark(r.parse), " | ", mark(r.interpret), " | ",
                       mark(r.host), " | ", mark(r.cuda), " | ", r.note, " |\n");
     }
-    absl::StrAppend(&out, "| **", rows.size(), " in all** | ", parse, " | ", interpret, " | ",
-                    host, " | ", cuda, " | |\n");
+    absl::StrAppend(&out, "| **", rows.size(), " in all** | ", parse, " | ", interpret, " | ", host,
+                    " | ", cuda, " | |\n");
     return out;
   };
   return absl::StrCat(

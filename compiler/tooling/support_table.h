@@ -16,7 +16,7 @@
 namespace aot {
 
 struct SupportRow {
-  std::string name;  // opcode spelling or element type, as HLO text writes it
+  std::string name;        // opcode spelling or element type, as HLO text writes it
   bool parse = false;      // parses and verifies
   bool interpret = false;  // the reference interpreter evaluates it
   bool host = false;       // compiles for the host, runs, matches the interpreter

@@ -66,10 +66,9 @@ TEST(SupportTableTest, ReadmeTableIsCurrent) {
   ASSERT_NE(begin, std::string::npos) << "README.md has no support-table begin marker";
   ASSERT_NE(end, std::string::npos) << "README.md has no support-table end marker";
   std::string in_readme = readme->substr(begin, end + std::strlen(kSupportTableEnd) - begin);
-  std::string current =
-      absl::StrCat(kSupportTableBegin, "\n\n",
-                   SupportTableMarkdown(ProbeOpcodes(true), ProbeElementTypes(true)), "\n",
-                   kSupportTableEnd);
+  std::string current = absl::StrCat(
+      kSupportTableBegin, "\n\n", SupportTableMarkdown(ProbeOpcodes(true), ProbeElementTypes(true)),
+      "\n", kSupportTableEnd);
   if (in_readme == current) return;
   std::vector<std::string> a = absl::StrSplit(in_readme, '\n');
   std::vector<std::string> b = absl::StrSplit(current, '\n');
@@ -77,9 +76,9 @@ TEST(SupportTableTest, ReadmeTableIsCurrent) {
   while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
   ADD_FAILURE() << "README.md's support table is stale: replace the text between its markers "
                    "with the output of `build/compiler/tools/aotc --support_table`.\n"
-                << "first difference, line " << i + 1 << " of the table:\n  README: "
-                << (i < a.size() ? a[i] : "(end)") << "\n  code:   "
-                << (i < b.size() ? b[i] : "(end)");
+                << "first difference, line " << i + 1
+                << " of the table:\n  README: " << (i < a.size() ? a[i] : "(end)")
+                << "\n  code:   " << (i < b.size() ? b[i] : "(end)");
 }
 
 }  // namespace

@@ -34,6 +34,25 @@ const std::map<std::string, void*, std::less<>>& AllowedSymbols() {
     using D1 = double (*)(double);
     using F2 = float (*)(float, float);
     using D2 = double (*)(double, double);
+    // Added 2026-12-02 with the HLO opcodes acos ... sinh (staged rollout
+    // phase 1: runtime support; the compiler emits them behind the
+    // emission flag emit_inverse_and_hyperbolic_math).
+    add("acosf", static_cast<F1>(&::acosf));
+    add("acos", static_cast<D1>(&::acos));
+    add("acoshf", static_cast<F1>(&::acoshf));
+    add("acosh", static_cast<D1>(&::acosh));
+    add("asinf", static_cast<F1>(&::asinf));
+    add("asin", static_cast<D1>(&::asin));
+    add("asinhf", static_cast<F1>(&::asinhf));
+    add("asinh", static_cast<D1>(&::asinh));
+    add("atanf", static_cast<F1>(&::atanf));
+    add("atan", static_cast<D1>(&::atan));
+    add("atanhf", static_cast<F1>(&::atanhf));
+    add("atanh", static_cast<D1>(&::atanh));
+    add("coshf", static_cast<F1>(&::coshf));
+    add("cosh", static_cast<D1>(&::cosh));
+    add("sinhf", static_cast<F1>(&::sinhf));
+    add("sinh", static_cast<D1>(&::sinh));
     add("expf", static_cast<F1>(&::expf));
     add("exp", static_cast<D1>(&::exp));
     add("expm1f", static_cast<F1>(&::expm1f));
