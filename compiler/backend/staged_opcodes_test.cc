@@ -26,8 +26,8 @@ using ::testing::HasSubstr;
 constexpr char kFlag[] = "emit_inverse_and_hyperbolic_math";
 
 std::string UnaryModule(const std::string& op, const std::string& type) {
-  return absl::StrCat("HloModule m\nENTRY e {\n  x = ", type, "[257] parameter(0)\n  ROOT r = ",
-                      type, "[257] ", op, "(x)\n}\n");
+  return absl::StrCat("HloModule m\nENTRY e {\n  x = ", type,
+                      "[257] parameter(0)\n  ROOT r = ", type, "[257] ", op, "(x)\n}\n");
 }
 
 TEST(StagedOpcodesTest, TheLedgerGatesTheNewOpcodes) {
@@ -102,8 +102,9 @@ TEST(StagedOpcodesTest, WithTheFlagOnEveryGatedOpcodeMatchesTheInterpreter) {
       auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
       ASSERT_TRUE(executable.ok()) << executable.status();
       std::vector<Literal> args;
-      args.push_back(RandomLiteral((*module)->entry_computation()->parameter_instruction(0)->shape(),
-                                   static_cast<uint64_t>(checked)));
+      args.push_back(
+          RandomLiteral((*module)->entry_computation()->parameter_instruction(0)->shape(),
+                        static_cast<uint64_t>(checked)));
       HloEvaluator evaluator;
       auto expected = evaluator.Evaluate(**module, args);
       ASSERT_TRUE(expected.ok()) << expected.status();

@@ -5,11 +5,15 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/backend/compiler.h"
+#include "compiler/hlo/hlo_parser.h"
+#include "compiler/target/target_config.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/descriptor.h"
 #include "gtest/gtest.h"
 #include "harness/golden/golden_store.h"
 #include "harness/release/release.h"
+#include "harness/release/release_snapshot.h"
 #include "harness/testing/synthetic_history.h"
 #include "proto/schema.h"
 
@@ -54,6 +58,43 @@ TEST(ForwardCheckTest, CurrentOutputAgainstThisRuntimeIsClean) {
     EXPECT_THAT(Check(Release("2026-11-30"), Artifact(test).SerializeAsString()), IsEmpty())
         << test;
   }
+}
+
+// The staged rollout as the gate sees it: with the emission flag on, the
+// compiler's output holds an opcode (and libm imports) the release cut
+// before runtime support rejects, and the release cut with it accepts.
+TEST(ForwardCheckTest, FlagOnEmissionIsAnErrorForReleasesBeforeRuntimeSupport) {
+  auto module = ParseHloModule(R"(
+HloModule m
+ENTRY e {
+  x = f32[64] parameter(0)
+  ROOT r = f32[64] acos(x)
+})");
+  ASSERT_TRUE(module.ok()) << module.status();
+  CompileOptions options;
+  options.emission_flags = {"emit_inverse_and_hyperbolic_math"};
+  auto compiled = Compile(**module, *ShippedTargetConfig("host-x86-64-v2"), options);
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  const std::string bytes = (*compiled)->SerializeAsString();
+  auto releases = LoadReleases("golden");
+  ASSERT_TRUE(releases.ok()) << releases.status();
+  int checked = 0;
+  for (const ReleaseSnapshot& release : *releases) {
+    SCOPED_TRACE(release.id);
+    auto checker = LoadForwardChecker("golden", release, nullptr);
+    ASSERT_TRUE(checker.ok()) << checker.status();
+    std::vector<std::string> rules = Rules((*checker)->Check({"host-x86-64-v2", "acos", bytes}));
+    if (release.id == "2026-11-30-ef39c03e") {
+      EXPECT_THAT(rules, ::testing::Contains("UNKNOWN_OPCODE"));
+      EXPECT_THAT(rules, ::testing::Contains("UNRESOLVED_KERNEL_SYMBOL"));
+      ++checked;
+    } else if (release.id == "2026-12-02-78f502db") {
+      EXPECT_THAT(rules, ::testing::Not(::testing::Contains("UNKNOWN_OPCODE")));
+      EXPECT_THAT(rules, ::testing::Not(::testing::Contains("UNRESOLVED_KERNEL_SYMBOL")));
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 2);
 }
 
 TEST(ForwardCheckTest, UnparsableBytes) {
