@@ -38,15 +38,6 @@ std::unique_ptr<HloModule> Parse(const std::filesystem::path& path) {
   return module.ok() ? *std::move(module) : nullptr;
 }
 
-std::vector<Literal> Inputs(const HloModule& module, uint64_t seed) {
-  std::vector<Literal> args;
-  const HloComputation* entry = module.entry_computation();
-  for (int64_t i = 0; i < entry->num_parameters(); ++i) {
-    args.push_back(RandomLiteral(entry->parameter_instruction(i)->shape(), seed + i));
-  }
-  return args;
-}
-
 TEST(CompilerTest, EveryCorpusModuleMatchesTheInterpreterOnHost) {
   auto target = ShippedTargetConfig("host-x86-64-v2");
   ASSERT_TRUE(target.ok());
@@ -62,7 +53,7 @@ TEST(CompilerTest, EveryCorpusModuleMatchesTheInterpreterOnHost) {
     // Through bytes, as a deployment would.
     auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
     ASSERT_TRUE(executable.ok()) << executable.status();
-    std::vector<Literal> args = Inputs(*module, 7);
+    std::vector<Literal> args = RandomArguments(*module, 7);
     HloEvaluator evaluator;
     auto expected = evaluator.Evaluate(*module, args);
     ASSERT_TRUE(expected.ok()) << expected.status();
@@ -134,8 +125,8 @@ TEST(CompilerTest, ComparisonCatchesWrongResults) {
   auto executable = (*compiled)->LoadExecutable(**client);
   ASSERT_TRUE(executable.ok()) << executable.status();
   HloEvaluator evaluator;
-  auto expected = evaluator.Evaluate(*module, Inputs(*module, 7));
-  auto actual = ExecuteWithLiterals(**executable, Inputs(*module, 8));
+  auto expected = evaluator.Evaluate(*module, RandomArguments(*module, 7));
+  auto actual = ExecuteWithLiterals(**executable, RandomArguments(*module, 8));
   ASSERT_TRUE(expected.ok() && actual.ok());
   absl::Status diff = CompareLiteralsWithDefaultTolerance(*expected, *actual);
   EXPECT_FALSE(diff.ok());

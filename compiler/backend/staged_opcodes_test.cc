@@ -101,10 +101,7 @@ TEST(StagedOpcodesTest, WithTheFlagOnEveryGatedOpcodeMatchesTheInterpreter) {
       ASSERT_TRUE(compiled.ok()) << compiled.status();
       auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
       ASSERT_TRUE(executable.ok()) << executable.status();
-      std::vector<Literal> args;
-      args.push_back(
-          RandomLiteral((*module)->entry_computation()->parameter_instruction(0)->shape(),
-                        static_cast<uint64_t>(checked)));
+      std::vector<Literal> args = RandomArguments(**module, static_cast<uint64_t>(checked));
       HloEvaluator evaluator;
       auto expected = evaluator.Evaluate(**module, args);
       ASSERT_TRUE(expected.ok()) << expected.status();

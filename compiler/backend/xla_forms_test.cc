@@ -24,16 +24,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// Random arguments, one per HLO parameter (tuples included).
-std::vector<Literal> RandomArguments(const HloModule& module, uint64_t seed) {
-  std::vector<Literal> args;
-  const HloComputation* entry = module.entry_computation();
-  for (int64_t i = 0; i < entry->num_parameters(); ++i) {
-    args.push_back(RandomLiteral(entry->parameter_instruction(i)->shape(), seed + i));
-  }
-  return args;
-}
-
 // Compiles `hlo` for the host, loads it from bytes, runs it on `args` and
 // returns the result after checking it against the interpreter with
 // `tolerance` (bitwise by default). Also compiles for a CUDA target when
@@ -66,6 +56,15 @@ Literal CompileRunAndCompare(const std::string& hlo, const std::vector<Literal>&
   return *std::move(actual);
 }
 
+// The same on random arguments drawn from `seed`.
+Literal CompileRunAndCompareRandom(const std::string& hlo, uint64_t seed,
+                                   Tolerance tolerance = {}) {
+  auto module = ParseHloModule(hlo);
+  EXPECT_TRUE(module.ok()) << module.status();
+  if (!module.ok()) return Literal();
+  return CompileRunAndCompare(hlo, RandomArguments(**module, seed), tolerance);
+}
+
 TEST(XlaFormsTest, MultiOutputFusionWithDifferentlyShapedOutputs) {
   // A row reduction beside an elementwise result of another shape, and a
   // third output sharing the elementwise one's dimensions.
@@ -88,9 +87,7 @@ ENTRY main {
   x = f32[8,33] parameter(0)
   ROOT f = (f32[8], f32[8,33], f32[8,33]) fusion(x), kind=kInput, calls=fused
 })";
-  auto module = ParseHloModule(hlo);
-  ASSERT_TRUE(module.ok()) << module.status();
-  Literal result = CompileRunAndCompare(hlo, RandomArguments(**module, 3), {1e-5, 1e-5});
+  Literal result = CompileRunAndCompareRandom(hlo, 3, {1e-5, 1e-5});
   ASSERT_TRUE(result.shape().IsTuple());
   EXPECT_EQ(result.tuple_elements().size(), 3u);
 }
@@ -109,9 +106,7 @@ ENTRY main {
   y = f32[4,5] parameter(1)
   ROOT f = (f32[4,5], f32[4,5]) fusion(x, y), kind=kLoop, calls=fused
 })";
-  auto module = ParseHloModule(hlo);
-  ASSERT_TRUE(module.ok()) << module.status();
-  CompileRunAndCompare(hlo, RandomArguments(**module, 5));
+  CompileRunAndCompareRandom(hlo, 5);
 }
 
 TEST(XlaFormsTest, TupleTypedEntryParametersNestedIncluded) {
@@ -191,9 +186,7 @@ ENTRY main {
   n = f32[4] negate(a)
   ROOT r = (f32[4], (f32[4], s32[2,2])) tuple(n, c)
 })";
-  auto module = ParseHloModule(hlo);
-  ASSERT_TRUE(module.ok()) << module.status();
-  CompileRunAndCompare(hlo, RandomArguments(**module, 11));
+  CompileRunAndCompareRandom(hlo, 11);
 }
 
 TEST(XlaFormsTest, BitcastConvertToNarrowerAndBackIsBitExact) {
@@ -337,9 +330,7 @@ ENTRY main {
   k = f32[3,3,6] parameter(1)
   ROOT c = f32[2,3,6] convolution(x, k), window={size=3}, dim_labels=b0f_0io->b0f, batch_group_count=2
 })";
-  auto module = ParseHloModule(hlo);
-  ASSERT_TRUE(module.ok()) << module.status();
-  CompileRunAndCompare(hlo, RandomArguments(**module, 29), {1e-5, 1e-5});
+  CompileRunAndCompareRandom(hlo, 29, {1e-5, 1e-5});
 }
 
 }  // namespace

@@ -64,16 +64,6 @@ inline std::unique_ptr<HloModule> RunPass(HloPass& pass, absl::string_view befor
   return m;
 }
 
-// Seeded random arguments for the entry computation.
-inline std::vector<Literal> RandomArguments(const HloModule& module, uint64_t seed) {
-  std::vector<Literal> args;
-  const HloComputation* entry = module.entry_computation();
-  for (const HloInstruction* p : entry->parameter_instructions()) {
-    args.push_back(RandomLiteral(p->shape(), seed + 7919 * p->parameter_number()));
-  }
-  return args;
-}
-
 inline absl::StatusOr<Literal> EvaluateModule(const HloModule& module,
                                               absl::Span<const Literal> args) {
   HloEvaluator evaluator;

@@ -56,4 +56,13 @@ Literal RandomLiteral(const Shape& shape, uint64_t seed) {
   return literal;
 }
 
+std::vector<Literal> RandomArguments(const HloModule& module, uint64_t seed) {
+  std::vector<Literal> args;
+  const HloComputation* entry = module.entry_computation();
+  for (int64_t i = 0; i < entry->num_parameters(); ++i) {
+    args.push_back(RandomLiteral(entry->parameter_instruction(i)->shape(), seed + i));
+  }
+  return args;
+}
+
 }  // namespace aot

@@ -2,7 +2,9 @@
 #define AOT_COMPILER_TOOLING_RANDOM_LITERAL_H_
 
 #include <cstdint>
+#include <vector>
 
+#include "compiler/hlo/hlo_module.h"
 #include "compiler/hlo/literal.h"
 #include "compiler/hlo/shape.h"
 
@@ -17,6 +19,11 @@ namespace aot {
 //  - pred: a fair coin.
 // Tuple leaves are filled depth-first from the same stream.
 Literal RandomLiteral(const Shape& shape, uint64_t seed);
+
+// One random value per entry parameter of `module` (a tuple-typed one as a
+// tuple), argument i drawn with seed + i: the inputs aot-run, the goldens
+// and the tests use.
+std::vector<Literal> RandomArguments(const HloModule& module, uint64_t seed);
 
 // The splitmix64 generator RandomLiteral uses.
 class SplitMix64 {

@@ -233,11 +233,7 @@ SupportRow Probe(const std::string& name, const std::string& text, bool cuda) {
     return row;
   }
   row.parse = true;
-  std::vector<Literal> args;
-  const HloComputation* entry = (*module)->entry_computation();
-  for (int64_t i = 0; i < entry->num_parameters(); ++i) {
-    args.push_back(RandomLiteral(entry->parameter_instruction(i)->shape(), 1 + i));
-  }
+  std::vector<Literal> args = RandomArguments(**module, 1);
   HloEvaluator evaluator;
   auto expected = evaluator.Evaluate(**module, args);
   row.interpret = expected.ok();

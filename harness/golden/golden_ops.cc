@@ -149,12 +149,10 @@ absl::StatusOr<GoldenArtifact> BuildArtifact(const CorpusModule& module,
   GoldenIoProto& io = artifact.io;
   io.set_test(module.test);
   io.set_input_seed(module.seed);
-  std::vector<Literal> args;
-  const HloComputation* entry = hlo->entry_computation();
-  for (int64_t i = 0; i < entry->num_parameters(); ++i) {
-    args.push_back(RandomLiteral(entry->parameter_instruction(i)->shape(), module.seed + i));
+  std::vector<Literal> args = RandomArguments(*hlo, module.seed);
+  for (const Literal& arg : args) {
     // As the executable takes them: a tuple-typed argument as its leaves.
-    for (const Literal& leaf : args.back().FlattenLeaves()) *io.add_arguments() = leaf.ToProto();
+    for (const Literal& leaf : arg.FlattenLeaves()) *io.add_arguments() = leaf.ToProto();
   }
   Literal result;
   Tolerance tolerance{module.atol, module.rtol};
