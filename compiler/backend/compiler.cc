@@ -11,6 +11,7 @@
 #include "compiler/codegen/llvm_backend.h"
 #include "compiler/passes/call_inliner.h"
 #include "compiler/passes/hlo_pass.h"
+#include "compiler/passes/static_lowering.h"
 #include "compiler/rollout/emission_ledger.h"
 #include "compiler/verifier/hlo_verifier.h"
 #include "google/protobuf/io/coded_stream.h"
@@ -64,6 +65,7 @@ absl::StatusOr<std::unique_ptr<HloModule>> OptimizeHlo(const HloModule& module,
     return absl::InternalError("cannot copy the module (it does not print back to HLO)");
   }
   AOT_RETURN_IF_ERROR(InlineCalls(optimized.get()));
+  AOT_RETURN_IF_ERROR(LowerStaticOpcodes(optimized.get()).status());
   PipelineOptions pipeline_options;
   pipeline_options.enable_fusion = options.enable_fusion;
   pipeline_options.enable_constant_folding = options.enable_constant_folding;

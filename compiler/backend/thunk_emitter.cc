@@ -52,6 +52,11 @@ absl::Status CheckSupported(const HloInstruction& instr, PlatformKind platform) 
       }
       return absl::OkStatus();
     }
+    case HloOpcode::kOptimizationBarrier:
+    case HloOpcode::kGetDimensionSize:
+      // LowerStaticOpcodes removes them outside fusions; the runtime does
+      // not read them.
+      return Unsupported(instr, "not lowered before emission (inside a fused computation?)");
     default:
       (void)platform;
       return absl::OkStatus();

@@ -333,5 +333,38 @@ ENTRY main {
   CompileRunAndCompareRandom(hlo, 29, {1e-5, 1e-5});
 }
 
+TEST(XlaFormsTest, OptimizationBarrierAndDimensionSizeNeverReachTheArtifact) {
+  // The rematerialization barrier JAX writes, and a dimension size: both
+  // static here, lowered before emission, so the embedded module holds
+  // neither (the runtime has never read them).
+  const std::string hlo = R"(
+HloModule remat
+ENTRY main {
+  x = f32[6,4] parameter(0)
+  w = f32[4] parameter(1)
+  t = (f32[6,4], f32[4]) tuple(x, w)
+  b = (f32[6,4], f32[4]) opt-barrier(t)
+  xb = f32[6,4] get-tuple-element(b), index=0
+  wb = f32[4] get-tuple-element(b), index=1
+  ws = f32[6,4] broadcast(wb), dimensions={1}
+  rows = s32[] get-dimension-size(xb), dimensions={0}
+  m = f32[6,4] multiply(xb, ws)
+  ROOT r = (f32[6,4], s32[]) tuple(m, rows)
+})";
+  Literal result = CompileRunAndCompareRandom(hlo, 31);
+  ASSERT_TRUE(result.shape().IsTuple());
+  EXPECT_EQ(result.tuple_element(1).GetAsInt64(0), 6);
+  auto module = ParseHloModule(hlo);
+  ASSERT_TRUE(module.ok());
+  auto compiled = Compile(**module, *ShippedTargetConfig("host-x86-64-v2"));
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  for (const auto& c : (*compiled)->proto().hlo_module().hlo_module().computations()) {
+    for (const auto& i : c.instructions()) {
+      EXPECT_NE(i.opcode(), "opt-barrier");
+      EXPECT_NE(i.opcode(), "get-dimension-size");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace aot

@@ -238,6 +238,7 @@ std::string HloInstruction::AttributesToString() const {
       }
       break;
     case HloOpcode::kBroadcast:
+    case HloOpcode::kGetDimensionSize:
     case HloOpcode::kTranspose:
     case HloOpcode::kReduce:
     case HloOpcode::kReverse:

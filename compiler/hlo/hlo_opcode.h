@@ -51,6 +51,7 @@ namespace aot {
   X(kFloor, "floor", 1, U)                                 \
   X(kFusion, "fusion", -1, O)                              \
   X(kGather, "gather", 2, O)                               \
+  X(kGetDimensionSize, "get-dimension-size", 1, O)         \
   X(kGetTupleElement, "get-tuple-element", 1, O)           \
   X(kIota, "iota", 0, O)                                   \
   X(kIsFinite, "is-finite", 1, O)                          \
@@ -62,6 +63,7 @@ namespace aot {
   X(kMultiply, "multiply", 2, B)                           \
   X(kNegate, "negate", 1, U)                               \
   X(kNot, "not", 1, U)                                     \
+  X(kOptimizationBarrier, "opt-barrier", 1, O)             \
   X(kOr, "or", 2, B)                                       \
   X(kPad, "pad", 2, O)                                     \
   X(kParameter, "parameter", 0, O)                         \

@@ -362,6 +362,18 @@ class HloEvaluator::Impl : public ComputationCaller {
         return EvalPad(instr, *ops[0], *ops[1]);
       case HloOpcode::kReverse:
         return EvalReverse(instr, *ops[0]);
+      case HloOpcode::kOptimizationBarrier:
+        return *ops[0];
+      case HloOpcode::kGetDimensionSize: {
+        const Shape& shape = ops[0]->shape();
+        if (!shape.IsArray() || instr.attrs().dimensions.size() != 1 ||
+            instr.attrs().dimensions[0] < 0 || instr.attrs().dimensions[0] >= shape.rank()) {
+          return absl::InvalidArgumentError("get-dimension-size needs an array and one dimension");
+        }
+        Literal size(Shape::Scalar(S32));
+        size.SetFromInt64(0, shape.dimensions(instr.attrs().dimensions[0]));
+        return size;
+      }
       case HloOpcode::kIota:
         return EvalIota(instr);
       case HloOpcode::kGather:

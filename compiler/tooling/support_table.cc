@@ -111,6 +111,8 @@ const std::map<std::string, std::string>& SpecialProbes() {
        "o = f32[5,3] parameter(0)\n i = s32[2,1] parameter(1)\n"
        " ROOT r = f32[2,3] gather(o, i), offset_dims={1}, collapsed_slice_dims={0}, "
        "start_index_map={0}, index_vector_dim=1, slice_sizes={1,3}"},
+      {"get-dimension-size",
+       "p = f32[2,3] parameter(0)\n ROOT r = s32[] get-dimension-size(p), dimensions={1}"},
       {"get-tuple-element",
        "t = (f32[4], s32[2]) parameter(0)\n ROOT r = f32[4] get-tuple-element(t), index=0"},
       {"iota", "ROOT r = s32[2,3] iota(), iota_dimension=1"},

@@ -305,6 +305,10 @@ class Inferrer {
         return Pad();
       case HloOpcode::kReverse:
         return Reverse();
+      case HloOpcode::kOptimizationBarrier:
+        return WithoutLayout(Op(0));
+      case HloOpcode::kGetDimensionSize:
+        return GetDimensionSize();
       case HloOpcode::kGather:
         return Gather();
       case HloOpcode::kScatter:
@@ -974,6 +978,17 @@ class Inferrer {
       dims[i] = static_cast<int64_t>(out);
     }
     return Shape(in.element_type(), std::move(dims));
+  }
+
+  // get-dimension-size: the size of one dimension of an array, as s32[].
+  absl::StatusOr<Shape> GetDimensionSize() const {
+    AOT_RETURN_IF_ERROR(ExpectArray(0));
+    if (attrs_.dimensions.size() != 1) {
+      return Invalid("needs one dimension (dimensions={d}), got ", attrs_.dimensions.size());
+    }
+    AOT_RETURN_IF_ERROR(
+        CheckDimensionList("dimensions", attrs_.dimensions, Op(0).rank(), Str(Op(0)), false));
+    return Shape::Scalar(S32);
   }
 
   absl::StatusOr<Shape> Reverse() const {
