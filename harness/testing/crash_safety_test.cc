@@ -187,7 +187,9 @@ TEST_F(CrashSafetyTest, GenerateLeavesTheOldOrTheNewCorpus) {
           if (!fs::exists(dir)) continue;
           auto manifest = ReadManifest(dir.string());
           EXPECT_TRUE(manifest.ok()) << point << ": " << manifest.status();
-          if (manifest.ok()) EXPECT_TRUE(VerifyManifest(dir.string(), *manifest).ok()) << point;
+          if (manifest.ok()) {
+            EXPECT_TRUE(VerifyManifest(dir.string(), *manifest).ok()) << point;
+          }
         }
         CommandResult replay = RunShellCommand(
             absl::StrCat("'", AOT_COMPAT_BINARY, "' replay --all_versions --golden_dir='",
