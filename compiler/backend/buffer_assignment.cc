@@ -54,23 +54,12 @@ class BufferAssigner {
     // as its leaves, in the order of its shape; numbers equal the HLO
     // parameter numbers when no parameter is a tuple).
     int64_t flat_number = 0;
+    BufferAllocationProto parameter;
+    parameter.set_kind(BufferAllocationProto::PARAMETER);
     for (const HloInstruction* p : entry_->parameter_instructions()) {
-      std::vector<Shape> leaves = p->shape().FlattenLeaves();
-      for (size_t leaf = 0; leaf < leaves.size(); ++leaf) {
-        BufferAllocationProto a;
-        a.set_index(static_cast<int64_t>(r_.allocations_.size()));
-        a.set_size(leaves[leaf].ByteSize());
-        a.set_kind(BufferAllocationProto::PARAMETER);
-        a.set_parameter_number(flat_number++);
-        int id =
-            r_.NewBuffer(p->shape().IsTuple() ? absl::StrCat(p->name(), "{", leaf, "}") : p->name(),
-                         a.size(), 0);
-        r_.buffers_[id].allocation = a.index();
-        r_.buffers_[id].last_use = kLiveForever;
-        r_.allocations_.push_back(a);
-        Bind(p, static_cast<int64_t>(leaf), id);
+      for (int64_t index : DefineLeavesInOwnAllocations(p, 0, parameter)) {
+        r_.allocations_[index].set_parameter_number(flat_number++);
       }
-      r_.defines_[p] = true;
     }
     AOT_RETURN_IF_ERROR(Visit(*entry_, -1));
     return Finish();
@@ -100,6 +89,25 @@ class BufferAssigner {
     }
     r_.defines_[instr] = true;
   }
+  // Defines `instr`'s leaves as buffers live for the whole run, each in an
+  // allocation of its own (`kind` with index and size filled in). Returns
+  // the allocation indices, leaf by leaf.
+  std::vector<int64_t> DefineLeavesInOwnAllocations(const HloInstruction* instr, int64_t position,
+                                                    const BufferAllocationProto& kind) {
+    DefineLeaves(instr, position);
+    std::vector<int64_t> indices;
+    for (int64_t leaf = 0; leaf < LeafCount(instr->shape()); ++leaf) {
+      int id = BufferOf(instr, leaf);
+      BufferAllocationProto a = kind;
+      a.set_index(static_cast<int64_t>(r_.allocations_.size()));
+      a.set_size(r_.buffers_[id].size);
+      r_.buffers_[id].allocation = a.index();
+      r_.buffers_[id].last_use = kLiveForever;
+      r_.allocations_.push_back(a);
+      indices.push_back(a.index());
+    }
+    return indices;
+  }
   void AliasLeaves(const HloInstruction* instr, const HloInstruction* source, int64_t first_leaf) {
     for (int64_t leaf = 0; leaf < LeafCount(instr->shape()); ++leaf) {
       Bind(instr, leaf, BufferOf(source, first_leaf + leaf));
@@ -124,24 +132,13 @@ class BufferAssigner {
         case HloOpcode::kConstant: {
           // One CONSTANT allocation per array leaf (a tuple constant's
           // elements are separate constants).
-          std::vector<Shape> leaves = instr->shape().FlattenLeaves();
-          for (size_t leaf = 0; leaf < leaves.size(); ++leaf) {
-            BufferAllocationProto a;
-            a.set_index(static_cast<int64_t>(r_.allocations_.size()));
-            a.set_size(leaves[leaf].ByteSize());
-            a.set_kind(BufferAllocationProto::CONSTANT);
-            a.set_alignment(kAlignment);
-            int id =
-                r_.NewBuffer(instr->shape().IsTuple() ? absl::StrCat(instr->name(), "{", leaf, "}")
-                                                      : instr->name(),
-                             a.size(), p);
-            r_.buffers_[id].allocation = a.index();
-            r_.buffers_[id].last_use = kLiveForever;
-            r_.allocations_.push_back(a);
-            r_.constants_[a.index()] = {instr, static_cast<int64_t>(leaf)};
-            Bind(instr, static_cast<int64_t>(leaf), id);
+          BufferAllocationProto constant;
+          constant.set_kind(BufferAllocationProto::CONSTANT);
+          constant.set_alignment(kAlignment);
+          std::vector<int64_t> indices = DefineLeavesInOwnAllocations(instr, p, constant);
+          for (size_t leaf = 0; leaf < indices.size(); ++leaf) {
+            r_.constants_[indices[leaf]] = {instr, static_cast<int64_t>(leaf)};
           }
-          r_.defines_[instr] = true;
           break;
         }
         case HloOpcode::kGetTupleElement: {

@@ -128,9 +128,7 @@ void PackConstants(const BufferAssignment& assignment, ExecutableProto* e) {
   std::string binary;
   for (const auto& [allocation, value] : assignment.constants()) {
     const auto& [instr, leaf] = value;
-    std::vector<Literal> leaves;
-    if (instr->shape().IsTuple()) leaves = instr->literal().FlattenLeaves();
-    const Literal& literal = instr->shape().IsTuple() ? leaves[leaf] : instr->literal();
+    const Literal& literal = *instr->literal().Leaves()[leaf];
     std::string bytes(static_cast<size_t>(literal.shape().ByteSize()), '\0');
     ShapeProto shape = literal.shape().ToProto();
     if (!bytes.empty()) {

@@ -168,9 +168,7 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
       };
       if (in_bits == out_bits) {
         AOT_ASSIGN_OR_RETURN(auto x, operand(0, same_index(0)));
-        llvm::Value* bits = ComputeToStorage(*b_, x, from);
-        if (bits->getType() != storage) bits = b_->CreateBitCast(bits, storage);
-        return one(StorageToCompute(*b_, bits, to));
+        return one(to_result(ComputeToStorage(*b_, x, from)));
       }
       std::vector<llvm::Value*> multi = index.multi(*b_);
       if (out_bits < in_bits) {

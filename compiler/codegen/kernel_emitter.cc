@@ -273,12 +273,10 @@ class KernelBuilder {
           }
           return absl::OkStatus();
         };
-        if (out.ElementCount() == n) {
-          AOT_RETURN_IF_ERROR(emitter_->EmitIf(b_.getTrue(), body));
-        } else {
-          AOT_RETURN_IF_ERROR(
-              emitter_->EmitIf(b_.CreateICmpULT(linear, b_.getInt64(out.ElementCount())), body));
-        }
+        llvm::Value* in_range = out.ElementCount() == n
+                                    ? b_.getTrue()
+                                    : b_.CreateICmpULT(linear, b_.getInt64(out.ElementCount()));
+        AOT_RETURN_IF_ERROR(emitter_->EmitIf(in_range, body));
       }
       return absl::OkStatus();
     });

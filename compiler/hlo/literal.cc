@@ -167,6 +167,16 @@ std::vector<Literal> Literal::FlattenLeaves() const {
   return leaves;
 }
 
+std::vector<const Literal*> Literal::Leaves() const {
+  if (!shape_.IsTuple()) return {this};
+  std::vector<const Literal*> leaves;
+  for (const Literal& e : elements_) {
+    std::vector<const Literal*> sub = e.Leaves();
+    leaves.insert(leaves.end(), sub.begin(), sub.end());
+  }
+  return leaves;
+}
+
 bool Literal::operator==(const Literal& other) const {
   if (!shape_.Compatible(other.shape_)) return false;
   if (shape_.IsTuple()) return elements_ == other.elements_;

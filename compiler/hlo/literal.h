@@ -176,6 +176,8 @@ class Literal {
   const Literal& tuple_element(int64_t i) const { return elements_[i]; }
   // Leaves of a (nested) tuple, depth-first; {*this} for an array.
   std::vector<Literal> FlattenLeaves() const;
+  // The same leaves in place, without copying their data.
+  std::vector<const Literal*> Leaves() const;
 
   // Bitwise equality of shapes (ignoring layout) and bytes.
   bool operator==(const Literal& other) const;

@@ -53,6 +53,21 @@ TEST(Float16Test, NanPayloadsSurviveARoundTripThroughFloat) {
   EXPECT_TRUE(std::isnan(Bf16BitsToFloat(FloatToBf16Bits(low_payload))));
 }
 
+TEST(LiteralTest, LeavesAreTheTuplesLeavesInPlaceDepthFirst) {
+  Literal a = Literal::FromDoubles(Shape(F32, {2}), {1, 2});
+  Literal b = Literal::FromInt64s(Shape(S32, {1}), {7});
+  Literal c = Literal::FromDoubles(Shape(F64, {1}), {3});
+  Literal t = Literal::Tuple({a, Literal::Tuple({b, c})});
+  std::vector<const Literal*> leaves = t.Leaves();
+  ASSERT_EQ(leaves.size(), 3u);
+  EXPECT_EQ(leaves[0], &t.tuple_element(0));
+  EXPECT_EQ(leaves[1], &t.tuple_element(1).tuple_element(0));
+  EXPECT_EQ(leaves[2], &t.tuple_element(1).tuple_element(1));
+  std::vector<Literal> copies = t.FlattenLeaves();
+  for (size_t i = 0; i < leaves.size(); ++i) EXPECT_EQ(*leaves[i], copies[i]);
+  EXPECT_EQ(a.Leaves(), std::vector<const Literal*>{&a});
+}
+
 TEST(LiteralTest, ConversionsFollowXla) {
   Literal s8(Shape(S8, {4}));
   s8.SetFromDouble(0, 300.0);  // saturates

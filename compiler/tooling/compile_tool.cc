@@ -190,11 +190,7 @@ void AddCompileToolFlags(FlagSet& flags, CompileToolFlags* out) {
                 "Run exactly these HLO passes (comma-separated, in order) and print the module.");
   flags.AddBool("list_passes", &out->list_passes,
                 "List the passes and the default pipeline's stages and exit.");
-  flags.AddList(
-      "emission_flags", &out->emission_flags,
-      "Emission flags of the staged rollout to turn on for this compile (comma-separated; "
-      "see the README's staged rollout): the artifact may then hold constructs that "
-      "runtimes released before the flag's runtime support reject.");
+  AddEmissionFlagsFlag(flags, &out->emission_flags);
   flags.AddBool("support_table", &out->support_table,
                 "Print the table of XLA's opcodes and element types with what this project does "
                 "with each (parse, interpret, compile for host and CUDA), found by trying each, "
@@ -202,6 +198,13 @@ void AddCompileToolFlags(FlagSet& flags, CompileToolFlags* out) {
   flags.AddBool("emit_proto", &out->emit_proto,
                 "Convert the module to an HloModuleProto (binary, or text with --format=text) "
                 "instead of compiling.");
+}
+
+void AddEmissionFlagsFlag(FlagSet& flags, std::vector<std::string>* out) {
+  flags.AddList("emission_flags", out,
+                "Emission flags of the staged rollout to turn on for this compile "
+                "(comma-separated; see the README's staged rollout): the artifact may then hold "
+                "constructs that runtimes released before the flag's runtime support reject.");
 }
 
 std::string ListPassesText() {

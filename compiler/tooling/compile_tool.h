@@ -35,6 +35,10 @@ struct CompileToolFlags {
 // Registers aotc's flags on `flags`, bound to `out`.
 void AddCompileToolFlags(FlagSet& flags, CompileToolFlags* out);
 
+// --emission_flags=a,b, which aotc and aot-run share (CompileOptions::
+// emission_flags).
+void AddEmissionFlagsFlag(FlagSet& flags, std::vector<std::string>* out);
+
 // The --list-passes text: every pass and the default pipeline's stages.
 std::string ListPassesText();
 

@@ -13,15 +13,10 @@ namespace aot {
 absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
                                             absl::Span<const Literal> hlo_arguments) {
   // The executable takes tuple-typed parameters as their leaves.
-  std::vector<std::vector<Literal>> tuple_leaves;
   std::vector<const Literal*> arguments;
   for (const Literal& argument : hlo_arguments) {
-    if (!argument.shape().IsTuple()) {
-      arguments.push_back(&argument);
-      continue;
-    }
-    tuple_leaves.push_back(argument.FlattenLeaves());
-    for (const Literal& leaf : tuple_leaves.back()) arguments.push_back(&leaf);
+    std::vector<const Literal*> leaves = argument.Leaves();
+    arguments.insert(arguments.end(), leaves.begin(), leaves.end());
   }
   const auto& params = executable.parameters();
   if (arguments.size() != params.size()) {

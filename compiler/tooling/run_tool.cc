@@ -18,6 +18,7 @@
 #include "compiler/interpreter/evaluator.h"
 #include "compiler/target/target_config.h"
 #include "compiler/target/target_selection.h"
+#include "compiler/tooling/compile_tool.h"
 #include "compiler/tooling/input_files.h"
 #include "compiler/tooling/literal_execution.h"
 #include "compiler/tooling/literal_json.h"
@@ -355,11 +356,7 @@ void AddRunToolFlags(FlagSet& flags, RunToolFlags* out) {
   flags.AddBool("require_execution", &out->require_execution,
                 "Fail (exit 1) when the platform cannot execute here instead of "
                 "reporting execution as skipped.");
-  flags.AddList(
-      "emission_flags", &out->emission_flags,
-      "Emission flags of the staged rollout to turn on for this compile (comma-separated; "
-      "see the README's staged rollout): the artifact may then hold constructs that "
-      "runtimes released before the flag's runtime support reject.");
+  AddEmissionFlagsFlag(flags, &out->emission_flags);
 }
 
 int RunTool(const RunToolFlags& flags, const std::vector<std::string>& positional) {
