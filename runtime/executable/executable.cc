@@ -233,7 +233,7 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Load(ExecutableProto pro
   // Step 2: load-time passes.
   step = std::chrono::steady_clock::now();
   if (options.enable_command_buffers) {
-    executable->stats_.passes = RunCommandBufferPass(executable->thunks_);
+    executable->stats_.passes = RunCommandBufferPass(executable->thunks_, *platform);
   }
   executable->stats_.passes_ms = MillisSince(step);
 
@@ -242,21 +242,21 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Load(ExecutableProto pro
   // steps 1-2: the artifact is deserialized and validated, not run.
   step = std::chrono::steady_clock::now();
   executable->constants_.resize(p.buffer_allocations_size());
-  for (const BufferAllocationProto& a : p.buffer_allocations()) {
-    if (!platform->CanExecute()) break;
-    if (a.kind() != BufferAllocationProto::CONSTANT) continue;
-    AOT_ASSIGN_OR_RETURN(auto memory, platform->Allocate(a.size()));
-    executable->constants_[a.index()] = memory;
-    if (a.size() > 0) {
-      std::vector<uint8_t> zeros(static_cast<size_t>(a.size()), 0);
-      AOT_RETURN_IF_ERROR(platform->CopyHostToDevice(zeros.data(), memory, a.size()));
+  if (platform->CanExecute()) {
+    AOT_ASSIGN_OR_RETURN(std::unique_ptr<Stream> stream, platform->AcquireStream());
+    for (const BufferAllocationProto& a : p.buffer_allocations()) {
+      if (a.kind() != BufferAllocationProto::CONSTANT) continue;
+      AOT_ASSIGN_OR_RETURN(auto memory, platform->Allocate(a.size()));
+      executable->constants_[a.index()] = memory;
+      if (a.size() > 0) AOT_RETURN_IF_ERROR(stream->Memset32(memory, 0, a.size()));
     }
-  }
-  for (const ConstantProto& c : p.constants()) {
-    if (c.size() == 0 || !platform->CanExecute()) continue;
-    AOT_RETURN_IF_ERROR(platform->CopyHostToDevice(p.binary().data() + c.binary_offset(),
+    for (const ConstantProto& c : p.constants()) {
+      if (c.size() == 0) continue;
+      AOT_RETURN_IF_ERROR(stream->CopyHostToDevice(p.binary().data() + c.binary_offset(),
                                                    executable->constants_[c.allocation_index()],
                                                    c.size()));
+    }
+    AOT_RETURN_IF_ERROR(stream->Synchronize());
   }
   executable->parameters_.resize(p.parameters_size());
   for (const EntryParameterProto& param : p.parameters()) {
@@ -291,10 +291,15 @@ absl::StatusOr<std::vector<std::vector<uint8_t>>> Executable::Execute(
     }
   }
   const bool host = platform_->kind() == PLATFORM_HOST;
+  AOT_ASSIGN_OR_RETURN(std::unique_ptr<Stream> stream, platform_->AcquireStream());
   std::vector<DeviceMemory> memory(proto_.buffer_allocations_size());
   std::vector<DeviceMemory> owned;
+  // Work queued on the stream may still use the buffers: wait for it before
+  // freeing them (also on error paths).
   auto release = [&]() {
+    absl::Status drained = stream->Synchronize();
     for (const DeviceMemory& m : owned) platform_->Free(m);
+    return drained;
   };
   absl::Status status;
   for (const BufferAllocationProto& a : proto_.buffer_allocations()) {
@@ -319,7 +324,7 @@ absl::StatusOr<std::vector<std::vector<uint8_t>>> Executable::Execute(
       owned.push_back(*copy);
       m = *copy;
       if (a.size() > 0) {
-        status = platform_->CopyHostToDevice(arg.data(), m, a.size());
+        status = stream->CopyHostToDevice(arg.data(), m, a.size());
         if (!status.ok()) break;
       }
       continue;
@@ -333,28 +338,27 @@ absl::StatusOr<std::vector<std::vector<uint8_t>>> Executable::Execute(
     m = *buffer;
   }
   if (!status.ok()) {
-    release();
+    release().IgnoreError();  // the first error is the one to report
     return status;
   }
   BufferAllocations allocations(std::move(memory));
-  ExecuteParams params{platform_.get(), &allocations, &options};
+  ExecuteParams params{platform_.get(), stream.get(), &allocations, &options};
   status = ExecuteSequence(thunks_, params);
-  if (status.ok()) status = platform_->Synchronize();
   std::vector<std::vector<uint8_t>> results;
   if (status.ok()) {
     results.reserve(proto_.result().leaves_size());
     for (const OutputLeafProto& leaf : proto_.result().leaves()) {
       std::vector<uint8_t> bytes(static_cast<size_t>(leaf.slice().size()));
       if (!bytes.empty()) {
-        status =
-            platform_->CopyDeviceToHost(allocations.Resolve(BufferSlice::FromProto(leaf.slice())),
-                                        bytes.data(), leaf.slice().size());
+        status = stream->CopyDeviceToHost(allocations.Resolve(BufferSlice::FromProto(leaf.slice())),
+                                          bytes.data(), leaf.slice().size());
         if (!status.ok()) break;
       }
       results.push_back(std::move(bytes));
     }
   }
-  release();
+  absl::Status drained = release();
+  if (status.ok()) status = drained;
   if (!status.ok()) return status;
   return results;
 }

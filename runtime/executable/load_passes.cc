@@ -10,7 +10,7 @@ namespace aot {
 
 std::vector<std::string> LoadPassNames() { return {"command-buffer"}; }
 
-LoadPassStats RunCommandBufferPass(ThunkSequence& thunks) {
+LoadPassStats RunCommandBufferPass(ThunkSequence& thunks, Platform& platform) {
   LoadPassStats stats;
   auto merge = [&](const LoadPassStats& s) {
     stats.command_buffers += s.command_buffers;
@@ -20,17 +20,17 @@ LoadPassStats RunCommandBufferPass(ThunkSequence& thunks) {
   for (auto& thunk : thunks) {
     switch (thunk->kind()) {
       case Thunk::Kind::kSequential:
-        merge(RunCommandBufferPass(static_cast<SequentialThunk&>(*thunk).thunks()));
+        merge(RunCommandBufferPass(static_cast<SequentialThunk&>(*thunk).thunks(), platform));
         break;
       case Thunk::Kind::kWhile: {
         auto& w = static_cast<WhileThunk&>(*thunk);
-        merge(RunCommandBufferPass(w.condition()));
-        merge(RunCommandBufferPass(w.body()));
+        merge(RunCommandBufferPass(w.condition(), platform));
+        merge(RunCommandBufferPass(w.body(), platform));
         break;
       }
       case Thunk::Kind::kConditional:
         for (auto& branch : static_cast<ConditionalThunk&>(*thunk).branches()) {
-          merge(RunCommandBufferPass(branch));
+          merge(RunCommandBufferPass(branch, platform));
         }
         break;
       default:
@@ -44,7 +44,7 @@ LoadPassStats RunCommandBufferPass(ThunkSequence& thunks) {
     if (run.size() >= 2) {
       stats.command_buffers += 1;
       stats.kernels_in_command_buffers += static_cast<int64_t>(run.size());
-      out.push_back(std::make_unique<CommandBufferThunk>(std::move(run)));
+      out.push_back(std::make_unique<CommandBufferThunk>(std::move(run), platform));
     } else {
       for (auto& k : run) out.push_back(std::move(k));
     }

@@ -20,8 +20,8 @@ struct LoadPassStats {
 std::vector<std::string> LoadPassNames();
 
 // Groups every run of >= 2 consecutive kernel thunks (at any nesting level)
-// into one command-buffer thunk.
-LoadPassStats RunCommandBufferPass(ThunkSequence& thunks);
+// into one command-buffer thunk of `platform`.
+LoadPassStats RunCommandBufferPass(ThunkSequence& thunks, Platform& platform);
 
 }  // namespace aot
 

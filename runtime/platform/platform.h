@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -56,6 +57,41 @@ struct KernelLaunch {
   LaunchDimensionsProto dims;
 };
 
+// An ordered queue of work on one platform. Every operation of one execution
+// goes to one stream, in order; operations on different streams are
+// independent. A stream belongs to one execution at a time (Platform::
+// AcquireStream hands it out, its destructor gives it back), so executions on
+// different threads never share one.
+//
+// Operations may complete after they return (CUDA: asynchronous on the
+// device stream) except where a method says otherwise; Synchronize waits for
+// all of them.
+class Stream {
+ public:
+  virtual ~Stream() = default;
+  // `src` may be reused as soon as this returns (the platform stages it).
+  virtual absl::Status CopyHostToDevice(const void* src, DeviceMemory dst, int64_t size) = 0;
+  // Returns once `dst` holds the bytes (waits for the work queued before it).
+  virtual absl::Status CopyDeviceToHost(DeviceMemory src, void* dst, int64_t size) = 0;
+  virtual absl::Status CopyDeviceToDevice(DeviceMemory src, DeviceMemory dst, int64_t size) = 0;
+  virtual absl::Status Memset32(DeviceMemory dst, uint32_t pattern, int64_t size) = 0;
+  virtual absl::Status Launch(const KernelHandle& kernel, const LaunchDimensionsProto& dims,
+                              absl::Span<const DeviceMemory> args) = 0;
+  virtual absl::Status Gemm(const GemmParams& params, DeviceMemory lhs, DeviceMemory rhs,
+                            DeviceMemory output) = 0;
+  virtual absl::Status Synchronize() = 0;
+};
+
+// Several kernel launches recorded once (at load) and submitted as one unit
+// (host: the pre-resolved list; CUDA: a graph instantiated on first use and
+// updated in place when buffer addresses change). Thread-safe.
+class CommandBuffer {
+ public:
+  virtual ~CommandBuffer() = default;
+  // `args[i]` are the arguments of launch i.
+  virtual absl::Status Launch(Stream& stream, absl::Span<const std::vector<DeviceMemory>> args) = 0;
+};
+
 // Everything a thunk needs from the machine it runs on.
 class Platform {
  public:
@@ -76,19 +112,13 @@ class Platform {
 
   virtual absl::StatusOr<DeviceMemory> Allocate(int64_t size) = 0;
   virtual void Free(DeviceMemory memory) = 0;
-  virtual absl::Status CopyHostToDevice(const void* src, DeviceMemory dst, int64_t size) = 0;
-  virtual absl::Status CopyDeviceToHost(DeviceMemory src, void* dst, int64_t size) = 0;
-  virtual absl::Status CopyDeviceToDevice(DeviceMemory src, DeviceMemory dst, int64_t size) = 0;
-  virtual absl::Status Memset32(DeviceMemory dst, uint32_t pattern, int64_t size) = 0;
-  virtual absl::Status Launch(const KernelHandle& kernel, const LaunchDimensionsProto& dims,
-                              absl::Span<const DeviceMemory> args) = 0;
-  // Runs several launches as one unit (host: the pre-resolved list; CUDA:
-  // a graph). `args[i]` are the arguments of `launches[i]`.
-  virtual absl::Status LaunchCommandBuffer(absl::Span<const KernelLaunch> launches,
-                                           absl::Span<const std::vector<DeviceMemory>> args) = 0;
-  virtual absl::Status Gemm(const GemmParams& params, DeviceMemory lhs, DeviceMemory rhs,
-                            DeviceMemory output) = 0;
-  virtual absl::Status Synchronize() = 0;
+
+  // A stream for one execution (from a pool; given back when destroyed).
+  virtual absl::StatusOr<std::unique_ptr<Stream>> AcquireStream() = 0;
+  // A command buffer of `launches` (kernels owned by a loader that outlives
+  // it).
+  virtual std::unique_ptr<CommandBuffer> CreateCommandBuffer(
+      std::vector<KernelLaunch> launches) = 0;
 };
 
 }  // namespace aot

@@ -15,12 +15,15 @@ ThunkInfoProto CommandBufferInfo(const std::vector<std::unique_ptr<KernelThunk>>
 
 }  // namespace
 
-CommandBufferThunk::CommandBufferThunk(std::vector<std::unique_ptr<KernelThunk>> kernels)
+CommandBufferThunk::CommandBufferThunk(std::vector<std::unique_ptr<KernelThunk>> kernels,
+                                       Platform& platform)
     : Thunk(Kind::kCommandBuffer, CommandBufferInfo(kernels)), kernels_(std::move(kernels)) {
-  launches_.reserve(kernels_.size());
+  std::vector<KernelLaunch> launches;
+  launches.reserve(kernels_.size());
   for (const auto& k : kernels_) {
-    launches_.push_back(KernelLaunch{k->kernel(), k->launch_dimensions()});
+    launches.push_back(KernelLaunch{k->kernel(), k->launch_dimensions()});
   }
+  command_buffer_ = platform.CreateCommandBuffer(std::move(launches));
 }
 
 absl::Status CommandBufferThunk::Execute(const ExecuteParams& params) const {
@@ -31,7 +34,7 @@ absl::Status CommandBufferThunk::Execute(const ExecuteParams& params) const {
       args[i].push_back(params.buffers->Resolve(slice));
     }
   }
-  return params.platform->LaunchCommandBuffer(launches_, args);
+  return command_buffer_->Launch(*params.stream, args);
 }
 
 ThunkProto CommandBufferThunk::ToProto() const {

@@ -10,12 +10,12 @@
 namespace aot {
 
 // Consecutive kernel launches submitted as one unit (host: a pre-resolved
-// launch list; CUDA: a CUDA graph). Built by the load-time command-buffer
-// pass at every load and never serialized: AppendToProto writes the kernel
-// thunks it was built from.
+// launch list; CUDA: a graph instantiated once and updated in place). Built by the load-time
+// command-buffer pass at every load and never serialized: AppendToProto writes the kernel thunks it
+// was built from.
 class CommandBufferThunk : public Thunk {
  public:
-  explicit CommandBufferThunk(std::vector<std::unique_ptr<KernelThunk>> kernels);
+  CommandBufferThunk(std::vector<std::unique_ptr<KernelThunk>> kernels, Platform& platform);
 
   absl::Status Execute(const ExecuteParams& params) const override;
   ThunkProto ToProto() const override;  // not used: see AppendToProto
@@ -25,7 +25,7 @@ class CommandBufferThunk : public Thunk {
 
  private:
   std::vector<std::unique_ptr<KernelThunk>> kernels_;
-  std::vector<KernelLaunch> launches_;
+  std::unique_ptr<CommandBuffer> command_buffer_;
 };
 
 }  // namespace aot

@@ -39,11 +39,11 @@ absl::Status ConditionalThunk::Execute(const ExecuteParams& params) const {
   int64_t branch;
   if (branch_index_is_bool_) {
     uint8_t value = 0;
-    AOT_RETURN_IF_ERROR(params.platform->CopyDeviceToHost(index_memory, &value, 1));
+    AOT_RETURN_IF_ERROR(params.stream->CopyDeviceToHost(index_memory, &value, 1));
     branch = value != 0 ? 0 : 1;
   } else {
     int32_t value = 0;
-    AOT_RETURN_IF_ERROR(params.platform->CopyDeviceToHost(index_memory, &value, 4));
+    AOT_RETURN_IF_ERROR(params.stream->CopyDeviceToHost(index_memory, &value, 4));
     int64_t n = static_cast<int64_t>(branches_.size());
     branch = (value < 0 || value >= n) ? n - 1 : value;
   }

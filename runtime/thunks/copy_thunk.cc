@@ -24,8 +24,8 @@ absl::StatusOr<std::unique_ptr<CopyThunk>> CopyThunk::FromProto(ThunkInfoProto i
 
 absl::Status CopyThunk::Execute(const ExecuteParams& params) const {
   if (source_.size == 0) return absl::OkStatus();
-  return params.platform->CopyDeviceToDevice(params.buffers->Resolve(source_),
-                                             params.buffers->Resolve(destination_), source_.size);
+  return params.stream->CopyDeviceToDevice(params.buffers->Resolve(source_),
+                                           params.buffers->Resolve(destination_), source_.size);
 }
 
 ThunkProto CopyThunk::ToProto() const {

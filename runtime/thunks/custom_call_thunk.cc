@@ -62,7 +62,7 @@ absl::Status CustomCallThunk::Execute(const ExecuteParams& params) const {
     staging.emplace_back(static_cast<size_t>(op.slice.size));
     if (copy_in && op.slice.size > 0) {
       AOT_RETURN_IF_ERROR(
-          params.platform->CopyDeviceToHost(mem, staging.back().data(), op.slice.size));
+          params.stream->CopyDeviceToHost(mem, staging.back().data(), op.slice.size));
     }
     return FfiBuffer{staging.back().data(), &op.shape};
   };
@@ -83,7 +83,7 @@ absl::Status CustomCallThunk::Execute(const ExecuteParams& params) const {
       DeviceMemory mem = params.buffers->Resolve(results_[i].slice);
       if (results_[i].slice.size == 0) continue;
       AOT_RETURN_IF_ERROR(
-          params.platform->CopyHostToDevice(frame.results[i].data, mem, results_[i].slice.size));
+          params.stream->CopyHostToDevice(frame.results[i].data, mem, results_[i].slice.size));
     }
   }
   return absl::OkStatus();

@@ -92,8 +92,8 @@ absl::StatusOr<std::unique_ptr<GemmThunk>> GemmThunk::FromProto(ThunkInfoProto i
 }
 
 absl::Status GemmThunk::Execute(const ExecuteParams& params) const {
-  return params.platform->Gemm(params_, params.buffers->Resolve(lhs_),
-                               params.buffers->Resolve(rhs_), params.buffers->Resolve(output_));
+  return params.stream->Gemm(params_, params.buffers->Resolve(lhs_), params.buffers->Resolve(rhs_),
+                             params.buffers->Resolve(output_));
 }
 
 ThunkProto GemmThunk::ToProto() const {

@@ -63,7 +63,7 @@ absl::Status KernelThunk::Execute(const ExecuteParams& params) const {
   for (const BufferSlice& slice : arguments_) {
     args.push_back(params.buffers->Resolve(slice));
   }
-  return params.platform->Launch(*kernel_, dims_, args);
+  return params.stream->Launch(*kernel_, dims_, args);
 }
 
 ThunkProto KernelThunk::ToProto() const {

@@ -23,8 +23,8 @@ absl::StatusOr<std::unique_ptr<MemsetThunk>> MemsetThunk::FromProto(ThunkInfoPro
 
 absl::Status MemsetThunk::Execute(const ExecuteParams& params) const {
   if (destination_.size == 0) return absl::OkStatus();
-  return params.platform->Memset32(params.buffers->Resolve(destination_), pattern_,
-                                   destination_.size);
+  return params.stream->Memset32(params.buffers->Resolve(destination_), pattern_,
+                                 destination_.size);
 }
 
 ThunkProto MemsetThunk::ToProto() const {

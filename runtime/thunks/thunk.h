@@ -49,6 +49,7 @@ struct ExecuteOptions {
 
 struct ExecuteParams {
   Platform* platform = nullptr;
+  Stream* stream = nullptr;  // this execution's: every operation goes here
   const BufferAllocations* buffers = nullptr;
   const ExecuteOptions* options = nullptr;  // null: no limits
 };

@@ -31,7 +31,7 @@ absl::Status WhileThunk::Execute(const ExecuteParams& params) const {
         params, [&] { return absl::StrCat("an iteration of while loop '", info().name(), "'"); }));
     AOT_RETURN_IF_ERROR(ExecuteSequence(condition_, params));
     uint8_t value = 0;
-    AOT_RETURN_IF_ERROR(params.platform->CopyDeviceToHost(predicate, &value, 1));
+    AOT_RETURN_IF_ERROR(params.stream->CopyDeviceToHost(predicate, &value, 1));
     if (value == 0) return absl::OkStatus();
     AOT_RETURN_IF_ERROR(ExecuteSequence(body_, params));
   }

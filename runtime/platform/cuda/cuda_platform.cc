@@ -3,8 +3,8 @@
 #include <cuda.h>
 #include <dlfcn.h>
 
-#include <map>
-#include <mutex>
+#include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "runtime/platform/cuda/cuda_driver.h"
 #include "support/status_macros.h"
 
 namespace aot {
@@ -55,113 +56,55 @@ std::string PtxTarget(absl::string_view ptx) {
   return std::string(ptx.substr(pos, end - pos));
 }
 
-namespace {
-
-// The driver API, resolved with dlopen/dlsym (never linked).
-struct Driver {
-#define AOT_CUDA_FN(name) decltype(&::name) name = nullptr;
-  AOT_CUDA_FN(cuInit)
-  AOT_CUDA_FN(cuDriverGetVersion)
-  AOT_CUDA_FN(cuDeviceGetCount)
-  AOT_CUDA_FN(cuDeviceGet)
-  AOT_CUDA_FN(cuDeviceGetAttribute)
-  AOT_CUDA_FN(cuDevicePrimaryCtxRetain)
-  AOT_CUDA_FN(cuCtxSetCurrent)
-  AOT_CUDA_FN(cuModuleLoadData)
-  AOT_CUDA_FN(cuModuleGetFunction)
-  AOT_CUDA_FN(cuModuleUnload)
-  AOT_CUDA_FN(cuMemAlloc)
-  AOT_CUDA_FN(cuMemFree)
-  AOT_CUDA_FN(cuMemcpyHtoD)
-  AOT_CUDA_FN(cuMemcpyDtoH)
-  AOT_CUDA_FN(cuMemcpyDtoD)
-  AOT_CUDA_FN(cuMemsetD32)
-  AOT_CUDA_FN(cuMemsetD8)
-  AOT_CUDA_FN(cuLaunchKernel)
-  AOT_CUDA_FN(cuStreamCreate)
-  AOT_CUDA_FN(cuStreamSynchronize)
-  AOT_CUDA_FN(cuStreamBeginCapture)
-  AOT_CUDA_FN(cuStreamEndCapture)
-  AOT_CUDA_FN(cuGraphInstantiate)
-  AOT_CUDA_FN(cuGraphLaunch)
-  AOT_CUDA_FN(cuGraphExecDestroy)
-  AOT_CUDA_FN(cuGraphDestroy)
-  AOT_CUDA_FN(cuGetErrorString)
-#undef AOT_CUDA_FN
-  void* handle = nullptr;
-};
-
-absl::StatusOr<Driver> OpenDriver() {
-  Driver d;
-  d.handle = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (d.handle == nullptr) {
+absl::StatusOr<CudaDriverApi> OpenCudaDriver() {
+  void* handle = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
     return absl::UnavailableError(absl::StrCat("cannot open libcuda.so.1: ", ::dlerror()));
   }
-  auto sym = [&](auto& fn, const char* name) -> bool {
-    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(::dlsym(d.handle, name));
-    return fn != nullptr;
-  };
-  bool ok =
-      sym(d.cuInit, "cuInit") && sym(d.cuDriverGetVersion, "cuDriverGetVersion") &&
-      sym(d.cuDeviceGetCount, "cuDeviceGetCount") && sym(d.cuDeviceGet, "cuDeviceGet") &&
-      sym(d.cuDeviceGetAttribute, "cuDeviceGetAttribute") &&
-      sym(d.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain") &&
-      sym(d.cuCtxSetCurrent, "cuCtxSetCurrent") && sym(d.cuModuleLoadData, "cuModuleLoadData") &&
-      sym(d.cuModuleGetFunction, "cuModuleGetFunction") &&
-      sym(d.cuModuleUnload, "cuModuleUnload") && sym(d.cuMemAlloc, "cuMemAlloc_v2") &&
-      sym(d.cuMemFree, "cuMemFree_v2") && sym(d.cuMemcpyHtoD, "cuMemcpyHtoD_v2") &&
-      sym(d.cuMemcpyDtoH, "cuMemcpyDtoH_v2") && sym(d.cuMemcpyDtoD, "cuMemcpyDtoD_v2") &&
-      sym(d.cuMemsetD32, "cuMemsetD32_v2") && sym(d.cuMemsetD8, "cuMemsetD8_v2") &&
-      sym(d.cuLaunchKernel, "cuLaunchKernel") && sym(d.cuStreamCreate, "cuStreamCreate") &&
-      sym(d.cuStreamSynchronize, "cuStreamSynchronize") &&
-      sym(d.cuStreamBeginCapture, "cuStreamBeginCapture_v2") &&
-      sym(d.cuStreamEndCapture, "cuStreamEndCapture") &&
-      sym(d.cuGraphInstantiate, "cuGraphInstantiateWithFlags") &&
-      sym(d.cuGraphLaunch, "cuGraphLaunch") && sym(d.cuGraphExecDestroy, "cuGraphExecDestroy") &&
-      sym(d.cuGraphDestroy, "cuGraphDestroy") && sym(d.cuGetErrorString, "cuGetErrorString");
-  if (!ok) return absl::UnavailableError("libcuda.so.1 lacks a required driver entry point");
-  return d;
+  CudaDriverApi api;
+  const char* missing = nullptr;
+#define AOT_CUDA_DRIVER_RESOLVE(member, symbol)                                 \
+  api.member = reinterpret_cast<decltype(api.member)>(::dlsym(handle, symbol)); \
+  if (api.member == nullptr && missing == nullptr) missing = symbol;
+  AOT_CUDA_DRIVER_FUNCTIONS(AOT_CUDA_DRIVER_RESOLVE)
+#undef AOT_CUDA_DRIVER_RESOLVE
+  if (missing != nullptr) {
+    return absl::UnavailableError(
+        absl::StrCat("libcuda.so.1 lacks the driver entry point ", missing));
+  }
+  return api;
 }
 
-// cuBLAS, also opened at run time.
-using cublasHandle = void*;
-struct Cublas {
-  int (*create)(cublasHandle*) = nullptr;
-  int (*set_stream)(cublasHandle, CUstream) = nullptr;
-  int (*sgemm_strided)(cublasHandle, int, int, int, int, int, const float*, const float*, int,
-                       long long, const float*, int, long long, const float*, float*, int,
-                       long long, int) = nullptr;
-  int (*dgemm_strided)(cublasHandle, int, int, int, int, int, const double*, const double*, int,
-                       long long, const double*, int, long long, const double*, double*, int,
-                       long long, int) = nullptr;
-  cublasHandle handle = nullptr;
-};
-
-absl::StatusOr<Cublas> OpenCublas(CUstream stream) {
+absl::StatusOr<CublasApi> OpenCublas() {
   void* lib = nullptr;
   for (const char* name : {"libcublas.so.13", "libcublas.so.12", "libcublas.so"}) {
     lib = ::dlopen(name, RTLD_NOW | RTLD_LOCAL);
     if (lib != nullptr) break;
   }
   if (lib == nullptr) return absl::UnavailableError("cannot open libcublas");
-  Cublas c;
-  c.create = reinterpret_cast<decltype(c.create)>(::dlsym(lib, "cublasCreate_v2"));
-  c.set_stream = reinterpret_cast<decltype(c.set_stream)>(::dlsym(lib, "cublasSetStream_v2"));
-  c.sgemm_strided =
-      reinterpret_cast<decltype(c.sgemm_strided)>(::dlsym(lib, "cublasSgemmStridedBatched"));
-  c.dgemm_strided =
-      reinterpret_cast<decltype(c.dgemm_strided)>(::dlsym(lib, "cublasDgemmStridedBatched"));
-  if (!c.create || !c.set_stream || !c.sgemm_strided || !c.dgemm_strided) {
+  CublasApi c;
+  auto sym = [&](auto& fn, const char* name) {
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(::dlsym(lib, name));
+    return fn != nullptr;
+  };
+  if (!sym(c.create, "cublasCreate_v2") || !sym(c.destroy, "cublasDestroy_v2") ||
+      !sym(c.set_stream, "cublasSetStream_v2") ||
+      !sym(c.sgemm_strided_batched, "cublasSgemmStridedBatched") ||
+      !sym(c.dgemm_strided_batched, "cublasDgemmStridedBatched")) {
     return absl::UnavailableError("libcublas lacks a required entry point");
-  }
-  if (c.create(&c.handle) != 0 || c.set_stream(c.handle, stream) != 0) {
-    return absl::UnavailableError("cublasCreate failed");
   }
   return c;
 }
 
+namespace {
+
 constexpr int kCublasOpN = 0;
 constexpr int kCublasOpT = 1;
+
+// Host transfers go through page-locked staging so they are truly
+// asynchronous on the stream; a transfer larger than this is staged in
+// pieces (bounding the pinned memory each pooled stream holds).
+constexpr int64_t kMaxStagingBytes = int64_t{64} << 20;
 
 class CudaKernelHandle : public KernelHandle {
  public:
@@ -192,19 +135,44 @@ class CudaKernelLoader : public KernelLoader {
   std::vector<std::unique_ptr<CudaKernelHandle>> handles_;
 };
 
+// Pooled per-stream state: one non-blocking stream, its cuBLAS handle
+// (created on first GEMM; bound to this stream once, so GEMMs of different
+// executions never re-target a shared handle) and its pinned staging.
+struct StreamSlot {
+  CUstream stream = nullptr;
+  CublasHandle cublas = nullptr;
+  void* staging = nullptr;  // page-locked host memory
+  int64_t staging_capacity = 0;
+  int64_t staging_used = 0;  // bytes queued for transfer since the last sync
+};
+
 class CudaPlatform : public Platform {
  public:
+  ~CudaPlatform() override {
+    for (auto& slot : slots_) {
+      if (slot->cublas != nullptr) cublas_.destroy(slot->cublas);
+      if (slot->staging != nullptr) driver_.cuMemFreeHost(slot->staging);
+      if (slot->stream != nullptr) driver_.cuStreamDestroy(slot->stream);
+    }
+  }
+
+  // Opens the driver; without one (or with `device_less`) the platform
+  // validates artifacts and reports that it cannot execute.
   absl::Status Init(bool device_less) {
     if (device_less) {
       unavailable_reason_ = "device-less load requested (LoadOptions::device_less)";
       return absl::OkStatus();
     }
-    auto driver = OpenDriver();
+    auto driver = OpenCudaDriver();
     if (!driver.ok()) {
       unavailable_reason_ = std::string(driver.status().message());
       return absl::OkStatus();
     }
-    driver_ = *driver;
+    return InitWithApis(*driver, OpenCublas());
+  }
+
+  absl::Status InitWithApis(const CudaDriverApi& driver, absl::StatusOr<CublasApi> cublas) {
+    driver_ = driver;
     if (CUresult r = driver_.cuInit(0); r != CUDA_SUCCESS) {
       unavailable_reason_ = absl::StrCat("cuInit failed: ", ErrorString(r));
       return absl::OkStatus();
@@ -223,15 +191,12 @@ class CudaPlatform : public Platform {
     if (CUresult r = driver_.cuDevicePrimaryCtxRetain(&context_, device_); r != CUDA_SUCCESS) {
       return Error("cuDevicePrimaryCtxRetain", r);
     }
-    AOT_RETURN_IF_ERROR(MakeCurrent());
-    if (CUresult r = driver_.cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING); r != CUDA_SUCCESS) {
-      return Error("cuStreamCreate", r);
-    }
-    auto cublas = OpenCublas(stream_);
-    if (cublas.ok())
+    if (cublas.ok()) {
       cublas_ = *cublas;
-    else
+      has_cublas_ = true;
+    } else {
       cublas_error_ = std::string(cublas.status().message());
+    }
     has_device_ = true;
     return absl::OkStatus();
   }
@@ -239,7 +204,6 @@ class CudaPlatform : public Platform {
   absl::string_view name() const override { return "cuda"; }
   PlatformKind kind() const override { return PLATFORM_CUDA; }
   bool CanExecute() const override { return has_device_; }
-  const std::string& unavailable_reason() const { return unavailable_reason_; }
 
   absl::Status CheckCapability(const CapabilityProto& capability) const override {
     if (capability.capability_case() != CapabilityProto::kCuda) {
@@ -291,99 +255,14 @@ class CudaPlatform : public Platform {
       driver_.cuMemFree(reinterpret_cast<CUdeviceptr>(memory.ptr));
     }
   }
-  absl::Status CopyHostToDevice(const void* src, DeviceMemory dst, int64_t size) override {
-    if (!has_device_) return Unavailable();
-    AOT_RETURN_IF_ERROR(MakeCurrent());
-    return Check("cuMemcpyHtoD", driver_.cuMemcpyHtoD(Ptr(dst), src, size));
-  }
-  absl::Status CopyDeviceToHost(DeviceMemory src, void* dst, int64_t size) override {
-    if (!has_device_) return Unavailable();
-    AOT_RETURN_IF_ERROR(MakeCurrent());
-    AOT_RETURN_IF_ERROR(Check("cuStreamSynchronize", driver_.cuStreamSynchronize(stream_)));
-    return Check("cuMemcpyDtoH", driver_.cuMemcpyDtoH(dst, Ptr(src), size));
-  }
-  absl::Status CopyDeviceToDevice(DeviceMemory src, DeviceMemory dst, int64_t size) override {
-    if (!has_device_) return Unavailable();
-    AOT_RETURN_IF_ERROR(MakeCurrent());
-    AOT_RETURN_IF_ERROR(Check("cuStreamSynchronize", driver_.cuStreamSynchronize(stream_)));
-    return Check("cuMemcpyDtoD", driver_.cuMemcpyDtoD(Ptr(dst), Ptr(src), size));
-  }
-  absl::Status Memset32(DeviceMemory dst, uint32_t pattern, int64_t size) override {
-    if (!has_device_) return Unavailable();
-    AOT_RETURN_IF_ERROR(MakeCurrent());
-    if (pattern == 0) return Check("cuMemsetD8", driver_.cuMemsetD8(Ptr(dst), 0, size));
-    return Check("cuMemsetD32", driver_.cuMemsetD32(Ptr(dst), pattern, size / 4));
-  }
 
-  absl::Status Launch(const KernelHandle& kernel, const LaunchDimensionsProto& d,
-                      absl::Span<const DeviceMemory> args) override {
-    if (!has_device_) return Unavailable();
-    AOT_RETURN_IF_ERROR(MakeCurrent());
-    return LaunchOnStream(kernel, d, args);
-  }
+  absl::StatusOr<std::unique_ptr<Stream>> AcquireStream() override;
+  std::unique_ptr<CommandBuffer> CreateCommandBuffer(std::vector<KernelLaunch> launches) override;
 
-  absl::Status LaunchCommandBuffer(absl::Span<const KernelLaunch> launches,
-                                   absl::Span<const std::vector<DeviceMemory>> args) override {
-    if (!has_device_) return Unavailable();
-    absl::MutexLock lock(&graph_mu_);
-    AOT_RETURN_IF_ERROR(MakeCurrent());
-    // Record the launches into a CUDA graph and submit it as one unit.
-    AOT_RETURN_IF_ERROR(
-        Check("cuStreamBeginCapture",
-              driver_.cuStreamBeginCapture(stream_, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)));
-    absl::Status launch_status;
-    for (size_t i = 0; i < launches.size() && launch_status.ok(); ++i) {
-      launch_status = LaunchOnStream(*launches[i].kernel, launches[i].dims, args[i]);
-    }
-    CUgraph graph = nullptr;
-    absl::Status end = Check("cuStreamEndCapture", driver_.cuStreamEndCapture(stream_, &graph));
-    if (!launch_status.ok()) return launch_status;
-    if (!end.ok()) return end;
-    CUgraphExec exec = nullptr;
-    absl::Status s = Check("cuGraphInstantiate", driver_.cuGraphInstantiate(&exec, graph, 0));
-    if (s.ok()) s = Check("cuGraphLaunch", driver_.cuGraphLaunch(exec, stream_));
-    if (exec != nullptr) driver_.cuGraphExecDestroy(exec);
-    driver_.cuGraphDestroy(graph);
-    return s;
-  }
-
-  absl::Status Gemm(const GemmParams& p, DeviceMemory lhs, DeviceMemory rhs,
-                    DeviceMemory output) override {
-    if (!has_device_) return Unavailable();
-    if (cublas_.handle == nullptr) {
-      return absl::UnavailableError(absl::StrCat("cuBLAS unavailable: ", cublas_error_));
-    }
-    AOT_RETURN_IF_ERROR(MakeCurrent());
-    // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T.
-    const int m = static_cast<int>(p.n), n = static_cast<int>(p.m), k = static_cast<int>(p.k);
-    const int lda_b = static_cast<int>(p.transpose_rhs ? p.k : p.n);
-    const int ldb_a = static_cast<int>(p.transpose_lhs ? p.m : p.k);
-    const int opb = p.transpose_rhs ? kCublasOpT : kCublasOpN;
-    const int opa = p.transpose_lhs ? kCublasOpT : kCublasOpN;
-    int rc;
-    if (p.element_type == F32) {
-      float alpha = static_cast<float>(p.alpha), beta = static_cast<float>(p.beta);
-      rc = cublas_.sgemm_strided(cublas_.handle, opb, opa, m, n, k, &alpha,
-                                 static_cast<const float*>(rhs.ptr), lda_b, p.rhs_batch_stride,
-                                 static_cast<const float*>(lhs.ptr), ldb_a, p.lhs_batch_stride,
-                                 &beta, static_cast<float*>(output.ptr), m, p.output_batch_stride,
-                                 static_cast<int>(p.batch_size));
-    } else if (p.element_type == F64) {
-      rc = cublas_.dgemm_strided(cublas_.handle, opb, opa, m, n, k, &p.alpha,
-                                 static_cast<const double*>(rhs.ptr), lda_b, p.rhs_batch_stride,
-                                 static_cast<const double*>(lhs.ptr), ldb_a, p.lhs_batch_stride,
-                                 &p.beta, static_cast<double*>(output.ptr), m,
-                                 p.output_batch_stride, static_cast<int>(p.batch_size));
-    } else {
-      return absl::InvalidArgumentError("cuBLAS GEMM supports f32 and f64");
-    }
-    if (rc != 0) return absl::InternalError(absl::StrCat("cuBLAS GEMM failed with status ", rc));
-    return absl::OkStatus();
-  }
-
-  absl::Status Synchronize() override {
-    if (!has_device_) return Unavailable();
-    return Check("cuStreamSynchronize", driver_.cuStreamSynchronize(stream_));
+  // Gives a stream back to the pool (CudaStream's destructor).
+  void ReleaseSlot(StreamSlot* slot) {
+    absl::MutexLock lock(&pool_mu_);
+    free_slots_.push_back(slot);
   }
 
   absl::StatusOr<CUfunction> LoadModule(const KernelBinaryProto& binary,
@@ -410,27 +289,13 @@ class CudaPlatform : public Platform {
     if (has_device_) driver_.cuModuleUnload(module);
   }
   bool has_device() const { return has_device_; }
-  int major() const { return major_; }
-  int minor() const { return minor_; }
 
- private:
-  absl::Status LaunchOnStream(const KernelHandle& kernel, const LaunchDimensionsProto& d,
-                              absl::Span<const DeviceMemory> args) {
-    const auto& k = static_cast<const CudaKernelHandle&>(kernel);
-    std::vector<CUdeviceptr> pointers(args.size());
-    std::vector<void*> params(args.size());
-    for (size_t i = 0; i < args.size(); ++i) {
-      pointers[i] = Ptr(args[i]);
-      params[i] = &pointers[i];
-    }
-    return Check(
-        "cuLaunchKernel",
-        driver_.cuLaunchKernel(k.fn(), d.block_count_x(), d.block_count_y(), d.block_count_z(),
-                               d.threads_per_block_x(), d.threads_per_block_y(),
-                               d.threads_per_block_z(), 0, stream_, params.data(), nullptr));
+  const CudaDriverApi& driver() const { return driver_; }
+  const CublasApi* cublas() const { return has_cublas_ ? &cublas_ : nullptr; }
+  const std::string& cublas_error() const { return cublas_error_; }
+  absl::Status MakeCurrent() const {
+    return Check("cuCtxSetCurrent", driver_.cuCtxSetCurrent(context_));
   }
-  absl::Status MakeCurrent() { return Check("cuCtxSetCurrent", driver_.cuCtxSetCurrent(context_)); }
-  static CUdeviceptr Ptr(DeviceMemory m) { return reinterpret_cast<CUdeviceptr>(m.ptr); }
   std::string ErrorString(CUresult r) const {
     const char* text = nullptr;
     if (driver_.cuGetErrorString != nullptr) driver_.cuGetErrorString(r, &text);
@@ -447,17 +312,318 @@ class CudaPlatform : public Platform {
         absl::StrCat("CUDA platform cannot execute here: ", unavailable_reason_));
   }
 
-  Driver driver_;
+ private:
+  CudaDriverApi driver_;
   bool has_device_ = false;
   std::string unavailable_reason_;
   CUdevice device_ = 0;
   CUcontext context_ = nullptr;
-  CUstream stream_ = nullptr;
   int major_ = 0, minor_ = 0, max_threads_ = 1024;
-  Cublas cublas_;
+  CublasApi cublas_;
+  bool has_cublas_ = false;
   std::string cublas_error_;
-  absl::Mutex graph_mu_;
+
+  absl::Mutex pool_mu_;
+  std::vector<std::unique_ptr<StreamSlot>> slots_ ABSL_GUARDED_BY(pool_mu_);
+  std::vector<StreamSlot*> free_slots_ ABSL_GUARDED_BY(pool_mu_);
 };
+
+// One execution's stream. Every operation is queued on the slot's
+// non-blocking stream with the driver's stream-ordered calls; nothing goes
+// to the legacy default stream, which would not be ordered against it.
+class CudaStream : public Stream {
+ public:
+  CudaStream(CudaPlatform* platform, StreamSlot* slot) : platform_(platform), slot_(slot) {}
+  ~CudaStream() override {
+    // Whatever the execution left queued finishes before another takes the
+    // stream (and its staging) over.
+    Synchronize().IgnoreError();
+    platform_->ReleaseSlot(slot_);
+  }
+
+  absl::Status CopyHostToDevice(const void* src, DeviceMemory dst, int64_t size) override {
+    AOT_RETURN_IF_ERROR(platform_->MakeCurrent());
+    for (int64_t offset = 0; offset < size;) {
+      int64_t piece = std::min(size - offset, kMaxStagingBytes);
+      AOT_ASSIGN_OR_RETURN(char* staging, Stage(piece));
+      std::memcpy(staging, static_cast<const char*>(src) + offset, static_cast<size_t>(piece));
+      AOT_RETURN_IF_ERROR(platform_->Check(
+          "cuMemcpyHtoDAsync",
+          driver().cuMemcpyHtoDAsync(Ptr(dst) + offset, staging, piece, slot_->stream)));
+      offset += piece;
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status CopyDeviceToHost(DeviceMemory src, void* dst, int64_t size) override {
+    AOT_RETURN_IF_ERROR(platform_->MakeCurrent());
+    for (int64_t offset = 0; offset < size;) {
+      int64_t piece = std::min(size - offset, kMaxStagingBytes);
+      AOT_ASSIGN_OR_RETURN(char* staging, Stage(piece));
+      AOT_RETURN_IF_ERROR(platform_->Check(
+          "cuMemcpyDtoHAsync",
+          driver().cuMemcpyDtoHAsync(staging, Ptr(src) + offset, piece, slot_->stream)));
+      AOT_RETURN_IF_ERROR(Synchronize());
+      std::memcpy(static_cast<char*>(dst) + offset, staging, static_cast<size_t>(piece));
+      offset += piece;
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status CopyDeviceToDevice(DeviceMemory src, DeviceMemory dst, int64_t size) override {
+    AOT_RETURN_IF_ERROR(platform_->MakeCurrent());
+    return platform_->Check("cuMemcpyDtoDAsync",
+                            driver().cuMemcpyDtoDAsync(Ptr(dst), Ptr(src), size, slot_->stream));
+  }
+
+  absl::Status Memset32(DeviceMemory dst, uint32_t pattern, int64_t size) override {
+    AOT_RETURN_IF_ERROR(platform_->MakeCurrent());
+    if (pattern == 0) {
+      return platform_->Check("cuMemsetD8Async",
+                              driver().cuMemsetD8Async(Ptr(dst), 0, size, slot_->stream));
+    }
+    return platform_->Check("cuMemsetD32Async",
+                            driver().cuMemsetD32Async(Ptr(dst), pattern, size / 4, slot_->stream));
+  }
+
+  absl::Status Launch(const KernelHandle& kernel, const LaunchDimensionsProto& d,
+                      absl::Span<const DeviceMemory> args) override {
+    AOT_RETURN_IF_ERROR(platform_->MakeCurrent());
+    const auto& k = static_cast<const CudaKernelHandle&>(kernel);
+    std::vector<CUdeviceptr> pointers(args.size());
+    std::vector<void*> params(args.size());
+    for (size_t i = 0; i < args.size(); ++i) {
+      pointers[i] = Ptr(args[i]);
+      params[i] = &pointers[i];
+    }
+    return platform_->Check(
+        "cuLaunchKernel",
+        driver().cuLaunchKernel(k.fn(), d.block_count_x(), d.block_count_y(), d.block_count_z(),
+                                d.threads_per_block_x(), d.threads_per_block_y(),
+                                d.threads_per_block_z(), 0, slot_->stream, params.data(), nullptr));
+  }
+
+  absl::Status Gemm(const GemmParams& p, DeviceMemory lhs, DeviceMemory rhs,
+                    DeviceMemory output) override {
+    const CublasApi* cublas = platform_->cublas();
+    if (cublas == nullptr) {
+      return absl::UnavailableError(
+          absl::StrCat("cuBLAS unavailable: ", platform_->cublas_error()));
+    }
+    AOT_RETURN_IF_ERROR(platform_->MakeCurrent());
+    if (slot_->cublas == nullptr) {
+      CublasHandle handle = nullptr;
+      if (int rc = cublas->create(&handle); rc != 0) {
+        return absl::InternalError(absl::StrCat("cublasCreate failed with status ", rc));
+      }
+      if (int rc = cublas->set_stream(handle, slot_->stream); rc != 0) {
+        cublas->destroy(handle);
+        return absl::InternalError(absl::StrCat("cublasSetStream failed with status ", rc));
+      }
+      slot_->cublas = handle;
+    }
+    // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T.
+    const int m = static_cast<int>(p.n), n = static_cast<int>(p.m), k = static_cast<int>(p.k);
+    const int lda_b = static_cast<int>(p.transpose_rhs ? p.k : p.n);
+    const int ldb_a = static_cast<int>(p.transpose_lhs ? p.m : p.k);
+    const int opb = p.transpose_rhs ? kCublasOpT : kCublasOpN;
+    const int opa = p.transpose_lhs ? kCublasOpT : kCublasOpN;
+    int rc;
+    if (p.element_type == F32) {
+      float alpha = static_cast<float>(p.alpha), beta = static_cast<float>(p.beta);
+      rc = cublas->sgemm_strided_batched(
+          slot_->cublas, opb, opa, m, n, k, &alpha, static_cast<const float*>(rhs.ptr), lda_b,
+          p.rhs_batch_stride, static_cast<const float*>(lhs.ptr), ldb_a, p.lhs_batch_stride, &beta,
+          static_cast<float*>(output.ptr), m, p.output_batch_stride,
+          static_cast<int>(p.batch_size));
+    } else if (p.element_type == F64) {
+      rc = cublas->dgemm_strided_batched(
+          slot_->cublas, opb, opa, m, n, k, &p.alpha, static_cast<const double*>(rhs.ptr), lda_b,
+          p.rhs_batch_stride, static_cast<const double*>(lhs.ptr), ldb_a, p.lhs_batch_stride,
+          &p.beta, static_cast<double*>(output.ptr), m, p.output_batch_stride,
+          static_cast<int>(p.batch_size));
+    } else {
+      return absl::InvalidArgumentError("cuBLAS GEMM supports f32 and f64");
+    }
+    if (rc != 0) return absl::InternalError(absl::StrCat("cuBLAS GEMM failed with status ", rc));
+    return absl::OkStatus();
+  }
+
+  absl::Status Synchronize() override {
+    AOT_RETURN_IF_ERROR(platform_->MakeCurrent());
+    absl::Status s =
+        platform_->Check("cuStreamSynchronize", driver().cuStreamSynchronize(slot_->stream));
+    if (s.ok()) slot_->staging_used = 0;  // every staged transfer has completed
+    return s;
+  }
+
+  CUstream stream() const { return slot_->stream; }
+
+ private:
+  const CudaDriverApi& driver() const { return platform_->driver(); }
+  static CUdeviceptr Ptr(DeviceMemory m) { return reinterpret_cast<CUdeviceptr>(m.ptr); }
+
+  // `size` (<= kMaxStagingBytes) bytes of pinned staging not used by a
+  // transfer still queued: when the staging is full the stream is drained
+  // first; it grows (doubling, up to the cap) when too small.
+  absl::StatusOr<char*> Stage(int64_t size) {
+    constexpr int64_t kAlign = 256;
+    if (slot_->staging_used + size > slot_->staging_capacity) {
+      AOT_RETURN_IF_ERROR(Synchronize());
+      if (size > slot_->staging_capacity) {
+        int64_t capacity = std::max<int64_t>(
+            size, std::min<int64_t>(2 * slot_->staging_capacity + (1 << 20), kMaxStagingBytes));
+        if (slot_->staging != nullptr) driver().cuMemFreeHost(slot_->staging);
+        slot_->staging = nullptr;
+        slot_->staging_capacity = 0;
+        void* staging = nullptr;
+        AOT_RETURN_IF_ERROR(
+            platform_->Check("cuMemAllocHost", driver().cuMemAllocHost(&staging, capacity)));
+        slot_->staging = staging;
+        slot_->staging_capacity = capacity;
+      }
+    }
+    char* out = static_cast<char*>(slot_->staging) + slot_->staging_used;
+    slot_->staging_used = std::min(slot_->staging_capacity,
+                                   (slot_->staging_used + size + kAlign - 1) / kAlign * kAlign);
+    return out;
+  }
+
+  CudaPlatform* platform_;
+  StreamSlot* slot_;
+};
+
+absl::StatusOr<std::unique_ptr<Stream>> CudaPlatform::AcquireStream() {
+  if (!has_device_) return Unavailable();
+  StreamSlot* slot = nullptr;
+  {
+    absl::MutexLock lock(&pool_mu_);
+    if (!free_slots_.empty()) {
+      slot = free_slots_.back();
+      free_slots_.pop_back();
+    }
+  }
+  if (slot == nullptr) {
+    AOT_RETURN_IF_ERROR(MakeCurrent());
+    auto fresh = std::make_unique<StreamSlot>();
+    AOT_RETURN_IF_ERROR(
+        Check("cuStreamCreate", driver_.cuStreamCreate(&fresh->stream, CU_STREAM_NON_BLOCKING)));
+    slot = fresh.get();
+    absl::MutexLock lock(&pool_mu_);
+    slots_.push_back(std::move(fresh));
+  }
+  return std::unique_ptr<Stream>(new CudaStream(this, slot));
+}
+
+// A CUDA graph of the launches, built with explicit kernel nodes (no stream
+// capture, so no execution's stream is ever in capture mode), instantiated
+// on first use and kept for the executable's lifetime. When an execution's
+// buffer addresses differ from the ones the instantiated graph holds, the
+// changed nodes are updated in place (cuGraphExecKernelNodeSetParams),
+// which leaves launches already queued untouched. A launch of the graph
+// is ordered after the previous launch of the same graph, whichever stream
+// it was on; the mutex serializes the node updates and the launch.
+class CudaCommandBuffer : public CommandBuffer {
+ public:
+  CudaCommandBuffer(CudaPlatform* platform, std::vector<KernelLaunch> launches)
+      : platform_(platform), launches_(std::move(launches)) {}
+  ~CudaCommandBuffer() override {
+    if (exec_ != nullptr) platform_->driver().cuGraphExecDestroy(exec_);
+    if (graph_ != nullptr) platform_->driver().cuGraphDestroy(graph_);
+  }
+
+  absl::Status Launch(Stream& stream, absl::Span<const std::vector<DeviceMemory>> args) override {
+    if (!platform_->has_device()) return platform_->Unavailable();
+    const CudaDriverApi& driver = platform_->driver();
+    absl::MutexLock lock(&mu_);
+    AOT_RETURN_IF_ERROR(platform_->MakeCurrent());
+    if (exec_ == nullptr) {
+      AOT_RETURN_IF_ERROR(Instantiate(args));
+    } else {
+      for (size_t i = 0; i < launches_.size(); ++i) {
+        if (!SetArguments(i, args[i])) continue;
+        CUDA_KERNEL_NODE_PARAMS params = NodeParams(i);
+        AOT_RETURN_IF_ERROR(
+            platform_->Check("cuGraphExecKernelNodeSetParams",
+                             driver.cuGraphExecKernelNodeSetParams(exec_, nodes_[i], &params)));
+      }
+    }
+    return platform_->Check("cuGraphLaunch",
+                            driver.cuGraphLaunch(exec_, static_cast<CudaStream&>(stream).stream()));
+  }
+
+ private:
+  // Records `args` as launch i's arguments; false when they are unchanged.
+  bool SetArguments(size_t i, const std::vector<DeviceMemory>& args)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    std::vector<CUdeviceptr>& current = arguments_[i];
+    bool changed = current.size() != args.size();
+    current.resize(args.size());
+    for (size_t a = 0; a < args.size(); ++a) {
+      CUdeviceptr ptr = reinterpret_cast<CUdeviceptr>(args[a].ptr);
+      changed |= current[a] != ptr;
+      current[a] = ptr;
+    }
+    if (changed) {
+      pointers_[i].resize(current.size());
+      for (size_t a = 0; a < current.size(); ++a) pointers_[i][a] = &current[a];
+    }
+    return changed;
+  }
+
+  CUDA_KERNEL_NODE_PARAMS NodeParams(size_t i) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    const LaunchDimensionsProto& d = launches_[i].dims;
+    CUDA_KERNEL_NODE_PARAMS params = {};
+    params.func = static_cast<const CudaKernelHandle&>(*launches_[i].kernel).fn();
+    params.gridDimX = static_cast<unsigned>(d.block_count_x());
+    params.gridDimY = static_cast<unsigned>(d.block_count_y());
+    params.gridDimZ = static_cast<unsigned>(d.block_count_z());
+    params.blockDimX = static_cast<unsigned>(d.threads_per_block_x());
+    params.blockDimY = static_cast<unsigned>(d.threads_per_block_y());
+    params.blockDimZ = static_cast<unsigned>(d.threads_per_block_z());
+    params.kernelParams = pointers_[i].data();
+    return params;
+  }
+
+  absl::Status Instantiate(absl::Span<const std::vector<DeviceMemory>> args)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    const CudaDriverApi& driver = platform_->driver();
+    arguments_.assign(launches_.size(), {});
+    pointers_.assign(launches_.size(), {});
+    nodes_.assign(launches_.size(), nullptr);
+    AOT_RETURN_IF_ERROR(platform_->Check("cuGraphCreate", driver.cuGraphCreate(&graph_, 0)));
+    for (size_t i = 0; i < launches_.size(); ++i) {
+      SetArguments(i, args[i]);
+      CUDA_KERNEL_NODE_PARAMS params = NodeParams(i);
+      // Each kernel depends on the one before it (program order).
+      CUgraphNode* dependency = i == 0 ? nullptr : &nodes_[i - 1];
+      AOT_RETURN_IF_ERROR(platform_->Check(
+          "cuGraphAddKernelNode",
+          driver.cuGraphAddKernelNode(&nodes_[i], graph_, dependency, i == 0 ? 0 : 1, &params)));
+    }
+    CUgraphExec exec = nullptr;
+    AOT_RETURN_IF_ERROR(
+        platform_->Check("cuGraphInstantiate", driver.cuGraphInstantiate(&exec, graph_, 0)));
+    exec_ = exec;
+    return absl::OkStatus();
+  }
+
+  CudaPlatform* platform_;
+  const std::vector<KernelLaunch> launches_;
+  absl::Mutex mu_;
+  CUgraph graph_ ABSL_GUARDED_BY(mu_) = nullptr;
+  CUgraphExec exec_ ABSL_GUARDED_BY(mu_) = nullptr;
+  std::vector<CUgraphNode> nodes_ ABSL_GUARDED_BY(mu_);
+  // The arguments the instantiated graph holds, and pointers to them in the
+  // form kernelParams takes.
+  std::vector<std::vector<CUdeviceptr>> arguments_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::vector<void*>> pointers_ ABSL_GUARDED_BY(mu_);
+};
+
+std::unique_ptr<CommandBuffer> CudaPlatform::CreateCommandBuffer(
+    std::vector<KernelLaunch> launches) {
+  return std::make_unique<CudaCommandBuffer>(this, std::move(launches));
+}
 
 CudaKernelLoader::~CudaKernelLoader() {
   for (CUmodule m : modules_) platform_->UnloadModule(m);
@@ -507,6 +673,13 @@ absl::StatusOr<const KernelHandle*> CudaKernelLoader::Load(const KernelBinaryPro
 absl::StatusOr<std::unique_ptr<Platform>> CreateCudaPlatform(bool device_less) {
   auto platform = std::make_unique<CudaPlatform>();
   AOT_RETURN_IF_ERROR(platform->Init(device_less));
+  return std::unique_ptr<Platform>(std::move(platform));
+}
+
+absl::StatusOr<std::unique_ptr<Platform>> CreateCudaPlatformWithApis(
+    const CudaDriverApi& driver, absl::StatusOr<CublasApi> cublas) {
+  auto platform = std::make_unique<CudaPlatform>();
+  AOT_RETURN_IF_ERROR(platform->InitWithApis(driver, std::move(cublas)));
   return std::unique_ptr<Platform>(std::move(platform));
 }
 

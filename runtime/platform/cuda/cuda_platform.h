@@ -9,7 +9,10 @@
 namespace aot {
 
 // The CUDA platform. The driver (libcuda.so.1) and cuBLAS are opened at run
-// time, so binaries start on machines without a GPU. Without a device the
+// time, so binaries start on machines without a GPU. Each execution runs on
+// its own pooled non-blocking stream with stream-ordered copies and memsets
+// (host transfers staged through pinned memory); command buffers are CUDA
+// graphs instantiated once and updated in place. Without a device the
 // platform still loads artifacts through load steps 1-2 (kernels are
 // validated from their PTX: entry point, target, parameter count) and
 // reports that it cannot execute.

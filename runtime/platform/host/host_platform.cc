@@ -22,6 +22,109 @@ constexpr int64_t kAlignment = 64;
 constexpr int64_t kMaxThreadsPerBlock = 1024;
 constexpr int64_t kMaxGridBlocks = int64_t{1} << 31;
 
+// Host work runs when it is queued (kernels on the platform's thread pool),
+// so every operation is complete when it returns.
+class HostStream : public Stream {
+ public:
+  explicit HostStream(ThreadPool* pool) : pool_(pool) {}
+
+  absl::Status CopyHostToDevice(const void* src, DeviceMemory dst, int64_t size) override {
+    std::memcpy(dst.ptr, src, static_cast<size_t>(size));
+    return absl::OkStatus();
+  }
+  absl::Status CopyDeviceToHost(DeviceMemory src, void* dst, int64_t size) override {
+    std::memcpy(dst, src.ptr, static_cast<size_t>(size));
+    return absl::OkStatus();
+  }
+  absl::Status CopyDeviceToDevice(DeviceMemory src, DeviceMemory dst, int64_t size) override {
+    std::memmove(dst.ptr, src.ptr, static_cast<size_t>(size));
+    return absl::OkStatus();
+  }
+  absl::Status Memset32(DeviceMemory dst, uint32_t pattern, int64_t size) override {
+    if (pattern == 0) {
+      std::memset(dst.ptr, 0, static_cast<size_t>(size));
+      return absl::OkStatus();
+    }
+    auto* p = static_cast<uint32_t*>(dst.ptr);
+    for (int64_t i = 0; i < size / 4; ++i) p[i] = pattern;
+    return absl::OkStatus();
+  }
+
+  absl::Status Launch(const KernelHandle& kernel, const LaunchDimensionsProto& dims,
+                      absl::Span<const DeviceMemory> args) override {
+    const auto& host_kernel = static_cast<const HostKernelHandle&>(kernel);
+    std::vector<void*> pointers(args.size());
+    for (size_t i = 0; i < args.size(); ++i) pointers[i] = args[i].ptr;
+    const int64_t gx = dims.block_count_x(), gy = dims.block_count_y();
+    const int64_t total = gx * gy * dims.block_count_z();
+    AotHostKernelFn fn = host_kernel.fn();
+    pool_->ParallelFor(total, [&](int64_t block) {
+      AotHostKernelFrame frame;
+      frame.args = pointers.data();
+      frame.block_x = block % gx;
+      frame.block_y = (block / gx) % gy;
+      frame.block_z = block / (gx * gy);
+      frame.grid_x = gx;
+      frame.grid_y = gy;
+      frame.grid_z = dims.block_count_z();
+      frame.threads_x = dims.threads_per_block_x();
+      frame.threads_y = dims.threads_per_block_y();
+      frame.threads_z = dims.threads_per_block_z();
+      fn(&frame);
+    });
+    return absl::OkStatus();
+  }
+
+  absl::Status Gemm(const GemmParams& p, DeviceMemory lhs, DeviceMemory rhs,
+                    DeviceMemory output) override {
+    const int lda = static_cast<int>(p.transpose_lhs ? p.m : p.k);
+    const int ldb = static_cast<int>(p.transpose_rhs ? p.k : p.n);
+    const int ldc = static_cast<int>(p.n);
+    const CBLAS_TRANSPOSE ta = p.transpose_lhs ? CblasTrans : CblasNoTrans;
+    const CBLAS_TRANSPOSE tb = p.transpose_rhs ? CblasTrans : CblasNoTrans;
+    for (int64_t b = 0; b < p.batch_size; ++b) {
+      if (p.element_type == F32) {
+        const float* a = static_cast<const float*>(lhs.ptr) + b * p.lhs_batch_stride;
+        const float* bb = static_cast<const float*>(rhs.ptr) + b * p.rhs_batch_stride;
+        float* c = static_cast<float*>(output.ptr) + b * p.output_batch_stride;
+        cblas_sgemm(CblasRowMajor, ta, tb, static_cast<int>(p.m), static_cast<int>(p.n),
+                    static_cast<int>(p.k), static_cast<float>(p.alpha), a, lda, bb, ldb,
+                    static_cast<float>(p.beta), c, ldc);
+      } else if (p.element_type == F64) {
+        const double* a = static_cast<const double*>(lhs.ptr) + b * p.lhs_batch_stride;
+        const double* bb = static_cast<const double*>(rhs.ptr) + b * p.rhs_batch_stride;
+        double* c = static_cast<double*>(output.ptr) + b * p.output_batch_stride;
+        cblas_dgemm(CblasRowMajor, ta, tb, static_cast<int>(p.m), static_cast<int>(p.n),
+                    static_cast<int>(p.k), p.alpha, a, lda, bb, ldb, p.beta, c, ldc);
+      } else {
+        return absl::InvalidArgumentError(
+            absl::StrCat("host GEMM does not support ", PrimitiveType_Name(p.element_type)));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status Synchronize() override { return absl::OkStatus(); }
+
+ private:
+  ThreadPool* pool_;
+};
+
+class HostCommandBuffer : public CommandBuffer {
+ public:
+  explicit HostCommandBuffer(std::vector<KernelLaunch> launches) : launches_(std::move(launches)) {}
+  absl::Status Launch(Stream& stream, absl::Span<const std::vector<DeviceMemory>> args) override {
+    // The launch list was resolved at load time; run it back to back.
+    for (size_t i = 0; i < launches_.size(); ++i) {
+      AOT_RETURN_IF_ERROR(stream.Launch(*launches_[i].kernel, launches_[i].dims, args[i]));
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  std::vector<KernelLaunch> launches_;
+};
+
 class HostPlatform : public Platform {
  public:
   explicit HostPlatform(std::set<std::string> features)
@@ -79,92 +182,12 @@ class HostPlatform : public Platform {
   }
   void Free(DeviceMemory memory) override { std::free(memory.ptr); }
 
-  absl::Status CopyHostToDevice(const void* src, DeviceMemory dst, int64_t size) override {
-    std::memcpy(dst.ptr, src, static_cast<size_t>(size));
-    return absl::OkStatus();
+  absl::StatusOr<std::unique_ptr<Stream>> AcquireStream() override {
+    return std::unique_ptr<Stream>(new HostStream(&pool_));
   }
-  absl::Status CopyDeviceToHost(DeviceMemory src, void* dst, int64_t size) override {
-    std::memcpy(dst, src.ptr, static_cast<size_t>(size));
-    return absl::OkStatus();
+  std::unique_ptr<CommandBuffer> CreateCommandBuffer(std::vector<KernelLaunch> launches) override {
+    return std::make_unique<HostCommandBuffer>(std::move(launches));
   }
-  absl::Status CopyDeviceToDevice(DeviceMemory src, DeviceMemory dst, int64_t size) override {
-    std::memmove(dst.ptr, src.ptr, static_cast<size_t>(size));
-    return absl::OkStatus();
-  }
-  absl::Status Memset32(DeviceMemory dst, uint32_t pattern, int64_t size) override {
-    if (pattern == 0) {
-      std::memset(dst.ptr, 0, static_cast<size_t>(size));
-      return absl::OkStatus();
-    }
-    auto* p = static_cast<uint32_t*>(dst.ptr);
-    for (int64_t i = 0; i < size / 4; ++i) p[i] = pattern;
-    return absl::OkStatus();
-  }
-
-  absl::Status Launch(const KernelHandle& kernel, const LaunchDimensionsProto& dims,
-                      absl::Span<const DeviceMemory> args) override {
-    const auto& host_kernel = static_cast<const HostKernelHandle&>(kernel);
-    std::vector<void*> pointers(args.size());
-    for (size_t i = 0; i < args.size(); ++i) pointers[i] = args[i].ptr;
-    const int64_t gx = dims.block_count_x(), gy = dims.block_count_y();
-    const int64_t total = gx * gy * dims.block_count_z();
-    AotHostKernelFn fn = host_kernel.fn();
-    pool_.ParallelFor(total, [&](int64_t block) {
-      AotHostKernelFrame frame;
-      frame.args = pointers.data();
-      frame.block_x = block % gx;
-      frame.block_y = (block / gx) % gy;
-      frame.block_z = block / (gx * gy);
-      frame.grid_x = gx;
-      frame.grid_y = gy;
-      frame.grid_z = dims.block_count_z();
-      frame.threads_x = dims.threads_per_block_x();
-      frame.threads_y = dims.threads_per_block_y();
-      frame.threads_z = dims.threads_per_block_z();
-      fn(&frame);
-    });
-    return absl::OkStatus();
-  }
-
-  absl::Status LaunchCommandBuffer(absl::Span<const KernelLaunch> launches,
-                                   absl::Span<const std::vector<DeviceMemory>> args) override {
-    // The launch list was resolved at load time; run it back to back.
-    for (size_t i = 0; i < launches.size(); ++i) {
-      AOT_RETURN_IF_ERROR(Launch(*launches[i].kernel, launches[i].dims, args[i]));
-    }
-    return absl::OkStatus();
-  }
-
-  absl::Status Gemm(const GemmParams& p, DeviceMemory lhs, DeviceMemory rhs,
-                    DeviceMemory output) override {
-    const int lda = static_cast<int>(p.transpose_lhs ? p.m : p.k);
-    const int ldb = static_cast<int>(p.transpose_rhs ? p.k : p.n);
-    const int ldc = static_cast<int>(p.n);
-    const CBLAS_TRANSPOSE ta = p.transpose_lhs ? CblasTrans : CblasNoTrans;
-    const CBLAS_TRANSPOSE tb = p.transpose_rhs ? CblasTrans : CblasNoTrans;
-    for (int64_t b = 0; b < p.batch_size; ++b) {
-      if (p.element_type == F32) {
-        const float* a = static_cast<const float*>(lhs.ptr) + b * p.lhs_batch_stride;
-        const float* bb = static_cast<const float*>(rhs.ptr) + b * p.rhs_batch_stride;
-        float* c = static_cast<float*>(output.ptr) + b * p.output_batch_stride;
-        cblas_sgemm(CblasRowMajor, ta, tb, static_cast<int>(p.m), static_cast<int>(p.n),
-                    static_cast<int>(p.k), static_cast<float>(p.alpha), a, lda, bb, ldb,
-                    static_cast<float>(p.beta), c, ldc);
-      } else if (p.element_type == F64) {
-        const double* a = static_cast<const double*>(lhs.ptr) + b * p.lhs_batch_stride;
-        const double* bb = static_cast<const double*>(rhs.ptr) + b * p.rhs_batch_stride;
-        double* c = static_cast<double*>(output.ptr) + b * p.output_batch_stride;
-        cblas_dgemm(CblasRowMajor, ta, tb, static_cast<int>(p.m), static_cast<int>(p.n),
-                    static_cast<int>(p.k), p.alpha, a, lda, bb, ldb, p.beta, c, ldc);
-      } else {
-        return absl::InvalidArgumentError(
-            absl::StrCat("host GEMM does not support ", PrimitiveType_Name(p.element_type)));
-      }
-    }
-    return absl::OkStatus();
-  }
-
-  absl::Status Synchronize() override { return absl::OkStatus(); }
 
  private:
   std::set<std::string> features_;

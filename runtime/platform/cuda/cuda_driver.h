@@ -1,0 +1,96 @@
+#ifndef AOT_RUNTIME_PLATFORM_CUDA_CUDA_DRIVER_H_
+#define AOT_RUNTIME_PLATFORM_CUDA_CUDA_DRIVER_H_
+
+#include <cuda.h>
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "runtime/platform/platform.h"
+
+namespace aot {
+
+// Every driver API entry point the CUDA platform calls, as a table of
+// function pointers. Production fills it from libcuda.so.1 with dlopen
+// (OpenCudaDriver), so binaries start on machines without a GPU; tests fill
+// it with the recording double in runtime/platform/cuda/testing, which is
+// how the platform's ordering and concurrency rules are checked without a
+// device. The table holds only stream-ordered memory operations: the
+// legacy synchronous copies and memsets are not in it, so the platform
+// cannot call them.
+//
+// X(member, exported symbol). cuda.h maps several names to versioned
+// symbols (cuMemAlloc -> cuMemAlloc_v2), and the member name follows the
+// same mapping, so `&::member` has the symbol's type.
+#define AOT_CUDA_DRIVER_FUNCTIONS(X)                                   \
+  X(cuInit, "cuInit")                                                  \
+  X(cuDriverGetVersion, "cuDriverGetVersion")                          \
+  X(cuDeviceGetCount, "cuDeviceGetCount")                              \
+  X(cuDeviceGet, "cuDeviceGet")                                        \
+  X(cuDeviceGetAttribute, "cuDeviceGetAttribute")                      \
+  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")              \
+  X(cuCtxSetCurrent, "cuCtxSetCurrent")                                \
+  X(cuModuleLoadData, "cuModuleLoadData")                              \
+  X(cuModuleGetFunction, "cuModuleGetFunction")                        \
+  X(cuModuleUnload, "cuModuleUnload")                                  \
+  X(cuMemAlloc, "cuMemAlloc_v2")                                       \
+  X(cuMemFree, "cuMemFree_v2")                                         \
+  X(cuMemAllocHost, "cuMemAllocHost_v2")                               \
+  X(cuMemFreeHost, "cuMemFreeHost")                                    \
+  X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2")                         \
+  X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2")                         \
+  X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")                         \
+  X(cuMemsetD8Async, "cuMemsetD8Async")                                \
+  X(cuMemsetD32Async, "cuMemsetD32Async")                              \
+  X(cuLaunchKernel, "cuLaunchKernel")                                  \
+  X(cuStreamCreate, "cuStreamCreate")                                  \
+  X(cuStreamDestroy, "cuStreamDestroy_v2")                             \
+  X(cuStreamSynchronize, "cuStreamSynchronize")                        \
+  X(cuGraphCreate, "cuGraphCreate")                                    \
+  X(cuGraphAddKernelNode, "cuGraphAddKernelNode_v2")                   \
+  X(cuGraphInstantiate, "cuGraphInstantiateWithFlags")                 \
+  X(cuGraphExecKernelNodeSetParams, "cuGraphExecKernelNodeSetParams_v2") \
+  X(cuGraphLaunch, "cuGraphLaunch")                                    \
+  X(cuGraphExecDestroy, "cuGraphExecDestroy")                          \
+  X(cuGraphDestroy, "cuGraphDestroy")                                  \
+  X(cuGetErrorString, "cuGetErrorString")
+
+struct CudaDriverApi {
+#define AOT_CUDA_DRIVER_MEMBER(member, symbol) decltype(&::member) member = nullptr;
+  AOT_CUDA_DRIVER_FUNCTIONS(AOT_CUDA_DRIVER_MEMBER)
+#undef AOT_CUDA_DRIVER_MEMBER
+};
+
+// libcuda.so.1's table; Unavailable (naming the library or the missing
+// entry point) on a machine without the driver.
+absl::StatusOr<CudaDriverApi> OpenCudaDriver();
+
+// The cuBLAS entry points the platform calls (cuBLAS's header is not
+// needed: the few types it uses are spelled here). Opened with dlopen like
+// the driver; the recording double provides one too.
+using CublasHandle = void*;
+struct CublasApi {
+  int (*create)(CublasHandle*) = nullptr;
+  int (*destroy)(CublasHandle) = nullptr;
+  int (*set_stream)(CublasHandle, CUstream) = nullptr;
+  int (*sgemm_strided_batched)(CublasHandle, int, int, int, int, int, const float*, const float*,
+                               int, long long, const float*, int, long long, const float*, float*,
+                               int, long long, int) = nullptr;
+  int (*dgemm_strided_batched)(CublasHandle, int, int, int, int, int, const double*,
+                               const double*, int, long long, const double*, int, long long,
+                               const double*, double*, int, long long, int) = nullptr;
+};
+
+// libcublas's table; Unavailable when no libcublas can be opened.
+absl::StatusOr<CublasApi> OpenCublas();
+
+
+// The platform over the given driver and cuBLAS tables (CreateCudaPlatform
+// opens the real ones; tests pass the recording double's). A cuBLAS error
+// makes GEMMs fail with it, nothing else.
+absl::StatusOr<std::unique_ptr<Platform>> CreateCudaPlatformWithApis(
+    const CudaDriverApi& driver, absl::StatusOr<CublasApi> cublas);
+
+}  // namespace aot
+
+#endif  // AOT_RUNTIME_PLATFORM_CUDA_CUDA_DRIVER_H_

@@ -1,0 +1,280 @@
+// The CUDA platform's ordering, concurrency and graph-reuse rules, checked
+// against the recording driver double (runtime/platform/cuda/testing), so
+// they hold on machines without a GPU:
+//  - every operation of an execution is queued on that execution's own
+//    non-blocking stream with a stream-ordered call (no legacy-stream copy,
+//    memset or launch), and nothing is freed before that stream drained;
+//  - executions on different threads never share a stream;
+//  - a command buffer's graph is instantiated once per executable and
+//    updated in place (only the nodes whose arguments changed).
+#include <atomic>
+#include <map>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "runtime/executable/client.h"
+#include "runtime/executable/executable.h"
+#include "runtime/ffi/ffi_registry.h"
+#include "runtime/platform/cuda/cuda_driver.h"
+#include "runtime/platform/cuda/testing/recording_cuda_driver.h"
+#include "support/file_io.h"
+
+namespace aot {
+namespace {
+
+using ::aot::testing::RecordedCall;
+using ::aot::testing::RecordingCudaDriver;
+
+constexpr char kGoldens[] = "golden/executables/cuda-sm_90/v2/";
+
+std::shared_ptr<Platform> FakeDevicePlatform() {
+  RecordingCudaDriver& driver = RecordingCudaDriver::Get();
+  auto platform = CreateCudaPlatformWithApis(driver.DriverApi(), driver.Cublas());
+  EXPECT_TRUE(platform.ok()) << platform.status();
+  return std::shared_ptr<Platform>(std::move(*platform));
+}
+
+std::unique_ptr<Executable> LoadGolden(std::shared_ptr<Platform> platform,
+                                       const std::string& name) {
+  std::string path = absl::StrCat(kGoldens, name, ".pbtxt");
+  auto bytes = ReadFileToString(path);
+  EXPECT_TRUE(bytes.ok()) << bytes.status();
+  auto proto = ParseExecutableProto(*bytes, ArtifactFormat::kText);
+  EXPECT_TRUE(proto.ok()) << path << ": " << proto.status();
+  auto executable =
+      Executable::Load(*std::move(proto), std::move(platform), &FfiRegistry::Global(), {});
+  EXPECT_TRUE(executable.ok()) << path << ": " << executable.status();
+  return executable.ok() ? *std::move(executable) : nullptr;
+}
+
+// Arguments of the right sizes (the double runs no kernels, so their
+// values do not matter).
+std::vector<std::vector<uint8_t>> Arguments(const Executable& executable) {
+  std::vector<std::vector<uint8_t>> args;
+  for (const EntryParameterProto& p : executable.parameters()) {
+    args.emplace_back(static_cast<size_t>(p.slice().size()), uint8_t{1});
+  }
+  return args;
+}
+
+absl::Status RunOnce(const Executable& executable) {
+  std::vector<std::vector<uint8_t>> args = Arguments(executable);
+  std::vector<absl::Span<const uint8_t>> spans(args.begin(), args.end());
+  return executable.Execute(spans).status();
+}
+
+bool IsLaunch(const RecordedCall& c) {
+  return c.function == "cuLaunchKernel" || c.function == "cuGraphLaunch" ||
+         c.function == "cublasSgemmStridedBatched" || c.function == "cublasDgemmStridedBatched";
+}
+
+// The goldens that together reach every thunk kind the CUDA platform runs:
+// kernels grouped into command buffers, GEMMs between kernels, a while
+// loop (predicate reads), a tuple copy, a conditional.
+const char* const kModules[] = {"layer_norm", "mlp", "while_loop", "tuple_parameters",
+                                "conditional_index"};
+
+TEST(CudaStreamRulesTest, EveryOperationOfAnExecutionIsOrderedOnItsOwnNonBlockingStream) {
+  RecordingCudaDriver& driver = RecordingCudaDriver::Get();
+  auto platform = FakeDevicePlatform();
+  for (const char* name : kModules) {
+    SCOPED_TRACE(name);
+    auto executable = LoadGolden(platform, name);
+    ASSERT_NE(executable, nullptr);
+    driver.ClearCalls();
+    ASSERT_TRUE(RunOnce(*executable).ok());
+    std::vector<RecordedCall> calls = driver.Calls();
+    // The only calls an execution makes; the legacy synchronous copies and
+    // memsets are not even in the driver table.
+    const std::set<std::string> allowed = {
+        "cuMemAlloc",        "cuMemFree",         "cuMemAllocHost",   "cuMemFreeHost",
+        "cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync", "cuMemcpyDtoDAsync", "cuMemsetD8Async",
+        "cuMemsetD32Async",  "cuLaunchKernel",    "cuStreamCreate",   "cuStreamSynchronize",
+        "cuGraphCreate",     "cuGraphAddKernelNode", "cuGraphInstantiate",
+        "cuGraphExecKernelNodeSetParams", "cuGraphLaunch", "cublasCreate", "cublasSetStream",
+        "cublasSgemmStridedBatched", "cublasDgemmStridedBatched"};
+    std::set<CUstream> streams;
+    int64_t launches = 0;
+    for (const RecordedCall& c : calls) {
+      EXPECT_TRUE(allowed.count(c.function)) << c.function;
+      if (!c.takes_stream) continue;
+      EXPECT_NE(c.stream, nullptr) << c.function << " on the legacy default stream";
+      EXPECT_EQ(driver.StreamFlags(c.stream), CU_STREAM_NON_BLOCKING) << c.function;
+      streams.insert(c.stream);
+      launches += IsLaunch(c);
+    }
+    EXPECT_GT(launches, 0);
+    EXPECT_EQ(streams.size(), 1u) << "one execution, one stream";
+    // Device memory is freed only once the stream has drained.
+    bool drained = false;
+    for (const RecordedCall& c : calls) {
+      if (c.function == "cuStreamSynchronize") drained = true;
+      if (IsLaunch(c) || c.function == "cuMemcpyHtoDAsync") drained = false;
+      if (c.function == "cuMemFree") {
+        EXPECT_TRUE(drained) << "cuMemFree while work may still be queued";
+      }
+    }
+  }
+}
+
+TEST(CudaStreamRulesTest, StraightLineProgramsNeverWaitBetweenLaunches) {
+  // Without control flow nothing needs the host between the first launch
+  // and the last: no stream synchronization, no device-to-host copy.
+  RecordingCudaDriver& driver = RecordingCudaDriver::Get();
+  auto platform = FakeDevicePlatform();
+  for (const char* name : {"layer_norm", "mlp", "tuple_parameters"}) {
+    SCOPED_TRACE(name);
+    auto executable = LoadGolden(platform, name);
+    ASSERT_NE(executable, nullptr);
+    driver.ClearCalls();
+    ASSERT_TRUE(RunOnce(*executable).ok());
+    std::vector<RecordedCall> calls = driver.Calls();
+    size_t first = calls.size(), last = 0;
+    for (size_t i = 0; i < calls.size(); ++i) {
+      if (!IsLaunch(calls[i])) continue;
+      first = std::min(first, i);
+      last = i;
+    }
+    ASSERT_LT(first, calls.size());
+    for (size_t i = first; i < last; ++i) {
+      EXPECT_NE(calls[i].function, "cuStreamSynchronize") << "call " << i;
+      EXPECT_NE(calls[i].function, "cuMemcpyDtoHAsync") << "call " << i;
+    }
+  }
+}
+
+TEST(CudaStreamRulesTest, ConcurrentExecutionsNeverShareAStream) {
+  RecordingCudaDriver& driver = RecordingCudaDriver::Get();
+  auto platform = FakeDevicePlatform();
+  auto layer_norm = LoadGolden(platform, "layer_norm");
+  auto mlp = LoadGolden(platform, "mlp");
+  ASSERT_NE(layer_norm, nullptr);
+  ASSERT_NE(mlp, nullptr);
+  driver.ClearCalls();
+  driver.set_launch_delay(absl::Microseconds(200));
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 6; ++i) {
+        if (!RunOnce(t % 2 == 0 ? *layer_norm : *mlp).ok()) ++failures;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  driver.set_launch_delay(absl::ZeroDuration());
+  EXPECT_EQ(failures.load(), 0);
+
+  // A stream changes hands only after its holder drained it (the pool gives
+  // it back at the end of an execution): no call from one execution ever
+  // lands between another's calls on the same stream.
+  std::map<CUstream, std::thread::id> holder;
+  std::map<CUstream, bool> released;
+  std::set<CUstream> streams;
+  for (const RecordedCall& c : driver.Calls()) {
+    if (!c.takes_stream) continue;
+    streams.insert(c.stream);
+    auto it = holder.find(c.stream);
+    if (it != holder.end() && it->second != c.thread) {
+      EXPECT_TRUE(released[c.stream]) << c.function << " on a stream another thread still holds";
+    }
+    holder[c.stream] = c.thread;
+    released[c.stream] = c.function == "cuStreamSynchronize";
+  }
+  EXPECT_GE(streams.size(), 2u) << "8 threads ran one stream: executions were serialized";
+  // Each pooled stream binds its own cuBLAS handle once; no GEMM
+  // re-targets a handle another execution is using.
+  EXPECT_EQ(driver.Count("cublasSetStream"), driver.Count("cublasCreate"));
+  EXPECT_LE(driver.Count("cublasCreate"), static_cast<int64_t>(streams.size()));
+}
+
+TEST(CudaStreamRulesTest, CommandBufferGraphsAreInstantiatedOncePerExecutable) {
+  RecordingCudaDriver& driver = RecordingCudaDriver::Get();
+  auto platform = FakeDevicePlatform();
+  auto executable = LoadGolden(platform, "layer_norm");
+  ASSERT_NE(executable, nullptr);
+  const int64_t command_buffers = executable->load_stats().passes.command_buffers;
+  ASSERT_GE(command_buffers, 1);
+  driver.ClearCalls();
+  constexpr int kRuns = 5;
+  for (int i = 0; i < kRuns; ++i) ASSERT_TRUE(RunOnce(*executable).ok());
+  EXPECT_EQ(driver.Count("cuGraphCreate"), command_buffers);
+  EXPECT_EQ(driver.Count("cuGraphInstantiate"), command_buffers);
+  EXPECT_EQ(driver.Count("cuGraphLaunch"), kRuns * command_buffers);
+  EXPECT_EQ(driver.Count("cuGraphExecDestroy"), 0);
+  executable.reset();
+  EXPECT_EQ(driver.Count("cuGraphExecDestroy"), command_buffers);
+  EXPECT_EQ(driver.Count("cuGraphDestroy"), command_buffers);
+}
+
+TEST(CudaStreamRulesTest, ChangedBufferAddressesUpdateOnlyTheAffectedGraphNodes) {
+  RecordingCudaDriver& driver = RecordingCudaDriver::Get();
+  auto platform = FakeDevicePlatform();
+  // Two kernels from a golden, launched through a command buffer directly.
+  auto bytes = ReadFileToString(absl::StrCat(kGoldens, "layer_norm.pbtxt"));
+  ASSERT_TRUE(bytes.ok());
+  auto proto = ParseExecutableProto(*bytes, ArtifactFormat::kText);
+  ASSERT_TRUE(proto.ok());
+  auto loader = platform->CreateKernelLoader();
+  ASSERT_TRUE(loader.ok());
+  std::vector<KernelLaunch> launches;
+  for (const ThunkProto& t : proto->thunks()) {
+    if (!t.has_kernel()) continue;
+    const KernelThunkProto& k = t.kernel();
+    auto handle = (*loader)->Load(k.binary(), k.kernel_name());
+    ASSERT_TRUE(handle.ok()) << handle.status();
+    launches.push_back(KernelLaunch{*handle, k.launch_dimensions()});
+  }
+  ASSERT_GE(launches.size(), 2u);
+  std::unique_ptr<CommandBuffer> command_buffer = platform->CreateCommandBuffer(launches);
+  auto stream = platform->AcquireStream();
+  ASSERT_TRUE(stream.ok());
+  auto memory = [&](int i) { return DeviceMemory{reinterpret_cast<void*>(0x10000 * i), 64}; };
+  std::vector<std::vector<DeviceMemory>> args(launches.size());
+  for (size_t i = 0; i < launches.size(); ++i) args[i] = {memory(1), memory(2 + i)};
+
+  driver.ClearCalls();
+  ASSERT_TRUE(command_buffer->Launch(**stream, args).ok());
+  ASSERT_TRUE(command_buffer->Launch(**stream, args).ok());  // same addresses: no update
+  EXPECT_EQ(driver.Count("cuGraphInstantiate"), 1);
+  EXPECT_EQ(driver.Count("cuGraphExecKernelNodeSetParams"), 0);
+  args[1][1] = memory(100);  // one argument of the second kernel moves
+  ASSERT_TRUE(command_buffer->Launch(**stream, args).ok());
+  EXPECT_EQ(driver.Count("cuGraphExecKernelNodeSetParams"), 1);
+  for (auto& a : args) a[0] = memory(200);  // the shared input moves: every node
+  ASSERT_TRUE(command_buffer->Launch(**stream, args).ok());
+  EXPECT_EQ(driver.Count("cuGraphExecKernelNodeSetParams"), 1 + static_cast<int64_t>(args.size()));
+  EXPECT_EQ(driver.Count("cuGraphInstantiate"), 1);
+  EXPECT_EQ(driver.Count("cuGraphLaunch"), 4);
+  EXPECT_EQ(driver.Count("cuLaunchKernel"), 0);
+}
+
+TEST(CudaStreamRulesTest, HostTransfersArePinnedStagedAndStagingIsReused) {
+  RecordingCudaDriver& driver = RecordingCudaDriver::Get();
+  auto platform = FakeDevicePlatform();
+  auto stream = platform->AcquireStream();
+  ASSERT_TRUE(stream.ok());
+  auto device = platform->Allocate(4096);
+  ASSERT_TRUE(device.ok());
+  std::vector<uint8_t> in(4096), out(4096, 0);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<uint8_t>(i * 7);
+  driver.ClearCalls();
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE((*stream)->CopyHostToDevice(in.data(), *device, 4096).ok());
+    ASSERT_TRUE((*stream)->CopyDeviceToHost(*device, out.data(), 4096).ok());
+  }
+  EXPECT_EQ(out, in);
+  EXPECT_EQ(driver.Count("cuMemAllocHost"), 1) << "staging allocated once per stream";
+  EXPECT_EQ(driver.Count("cuMemcpyHtoDAsync"), 3);
+  EXPECT_EQ(driver.Count("cuMemcpyDtoHAsync"), 3);
+  platform->Free(*device);
+}
+
+}  // namespace
+}  // namespace aot

@@ -1,0 +1,348 @@
+#include "runtime/platform/cuda/testing/recording_cuda_driver.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+#include "absl/synchronization/mutex.h"
+
+namespace aot::testing {
+namespace {
+
+// Process-wide state behind the plain function pointers.
+struct State {
+  absl::Mutex mu;
+  std::vector<RecordedCall> calls ABSL_GUARDED_BY(mu);
+  std::map<CUstream, int> stream_flags ABSL_GUARDED_BY(mu);
+  std::map<CublasHandle, CUstream> cublas_streams ABSL_GUARDED_BY(mu);
+  uintptr_t next_handle ABSL_GUARDED_BY(mu) = 0x1000;
+  absl::Duration launch_delay ABSL_GUARDED_BY(mu);
+};
+
+State& S() {
+  static State* state = new State();
+  return *state;
+}
+
+void Record(const char* function, CUstream stream = nullptr, bool takes_stream = false) {
+  State& s = S();
+  absl::MutexLock lock(&s.mu);
+  s.calls.push_back(RecordedCall{function, stream, takes_stream, std::this_thread::get_id()});
+}
+
+// A fresh opaque handle (never dereferenced by the platform).
+template <typename T>
+T NewHandle() {
+  State& s = S();
+  absl::MutexLock lock(&s.mu);
+  s.next_handle += 0x10;
+  return reinterpret_cast<T>(s.next_handle);
+}
+
+void LaunchDelay() {
+  absl::Duration delay;
+  {
+    State& s = S();
+    absl::MutexLock lock(&s.mu);
+    delay = s.launch_delay;
+  }
+  if (delay > absl::ZeroDuration()) absl::SleepFor(delay);
+}
+
+void* ZeroedAllocation(size_t size) {
+  size_t rounded = (std::max<size_t>(size, 1) + 255) / 256 * 256;
+  void* p = std::aligned_alloc(256, rounded);
+  if (p != nullptr) std::memset(p, 0, rounded);
+  return p;
+}
+
+CUresult FakeInit(unsigned int) {
+  Record("cuInit");
+  return CUDA_SUCCESS;
+}
+CUresult FakeDriverGetVersion(int* version) {
+  Record("cuDriverGetVersion");
+  *version = CUDA_VERSION;
+  return CUDA_SUCCESS;
+}
+CUresult FakeDeviceGetCount(int* count) {
+  Record("cuDeviceGetCount");
+  *count = 1;
+  return CUDA_SUCCESS;
+}
+CUresult FakeDeviceGet(CUdevice* device, int ordinal) {
+  Record("cuDeviceGet");
+  if (ordinal != 0) return CUDA_ERROR_INVALID_DEVICE;
+  *device = 0;
+  return CUDA_SUCCESS;
+}
+CUresult FakeDeviceGetAttribute(int* value, CUdevice_attribute attribute, CUdevice) {
+  Record("cuDeviceGetAttribute");
+  switch (attribute) {
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *value = 9; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *value = 0; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = 1024; break;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *value = 132; break;
+    default: *value = 0; break;
+  }
+  return CUDA_SUCCESS;
+}
+CUresult FakeDevicePrimaryCtxRetain(CUcontext* context, CUdevice) {
+  Record("cuDevicePrimaryCtxRetain");
+  *context = NewHandle<CUcontext>();
+  return CUDA_SUCCESS;
+}
+CUresult FakeCtxSetCurrent(CUcontext) { return CUDA_SUCCESS; }  // too frequent to record
+CUresult FakeModuleLoadData(CUmodule* module, const void*) {
+  Record("cuModuleLoadData");
+  *module = NewHandle<CUmodule>();
+  return CUDA_SUCCESS;
+}
+CUresult FakeModuleGetFunction(CUfunction* function, CUmodule, const char*) {
+  Record("cuModuleGetFunction");
+  *function = NewHandle<CUfunction>();
+  return CUDA_SUCCESS;
+}
+CUresult FakeModuleUnload(CUmodule) {
+  Record("cuModuleUnload");
+  return CUDA_SUCCESS;
+}
+CUresult FakeMemAlloc(CUdeviceptr* ptr, size_t size) {
+  Record("cuMemAlloc");
+  void* p = ZeroedAllocation(size);
+  if (p == nullptr) return CUDA_ERROR_OUT_OF_MEMORY;
+  *ptr = reinterpret_cast<CUdeviceptr>(p);
+  return CUDA_SUCCESS;
+}
+CUresult FakeMemFree(CUdeviceptr ptr) {
+  Record("cuMemFree");
+  std::free(reinterpret_cast<void*>(ptr));
+  return CUDA_SUCCESS;
+}
+CUresult FakeMemAllocHost(void** ptr, size_t size) {
+  Record("cuMemAllocHost");
+  *ptr = ZeroedAllocation(size);
+  return *ptr == nullptr ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_SUCCESS;
+}
+CUresult FakeMemFreeHost(void* ptr) {
+  Record("cuMemFreeHost");
+  std::free(ptr);
+  return CUDA_SUCCESS;
+}
+CUresult FakeMemcpyHtoDAsync(CUdeviceptr dst, const void* src, size_t size, CUstream stream) {
+  Record("cuMemcpyHtoDAsync", stream, true);
+  std::memcpy(reinterpret_cast<void*>(dst), src, size);
+  return CUDA_SUCCESS;
+}
+CUresult FakeMemcpyDtoHAsync(void* dst, CUdeviceptr src, size_t size, CUstream stream) {
+  Record("cuMemcpyDtoHAsync", stream, true);
+  std::memcpy(dst, reinterpret_cast<const void*>(src), size);
+  return CUDA_SUCCESS;
+}
+CUresult FakeMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t size, CUstream stream) {
+  Record("cuMemcpyDtoDAsync", stream, true);
+  std::memmove(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), size);
+  return CUDA_SUCCESS;
+}
+CUresult FakeMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t count, CUstream stream) {
+  Record("cuMemsetD8Async", stream, true);
+  std::memset(reinterpret_cast<void*>(dst), value, count);
+  return CUDA_SUCCESS;
+}
+CUresult FakeMemsetD32Async(CUdeviceptr dst, unsigned int value, size_t count, CUstream stream) {
+  Record("cuMemsetD32Async", stream, true);
+  auto* p = reinterpret_cast<uint32_t*>(dst);
+  for (size_t i = 0; i < count; ++i) p[i] = value;
+  return CUDA_SUCCESS;
+}
+CUresult FakeLaunchKernel(CUfunction, unsigned int, unsigned int, unsigned int, unsigned int,
+                          unsigned int, unsigned int, unsigned int, CUstream stream, void**,
+                          void**) {
+  Record("cuLaunchKernel", stream, true);
+  LaunchDelay();
+  return CUDA_SUCCESS;
+}
+CUresult FakeStreamCreate(CUstream* stream, unsigned int flags) {
+  Record("cuStreamCreate");
+  *stream = NewHandle<CUstream>();
+  State& s = S();
+  absl::MutexLock lock(&s.mu);
+  s.stream_flags[*stream] = static_cast<int>(flags);
+  return CUDA_SUCCESS;
+}
+CUresult FakeStreamDestroy(CUstream stream) {
+  Record("cuStreamDestroy", stream, true);
+  State& s = S();
+  absl::MutexLock lock(&s.mu);
+  s.stream_flags.erase(stream);
+  return CUDA_SUCCESS;
+}
+CUresult FakeStreamSynchronize(CUstream stream) {
+  Record("cuStreamSynchronize", stream, true);
+  return CUDA_SUCCESS;
+}
+CUresult FakeGraphCreate(CUgraph* graph, unsigned int) {
+  Record("cuGraphCreate");
+  *graph = NewHandle<CUgraph>();
+  return CUDA_SUCCESS;
+}
+CUresult FakeGraphAddKernelNode(CUgraphNode* node, CUgraph, const CUgraphNode*, size_t,
+                                const CUDA_KERNEL_NODE_PARAMS* params) {
+  Record("cuGraphAddKernelNode");
+  if (params == nullptr || params->func == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  *node = NewHandle<CUgraphNode>();
+  return CUDA_SUCCESS;
+}
+CUresult FakeGraphInstantiate(CUgraphExec* exec, CUgraph, unsigned long long) {
+  Record("cuGraphInstantiate");
+  *exec = NewHandle<CUgraphExec>();
+  return CUDA_SUCCESS;
+}
+CUresult FakeGraphExecKernelNodeSetParams(CUgraphExec, CUgraphNode,
+                                          const CUDA_KERNEL_NODE_PARAMS* params) {
+  Record("cuGraphExecKernelNodeSetParams");
+  return params == nullptr ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
+CUresult FakeGraphLaunch(CUgraphExec, CUstream stream) {
+  Record("cuGraphLaunch", stream, true);
+  LaunchDelay();
+  return CUDA_SUCCESS;
+}
+CUresult FakeGraphExecDestroy(CUgraphExec) {
+  Record("cuGraphExecDestroy");
+  return CUDA_SUCCESS;
+}
+CUresult FakeGraphDestroy(CUgraph) {
+  Record("cuGraphDestroy");
+  return CUDA_SUCCESS;
+}
+CUresult FakeGetErrorString(CUresult, const char** text) {
+  *text = "fake driver error";
+  return CUDA_SUCCESS;
+}
+
+int FakeCublasCreate(CublasHandle* handle) {
+  Record("cublasCreate");
+  *handle = NewHandle<CublasHandle>();
+  return 0;
+}
+int FakeCublasDestroy(CublasHandle handle) {
+  Record("cublasDestroy");
+  State& s = S();
+  absl::MutexLock lock(&s.mu);
+  s.cublas_streams.erase(handle);
+  return 0;
+}
+int FakeCublasSetStream(CublasHandle handle, CUstream stream) {
+  Record("cublasSetStream", stream, true);
+  State& s = S();
+  absl::MutexLock lock(&s.mu);
+  s.cublas_streams[handle] = stream;
+  return 0;
+}
+CUstream CublasStream(CublasHandle handle) {
+  State& s = S();
+  absl::MutexLock lock(&s.mu);
+  auto it = s.cublas_streams.find(handle);
+  return it == s.cublas_streams.end() ? nullptr : it->second;
+}
+int FakeSgemm(CublasHandle handle, int, int, int, int, int, const float*, const float*, int,
+              long long, const float*, int, long long, const float*, float*, int, long long,
+              int) {
+  Record("cublasSgemmStridedBatched", CublasStream(handle), true);
+  return 0;
+}
+int FakeDgemm(CublasHandle handle, int, int, int, int, int, const double*, const double*, int,
+              long long, const double*, int, long long, const double*, double*, int, long long,
+              int) {
+  Record("cublasDgemmStridedBatched", CublasStream(handle), true);
+  return 0;
+}
+
+}  // namespace
+
+RecordingCudaDriver& RecordingCudaDriver::Get() {
+  static RecordingCudaDriver* driver = new RecordingCudaDriver();
+  return *driver;
+}
+
+CudaDriverApi RecordingCudaDriver::DriverApi() const {
+  CudaDriverApi api;
+  api.cuInit = &FakeInit;
+  api.cuDriverGetVersion = &FakeDriverGetVersion;
+  api.cuDeviceGetCount = &FakeDeviceGetCount;
+  api.cuDeviceGet = &FakeDeviceGet;
+  api.cuDeviceGetAttribute = &FakeDeviceGetAttribute;
+  api.cuDevicePrimaryCtxRetain = &FakeDevicePrimaryCtxRetain;
+  api.cuCtxSetCurrent = &FakeCtxSetCurrent;
+  api.cuModuleLoadData = &FakeModuleLoadData;
+  api.cuModuleGetFunction = &FakeModuleGetFunction;
+  api.cuModuleUnload = &FakeModuleUnload;
+  api.cuMemAlloc = &FakeMemAlloc;
+  api.cuMemFree = &FakeMemFree;
+  api.cuMemAllocHost = &FakeMemAllocHost;
+  api.cuMemFreeHost = &FakeMemFreeHost;
+  api.cuMemcpyHtoDAsync = &FakeMemcpyHtoDAsync;
+  api.cuMemcpyDtoHAsync = &FakeMemcpyDtoHAsync;
+  api.cuMemcpyDtoDAsync = &FakeMemcpyDtoDAsync;
+  api.cuMemsetD8Async = &FakeMemsetD8Async;
+  api.cuMemsetD32Async = &FakeMemsetD32Async;
+  api.cuLaunchKernel = &FakeLaunchKernel;
+  api.cuStreamCreate = &FakeStreamCreate;
+  api.cuStreamDestroy = &FakeStreamDestroy;
+  api.cuStreamSynchronize = &FakeStreamSynchronize;
+  api.cuGraphCreate = &FakeGraphCreate;
+  api.cuGraphAddKernelNode = &FakeGraphAddKernelNode;
+  api.cuGraphInstantiate = &FakeGraphInstantiate;
+  api.cuGraphExecKernelNodeSetParams = &FakeGraphExecKernelNodeSetParams;
+  api.cuGraphLaunch = &FakeGraphLaunch;
+  api.cuGraphExecDestroy = &FakeGraphExecDestroy;
+  api.cuGraphDestroy = &FakeGraphDestroy;
+  api.cuGetErrorString = &FakeGetErrorString;
+  return api;
+}
+
+aot::CublasApi RecordingCudaDriver::Cublas() const {
+  aot::CublasApi api;
+  api.create = &FakeCublasCreate;
+  api.destroy = &FakeCublasDestroy;
+  api.set_stream = &FakeCublasSetStream;
+  api.sgemm_strided_batched = &FakeSgemm;
+  api.dgemm_strided_batched = &FakeDgemm;
+  return api;
+}
+
+void RecordingCudaDriver::ClearCalls() {
+  State& s = S();
+  absl::MutexLock lock(&s.mu);
+  s.calls.clear();
+}
+
+std::vector<RecordedCall> RecordingCudaDriver::Calls() const {
+  State& s = S();
+  absl::MutexLock lock(&s.mu);
+  return s.calls;
+}
+
+int64_t RecordingCudaDriver::Count(absl::string_view function) const {
+  State& s = S();
+  absl::MutexLock lock(&s.mu);
+  int64_t n = 0;
+  for (const RecordedCall& c : s.calls) n += c.function == function;
+  return n;
+}
+
+int RecordingCudaDriver::StreamFlags(CUstream stream) const {
+  State& s = S();
+  absl::MutexLock lock(&s.mu);
+  auto it = s.stream_flags.find(stream);
+  return it == s.stream_flags.end() ? -1 : it->second;
+}
+
+void RecordingCudaDriver::set_launch_delay(absl::Duration delay) {
+  State& s = S();
+  absl::MutexLock lock(&s.mu);
+  s.launch_delay = delay;
+}
+
+}  // namespace aot::testing
