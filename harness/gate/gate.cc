@@ -301,6 +301,9 @@ nlohmann::ordered_json GateReport::ToJson() const {
     notices_json.push_back({{"check", n.check}, {"message", n.message}});
   }
   j["notices"] = notices_json;
+  ExecutionCoverage coverage = ComputeExecutionCoverage(backward.records);
+  j["executed_targets"] = coverage.executed;
+  j["validated_only_targets"] = coverage.validated_only;
   j["backward"] = backward.ToJson();
   nlohmann::ordered_json forward_json = nlohmann::ordered_json::array();
   for (const ForwardFinding& f : forward) forward_json.push_back(f.ToJson());
@@ -313,6 +316,10 @@ std::string GateReport::Summary() const {
                                  blockers.size(), " blocker(s), ", notices.size(), " notice(s))\n");
   for (const GateCheck& c : checks) {
     absl::StrAppend(&out, "  ", c.ok ? "ok     " : "BLOCKED", " ", c.name, ": ", c.summary, "\n");
+  }
+  if (!backward.records.empty()) {
+    absl::StrAppend(&out, "  targets: ", ComputeExecutionCoverage(backward.records).Describe(),
+                    "\n");
   }
   for (const GateBlocker& b : blockers) {
     absl::StrAppend(&out, "blocker [", b.check, "/", b.rule, "] ", b.message, "\n");

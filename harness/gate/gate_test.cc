@@ -344,5 +344,26 @@ TEST_F(GateScenarioTest, BadDateIsAnError) {
   EXPECT_FALSE(RunGate(options_).ok());
 }
 
+TEST(GateReportTest, SummaryAndJsonNameTheTargetsThatWereOnlyValidated) {
+  GateReport report;
+  report.now = "2026-12-02";
+  auto record = [](const std::string& target, ReplayStatus status) {
+    ReplayRecord r;
+    r.target = target;
+    r.status = status;
+    return r;
+  };
+  report.backward.records = {record("host-x86-64-v3", ReplayStatus::kPass),
+                             record("cuda-sm_90", ReplayStatus::kSkipped),
+                             record("host-x86-64-v2", ReplayStatus::kSkipped),
+                             record("host-x86-64-v2", ReplayStatus::kPass)};
+  EXPECT_THAT(report.Summary(),
+              ::testing::HasSubstr("targets: executed: host-x86-64-v2, host-x86-64-v3; loaded "
+                                   "and validated only (not executed): cuda-sm_90\n"));
+  nlohmann::ordered_json json = report.ToJson();
+  EXPECT_EQ(json["executed_targets"], nlohmann::ordered_json({"host-x86-64-v2", "host-x86-64-v3"}));
+  EXPECT_EQ(json["validated_only_targets"], nlohmann::ordered_json({"cuda-sm_90"}));
+}
+
 }  // namespace
 }  // namespace aot

@@ -478,6 +478,10 @@ absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
             return;
           }
           records[i] = ReplayArtifact(target, version, *artifact, options.load_options);
+          if (options.require_execution && records[i].status == ReplayStatus::kSkipped) {
+            records[i].status = ReplayStatus::kFail;
+            records[i].reason = absl::StrCat("--require_execution: ", records[i].reason);
+          }
         };
         if (pool != nullptr) {
           pool->ParallelFor(static_cast<int64_t>(tests.size()), replay_one);

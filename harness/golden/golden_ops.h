@@ -96,6 +96,9 @@ struct ReplayOptions {
   // The runtime's load-time flags (their defaults unless a gate checks a
   // changed default against the goldens).
   LoadOptions load_options;
+  // A replay that was skipped because nothing could execute it (no device,
+  // a capability mismatch) is a failure instead (scripts/gpu_check.sh).
+  bool require_execution = false;
 };
 
 struct ReplayReport {

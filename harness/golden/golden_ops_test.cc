@@ -202,6 +202,29 @@ TEST_F(GoldenOpsTest, ParallelReplayReportsWhatSerialReplayReports) {
   }
 }
 
+TEST(ReplayRequireExecutionTest, ArtifactsNothingCanExecuteFailInsteadOfSkipping) {
+  // The bundled corpus's CUDA goldens (newest version only, to stay quick).
+  ReplayOptions options;
+  options.golden_dir = "golden";
+  options.targets = {"cuda-sm_90"};
+  options.versions = {2};
+  auto lenient = ReplayGoldens(options);
+  ASSERT_TRUE(lenient.ok()) << lenient.status();
+  if (lenient->skipped == 0) GTEST_SKIP() << "a CUDA device executed every artifact here";
+  EXPECT_EQ(lenient->failed, 0);
+  options.require_execution = true;
+  auto strict = ReplayGoldens(options);
+  ASSERT_TRUE(strict.ok()) << strict.status();
+  EXPECT_EQ(strict->skipped, 0);
+  EXPECT_EQ(strict->failed, lenient->skipped);
+  EXPECT_FALSE(strict->ok());
+  for (const ReplayRecord& r : strict->records) {
+    if (r.status == ReplayStatus::kFail) {
+      EXPECT_THAT(r.reason, HasSubstr("--require_execution: ")) << r.test;
+    }
+  }
+}
+
 TEST_F(GoldenOpsTest, ReplayOfATargetWithoutVersionsIsAnError) {
   ReplayOptions options;
   options.golden_dir = golden();

@@ -5,7 +5,9 @@
 // and the qualification report all share (header-only, no dependencies, so
 // the report can use it without linking the corpus machinery).
 
+#include <set>
 #include <string>
+#include <vector>
 
 #include "absl/strings/string_view.h"
 
@@ -43,6 +45,45 @@ struct ReplayRecord {
   double load_ms = 0;
   double run_ms = 0;
 };
+
+// Which targets a replay actually ran. A target whose every replay was
+// skipped (CUDA without a device: loaded and validated, not executed) is
+// not qualified by that replay, and reports must say so rather than call
+// the release qualified.
+struct ExecutionCoverage {
+  std::vector<std::string> executed;        // at least one replay ran (pass or fail)
+  std::vector<std::string> validated_only;  // every replay skipped
+  bool complete() const { return validated_only.empty() && !executed.empty(); }
+  // "executed: a, b; loaded and validated only (not executed): c" (the
+  // parts that are not empty).
+  std::string Describe() const {
+    auto join = [](const std::vector<std::string>& v) {
+      std::string out;
+      for (const std::string& s : v) out += (out.empty() ? "" : ", ") + s;
+      return out;
+    };
+    std::string out = executed.empty() ? "no target executed" : "executed: " + join(executed);
+    if (!validated_only.empty()) {
+      out += "; loaded and validated only (not executed): " + join(validated_only);
+    }
+    return out;
+  }
+};
+
+// Targets in name order; expired records count for neither side.
+inline ExecutionCoverage ComputeExecutionCoverage(const std::vector<ReplayRecord>& records) {
+  std::set<std::string> ran, skipped;
+  for (const ReplayRecord& r : records) {
+    if (r.status == ReplayStatus::kPass || r.status == ReplayStatus::kFail) ran.insert(r.target);
+    if (r.status == ReplayStatus::kSkipped) skipped.insert(r.target);
+  }
+  ExecutionCoverage coverage;
+  coverage.executed.assign(ran.begin(), ran.end());
+  for (const std::string& t : skipped) {
+    if (!ran.count(t)) coverage.validated_only.push_back(t);
+  }
+  return coverage;
+}
 
 }  // namespace aot
 

@@ -134,11 +134,21 @@ void AppendMeta(const QualificationData& data, std::string* out) {
 
 void AppendVerdict(const QualificationData& data, std::string* out) {
   switch (data.verdict) {
-    case Verdict::kPass:
-      absl::StrAppend(out,
-                      "<div class=\"verdict verdict-pass\">PASS &mdash; "
-                      "release qualified</div>\n");
+    case Verdict::kPass: {
+      // Qualified only where the goldens ran: a target whose replays were
+      // all skipped was loaded and validated, not executed.
+      ExecutionCoverage coverage = ComputeExecutionCoverage(data.cells);
+      if (coverage.complete()) {
+        absl::StrAppend(out,
+                        "<div class=\"verdict verdict-pass\">PASS &mdash; "
+                        "release qualified</div>\n");
+      } else {
+        absl::StrAppend(out,
+                        "<div class=\"verdict verdict-pass\">PASS &mdash; not fully qualified: ",
+                        EscapeHtml(coverage.Describe()), "</div>\n");
+      }
       break;
+    }
     case Verdict::kBlocked:
       absl::StrAppend(out, "<div class=\"verdict verdict-blocked\">BLOCKED &mdash; ",
                       data.blockers.size(), data.blockers.size() == 1 ? " blocker" : " blockers",

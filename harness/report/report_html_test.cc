@@ -88,6 +88,35 @@ TEST(ReportHtmlTest, StatusesVerdictAndKindsAreShownByName) {
   EXPECT_THAT(RenderHtml(d), HasSubstr("&mdash; pass</title>"));
 }
 
+TEST(ReportHtmlTest, PassQualifiesOnlyWhatRanAndNamesTargetsOnlyValidated) {
+  QualificationData d = Sample();
+  d.verdict = Verdict::kPass;
+  d.blockers.clear();
+  auto cell = [](const std::string& target, ReplayStatus status) {
+    ReplayRecord r;
+    r.target = target;
+    r.version = 1;
+    r.test = "add_mul";
+    r.status = status;
+    return r;
+  };
+  // Every replay ran: qualified.
+  d.cells = {cell("host-x86-64-v3", ReplayStatus::kPass), cell("cuda-sm_90", ReplayStatus::kPass)};
+  EXPECT_THAT(RenderHtml(d), HasSubstr("PASS &mdash; release qualified"));
+  // The CUDA replays were all skipped (no device): not "release qualified".
+  d.cells = {cell("host-x86-64-v3", ReplayStatus::kPass),
+             cell("cuda-sm_90", ReplayStatus::kSkipped),
+             cell("cuda-sm_80", ReplayStatus::kSkipped)};
+  std::string partial = RenderHtml(d);
+  EXPECT_THAT(partial, Not(HasSubstr("release qualified")));
+  EXPECT_THAT(partial,
+              HasSubstr("PASS &mdash; not fully qualified: executed: host-x86-64-v3; loaded and "
+                        "validated only (not executed): cuda-sm_80, cuda-sm_90"));
+  // Nothing ran at all.
+  d.cells = {cell("cuda-sm_90", ReplayStatus::kSkipped)};
+  EXPECT_THAT(RenderHtml(d), HasSubstr("not fully qualified: no target executed"));
+}
+
 TEST(ReportHtmlTest, BlockerRuleLeadsItsMessage) {
   QualificationData d = Sample();
   d.blockers[0].rule = "REPLAY_FAILED";

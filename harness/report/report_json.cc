@@ -183,6 +183,9 @@ nlohmann::ordered_json QualificationToJson(const QualificationData& data) {
   j["forward_window_start"] = data.forward_window_start;
   j["verdict"] = std::string(VerdictName(data.verdict));
   j["tool_version"] = data.tool_version;
+  ExecutionCoverage coverage = ComputeExecutionCoverage(data.cells);
+  j["executed_targets"] = coverage.executed;
+  j["validated_only_targets"] = coverage.validated_only;
   j["checks"] = nlohmann::ordered_json::array();
   for (const GateCheck& c : data.checks) {
     j["checks"].push_back({{"name", c.name}, {"ok", c.ok}, {"summary", c.summary}});

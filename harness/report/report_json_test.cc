@@ -49,6 +49,18 @@ TEST(ReportJsonTest, EnumsAreWrittenByName) {
   EXPECT_EQ(json["timeline"][3]["kind"], "release");
 }
 
+TEST(ReportJsonTest, NamesExecutedAndValidatedOnlyTargets) {
+  QualificationData d = Sample();
+  ReplayRecord skipped;
+  skipped.target = "cuda-sm_90";
+  skipped.status = ReplayStatus::kSkipped;
+  d.cells.push_back(skipped);
+  nlohmann::ordered_json json = QualificationToJson(d);
+  EXPECT_THAT(json["validated_only_targets"], ::testing::Contains("cuda-sm_90"));
+  EXPECT_THAT(json["executed_targets"], ::testing::Not(::testing::Contains("cuda-sm_90")));
+  EXPECT_FALSE(json["executed_targets"].empty());
+}
+
 TEST(ReportJsonTest, BlockerRuleIsPartOfTheMessage) {
   QualificationData data = Sample();
   data.blockers[0].rule = "REPLAY_FAILED";

@@ -138,7 +138,7 @@ int Replay(int argc, char** argv) {
   std::string json_path;
   FlagSet flags("aot-compat replay",
                 "aot-compat replay [--golden_dir=DIR] [--target=T]... [--all_versions] "
-                "[--jobs=N] [--json=OUT.json]",
+                "[--jobs=N] [--json=OUT.json] [--require_execution]",
                 "Loads each selected golden version of each target with the current\n"
                 "runtime, oldest to newest, runs it on its recorded inputs and compares\n"
                 "with the recorded outputs (bitwise unless the test declares a tolerance).\n"
@@ -151,6 +151,10 @@ int Replay(int argc, char** argv) {
   flags.AddList("target", &targets, TargetHelp());
   flags.AddBool("all_versions", &all_versions, "Replay every version.");
   flags.AddString("json", &json_path, "Write the per-artifact results and a summary as JSON.");
+  bool require_execution = false;
+  flags.AddBool("require_execution", &require_execution,
+                "Fail (not skip) an artifact this machine cannot execute: no device for its "
+                "platform, or a capability mismatch.");
   int64_t jobs = 0;
   flags.AddInt("jobs", &jobs,
                "Artifacts replayed at once (0: one per hardware thread, at most 8; 1: serial).");
@@ -166,6 +170,7 @@ int Replay(int argc, char** argv) {
   options.golden_dir = golden_dir;
   options.targets = SelectGoldenTargets(targets);
   options.all_versions = all_versions || *env_all;
+  options.require_execution = require_execution;
   Progress progress;  // on stderr when it is a terminal
   options.progress = &progress;
   options.now = now;
