@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# Proves the CUDA path on a machine with a GPU, in one prepared run:
+# builds with CUDA, runs every CUDA test, replays every golden version of
+# the CUDA target that matches the device with execution required (outputs
+# compared with the recorded ones; a skip is a failure), runs the CUDA
+# benchmarks, and writes one results file (Markdown).
+#   scripts/gpu_check.sh [--dry_run] [--out=FILE] [--build_dir=DIR]
+# --dry_run: run every step without a GPU (tests skip execution, the replay
+#   is device-less and not required to execute, benchmarks report why they
+#   skip) to check the script itself; the results file says DRY RUN.
+# --out: the results file (default gpu_check_results.md).
+# --build_dir: build tree (default build-gpu; an existing tree is reused).
+# Without a GPU and without --dry_run it says so in one line and exits 0.
+# Budget: under 8 minutes on one H100-class GPU with 16 cores (each step
+# has a timeout; the build dominates on a fresh tree).
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+dry_run=0
+out="gpu_check_results.md"
+build_dir="build-gpu"
+for arg in "$@"; do
+  case "$arg" in
+    --dry_run) dry_run=1 ;;
+    --out=*) out="${arg#--out=}" ;;
+    --build_dir=*) build_dir="${arg#--build_dir=}" ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "gpu_check: unknown argument '$arg' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+# The device: name and compute capability from nvidia-smi.
+gpu_name=""
+gpu_cc=""
+if command -v nvidia-smi > /dev/null 2>&1; then
+  gpu_name="$(nvidia-smi --query-gpu=name --format=csv,noheader 2> /dev/null | head -n1)"
+  gpu_cc="$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2> /dev/null | head -n1 |
+    tr -d ' .')"
+fi
+if [ -z "$gpu_name" ] && [ "$dry_run" = 0 ]; then
+  echo "gpu_check: no GPU on this machine (nvidia-smi lists no device); nothing to check (--dry_run runs the steps anyway)"
+  exit 0
+fi
+mode="GPU"
+[ "$dry_run" = 1 ] && mode="DRY RUN (no device required; nothing below executed on a GPU)"
+
+# The golden target of this device (cuda-sm_<cc>), if the corpus has one.
+target=""
+if [ -n "$gpu_cc" ] && [ -d "golden/executables/cuda-sm_$gpu_cc" ]; then
+  target="cuda-sm_$gpu_cc"
+fi
+
+start_all=$(date +%s)
+results="$(mktemp -d)"
+trap 'rm -rf "$results"' EXIT
+status_lines=()
+overall=0
+
+# step NAME SECONDS COMMAND...: runs with a timeout, keeps its output.
+step() {
+  local name="$1" limit="$2"
+  shift 2
+  local t0 rc
+  t0=$(date +%s)
+  echo "gpu_check: $name ..." >&2
+  timeout "$limit" "$@" > "$results/$name.log" 2>&1
+  rc=$?
+  local dt=$(($(date +%s) - t0))
+  local verdict="ok"
+  if [ "$rc" = 124 ]; then
+    verdict="TIMED OUT after ${limit} s"
+    overall=1
+  elif [ "$rc" != 0 ]; then
+    verdict="FAILED (exit $rc)"
+    overall=1
+  fi
+  status_lines+=("| $name | $verdict | ${dt} s |")
+  echo "gpu_check: $name: $verdict (${dt} s)" >&2
+}
+
+# Everything (the CUDA tests live in several test binaries) and the
+# benchmark binary (not part of "all").
+step build 300 env AOT_BUILD_DIR="$build_dir" bash -c \
+  'bash scripts/build.sh && bash scripts/build.sh cuda_bench'
+
+# Every CUDA test (with a device the golden tests execute and compare).
+step cuda_tests 60 ctest --test-dir "$build_dir" -R '[Cc]uda' --output-on-failure -j "$(nproc)"
+
+# Every version of the device's target, execution required.
+if [ "$dry_run" = 1 ]; then
+  step replay 60 "$build_dir/harness/aot-compat" replay --target=cuda-sm_90 --all_versions
+elif [ -n "$target" ]; then
+  step replay 60 "$build_dir/harness/aot-compat" replay "--target=$target" --all_versions \
+    --require_execution
+else
+  status_lines+=("| replay | FAILED: the corpus has no golden target for compute capability $gpu_cc | 0 s |")
+  overall=1
+fi
+
+step benchmarks 60 "$build_dir/compiler/bench/cuda_bench" --benchmark_min_time=0.2 \
+  --benchmark_format=console "--benchmark_out=$results/benchmarks.json" \
+  --benchmark_out_format=json
+
+# Ratios against the baselines of the same run.
+ratios() {
+  local json="$results/benchmarks.json"
+  if [ ! -s "$json" ]; then
+    echo "no benchmark output"
+    return
+  fi
+  if ! command -v python3 > /dev/null 2>&1; then
+    echo "python3 missing: ratios not computed (raw JSON numbers above)"
+    return
+  fi
+  python3 - "$json" << 'PY'
+import json, sys
+runs = {b["name"].split("/")[0]: b for b in json.load(open(sys.argv[1]))["benchmarks"]
+        if not b.get("error_occurred")}
+def ratio(name, base, key, what):
+    if name in runs and base in runs and runs[base].get(key):
+        print(f"{name}: {runs[name][key] / runs[base][key]:.2f}x of {base} ({what})")
+    else:
+        print(f"{name}: not measured")
+ratio("BM_Elementwise", "BM_DeviceToDeviceCopy", "bytes_per_second", "bytes/s; target >= 0.70")
+ratio("BM_RowReduction", "BM_DeviceToDeviceCopy", "bytes_per_second", "bytes/s")
+ratio("BM_Softmax", "BM_DeviceToDeviceCopy", "bytes_per_second", "bytes/s; target >= 0.50")
+ratio("BM_Gemm", "BM_GemmCublasDirect", "FLOPS", "FLOP/s; target >= 0.95")
+PY
+}
+
+elapsed=$(($(date +%s) - start_all))
+{
+  echo "# gpu_check results"
+  echo
+  echo "- mode: $mode"
+  echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "- commit: $(git describe --always --dirty 2> /dev/null || echo unknown)"
+  echo "- device: ${gpu_name:-none} (compute capability ${gpu_cc:-n/a}; golden target ${target:-none})"
+  echo "- driver: $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2> /dev/null | head -n1 || true)"
+  echo "- total: ${elapsed} s (budget 480 s)"
+  echo "- verdict: $([ "$overall" = 0 ] && echo PASS || echo FAIL)"
+  echo
+  echo "| step | result | time |"
+  echo "|---|---|---|"
+  printf '%s\n' "${status_lines[@]}"
+  echo
+  echo "## cuda_tests"
+  echo '```'
+  grep -E "tests passed|tests failed|Failed|\*\*\*Failed|Not Run" "$results/cuda_tests.log" 2> /dev/null |
+    head -n 40
+  echo '```'
+  echo "## replay"
+  echo '```'
+  # Failures first (at most 30), then the summary line.
+  grep -E "^(fail|FAIL)" "$results/replay.log" 2> /dev/null | head -n 30
+  grep -E "^replay:" "$results/replay.log" 2> /dev/null
+  echo '```'
+  echo "## benchmarks"
+  echo '```'
+  grep -E "^(BM_|Benchmark|-)" "$results/benchmarks.log" 2> /dev/null | head -n 40
+  echo '```'
+  echo '```'
+  ratios
+  echo '```'
+  if [ "$overall" != 0 ]; then
+    for log in "$results"/*.log; do
+      echo "## $(basename "$log" .log) (last 30 lines)"
+      echo '```'
+      tail -n 30 "$log"
+      echo '```'
+    done
+  fi
+} > "$out"
+echo "gpu_check: $([ "$overall" = 0 ] && echo PASS || echo FAIL) in ${elapsed} s; results in $out"
+exit "$overall"
