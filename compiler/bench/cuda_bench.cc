@@ -76,7 +76,8 @@ class ResidentExecutable {
       resident->owned_.push_back(*m);
       // Arguments: a repeating ramp of small values (no NaN, no overflow).
       std::vector<float> fill(static_cast<size_t>(a.size() / 4));
-      for (size_t i = 0; i < fill.size(); ++i) fill[i] = 0.25f + 0.001f * static_cast<float>(i % 97);
+      for (size_t i = 0; i < fill.size(); ++i)
+        fill[i] = 0.25f + 0.001f * static_cast<float>(i % 97);
       absl::Status s = resident->stream_->CopyHostToDevice(fill.data(), *m, fill.size() * 4);
       if (!s.ok()) return s;
     }

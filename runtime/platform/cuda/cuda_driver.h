@@ -22,37 +22,37 @@ namespace aot {
 // X(member, exported symbol). cuda.h maps several names to versioned
 // symbols (cuMemAlloc -> cuMemAlloc_v2), and the member name follows the
 // same mapping, so `&::member` has the symbol's type.
-#define AOT_CUDA_DRIVER_FUNCTIONS(X)                                   \
-  X(cuInit, "cuInit")                                                  \
-  X(cuDriverGetVersion, "cuDriverGetVersion")                          \
-  X(cuDeviceGetCount, "cuDeviceGetCount")                              \
-  X(cuDeviceGet, "cuDeviceGet")                                        \
-  X(cuDeviceGetAttribute, "cuDeviceGetAttribute")                      \
-  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")              \
-  X(cuCtxSetCurrent, "cuCtxSetCurrent")                                \
-  X(cuModuleLoadData, "cuModuleLoadData")                              \
-  X(cuModuleGetFunction, "cuModuleGetFunction")                        \
-  X(cuModuleUnload, "cuModuleUnload")                                  \
-  X(cuMemAlloc, "cuMemAlloc_v2")                                       \
-  X(cuMemFree, "cuMemFree_v2")                                         \
-  X(cuMemAllocHost, "cuMemAllocHost_v2")                               \
-  X(cuMemFreeHost, "cuMemFreeHost")                                    \
-  X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2")                         \
-  X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2")                         \
-  X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")                         \
-  X(cuMemsetD8Async, "cuMemsetD8Async")                                \
-  X(cuMemsetD32Async, "cuMemsetD32Async")                              \
-  X(cuLaunchKernel, "cuLaunchKernel")                                  \
-  X(cuStreamCreate, "cuStreamCreate")                                  \
-  X(cuStreamDestroy, "cuStreamDestroy_v2")                             \
-  X(cuStreamSynchronize, "cuStreamSynchronize")                        \
-  X(cuGraphCreate, "cuGraphCreate")                                    \
-  X(cuGraphAddKernelNode, "cuGraphAddKernelNode_v2")                   \
-  X(cuGraphInstantiate, "cuGraphInstantiateWithFlags")                 \
+#define AOT_CUDA_DRIVER_FUNCTIONS(X)                                     \
+  X(cuInit, "cuInit")                                                    \
+  X(cuDriverGetVersion, "cuDriverGetVersion")                            \
+  X(cuDeviceGetCount, "cuDeviceGetCount")                                \
+  X(cuDeviceGet, "cuDeviceGet")                                          \
+  X(cuDeviceGetAttribute, "cuDeviceGetAttribute")                        \
+  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")                \
+  X(cuCtxSetCurrent, "cuCtxSetCurrent")                                  \
+  X(cuModuleLoadData, "cuModuleLoadData")                                \
+  X(cuModuleGetFunction, "cuModuleGetFunction")                          \
+  X(cuModuleUnload, "cuModuleUnload")                                    \
+  X(cuMemAlloc, "cuMemAlloc_v2")                                         \
+  X(cuMemFree, "cuMemFree_v2")                                           \
+  X(cuMemAllocHost, "cuMemAllocHost_v2")                                 \
+  X(cuMemFreeHost, "cuMemFreeHost")                                      \
+  X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2")                           \
+  X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2")                           \
+  X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")                           \
+  X(cuMemsetD8Async, "cuMemsetD8Async")                                  \
+  X(cuMemsetD32Async, "cuMemsetD32Async")                                \
+  X(cuLaunchKernel, "cuLaunchKernel")                                    \
+  X(cuStreamCreate, "cuStreamCreate")                                    \
+  X(cuStreamDestroy, "cuStreamDestroy_v2")                               \
+  X(cuStreamSynchronize, "cuStreamSynchronize")                          \
+  X(cuGraphCreate, "cuGraphCreate")                                      \
+  X(cuGraphAddKernelNode, "cuGraphAddKernelNode_v2")                     \
+  X(cuGraphInstantiate, "cuGraphInstantiateWithFlags")                   \
   X(cuGraphExecKernelNodeSetParams, "cuGraphExecKernelNodeSetParams_v2") \
-  X(cuGraphLaunch, "cuGraphLaunch")                                    \
-  X(cuGraphExecDestroy, "cuGraphExecDestroy")                          \
-  X(cuGraphDestroy, "cuGraphDestroy")                                  \
+  X(cuGraphLaunch, "cuGraphLaunch")                                      \
+  X(cuGraphExecDestroy, "cuGraphExecDestroy")                            \
+  X(cuGraphDestroy, "cuGraphDestroy")                                    \
   X(cuGetErrorString, "cuGetErrorString")
 
 struct CudaDriverApi {
@@ -76,14 +76,13 @@ struct CublasApi {
   int (*sgemm_strided_batched)(CublasHandle, int, int, int, int, int, const float*, const float*,
                                int, long long, const float*, int, long long, const float*, float*,
                                int, long long, int) = nullptr;
-  int (*dgemm_strided_batched)(CublasHandle, int, int, int, int, int, const double*,
-                               const double*, int, long long, const double*, int, long long,
-                               const double*, double*, int, long long, int) = nullptr;
+  int (*dgemm_strided_batched)(CublasHandle, int, int, int, int, int, const double*, const double*,
+                               int, long long, const double*, int, long long, const double*,
+                               double*, int, long long, int) = nullptr;
 };
 
 // libcublas's table; Unavailable when no libcublas can be opened.
 absl::StatusOr<CublasApi> OpenCublas();
-
 
 // The platform over the given driver and cuBLAS tables (CreateCudaPlatform
 // opens the real ones; tests pass the recording double's). A cuBLAS error

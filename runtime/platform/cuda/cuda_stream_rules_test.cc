@@ -92,13 +92,27 @@ TEST(CudaStreamRulesTest, EveryOperationOfAnExecutionIsOrderedOnItsOwnNonBlockin
     std::vector<RecordedCall> calls = driver.Calls();
     // The only calls an execution makes; the legacy synchronous copies and
     // memsets are not even in the driver table.
-    const std::set<std::string> allowed = {
-        "cuMemAlloc",        "cuMemFree",         "cuMemAllocHost",   "cuMemFreeHost",
-        "cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync", "cuMemcpyDtoDAsync", "cuMemsetD8Async",
-        "cuMemsetD32Async",  "cuLaunchKernel",    "cuStreamCreate",   "cuStreamSynchronize",
-        "cuGraphCreate",     "cuGraphAddKernelNode", "cuGraphInstantiate",
-        "cuGraphExecKernelNodeSetParams", "cuGraphLaunch", "cublasCreate", "cublasSetStream",
-        "cublasSgemmStridedBatched", "cublasDgemmStridedBatched"};
+    const std::set<std::string> allowed = {"cuMemAlloc",
+                                           "cuMemFree",
+                                           "cuMemAllocHost",
+                                           "cuMemFreeHost",
+                                           "cuMemcpyHtoDAsync",
+                                           "cuMemcpyDtoHAsync",
+                                           "cuMemcpyDtoDAsync",
+                                           "cuMemsetD8Async",
+                                           "cuMemsetD32Async",
+                                           "cuLaunchKernel",
+                                           "cuStreamCreate",
+                                           "cuStreamSynchronize",
+                                           "cuGraphCreate",
+                                           "cuGraphAddKernelNode",
+                                           "cuGraphInstantiate",
+                                           "cuGraphExecKernelNodeSetParams",
+                                           "cuGraphLaunch",
+                                           "cublasCreate",
+                                           "cublasSetStream",
+                                           "cublasSgemmStridedBatched",
+                                           "cublasDgemmStridedBatched"};
     std::set<CUstream> streams;
     int64_t launches = 0;
     for (const RecordedCall& c : calls) {

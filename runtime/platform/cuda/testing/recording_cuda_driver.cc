@@ -79,11 +79,21 @@ CUresult FakeDeviceGet(CUdevice* device, int ordinal) {
 CUresult FakeDeviceGetAttribute(int* value, CUdevice_attribute attribute, CUdevice) {
   Record("cuDeviceGetAttribute");
   switch (attribute) {
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *value = 9; break;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *value = 0; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = 1024; break;
-    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *value = 132; break;
-    default: *value = 0; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
+      *value = 9;
+      break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
+      *value = 0;
+      break;
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+      *value = 1024;
+      break;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
+      *value = 132;
+      break;
+    default:
+      *value = 0;
+      break;
   }
   return CUDA_SUCCESS;
 }
@@ -247,8 +257,7 @@ CUstream CublasStream(CublasHandle handle) {
   return it == s.cublas_streams.end() ? nullptr : it->second;
 }
 int FakeSgemm(CublasHandle handle, int, int, int, int, int, const float*, const float*, int,
-              long long, const float*, int, long long, const float*, float*, int, long long,
-              int) {
+              long long, const float*, int, long long, const float*, float*, int, long long, int) {
   Record("cublasSgemmStridedBatched", CublasStream(handle), true);
   return 0;
 }
