@@ -63,6 +63,29 @@ absl::Status ElementalEmitter::EmitLoop(int64_t n,
   return absl::OkStatus();
 }
 
+absl::Status ElementalEmitter::EmitStridedLoop(
+    llvm::Value* start, int64_t n, int64_t step,
+    const std::function<absl::Status(llvm::Value*)>& body) {
+  llvm::LLVMContext& c = b_->getContext();
+  llvm::Function* fn = b_->GetInsertBlock()->getParent();
+  llvm::BasicBlock* pre = b_->GetInsertBlock();
+  llvm::BasicBlock* loop = llvm::BasicBlock::Create(c, "strided", fn);
+  llvm::BasicBlock* exit = llvm::BasicBlock::Create(c, "strided.exit", fn);
+  b_->CreateCondBr(b_->CreateICmpSLT(start, b_->getInt64(n)), loop, exit);
+  b_->SetInsertPoint(loop);
+  llvm::PHINode* i = b_->CreatePHI(b_->getInt64Ty(), 2, "j");
+  i->addIncoming(start, pre);
+  cache_.emplace_back();
+  absl::Status status = body(i);
+  cache_.pop_back();
+  if (!status.ok()) return status;
+  llvm::Value* next = b_->CreateAdd(i, b_->getInt64(step));
+  i->addIncoming(next, b_->GetInsertBlock());
+  b_->CreateCondBr(b_->CreateICmpSLT(next, b_->getInt64(n)), loop, exit);
+  b_->SetInsertPoint(exit);
+  return absl::OkStatus();
+}
+
 absl::Status ElementalEmitter::EmitIf(llvm::Value* condition,
                                       const std::function<absl::Status()>& body) {
   llvm::LLVMContext& c = b_->getContext();
@@ -104,6 +127,9 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::Emit(const HloInstruction& instru
 
 absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitAll(
     const HloInstruction& instruction, const IrIndex& index) {
+  if (auto uniform = uniform_.find(&instruction); uniform != uniform_.end()) {
+    return uniform->second;
+  }
   CacheKey key{&instruction, IndexKey(index)};
   for (auto it = cache_.rbegin(); it != cache_.rend(); ++it) {
     auto found = it->find(key);

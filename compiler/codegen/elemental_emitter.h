@@ -52,9 +52,22 @@ class ElementalEmitter {
   // Loop helper: for (i = 0; i < n; ++i) body(i). Values cached inside the
   // body are not visible after it.
   absl::Status EmitLoop(int64_t n, const std::function<absl::Status(llvm::Value*)>& body);
+  // for (i = start; i < n; i += step) body(i), `start` an i64 value (a
+  // GPU thread's first element). Values cached inside the body are not
+  // visible after it.
+  absl::Status EmitStridedLoop(llvm::Value* start, int64_t n, int64_t step,
+                               const std::function<absl::Status(llvm::Value*)>& body);
   // if (condition) body(). Values cached inside the body are not visible
   // after it.
   absl::Status EmitIf(llvm::Value* condition, const std::function<absl::Status()>& body);
+
+  // From now on every element of `instruction` is `values` (computed once
+  // for the whole kernel, such as a GPU block's row reduction whose every
+  // use in the block reads that row). The values must dominate all later
+  // emission.
+  void SetUniformValue(const HloInstruction* instruction, std::vector<llvm::Value*> values) {
+    uniform_[instruction] = std::move(values);
+  }
 
   llvm::IRBuilder<>& builder() { return *b_; }
 
@@ -107,6 +120,7 @@ class ElementalEmitter {
   Device device_;
   IsInput is_input_;
   InputLoader loader_;
+  std::map<const HloInstruction*, std::vector<llvm::Value*>> uniform_;
   // Scopes of cached values: lookups search all, inserts go to the last.
   std::vector<std::map<CacheKey, std::vector<llvm::Value*>>> cache_;
 };

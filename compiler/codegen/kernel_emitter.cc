@@ -88,9 +88,14 @@ class KernelBuilder {
       case HloOpcode::kSelectAndScatter:
         status = EmitSelectAndScatter(*root);
         break;
-      default:
+      default: {
+        if (gpu_) {
+          AOT_ASSIGN_OR_RETURN(bool emitted, EmitGpuRowReduction(*root));
+          if (emitted) break;
+        }
         status = EmitElementParallel(*root);
         break;
+      }
     }
     if (!status.ok()) return status;
     b_.CreateRetVoid();
@@ -280,6 +285,194 @@ class KernelBuilder {
       }
       return absl::OkStatus();
     });
+  }
+
+  // GPU: a kernel whose reduce (the root, or the one reduce of a fusion,
+  // fusion.h's "kInput") reduces the trailing dimensions of its operand
+  // (rows; a full reduction is one row). One block per row: each thread
+  // accumulates a strided slice of the row, the warp combines with
+  // butterfly shuffles, the warps through shared memory, and the row's
+  // value is broadcast to the block through shared memory. The root is then
+  // stored once per row (root = the reduce, or dimensions OUT) or, for an
+  // epilogue on the input's dimensions (softmax's exp / broadcast(sum)),
+  // per element of the row by the block's threads; the reduce is read
+  // there as the row's value, never recomputed. Reassociates the reduction
+  // (XLA does too); the goldens compare CUDA outputs with a tolerance.
+  // Returns false (nothing emitted) for any other kernel: column
+  // reductions, variadic reduces, several outputs, accumulators that are
+  // neither 1..32 nor 64 bits wide.
+  absl::StatusOr<bool> EmitGpuRowReduction(const HloInstruction& root) {
+    if (outputs_.size() != 1) return false;
+    const HloInstruction* hero = nullptr;
+    if (root.opcode() == HloOpcode::kReduce) {
+      hero = &root;
+    } else if (spec_.instruction->opcode() == HloOpcode::kFusion) {
+      for (const HloInstruction* h : spec_.instruction->called_computations()[0]->instructions()) {
+        if (h->opcode() != HloOpcode::kReduce) continue;
+        if (hero != nullptr) return false;
+        hero = h;
+      }
+    }
+    if (hero == nullptr || hero->operand_count() != 2) return false;
+    const Shape& in = hero->operand(0)->shape();
+    std::vector<int64_t> reduced = hero->dimensions();
+    std::sort(reduced.begin(), reduced.end());
+    const int64_t kept = in.rank() - static_cast<int64_t>(reduced.size());
+    for (size_t i = 0; i < reduced.size(); ++i) {
+      if (reduced[i] != kept + static_cast<int64_t>(i)) return false;  // not trailing
+    }
+    if (reduced.empty()) return false;
+    int64_t row_length = 1, rows = 1;
+    for (int64_t d = 0; d < in.rank(); ++d) (d < kept ? rows : row_length) *= in.dimensions(d);
+    if (rows == 0 || row_length == 0) return false;
+    const Shape& out = outputs_[0].shape();
+    const bool per_row = out.dimensions() == hero->shape().dimensions();
+    const bool per_element = kept > 0 && out.dimensions() == in.dimensions();
+    if (!per_row && !per_element) return false;
+    if (rows > 2147483647) return false;
+    // Every use of the reduce on the way to the root must read the row's
+    // own value (fusion.h's epilogue contract; a fusion from a dump need
+    // not keep it).
+    if (&root != hero && !ReadsOwnRow(*hero, root, kept, in, /*broadcast_seen=*/false,
+                                      /*broadcast_needed=*/per_element)) {
+      return false;
+    }
+    llvm::Type* acc_type = ComputeType(hero->shape().element_type(), context_);
+    const unsigned bits = acc_type->getPrimitiveSizeInBits();
+    if (bits == 0 || (bits > 32 && bits != 64)) return false;
+
+    const int64_t threads = std::min<int64_t>(kGpuThreadsPerBlock, (row_length + 31) / 32 * 32);
+    const int64_t warps = threads / 32;
+    SetDims(rows, threads);
+    llvm::Value* row = block_;
+    const Shape in_logical(in.element_type(), in.dimensions());
+    auto combine = [&](llvm::Value* a, llvm::Value* b) -> absl::StatusOr<llvm::Value*> {
+      AOT_ASSIGN_OR_RETURN(auto r, emitter_->EmitScalarComputation(*hero->to_apply(), {a, b}));
+      return r[0];
+    };
+    auto warp_reduce = [&](llvm::Value* v) -> absl::StatusOr<llvm::Value*> {
+      for (int offset = 16; offset >= 1; offset /= 2) {
+        AOT_ASSIGN_OR_RETURN(v, combine(v, ShuffleXor(v, offset)));
+      }
+      return v;
+    };
+
+    // Each thread's share of the row.
+    AOT_ASSIGN_OR_RETURN(llvm::Value * init, emitter_->Emit(*hero->operand(1), IrIndex()));
+    llvm::AllocaInst* acc = emitter_->EntryAlloca(acc_type);
+    b_.CreateStore(init, acc);
+    AOT_RETURN_IF_ERROR(emitter_->EmitStridedLoop(
+        thread_, row_length, threads, [&](llvm::Value* j) -> absl::Status {
+          llvm::Value* linear = b_.CreateAdd(b_.CreateMul(row, b_.getInt64(row_length)), j);
+          AOT_ASSIGN_OR_RETURN(
+              llvm::Value * v,
+              emitter_->Emit(*hero->operand(0), IrIndex::Linear(linear, in_logical)));
+          AOT_ASSIGN_OR_RETURN(llvm::Value * sum, combine(b_.CreateLoad(acc_type, acc), v));
+          b_.CreateStore(sum, acc);
+          return absl::OkStatus();
+        }));
+    // Warp, then block.
+    llvm::ArrayType* partials_type = llvm::ArrayType::get(acc_type, 32);
+    auto* partials = new llvm::GlobalVariable(
+        *module_, partials_type, /*isConstant=*/false, llvm::GlobalValue::InternalLinkage,
+        llvm::UndefValue::get(partials_type), "row_partials", nullptr,
+        llvm::GlobalValue::NotThreadLocal, /*AddressSpace=*/3);
+    partials->setAlignment(llvm::Align(8));
+    auto slot = [&](llvm::Value* i) {
+      return b_.CreateInBoundsGEP(partials_type, partials, {b_.getInt64(0), i});
+    };
+    llvm::Value* lane = b_.CreateAnd(thread_, b_.getInt64(31));
+    llvm::Value* warp = b_.CreateLShr(thread_, b_.getInt64(5));
+    AOT_ASSIGN_OR_RETURN(llvm::Value * warp_value, warp_reduce(b_.CreateLoad(acc_type, acc)));
+    llvm::Value* first_lane = b_.CreateICmpEQ(lane, b_.getInt64(0));
+    AOT_RETURN_IF_ERROR(emitter_->EmitIf(first_lane, [&]() -> absl::Status {
+      b_.CreateStore(warp_value, slot(warp));
+      return absl::OkStatus();
+    }));
+    b_.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
+    AOT_RETURN_IF_ERROR(
+        emitter_->EmitIf(b_.CreateICmpEQ(warp, b_.getInt64(0)), [&]() -> absl::Status {
+          llvm::Value* mine = b_.CreateSelect(b_.CreateICmpULT(lane, b_.getInt64(warps)),
+                                              b_.CreateLoad(acc_type, slot(lane)), init);
+          AOT_ASSIGN_OR_RETURN(llvm::Value * total, warp_reduce(mine));
+          return emitter_->EmitIf(first_lane, [&]() -> absl::Status {
+            b_.CreateStore(total, slot(b_.getInt64(0)));
+            return absl::OkStatus();
+          });
+        }));
+    b_.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
+    emitter_->SetUniformValue(hero, {b_.CreateLoad(acc_type, slot(b_.getInt64(0)))});
+
+    // The root: once per row, or per element of the row.
+    Shape logical(out.element_type(), out.dimensions());
+    if (per_row) {
+      AOT_RETURN_IF_ERROR(
+          emitter_->EmitIf(b_.CreateICmpEQ(thread_, b_.getInt64(0)), [&]() -> absl::Status {
+            IrIndex index = IrIndex::Linear(row, logical);
+            AOT_ASSIGN_OR_RETURN(llvm::Value * v, emitter_->Emit(root, index));
+            outputs_[0].Store(b_, index, v);
+            return absl::OkStatus();
+          }));
+      return true;
+    }
+    AOT_RETURN_IF_ERROR(emitter_->EmitStridedLoop(
+        thread_, row_length, threads, [&](llvm::Value* j) -> absl::Status {
+          llvm::Value* linear = b_.CreateAdd(b_.CreateMul(row, b_.getInt64(row_length)), j);
+          IrIndex index = IrIndex::Linear(linear, logical);
+          AOT_ASSIGN_OR_RETURN(llvm::Value * v, emitter_->Emit(root, index));
+          outputs_[0].Store(b_, index, v);
+          return absl::OkStatus();
+        }));
+    return true;
+  }
+
+  // Whether `h` reaches `root` only through elementwise ops, with exactly
+  // one broadcast of dimensions {0..kept-1} to the input's dimensions on
+  // every path when `broadcast_needed` (none otherwise).
+  static bool ReadsOwnRow(const HloInstruction& h, const HloInstruction& root, int64_t kept,
+                          const Shape& in, bool broadcast_seen, bool broadcast_needed) {
+    if (&h == &root) return broadcast_seen == broadcast_needed;
+    if (h.user_count() == 0) return true;  // dead: read by nothing
+    for (const HloInstruction* u : h.users()) {
+      bool seen = broadcast_seen;
+      if (u->opcode() == HloOpcode::kBroadcast) {
+        std::vector<int64_t> leading(static_cast<size_t>(kept));
+        for (int64_t d = 0; d < kept; ++d) leading[d] = d;
+        if (seen || !broadcast_needed || u->dimensions() != leading ||
+            u->shape().dimensions() != in.dimensions()) {
+          return false;
+        }
+        seen = true;
+      } else if (!IsElementwise(u->opcode())) {
+        return false;
+      }
+      if (!ReadsOwnRow(*u, root, kept, in, seen, broadcast_needed)) return false;
+    }
+    return true;
+  }
+
+  // `v` from the lane whose id differs from this one's in bit `offset`
+  // (shfl.sync.bfly over the full warp), for values of 1..32 or 64 bits.
+  llvm::Value* ShuffleXor(llvm::Value* v, int offset) {
+    llvm::Type* type = v->getType();
+    const unsigned bits = type->getPrimitiveSizeInBits();
+    llvm::Type* int_type = b_.getIntNTy(bits);
+    llvm::Value* as_int = type->isIntegerTy() ? v : b_.CreateBitCast(v, int_type);
+    auto shuffle32 = [&](llvm::Value* x) {
+      return b_.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_bfly_i32, {},
+                                {b_.getInt32(-1), x, b_.getInt32(offset), b_.getInt32(31)});
+    };
+    llvm::Value* result;
+    if (bits <= 32) {
+      result =
+          b_.CreateZExtOrTrunc(shuffle32(b_.CreateZExtOrTrunc(as_int, b_.getInt32Ty())), int_type);
+    } else {
+      llvm::Value* lo = shuffle32(b_.CreateTrunc(as_int, b_.getInt32Ty()));
+      llvm::Value* hi = shuffle32(b_.CreateTrunc(b_.CreateLShr(as_int, 32), b_.getInt32Ty()));
+      result =
+          b_.CreateOr(b_.CreateShl(b_.CreateZExt(hi, int_type), 32), b_.CreateZExt(lo, int_type));
+    }
+    return type->isIntegerTy() ? result : b_.CreateBitCast(result, type);
   }
 
   // Copies input i into output i element by element (the serial kernels'

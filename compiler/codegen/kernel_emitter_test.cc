@@ -254,6 +254,112 @@ TEST(KernelEmitterTest, ScatterRunsSeriallyInOneThread) {
 }
 
 // ---------------------------------------------------------------------------
+// GPU row reductions: a block per row, warp shuffles and shared memory.
+
+// Row sum of x[rows, len] (a plain reduce root).
+std::string RowSum(int64_t rows, int64_t len, absl::string_view type = "f32") {
+  return absl::StrCat("HloModule m\n%add (a: ", type, "[], b: ", type, "[]) -> ", type,
+                      "[] {\n  %a = ", type, "[] parameter(0)\n  %b = ", type,
+                      "[] parameter(1)\n  ROOT %s = ", type, "[] add(%a, %b)\n}\nENTRY %main {\n",
+                      "  %x = ", type, "[", rows, ",", len, "] parameter(0)\n  %z = ", type,
+                      "[] constant(0)\n  ROOT %r = ", type, "[", rows, "] reduce(%x, %z), ",
+                      "dimensions={1}, to_apply=%add\n}\n");
+}
+
+int CountOf(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
+TEST(KernelEmitterTest, CudaRowReductionIsABlockPerRowWithShufflesAndSharedMemory) {
+  auto kernel = CompileRoot(RowSum(300, 5000), "h100", KeepIr());
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  ExpectLaunch(kernel->launch_dimensions, {300, 256});
+  const std::string& ptx = kernel->binary.ptx();
+  // Two butterfly rounds of five shuffles (the warp, then the warps'
+  // partials), partials in shared memory between two barriers.
+  EXPECT_EQ(CountOf(ptx, "shfl.sync.bfly.b32"), 10) << ptx;
+  EXPECT_NE(ptx.find(".shared .align 8 .b8 row_partials[128]"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find("st.shared.f32"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find("ld.shared.f32"), std::string::npos) << ptx;
+  EXPECT_EQ(CountOf(ptx, "bar.sync"), 2) << ptx;
+  // A short row gets one warp.
+  auto short_row = CompileRoot(RowSum(7, 20), "h100", KeepIr());
+  ASSERT_TRUE(short_row.ok()) << short_row.status();
+  ExpectLaunch(short_row->launch_dimensions, {7, 32});
+  // f64 accumulators move through two 32-bit shuffles each.
+  auto f64 = CompileRoot(RowSum(4, 1000, "f64"), "h100", KeepIr());
+  ASSERT_TRUE(f64.ok()) << f64.status();
+  EXPECT_EQ(CountOf(f64->binary.ptx(), "shfl.sync.bfly.b32"), 20);
+  // The host keeps its per-row loop.
+  auto host = CompileRoot(RowSum(300, 5000), "host-x86-64-v3", KeepIr());
+  ASSERT_TRUE(host.ok()) << host.status();
+  EXPECT_EQ(host->llvm_ir.find("nvvm"), std::string::npos);
+}
+
+TEST(KernelEmitterTest, CudaColumnReductionKeepsTheElementParallelKernel) {
+  constexpr char kColumnSum[] = R"(
+HloModule m
+%add (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %s = f32[] add(%a, %b)
+}
+ENTRY %main {
+  %x = f32[300,64] parameter(0)
+  %z = f32[] constant(0)
+  ROOT %r = f32[64] reduce(%x, %z), dimensions={0}, to_apply=%add
+})";
+  auto kernel = CompileRoot(kColumnSum, "h100", KeepIr());
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  EXPECT_EQ(kernel->binary.ptx().find("shfl.sync"), std::string::npos);
+  ExpectLaunch(kernel->launch_dimensions, {1, 64});
+}
+
+// A softmax fusion (fusion.h's row reduction with an epilogue on the input's
+// dimensions) and a fusion that broadcasts the reduce along the wrong axis.
+constexpr char kSoftmaxFusion[] = R"(
+HloModule m
+%add (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %s = f32[] add(%a, %b)
+}
+%fused (p: f32[64,64]) -> f32[64,64] {
+  %p = f32[64,64] parameter(0)
+  %e = f32[64,64] exponential(%p)
+  %z = f32[] constant(0)
+  %s = f32[64] reduce(%e, %z), dimensions={1}, to_apply=%add
+  %b = f32[64,64] broadcast(%s), dimensions={BROADCAST}
+  ROOT %d = f32[64,64] divide(%e, %b)
+}
+ENTRY %main {
+  %x = f32[64,64] parameter(0)
+  ROOT %f = f32[64,64] fusion(%x), kind=kInput, calls=%fused
+})";
+
+TEST(KernelEmitterTest, CudaSoftmaxEpilogueReadsTheRowValueOnce) {
+  std::string softmax = kSoftmaxFusion;
+  softmax.replace(softmax.find("BROADCAST"), 9, "0");
+  auto kernel = CompileRoot(softmax, "h100", KeepIr());
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  ExpectLaunch(kernel->launch_dimensions, {64, 64});
+  const std::string& ptx = kernel->binary.ptx();
+  EXPECT_EQ(CountOf(ptx, "shfl.sync.bfly.b32"), 10) << ptx;
+  // The epilogue divides by the row's value loaded once from shared
+  // memory; the only loads of the input are the two strided row loops'.
+  EXPECT_EQ(CountOf(ptx, "ld.global"), 2) << ptx;
+  // Broadcast along the other axis: each element reads another row's sum,
+  // so the block-per-row kernel does not apply.
+  std::string transposed = kSoftmaxFusion;
+  transposed.replace(transposed.find("BROADCAST"), 9, "1");
+  auto other = CompileRoot(transposed, "h100", KeepIr());
+  ASSERT_TRUE(other.ok()) << other.status();
+  EXPECT_EQ(other->binary.ptx().find("shfl.sync"), std::string::npos);
+}
+
+// ---------------------------------------------------------------------------
 // The emitted IR's use of the launch grid.
 
 TEST(KernelEmitterTest, HostKernelReadsItsBlockFromTheFrameAndClampsToTheElementCount) {
