@@ -14,6 +14,7 @@
 #include "gtest/gtest.h"
 #include "runtime/executable/client.h"
 #include "runtime/kernel_payload.h"
+#include "runtime/shape_util.h"
 #include "support/file_io.h"
 
 namespace aot {
@@ -63,6 +64,21 @@ TEST(CompilerTest, EveryCorpusModuleMatchesTheInterpreterOnHost) {
     ASSERT_TRUE(actual.ok()) << actual.status();
     EXPECT_TRUE(CompareLiteralsWithDefaultTolerance(*expected, *actual).ok())
         << CompareLiteralsWithDefaultTolerance(*expected, *actual);
+    // The prepared (steady-state) path gives the same bytes, run after run
+    // on the reused arena.
+    auto prepared = PreparedExecution::Create(**executable, args);
+    ASSERT_TRUE(prepared.ok()) << prepared.status();
+    std::vector<const Literal*> leaves = actual->Leaves();
+    for (int run = 0; run < 2; ++run) {
+      ASSERT_TRUE(prepared->Run().ok());
+      ASSERT_EQ(prepared->results().size(), leaves.size());
+      for (size_t i = 0; i < leaves.size(); ++i) {
+        std::vector<uint8_t> logical(leaves[i]->raw().size());
+        runtime_shape::PhysicalToLogical((*executable)->result().leaves(i).shape(),
+                                         prepared->results()[i].data(), logical.data());
+        EXPECT_EQ(logical, leaves[i]->raw()) << "leaf " << i << ", run " << run;
+      }
+    }
     ++checked;
   }
   EXPECT_GE(checked, 25);

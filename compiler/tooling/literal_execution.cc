@@ -1,6 +1,8 @@
 #include "compiler/tooling/literal_execution.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -23,6 +25,9 @@ absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
     return absl::InvalidArgumentError(
         absl::StrCat("executable takes ", params.size(), " arguments, got ", arguments.size()));
   }
+  // Arguments and results in the default layout are passed as the
+  // literals' own bytes (the runtime reads aligned arguments in place and
+  // writes results straight into the leaves); other layouts are converted.
   std::vector<std::vector<uint8_t>> physical(arguments.size());
   std::vector<absl::Span<const uint8_t>> spans;
   for (size_t i = 0; i < arguments.size(); ++i) {
@@ -36,23 +41,38 @@ absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
           absl::StrCat("argument ", i, " has shape ", arguments[i]->shape().ToString(),
                        ", parameter ", i, " is ", runtime_shape::ToString(shape)));
     }
+    if (runtime_shape::HasDefaultLayout(shape)) {
+      spans.emplace_back(arguments[i]->raw().data(), static_cast<size_t>(bytes));
+      continue;
+    }
     physical[i].resize(static_cast<size_t>(bytes));
     if (bytes > 0) {
       runtime_shape::LogicalToPhysical(shape, arguments[i]->raw().data(), physical[i].data());
     }
     spans.emplace_back(physical[i].data(), physical[i].size());
   }
-  AOT_ASSIGN_OR_RETURN(auto results, executable.Execute(spans));
   const EntryResultProto& result = executable.result();
   std::vector<Literal> leaves;
+  leaves.reserve(result.leaves_size());  // result_spans point into them
+  std::vector<std::vector<uint8_t>> physical_results(result.leaves_size());
+  std::vector<absl::Span<uint8_t>> result_spans;
   for (int i = 0; i < result.leaves_size(); ++i) {
     AOT_ASSIGN_OR_RETURN(auto shape, Shape::FromProto(result.leaves(i).shape()));
-    Literal leaf(shape);
-    if (!results[i].empty()) {
-      runtime_shape::PhysicalToLogical(result.leaves(i).shape(), results[i].data(),
-                                       leaf.raw_data());
+    leaves.emplace_back(shape);
+    const size_t bytes = static_cast<size_t>(result.leaves(i).slice().size());
+    if (runtime_shape::HasDefaultLayout(result.leaves(i).shape())) {
+      result_spans.emplace_back(leaves.back().raw_data(), bytes);
+    } else {
+      physical_results[i].resize(bytes);
+      result_spans.emplace_back(absl::MakeSpan(physical_results[i]));
     }
-    leaves.push_back(std::move(leaf));
+  }
+  AOT_RETURN_IF_ERROR(executable.ExecuteInto(spans, result_spans));
+  for (int i = 0; i < result.leaves_size(); ++i) {
+    if (!physical_results[i].empty()) {
+      runtime_shape::PhysicalToLogical(result.leaves(i).shape(), physical_results[i].data(),
+                                       leaves[i].raw_data());
+    }
   }
   // Rebuild the result's tuple structure.
   AOT_ASSIGN_OR_RETURN(auto shape, Shape::FromProto(result.shape()));
@@ -64,6 +84,55 @@ absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
     return Literal::Tuple(std::move(elements));
   };
   return build(shape);
+}
+
+void PreparedExecution::AlignedFree::operator()(uint8_t* p) const { std::free(p); }
+
+PreparedExecution::Buffer PreparedExecution::Allocate(size_t bytes) {
+  size_t rounded = std::max<size_t>(64, (bytes + 63) / 64 * 64);
+  return Buffer(static_cast<uint8_t*>(std::aligned_alloc(64, rounded)));
+}
+
+absl::StatusOr<PreparedExecution> PreparedExecution::Create(const Executable& executable,
+                                                            absl::Span<const Literal> arguments) {
+  PreparedExecution prepared;
+  prepared.executable_ = &executable;
+  std::vector<const Literal*> leaves;
+  for (const Literal& argument : arguments) {
+    std::vector<const Literal*> l = argument.Leaves();
+    leaves.insert(leaves.end(), l.begin(), l.end());
+  }
+  const auto& params = executable.parameters();
+  if (leaves.size() != params.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("executable takes ", params.size(), " arguments, got ", leaves.size()));
+  }
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    const ShapeProto& shape = params[i].shape();
+    const size_t bytes = static_cast<size_t>(runtime_shape::ByteSize(shape));
+    if (leaves[i]->raw().size() != bytes) {
+      return absl::InvalidArgumentError(absl::StrCat("argument ", i, " has ",
+                                                     leaves[i]->raw().size(), " bytes, parameter ",
+                                                     i, " needs ", bytes));
+    }
+    Buffer buffer = Allocate(bytes);
+    if (buffer == nullptr) return absl::ResourceExhaustedError("cannot allocate an argument");
+    if (bytes > 0) runtime_shape::LogicalToPhysical(shape, leaves[i]->raw().data(), buffer.get());
+    prepared.arguments_.emplace_back(buffer.get(), bytes);
+    prepared.storage_.push_back(std::move(buffer));
+  }
+  for (const OutputLeafProto& leaf : executable.result().leaves()) {
+    const size_t bytes = static_cast<size_t>(leaf.slice().size());
+    Buffer buffer = Allocate(bytes);
+    if (buffer == nullptr) return absl::ResourceExhaustedError("cannot allocate a result");
+    prepared.results_.emplace_back(buffer.get(), bytes);
+    prepared.storage_.push_back(std::move(buffer));
+  }
+  return prepared;
+}
+
+absl::Status PreparedExecution::Run(const ExecuteOptions& options) {
+  return executable_->ExecuteInto(arguments_, results_, options);
 }
 
 Tolerance DefaultTolerance(PrimitiveType type) {

@@ -1,6 +1,10 @@
 #ifndef AOT_COMPILER_TOOLING_LITERAL_EXECUTION_H_
 #define AOT_COMPILER_TOOLING_LITERAL_EXECUTION_H_
 
+#include <cstdint>
+#include <memory>
+#include <vector>
+
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "compiler/hlo/literal.h"
@@ -15,6 +19,31 @@ namespace aot {
 // back into a Literal (a tuple when the result shape is one).
 absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
                                             absl::Span<const Literal> arguments);
+
+// Physical argument and result buffers for one executable, made once from
+// Literals (64-byte aligned, so the host runtime reads the arguments in
+// place): Run() is then Executable::ExecuteInto alone, the steady state a
+// server that keeps its buffers sees (aot-run's timed iterations).
+class PreparedExecution {
+ public:
+  static absl::StatusOr<PreparedExecution> Create(const Executable& executable,
+                                                  absl::Span<const Literal> arguments);
+  absl::Status Run(const ExecuteOptions& options = {});
+  // The result leaves of the last Run, in their physical layouts.
+  const std::vector<absl::Span<uint8_t>>& results() const { return results_; }
+
+ private:
+  struct AlignedFree {
+    void operator()(uint8_t* p) const;
+  };
+  using Buffer = std::unique_ptr<uint8_t[], AlignedFree>;
+  static Buffer Allocate(size_t bytes);
+
+  const Executable* executable_ = nullptr;
+  std::vector<Buffer> storage_;
+  std::vector<absl::Span<const uint8_t>> arguments_;
+  std::vector<absl::Span<uint8_t>> results_;
+};
 
 struct Tolerance {
   double atol = 0;

@@ -258,6 +258,16 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Load(ExecutableProto pro
     }
     AOT_RETURN_IF_ERROR(stream->Synchronize());
   }
+  // The execution arena's layout: every non-constant allocation at a
+  // 64-byte aligned offset (host kernels may assume that alignment).
+  executable->arena_offsets_.assign(p.buffer_allocations_size(), -1);
+  int64_t arena_bytes = 0;
+  for (const BufferAllocationProto& a : p.buffer_allocations()) {
+    if (a.kind() == BufferAllocationProto::CONSTANT) continue;
+    executable->arena_offsets_[a.index()] = arena_bytes;
+    arena_bytes += (a.size() + 63) / 64 * 64;
+  }
+  executable->arena_bytes_ = arena_bytes;
   executable->parameters_.resize(p.parameters_size());
   for (const EntryParameterProto& param : p.parameters()) {
     executable->parameters_[param.parameter_number()] = param;
@@ -270,10 +280,51 @@ Executable::~Executable() {
   for (const DeviceMemory& m : constants_) {
     if (m.ptr != nullptr) platform_->Free(m);
   }
+  absl::MutexLock lock(&arenas_mu_);
+  for (const auto& arena : free_arenas_) platform_->Free(arena->memory);
+}
+
+int64_t Executable::arena_count() const {
+  absl::MutexLock lock(&arenas_mu_);
+  return arenas_created_;
+}
+
+absl::StatusOr<std::unique_ptr<Executable::Arena>> Executable::TakeArena() const {
+  {
+    absl::MutexLock lock(&arenas_mu_);
+    if (!free_arenas_.empty()) {
+      std::unique_ptr<Arena> arena = std::move(free_arenas_.back());
+      free_arenas_.pop_back();
+      return arena;
+    }
+  }
+  auto arena = std::make_unique<Arena>();
+  AOT_ASSIGN_OR_RETURN(arena->memory, platform_->Allocate(arena_bytes_));
+  absl::MutexLock lock(&arenas_mu_);
+  ++arenas_created_;
+  return arena;
+}
+
+void Executable::ReturnArena(std::unique_ptr<Arena> arena) const {
+  absl::MutexLock lock(&arenas_mu_);
+  free_arenas_.push_back(std::move(arena));
 }
 
 absl::StatusOr<std::vector<std::vector<uint8_t>>> Executable::Execute(
     absl::Span<const absl::Span<const uint8_t>> arguments, const ExecuteOptions& options) const {
+  std::vector<std::vector<uint8_t>> results(proto_.result().leaves_size());
+  std::vector<absl::Span<uint8_t>> spans(results.size());
+  for (size_t i = 0; i < results.size(); ++i) {
+    results[i].resize(static_cast<size_t>(proto_.result().leaves(i).slice().size()));
+    spans[i] = absl::MakeSpan(results[i]);
+  }
+  AOT_RETURN_IF_ERROR(ExecuteInto(arguments, spans, options));
+  return results;
+}
+
+absl::Status Executable::ExecuteInto(absl::Span<const absl::Span<const uint8_t>> arguments,
+                                     absl::Span<const absl::Span<uint8_t>> results,
+                                     const ExecuteOptions& options) const {
   if (!platform_->CanExecute()) {
     return absl::FailedPreconditionError(
         absl::StrCat("platform '", platform_->name(), "' cannot execute kernels on this machine"));
@@ -290,17 +341,24 @@ absl::StatusOr<std::vector<std::vector<uint8_t>>> Executable::Execute(
                        runtime_shape::ToString(parameters_[i].shape()), ") needs ", expected));
     }
   }
+  const EntryResultProto& result = proto_.result();
+  if (static_cast<int>(results.size()) != result.leaves_size()) {
+    return absl::InvalidArgumentError(absl::StrCat("executable has ", result.leaves_size(),
+                                                   " result leaves, got ", results.size(),
+                                                   " result buffers"));
+  }
+  for (int i = 0; i < result.leaves_size(); ++i) {
+    if (static_cast<int64_t>(results[i].size()) != result.leaves(i).slice().size()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("result buffer ", i, " has ", results[i].size(), " bytes, result leaf ", i,
+                       " (", runtime_shape::ToString(result.leaves(i).shape()), ") needs ",
+                       result.leaves(i).slice().size()));
+    }
+  }
   const bool host = platform_->kind() == PLATFORM_HOST;
   AOT_ASSIGN_OR_RETURN(std::unique_ptr<Stream> stream, platform_->AcquireStream());
+  AOT_ASSIGN_OR_RETURN(std::unique_ptr<Arena> arena, TakeArena());
   std::vector<DeviceMemory> memory(proto_.buffer_allocations_size());
-  std::vector<DeviceMemory> owned;
-  // Work queued on the stream may still use the buffers: wait for it before
-  // freeing them (also on error paths).
-  auto release = [&]() {
-    absl::Status drained = stream->Synchronize();
-    for (const DeviceMemory& m : owned) platform_->Free(m);
-    return drained;
-  };
   absl::Status status;
   for (const BufferAllocationProto& a : proto_.buffer_allocations()) {
     DeviceMemory& m = memory[a.index()];
@@ -308,6 +366,7 @@ absl::StatusOr<std::vector<std::vector<uint8_t>>> Executable::Execute(
       m = constants_[a.index()];
       continue;
     }
+    m = DeviceMemory{static_cast<char*>(arena->memory.ptr) + arena_offsets_[a.index()], a.size()};
     if (a.kind() == BufferAllocationProto::PARAMETER) {
       absl::Span<const uint8_t> arg = arguments[a.parameter_number()];
       // Host: use the caller's bytes in place when suitably aligned (no
@@ -316,51 +375,33 @@ absl::StatusOr<std::vector<std::vector<uint8_t>>> Executable::Execute(
         m = DeviceMemory{const_cast<uint8_t*>(arg.data()), a.size()};
         continue;
       }
-      auto copy = platform_->Allocate(a.size());
-      if (!copy.ok()) {
-        status = copy.status();
-        break;
-      }
-      owned.push_back(*copy);
-      m = *copy;
       if (a.size() > 0) {
         status = stream->CopyHostToDevice(arg.data(), m, a.size());
         if (!status.ok()) break;
       }
-      continue;
     }
-    auto buffer = platform_->Allocate(a.size());
-    if (!buffer.ok()) {
-      status = buffer.status();
-      break;
-    }
-    owned.push_back(*buffer);
-    m = *buffer;
   }
-  if (!status.ok()) {
-    release().IgnoreError();  // the first error is the one to report
-    return status;
-  }
-  BufferAllocations allocations(std::move(memory));
-  ExecuteParams params{platform_.get(), stream.get(), &allocations, &options};
-  status = ExecuteSequence(thunks_, params);
-  std::vector<std::vector<uint8_t>> results;
   if (status.ok()) {
-    results.reserve(proto_.result().leaves_size());
-    for (const OutputLeafProto& leaf : proto_.result().leaves()) {
-      std::vector<uint8_t> bytes(static_cast<size_t>(leaf.slice().size()));
-      if (!bytes.empty()) {
-        status = stream->CopyDeviceToHost(allocations.Resolve(BufferSlice::FromProto(leaf.slice())),
-                                          bytes.data(), leaf.slice().size());
-        if (!status.ok()) break;
-      }
-      results.push_back(std::move(bytes));
+    BufferAllocations allocations(std::move(memory));
+    ExecuteParams params{platform_.get(), stream.get(), &allocations, &options};
+    status = ExecuteSequence(thunks_, params);
+    for (int i = 0; status.ok() && i < result.leaves_size(); ++i) {
+      if (results[i].empty()) continue;
+      status = stream->CopyDeviceToHost(
+          allocations.Resolve(BufferSlice::FromProto(result.leaves(i).slice())), results[i].data(),
+          results[i].size());
     }
   }
-  absl::Status drained = release();
+  // Work queued on the stream may still use the arena: wait for it before
+  // another execution takes the arena (also on error paths).
+  absl::Status drained = stream->Synchronize();
   if (status.ok()) status = drained;
-  if (!status.ok()) return status;
-  return results;
+  if (drained.ok()) {
+    ReturnArena(std::move(arena));
+  } else {
+    platform_->Free(arena->memory);  // possibly still in use by the device: never reused
+  }
+  return status;
 }
 
 ExecutableProto Executable::ToProto() const {

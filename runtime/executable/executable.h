@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
 #include "proto/executable.pb.h"
 #include "runtime/executable/load_passes.h"
@@ -50,6 +52,22 @@ class Executable {
       absl::Span<const absl::Span<const uint8_t>> arguments,
       const ExecuteOptions& options = {}) const;
 
+  // Execute without allocating: result leaf i is written into `results[i]`
+  // (exactly its byte size, in the physical layout of its shape). The
+  // execution's buffers come from an arena of this executable, reused
+  // across executions (one per concurrent execution); on the host an
+  // argument whose bytes are 64-byte aligned is read in place, others are
+  // copied into the arena. The fast path for callers that keep their
+  // buffers (aot-run's steady state, the literal path, benchmarks).
+  absl::Status ExecuteInto(absl::Span<const absl::Span<const uint8_t>> arguments,
+                           absl::Span<const absl::Span<uint8_t>> results,
+                           const ExecuteOptions& options = {}) const;
+
+  // Bytes of one execution arena (every allocation that is not a
+  // constant, at 64-byte aligned offsets), and how many arenas exist now.
+  int64_t arena_bytes() const { return arena_bytes_; }
+  int64_t arena_count() const;
+
   // The serialized executable, rebuilt from the in-memory thunks (ToProto)
   // and the executable's tables; deterministic. Command buffers are
   // written as the kernels they grouped.
@@ -74,6 +92,21 @@ class Executable {
   std::vector<EntryParameterProto> parameters_;  // by parameter number
   std::vector<DeviceMemory> constants_;          // by allocation index (or empty)
   LoadStats stats_;
+
+  // Execution arenas: one platform allocation each, holding every
+  // non-constant allocation at arena_offsets_[index]. Taken by an
+  // execution and given back after it, so concurrent executions never
+  // share one and a steady-state execution allocates nothing.
+  struct Arena {
+    DeviceMemory memory;
+  };
+  absl::StatusOr<std::unique_ptr<Arena>> TakeArena() const;
+  void ReturnArena(std::unique_ptr<Arena> arena) const;
+  std::vector<int64_t> arena_offsets_;  // by allocation index (-1: constant)
+  int64_t arena_bytes_ = 0;
+  mutable absl::Mutex arenas_mu_;
+  mutable std::vector<std::unique_ptr<Arena>> free_arenas_ ABSL_GUARDED_BY(arenas_mu_);
+  mutable int64_t arenas_created_ ABSL_GUARDED_BY(arenas_mu_) = 0;
 };
 
 }  // namespace aot

@@ -206,6 +206,50 @@ TEST(ExecutableTest, ConcurrentExecutionFromEightThreads) {
   EXPECT_EQ(failures.load(), 0);
 }
 
+TEST(ExecutableTest, ExecutionsReuseOneArenaAndConcurrentOnesGetTheirOwn) {
+  auto executable = HostClient()->DeserializeExecutable(Serialize(MakeExecutable()));
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  EXPECT_EQ((*executable)->arena_count(), 0);
+  EXPECT_GE((*executable)->arena_bytes(), kBytes);
+  std::vector<float> a = Iota(1), b = Iota(2);
+  for (int i = 0; i < 5; ++i) ExpectAddMul(*(*executable)->Execute({Bytes(a), Bytes(b)}), a, b);
+  EXPECT_EQ((*executable)->arena_count(), 1) << "sequential executions share one arena";
+  // Concurrent executions take arenas of their own (never more than the
+  // number running at once), and every result is right.
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      std::vector<float> x = Iota(static_cast<float>(t)), y = Iota(3);
+      for (int i = 0; i < 20; ++i) {
+        auto results = (*executable)->Execute({Bytes(x), Bytes(y)});
+        const float* out = reinterpret_cast<const float*>((*results)[0].data());
+        for (int64_t k = 0; k < kN; ++k) failures += out[k] != (x[k] + y[k]) * x[k];
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_GE((*executable)->arena_count(), 1);
+  EXPECT_LE((*executable)->arena_count(), 5);
+}
+
+TEST(ExecutableTest, ExecuteIntoWritesTheCallersBuffers) {
+  auto executable = HostClient()->DeserializeExecutable(Serialize(MakeExecutable()));
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  std::vector<float> a = Iota(4), b = Iota(-1), out(kN, -7.0f);
+  absl::Span<uint8_t> result(reinterpret_cast<uint8_t*>(out.data()), kBytes);
+  ASSERT_TRUE((*executable)->ExecuteInto({Bytes(a), Bytes(b)}, {result}).ok());
+  for (int64_t i = 0; i < kN; ++i) ASSERT_EQ(out[i], (a[i] + b[i]) * a[i]) << i;
+  // Wrong result buffers are errors naming the leaf.
+  std::vector<float> small(3);
+  absl::Span<uint8_t> short_result(reinterpret_cast<uint8_t*>(small.data()), 12);
+  absl::Status wrong_size = (*executable)->ExecuteInto({Bytes(a), Bytes(b)}, {short_result});
+  EXPECT_THAT(std::string(wrong_size.message()), HasSubstr("result buffer 0 has 12 bytes"));
+  absl::Status wrong_count = (*executable)->ExecuteInto({Bytes(a), Bytes(b)}, {});
+  EXPECT_THAT(std::string(wrong_count.message()), HasSubstr("has 1 result leaves, got 0"));
+}
+
 TEST(ExecutableTest, ArgumentErrorsNameTheParameter) {
   auto executable = HostClient()->DeserializeExecutable(Serialize(MakeExecutable()));
   ASSERT_TRUE(executable.ok());
