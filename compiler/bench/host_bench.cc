@@ -1,0 +1,294 @@
+// Host benchmarks (scripts/bench.sh): compiled executables run through
+// Executable::ExecuteInto with buffers made once, against baselines
+// measured in the same run: memcpy (one thread, and split over the same
+// number of threads the runtime's pool uses) for memory-bound programs,
+// cblas_sgemm for the dot. Figures are bytes/s (or FLOP/s); scripts/bench.sh
+// prints the ratios.
+#include <cblas.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "benchmark/benchmark.h"
+#include "compiler/backend/compiler.h"
+#include "compiler/hlo/hlo_parser.h"
+#include "compiler/target/target_config.h"
+#include "compiler/target/target_selection.h"
+#include "runtime/executable/client.h"
+#include "runtime/platform/host/cpu_features.h"
+#include "runtime/platform/host/thread_pool.h"
+
+namespace aot {
+namespace {
+
+struct AlignedFree {
+  void operator()(void* p) const { std::free(p); }
+};
+using Buffer = std::unique_ptr<uint8_t[], AlignedFree>;
+
+Buffer Aligned(size_t bytes, uint8_t fill) {
+  Buffer b(static_cast<uint8_t*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64)));
+  std::memset(b.get(), fill, bytes);  // touch every page before timing
+  return b;
+}
+
+const Client& HostClient() {
+  static const Client* client = Client::Create("host").value().release();
+  return *client;
+}
+
+// A compiled executable with its argument and result buffers.
+struct Prepared {
+  std::unique_ptr<Executable> executable;
+  std::vector<Buffer> storage;
+  std::vector<absl::Span<const uint8_t>> arguments;
+  std::vector<absl::Span<uint8_t>> results;
+};
+
+absl::StatusOr<Prepared> Prepare(const std::string& hlo, bool fusion = true) {
+  auto module = ParseHloModule(hlo);
+  if (!module.ok()) return module.status();
+  auto target =
+      ShippedTargetConfig(DefaultTargetName(PLATFORM_HOST, DetectHostCpuFeatures()));
+  if (!target.ok()) return target.status();
+  CompileOptions options;
+  options.enable_fusion = fusion;
+  auto compiled = Compile(**module, *target, options);
+  if (!compiled.ok()) return compiled.status();
+  auto executable = (*compiled)->LoadExecutable(HostClient());
+  if (!executable.ok()) return executable.status();
+  Prepared p;
+  p.executable = *std::move(executable);
+  for (const EntryParameterProto& param : p.executable->parameters()) {
+    // Small values: no overflow or NaN in any benchmark's arithmetic.
+    p.storage.push_back(Aligned(param.slice().size(), 0x3c));
+    p.arguments.emplace_back(p.storage.back().get(), param.slice().size());
+  }
+  for (const OutputLeafProto& leaf : p.executable->result().leaves()) {
+    p.storage.push_back(Aligned(leaf.slice().size(), 0));
+    p.results.emplace_back(p.storage.back().get(), leaf.slice().size());
+  }
+  return p;
+}
+
+void RunProgram(benchmark::State& state, const std::string& hlo, int64_t bytes_per_run,
+                int64_t flops_per_run = 0, bool fusion = true) {
+  auto prepared = Prepare(hlo, fusion);
+  if (!prepared.ok()) {
+    state.SkipWithError(std::string(prepared.status().message()).c_str());
+    return;
+  }
+  if (absl::Status s = prepared->executable->ExecuteInto(prepared->arguments, prepared->results);
+      !s.ok()) {
+    state.SkipWithError(std::string(s.message()).c_str());
+    return;
+  }
+  for (auto _ : state) {
+    absl::Status s = prepared->executable->ExecuteInto(prepared->arguments, prepared->results);
+    if (!s.ok()) {
+      state.SkipWithError(std::string(s.message()).c_str());
+      return;
+    }
+  }
+  if (bytes_per_run > 0) state.SetBytesProcessed(state.iterations() * bytes_per_run);
+  if (flops_per_run > 0) {
+    state.counters["FLOPS"] = benchmark::Counter(static_cast<double>(flops_per_run),
+                                                 benchmark::Counter::kIsIterationInvariantRate);
+  }
+}
+
+constexpr int64_t kRows = 2048, kCols = 4096, kBytes = kRows * kCols * 4;
+
+// --- baselines --------------------------------------------------------------
+
+// One thread copies kBytes (bytes processed: read + written).
+void BM_Memcpy(benchmark::State& state) {
+  Buffer src = Aligned(kBytes, 1), dst = Aligned(kBytes, 0);
+  for (auto _ : state) {
+    std::memcpy(dst.get(), src.get(), kBytes);
+    benchmark::DoNotOptimize(dst.get());
+  }
+  state.SetBytesProcessed(state.iterations() * 2 * kBytes);
+}
+BENCHMARK(BM_Memcpy)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// The same copy split into one contiguous chunk per thread of a pool as
+// large as the runtime's (hardware threads, the caller included).
+void BM_MemcpyThreaded(benchmark::State& state) {
+  Buffer src = Aligned(kBytes, 1), dst = Aligned(kBytes, 0);
+  const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  ThreadPool pool(threads - 1);
+  const int64_t chunk = (kBytes / threads + 63) / 64 * 64;
+  for (auto _ : state) {
+    pool.ParallelFor(threads, [&](int64_t i) {
+      int64_t begin = i * chunk, end = std::min<int64_t>(kBytes, begin + chunk);
+      if (begin < end) std::memcpy(dst.get() + begin, src.get() + begin, end - begin);
+    });
+    benchmark::DoNotOptimize(dst.get());
+  }
+  state.SetBytesProcessed(state.iterations() * 2 * kBytes);
+  state.counters["threads"] = threads;
+}
+BENCHMARK(BM_MemcpyThreaded)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+constexpr int64_t kGemm = 1024;
+
+void BM_CblasSgemm(benchmark::State& state) {
+  std::vector<float> a(kGemm * kGemm, 0.5f), b(kGemm * kGemm, 0.25f), c(kGemm * kGemm);
+  for (auto _ : state) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, kGemm, kGemm, kGemm, 1.0f, a.data(),
+                kGemm, b.data(), kGemm, 0.0f, c.data(), kGemm);
+    benchmark::DoNotOptimize(c.data());
+  }
+  state.counters["FLOPS"] = benchmark::Counter(2.0 * kGemm * kGemm * kGemm,
+                                               benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_CblasSgemm)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// --- overhead ---------------------------------------------------------------
+
+// The smallest program: the cost of one execution around one kernel.
+void BM_EmptyKernelExecution(benchmark::State& state) {
+  RunProgram(state, R"(HloModule tiny
+ENTRY e {
+  x = f32[16] parameter(0)
+  ROOT r = f32[16] add(x, x)
+})",
+             0);
+}
+BENCHMARK(BM_EmptyKernelExecution)->Unit(benchmark::kMicrosecond);
+
+// 100 small kernels (fusion off) in one command buffer.
+void BM_CommandBuffer100Kernels(benchmark::State& state) {
+  std::string hlo = "HloModule chain\nENTRY e {\n  v0 = f32[256] parameter(0)\n";
+  for (int i = 1; i <= 100; ++i) {
+    absl::StrAppend(&hlo, "  ", i == 100 ? "ROOT " : "", "v", i, " = f32[256] ",
+                    i % 2 ? "add" : "multiply", "(v", i - 1, ", v0)\n");
+  }
+  hlo += "}\n";
+  RunProgram(state, hlo, 0, 0, /*fusion=*/false);
+  state.counters["kernels"] = 100;
+}
+BENCHMARK(BM_CommandBuffer100Kernels)->Unit(benchmark::kMicrosecond);
+
+// The allocating Execute (vectors in, vectors out) on the elementwise
+// program: what the zero-copy path saves.
+void BM_ElementwiseExecuteAllocating(benchmark::State& state) {
+  auto prepared = Prepare(R"(HloModule ew
+ENTRY e {
+  x = f32[2048,4096] parameter(0)
+  y = f32[2048,4096] parameter(1)
+  m = f32[2048,4096] multiply(x, y)
+  ROOT r = f32[2048,4096] add(m, x)
+})");
+  if (!prepared.ok()) {
+    state.SkipWithError(std::string(prepared.status().message()).c_str());
+    return;
+  }
+  for (auto _ : state) {
+    auto results = prepared->executable->Execute(prepared->arguments);
+    if (!results.ok()) {
+      state.SkipWithError(std::string(results.status().message()).c_str());
+      return;
+    }
+  }
+  state.SetBytesProcessed(state.iterations() * 3 * kBytes);
+}
+BENCHMARK(BM_ElementwiseExecuteAllocating)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// --- programs ---------------------------------------------------------------
+
+void BM_Elementwise(benchmark::State& state) {
+  RunProgram(state, R"(HloModule ew
+ENTRY e {
+  x = f32[2048,4096] parameter(0)
+  y = f32[2048,4096] parameter(1)
+  m = f32[2048,4096] multiply(x, y)
+  ROOT r = f32[2048,4096] add(m, x)
+})",
+             3 * kBytes);
+}
+BENCHMARK(BM_Elementwise)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_Tanh(benchmark::State& state) {
+  RunProgram(state, R"(HloModule t
+ENTRY e {
+  x = f32[2048,4096] parameter(0)
+  ROOT r = f32[2048,4096] tanh(x)
+})",
+             2 * kBytes);
+}
+BENCHMARK(BM_Tanh)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_RowSum(benchmark::State& state) {
+  RunProgram(state, R"(HloModule rs
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[2048,4096] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[2048] reduce(x, z), dimensions={1}, to_apply=add
+})",
+             kBytes + kRows * 4);
+}
+BENCHMARK(BM_RowSum)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_Softmax(benchmark::State& state) {
+  RunProgram(state, R"(HloModule softmax
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[4096,1024] parameter(0)
+  ninf = f32[] constant(-inf)
+  mx = f32[4096] reduce(x, ninf), dimensions={1}, to_apply=max
+  mxb = f32[4096,1024] broadcast(mx), dimensions={0}
+  d = f32[4096,1024] subtract(x, mxb)
+  e = f32[4096,1024] exponential(d)
+  zero = f32[] constant(0)
+  s = f32[4096] reduce(e, zero), dimensions={1}, to_apply=add
+  sb = f32[4096,1024] broadcast(s), dimensions={0}
+  ROOT r = f32[4096,1024] divide(e, sb)
+})",
+             2 * 4096 * 1024 * 4);
+}
+BENCHMARK(BM_Softmax)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_Transpose(benchmark::State& state) {
+  RunProgram(state, R"(HloModule tr
+ENTRY e {
+  x = f32[4096,4096] parameter(0)
+  ROOT r = f32[4096,4096] transpose(x), dimensions={1,0}
+})",
+             2 * 4096 * 4096 * 4);
+}
+BENCHMARK(BM_Transpose)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_Dot(benchmark::State& state) {
+  RunProgram(state, R"(HloModule dot
+ENTRY e {
+  a = f32[1024,1024] parameter(0)
+  b = f32[1024,1024] parameter(1)
+  ROOT c = f32[1024,1024] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})",
+             0, 2 * kGemm * kGemm * kGemm);
+}
+BENCHMARK(BM_Dot)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace aot

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Runs the benchmarks (Google Benchmark binaries under */bench) and prints
+# each program's figure as a ratio against the baseline measured in the
+# same run: memory-bound programs against multi-threaded memcpy (same
+# thread count as the runtime's pool), the dot against cblas_sgemm, and,
+# when python3 has numpy, numpy on the same shapes.
+#   scripts/bench.sh [--filter=REGEX] [--min_time=SECONDS] [--json=OUT.json]
+# Builds what is missing first (scripts/build.sh host_bench). CUDA
+# benchmarks run in scripts/gpu_check.sh.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+filter="."
+min_time="0.5"
+json=""
+for arg in "$@"; do
+  case "$arg" in
+    --filter=*) filter="${arg#--filter=}" ;;
+    --min_time=*) min_time="${arg#--min_time=}" ;;
+    --json=*) json="${arg#--json=}" ;;
+    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench.sh: unknown argument '$arg' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+bash scripts/build.sh host_bench > /dev/null
+build_dir="${AOT_BUILD_DIR:-build}"
+out="$(mktemp)"
+trap 'rm -f "$out"' EXIT
+"$build_dir/compiler/bench/host_bench" "--benchmark_filter=$filter" \
+  "--benchmark_min_time=$min_time" --benchmark_out="$out" --benchmark_out_format=json
+[ -n "$json" ] && cp "$out" "$json"
+
+python3 - "$out" << 'PY'
+import json, sys, timeit
+data = json.load(open(sys.argv[1]))
+runs = {b["name"].split("/")[0]: b for b in data["benchmarks"] if not b.get("error_occurred")}
+print()
+print("| program | figure | baseline | ratio | target |")
+print("|---|---|---|---|---|")
+def row(name, base, key, unit, target=""):
+    if name not in runs or base not in runs:
+        return
+    a, b = runs[name].get(key), runs[base].get(key)
+    if not a or not b:
+        return
+    print(f"| {name} | {a / 1e9:.2f} G{unit} | {base} {b / 1e9:.2f} G{unit} | {a / b:.2f} | {target} |")
+for name, target in [("BM_Elementwise", ">= 0.70"), ("BM_Tanh", ">= 0.70"), ("BM_RowSum", ""),
+                     ("BM_Softmax", ">= 0.50"), ("BM_Transpose", ">= 0.40"),
+                     ("BM_ElementwiseExecuteAllocating", "")]:
+    row(name, "BM_MemcpyThreaded", "bytes_per_second", "B/s", target)
+row("BM_Dot", "BM_CblasSgemm", "FLOPS", "FLOP/s", ">= 0.95")
+for name in ["BM_EmptyKernelExecution", "BM_CommandBuffer100Kernels"]:
+    if name in runs:
+        r = runs[name]
+        print(f"| {name} | {r['real_time']:.2f} {r['time_unit']} per execution | | | |")
+try:
+    import numpy as np
+except ImportError:
+    print("\n(numpy not installed: no numpy column)")
+    sys.exit(0)
+x = np.full((2048, 4096), 0.5, np.float32); y = np.full((2048, 4096), 0.25, np.float32)
+def best(f):
+    return min(timeit.repeat(f, number=1, repeat=10))
+print("\n| program | numpy time |")
+print("|---|---|")
+print(f"| x*y+x [2048,4096] | {best(lambda: x * y + x) * 1e3:.2f} ms |")
+print(f"| tanh [2048,4096] | {best(lambda: np.tanh(x)) * 1e3:.2f} ms |")
+print(f"| row sum [2048,4096] | {best(lambda: x.sum(axis=1)) * 1e3:.2f} ms |")
+t = np.full((4096, 4096), 0.5, np.float32)
+print(f"| transpose [4096,4096] | {best(lambda: np.ascontiguousarray(t.T)) * 1e3:.2f} ms |")
+a = np.full((1024, 1024), 0.5, np.float32)
+print(f"| dot [1024,1024]^2 | {best(lambda: a @ a) * 1e3:.2f} ms |")
+PY
