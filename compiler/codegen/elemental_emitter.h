@@ -103,6 +103,9 @@ class ElementalEmitter {
   absl::StatusOr<llvm::Value*> EmitConstant(const HloInstruction& instr, const IrIndex& index);
   // Calls an LLVM intrinsic or (GPU) a libdevice function.
   llvm::Value* MathCall(const char* name, std::vector<llvm::Value*> args);
+  // exp and tanh: vectorizable polynomials for host f32, MathCall otherwise.
+  llvm::Value* Exp(llvm::Value* x);
+  llvm::Value* Tanh(llvm::Value* x);
   llvm::Value* IntPower(llvm::Value* base, llvm::Value* exponent, bool is_signed);
 
   struct CacheKey {

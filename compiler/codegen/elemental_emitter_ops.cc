@@ -418,6 +418,17 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitReduceUncached(
           auto v, Emit(*instr.operand(i), IrIndex::Multi(in_multi, instr.operand(i)->shape())));
       args.push_back(v);
     }
+    // Host: the combiner may be reassociated (as XLA does), so the loop
+    // vectorizer can keep several partial accumulators; float results then
+    // differ from the serial order by rounding (the goldens record the
+    // compiled outputs; comparisons with the interpreter use
+    // DefaultTolerance, which covers summation order).
+    llvm::IRBuilder<>::FastMathFlagGuard guard(*b_);
+    if (device_ == Device::kHost) {
+      llvm::FastMathFlags flags;
+      flags.setAllowReassoc();
+      b_->setFastMathFlags(flags);
+    }
     return Accumulate(*instr.to_apply(), args, acc);
   }));
   return LoadAccumulators(types, acc);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -89,10 +90,9 @@ class KernelBuilder {
         status = EmitSelectAndScatter(*root);
         break;
       default: {
-        if (gpu_) {
-          AOT_ASSIGN_OR_RETURN(bool emitted, EmitGpuRowReduction(*root));
-          if (emitted) break;
-        }
+        AOT_ASSIGN_OR_RETURN(bool emitted,
+                             gpu_ ? EmitGpuRowReduction(*root) : EmitHostRowReduction(*root));
+        if (emitted) break;
         status = EmitElementParallel(*root);
         break;
       }
@@ -287,56 +287,137 @@ class KernelBuilder {
     });
   }
 
-  // GPU: a kernel whose reduce (the root, or the one reduce of a fusion,
+  // A kernel whose reduce (the root, or the one reduce of a fusion,
   // fusion.h's "kInput") reduces the trailing dimensions of its operand
-  // (rows; a full reduction is one row). One block per row: each thread
-  // accumulates a strided slice of the row, the warp combines with
-  // butterfly shuffles, the warps through shared memory, and the row's
-  // value is broadcast to the block through shared memory. The root is then
-  // stored once per row (root = the reduce, or dimensions OUT) or, for an
-  // epilogue on the input's dimensions (softmax's exp / broadcast(sum)),
-  // per element of the row by the block's threads; the reduce is read
-  // there as the row's value, never recomputed. Reassociates the reduction
-  // (XLA does too); the goldens compare CUDA outputs with a tolerance.
-  // Returns false (nothing emitted) for any other kernel: column
-  // reductions, variadic reduces, several outputs, accumulators that are
-  // neither 1..32 nor 64 bits wide.
-  absl::StatusOr<bool> EmitGpuRowReduction(const HloInstruction& root) {
-    if (outputs_.size() != 1) return false;
+  // (rows; a full reduction is one row), with one output that is either
+  // the reduce's dimensions (stored once per row) or the operand's (an
+  // epilogue computed per element of the row, reading the reduce only as
+  // its own row's value).
+  struct RowReductionPlan {
+    const HloInstruction* hero = nullptr;
+    int64_t rows = 0, row_length = 0;
+    bool per_row = false;  // else per element of the row
+    Shape in_logical;
+  };
+  std::optional<RowReductionPlan> PlanRowReduction(const HloInstruction& root) {
+    if (outputs_.size() != 1) return std::nullopt;
     const HloInstruction* hero = nullptr;
     if (root.opcode() == HloOpcode::kReduce) {
       hero = &root;
     } else if (spec_.instruction->opcode() == HloOpcode::kFusion) {
       for (const HloInstruction* h : spec_.instruction->called_computations()[0]->instructions()) {
         if (h->opcode() != HloOpcode::kReduce) continue;
-        if (hero != nullptr) return false;
+        if (hero != nullptr) return std::nullopt;
         hero = h;
       }
     }
-    if (hero == nullptr || hero->operand_count() != 2) return false;
+    if (hero == nullptr || hero->operand_count() != 2) return std::nullopt;
     const Shape& in = hero->operand(0)->shape();
     std::vector<int64_t> reduced = hero->dimensions();
     std::sort(reduced.begin(), reduced.end());
     const int64_t kept = in.rank() - static_cast<int64_t>(reduced.size());
     for (size_t i = 0; i < reduced.size(); ++i) {
-      if (reduced[i] != kept + static_cast<int64_t>(i)) return false;  // not trailing
+      if (reduced[i] != kept + static_cast<int64_t>(i)) return std::nullopt;  // not trailing
     }
-    if (reduced.empty()) return false;
-    int64_t row_length = 1, rows = 1;
-    for (int64_t d = 0; d < in.rank(); ++d) (d < kept ? rows : row_length) *= in.dimensions(d);
-    if (rows == 0 || row_length == 0) return false;
+    if (reduced.empty()) return std::nullopt;
+    RowReductionPlan plan;
+    plan.hero = hero;
+    plan.rows = plan.row_length = 1;
+    for (int64_t d = 0; d < in.rank(); ++d) {
+      (d < kept ? plan.rows : plan.row_length) *= in.dimensions(d);
+    }
+    if (plan.rows == 0 || plan.row_length == 0 || plan.rows > 2147483647) return std::nullopt;
     const Shape& out = outputs_[0].shape();
-    const bool per_row = out.dimensions() == hero->shape().dimensions();
+    plan.per_row = out.dimensions() == hero->shape().dimensions();
     const bool per_element = kept > 0 && out.dimensions() == in.dimensions();
-    if (!per_row && !per_element) return false;
-    if (rows > 2147483647) return false;
+    if (!plan.per_row && !per_element) return std::nullopt;
     // Every use of the reduce on the way to the root must read the row's
     // own value (fusion.h's epilogue contract; a fusion from a dump need
     // not keep it).
     if (&root != hero && !ReadsOwnRow(*hero, root, kept, in, /*broadcast_seen=*/false,
                                       /*broadcast_needed=*/per_element)) {
-      return false;
+      return std::nullopt;
     }
+    plan.in_logical = Shape(in.element_type(), in.dimensions());
+    return plan;
+  }
+
+  // Host: blocks of whole rows. Each row is reduced by one loop (the
+  // combiner reassociable, so it vectorizes with several accumulators),
+  // then its root values are computed by a second loop over the row that
+  // reads the reduce as the row's value, so the epilogue (softmax's
+  // exp / sum) vectorizes too instead of re-entering the reduction per
+  // element.
+  absl::StatusOr<bool> EmitHostRowReduction(const HloInstruction& root) {
+    std::optional<RowReductionPlan> plan = PlanRowReduction(root);
+    if (!plan) return false;
+    const HloInstruction* hero = plan->hero;
+    const int64_t row_length = plan->row_length, rows = plan->rows;
+    // About 16K elements per block, whole rows.
+    const int64_t rows_per_block =
+        std::min<int64_t>(rows, std::max<int64_t>(1, (16384 + row_length - 1) / row_length));
+    SetDims((rows + rows_per_block - 1) / rows_per_block, rows_per_block);
+    llvm::Type* acc_type = ComputeType(hero->shape().element_type(), context_);
+    AOT_ASSIGN_OR_RETURN(llvm::Value * init, emitter_->Emit(*hero->operand(1), IrIndex()));
+    llvm::AllocaInst* acc = emitter_->EntryAlloca(acc_type);
+    llvm::Value* first_row = b_.CreateMul(block_, b_.getInt64(rows_per_block));
+    const Shape& out = outputs_[0].shape();
+    Shape logical(out.element_type(), out.dimensions());
+    AOT_RETURN_IF_ERROR(emitter_->EmitLoop(rows_per_block, [&](llvm::Value* i) -> absl::Status {
+      llvm::Value* row = b_.CreateAdd(first_row, i);
+      return emitter_->EmitIf(b_.CreateICmpSLT(row, b_.getInt64(rows)), [&]() -> absl::Status {
+        llvm::Value* base = b_.CreateMul(row, b_.getInt64(row_length));
+        b_.CreateStore(init, acc);
+        AOT_RETURN_IF_ERROR(emitter_->EmitLoop(row_length, [&](llvm::Value* j) -> absl::Status {
+          AOT_ASSIGN_OR_RETURN(
+              llvm::Value * v,
+              emitter_->Emit(*hero->operand(0),
+                             IrIndex::Linear(b_.CreateAdd(base, j), plan->in_logical)));
+          llvm::IRBuilder<>::FastMathFlagGuard guard(b_);
+          llvm::FastMathFlags flags;
+          flags.setAllowReassoc();
+          b_.setFastMathFlags(flags);
+          AOT_ASSIGN_OR_RETURN(auto sum, emitter_->EmitScalarComputation(
+                                             *hero->to_apply(), {b_.CreateLoad(acc_type, acc), v}));
+          b_.CreateStore(sum[0], acc);
+          return absl::OkStatus();
+        }));
+        emitter_->SetUniformValue(hero, {b_.CreateLoad(acc_type, acc)});
+        if (plan->per_row) {
+          IrIndex index = IrIndex::Linear(row, logical);
+          AOT_ASSIGN_OR_RETURN(llvm::Value * v, emitter_->Emit(root, index));
+          outputs_[0].Store(b_, index, v);
+          return absl::OkStatus();
+        }
+        return emitter_->EmitLoop(row_length, [&](llvm::Value* j) -> absl::Status {
+          IrIndex index = IrIndex::Linear(b_.CreateAdd(base, j), logical);
+          AOT_ASSIGN_OR_RETURN(llvm::Value * v, emitter_->Emit(root, index));
+          outputs_[0].Store(b_, index, v);
+          return absl::OkStatus();
+        });
+      });
+    }));
+    return true;
+  }
+
+  // GPU: one block per row. Each thread accumulates a strided slice of the
+  // row, the warp combines with butterfly shuffles, the warps through
+  // shared memory, and the row's value is broadcast to the block through
+  // shared memory. The root is then stored once per row, or per element
+  // of the row by the block's threads reading the reduce as the row's
+  // value (never recomputed). Reassociates the reduction (XLA does too);
+  // the goldens compare CUDA outputs with a tolerance. Returns false
+  // (nothing emitted) for any other kernel: column reductions, variadic
+  // reduces, several outputs, accumulators that are neither 1..32 nor 64
+  // bits wide.
+  absl::StatusOr<bool> EmitGpuRowReduction(const HloInstruction& root) {
+    std::optional<RowReductionPlan> plan = PlanRowReduction(root);
+    if (!plan) return false;
+    const HloInstruction* hero = plan->hero;
+    const int64_t row_length = plan->row_length, rows = plan->rows;
+    const bool per_row = plan->per_row;
+    const Shape& out = outputs_[0].shape();
+    const Shape& in_logical = plan->in_logical;
     llvm::Type* acc_type = ComputeType(hero->shape().element_type(), context_);
     const unsigned bits = acc_type->getPrimitiveSizeInBits();
     if (bits == 0 || (bits > 32 && bits != 64)) return false;
@@ -345,7 +426,6 @@ class KernelBuilder {
     const int64_t warps = threads / 32;
     SetDims(rows, threads);
     llvm::Value* row = block_;
-    const Shape in_logical(in.element_type(), in.dimensions());
     auto combine = [&](llvm::Value* a, llvm::Value* b) -> absl::StatusOr<llvm::Value*> {
       AOT_ASSIGN_OR_RETURN(auto r, emitter_->EmitScalarComputation(*hero->to_apply(), {a, b}));
       return r[0];

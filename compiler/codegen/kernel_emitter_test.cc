@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "compiler/codegen/llvm_backend.h"
 #include "compiler/hlo/hlo_computation.h"
@@ -462,21 +463,35 @@ TEST(KernelEmitterTest, HostBinaryIsARelocatableX86ObjectWithTheAbiSymbols) {
 }
 
 TEST(KernelEmitterTest, HostMathCallsLibmOnlyThroughTheAllowList) {
-  constexpr char kExp[] = R"(
+  constexpr char kMath[] = R"(
 HloModule m
 ENTRY %main (x: f32[64]) -> f32[64] {
   %x = f32[64]{0} parameter(0)
-  ROOT %e = f32[64]{0} exponential(%x)
+  ROOT %e = f32[64]{0} OP(%x)
 }
 )";
-  auto kernel = CompileRoot(kExp, "host-x86-64-v3");
-  ASSERT_TRUE(kernel.ok()) << kernel.status();
-  auto undefined = UndefinedSymbols(kernel->binary.object());
+  auto compile = [&](absl::string_view op) {
+    std::string hlo = kMath;
+    hlo.replace(hlo.find("OP"), 2, std::string(op));
+    return CompileRoot(hlo, "host-x86-64-v3");
+  };
+  // log stays a libm call, resolved through the allow-list.
+  auto log = compile("log");
+  ASSERT_TRUE(log.ok()) << log.status();
+  auto undefined = UndefinedSymbols(log->binary.object());
   ASSERT_TRUE(undefined.ok()) << undefined.status();
-  EXPECT_NE(std::find(undefined->begin(), undefined->end(), "expf"), undefined->end());
-  auto disallowed = DisallowedSymbols(kernel->binary.object());
+  EXPECT_NE(std::find(undefined->begin(), undefined->end(), "logf"), undefined->end());
+  auto disallowed = DisallowedSymbols(log->binary.object());
   ASSERT_TRUE(disallowed.ok()) << disallowed.status();
   EXPECT_TRUE(disallowed->empty());
+  // f32 exp and tanh are polynomials in the kernel: no import at all.
+  for (absl::string_view op : {"exponential", "tanh"}) {
+    auto kernel = compile(op);
+    ASSERT_TRUE(kernel.ok()) << kernel.status();
+    auto imports = UndefinedSymbols(kernel->binary.object());
+    ASSERT_TRUE(imports.ok()) << imports.status();
+    EXPECT_TRUE(imports->empty()) << op << " imports " << absl::StrJoin(*imports, ", ");
+  }
 }
 
 TEST(KernelEmitterTest, KernelWithoutOutputsIsAnErrorNamingTheInstruction) {
