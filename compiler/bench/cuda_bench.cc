@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "benchmark/benchmark.h"
 #include "compiler/backend/compiler.h"
+#include "compiler/bench/bench_programs.h"
 #include "compiler/hlo/hlo_parser.h"
 #include "compiler/target/target_config.h"
 #include "runtime/executable/client.h"
@@ -142,7 +143,8 @@ void RunResident(benchmark::State& state, const std::string& hlo, int64_t bytes_
   }
 }
 
-constexpr int64_t kRows = 2048, kCols = 4096, kElements = kRows * kCols;
+using bench::kRows;
+constexpr int64_t kElements = bench::kRows * bench::kCols;
 
 // Baseline: one device-to-device copy of the elementwise operand (bytes
 // read + written).
@@ -174,71 +176,24 @@ void BM_DeviceToDeviceCopy(benchmark::State& state) {
 BENCHMARK(BM_DeviceToDeviceCopy)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 void BM_Elementwise(benchmark::State& state) {
-  RunResident(state, R"(HloModule elementwise
-ENTRY e {
-  x = f32[2048,4096] parameter(0)
-  y = f32[2048,4096] parameter(1)
-  m = f32[2048,4096] multiply(x, y)
-  ROOT r = f32[2048,4096] add(m, x)
-})",
-              3 * kElements * 4, 0);
+  RunResident(state, bench::kElementwise, 3 * kElements * 4, 0);
 }
 BENCHMARK(BM_Elementwise)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 void BM_RowReduction(benchmark::State& state) {
-  RunResident(state, R"(HloModule row_sum
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
-ENTRY e {
-  x = f32[2048,4096] parameter(0)
-  z = f32[] constant(0)
-  ROOT r = f32[2048] reduce(x, z), dimensions={1}, to_apply=add
-})",
-              kElements * 4 + kRows * 4, 0);
+  RunResident(state, bench::kRowSum, kElements * 4 + kRows * 4, 0);
 }
 BENCHMARK(BM_RowReduction)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 void BM_Softmax(benchmark::State& state) {
-  RunResident(state, R"(HloModule softmax
-max {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT m = f32[] maximum(a, b)
-}
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
-ENTRY e {
-  x = f32[4096,1024] parameter(0)
-  ninf = f32[] constant(-inf)
-  mx = f32[4096] reduce(x, ninf), dimensions={1}, to_apply=max
-  mxb = f32[4096,1024] broadcast(mx), dimensions={0}
-  d = f32[4096,1024] subtract(x, mxb)
-  e = f32[4096,1024] exponential(d)
-  zero = f32[] constant(0)
-  s = f32[4096] reduce(e, zero), dimensions={1}, to_apply=add
-  sb = f32[4096,1024] broadcast(s), dimensions={0}
-  ROOT r = f32[4096,1024] divide(e, sb)
-})",
-              2 * 4096 * 1024 * 4, 0);
+  RunResident(state, bench::kSoftmax, bench::kSoftmaxBytes, 0);
 }
 BENCHMARK(BM_Softmax)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 constexpr int64_t kGemm = 2048;
 
 void BM_Gemm(benchmark::State& state) {
-  RunResident(state, R"(HloModule gemm
-ENTRY e {
-  a = f32[2048,2048] parameter(0)
-  b = f32[2048,2048] parameter(1)
-  ROOT c = f32[2048,2048] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
-})",
-              3 * kGemm * kGemm * 4, 2 * kGemm * kGemm * kGemm);
+  RunResident(state, bench::Dot(kGemm), 3 * kGemm * kGemm * 4, 2 * kGemm * kGemm * kGemm);
 }
 BENCHMARK(BM_Gemm)->UseRealTime()->Unit(benchmark::kMicrosecond);
 

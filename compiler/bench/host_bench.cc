@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "benchmark/benchmark.h"
 #include "compiler/backend/compiler.h"
+#include "compiler/bench/bench_programs.h"
 #include "compiler/hlo/hlo_parser.h"
 #include "compiler/target/target_config.h"
 #include "compiler/target/target_selection.h"
@@ -53,8 +54,7 @@ struct Prepared {
 absl::StatusOr<Prepared> Prepare(const std::string& hlo, bool fusion = true) {
   auto module = ParseHloModule(hlo);
   if (!module.ok()) return module.status();
-  auto target =
-      ShippedTargetConfig(DefaultTargetName(PLATFORM_HOST, DetectHostCpuFeatures()));
+  auto target = ShippedTargetConfig(DefaultTargetName(PLATFORM_HOST, DetectHostCpuFeatures()));
   if (!target.ok()) return target.status();
   CompileOptions options;
   options.enable_fusion = fusion;
@@ -102,7 +102,8 @@ void RunProgram(benchmark::State& state, const std::string& hlo, int64_t bytes_p
   }
 }
 
-constexpr int64_t kRows = 2048, kCols = 4096, kBytes = kRows * kCols * 4;
+using bench::kBytes;
+using bench::kRows;
 
 // --- baselines --------------------------------------------------------------
 
@@ -179,13 +180,7 @@ BENCHMARK(BM_CommandBuffer100Kernels)->Unit(benchmark::kMicrosecond);
 // The allocating Execute (vectors in, vectors out) on the elementwise
 // program: what the zero-copy path saves.
 void BM_ElementwiseExecuteAllocating(benchmark::State& state) {
-  auto prepared = Prepare(R"(HloModule ew
-ENTRY e {
-  x = f32[2048,4096] parameter(0)
-  y = f32[2048,4096] parameter(1)
-  m = f32[2048,4096] multiply(x, y)
-  ROOT r = f32[2048,4096] add(m, x)
-})");
+  auto prepared = Prepare(bench::kElementwise);
   if (!prepared.ok()) {
     state.SkipWithError(std::string(prepared.status().message()).c_str());
     return;
@@ -203,16 +198,7 @@ BENCHMARK(BM_ElementwiseExecuteAllocating)->UseRealTime()->Unit(benchmark::kMill
 
 // --- programs ---------------------------------------------------------------
 
-void BM_Elementwise(benchmark::State& state) {
-  RunProgram(state, R"(HloModule ew
-ENTRY e {
-  x = f32[2048,4096] parameter(0)
-  y = f32[2048,4096] parameter(1)
-  m = f32[2048,4096] multiply(x, y)
-  ROOT r = f32[2048,4096] add(m, x)
-})",
-             3 * kBytes);
-}
+void BM_Elementwise(benchmark::State& state) { RunProgram(state, bench::kElementwise, 3 * kBytes); }
 BENCHMARK(BM_Elementwise)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 void BM_Tanh(benchmark::State& state) {
@@ -225,47 +211,11 @@ ENTRY e {
 }
 BENCHMARK(BM_Tanh)->UseRealTime()->Unit(benchmark::kMillisecond);
 
-void BM_RowSum(benchmark::State& state) {
-  RunProgram(state, R"(HloModule rs
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
-ENTRY e {
-  x = f32[2048,4096] parameter(0)
-  z = f32[] constant(0)
-  ROOT r = f32[2048] reduce(x, z), dimensions={1}, to_apply=add
-})",
-             kBytes + kRows * 4);
-}
+void BM_RowSum(benchmark::State& state) { RunProgram(state, bench::kRowSum, kBytes + kRows * 4); }
 BENCHMARK(BM_RowSum)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 void BM_Softmax(benchmark::State& state) {
-  RunProgram(state, R"(HloModule softmax
-max {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT m = f32[] maximum(a, b)
-}
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
-ENTRY e {
-  x = f32[4096,1024] parameter(0)
-  ninf = f32[] constant(-inf)
-  mx = f32[4096] reduce(x, ninf), dimensions={1}, to_apply=max
-  mxb = f32[4096,1024] broadcast(mx), dimensions={0}
-  d = f32[4096,1024] subtract(x, mxb)
-  e = f32[4096,1024] exponential(d)
-  zero = f32[] constant(0)
-  s = f32[4096] reduce(e, zero), dimensions={1}, to_apply=add
-  sb = f32[4096,1024] broadcast(s), dimensions={0}
-  ROOT r = f32[4096,1024] divide(e, sb)
-})",
-             2 * 4096 * 1024 * 4);
+  RunProgram(state, bench::kSoftmax, bench::kSoftmaxBytes);
 }
 BENCHMARK(BM_Softmax)->UseRealTime()->Unit(benchmark::kMillisecond);
 
@@ -280,13 +230,7 @@ ENTRY e {
 BENCHMARK(BM_Transpose)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 void BM_Dot(benchmark::State& state) {
-  RunProgram(state, R"(HloModule dot
-ENTRY e {
-  a = f32[1024,1024] parameter(0)
-  b = f32[1024,1024] parameter(1)
-  ROOT c = f32[1024,1024] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
-})",
-             0, 2 * kGemm * kGemm * kGemm);
+  RunProgram(state, bench::Dot(kGemm), 0, 2 * kGemm * kGemm * kGemm);
 }
 BENCHMARK(BM_Dot)->UseRealTime()->Unit(benchmark::kMillisecond);
 
