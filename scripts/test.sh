@@ -32,12 +32,20 @@ tsan_step() {
   # Its own build directory even when AOT_BUILD_DIR names the main one.
   local dir="${AOT_TSAN_BUILD_DIR:-build-tsan}"
   local targets=(executable_test thunks_test host_platform_test)
+  # The CUDA platform's stream pool and graphs, against the driver double.
+  local cuda=0
+  [ ! -f /usr/local/cuda/include/cuda.h ] || cuda=1
+  [ "$cuda" = 0 ] || targets+=(cuda_stream_rules_test)
   [ "${1:-}" != full ] || targets+=(golden_test)
   AOT_BUILD_DIR="$dir" bash scripts/build.sh --tsan "${targets[@]}"
   export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
   "./$dir/runtime/executable/executable_test" --gtest_brief=1 --gtest_filter='*Concurrent*'
   "./$dir/runtime/thunks/thunks_test" --gtest_brief=1 --gtest_filter='*Endless*'
   "./$dir/runtime/platform/host/host_platform_test" --gtest_brief=1
+  if [ "$cuda" = 1 ]; then
+    "./$dir/runtime/platform/cuda/cuda_stream_rules_test" --gtest_brief=1 \
+      --gtest_filter='*Concurrent*'
+  fi
   if [ "${1:-}" = full ]; then
     "./$dir/harness/golden/golden_test" --gtest_brief=1 --gtest_filter='*ParallelReplay*'
   else

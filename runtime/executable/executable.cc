@@ -280,18 +280,18 @@ Executable::~Executable() {
   for (const DeviceMemory& m : constants_) {
     if (m.ptr != nullptr) platform_->Free(m);
   }
-  absl::MutexLock lock(&arenas_mu_);
+  std::lock_guard<std::mutex> lock(arenas_mu_);
   for (const auto& arena : free_arenas_) platform_->Free(arena->memory);
 }
 
 int64_t Executable::arena_count() const {
-  absl::MutexLock lock(&arenas_mu_);
+  std::lock_guard<std::mutex> lock(arenas_mu_);
   return arenas_created_;
 }
 
 absl::StatusOr<std::unique_ptr<Executable::Arena>> Executable::TakeArena() const {
   {
-    absl::MutexLock lock(&arenas_mu_);
+    std::lock_guard<std::mutex> lock(arenas_mu_);
     if (!free_arenas_.empty()) {
       std::unique_ptr<Arena> arena = std::move(free_arenas_.back());
       free_arenas_.pop_back();
@@ -300,13 +300,13 @@ absl::StatusOr<std::unique_ptr<Executable::Arena>> Executable::TakeArena() const
   }
   auto arena = std::make_unique<Arena>();
   AOT_ASSIGN_OR_RETURN(arena->memory, platform_->Allocate(arena_bytes_));
-  absl::MutexLock lock(&arenas_mu_);
+  std::lock_guard<std::mutex> lock(arenas_mu_);
   ++arenas_created_;
   return arena;
 }
 
 void Executable::ReturnArena(std::unique_ptr<Arena> arena) const {
-  absl::MutexLock lock(&arenas_mu_);
+  std::lock_guard<std::mutex> lock(arenas_mu_);
   free_arenas_.push_back(std::move(arena));
 }
 

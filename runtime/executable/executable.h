@@ -3,12 +3,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
-#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
 #include "proto/executable.pb.h"
 #include "runtime/executable/load_passes.h"
@@ -104,9 +103,11 @@ class Executable {
   void ReturnArena(std::unique_ptr<Arena> arena) const;
   std::vector<int64_t> arena_offsets_;  // by allocation index (-1: constant)
   int64_t arena_bytes_ = 0;
-  mutable absl::Mutex arenas_mu_;
-  mutable std::vector<std::unique_ptr<Arena>> free_arenas_ ABSL_GUARDED_BY(arenas_mu_);
-  mutable int64_t arenas_created_ ABSL_GUARDED_BY(arenas_mu_) = 0;
+  // std::mutex, not absl::Mutex, here and in the platforms: ThreadSanitizer
+  // sees std::mutex, and the system's Abseil is not built with it.
+  mutable std::mutex arenas_mu_;
+  mutable std::vector<std::unique_ptr<Arena>> free_arenas_;
+  mutable int64_t arenas_created_ = 0;
 };
 
 }  // namespace aot

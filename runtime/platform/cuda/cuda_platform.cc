@@ -5,13 +5,13 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
 #include "runtime/platform/cuda/cuda_driver.h"
 #include "support/status_macros.h"
 
@@ -261,7 +261,7 @@ class CudaPlatform : public Platform {
 
   // Gives a stream back to the pool (CudaStream's destructor).
   void ReleaseSlot(StreamSlot* slot) {
-    absl::MutexLock lock(&pool_mu_);
+    std::lock_guard<std::mutex> lock(pool_mu_);
     free_slots_.push_back(slot);
   }
 
@@ -323,9 +323,9 @@ class CudaPlatform : public Platform {
   bool has_cublas_ = false;
   std::string cublas_error_;
 
-  absl::Mutex pool_mu_;
-  std::vector<std::unique_ptr<StreamSlot>> slots_ ABSL_GUARDED_BY(pool_mu_);
-  std::vector<StreamSlot*> free_slots_ ABSL_GUARDED_BY(pool_mu_);
+  std::mutex pool_mu_;
+  std::vector<std::unique_ptr<StreamSlot>> slots_;
+  std::vector<StreamSlot*> free_slots_;
 };
 
 // One execution's stream. Every operation is queued on the slot's
@@ -497,7 +497,7 @@ absl::StatusOr<std::unique_ptr<Stream>> CudaPlatform::AcquireStream() {
   if (!has_device_) return Unavailable();
   StreamSlot* slot = nullptr;
   {
-    absl::MutexLock lock(&pool_mu_);
+    std::lock_guard<std::mutex> lock(pool_mu_);
     if (!free_slots_.empty()) {
       slot = free_slots_.back();
       free_slots_.pop_back();
@@ -509,7 +509,7 @@ absl::StatusOr<std::unique_ptr<Stream>> CudaPlatform::AcquireStream() {
     AOT_RETURN_IF_ERROR(
         Check("cuStreamCreate", driver_.cuStreamCreate(&fresh->stream, CU_STREAM_NON_BLOCKING)));
     slot = fresh.get();
-    absl::MutexLock lock(&pool_mu_);
+    std::lock_guard<std::mutex> lock(pool_mu_);
     slots_.push_back(std::move(fresh));
   }
   return std::unique_ptr<Stream>(new CudaStream(this, slot));
@@ -535,7 +535,7 @@ class CudaCommandBuffer : public CommandBuffer {
   absl::Status Launch(Stream& stream, absl::Span<const std::vector<DeviceMemory>> args) override {
     if (!platform_->has_device()) return platform_->Unavailable();
     const CudaDriverApi& driver = platform_->driver();
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     AOT_RETURN_IF_ERROR(platform_->MakeCurrent());
     if (exec_ == nullptr) {
       AOT_RETURN_IF_ERROR(Instantiate(args));
@@ -554,8 +554,7 @@ class CudaCommandBuffer : public CommandBuffer {
 
  private:
   // Records `args` as launch i's arguments; false when they are unchanged.
-  bool SetArguments(size_t i, const std::vector<DeviceMemory>& args)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+  bool SetArguments(size_t i, const std::vector<DeviceMemory>& args) {
     std::vector<CUdeviceptr>& current = arguments_[i];
     bool changed = current.size() != args.size();
     current.resize(args.size());
@@ -571,7 +570,7 @@ class CudaCommandBuffer : public CommandBuffer {
     return changed;
   }
 
-  CUDA_KERNEL_NODE_PARAMS NodeParams(size_t i) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+  CUDA_KERNEL_NODE_PARAMS NodeParams(size_t i) {
     const LaunchDimensionsProto& d = launches_[i].dims;
     CUDA_KERNEL_NODE_PARAMS params = {};
     params.func = static_cast<const CudaKernelHandle&>(*launches_[i].kernel).fn();
@@ -585,8 +584,7 @@ class CudaCommandBuffer : public CommandBuffer {
     return params;
   }
 
-  absl::Status Instantiate(absl::Span<const std::vector<DeviceMemory>> args)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+  absl::Status Instantiate(absl::Span<const std::vector<DeviceMemory>> args) {
     const CudaDriverApi& driver = platform_->driver();
     arguments_.assign(launches_.size(), {});
     pointers_.assign(launches_.size(), {});
@@ -610,14 +608,14 @@ class CudaCommandBuffer : public CommandBuffer {
 
   CudaPlatform* platform_;
   const std::vector<KernelLaunch> launches_;
-  absl::Mutex mu_;
-  CUgraph graph_ ABSL_GUARDED_BY(mu_) = nullptr;
-  CUgraphExec exec_ ABSL_GUARDED_BY(mu_) = nullptr;
-  std::vector<CUgraphNode> nodes_ ABSL_GUARDED_BY(mu_);
+  std::mutex mu_;
+  CUgraph graph_ = nullptr;
+  CUgraphExec exec_ = nullptr;
+  std::vector<CUgraphNode> nodes_;
   // The arguments the instantiated graph holds, and pointers to them in the
   // form kernelParams takes.
-  std::vector<std::vector<CUdeviceptr>> arguments_ ABSL_GUARDED_BY(mu_);
-  std::vector<std::vector<void*>> pointers_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::vector<CUdeviceptr>> arguments_;
+  std::vector<std::vector<void*>> pointers_;
 };
 
 std::unique_ptr<CommandBuffer> CudaPlatform::CreateCommandBuffer(

@@ -3,20 +3,19 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
-
-#include "absl/synchronization/mutex.h"
+#include <mutex>
 
 namespace aot::testing {
 namespace {
 
 // Process-wide state behind the plain function pointers.
 struct State {
-  absl::Mutex mu;
-  std::vector<RecordedCall> calls ABSL_GUARDED_BY(mu);
-  std::map<CUstream, int> stream_flags ABSL_GUARDED_BY(mu);
-  std::map<CublasHandle, CUstream> cublas_streams ABSL_GUARDED_BY(mu);
-  uintptr_t next_handle ABSL_GUARDED_BY(mu) = 0x1000;
-  absl::Duration launch_delay ABSL_GUARDED_BY(mu);
+  std::mutex mu;
+  std::vector<RecordedCall> calls;
+  std::map<CUstream, int> stream_flags;
+  std::map<CublasHandle, CUstream> cublas_streams;
+  uintptr_t next_handle = 0x1000;
+  absl::Duration launch_delay;
 };
 
 State& S() {
@@ -26,7 +25,7 @@ State& S() {
 
 void Record(const char* function, CUstream stream = nullptr, bool takes_stream = false) {
   State& s = S();
-  absl::MutexLock lock(&s.mu);
+  std::lock_guard<std::mutex> lock(s.mu);
   s.calls.push_back(RecordedCall{function, stream, takes_stream, std::this_thread::get_id()});
 }
 
@@ -34,7 +33,7 @@ void Record(const char* function, CUstream stream = nullptr, bool takes_stream =
 template <typename T>
 T NewHandle() {
   State& s = S();
-  absl::MutexLock lock(&s.mu);
+  std::lock_guard<std::mutex> lock(s.mu);
   s.next_handle += 0x10;
   return reinterpret_cast<T>(s.next_handle);
 }
@@ -43,7 +42,7 @@ void LaunchDelay() {
   absl::Duration delay;
   {
     State& s = S();
-    absl::MutexLock lock(&s.mu);
+    std::lock_guard<std::mutex> lock(s.mu);
     delay = s.launch_delay;
   }
   if (delay > absl::ZeroDuration()) absl::SleepFor(delay);
@@ -176,14 +175,14 @@ CUresult FakeStreamCreate(CUstream* stream, unsigned int flags) {
   Record("cuStreamCreate");
   *stream = NewHandle<CUstream>();
   State& s = S();
-  absl::MutexLock lock(&s.mu);
+  std::lock_guard<std::mutex> lock(s.mu);
   s.stream_flags[*stream] = static_cast<int>(flags);
   return CUDA_SUCCESS;
 }
 CUresult FakeStreamDestroy(CUstream stream) {
   Record("cuStreamDestroy", stream, true);
   State& s = S();
-  absl::MutexLock lock(&s.mu);
+  std::lock_guard<std::mutex> lock(s.mu);
   s.stream_flags.erase(stream);
   return CUDA_SUCCESS;
 }
@@ -239,20 +238,20 @@ int FakeCublasCreate(CublasHandle* handle) {
 int FakeCublasDestroy(CublasHandle handle) {
   Record("cublasDestroy");
   State& s = S();
-  absl::MutexLock lock(&s.mu);
+  std::lock_guard<std::mutex> lock(s.mu);
   s.cublas_streams.erase(handle);
   return 0;
 }
 int FakeCublasSetStream(CublasHandle handle, CUstream stream) {
   Record("cublasSetStream", stream, true);
   State& s = S();
-  absl::MutexLock lock(&s.mu);
+  std::lock_guard<std::mutex> lock(s.mu);
   s.cublas_streams[handle] = stream;
   return 0;
 }
 CUstream CublasStream(CublasHandle handle) {
   State& s = S();
-  absl::MutexLock lock(&s.mu);
+  std::lock_guard<std::mutex> lock(s.mu);
   auto it = s.cublas_streams.find(handle);
   return it == s.cublas_streams.end() ? nullptr : it->second;
 }
@@ -323,19 +322,19 @@ aot::CublasApi RecordingCudaDriver::Cublas() const {
 
 void RecordingCudaDriver::ClearCalls() {
   State& s = S();
-  absl::MutexLock lock(&s.mu);
+  std::lock_guard<std::mutex> lock(s.mu);
   s.calls.clear();
 }
 
 std::vector<RecordedCall> RecordingCudaDriver::Calls() const {
   State& s = S();
-  absl::MutexLock lock(&s.mu);
+  std::lock_guard<std::mutex> lock(s.mu);
   return s.calls;
 }
 
 int64_t RecordingCudaDriver::Count(absl::string_view function) const {
   State& s = S();
-  absl::MutexLock lock(&s.mu);
+  std::lock_guard<std::mutex> lock(s.mu);
   int64_t n = 0;
   for (const RecordedCall& c : s.calls) n += c.function == function;
   return n;
@@ -343,14 +342,14 @@ int64_t RecordingCudaDriver::Count(absl::string_view function) const {
 
 int RecordingCudaDriver::StreamFlags(CUstream stream) const {
   State& s = S();
-  absl::MutexLock lock(&s.mu);
+  std::lock_guard<std::mutex> lock(s.mu);
   auto it = s.stream_flags.find(stream);
   return it == s.stream_flags.end() ? -1 : it->second;
 }
 
 void RecordingCudaDriver::set_launch_delay(absl::Duration delay) {
   State& s = S();
-  absl::MutexLock lock(&s.mu);
+  std::lock_guard<std::mutex> lock(s.mu);
   s.launch_delay = delay;
 }
 
