@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "absl/strings/str_cat.h"
+#include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/IR/Intrinsics.h"
 #include "support/status_macros.h"
 
@@ -563,7 +564,23 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitBinary(const HloInstruction& 
                                   : (is_signed ? b_->CreateICmpSLT(x, y) : b_->CreateICmpULT(x, y));
         return b_->CreateSelect(take_x, x, y);
       }
-      // NaN propagates; max(-0, +0) = +0, min(-0, +0) = -0.
+      // NaN propagates; max(-0, +0) = +0, min(-0, +0) = -0: IEEE 754-2019
+      // maximum/minimum. The host uses LLVM's intrinsics for them, which
+      // the loop vectorizer turns into vector reductions (the select chain
+      // below is a scalar dependency chain in a max-reduce loop).
+      if (device_ == Device::kHost) {
+        llvm::Intrinsic::ID id = max ? llvm::Intrinsic::maximum : llvm::Intrinsic::minimum;
+        // Constants fold here, as the builder folds the other operations
+        // (its folder leaves intrinsics alone).
+        auto* cx = llvm::dyn_cast<llvm::Constant>(x);
+        auto* cy = llvm::dyn_cast<llvm::Constant>(y);
+        if (cx != nullptr && cy != nullptr) {
+          if (llvm::Constant* folded = llvm::ConstantFoldBinaryIntrinsic(id, cx, cy, t, nullptr)) {
+            return folded;
+          }
+        }
+        return b_->CreateIntrinsic(id, {t}, {x, y});
+      }
       llvm::Value* x_nan = b_->CreateFCmpUNO(x, x);
       llvm::Value* y_nan = b_->CreateFCmpUNO(y, y);
       llvm::Value* equal = b_->CreateFCmpOEQ(x, y);
