@@ -2,9 +2,12 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "llvm/Analysis/ConstantFolding.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Intrinsics.h"
 #include "support/status_macros.h"
 
@@ -61,6 +64,42 @@ absl::Status ElementalEmitter::EmitLoop(int64_t n,
   i->addIncoming(next, b_->GetInsertBlock());
   b_->CreateCondBr(b_->CreateICmpSLT(next, b_->getInt64(n)), loop, exit);
   b_->SetInsertPoint(exit);
+  return absl::OkStatus();
+}
+
+absl::Status ElementalEmitter::EmitParallelLoop(
+    int64_t n, const std::function<absl::Status(llvm::Value*)>& body) {
+  if (n <= 0) return absl::OkStatus();
+  llvm::Function* fn = b_->GetInsertBlock()->getParent();
+  std::set<llvm::BasicBlock*> before;
+  for (llvm::BasicBlock& bb : *fn) before.insert(&bb);
+  AOT_RETURN_IF_ERROR(EmitLoop(n, body));
+  llvm::LLVMContext& c = b_->getContext();
+  llvm::MDNode* group = llvm::MDNode::getDistinct(c, {});
+  llvm::BasicBlock* exit = b_->GetInsertBlock();
+  llvm::BranchInst* latch = nullptr;
+  for (llvm::BasicBlock& bb : *fn) {
+    if (before.count(&bb) || &bb == exit) continue;
+    for (llvm::Instruction& inst : bb) {
+      llvm::Value* ptr = llvm::getLoadStorePointerOperand(&inst);
+      if (ptr == nullptr) continue;
+      if (llvm::isa<llvm::AllocaInst>(llvm::getUnderlyingObject(ptr))) continue;
+      inst.setMetadata(llvm::LLVMContext::MD_access_group, group);
+    }
+    // The back edge: the branch of the loop's last block to its exit.
+    if (auto* br = llvm::dyn_cast<llvm::BranchInst>(bb.getTerminator())) {
+      if (br->isConditional() && (br->getSuccessor(0) == exit || br->getSuccessor(1) == exit)) {
+        latch = br;
+      }
+    }
+  }
+  if (latch != nullptr) {
+    llvm::MDNode* parallel =
+        llvm::MDNode::get(c, {llvm::MDString::get(c, "llvm.loop.parallel_accesses"), group});
+    llvm::MDNode* loop_id = llvm::MDNode::getDistinct(c, {nullptr, parallel});
+    loop_id->replaceOperandWith(0, loop_id);
+    latch->setMetadata(llvm::LLVMContext::MD_loop, loop_id);
+  }
   return absl::OkStatus();
 }
 

@@ -52,6 +52,13 @@ class ElementalEmitter {
   // Loop helper: for (i = 0; i < n; ++i) body(i). Values cached inside the
   // body are not visible after it.
   absl::Status EmitLoop(int64_t n, const std::function<absl::Status(llvm::Value*)>& body);
+  // EmitLoop whose iterations are independent (each writes its own output
+  // elements; kernel blocks already run such iterations on different
+  // threads): its loads and stores of kernel buffers (not of allocas) are
+  // marked llvm.loop.parallel_accesses, so the vectorizer needs no runtime
+  // alias checks, which it cannot build when an input is read at a
+  // non-affine index (a row value broadcast along the row).
+  absl::Status EmitParallelLoop(int64_t n, const std::function<absl::Status(llvm::Value*)>& body);
   // for (i = start; i < n; i += step) body(i), `start` an i64 value (a
   // GPU thread's first element). Values cached inside the body are not
   // visible after it.

@@ -389,7 +389,7 @@ class KernelBuilder {
           outputs_[0].Store(b_, index, v);
           return absl::OkStatus();
         }
-        return emitter_->EmitLoop(row_length, [&](llvm::Value* j) -> absl::Status {
+        return emitter_->EmitParallelLoop(row_length, [&](llvm::Value* j) -> absl::Status {
           IrIndex index = IrIndex::Linear(b_.CreateAdd(base, j), logical);
           AOT_ASSIGN_OR_RETURN(llvm::Value * v, emitter_->Emit(root, index));
           outputs_[0].Store(b_, index, v);

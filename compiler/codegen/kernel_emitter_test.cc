@@ -340,6 +340,21 @@ ENTRY %main {
   ROOT %f = f32[64,64] fusion(%x), kind=kInput, calls=%fused
 })";
 
+TEST(KernelEmitterTest, HostRowReductionKernelVectorizesTheReductionAndTheEpilogue) {
+  std::string softmax = kSoftmaxFusion;
+  softmax.replace(softmax.find("BROADCAST"), 9, "0");
+  auto kernel = CompileRoot(softmax, "host-x86-64-v3", KeepIr());
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  // Blocks of whole rows: 64 rows of 64 fit one block of <= 16K elements.
+  ExpectLaunch(kernel->launch_dimensions, {1, 64});
+  const std::string& ir = kernel->optimized_llvm_ir;
+  // The row sum as a vector reduction (reassociated), the epilogue's
+  // division on vectors (its loop marked parallel).
+  EXPECT_NE(ir.find("llvm.vector.reduce.fadd.v8f32"), std::string::npos) << ir;
+  EXPECT_THAT(VectorWidths(ir, "fdiv", "float"), ::testing::Contains(8)) << ir;
+  EXPECT_NE(kernel->llvm_ir.find("llvm.loop.parallel_accesses"), std::string::npos);
+}
+
 TEST(KernelEmitterTest, CudaSoftmaxEpilogueReadsTheRowValueOnce) {
   std::string softmax = kSoftmaxFusion;
   softmax.replace(softmax.find("BROADCAST"), 9, "0");
