@@ -69,6 +69,19 @@ absl::Status RunOnce(const Executable& executable) {
   return executable.Execute(spans).status();
 }
 
+// The driver calls of one execution of golden `name` (loaded first).
+std::vector<RecordedCall> CallsOfOneExecution(std::shared_ptr<Platform> platform,
+                                              const std::string& name) {
+  auto executable = LoadGolden(std::move(platform), name);
+  if (executable == nullptr) {
+    ADD_FAILURE() << name << " did not load";
+    return {};
+  }
+  RecordingCudaDriver::Get().ClearCalls();
+  EXPECT_TRUE(RunOnce(*executable).ok());
+  return RecordingCudaDriver::Get().Calls();
+}
+
 bool IsLaunch(const RecordedCall& c) {
   return c.function == "cuLaunchKernel" || c.function == "cuGraphLaunch" ||
          c.function == "cublasSgemmStridedBatched" || c.function == "cublasDgemmStridedBatched";
@@ -85,11 +98,8 @@ TEST(CudaStreamRulesTest, EveryOperationOfAnExecutionIsOrderedOnItsOwnNonBlockin
   auto platform = FakeDevicePlatform();
   for (const char* name : kModules) {
     SCOPED_TRACE(name);
-    auto executable = LoadGolden(platform, name);
-    ASSERT_NE(executable, nullptr);
-    driver.ClearCalls();
-    ASSERT_TRUE(RunOnce(*executable).ok());
-    std::vector<RecordedCall> calls = driver.Calls();
+    std::vector<RecordedCall> calls;
+    ASSERT_NO_FATAL_FAILURE(calls = CallsOfOneExecution(platform, name));
     // The only calls an execution makes; the legacy synchronous copies and
     // memsets are not even in the driver table.
     const std::set<std::string> allowed = {"cuMemAlloc",
@@ -140,15 +150,11 @@ TEST(CudaStreamRulesTest, EveryOperationOfAnExecutionIsOrderedOnItsOwnNonBlockin
 TEST(CudaStreamRulesTest, StraightLineProgramsNeverWaitBetweenLaunches) {
   // Without control flow nothing needs the host between the first launch
   // and the last: no stream synchronization, no device-to-host copy.
-  RecordingCudaDriver& driver = RecordingCudaDriver::Get();
   auto platform = FakeDevicePlatform();
   for (const char* name : {"layer_norm", "mlp", "tuple_parameters"}) {
     SCOPED_TRACE(name);
-    auto executable = LoadGolden(platform, name);
-    ASSERT_NE(executable, nullptr);
-    driver.ClearCalls();
-    ASSERT_TRUE(RunOnce(*executable).ok());
-    std::vector<RecordedCall> calls = driver.Calls();
+    std::vector<RecordedCall> calls;
+    ASSERT_NO_FATAL_FAILURE(calls = CallsOfOneExecution(platform, name));
     size_t first = calls.size(), last = 0;
     for (size_t i = 0; i < calls.size(); ++i) {
       if (!IsLaunch(calls[i])) continue;
