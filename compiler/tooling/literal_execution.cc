@@ -12,9 +12,12 @@
 
 namespace aot {
 
-absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
-                                            absl::Span<const Literal> hlo_arguments) {
-  // The executable takes tuple-typed parameters as their leaves.
+namespace {
+
+// The executable takes tuple-typed parameters as their leaves (depth-first);
+// each leaf must have its parameter's dimensions and element type.
+absl::StatusOr<std::vector<const Literal*>> ArgumentLeaves(
+    const Executable& executable, absl::Span<const Literal> hlo_arguments) {
   std::vector<const Literal*> arguments;
   for (const Literal& argument : hlo_arguments) {
     std::vector<const Literal*> leaves = argument.Leaves();
@@ -25,14 +28,8 @@ absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
     return absl::InvalidArgumentError(
         absl::StrCat("executable takes ", params.size(), " arguments, got ", arguments.size()));
   }
-  // Arguments and results in the default layout are passed as the
-  // literals' own bytes (the runtime reads aligned arguments in place and
-  // writes results straight into the leaves); other layouts are converted.
-  std::vector<std::vector<uint8_t>> physical(arguments.size());
-  std::vector<absl::Span<const uint8_t>> spans;
   for (size_t i = 0; i < arguments.size(); ++i) {
     const ShapeProto& shape = params[i].shape();
-    int64_t bytes = runtime_shape::ByteSize(shape);
     if (!arguments[i]->shape().IsArray() ||
         arguments[i]->shape().dimensions() !=
             std::vector<int64_t>(shape.dimensions().begin(), shape.dimensions().end()) ||
@@ -41,6 +38,25 @@ absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
           absl::StrCat("argument ", i, " has shape ", arguments[i]->shape().ToString(),
                        ", parameter ", i, " is ", runtime_shape::ToString(shape)));
     }
+  }
+  return arguments;
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
+                                            absl::Span<const Literal> hlo_arguments) {
+  AOT_ASSIGN_OR_RETURN(std::vector<const Literal*> arguments,
+                       ArgumentLeaves(executable, hlo_arguments));
+  const auto& params = executable.parameters();
+  // Arguments and results in the default layout are passed as the
+  // literals' own bytes (the runtime reads aligned arguments in place and
+  // writes results straight into the leaves); other layouts are converted.
+  std::vector<std::vector<uint8_t>> physical(arguments.size());
+  std::vector<absl::Span<const uint8_t>> spans;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const ShapeProto& shape = params[i].shape();
+    int64_t bytes = runtime_shape::ByteSize(shape);
     if (runtime_shape::HasDefaultLayout(shape)) {
       spans.emplace_back(arguments[i]->raw().data(), static_cast<size_t>(bytes));
       continue;
@@ -97,24 +113,11 @@ absl::StatusOr<PreparedExecution> PreparedExecution::Create(const Executable& ex
                                                             absl::Span<const Literal> arguments) {
   PreparedExecution prepared;
   prepared.executable_ = &executable;
-  std::vector<const Literal*> leaves;
-  for (const Literal& argument : arguments) {
-    std::vector<const Literal*> l = argument.Leaves();
-    leaves.insert(leaves.end(), l.begin(), l.end());
-  }
+  AOT_ASSIGN_OR_RETURN(std::vector<const Literal*> leaves, ArgumentLeaves(executable, arguments));
   const auto& params = executable.parameters();
-  if (leaves.size() != params.size()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("executable takes ", params.size(), " arguments, got ", leaves.size()));
-  }
   for (size_t i = 0; i < leaves.size(); ++i) {
     const ShapeProto& shape = params[i].shape();
     const size_t bytes = static_cast<size_t>(runtime_shape::ByteSize(shape));
-    if (leaves[i]->raw().size() != bytes) {
-      return absl::InvalidArgumentError(absl::StrCat("argument ", i, " has ",
-                                                     leaves[i]->raw().size(), " bytes, parameter ",
-                                                     i, " needs ", bytes));
-    }
     Buffer buffer = Allocate(bytes);
     if (buffer == nullptr) return absl::ResourceExhaustedError("cannot allocate an argument");
     if (bytes > 0) runtime_shape::LogicalToPhysical(shape, leaves[i]->raw().data(), buffer.get());
