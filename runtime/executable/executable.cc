@@ -281,33 +281,38 @@ Executable::~Executable() {
     if (m.ptr != nullptr) platform_->Free(m);
   }
   std::lock_guard<std::mutex> lock(arenas_mu_);
-  for (const auto& arena : free_arenas_) platform_->Free(arena->memory);
+  for (const DeviceMemory& arena : free_arenas_) platform_->Free(arena);
 }
 
 int64_t Executable::arena_count() const {
   std::lock_guard<std::mutex> lock(arenas_mu_);
-  return arenas_created_;
+  return arena_count_;
 }
 
-absl::StatusOr<std::unique_ptr<Executable::Arena>> Executable::TakeArena() const {
+absl::StatusOr<DeviceMemory> Executable::TakeArena() const {
   {
     std::lock_guard<std::mutex> lock(arenas_mu_);
     if (!free_arenas_.empty()) {
-      std::unique_ptr<Arena> arena = std::move(free_arenas_.back());
+      DeviceMemory arena = free_arenas_.back();
       free_arenas_.pop_back();
       return arena;
     }
   }
-  auto arena = std::make_unique<Arena>();
-  AOT_ASSIGN_OR_RETURN(arena->memory, platform_->Allocate(arena_bytes_));
+  AOT_ASSIGN_OR_RETURN(DeviceMemory arena, platform_->Allocate(arena_bytes_));
   std::lock_guard<std::mutex> lock(arenas_mu_);
-  ++arenas_created_;
+  ++arena_count_;
   return arena;
 }
 
-void Executable::ReturnArena(std::unique_ptr<Arena> arena) const {
+void Executable::ReturnArena(DeviceMemory arena) const {
   std::lock_guard<std::mutex> lock(arenas_mu_);
-  free_arenas_.push_back(std::move(arena));
+  free_arenas_.push_back(arena);
+}
+
+void Executable::DropArena(DeviceMemory arena) const {
+  platform_->Free(arena);
+  std::lock_guard<std::mutex> lock(arenas_mu_);
+  --arena_count_;
 }
 
 absl::StatusOr<std::vector<std::vector<uint8_t>>> Executable::Execute(
@@ -357,7 +362,7 @@ absl::Status Executable::ExecuteInto(absl::Span<const absl::Span<const uint8_t>>
   }
   const bool host = platform_->kind() == PLATFORM_HOST;
   AOT_ASSIGN_OR_RETURN(std::unique_ptr<Stream> stream, platform_->AcquireStream());
-  AOT_ASSIGN_OR_RETURN(std::unique_ptr<Arena> arena, TakeArena());
+  AOT_ASSIGN_OR_RETURN(DeviceMemory arena, TakeArena());
   std::vector<DeviceMemory> memory(proto_.buffer_allocations_size());
   absl::Status status;
   for (const BufferAllocationProto& a : proto_.buffer_allocations()) {
@@ -366,7 +371,7 @@ absl::Status Executable::ExecuteInto(absl::Span<const absl::Span<const uint8_t>>
       m = constants_[a.index()];
       continue;
     }
-    m = DeviceMemory{static_cast<char*>(arena->memory.ptr) + arena_offsets_[a.index()], a.size()};
+    m = DeviceMemory{static_cast<char*>(arena.ptr) + arena_offsets_[a.index()], a.size()};
     if (a.kind() == BufferAllocationProto::PARAMETER) {
       absl::Span<const uint8_t> arg = arguments[a.parameter_number()];
       // Host: use the caller's bytes in place when suitably aligned (no
@@ -397,9 +402,9 @@ absl::Status Executable::ExecuteInto(absl::Span<const absl::Span<const uint8_t>>
   absl::Status drained = stream->Synchronize();
   if (status.ok()) status = drained;
   if (drained.ok()) {
-    ReturnArena(std::move(arena));
+    ReturnArena(arena);
   } else {
-    platform_->Free(arena->memory);  // possibly still in use by the device: never reused
+    DropArena(arena);
   }
   return status;
 }

@@ -51,7 +51,7 @@ class Executable {
       absl::Span<const absl::Span<const uint8_t>> arguments,
       const ExecuteOptions& options = {}) const;
 
-  // Execute without allocating: result leaf i is written into `results[i]`
+  // Execute without allocating buffers: result leaf i is written into `results[i]`
   // (exactly its byte size, in the physical layout of its shape). The
   // execution's buffers come from an arena of this executable, reused
   // across executions (one per concurrent execution); on the host an
@@ -95,19 +95,19 @@ class Executable {
   // Execution arenas: one platform allocation each, holding every
   // non-constant allocation at arena_offsets_[index]. Taken by an
   // execution and given back after it, so concurrent executions never
-  // share one and a steady-state execution allocates nothing.
-  struct Arena {
-    DeviceMemory memory;
-  };
-  absl::StatusOr<std::unique_ptr<Arena>> TakeArena() const;
-  void ReturnArena(std::unique_ptr<Arena> arena) const;
+  // share one and a steady-state execution allocates no buffers.
+  absl::StatusOr<DeviceMemory> TakeArena() const;
+  void ReturnArena(DeviceMemory arena) const;
+  // An arena the device may still use (its stream failed to drain): freed,
+  // never reused.
+  void DropArena(DeviceMemory arena) const;
   std::vector<int64_t> arena_offsets_;  // by allocation index (-1: constant)
   int64_t arena_bytes_ = 0;
   // std::mutex, not absl::Mutex, here and in the platforms: ThreadSanitizer
   // sees std::mutex, and the system's Abseil is not built with it.
   mutable std::mutex arenas_mu_;
-  mutable std::vector<std::unique_ptr<Arena>> free_arenas_;
-  mutable int64_t arenas_created_ = 0;
+  mutable std::vector<DeviceMemory> free_arenas_;
+  mutable int64_t arena_count_ = 0;  // taken or free
 };
 
 }  // namespace aot
