@@ -225,27 +225,36 @@ llvm::Value* ElementalEmitter::MathCall(const char* name, std::vector<llvm::Valu
 // taken from a library: LLVM offers no IR-level implementation, and the
 // coefficients are the Taylor series' (1/k! for exp; the tangent numbers'
 // for tanh near zero). Accuracy over all of f32, measured against the C
-// library by HostMathTest (compiler/codegen/kernel_emitter_test.cc):
+// library by HostMathTest (compiler/backend/compiler_test.cc):
 // exp within 2 ulp, tanh within 3 ulp; NaN and infinities as IEEE.
 // GPU kernels and f64 call libdevice / libm.
+llvm::Value* ElementalEmitter::MulAdd(llvm::Value* a, llvm::Value* b, llvm::Value* c) {
+  return b_->CreateIntrinsic(llvm::Intrinsic::fmuladd, {a->getType()}, {a, b, c});
+}
+
+llvm::Value* ElementalEmitter::Horner(llvm::Value* x, std::initializer_list<double> coefficients) {
+  llvm::Value* p = nullptr;
+  for (double k : coefficients) {
+    llvm::Value* term = llvm::ConstantFP::get(x->getType(), k);
+    p = p == nullptr ? term : MulAdd(p, x, term);
+  }
+  return p;
+}
+
 llvm::Value* ElementalEmitter::Exp(llvm::Value* x) {
   if (device_ != Device::kHost || !x->getType()->isFloatTy()) return MathCall("exp", {x});
   llvm::Type* f = x->getType();
   auto c = [&](double v) { return llvm::ConstantFP::get(f, v); };
-  auto fma = [&](llvm::Value* a, llvm::Value* m, llvm::Value* add) {
-    return b_->CreateIntrinsic(llvm::Intrinsic::fmuladd, {f}, {a, m, add});
-  };
   // x = n ln2 + r, |r| <= ln2 / 2; ln2 split so that n * hi is exact.
   llvm::Value* clamped = b_->CreateIntrinsic(
       llvm::Intrinsic::minnum, {f},
       {b_->CreateIntrinsic(llvm::Intrinsic::maxnum, {f}, {x, c(-104.0)}), c(89.0)});
   llvm::Value* n = b_->CreateIntrinsic(llvm::Intrinsic::roundeven, {f},
                                        {b_->CreateFMul(clamped, c(1.4426950408889634))});
-  llvm::Value* r = fma(n, c(-0.693145751953125), clamped);
-  r = fma(n, c(-1.4286068203094172e-06), r);
+  llvm::Value* r = MulAdd(n, c(-0.693145751953125), clamped);
+  r = MulAdd(n, c(-1.4286068203094172e-06), r);
   // exp(r) by its Taylor series to r^7 (truncation below 1e-8 relative).
-  llvm::Value* p = c(1.0 / 5040);
-  for (double k : {1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, 0.5, 1.0, 1.0}) p = fma(p, r, c(k));
+  llvm::Value* p = Horner(r, {1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, 0.5, 1.0, 1.0});
   // Times 2^n in two steps, so that n in [-150, 128] needs no denormal or
   // infinite scale factor.
   llvm::Type* i32 = b_->getInt32Ty();
@@ -266,19 +275,14 @@ llvm::Value* ElementalEmitter::Tanh(llvm::Value* x) {
   if (device_ != Device::kHost || !x->getType()->isFloatTy()) return MathCall("tanh", {x});
   llvm::Type* f = x->getType();
   auto c = [&](double v) { return llvm::ConstantFP::get(f, v); };
-  auto fma = [&](llvm::Value* a, llvm::Value* m, llvm::Value* add) {
-    return b_->CreateIntrinsic(llvm::Intrinsic::fmuladd, {f}, {a, m, add});
-  };
   llvm::Value* ax = b_->CreateIntrinsic(llvm::Intrinsic::fabs, {f}, {x});
   // |x| < 0.5625: the odd Taylor series to x^21 (next term < 1e-10).
   llvm::Value* x2 = b_->CreateFMul(x, x);
-  llvm::Value* q = c(18888466084.0 / 194896477400625.0);
-  for (double k : {-443861162.0 / 1856156927625.0, 6404582.0 / 10854718875.0,
-                   -929569.0 / 638512875.0, 21844.0 / 6081075.0, -1382.0 / 155925.0, 62.0 / 2835.0,
-                   -17.0 / 315.0, 2.0 / 15.0, -1.0 / 3.0}) {
-    q = fma(q, x2, c(k));
-  }
-  llvm::Value* small = fma(b_->CreateFMul(q, x2), x, x);
+  llvm::Value* q =
+      Horner(x2, {18888466084.0 / 194896477400625.0, -443861162.0 / 1856156927625.0,
+                  6404582.0 / 10854718875.0, -929569.0 / 638512875.0, 21844.0 / 6081075.0,
+                  -1382.0 / 155925.0, 62.0 / 2835.0, -17.0 / 315.0, 2.0 / 15.0, -1.0 / 3.0});
+  llvm::Value* small = MulAdd(b_->CreateFMul(q, x2), x, x);
   // Otherwise (1 - e^-2|x|) / (1 + e^-2|x|), with no cancellation there.
   llvm::Value* t = Exp(b_->CreateFMul(ax, c(-2.0)));
   llvm::Value* large = b_->CreateIntrinsic(

@@ -2,6 +2,7 @@
 #define AOT_COMPILER_CODEGEN_ELEMENTAL_EMITTER_H_
 
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <vector>
 
@@ -110,6 +111,10 @@ class ElementalEmitter {
   absl::StatusOr<llvm::Value*> EmitConstant(const HloInstruction& instr, const IrIndex& index);
   // Calls an LLVM intrinsic or (GPU) a libdevice function.
   llvm::Value* MathCall(const char* name, std::vector<llvm::Value*> args);
+  // a * b + c (fused where the target has FMA).
+  llvm::Value* MulAdd(llvm::Value* a, llvm::Value* b, llvm::Value* c);
+  // The polynomial with `coefficients` (highest degree first) at x.
+  llvm::Value* Horner(llvm::Value* x, std::initializer_list<double> coefficients);
   // exp and tanh: vectorizable polynomials for host f32, MathCall otherwise.
   llvm::Value* Exp(llvm::Value* x);
   llvm::Value* Tanh(llvm::Value* x);
