@@ -20,6 +20,8 @@
 #include "compiler/hlo/hlo_parser.h"
 #include "compiler/target/target_config.h"
 #include "compiler/target/target_selection.h"
+#include "compiler/tooling/literal_execution.h"
+#include "compiler/tooling/random_literal.h"
 #include "runtime/executable/client.h"
 #include "runtime/platform/host/cpu_features.h"
 #include "runtime/platform/host/thread_pool.h"
@@ -27,28 +29,16 @@
 namespace aot {
 namespace {
 
-struct AlignedFree {
-  void operator()(void* p) const { std::free(p); }
-};
-using Buffer = std::unique_ptr<uint8_t[], AlignedFree>;
-
-Buffer Aligned(size_t bytes, uint8_t fill) {
-  Buffer b(static_cast<uint8_t*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64)));
-  std::memset(b.get(), fill, bytes);  // touch every page before timing
-  return b;
-}
-
 const Client& HostClient() {
   static const Client* client = Client::Create("host").value().release();
   return *client;
 }
 
-// A compiled executable with its argument and result buffers.
+// A compiled executable with its argument and result buffers (made once,
+// from random arguments in [-1, 1)).
 struct Prepared {
   std::unique_ptr<Executable> executable;
-  std::vector<Buffer> storage;
-  std::vector<absl::Span<const uint8_t>> arguments;
-  std::vector<absl::Span<uint8_t>> results;
+  PreparedExecution execution;
 };
 
 absl::StatusOr<Prepared> Prepare(const std::string& hlo, bool fusion = true) {
@@ -62,18 +52,9 @@ absl::StatusOr<Prepared> Prepare(const std::string& hlo, bool fusion = true) {
   if (!compiled.ok()) return compiled.status();
   auto executable = (*compiled)->LoadExecutable(HostClient());
   if (!executable.ok()) return executable.status();
-  Prepared p;
-  p.executable = *std::move(executable);
-  for (const EntryParameterProto& param : p.executable->parameters()) {
-    // Small values: no overflow or NaN in any benchmark's arithmetic.
-    p.storage.push_back(Aligned(param.slice().size(), 0x3c));
-    p.arguments.emplace_back(p.storage.back().get(), param.slice().size());
-  }
-  for (const OutputLeafProto& leaf : p.executable->result().leaves()) {
-    p.storage.push_back(Aligned(leaf.slice().size(), 0));
-    p.results.emplace_back(p.storage.back().get(), leaf.slice().size());
-  }
-  return p;
+  auto execution = PreparedExecution::Create(**executable, RandomArguments(**module, 1));
+  if (!execution.ok()) return execution.status();
+  return Prepared{*std::move(executable), *std::move(execution)};
 }
 
 void RunProgram(benchmark::State& state, const std::string& hlo, int64_t bytes_per_run,
@@ -83,13 +64,12 @@ void RunProgram(benchmark::State& state, const std::string& hlo, int64_t bytes_p
     state.SkipWithError(std::string(prepared.status().message()).c_str());
     return;
   }
-  if (absl::Status s = prepared->executable->ExecuteInto(prepared->arguments, prepared->results);
-      !s.ok()) {
+  if (absl::Status s = prepared->execution.Run(); !s.ok()) {
     state.SkipWithError(std::string(s.message()).c_str());
     return;
   }
   for (auto _ : state) {
-    absl::Status s = prepared->executable->ExecuteInto(prepared->arguments, prepared->results);
+    absl::Status s = prepared->execution.Run();
     if (!s.ok()) {
       state.SkipWithError(std::string(s.message()).c_str());
       return;
@@ -109,10 +89,10 @@ using bench::kRows;
 
 // One thread copies kBytes (bytes processed: read + written).
 void BM_Memcpy(benchmark::State& state) {
-  Buffer src = Aligned(kBytes, 1), dst = Aligned(kBytes, 0);
+  std::vector<uint8_t> src(kBytes, 1), dst(kBytes, 0);
   for (auto _ : state) {
-    std::memcpy(dst.get(), src.get(), kBytes);
-    benchmark::DoNotOptimize(dst.get());
+    std::memcpy(dst.data(), src.data(), kBytes);
+    benchmark::DoNotOptimize(dst.data());
   }
   state.SetBytesProcessed(state.iterations() * 2 * kBytes);
 }
@@ -121,16 +101,16 @@ BENCHMARK(BM_Memcpy)->UseRealTime()->Unit(benchmark::kMillisecond);
 // The same copy split into one contiguous chunk per thread of a pool as
 // large as the runtime's (hardware threads, the caller included).
 void BM_MemcpyThreaded(benchmark::State& state) {
-  Buffer src = Aligned(kBytes, 1), dst = Aligned(kBytes, 0);
+  std::vector<uint8_t> src(kBytes, 1), dst(kBytes, 0);
   const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   ThreadPool pool(threads - 1);
   const int64_t chunk = (kBytes / threads + 63) / 64 * 64;
   for (auto _ : state) {
     pool.ParallelFor(threads, [&](int64_t i) {
       int64_t begin = i * chunk, end = std::min<int64_t>(kBytes, begin + chunk);
-      if (begin < end) std::memcpy(dst.get() + begin, src.get() + begin, end - begin);
+      if (begin < end) std::memcpy(dst.data() + begin, src.data() + begin, end - begin);
     });
-    benchmark::DoNotOptimize(dst.get());
+    benchmark::DoNotOptimize(dst.data());
   }
   state.SetBytesProcessed(state.iterations() * 2 * kBytes);
   state.counters["threads"] = threads;
@@ -186,7 +166,7 @@ void BM_ElementwiseExecuteAllocating(benchmark::State& state) {
     return;
   }
   for (auto _ : state) {
-    auto results = prepared->executable->Execute(prepared->arguments);
+    auto results = prepared->executable->Execute(prepared->execution.arguments());
     if (!results.ok()) {
       state.SkipWithError(std::string(results.status().message()).c_str());
       return;

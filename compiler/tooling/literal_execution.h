@@ -29,6 +29,8 @@ class PreparedExecution {
   static absl::StatusOr<PreparedExecution> Create(const Executable& executable,
                                                   absl::Span<const Literal> arguments);
   absl::Status Run(const ExecuteOptions& options = {});
+  // The argument leaves, in their physical layouts.
+  const std::vector<absl::Span<const uint8_t>>& arguments() const { return arguments_; }
   // The result leaves of the last Run, in their physical layouts.
   const std::vector<absl::Span<uint8_t>>& results() const { return results_; }
 
