@@ -3,7 +3,8 @@
 // they hold on machines without a GPU:
 //  - every operation of an execution is queued on that execution's own
 //    non-blocking stream with a stream-ordered call (no legacy-stream copy,
-//    memset or launch), and nothing is freed before that stream drained;
+//    memset or launch), and the execution returns (its buffers free for
+//    reuse) only once that stream drained;
 //  - executions on different threads never share a stream;
 //  - a command buffer's graph is instantiated once per executable and
 //    updated in place (only the nodes whose arguments changed).
@@ -135,15 +136,17 @@ TEST(CudaStreamRulesTest, EveryOperationOfAnExecutionIsOrderedOnItsOwnNonBlockin
     }
     EXPECT_GT(launches, 0);
     EXPECT_EQ(streams.size(), 1u) << "one execution, one stream";
-    // Device memory is freed only once the stream has drained.
+    // Device memory is freed only once the stream has drained, and the
+    // execution returns (giving its arena back for reuse) only then.
     bool drained = false;
     for (const RecordedCall& c : calls) {
       if (c.function == "cuStreamSynchronize") drained = true;
-      if (IsLaunch(c) || c.function == "cuMemcpyHtoDAsync") drained = false;
+      if (IsLaunch(c) || (c.takes_stream && c.function != "cuStreamSynchronize")) drained = false;
       if (c.function == "cuMemFree") {
         EXPECT_TRUE(drained) << "cuMemFree while work may still be queued";
       }
     }
+    EXPECT_TRUE(drained) << "the execution returned with work still queued on its stream";
   }
 }
 
