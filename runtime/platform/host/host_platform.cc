@@ -7,6 +7,7 @@
 #include <set>
 #include <thread>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/platform/host/cpu_features.h"
 #include "runtime/platform/host/host_kernel_abi.h"
@@ -53,7 +54,7 @@ class HostStream : public Stream {
   absl::Status Launch(const KernelHandle& kernel, const LaunchDimensionsProto& dims,
                       absl::Span<const DeviceMemory> args) override {
     const auto& host_kernel = static_cast<const HostKernelHandle&>(kernel);
-    std::vector<void*> pointers(args.size());
+    absl::InlinedVector<void*, 16> pointers(args.size());  // no heap for <= 16 args
     for (size_t i = 0; i < args.size(); ++i) pointers[i] = args[i].ptr;
     const int64_t gx = dims.block_count_x(), gy = dims.block_count_y();
     const int64_t total = gx * gy * dims.block_count_z();

@@ -1,5 +1,7 @@
 #include "runtime/platform/host/thread_pool.h"
 
+#include <algorithm>
+
 namespace aot {
 
 ThreadPool::ThreadPool(int num_threads) {
@@ -17,60 +19,73 @@ ThreadPool::~ThreadPool() {
   for (std::thread& t : workers_) t.join();
 }
 
+int64_t ThreadPool::ChunkSize(int64_t n) const {
+  const int64_t chunks = (static_cast<int64_t>(workers_.size()) + 1) * kChunksPerThread;
+  return std::max<int64_t>(1, (n + chunks - 1) / chunks);
+}
+
 void ThreadPool::RunSome(Job& job) {
   while (true) {
-    int64_t i = job.next.fetch_add(1, std::memory_order_relaxed);
-    if (i >= job.n) return;
-    (*job.fn)(i);
-    if (job.done.fetch_add(1, std::memory_order_acq_rel) + 1 == job.n) {
-      std::lock_guard<std::mutex> lock(job.mu);
-      job.finished.notify_all();
-    }
+    const int64_t begin = job.next.fetch_add(job.chunk, std::memory_order_relaxed);
+    if (begin >= job.n) return;
+    const int64_t end = std::min(job.n, begin + job.chunk);
+    for (int64_t i = begin; i < end; ++i) job.fn(i);
+    job.done.fetch_add(end - begin, std::memory_order_acq_rel);
+  }
+}
+
+void ThreadPool::Unlink(Job* job) {
+  Job* prev = nullptr;
+  for (Job* j = head_; j != nullptr; prev = j, j = j->queue_next) {
+    if (j != job) continue;
+    (prev == nullptr ? head_ : prev->queue_next) = j->queue_next;
+    if (tail_ == j) tail_ = prev;
+    j->queue_next = nullptr;
+    return;
   }
 }
 
 void ThreadPool::WorkerLoop() {
+  std::unique_lock<std::mutex> lock(mu_);
   while (true) {
-    std::shared_ptr<Job> job;
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      work_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
-      if (stop_ && jobs_.empty()) return;
-      job = jobs_.front();
-      if (job->next.load(std::memory_order_relaxed) >= job->n) {
-        jobs_.pop_front();
-        continue;
-      }
+    work_.wait(lock, [&] { return stop_ || head_ != nullptr; });
+    if (head_ == nullptr) return;  // stop_, nothing queued
+    Job* job = head_;
+    if (job->next.load(std::memory_order_relaxed) >= job->n) {
+      Unlink(job);  // every chunk claimed; its caller waits for the rest
+      continue;
     }
+    ++job->active;
+    lock.unlock();
     RunSome(*job);
+    lock.lock();
+    // The caller may return (and its stack frame, the job, go) as soon as
+    // active is 0 and every index is done: touch the job no more after this.
+    --job->active;
+    finished_.notify_all();
   }
 }
 
-void ThreadPool::ParallelFor(int64_t n, const std::function<void(int64_t)>& fn) {
+void ThreadPool::ParallelFor(int64_t n, absl::FunctionRef<void(int64_t)> fn) {
   if (n <= 0) return;
   if (n == 1 || workers_.empty()) {
     for (int64_t i = 0; i < n; ++i) fn(i);
     return;
   }
-  auto job = std::make_shared<Job>();
-  job->fn = &fn;
-  job->n = n;
+  Job job(fn);
+  job.n = n;
+  job.chunk = ChunkSize(n);
   {
     std::lock_guard<std::mutex> lock(mu_);
-    jobs_.push_back(job);
+    (tail_ == nullptr ? head_ : tail_->queue_next) = &job;
+    tail_ = &job;
   }
   work_.notify_all();
-  RunSome(*job);
-  std::unique_lock<std::mutex> lock(job->mu);
-  job->finished.wait(lock, [&] { return job->done.load(std::memory_order_acquire) == n; });
-  // Drop the finished job from the queue if no worker did.
-  std::lock_guard<std::mutex> queue_lock(mu_);
-  for (auto it = jobs_.begin(); it != jobs_.end(); ++it) {
-    if (it->get() == job.get()) {
-      jobs_.erase(it);
-      break;
-    }
-  }
+  RunSome(job);
+  std::unique_lock<std::mutex> lock(mu_);
+  Unlink(&job);  // no worker joins it from now on
+  finished_.wait(lock,
+                 [&] { return job.active == 0 && job.done.load(std::memory_order_acquire) == n; });
 }
 
 }  // namespace aot

@@ -43,6 +43,26 @@ TEST(ThreadPoolTest, ConcurrentParallelForsFromSeveralThreads) {
   for (int c = 0; c < kCallers; ++c) EXPECT_EQ(sums[c], kN * (kN - 1) / 2 + kN * c) << c;
 }
 
+// Each thread runs contiguous chunks (a kernel's blocks stream through
+// memory), at most kChunksPerThread per thread: the owner of consecutive
+// indices changes only at chunk boundaries.
+TEST(ThreadPoolTest, ParallelForRunsContiguousChunks) {
+  ThreadPool pool(3);
+  constexpr int64_t kN = 100000;
+  const int64_t chunk = pool.ChunkSize(kN);
+  EXPECT_EQ(chunk,
+            (kN + 4 * ThreadPool::kChunksPerThread - 1) / (4 * ThreadPool::kChunksPerThread));
+  std::vector<std::thread::id> owner(kN);
+  pool.ParallelFor(kN,
+                   [&](int64_t i) { owner[static_cast<size_t>(i)] = std::this_thread::get_id(); });
+  for (int64_t i = 1; i < kN; ++i) {
+    if (i % chunk != 0) {
+      ASSERT_EQ(owner[i], owner[i - 1]) << "index " << i << " left its chunk";
+    }
+  }
+  EXPECT_EQ(pool.ChunkSize(3), 1);
+}
+
 TEST(ThreadPoolTest, AZeroThreadPoolRunsOnTheCaller) {
   ThreadPool pool(0);
   int64_t sum = 0;
