@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
@@ -268,6 +269,24 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Load(ExecutableProto pro
     arena_bytes += (a.size() + 63) / 64 * 64;
   }
   executable->arena_bytes_ = arena_bytes;
+  // Result leaves a host execution may write straight into the caller's
+  // buffer: the leaf is the whole of an allocation that is neither a
+  // parameter nor a constant, and no other leaf shares that allocation.
+  const EntryResultProto& result = p.result();
+  executable->result_in_place_.assign(result.leaves_size(), -1);
+  std::vector<int> leaves_per_allocation(p.buffer_allocations_size(), 0);
+  for (const OutputLeafProto& leaf : result.leaves()) {
+    ++leaves_per_allocation[leaf.slice().allocation_index()];
+  }
+  for (int i = 0; i < result.leaves_size(); ++i) {
+    const BufferSliceProto& slice = result.leaves(i).slice();
+    const BufferAllocationProto& a = p.buffer_allocations(slice.allocation_index());
+    if ((a.kind() == BufferAllocationProto::OUTPUT || a.kind() == BufferAllocationProto::TEMP) &&
+        slice.offset() == 0 && slice.size() == a.size() && a.size() > 0 &&
+        leaves_per_allocation[slice.allocation_index()] == 1) {
+      executable->result_in_place_[i] = slice.allocation_index();
+    }
+  }
   executable->parameters_.resize(p.parameters_size());
   for (const EntryParameterProto& param : p.parameters()) {
     executable->parameters_[param.parameter_number()] = param;
@@ -364,6 +383,34 @@ absl::Status Executable::ExecuteInto(absl::Span<const absl::Span<const uint8_t>>
   AOT_ASSIGN_OR_RETURN(std::unique_ptr<Stream> stream, platform_->AcquireStream());
   AOT_ASSIGN_OR_RETURN(DeviceMemory arena, TakeArena());
   std::vector<DeviceMemory> memory(proto_.buffer_allocations_size());
+  // Host: a result leaf that is a whole allocation of its own is computed
+  // in the caller's buffer when that is 64-byte aligned and overlaps no
+  // argument and no other result (no copy out afterwards).
+  absl::InlinedVector<bool, 8> in_place(results.size(), false);
+  if (host) {
+    auto overlaps = [](const void* a, size_t a_size, const void* b, size_t b_size) {
+      auto x = reinterpret_cast<uintptr_t>(a), y = reinterpret_cast<uintptr_t>(b);
+      return x < y + b_size && y < x + a_size;
+    };
+    for (size_t i = 0; i < results.size(); ++i) {
+      if (result_in_place_[i] < 0 || reinterpret_cast<uintptr_t>(results[i].data()) % 64 != 0) {
+        continue;
+      }
+      bool disjoint = true;
+      for (const absl::Span<const uint8_t>& arg : arguments) {
+        disjoint =
+            disjoint && !overlaps(results[i].data(), results[i].size(), arg.data(), arg.size());
+      }
+      for (size_t j = 0; j < results.size(); ++j) {
+        disjoint = disjoint && (j == i || !overlaps(results[i].data(), results[i].size(),
+                                                    results[j].data(), results[j].size()));
+      }
+      if (!disjoint) continue;
+      in_place[i] = true;
+      memory[result_in_place_[i]] =
+          DeviceMemory{results[i].data(), static_cast<int64_t>(results[i].size())};
+    }
+  }
   absl::Status status;
   for (const BufferAllocationProto& a : proto_.buffer_allocations()) {
     DeviceMemory& m = memory[a.index()];
@@ -371,6 +418,7 @@ absl::Status Executable::ExecuteInto(absl::Span<const absl::Span<const uint8_t>>
       m = constants_[a.index()];
       continue;
     }
+    if (m.ptr != nullptr) continue;  // a result computed in place
     m = DeviceMemory{static_cast<char*>(arena.ptr) + arena_offsets_[a.index()], a.size()};
     if (a.kind() == BufferAllocationProto::PARAMETER) {
       absl::Span<const uint8_t> arg = arguments[a.parameter_number()];
@@ -391,7 +439,7 @@ absl::Status Executable::ExecuteInto(absl::Span<const absl::Span<const uint8_t>>
     ExecuteParams params{platform_.get(), stream.get(), &allocations, &options};
     status = ExecuteSequence(thunks_, params);
     for (int i = 0; status.ok() && i < result.leaves_size(); ++i) {
-      if (results[i].empty()) continue;
+      if (results[i].empty() || in_place[i]) continue;
       status = stream->CopyDeviceToHost(
           allocations.Resolve(BufferSlice::FromProto(result.leaves(i).slice())), results[i].data(),
           results[i].size());

@@ -56,8 +56,10 @@ class Executable {
   // execution's buffers come from an arena of this executable, reused
   // across executions (one per concurrent execution); on the host an
   // argument whose bytes are 64-byte aligned is read in place, others are
-  // copied into the arena. The fast path for callers that keep their
-  // buffers (aot-run's steady state, the literal path, benchmarks).
+  // copied into the arena, and a result leaf that is an allocation of its
+  // own is computed in its 64-byte aligned result buffer (when that
+  // overlaps no argument and no other result) instead of copied out. The fast path for callers that
+  // keep their buffers (aot-run's steady state, the literal path, benchmarks).
   absl::Status ExecuteInto(absl::Span<const absl::Span<const uint8_t>> arguments,
                            absl::Span<const absl::Span<uint8_t>> results,
                            const ExecuteOptions& options = {}) const;
@@ -102,6 +104,9 @@ class Executable {
   // never reused.
   void DropArena(DeviceMemory arena) const;
   std::vector<int64_t> arena_offsets_;  // by allocation index (-1: constant)
+  // By result leaf: the allocation the host may place in the caller's
+  // result buffer (-1: copied out).
+  std::vector<int64_t> result_in_place_;
   int64_t arena_bytes_ = 0;
   // std::mutex, not absl::Mutex, here and in the platforms: ThreadSanitizer
   // sees std::mutex, and the system's Abseil is not built with it.

@@ -13,8 +13,10 @@
 #include "runtime/kernel_payload.h"
 #include "runtime/platform/host/cpu_features.h"
 #include "runtime/platform/host/host_kernel_loader.h"
+#include "runtime/platform/host/host_platform.h"
 #include "runtime/testing/test_kernels.h"
 #include "support/file_io.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace {
@@ -248,6 +250,99 @@ TEST(ExecutableTest, ExecuteIntoWritesTheCallersBuffers) {
   EXPECT_THAT(std::string(wrong_size.message()), HasSubstr("result buffer 0 has 12 bytes"));
   absl::Status wrong_count = (*executable)->ExecuteInto({Bytes(a), Bytes(b)}, {});
   EXPECT_THAT(std::string(wrong_count.message()), HasSubstr("has 1 result leaves, got 0"));
+}
+
+// The host platform, counting the bytes its streams copy to the host.
+class CopyCountingPlatform : public Platform {
+ public:
+  CopyCountingPlatform() : host_(*CreateHostPlatform({})) {}
+  absl::string_view name() const override { return host_->name(); }
+  PlatformKind kind() const override { return host_->kind(); }
+  absl::Status CheckCapability(const CapabilityProto& c) const override {
+    return host_->CheckCapability(c);
+  }
+  absl::Status CheckLaunchDimensions(const LaunchDimensionsProto& d) const override {
+    return host_->CheckLaunchDimensions(d);
+  }
+  bool CanExecute() const override { return true; }
+  absl::StatusOr<std::unique_ptr<KernelLoader>> CreateKernelLoader() override {
+    return host_->CreateKernelLoader();
+  }
+  absl::StatusOr<DeviceMemory> Allocate(int64_t size) override { return host_->Allocate(size); }
+  void Free(DeviceMemory memory) override { host_->Free(memory); }
+  absl::StatusOr<std::unique_ptr<Stream>> AcquireStream() override {
+    AOT_ASSIGN_OR_RETURN(std::unique_ptr<Stream> stream, host_->AcquireStream());
+    return std::unique_ptr<Stream>(new CountingStream(std::move(stream), &copied_to_host_));
+  }
+  std::unique_ptr<CommandBuffer> CreateCommandBuffer(std::vector<KernelLaunch> l) override {
+    return host_->CreateCommandBuffer(std::move(l));
+  }
+  int64_t copied_to_host() const { return copied_to_host_; }
+
+ private:
+  class CountingStream : public Stream {
+   public:
+    CountingStream(std::unique_ptr<Stream> s, int64_t* counter) : s_(std::move(s)), n_(counter) {}
+    absl::Status CopyHostToDevice(const void* src, DeviceMemory dst, int64_t size) override {
+      return s_->CopyHostToDevice(src, dst, size);
+    }
+    absl::Status CopyDeviceToHost(DeviceMemory src, void* dst, int64_t size) override {
+      *n_ += size;
+      return s_->CopyDeviceToHost(src, dst, size);
+    }
+    absl::Status CopyDeviceToDevice(DeviceMemory src, DeviceMemory dst, int64_t size) override {
+      return s_->CopyDeviceToDevice(src, dst, size);
+    }
+    absl::Status Memset32(DeviceMemory dst, uint32_t pattern, int64_t size) override {
+      return s_->Memset32(dst, pattern, size);
+    }
+    absl::Status Launch(const KernelHandle& k, const LaunchDimensionsProto& d,
+                        absl::Span<const DeviceMemory> args) override {
+      return s_->Launch(k, d, args);
+    }
+    absl::Status Gemm(const GemmParams& p, DeviceMemory a, DeviceMemory b,
+                      DeviceMemory c) override {
+      return s_->Gemm(p, a, b, c);
+    }
+    absl::Status Synchronize() override { return s_->Synchronize(); }
+
+   private:
+    std::unique_ptr<Stream> s_;
+    int64_t* n_;
+  };
+  std::unique_ptr<Platform> host_;
+  int64_t copied_to_host_ = 0;
+};
+
+// A 64-byte aligned result buffer of a result leaf that is an allocation of
+// its own is computed in place: nothing is copied out. A misaligned one, or
+// one overlapping an argument, is copied out, and right.
+TEST(ExecutableTest, ExecuteIntoComputesAlignedResultsInPlace) {
+  auto platform = std::make_shared<CopyCountingPlatform>();
+  auto executable = Executable::Load(MakeExecutable(), platform, nullptr, LoadOptions{});
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  std::vector<float> a = Iota(4), b = Iota(-1);
+  // Storage with a 64-byte aligned start (an over-allocated vector).
+  std::vector<float> storage(2 * kN + 64, -7.0f);
+  float* base = storage.data();
+  while (reinterpret_cast<uintptr_t>(base) % 64 != 0) ++base;
+  auto bytes = [](float* p) { return absl::Span<uint8_t>(reinterpret_cast<uint8_t*>(p), kBytes); };
+  // Aligned: in place.
+  ASSERT_TRUE((*executable)->ExecuteInto({Bytes(a), Bytes(b)}, {bytes(base)}).ok());
+  for (int64_t i = 0; i < kN; ++i) ASSERT_EQ(base[i], (a[i] + b[i]) * a[i]) << i;
+  EXPECT_EQ(platform->copied_to_host(), 0);
+  // Misaligned by one float: copied out.
+  ASSERT_TRUE((*executable)->ExecuteInto({Bytes(a), Bytes(b)}, {bytes(base + 1)}).ok());
+  for (int64_t i = 0; i < kN; ++i) ASSERT_EQ(base[i + 1], (a[i] + b[i]) * a[i]) << i;
+  EXPECT_EQ(platform->copied_to_host(), kBytes);
+  // The result buffer overlaps argument a (both aligned; a is read in place,
+  // 16 floats ahead of where the result is written): computed in place, the
+  // kernel would read results as a. It is copied out instead.
+  std::copy(a.begin(), a.end(), base);
+  absl::Span<const uint8_t> a_in(reinterpret_cast<const uint8_t*>(base), kBytes);
+  ASSERT_TRUE((*executable)->ExecuteInto({a_in, Bytes(b)}, {bytes(base + 16)}).ok());
+  for (int64_t i = 0; i < kN; ++i) ASSERT_EQ(base[i + 16], (a[i] + b[i]) * a[i]) << i;
+  EXPECT_EQ(platform->copied_to_host(), 2 * kBytes);
 }
 
 TEST(ExecutableTest, ArgumentErrorsNameTheParameter) {
