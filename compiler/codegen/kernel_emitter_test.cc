@@ -355,6 +355,51 @@ TEST(KernelEmitterTest, HostRowReductionKernelVectorizesTheReductionAndTheEpilog
   EXPECT_NE(kernel->llvm_ir.find("llvm.loop.parallel_accesses"), std::string::npos);
 }
 
+// A large transpose is walked in 32x32 tiles, one per block, staged in a
+// stack buffer and stored with streaming stores; a fused one is tiled and
+// staged but stores plainly; a small one keeps the row-major loop.
+TEST(KernelEmitterTest, HostLargeTransposeIsTiledAndStreamed) {
+  auto plain = CompileRoot(R"(HloModule m
+ENTRY e {
+  x = f32[512,1024] parameter(0)
+  ROOT t = f32[1024,512] transpose(x), dimensions={1,0}
+})",
+                           "host-x86-64-v3", KeepIr());
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  ExpectLaunch(plain->launch_dimensions, {(1024 / 32) * (512 / 32), 32});
+  const std::string& ir = plain->optimized_llvm_ir;
+  EXPECT_NE(ir.find("alloca [1024 x float], align 64"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("store <8 x float>"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("!nontemporal"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("llvm.x86.sse.sfence"), std::string::npos) << ir;
+
+  auto fused = CompileRoot(R"(HloModule m
+f {
+  x = f32[500,1000] parameter(0)
+  t = f32[1000,500] transpose(x), dimensions={1,0}
+  ROOT e = f32[1000,500] exponential(t)
+}
+ENTRY e {
+  x = f32[500,1000] parameter(0)
+  ROOT r = f32[1000,500] fusion(x), kind=kLoop, calls=f
+})",
+                           "host-x86-64-v3", KeepIr());
+  ASSERT_TRUE(fused.ok()) << fused.status();
+  ExpectLaunch(fused->launch_dimensions, {32 * 16, 32});  // ragged: 1000 = 31 tiles + 8
+  EXPECT_NE(fused->optimized_llvm_ir.find("alloca [1024 x float]"), std::string::npos);
+  EXPECT_EQ(fused->optimized_llvm_ir.find("!nontemporal"), std::string::npos);
+
+  auto small = CompileRoot(R"(HloModule m
+ENTRY e {
+  x = f32[64,64] parameter(0)
+  ROOT t = f32[64,64] transpose(x), dimensions={1,0}
+})",
+                           "host-x86-64-v3", KeepIr());
+  ASSERT_TRUE(small.ok()) << small.status();
+  ExpectLaunch(small->launch_dimensions, {4, 1024});
+  EXPECT_EQ(small->optimized_llvm_ir.find("alloca"), std::string::npos);
+}
+
 TEST(KernelEmitterTest, CudaSoftmaxEpilogueReadsTheRowValueOnce) {
   std::string softmax = kSoftmaxFusion;
   softmax.replace(softmax.find("BROADCAST"), 9, "0");

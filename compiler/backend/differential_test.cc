@@ -1,0 +1,218 @@
+// Randomized differential test of the host kernels at real sizes: programs
+// of each kernel family (elementwise, transcendental, row reduction,
+// softmax, tiled transpose, fused transpose) on random shapes, compiled for
+// every host ISA level this CPU runs and compared with the interpreter. The
+// shapes include dimensions that are not multiples of the vector width or
+// the transpose tile, and sizes that span many blocks (so several pool
+// workers run each kernel). Seeded: a failure names the program and its
+// seed, and reproduces.
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "compiler/backend/compiler.h"
+#include "compiler/hlo/hlo_parser.h"
+#include "compiler/interpreter/evaluator.h"
+#include "compiler/target/target_config.h"
+#include "compiler/tooling/literal_execution.h"
+#include "compiler/tooling/random_literal.h"
+#include "gtest/gtest.h"
+#include "runtime/executable/client.h"
+#include "runtime/platform/host/cpu_features.h"
+#include "runtime/shape_util.h"
+
+namespace aot {
+namespace {
+
+struct Program {
+  std::string name;
+  std::string hlo;
+  // Float tolerance (reductions reassociate; see README "Kernels").
+  Tolerance tolerance;
+};
+
+// "$R" and "$C" in `text` replaced by the dimensions.
+std::string Dims(absl::string_view text, int64_t r, int64_t c) {
+  return absl::StrReplaceAll(text, {{"$R", absl::StrCat(r)}, {"$C", absl::StrCat(c)}});
+}
+
+constexpr char kReducers[] = R"(
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+})";
+
+std::vector<Program> Programs(std::mt19937& rng) {
+  // Rows and columns: 33..1100, rarely a multiple of 8 or 32.
+  std::uniform_int_distribution<int64_t> dim(33, 1100);
+  auto r = [&] { return dim(rng); };
+  const Tolerance elementwise{1e-5, 1e-4};
+  std::vector<Program> programs;
+  int64_t a = r(), b = r();
+  programs.push_back({absl::StrCat("fma_", a, "x", b), Dims(R"(HloModule m
+ENTRY e {
+  x = f32[$R,$C] parameter(0)
+  y = f32[$R,$C] parameter(1)
+  m = f32[$R,$C] multiply(x, y)
+  ROOT r = f32[$R,$C] add(m, x)
+})",
+                                                             a, b),
+                      elementwise});
+  a = r(), b = r();
+  programs.push_back({absl::StrCat("transcendentals_", a, "x", b), Dims(R"(HloModule m
+ENTRY e {
+  x = f32[$R,$C] parameter(0)
+  t = f32[$R,$C] tanh(x)
+  x2 = f32[$R,$C] multiply(x, x)
+  l = f32[$R,$C] logistic(x2)
+  ex = f32[$R,$C] exponential(x)
+  s = f32[$R,$C] add(t, l)
+  ROOT r = f32[$R,$C] add(s, ex)
+})",
+                                                                        a, b),
+                      elementwise});
+  a = r(), b = r();
+  // Row sums of n values in [-1, 1): the reassociated sum differs from the
+  // interpreter's sequential one by about sqrt(n) * eps * |partial sums|.
+  programs.push_back({absl::StrCat("row_sum_max_", a, "x", b), Dims(absl::StrCat(R"(HloModule m
+)",
+                                                                                 kReducers, R"(
+ENTRY e {
+  x = f32[$R,$C] parameter(0)
+  z = f32[] constant(0)
+  s = f32[$R] reduce(x, z), dimensions={1}, to_apply=add
+  ninf = f32[] constant(-inf)
+  m = f32[$R] reduce(x, ninf), dimensions={1}, to_apply=max
+  ROOT t = (f32[$R], f32[$R]) tuple(s, m)
+})"),
+                                                                    a, b),
+                      Tolerance{1e-3, 1e-4}});
+  a = r(), b = r();
+  programs.push_back({absl::StrCat("softmax_", a, "x", b), Dims(absl::StrCat(R"(HloModule m
+)",
+                                                                             kReducers, R"(
+ENTRY e {
+  x = f32[$R,$C] parameter(0)
+  ninf = f32[] constant(-inf)
+  mx = f32[$R] reduce(x, ninf), dimensions={1}, to_apply=max
+  mxb = f32[$R,$C] broadcast(mx), dimensions={0}
+  d = f32[$R,$C] subtract(x, mxb)
+  e = f32[$R,$C] exponential(d)
+  zero = f32[] constant(0)
+  s = f32[$R] reduce(e, zero), dimensions={1}, to_apply=add
+  sb = f32[$R,$C] broadcast(s), dimensions={0}
+  ROOT r = f32[$R,$C] divide(e, sb)
+})"),
+                                                                2 * a, b),
+                      Tolerance{1e-6, 1e-4}});
+  // Transposes: whole tiles with streaming stores (a multiple of 32
+  // columns), ragged tiles, 8-byte elements, rank 3, fused.
+  a = r(), b = r() / 32 * 32 + 32;
+  programs.push_back({absl::StrCat("transpose_", a, "x", b), Dims(R"(HloModule m
+ENTRY e {
+  x = f32[$C,$R] parameter(0)
+  ROOT t = f32[$R,$C] transpose(x), dimensions={1,0}
+})",
+                                                                  a, b),
+                      Tolerance{}});
+  a = r(), b = r();
+  programs.push_back({absl::StrCat("transpose_ragged_", a, "x", b), Dims(R"(HloModule m
+ENTRY e {
+  x = s32[$C,$R] parameter(0)
+  ROOT t = s32[$R,$C] transpose(x), dimensions={1,0}
+})",
+                                                                         a, b),
+                      Tolerance{}});
+  a = r(), b = r() / 32 * 32 + 32;
+  programs.push_back({absl::StrCat("transpose_f64_", a, "x", b), Dims(R"(HloModule m
+ENTRY e {
+  x = f64[$C,$R] parameter(0)
+  ROOT t = f64[$R,$C] transpose(x), dimensions={1,0}
+})",
+                                                                      a, b),
+                      Tolerance{}});
+  a = r() / 4, b = r() / 4;
+  programs.push_back({absl::StrCat("transpose_rank3_3x", a, "x", b), Dims(R"(HloModule m
+ENTRY e {
+  x = f32[3,$R,$C] parameter(0)
+  ROOT t = f32[$C,3,$R] transpose(x), dimensions={2,0,1}
+})",
+                                                                          a, b),
+                      Tolerance{}});
+  a = r(), b = r();
+  programs.push_back({absl::StrCat("transpose_fused_", a, "x", b), Dims(R"(HloModule m
+ENTRY e {
+  x = f32[$C,$R] parameter(0)
+  y = f32[$R,$C] parameter(1)
+  t = f32[$R,$C] transpose(x), dimensions={1,0}
+  ex = f32[$R,$C] exponential(t)
+  ROOT r = f32[$R,$C] multiply(ex, y)
+})",
+                                                                        a, b),
+                      elementwise});
+  return programs;
+}
+
+class DifferentialTest : public ::testing::TestWithParam<uint32_t> {};
+
+TEST_P(DifferentialTest, RandomShapesMatchTheInterpreterOnEveryHostLevel) {
+  std::mt19937 rng(GetParam());
+  std::vector<Program> programs = Programs(rng);
+  auto client = Client::Create("host");
+  ASSERT_TRUE(client.ok()) << client.status();
+  const auto features = DetectHostCpuFeatures();
+  int levels = 0;
+  for (const char* level : {"host-x86-64-v2", "host-x86-64-v3", "host-x86-64-v4"}) {
+    auto target = ShippedTargetConfig(level);
+    ASSERT_TRUE(target.ok()) << target.status();
+    if (!CheckHostIsaLevel(target->device_description().capability().host().isa_level(), features).ok()) continue;
+    ++levels;
+    for (const Program& program : programs) {
+      SCOPED_TRACE(absl::StrCat(program.name, " for ", level, " (seed ", GetParam(), ")"));
+      auto module = ParseHloModule(program.hlo);
+      ASSERT_TRUE(module.ok()) << module.status();
+      auto compiled = Compile(**module, *target);
+      ASSERT_TRUE(compiled.ok()) << compiled.status();
+      auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
+      ASSERT_TRUE(executable.ok()) << executable.status();
+      std::vector<Literal> args = RandomArguments(**module, GetParam());
+      HloEvaluator evaluator;
+      auto expected = evaluator.Evaluate(**module, args);
+      ASSERT_TRUE(expected.ok()) << expected.status();
+      // The steady-state path (aligned buffers: arguments read and results
+      // written in place) and the literal path.
+      auto prepared = PreparedExecution::Create(**executable, args);
+      ASSERT_TRUE(prepared.ok()) << prepared.status();
+      ASSERT_TRUE(prepared->Run().ok());
+      auto actual = ExecuteWithLiterals(**executable, args);
+      ASSERT_TRUE(actual.ok()) << actual.status();
+      std::vector<const Literal*> leaves = actual->Leaves();
+      ASSERT_EQ(prepared->results().size(), leaves.size());
+      for (size_t i = 0; i < leaves.size(); ++i) {
+        std::vector<uint8_t> logical(leaves[i]->raw().size());
+        runtime_shape::PhysicalToLogical((*executable)->result().leaves(i).shape(),
+                                         prepared->results()[i].data(), logical.data());
+        EXPECT_EQ(logical, leaves[i]->raw()) << "prepared run, leaf " << i;
+      }
+      absl::Status match = program.tolerance.bitwise()
+                               ? CompareLiteralsWithDefaultTolerance(*expected, *actual)
+                               : CompareLiterals(*expected, *actual, program.tolerance);
+      EXPECT_TRUE(match.ok()) << match;
+    }
+  }
+  EXPECT_GE(levels, 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, DifferentialTest, ::testing::Values(1u, 2u, 3u));
+
+}  // namespace
+}  // namespace aot
