@@ -7,6 +7,7 @@
 // workers run each kernel). Seeded: a failure names the program and its
 // seed, and reproduces.
 #include <cmath>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -51,24 +52,15 @@ max {
   ROOT m = f32[] maximum(a, b)
 })";
 
-std::vector<Program> Programs(std::mt19937& rng) {
-  // Rows and columns: 33..1100, rarely a multiple of 8 or 32.
-  std::uniform_int_distribution<int64_t> dim(33, 1100);
-  auto r = [&] { return dim(rng); };
-  const Tolerance elementwise{1e-5, 1e-4};
-  std::vector<Program> programs;
-  int64_t a = r(), b = r();
-  programs.push_back({absl::StrCat("fma_", a, "x", b), Dims(R"(HloModule m
+constexpr char kFma[] = R"(
 ENTRY e {
   x = f32[$R,$C] parameter(0)
   y = f32[$R,$C] parameter(1)
   m = f32[$R,$C] multiply(x, y)
   ROOT r = f32[$R,$C] add(m, x)
-})",
-                                                             a, b),
-                      elementwise});
-  a = r(), b = r();
-  programs.push_back({absl::StrCat("transcendentals_", a, "x", b), Dims(R"(HloModule m
+})";
+
+constexpr char kTranscendentals[] = R"(
 ENTRY e {
   x = f32[$R,$C] parameter(0)
   t = f32[$R,$C] tanh(x)
@@ -77,15 +69,9 @@ ENTRY e {
   ex = f32[$R,$C] exponential(x)
   s = f32[$R,$C] add(t, l)
   ROOT r = f32[$R,$C] add(s, ex)
-})",
-                                                                        a, b),
-                      elementwise});
-  a = r(), b = r();
-  // Row sums of n values in [-1, 1): the reassociated sum differs from the
-  // interpreter's sequential one by about sqrt(n) * eps * |partial sums|.
-  programs.push_back({absl::StrCat("row_sum_max_", a, "x", b), Dims(absl::StrCat(R"(HloModule m
-)",
-                                                                                 kReducers, R"(
+})";
+
+constexpr char kRowSumMax[] = R"(
 ENTRY e {
   x = f32[$R,$C] parameter(0)
   z = f32[] constant(0)
@@ -93,13 +79,9 @@ ENTRY e {
   ninf = f32[] constant(-inf)
   m = f32[$R] reduce(x, ninf), dimensions={1}, to_apply=max
   ROOT t = (f32[$R], f32[$R]) tuple(s, m)
-})"),
-                                                                    a, b),
-                      Tolerance{1e-3, 1e-4}});
-  a = r(), b = r();
-  programs.push_back({absl::StrCat("softmax_", a, "x", b), Dims(absl::StrCat(R"(HloModule m
-)",
-                                                                             kReducers, R"(
+})";
+
+constexpr char kSoftmax[] = R"(
 ENTRY e {
   x = f32[$R,$C] parameter(0)
   ninf = f32[] constant(-inf)
@@ -111,54 +93,70 @@ ENTRY e {
   s = f32[$R] reduce(e, zero), dimensions={1}, to_apply=add
   sb = f32[$R,$C] broadcast(s), dimensions={0}
   ROOT r = f32[$R,$C] divide(e, sb)
-})"),
-                                                                2 * a, b),
-                      Tolerance{1e-6, 1e-4}});
-  // Transposes: whole tiles with streaming stores (a multiple of 32
-  // columns), ragged tiles, 8-byte elements, rank 3, fused.
-  a = r(), b = r() / 32 * 32 + 32;
-  programs.push_back({absl::StrCat("transpose_", a, "x", b), Dims(R"(HloModule m
+})";
+
+constexpr char kTranspose[] = R"(
 ENTRY e {
   x = f32[$C,$R] parameter(0)
   ROOT t = f32[$R,$C] transpose(x), dimensions={1,0}
-})",
-                                                                  a, b),
-                      Tolerance{}});
-  a = r(), b = r();
-  programs.push_back({absl::StrCat("transpose_ragged_", a, "x", b), Dims(R"(HloModule m
+})";
+
+constexpr char kTransposeS32[] = R"(
 ENTRY e {
   x = s32[$C,$R] parameter(0)
   ROOT t = s32[$R,$C] transpose(x), dimensions={1,0}
-})",
-                                                                         a, b),
-                      Tolerance{}});
-  a = r(), b = r() / 32 * 32 + 32;
-  programs.push_back({absl::StrCat("transpose_f64_", a, "x", b), Dims(R"(HloModule m
+})";
+
+constexpr char kTransposeF64[] = R"(
 ENTRY e {
   x = f64[$C,$R] parameter(0)
   ROOT t = f64[$R,$C] transpose(x), dimensions={1,0}
-})",
-                                                                      a, b),
-                      Tolerance{}});
-  a = r() / 4, b = r() / 4;
-  programs.push_back({absl::StrCat("transpose_rank3_3x", a, "x", b), Dims(R"(HloModule m
+})";
+
+constexpr char kTransposeRank3[] = R"(
 ENTRY e {
   x = f32[3,$R,$C] parameter(0)
   ROOT t = f32[$C,3,$R] transpose(x), dimensions={2,0,1}
-})",
-                                                                          a, b),
-                      Tolerance{}});
-  a = r(), b = r();
-  programs.push_back({absl::StrCat("transpose_fused_", a, "x", b), Dims(R"(HloModule m
+})";
+
+constexpr char kTransposeFused[] = R"(
 ENTRY e {
   x = f32[$C,$R] parameter(0)
   y = f32[$R,$C] parameter(1)
   t = f32[$R,$C] transpose(x), dimensions={1,0}
   ex = f32[$R,$C] exponential(t)
   ROOT r = f32[$R,$C] multiply(ex, y)
-})",
-                                                                        a, b),
-                      elementwise});
+})";
+
+std::vector<Program> Programs(std::mt19937& rng) {
+  // Rows and columns: 33..1100, rarely a multiple of 8 or 32.
+  std::uniform_int_distribution<int64_t> dim(33, 1100);
+  std::vector<Program> programs;
+  // Draws the dimensions (rows first), adjusted by `shape`.
+  auto add = [&](absl::string_view name, absl::string_view entry, Tolerance tolerance,
+                 std::function<void(int64_t&, int64_t&)> shape = nullptr) {
+    int64_t r = dim(rng);
+    int64_t c = dim(rng);
+    if (shape) shape(r, c);
+    programs.push_back({absl::StrCat(name, "_", r, "x", c),
+                        Dims(absl::StrCat("HloModule m\n", kReducers, entry), r, c), tolerance});
+  };
+  auto whole_tiles = [](int64_t&, int64_t& c) { c = c / 32 * 32 + 32; };
+  const Tolerance elementwise{1e-5, 1e-4};
+  const Tolerance exact{};
+  add("fma", kFma, elementwise);
+  add("transcendentals", kTranscendentals, elementwise);
+  // Row sums of n values in [-1, 1): the reassociated sum differs from the
+  // interpreter's sequential one by about sqrt(n) * eps * |partial sums|.
+  add("row_sum_max", kRowSumMax, Tolerance{1e-3, 1e-4});
+  add("softmax", kSoftmax, Tolerance{1e-6, 1e-4}, [](int64_t& r, int64_t&) { r *= 2; });
+  // Transposes: whole tiles with streaming stores (a multiple of 32
+  // columns), ragged tiles, 8-byte elements, rank 3, fused.
+  add("transpose", kTranspose, exact, whole_tiles);
+  add("transpose_ragged", kTransposeS32, exact);
+  add("transpose_f64", kTransposeF64, exact, whole_tiles);
+  add("transpose_rank3", kTransposeRank3, exact, [](int64_t& r, int64_t& c) { r /= 4, c /= 4; });
+  add("transpose_fused", kTransposeFused, elementwise);
   return programs;
 }
 
@@ -174,7 +172,9 @@ TEST_P(DifferentialTest, RandomShapesMatchTheInterpreterOnEveryHostLevel) {
   for (const char* level : {"host-x86-64-v2", "host-x86-64-v3", "host-x86-64-v4"}) {
     auto target = ShippedTargetConfig(level);
     ASSERT_TRUE(target.ok()) << target.status();
-    if (!CheckHostIsaLevel(target->device_description().capability().host().isa_level(), features).ok()) continue;
+    if (!CheckHostIsaLevel(target->device_description().capability().host().isa_level(), features)
+             .ok())
+      continue;
     ++levels;
     for (const Program& program : programs) {
       SCOPED_TRACE(absl::StrCat(program.name, " for ", level, " (seed ", GetParam(), ")"));

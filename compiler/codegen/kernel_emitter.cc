@@ -76,10 +76,12 @@ class KernelBuilder {
     emitter_ = std::make_unique<ElementalEmitter>(
         &b_, module_.get(), gpu_ ? ElementalEmitter::Device::kGpu : ElementalEmitter::Device::kHost,
         [this](const HloInstruction& h) {
-          return input_index_.count(&h) > 0 || (tile_.reading && &h == tile_.hero);
+          return input_index_.count(&h) > 0 || materialized_.count(&h) > 0;
         },
         [this](const HloInstruction& h, const IrIndex& index) -> absl::StatusOr<llvm::Value*> {
-          if (tile_.reading && &h == tile_.hero) return LoadFromTile(index);
+          if (auto it = materialized_.find(&h); it != materialized_.end()) {
+            return it->second(index);
+          }
           return inputs_[input_index_.at(&h)].Load(b_, index);
         });
     absl::Status status;
@@ -305,6 +307,13 @@ class KernelBuilder {
     const HloInstruction* hero = nullptr;
     int64_t rows = 0, row_length = 0;
     bool per_row = false;  // else per element of the row
+    // Per element: the reduce's operand is also read by the epilogue (as
+    // softmax's exp(x - max) is by its division), so the reduce loop stores
+    // it into the output row and the epilogue loads it back from there
+    // (the row is in L1) instead of computing it again. Only when it is
+    // computed (not a kernel input), of the output's element type, and
+    // read by the epilogue only elementwise (at the element being stored).
+    bool cache_operand = false;
     Shape in_logical;
   };
   std::optional<RowReductionPlan> PlanRowReduction(const HloInstruction& root) {
@@ -347,6 +356,17 @@ class KernelBuilder {
       return std::nullopt;
     }
     plan.in_logical = Shape(in.element_type(), in.dimensions());
+    const HloInstruction& operand = *hero->operand(0);
+    if (per_element && &root != hero && !input_index_.count(&operand) &&
+        operand.shape().element_type() == out.element_type() && out.HasDefaultLayout() &&
+        operand.user_count() > 1) {
+      plan.cache_operand = true;
+      for (const HloInstruction* u : operand.users()) {
+        if (u != hero && !ReadsOwnRow(*u, root, kept, in, false, /*broadcast_needed=*/false)) {
+          plan.cache_operand = false;
+        }
+      }
+    }
     return plan;
   }
 
@@ -376,11 +396,14 @@ class KernelBuilder {
       return emitter_->EmitIf(b_.CreateICmpSLT(row, b_.getInt64(rows)), [&]() -> absl::Status {
         llvm::Value* base = b_.CreateMul(row, b_.getInt64(row_length));
         b_.CreateStore(init, acc);
-        AOT_RETURN_IF_ERROR(emitter_->EmitLoop(row_length, [&](llvm::Value* j) -> absl::Status {
+        auto reduce_step = [&](llvm::Value* j) -> absl::Status {
           AOT_ASSIGN_OR_RETURN(
               llvm::Value * v,
               emitter_->Emit(*hero->operand(0),
                              IrIndex::Linear(b_.CreateAdd(base, j), plan->in_logical)));
+          if (plan->cache_operand) {
+            outputs_[0].Store(b_, IrIndex::Linear(b_.CreateAdd(base, j), logical), v);
+          }
           llvm::IRBuilder<>::FastMathFlagGuard guard(b_);
           llvm::FastMathFlags flags;
           flags.setAllowReassoc();
@@ -389,7 +412,12 @@ class KernelBuilder {
                                              *hero->to_apply(), {b_.CreateLoad(acc_type, acc), v}));
           b_.CreateStore(sum[0], acc);
           return absl::OkStatus();
-        }));
+        };
+        // Caching writes the output row in the loop: its iterations are
+        // still independent (the accumulator is an alloca, not marked).
+        AOT_RETURN_IF_ERROR(plan->cache_operand
+                                ? emitter_->EmitParallelLoop(row_length, reduce_step)
+                                : emitter_->EmitLoop(row_length, reduce_step));
         emitter_->SetUniformValue(hero, {b_.CreateLoad(acc_type, acc)});
         if (plan->per_row) {
           IrIndex index = IrIndex::Linear(row, logical);
@@ -397,12 +425,20 @@ class KernelBuilder {
           outputs_[0].Store(b_, index, v);
           return absl::OkStatus();
         }
-        return emitter_->EmitParallelLoop(row_length, [&](llvm::Value* j) -> absl::Status {
-          IrIndex index = IrIndex::Linear(b_.CreateAdd(base, j), logical);
-          AOT_ASSIGN_OR_RETURN(llvm::Value * v, emitter_->Emit(root, index));
-          outputs_[0].Store(b_, index, v);
-          return absl::OkStatus();
-        });
+        if (plan->cache_operand) {
+          materialized_[hero->operand(0)] = [this](const IrIndex& index) {
+            return absl::StatusOr<llvm::Value*>(outputs_[0].Load(b_, index));
+          };
+        }
+        absl::Status epilogue =
+            emitter_->EmitParallelLoop(row_length, [&](llvm::Value* j) -> absl::Status {
+              IrIndex index = IrIndex::Linear(b_.CreateAdd(base, j), logical);
+              AOT_ASSIGN_OR_RETURN(llvm::Value * v, emitter_->Emit(root, index));
+              outputs_[0].Store(b_, index, v);
+              return absl::OkStatus();
+            });
+        materialized_.erase(hero->operand(0));
+        return epilogue;
       });
     }));
     return true;
@@ -494,7 +530,7 @@ class KernelBuilder {
     // line of memory is touched once, and the buffer, unlike the operand's
     // rows (a power-of-two stride apart, all in one cache set), stays in L1.
     if (staged != nullptr) {
-      tile_ = TileStage{staged, d, row0, col0, nullptr, false};
+      tile_ = TileStage{d, row0, col0, nullptr};
       tile_.buffer = emitter_->EntryAlloca(
           llvm::ArrayType::get(ComputeType(staged->shape().element_type(), context_), t * t));
       tile_.buffer->setAlignment(llvm::Align(64));
@@ -511,9 +547,9 @@ class KernelBuilder {
           });
         });
       }));
-      tile_.reading = true;
+      materialized_[staged] = [this](const IrIndex& index) { return LoadFromTile(index); };
       if (StreamTileRows(*staged, root, rows, cols, row0, col0, tile_index)) {
-        tile_.reading = false;
+        materialized_.erase(staged);
         return true;
       }
     }
@@ -535,7 +571,7 @@ class KernelBuilder {
         });
       });
     }));
-    tile_.reading = false;
+    materialized_.erase(staged);
     return true;
   }
 
@@ -593,12 +629,10 @@ class KernelBuilder {
   // element (row0 + i, col0 + j) at i * kTransposeTile + j (the root reads
   // it row by row, contiguously, so that loop vectorizes).
   struct TileStage {
-    const HloInstruction* hero = nullptr;
     int64_t d = 0;
     llvm::Value* row0 = nullptr;
     llvm::Value* col0 = nullptr;
     llvm::AllocaInst* buffer = nullptr;
-    bool reading = false;  // the hero's values come from the buffer
   };
   TileStage tile_;
   llvm::Value* TileSlot(llvm::Value* i, llvm::Value* j) {
@@ -1043,6 +1077,11 @@ class KernelBuilder {
   llvm::Value* threads_ = nullptr;
   std::vector<IrArray> inputs_, outputs_;
   std::map<const HloInstruction*, int64_t> input_index_;
+  // Instructions whose values this kernel has already put in memory (a
+  // staged transpose tile, a row's cached reduce operand): the emitter
+  // loads them there instead of computing them again.
+  std::map<const HloInstruction*, std::function<absl::StatusOr<llvm::Value*>(const IrIndex&)>>
+      materialized_;
   std::unique_ptr<ElementalEmitter> emitter_;
   LaunchDimensionsProto dims_;
 };

@@ -353,6 +353,16 @@ TEST(KernelEmitterTest, HostRowReductionKernelVectorizesTheReductionAndTheEpilog
   EXPECT_NE(ir.find("llvm.vector.reduce.fadd.v8f32"), std::string::npos) << ir;
   EXPECT_THAT(VectorWidths(ir, "fdiv", "float"), ::testing::Contains(8)) << ir;
   EXPECT_NE(kernel->llvm_ir.find("llvm.loop.parallel_accesses"), std::string::npos);
+  // exp(p) is computed once per element: the reduce loop stores it into the
+  // output row, and the division reads it back (one exp polynomial, whose
+  // range reduction rounds with llvm.roundeven, in the emitted IR).
+  const std::string& emitted = kernel->llvm_ir;
+  size_t exps = 0;
+  for (size_t at = emitted.find("call float @llvm.roundeven"); at != std::string::npos;
+       at = emitted.find("call float @llvm.roundeven", at + 1)) {
+    ++exps;
+  }
+  EXPECT_EQ(exps, 1u) << emitted;
 }
 
 // A large transpose is walked in 32x32 tiles, one per block, staged in a
