@@ -89,7 +89,8 @@ class ResidentExecutable {
     }
     absl::Status s = resident->stream_->Synchronize();
     if (!s.ok()) return s;
-    resident->allocations_ = std::make_unique<BufferAllocations>(std::move(memory));
+    resident->table_ = std::move(memory);
+    resident->allocations_ = std::make_unique<BufferAllocations>(resident->table_);
     return resident;
   }
 
@@ -112,6 +113,7 @@ class ResidentExecutable {
   std::unique_ptr<Executable> executable_;
   std::unique_ptr<Stream> stream_;
   std::vector<DeviceMemory> owned_;
+  std::vector<DeviceMemory> table_;
   std::unique_ptr<BufferAllocations> allocations_;
 };
 

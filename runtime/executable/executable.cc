@@ -300,7 +300,7 @@ Executable::~Executable() {
     if (m.ptr != nullptr) platform_->Free(m);
   }
   std::lock_guard<std::mutex> lock(arenas_mu_);
-  for (const DeviceMemory& arena : free_arenas_) platform_->Free(arena);
+  for (const std::unique_ptr<Arena>& arena : free_arenas_) platform_->Free(arena->memory);
 }
 
 int64_t Executable::arena_count() const {
@@ -308,28 +308,31 @@ int64_t Executable::arena_count() const {
   return arena_count_;
 }
 
-absl::StatusOr<DeviceMemory> Executable::TakeArena() const {
+absl::StatusOr<std::unique_ptr<Executable::Arena>> Executable::TakeArena() const {
   {
     std::lock_guard<std::mutex> lock(arenas_mu_);
     if (!free_arenas_.empty()) {
-      DeviceMemory arena = free_arenas_.back();
+      std::unique_ptr<Arena> arena = std::move(free_arenas_.back());
       free_arenas_.pop_back();
       return arena;
     }
   }
-  AOT_ASSIGN_OR_RETURN(DeviceMemory arena, platform_->Allocate(arena_bytes_));
+  auto arena = std::make_unique<Arena>();
+  AOT_ASSIGN_OR_RETURN(arena->memory, platform_->Allocate(arena_bytes_));
+  arena->table.resize(proto_.buffer_allocations_size());
   std::lock_guard<std::mutex> lock(arenas_mu_);
   ++arena_count_;
+  free_arenas_.reserve(arena_count_);  // ReturnArena never allocates
   return arena;
 }
 
-void Executable::ReturnArena(DeviceMemory arena) const {
+void Executable::ReturnArena(std::unique_ptr<Arena> arena) const {
   std::lock_guard<std::mutex> lock(arenas_mu_);
-  free_arenas_.push_back(arena);
+  free_arenas_.push_back(std::move(arena));
 }
 
-void Executable::DropArena(DeviceMemory arena) const {
-  platform_->Free(arena);
+void Executable::DropArena(std::unique_ptr<Arena> arena) const {
+  platform_->Free(arena->memory);
   std::lock_guard<std::mutex> lock(arenas_mu_);
   --arena_count_;
 }
@@ -381,8 +384,9 @@ absl::Status Executable::ExecuteInto(absl::Span<const absl::Span<const uint8_t>>
   }
   const bool host = platform_->kind() == PLATFORM_HOST;
   AOT_ASSIGN_OR_RETURN(std::unique_ptr<Stream> stream, platform_->AcquireStream());
-  AOT_ASSIGN_OR_RETURN(DeviceMemory arena, TakeArena());
-  std::vector<DeviceMemory> memory(proto_.buffer_allocations_size());
+  AOT_ASSIGN_OR_RETURN(std::unique_ptr<Arena> arena, TakeArena());
+  std::vector<DeviceMemory>& memory = arena->table;
+  std::fill(memory.begin(), memory.end(), DeviceMemory{});
   // Host: a result leaf that is a whole allocation of its own is computed
   // in the caller's buffer when that is 64-byte aligned and overlaps no
   // argument and no other result (no copy out afterwards).
@@ -419,7 +423,7 @@ absl::Status Executable::ExecuteInto(absl::Span<const absl::Span<const uint8_t>>
       continue;
     }
     if (m.ptr != nullptr) continue;  // a result computed in place
-    m = DeviceMemory{static_cast<char*>(arena.ptr) + arena_offsets_[a.index()], a.size()};
+    m = DeviceMemory{static_cast<char*>(arena->memory.ptr) + arena_offsets_[a.index()], a.size()};
     if (a.kind() == BufferAllocationProto::PARAMETER) {
       absl::Span<const uint8_t> arg = arguments[a.parameter_number()];
       // Host: use the caller's bytes in place when suitably aligned (no
@@ -435,7 +439,7 @@ absl::Status Executable::ExecuteInto(absl::Span<const absl::Span<const uint8_t>>
     }
   }
   if (status.ok()) {
-    BufferAllocations allocations(std::move(memory));
+    BufferAllocations allocations(memory);
     ExecuteParams params{platform_.get(), stream.get(), &allocations, &options};
     status = ExecuteSequence(thunks_, params);
     for (int i = 0; status.ok() && i < result.leaves_size(); ++i) {
@@ -450,9 +454,9 @@ absl::Status Executable::ExecuteInto(absl::Span<const absl::Span<const uint8_t>>
   absl::Status drained = stream->Synchronize();
   if (status.ok()) status = drained;
   if (drained.ok()) {
-    ReturnArena(arena);
+    ReturnArena(std::move(arena));
   } else {
-    DropArena(arena);
+    DropArena(std::move(arena));
   }
   return status;
 }

@@ -95,14 +95,19 @@ class Executable {
   LoadStats stats_;
 
   // Execution arenas: one platform allocation each, holding every
-  // non-constant allocation at arena_offsets_[index]. Taken by an
-  // execution and given back after it, so concurrent executions never
-  // share one and a steady-state execution allocates no buffers.
-  absl::StatusOr<DeviceMemory> TakeArena() const;
-  void ReturnArena(DeviceMemory arena) const;
+  // non-constant allocation at arena_offsets_[index], with the allocation
+  // table an execution fills. Taken by an execution and given back after
+  // it, so concurrent executions never share one and a steady-state
+  // execution allocates nothing.
+  struct Arena {
+    DeviceMemory memory;
+    std::vector<DeviceMemory> table;  // by allocation index
+  };
+  absl::StatusOr<std::unique_ptr<Arena>> TakeArena() const;
+  void ReturnArena(std::unique_ptr<Arena> arena) const;
   // An arena the device may still use (its stream failed to drain): freed,
   // never reused.
-  void DropArena(DeviceMemory arena) const;
+  void DropArena(std::unique_ptr<Arena> arena) const;
   std::vector<int64_t> arena_offsets_;  // by allocation index (-1: constant)
   // By result leaf: the allocation the host may place in the caller's
   // result buffer (-1: copied out).
@@ -111,7 +116,7 @@ class Executable {
   // std::mutex, not absl::Mutex, here and in the platforms: ThreadSanitizer
   // sees std::mutex, and the system's Abseil is not built with it.
   mutable std::mutex arenas_mu_;
-  mutable std::vector<DeviceMemory> free_arenas_;
+  mutable std::vector<std::unique_ptr<Arena>> free_arenas_;
   mutable int64_t arena_count_ = 0;  // taken or free
 };
 

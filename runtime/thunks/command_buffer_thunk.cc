@@ -27,14 +27,19 @@ CommandBufferThunk::CommandBufferThunk(std::vector<std::unique_ptr<KernelThunk>>
 }
 
 absl::Status CommandBufferThunk::Execute(const ExecuteParams& params) const {
-  std::vector<std::vector<DeviceMemory>> args(kernels_.size());
+  // The argument lists are rebuilt in per-thread storage that keeps its
+  // capacity, so a steady-state execution allocates nothing. Execute is
+  // never re-entered on one thread while Launch runs (a command buffer
+  // holds kernels only).
+  thread_local std::vector<std::vector<DeviceMemory>> args;
+  if (args.size() < kernels_.size()) args.resize(kernels_.size());
   for (size_t i = 0; i < kernels_.size(); ++i) {
-    args[i].reserve(kernels_[i]->arguments().size());
+    args[i].clear();
     for (const BufferSlice& slice : kernels_[i]->arguments()) {
       args[i].push_back(params.buffers->Resolve(slice));
     }
   }
-  return command_buffer_->Launch(*params.stream, args);
+  return command_buffer_->Launch(*params.stream, absl::MakeConstSpan(args.data(), kernels_.size()));
 }
 
 ThunkProto CommandBufferThunk::ToProto() const {

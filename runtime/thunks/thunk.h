@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "absl/types/span.h"
 #include "proto/executable.pb.h"
 #include "runtime/platform/platform.h"
 #include "runtime/thunks/buffer_slice.h"
@@ -24,8 +25,9 @@ class FfiRegistry;
 // validated at load, so resolution cannot go out of bounds.
 class BufferAllocations {
  public:
-  explicit BufferAllocations(std::vector<DeviceMemory> allocations)
-      : allocations_(std::move(allocations)) {}
+  // Does not own the table (an execution's is reused across executions).
+  explicit BufferAllocations(absl::Span<const DeviceMemory> allocations)
+      : allocations_(allocations) {}
   DeviceMemory Resolve(const BufferSlice& slice) const {
     const DeviceMemory& base = allocations_[slice.allocation_index];
     return DeviceMemory{static_cast<char*>(base.ptr) + slice.offset, slice.size};
@@ -33,7 +35,7 @@ class BufferAllocations {
   const DeviceMemory& allocation(int64_t i) const { return allocations_[i]; }
 
  private:
-  std::vector<DeviceMemory> allocations_;
+  absl::Span<const DeviceMemory> allocations_;
 };
 
 // Limits on one execution. An artifact's while loop may run forever by
