@@ -232,19 +232,30 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
                                                         const TargetConfigProto& target,
                                                         const CompileOptions& options) {
   auto start = std::chrono::steady_clock::now();
+  auto phase_start = start;
+  std::vector<std::pair<std::string, double>> phases;
+  auto end_phase = [&](const char* name) {
+    auto now = std::chrono::steady_clock::now();
+    phases.emplace_back(name, std::chrono::duration<double, std::milli>(now - phase_start).count());
+    phase_start = now;
+  };
   AOT_RETURN_IF_ERROR(VerifyHloModule(module));
+  end_phase("verify");
   AOT_ASSIGN_OR_RETURN(auto optimized, OptimizeHlo(module, options));
   HloModule& m = *optimized;
   m.Renumber();
   AOT_RETURN_IF_ERROR(CheckModuleSupported(m, target.platform()));
   AOT_RETURN_IF_ERROR(CheckEmissionFlags(m, options));
+  end_phase("hlo passes");
   AOT_ASSIGN_OR_RETURN(auto assignment, BufferAssignment::Run(m));
+  end_phase("buffer assignment");
 
   KernelEmitOptions kernel_options;
   kernel_options.keep_llvm_ir = options.keep_dumps;
   kernel_options.compile_cubin = options.compile_cubin;
   ThunkEmitter emitter(*assignment, target, kernel_options);
   AOT_ASSIGN_OR_RETURN(auto thunks, emitter.EmitEntry(m));
+  end_phase("thunks and kernels");
 
   auto compiled = std::unique_ptr<CompiledModule>(new CompiledModule());
   ExecutableProto& e = compiled->proto_;
@@ -261,8 +272,11 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
   AOT_RETURN_IF_ERROR(AddEntryInterface(m, *assignment, &e));
   AddMetadata(target, options, &e);
 
-  compiled->optimized_hlo_ = m.ToString();
-  if (options.keep_dumps) compiled->buffer_assignment_ = assignment->ToString();
+  end_phase("executable proto");
+  if (options.keep_dumps) {
+    compiled->optimized_hlo_ = m.ToString();
+    compiled->buffer_assignment_ = assignment->ToString();
+  }
   for (const CompiledKernel& k : emitter.kernels()) {
     if (options.keep_dumps) {
       absl::StrAppend(&compiled->llvm_ir_, "; kernel ", k.name, "\n", k.optimized_llvm_ir, "\n");
@@ -273,6 +287,8 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
   }
   compiled->kernel_count_ = static_cast<int64_t>(emitter.kernels().size());
   compiled->gemm_count_ = emitter.gemm_count();
+  end_phase("dumps");
+  compiled->phase_ms_ = std::move(phases);
   compiled->compile_ms_ =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return compiled;

@@ -40,7 +40,7 @@ class CompiledModule {
   // Loads the executable into a runtime client of the target's platform.
   absl::StatusOr<std::unique_ptr<Executable>> LoadExecutable(const Client& client) const;
 
-  // Dumps (filled with CompileOptions::keep_dumps; hlo-optimized always).
+  // Dumps (filled with CompileOptions::keep_dumps).
   const std::string& optimized_hlo() const { return optimized_hlo_; }
   const std::string& buffer_assignment() const { return buffer_assignment_; }
   std::string ThunksToString() const;  // the thunk sequence without binaries
@@ -50,6 +50,8 @@ class CompiledModule {
   int64_t kernel_count() const { return kernel_count_; }
   int64_t gemm_count() const { return gemm_count_; }
   double compile_ms() const { return compile_ms_; }
+  // Wall time of each phase of Compile, in order (aotc --verbose).
+  const std::vector<std::pair<std::string, double>>& phase_ms() const { return phase_ms_; }
 
  private:
   friend absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule&,
@@ -59,6 +61,7 @@ class CompiledModule {
   std::string optimized_hlo_, buffer_assignment_, llvm_ir_, ptx_;
   int64_t kernel_count_ = 0, gemm_count_ = 0;
   double compile_ms_ = 0;
+  std::vector<std::pair<std::string, double>> phase_ms_;
 };
 
 // Compiles `module` for `target`. Errors are InvalidArgument (ill-typed

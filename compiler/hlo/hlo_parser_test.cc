@@ -1,6 +1,7 @@
 #include "compiler/hlo/hlo_parser.h"
 
 #include <algorithm>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -86,6 +87,35 @@ TEST(HloParserTest, ProtoRoundTripPreservesTheModule) {
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ((*back)->ToString(), (*module)->ToString());
   EXPECT_EQ((*back)->ToProto().SerializeAsString(), proto.SerializeAsString());
+}
+
+// Clone is structural: constants keep their exact bits (a NaN payload the
+// text form cannot carry), the clone prints as the original, and its ids
+// and names are the original's.
+TEST(HloParserTest, CloneKeepsConstantBitsIdsAndTheTextForm) {
+  auto module = ParseHloModule(R"(HloModule m
+ENTRY e {
+  x = f32[2] parameter(0)
+  c = f32[2] constant({1.5, 2})
+  t = (f32[2], s32[1]) constant(({3, 4}, {5}))
+  ROOT r = f32[2] add(x, c)
+})");
+  ASSERT_TRUE(module.ok()) << module.status();
+  HloInstruction* c = (*module)->entry_computation()->FindInstruction("c");
+  ASSERT_NE(c, nullptr);
+  const uint32_t payload_nan = 0x7fc00123u;
+  std::memcpy(c->mutable_attrs()->literal->raw_data(), &payload_nan, 4);
+  std::unique_ptr<HloModule> clone = (*module)->Clone();
+  ASSERT_NE(clone, nullptr);
+  EXPECT_EQ(clone->ToString(), (*module)->ToString());
+  const HloInstruction* cc = clone->entry_computation()->FindInstruction("c");
+  ASSERT_NE(cc, nullptr);
+  EXPECT_EQ(cc->literal().raw(), c->literal().raw()) << "the NaN payload was lost";
+  EXPECT_EQ(cc->unique_id(), c->unique_id());
+  // The tuple constant's literal has the printed (explicit) layouts.
+  const HloInstruction* t = clone->entry_computation()->FindInstruction("t");
+  ASSERT_NE(t, nullptr);
+  EXPECT_TRUE(t->literal().tuple_element(0).shape().has_layout());
 }
 
 TEST(HloParserTest, PlainNamesAndNoEntryKeyword) {

@@ -63,6 +63,20 @@ Literal::Literal(const Shape& shape) : shape_(shape) {
   }
 }
 
+void Literal::SetLayoutsFrom(const Shape& shape) {
+  if (shape.IsTuple() != shape_.IsTuple() ||
+      (shape.IsTuple() && shape.tuple_shapes().size() != elements_.size())) {
+    return;  // not the same structure: nothing to take
+  }
+  for (size_t i = 0; i < elements_.size(); ++i) {
+    elements_[i].SetLayoutsFrom(shape.tuple_shapes()[i]);
+  }
+  if (shape.IsTuple() || (shape.element_type() == shape_.element_type() &&
+                          shape.dimensions() == shape_.dimensions())) {
+    shape_ = shape;
+  }
+}
+
 Literal Literal::Tuple(std::vector<Literal> elements) {
   std::vector<Shape> shapes;
   for (const Literal& e : elements) shapes.push_back(e.shape());

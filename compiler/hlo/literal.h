@@ -136,6 +136,9 @@ class Literal {
   const Shape& shape() const { return shape_; }
   // Sets a new layout (data order is logical, so nothing moves).
   void set_layout(std::vector<int64_t> m2m) { shape_.set_minor_to_major(std::move(m2m)); }
+  // Takes `shape`'s layouts (tuple elements too): the same element types
+  // and dimensions, so the values (stored in logical order) are unchanged.
+  void SetLayoutsFrom(const Shape& shape);
   int64_t element_count() const { return shape_.ElementCount(); }
 
   const std::vector<uint8_t>& raw() const { return bytes_; }

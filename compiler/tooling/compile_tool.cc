@@ -1,5 +1,6 @@
 #include "compiler/tooling/compile_tool.h"
 
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -159,6 +160,9 @@ absl::Status WriteExecutable(const CompileToolFlags& flags, const HloModule& mod
                  static_cast<long long>(result.kernel_count()),
                  static_cast<long long>(result.gemm_count()), bytes.size(), flags.format.c_str(),
                  flags.output_file.c_str());
+    for (const auto& [phase, ms] : result.phase_ms()) {
+      std::fprintf(stderr, "%s:   %-20s %10.3f ms\n", kProgram, phase.c_str(), ms);
+    }
   }
   return absl::OkStatus();
 }
@@ -230,9 +234,16 @@ absl::Status RunCompileTool(CompileToolFlags flags, const std::vector<std::strin
   }
   AOT_ASSIGN_OR_RETURN(Plan plan, CheckFlags(flags, positional));
 
+  const auto load_start = std::chrono::steady_clock::now();
   auto loaded = LoadHloModuleFile(flags.module_file);
   if (!loaded.ok()) return UsageError(loaded.status());
   const HloModule& module = *loaded->module;
+  if (flags.verbose) {
+    std::fprintf(
+        stderr, "%s: read and parsed %s in %.3f ms\n", kProgram, flags.module_file.c_str(),
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load_start)
+            .count());
+  }
   if (!loaded->elided_constants.empty()) {
     Note(absl::StrCat(flags.module_file, ": constant(s) ",
                       absl::StrJoin(loaded->elided_constants, ", "),
@@ -262,7 +273,7 @@ absl::Status RunCompileTool(CompileToolFlags flags, const std::vector<std::strin
   auto target = SelectTarget(plan.platform, flags.target_config);
   if (!target.ok()) return UsageError(target.status());
   if (plan.stage) {
-    options.keep_dumps = plan.stage != CompilerStage::kHloFused;
+    options.keep_dumps = true;
     options.compile_cubin = false;  // no dump shows the cubin
   }
   auto compiled = Compile(module, *target, options);
