@@ -37,24 +37,35 @@ import json, sys, timeit
 data = json.load(open(sys.argv[1]))
 runs = {b["name"].split("/")[0]: b for b in data["benchmarks"] if not b.get("error_occurred")}
 print()
-print("| program | figure | baseline | ratio | target |")
-print("|---|---|---|---|---|")
+print("| program | figure | baseline | ratio | target | met |")
+print("|---|---|---|---|---|---|")
 def row(name, base, key, unit, target=""):
     if name not in runs or base not in runs:
         return
     a, b = runs[name].get(key), runs[base].get(key)
     if not a or not b:
         return
-    print(f"| {name} | {a / 1e9:.2f} G{unit} | {base} {b / 1e9:.2f} G{unit} | {a / b:.2f} | {target} |")
+    met = ("yes" if a / b >= float(target.split()[-1]) else "no") if target else ""
+    print(f"| {name} | {a / 1e9:.2f} G{unit} | {base} {b / 1e9:.2f} G{unit} | {a / b:.2f} | {target} | {met} |")
 for name, target in [("BM_Elementwise", ">= 0.70"), ("BM_Tanh", ">= 0.70"), ("BM_RowSum", ""),
                      ("BM_Softmax", ">= 0.50"), ("BM_Transpose", ">= 0.40"),
                      ("BM_ElementwiseExecuteAllocating", "")]:
     row(name, "BM_MemcpyThreaded", "bytes_per_second", "B/s", target)
 row("BM_Dot", "BM_CblasSgemm", "FLOPS", "FLOP/s", ">= 0.95")
+if "BM_LoadExecutable" in runs and "BM_ParseExecutableProto" in runs:
+    load, parse = runs["BM_LoadExecutable"]["real_time"], runs["BM_ParseExecutableProto"]["real_time"]
+    unit = runs["BM_LoadExecutable"]["time_unit"]
+    print(f"| BM_LoadExecutable | {load:.1f} {unit} | BM_ParseExecutableProto {parse:.1f} {unit} | "
+          f"{load / parse:.2f}x the parse | <= 3x | {'yes' if load <= 3 * parse else 'no'} |")
+if "BM_CompileLargeConstant" in runs:
+    r = runs["BM_CompileLargeConstant"]
+    seconds = r["real_time"] / {"ns": 1e9, "us": 1e6, "ms": 1e3, "s": 1}[r["time_unit"]]
+    print(f"| BM_CompileLargeConstant (8.4M-element constant) | {seconds:.2f} s | | | <= 5 s | "
+          f"{'yes' if seconds <= 5 else 'no'} |")
 for name in ["BM_EmptyKernelExecution", "BM_CommandBuffer100Kernels"]:
     if name in runs:
         r = runs[name]
-        print(f"| {name} | {r['real_time']:.2f} {r['time_unit']} per execution | | | |")
+        print(f"| {name} | {r['real_time']:.2f} {r['time_unit']} per execution | | | | |")
 try:
     import numpy as np
 except ImportError:

@@ -214,5 +214,80 @@ void BM_Dot(benchmark::State& state) {
 }
 BENCHMARK(BM_Dot)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+// --- compile and load -------------------------------------------------------
+
+// HLO text of x + w with w an f32[2048,4096] constant (8.4M elements, as in
+// XLA's CPU benchmark models), made once.
+const std::string& LargeConstantModule() {
+  static const std::string* text = [] {
+    auto* out = new std::string("HloModule large_constant\nENTRY e {\n");
+    absl::StrAppend(out, "  x = f32[2048,4096] parameter(0)\n  w = f32[2048,4096] constant({");
+    for (int64_t r = 0; r < kRows; ++r) {
+      absl::StrAppend(out, r == 0 ? "{" : ",{");
+      for (int64_t c = 0; c < bench::kCols; ++c) {
+        absl::StrAppend(out, c == 0 ? "" : ",",
+                        static_cast<double>((r * 31 + c) % 2001) / 1000 - 1);
+      }
+      absl::StrAppend(out, "}");
+    }
+    absl::StrAppend(out, "})\n  ROOT r = f32[2048,4096] add(x, w)\n}\n");
+    return out;
+  }();
+  return *text;
+}
+
+// Parse + compile of that module (target: <= 5 s).
+void BM_CompileLargeConstant(benchmark::State& state) {
+  auto target = ShippedTargetConfig(DefaultTargetName(PLATFORM_HOST, DetectHostCpuFeatures()));
+  const std::string& text = LargeConstantModule();
+  for (auto _ : state) {
+    auto module = ParseHloModule(text);
+    if (!module.ok()) return state.SkipWithError(std::string(module.status().message()).c_str());
+    auto compiled = Compile(**module, *target);
+    if (!compiled.ok())
+      return state.SkipWithError(std::string(compiled.status().message()).c_str());
+    benchmark::DoNotOptimize(compiled->get());
+  }
+  state.counters["constant_elements"] = static_cast<double>(kRows * bench::kCols);
+}
+BENCHMARK(BM_CompileLargeConstant)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// The serialized executable of that module (64 MiB, mostly the constant).
+const std::string& LargeConstantArtifact() {
+  static const std::string* bytes = [] {
+    auto module = ParseHloModule(LargeConstantModule());
+    auto target = ShippedTargetConfig(DefaultTargetName(PLATFORM_HOST, DetectHostCpuFeatures()));
+    return new std::string((*Compile(**module, *target))->SerializeAsString());
+  }();
+  return *bytes;
+}
+
+// Baseline of the load: a bare ParseFromString of the same bytes.
+void BM_ParseExecutableProto(benchmark::State& state) {
+  const std::string& bytes = LargeConstantArtifact();
+  for (auto _ : state) {
+    ExecutableProto proto;
+    if (!proto.ParseFromString(bytes)) return state.SkipWithError("unparsable artifact");
+    benchmark::DoNotOptimize(proto.binary().data());
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(bytes.size()));
+}
+BENCHMARK(BM_ParseExecutableProto)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// Deserialize, validate, load the kernel, make the constants resident
+// (target: <= 3x the bare parse).
+void BM_LoadExecutable(benchmark::State& state) {
+  const std::string& bytes = LargeConstantArtifact();
+  for (auto _ : state) {
+    auto executable = HostClient().DeserializeExecutable(bytes);
+    if (!executable.ok()) {
+      return state.SkipWithError(std::string(executable.status().message()).c_str());
+    }
+    benchmark::DoNotOptimize(executable->get());
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(bytes.size()));
+}
+BENCHMARK(BM_LoadExecutable)->UseRealTime()->Unit(benchmark::kMillisecond);
+
 }  // namespace
 }  // namespace aot
