@@ -241,30 +241,36 @@ llvm::Value* ElementalEmitter::Horner(llvm::Value* x, std::initializer_list<doub
   return p;
 }
 
+std::pair<llvm::Value*, llvm::Value*> ElementalEmitter::ExpReduced(llvm::Value* x) {
+  llvm::Type* f = x->getType();
+  auto c = [&](double v) { return llvm::ConstantFP::get(f, v); };
+  // x = n ln2 + r, |r| <= ln2 / 2; ln2 split so that n * hi is exact.
+  llvm::Value* n = b_->CreateIntrinsic(llvm::Intrinsic::roundeven, {f},
+                                       {b_->CreateFMul(x, c(1.4426950408889634))});
+  llvm::Value* r = MulAdd(n, c(-0.693145751953125), x);
+  r = MulAdd(n, c(-1.4286068203094172e-06), r);
+  // exp(r) by its Taylor series to r^7 (truncation below 1e-8 relative).
+  llvm::Value* p = Horner(r, {1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, 0.5, 1.0, 1.0});
+  return {p, b_->CreateFPToSI(n, b_->getInt32Ty())};
+}
+
+llvm::Value* ElementalEmitter::Pow2(llvm::Value* n, llvm::Type* f) {
+  return b_->CreateBitCast(b_->CreateShl(b_->CreateAdd(n, b_->getInt32(127)), 23), f);
+}
+
 llvm::Value* ElementalEmitter::Exp(llvm::Value* x) {
   if (device_ != Device::kHost || !x->getType()->isFloatTy()) return MathCall("exp", {x});
   llvm::Type* f = x->getType();
   auto c = [&](double v) { return llvm::ConstantFP::get(f, v); };
-  // x = n ln2 + r, |r| <= ln2 / 2; ln2 split so that n * hi is exact.
   llvm::Value* clamped = b_->CreateIntrinsic(
       llvm::Intrinsic::minnum, {f},
       {b_->CreateIntrinsic(llvm::Intrinsic::maxnum, {f}, {x, c(-104.0)}), c(89.0)});
-  llvm::Value* n = b_->CreateIntrinsic(llvm::Intrinsic::roundeven, {f},
-                                       {b_->CreateFMul(clamped, c(1.4426950408889634))});
-  llvm::Value* r = MulAdd(n, c(-0.693145751953125), clamped);
-  r = MulAdd(n, c(-1.4286068203094172e-06), r);
-  // exp(r) by its Taylor series to r^7 (truncation below 1e-8 relative).
-  llvm::Value* p = Horner(r, {1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, 0.5, 1.0, 1.0});
+  auto [p, ni] = ExpReduced(clamped);
   // Times 2^n in two steps, so that n in [-150, 128] needs no denormal or
   // infinite scale factor.
-  llvm::Type* i32 = b_->getInt32Ty();
-  llvm::Value* ni = b_->CreateFPToSI(n, i32);
   llvm::Value* n1 = b_->CreateAShr(ni, 1);
   llvm::Value* n2 = b_->CreateSub(ni, n1);
-  auto pow2 = [&](llvm::Value* e) {
-    return b_->CreateBitCast(b_->CreateShl(b_->CreateAdd(e, b_->getInt32(127)), 23), f);
-  };
-  llvm::Value* result = b_->CreateFMul(b_->CreateFMul(p, pow2(n1)), pow2(n2));
+  llvm::Value* result = b_->CreateFMul(b_->CreateFMul(p, Pow2(n1, f)), Pow2(n2, f));
   result = b_->CreateSelect(b_->CreateFCmpOGT(x, c(88.72283935546875)),
                             llvm::ConstantFP::getInfinity(f), result);
   result = b_->CreateSelect(b_->CreateFCmpOLT(x, c(-103.972084)), c(0.0), result);
@@ -284,11 +290,17 @@ llvm::Value* ElementalEmitter::Tanh(llvm::Value* x) {
                   -1382.0 / 155925.0, 62.0 / 2835.0, -17.0 / 315.0, 2.0 / 15.0, -1.0 / 3.0});
   llvm::Value* small = MulAdd(b_->CreateFMul(q, x2), x, x);
   // Otherwise (1 - e^-2|x|) / (1 + e^-2|x|), with no cancellation there.
-  llvm::Value* t = Exp(b_->CreateFMul(ax, c(-2.0)));
+  // |x| is clamped to 9 (tanh is 1 in f32 from there: e^-18 is under half
+  // an ulp of 1), so e^-2|x| needs neither Exp's two-step scaling nor its
+  // overflow and underflow cases; NaN is kept by the last select.
+  auto [p, n] = ExpReduced(
+      b_->CreateFMul(b_->CreateIntrinsic(llvm::Intrinsic::minnum, {f}, {ax, c(9.0)}), c(-2.0)));
+  llvm::Value* t = b_->CreateFMul(p, Pow2(n, f));
   llvm::Value* large = b_->CreateIntrinsic(
       llvm::Intrinsic::copysign, {f},
       {b_->CreateFDiv(b_->CreateFSub(c(1.0), t), b_->CreateFAdd(c(1.0), t)), x});
-  return b_->CreateSelect(b_->CreateFCmpOLT(ax, c(0.5625)), small, large);
+  llvm::Value* result = b_->CreateSelect(b_->CreateFCmpOLT(ax, c(0.5625)), small, large);
+  return b_->CreateSelect(b_->CreateFCmpUNO(x, x), x, result);
 }
 
 llvm::Value* ElementalEmitter::Convert(llvm::Value* v, PrimitiveType from, PrimitiveType to) {

@@ -117,6 +117,10 @@ class ElementalEmitter {
   llvm::Value* Horner(llvm::Value* x, std::initializer_list<double> coefficients);
   // exp and tanh: vectorizable polynomials for host f32, MathCall otherwise.
   llvm::Value* Exp(llvm::Value* x);
+  // Host f32 e^x as p * 2^n for x within Exp's clamp: {p, n as i32}.
+  std::pair<llvm::Value*, llvm::Value*> ExpReduced(llvm::Value* x);
+  // 2^n as an f32 (n an i32 in [-126, 127]).
+  llvm::Value* Pow2(llvm::Value* n, llvm::Type* f);
   llvm::Value* Tanh(llvm::Value* x);
   llvm::Value* IntPower(llvm::Value* base, llvm::Value* exponent, bool is_signed);
 
