@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_replace.h"
 #include "compiler/backend/compiler.h"
+#include "compiler/bench/bench_programs.h"
 #include "compiler/hlo/hlo_parser.h"
 #include "compiler/interpreter/evaluator.h"
 #include "compiler/target/target_config.h"
@@ -31,14 +31,10 @@ namespace {
 struct Program {
   std::string name;
   std::string hlo;
-  // Float tolerance (reductions reassociate; see README "Kernels").
+  // Float tolerance (host reductions reassociate: README, "Compiler and
+  // runtime in one paragraph each").
   Tolerance tolerance;
 };
-
-// "$R" and "$C" in `text` replaced by the dimensions.
-std::string Dims(absl::string_view text, int64_t r, int64_t c) {
-  return absl::StrReplaceAll(text, {{"$R", absl::StrCat(r)}, {"$C", absl::StrCat(c)}});
-}
 
 constexpr char kReducers[] = R"(
 add {
@@ -50,14 +46,6 @@ max {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
   ROOT m = f32[] maximum(a, b)
-})";
-
-constexpr char kFma[] = R"(
-ENTRY e {
-  x = f32[$R,$C] parameter(0)
-  y = f32[$R,$C] parameter(1)
-  m = f32[$R,$C] multiply(x, y)
-  ROOT r = f32[$R,$C] add(m, x)
 })";
 
 constexpr char kTranscendentals[] = R"(
@@ -79,20 +67,6 @@ ENTRY e {
   ninf = f32[] constant(-inf)
   m = f32[$R] reduce(x, ninf), dimensions={1}, to_apply=max
   ROOT t = (f32[$R], f32[$R]) tuple(s, m)
-})";
-
-constexpr char kSoftmax[] = R"(
-ENTRY e {
-  x = f32[$R,$C] parameter(0)
-  ninf = f32[] constant(-inf)
-  mx = f32[$R] reduce(x, ninf), dimensions={1}, to_apply=max
-  mxb = f32[$R,$C] broadcast(mx), dimensions={0}
-  d = f32[$R,$C] subtract(x, mxb)
-  e = f32[$R,$C] exponential(d)
-  zero = f32[] constant(0)
-  s = f32[$R] reduce(e, zero), dimensions={1}, to_apply=add
-  sb = f32[$R,$C] broadcast(s), dimensions={0}
-  ROOT r = f32[$R,$C] divide(e, sb)
 })";
 
 constexpr char kTranspose[] = R"(
@@ -132,31 +106,38 @@ std::vector<Program> Programs(std::mt19937& rng) {
   // Rows and columns: 33..1100, rarely a multiple of 8 or 32.
   std::uniform_int_distribution<int64_t> dim(33, 1100);
   std::vector<Program> programs;
-  // Draws the dimensions (rows first), adjusted by `shape`.
-  auto add = [&](absl::string_view name, absl::string_view entry, Tolerance tolerance,
+  // Draws the dimensions (rows first), adjusted by `shape`; `make` writes
+  // the program.
+  using Make = std::function<std::string(int64_t, int64_t)>;
+  auto add = [&](absl::string_view name, const Make& make, Tolerance tolerance,
                  std::function<void(int64_t&, int64_t&)> shape = nullptr) {
     int64_t r = dim(rng);
     int64_t c = dim(rng);
     if (shape) shape(r, c);
-    programs.push_back({absl::StrCat(name, "_", r, "x", c),
-                        Dims(absl::StrCat("HloModule m\n", kReducers, entry), r, c), tolerance});
+    programs.push_back({absl::StrCat(name, "_", r, "x", c), make(r, c), tolerance});
+  };
+  auto entry = [](absl::string_view text) -> Make {
+    return [text](int64_t r, int64_t c) {
+      return bench::WithDims(absl::StrCat("HloModule m\n", kReducers, text), r, c);
+    };
   };
   auto whole_tiles = [](int64_t&, int64_t& c) { c = c / 32 * 32 + 32; };
   const Tolerance elementwise{1e-5, 1e-4};
   const Tolerance exact{};
-  add("fma", kFma, elementwise);
-  add("transcendentals", kTranscendentals, elementwise);
+  add("fma", bench::Elementwise, elementwise);
+  add("transcendentals", entry(kTranscendentals), elementwise);
   // Row sums of n values in [-1, 1): the reassociated sum differs from the
   // interpreter's sequential one by about sqrt(n) * eps * |partial sums|.
-  add("row_sum_max", kRowSumMax, Tolerance{1e-3, 1e-4});
-  add("softmax", kSoftmax, Tolerance{1e-6, 1e-4}, [](int64_t& r, int64_t&) { r *= 2; });
+  add("row_sum_max", entry(kRowSumMax), Tolerance{1e-3, 1e-4});
+  add("softmax", bench::Softmax, Tolerance{1e-6, 1e-4}, [](int64_t& r, int64_t&) { r *= 2; });
   // Transposes: whole tiles with streaming stores (a multiple of 32
   // columns), ragged tiles, 8-byte elements, rank 3, fused.
-  add("transpose", kTranspose, exact, whole_tiles);
-  add("transpose_ragged", kTransposeS32, exact);
-  add("transpose_f64", kTransposeF64, exact, whole_tiles);
-  add("transpose_rank3", kTransposeRank3, exact, [](int64_t& r, int64_t& c) { r /= 4, c /= 4; });
-  add("transpose_fused", kTransposeFused, elementwise);
+  add("transpose", entry(kTranspose), exact, whole_tiles);
+  add("transpose_ragged", entry(kTransposeS32), exact);
+  add("transpose_f64", entry(kTransposeF64), exact, whole_tiles);
+  add("transpose_rank3", entry(kTransposeRank3), exact,
+      [](int64_t& r, int64_t& c) { r /= 4, c /= 4; });
+  add("transpose_fused", entry(kTransposeFused), elementwise);
   return programs;
 }
 

@@ -2,41 +2,56 @@
 #define AOT_COMPILER_BENCH_BENCH_PROGRAMS_H_
 
 // The HLO programs the host and CUDA benchmarks share, so both measure the
-// same shapes (issue 13's and issue 17's workloads).
+// same shapes (issue 13's and issue 17's workloads), also run at other
+// shapes by the differential and steady-state allocation tests.
 
 #include <cstdint>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/string_view.h"
 
 namespace aot::bench {
 
-// x*y+x on f32[2048,4096].
 inline constexpr int64_t kRows = 2048, kCols = 4096, kBytes = kRows * kCols * 4;
-inline constexpr char kElementwise[] = R"(HloModule elementwise
-ENTRY e {
-  x = f32[2048,4096] parameter(0)
-  y = f32[2048,4096] parameter(1)
-  m = f32[2048,4096] multiply(x, y)
-  ROOT r = f32[2048,4096] add(m, x)
-})";
 
-// Row sum f32[2048,4096] -> f32[2048].
-inline constexpr char kRowSum[] = R"(HloModule row_sum
+// `text` with "$R" and "$C" replaced by the row and column counts.
+inline std::string WithDims(absl::string_view text, int64_t rows, int64_t cols) {
+  return absl::StrReplaceAll(text, {{"$R", absl::StrCat(rows)}, {"$C", absl::StrCat(cols)}});
+}
+
+// x*y+x on f32[rows,cols].
+inline std::string Elementwise(int64_t rows, int64_t cols) {
+  return WithDims(R"(HloModule elementwise
+ENTRY e {
+  x = f32[$R,$C] parameter(0)
+  y = f32[$R,$C] parameter(1)
+  m = f32[$R,$C] multiply(x, y)
+  ROOT r = f32[$R,$C] add(m, x)
+})",
+                  rows, cols);
+}
+
+// Row sums f32[rows,cols] -> f32[rows].
+inline std::string RowSum(int64_t rows, int64_t cols) {
+  return WithDims(R"(HloModule row_sum
 add {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
   ROOT s = f32[] add(a, b)
 }
 ENTRY e {
-  x = f32[2048,4096] parameter(0)
+  x = f32[$R,$C] parameter(0)
   z = f32[] constant(0)
-  ROOT r = f32[2048] reduce(x, z), dimensions={1}, to_apply=add
-})";
+  ROOT r = f32[$R] reduce(x, z), dimensions={1}, to_apply=add
+})",
+                  rows, cols);
+}
 
-// Softmax over the rows of f32[4096,1024].
-inline constexpr int64_t kSoftmaxBytes = 2 * 4096 * 1024 * 4;  // read + written
-inline constexpr char kSoftmax[] = R"(HloModule softmax
+// Softmax over the rows of f32[rows,cols].
+inline std::string Softmax(int64_t rows, int64_t cols) {
+  return WithDims(R"(HloModule softmax
 max {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
@@ -48,17 +63,25 @@ add {
   ROOT s = f32[] add(a, b)
 }
 ENTRY e {
-  x = f32[4096,1024] parameter(0)
+  x = f32[$R,$C] parameter(0)
   ninf = f32[] constant(-inf)
-  mx = f32[4096] reduce(x, ninf), dimensions={1}, to_apply=max
-  mxb = f32[4096,1024] broadcast(mx), dimensions={0}
-  d = f32[4096,1024] subtract(x, mxb)
-  e = f32[4096,1024] exponential(d)
+  mx = f32[$R] reduce(x, ninf), dimensions={1}, to_apply=max
+  mxb = f32[$R,$C] broadcast(mx), dimensions={0}
+  d = f32[$R,$C] subtract(x, mxb)
+  e = f32[$R,$C] exponential(d)
   zero = f32[] constant(0)
-  s = f32[4096] reduce(e, zero), dimensions={1}, to_apply=add
-  sb = f32[4096,1024] broadcast(s), dimensions={0}
-  ROOT r = f32[4096,1024] divide(e, sb)
-})";
+  s = f32[$R] reduce(e, zero), dimensions={1}, to_apply=add
+  sb = f32[$R,$C] broadcast(s), dimensions={0}
+  ROOT r = f32[$R,$C] divide(e, sb)
+})",
+                  rows, cols);
+}
+
+// The benchmarks' shapes.
+inline const std::string kElementwise = Elementwise(kRows, kCols);
+inline const std::string kRowSum = RowSum(kRows, kCols);
+inline const std::string kSoftmax = Softmax(4096, 1024);
+inline constexpr int64_t kSoftmaxBytes = 2 * 4096 * 1024 * 4;  // read + written
 
 // f32[n,n] x f32[n,n].
 inline std::string Dot(int64_t n) {

@@ -9,6 +9,7 @@
 #include <new>
 
 #include "compiler/backend/compiler.h"
+#include "compiler/bench/bench_programs.h"
 #include "compiler/hlo/hlo_parser.h"
 #include "compiler/target/target_config.h"
 #include "compiler/tooling/literal_execution.h"
@@ -54,44 +55,19 @@ namespace aot {
 namespace {
 
 // One kernel (a kernel thunk), and several (a command buffer).
-constexpr char kElementwise[] = R"(HloModule m
-ENTRY e {
-  x = f32[256,1024] parameter(0)
-  y = f32[256,1024] parameter(1)
-  m = f32[256,1024] multiply(x, y)
-  ROOT r = f32[256,1024] add(m, x)
-})";
-constexpr char kSoftmax[] = R"(HloModule m
-max {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT m = f32[] maximum(a, b)
+const std::string& Program(bool command_buffer) {
+  static const std::string elementwise = bench::Elementwise(256, 1024);
+  static const std::string softmax = bench::Softmax(512, 256);
+  return command_buffer ? softmax : elementwise;
 }
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
-ENTRY e {
-  x = f32[512,256] parameter(0)
-  ninf = f32[] constant(-inf)
-  mx = f32[512] reduce(x, ninf), dimensions={1}, to_apply=max
-  mxb = f32[512,256] broadcast(mx), dimensions={0}
-  d = f32[512,256] subtract(x, mxb)
-  e = f32[512,256] exponential(d)
-  zero = f32[] constant(0)
-  s = f32[512] reduce(e, zero), dimensions={1}, to_apply=add
-  sb = f32[512,256] broadcast(s), dimensions={0}
-  ROOT r = f32[512,256] divide(e, sb)
-})";
 
-class SteadyStateAllocationTest : public ::testing::TestWithParam<const char*> {};
+class SteadyStateAllocationTest : public ::testing::TestWithParam<bool> {};
 
 TEST_P(SteadyStateAllocationTest, ExecuteIntoAllocatesNothing) {
 #ifdef AOT_SANITIZED
   GTEST_SKIP() << "the sanitizer runtime owns operator new";
 #else
-  auto module = ParseHloModule(GetParam());
+  auto module = ParseHloModule(Program(GetParam()));
   ASSERT_TRUE(module.ok()) << module.status();
   auto target = ShippedTargetConfig("host-x86-64-v2");
   ASSERT_TRUE(target.ok());
@@ -116,11 +92,10 @@ TEST_P(SteadyStateAllocationTest, ExecuteIntoAllocatesNothing) {
 #endif
 }
 
-INSTANTIATE_TEST_SUITE_P(Programs, SteadyStateAllocationTest,
-                         ::testing::Values(kElementwise, kSoftmax),
-                         [](const ::testing::TestParamInfo<const char*>& info) {
-                           return info.param == kElementwise ? std::string("KernelThunk")
-                                                             : std::string("CommandBuffer");
+INSTANTIATE_TEST_SUITE_P(Programs, SteadyStateAllocationTest, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return info.param ? std::string("CommandBuffer")
+                                             : std::string("KernelThunk");
                          });
 
 }  // namespace
