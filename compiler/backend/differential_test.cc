@@ -69,6 +69,19 @@ ENTRY e {
   ROOT t = (f32[$R], f32[$R]) tuple(s, m)
 })";
 
+// A column reduction of two leading dimensions.
+constexpr char kColumnMaxS32[] = R"(
+imax {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  ROOT m = s32[] maximum(a, b)
+}
+ENTRY e {
+  x = s32[3,$R,$C] parameter(0)
+  z = s32[] constant(-2147483648)
+  ROOT m = s32[$C] reduce(x, z), dimensions={0,1}, to_apply=imax
+})";
+
 constexpr char kTranspose[] = R"(
 ENTRY e {
   x = f32[$C,$R] parameter(0)
@@ -129,6 +142,8 @@ std::vector<Program> Programs(std::mt19937& rng) {
   // Row sums of n values in [-1, 1): the reassociated sum differs from the
   // interpreter's sequential one by about sqrt(n) * eps * |partial sums|.
   add("row_sum_max", entry(kRowSumMax), Tolerance{1e-3, 1e-4});
+  add("column_sum", bench::ColumnSum, Tolerance{1e-3, 1e-4});
+  add("column_max_s32", entry(kColumnMaxS32), exact, [](int64_t& r, int64_t& c) { r /= 8; });
   add("softmax", bench::Softmax, Tolerance{1e-6, 1e-4}, [](int64_t& r, int64_t&) { r *= 2; });
   // Transposes: whole tiles with streaming stores (a multiple of 32
   // columns), ragged tiles, 8-byte elements, rank 3, fused.

@@ -194,6 +194,11 @@ BENCHMARK(BM_Tanh)->UseRealTime()->Unit(benchmark::kMillisecond);
 void BM_RowSum(benchmark::State& state) { RunProgram(state, bench::kRowSum, kBytes + kRows * 4); }
 BENCHMARK(BM_RowSum)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+void BM_ColumnSum(benchmark::State& state) {
+  RunProgram(state, bench::ColumnSum(kRows, bench::kCols), kBytes + bench::kCols * 4);
+}
+BENCHMARK(BM_ColumnSum)->UseRealTime()->Unit(benchmark::kMillisecond);
+
 void BM_Softmax(benchmark::State& state) {
   RunProgram(state, bench::kSoftmax, bench::kSoftmaxBytes);
 }

@@ -100,6 +100,8 @@ class KernelBuilder {
                              gpu_ ? EmitGpuRowReduction(*root) : EmitHostRowReduction(*root));
         if (emitted) break;
         if (!gpu_) {
+          AOT_ASSIGN_OR_RETURN(emitted, EmitHostColumnReduction(*root));
+          if (emitted) break;
           AOT_ASSIGN_OR_RETURN(emitted, EmitHostTiledTranspose(instr, *root));
           if (emitted) break;
         }
@@ -440,6 +442,76 @@ class KernelBuilder {
         materialized_.erase(hero->operand(0));
         return epilogue;
       });
+    }));
+    return true;
+  }
+
+  // Host: a kernel whose root is a reduce of the leading dimensions of its
+  // one operand (a column reduction). Each block owns the element-parallel
+  // grid's run of up to kHostThreadsPerBlock outputs, keeps their
+  // accumulators in a stack array, and walks the reduced rows in order,
+  // combining each row's run of contiguous elements (a loop across columns,
+  // which vectorizes) instead of striding through the operand once per
+  // output. Every column is combined in the serial order, so the results
+  // are those of the plain loop. Returns false (nothing emitted) otherwise.
+  absl::StatusOr<bool> EmitHostColumnReduction(const HloInstruction& root) {
+    if (outputs_.size() != 1 || root.opcode() != HloOpcode::kReduce || root.operand_count() != 2) {
+      return false;
+    }
+    const Shape& in = root.operand(0)->shape();
+    std::vector<int64_t> reduced = root.dimensions();
+    std::sort(reduced.begin(), reduced.end());
+    if (reduced.empty() || static_cast<int64_t>(reduced.size()) == in.rank()) return false;
+    for (size_t i = 0; i < reduced.size(); ++i) {
+      if (reduced[i] != static_cast<int64_t>(i)) return false;  // not leading
+    }
+    int64_t rows = 1, cols = 1;
+    for (int64_t d = 0; d < in.rank(); ++d) {
+      (d < static_cast<int64_t>(reduced.size()) ? rows : cols) *= in.dimensions(d);
+    }
+    if (rows == 0 || cols == 0) return false;
+    SetElementParallelDims(cols);
+    const int64_t threads = dims_.threads_per_block_x();
+    llvm::Type* acc_type = ComputeType(root.shape().element_type(), context_);
+    AOT_ASSIGN_OR_RETURN(llvm::Value * init, emitter_->Emit(*root.operand(1), IrIndex()));
+    llvm::AllocaInst* acc = emitter_->EntryAlloca(llvm::ArrayType::get(acc_type, threads));
+    auto slot = [&](llvm::Value* j) {
+      return b_.CreateInBoundsGEP(acc->getAllocatedType(), acc, {b_.getInt64(0), j});
+    };
+    llvm::Value* start = b_.CreateMul(block_, b_.getInt64(threads));
+    // for (j in the block's run) body(j), bounds-checked when the last run
+    // is short.
+    auto each_column = [&](const std::function<absl::Status(llvm::Value*)>& body) {
+      return emitter_->EmitParallelLoop(threads, [&](llvm::Value* j) -> absl::Status {
+        if (cols % threads == 0) return body(j);
+        return emitter_->EmitIf(b_.CreateICmpSLT(b_.CreateAdd(start, j), b_.getInt64(cols)),
+                                [&] { return body(j); });
+      });
+    };
+    AOT_RETURN_IF_ERROR(each_column([&](llvm::Value* j) {
+      b_.CreateStore(init, slot(j));
+      return absl::OkStatus();
+    }));
+    Shape in_logical(in.element_type(), in.dimensions());
+    AOT_RETURN_IF_ERROR(emitter_->EmitLoop(rows, [&](llvm::Value* i) -> absl::Status {
+      llvm::Value* row = b_.CreateAdd(b_.CreateMul(i, b_.getInt64(cols)), start);
+      return each_column([&](llvm::Value* j) -> absl::Status {
+        AOT_ASSIGN_OR_RETURN(
+            llvm::Value * v,
+            emitter_->Emit(*root.operand(0), IrIndex::Linear(b_.CreateAdd(row, j), in_logical)));
+        AOT_ASSIGN_OR_RETURN(
+            auto sum, emitter_->EmitScalarComputation(*root.to_apply(),
+                                                      {b_.CreateLoad(acc_type, slot(j)), v}));
+        b_.CreateStore(sum[0], slot(j));
+        return absl::OkStatus();
+      });
+    }));
+    const Shape& out = outputs_[0].shape();
+    Shape out_logical(out.element_type(), out.dimensions());
+    AOT_RETURN_IF_ERROR(each_column([&](llvm::Value* j) {
+      outputs_[0].Store(b_, IrIndex::Linear(b_.CreateAdd(start, j), out_logical),
+                        b_.CreateLoad(acc_type, slot(j)));
+      return absl::OkStatus();
     }));
     return true;
   }

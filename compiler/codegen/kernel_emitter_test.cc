@@ -365,6 +365,31 @@ TEST(KernelEmitterTest, HostRowReductionKernelVectorizesTheReductionAndTheEpilog
   EXPECT_EQ(exps, 1u) << emitted;
 }
 
+// A column reduction keeps the element-parallel grid (a block per run of
+// 1024 outputs) but walks the operand row by row, adding each row's run
+// into stack accumulators with vector operations.
+TEST(KernelEmitterTest, HostColumnReductionWalksRowsIntoVectorAccumulators) {
+  auto kernel = CompileRoot(R"(HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[300,4096] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[4096] reduce(x, z), dimensions={0}, to_apply=add
+})",
+                            "host-x86-64-v3", KeepIr());
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  ExpectLaunch(kernel->launch_dimensions, {4, 1024});
+  const std::string& ir = kernel->optimized_llvm_ir;
+  EXPECT_NE(ir.find("alloca [1024 x float]"), std::string::npos) << ir;
+  EXPECT_THAT(VectorWidths(ir, "fadd", "float"), ::testing::Contains(8)) << ir;
+  // No reassociation: each column is summed in the serial order.
+  EXPECT_EQ(ir.find("reassoc"), std::string::npos) << ir;
+}
+
 // A large transpose is walked in 32x32 tiles, one per block, staged in a
 // stack buffer and stored with streaming stores; a fused one is tiled and
 // staged but stores plainly; a small one keeps the row-major loop.
