@@ -47,7 +47,7 @@ def row(name, base, key, unit, target=""):
         return
     met = ("yes" if a / b >= float(target.split()[-1]) else "no") if target else ""
     print(f"| {name} | {a / 1e9:.2f} G{unit} | {base} {b / 1e9:.2f} G{unit} | {a / b:.2f} | {target} | {met} |")
-for name, target in [("BM_Elementwise", ">= 0.70"), ("BM_Tanh", ">= 0.70"), ("BM_RowSum", ""), ("BM_ColumnSum", ""),
+for name, target in [("BM_Elementwise", ">= 0.70"), ("BM_Tanh", ">= 0.70"), ("BM_RowSum", ""), ("BM_ColumnSum", ""), ("BM_FullSum", ""),
                      ("BM_Softmax", ">= 0.50"), ("BM_Transpose", ">= 0.40"),
                      ("BM_ElementwiseExecuteAllocating", "")]:
     row(name, "BM_MemcpyThreaded", "bytes_per_second", "B/s", target)

@@ -143,6 +143,8 @@ std::vector<Program> Programs(std::mt19937& rng) {
   // interpreter's sequential one by about sqrt(n) * eps * |partial sums|.
   add("row_sum_max", entry(kRowSumMax), Tolerance{1e-3, 1e-4});
   add("column_sum", bench::ColumnSum, Tolerance{1e-3, 1e-4});
+  // Two stages (tree-reduction) when r * c >= 64K has a divisor that fits.
+  add("full_sum", bench::FullSum, Tolerance{1e-2, 1e-3});
   add("column_max_s32", entry(kColumnMaxS32), exact, [](int64_t& r, int64_t& c) { r /= 8; });
   add("softmax", bench::Softmax, Tolerance{1e-6, 1e-4}, [](int64_t& r, int64_t&) { r *= 2; });
   // Transposes: whole tiles with streaming stores (a multiple of 32

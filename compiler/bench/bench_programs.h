@@ -65,6 +65,22 @@ ENTRY e {
                   rows, cols);
 }
 
+// The sum of every element of f32[rows,cols].
+inline std::string FullSum(int64_t rows, int64_t cols) {
+  return WithDims(R"(HloModule full_sum
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[$R,$C] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[] reduce(x, z), dimensions={0,1}, to_apply=add
+})",
+                  rows, cols);
+}
+
 // Softmax over the rows of f32[rows,cols].
 inline std::string Softmax(int64_t rows, int64_t cols) {
   return WithDims(R"(HloModule softmax

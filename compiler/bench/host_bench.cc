@@ -199,6 +199,11 @@ void BM_ColumnSum(benchmark::State& state) {
 }
 BENCHMARK(BM_ColumnSum)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+void BM_FullSum(benchmark::State& state) {
+  RunProgram(state, bench::FullSum(kRows, bench::kCols), kBytes);
+}
+BENCHMARK(BM_FullSum)->UseRealTime()->Unit(benchmark::kMillisecond);
+
 void BM_Softmax(benchmark::State& state) {
   RunProgram(state, bench::kSoftmax, bench::kSoftmaxBytes);
 }

@@ -10,6 +10,7 @@
 #include "compiler/passes/hlo_cse.h"
 #include "compiler/passes/hlo_dce.h"
 #include "compiler/passes/layout_normalization.h"
+#include "compiler/passes/tree_reduction.h"
 #include "support/status_macros.h"
 
 namespace aot {
@@ -207,6 +208,7 @@ HloPassPipeline DefaultPipeline(const PipelineOptions& options) {
   pipeline.AddPass<HloDce>();
 
   pipeline.AddStage("fusion");
+  if (options.enable_tree_reduction) pipeline.AddPass<TreeReduction>();
   if (options.enable_fusion) {
     pipeline.AddPass<InstructionFusion>(options.fusion);
   }
@@ -227,6 +229,7 @@ std::unique_ptr<HloPass> CreatePassByName(absl::string_view name) {
   if (name == InstructionFusion::kName) {
     return std::make_unique<InstructionFusion>();
   }
+  if (name == TreeReduction::kName) return std::make_unique<TreeReduction>();
   return nullptr;
 }
 
@@ -236,7 +239,8 @@ std::vector<std::string> PassNames() {
                                     std::string(HloCse::kName),
                                     std::string(HloDce::kName),
                                     std::string(LayoutNormalization::kName),
-                                    std::string(InstructionFusion::kName)};
+                                    std::string(InstructionFusion::kName),
+                                    std::string(TreeReduction::kName)};
   std::sort(names.begin(), names.end());
   return names;
 }

@@ -133,6 +133,8 @@ struct PipelineOptions {
   bool enable_cse = true;
   bool enable_layout_normalization = true;
   bool enable_fusion = true;
+  // Full reductions of large operands in two parallel stages.
+  bool enable_tree_reduction = true;
   // Fixed-point iteration bound of the "simplify" stage.
   int simplify_iterations = 4;
   FusionOptions fusion;
@@ -143,7 +145,7 @@ struct PipelineOptions {
 //   simplify: algsimp, constant-folding, cse, dce (to a fixed point)
 //   layout:   layout-normalization, algsimp, cse, dce
 //             (the optimized, unfused HLO)
-//   fusion:   fusion, dce
+//   fusion:   tree-reduction, fusion, dce
 //             (one fusion instruction per future kernel)
 // Disabled passes are left out; the stages always exist.
 HloPassPipeline DefaultPipeline(const PipelineOptions& options = {});

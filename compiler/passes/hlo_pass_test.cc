@@ -54,7 +54,7 @@ ENTRY %main (a: f32[4], b: f32[4]) -> f32[4] {
 
 TEST(HloPassPipelineTest, RegistryKnowsEveryPass) {
   EXPECT_THAT(PassNames(), ElementsAre("algsimp", "constant-folding", "cse", "dce", "fusion",
-                                       "layout-normalization"));
+                                       "layout-normalization", "tree-reduction"));
   for (const std::string& name : PassNames()) {
     std::unique_ptr<HloPass> pass = CreatePassByName(name);
     ASSERT_NE(pass, nullptr) << name;
@@ -70,16 +70,17 @@ TEST(HloPassPipelineTest, DefaultPipelineStages) {
               ElementsAre("algsimp", "constant-folding", "cse", "dce"));
   EXPECT_THAT(pipeline.PassNamesInStage("layout"),
               ElementsAre("layout-normalization", "algsimp", "cse", "dce"));
-  EXPECT_THAT(pipeline.PassNamesInStage("fusion"), ElementsAre("fusion", "dce"));
-  EXPECT_THAT(pipeline.PassNames(), ElementsAre("algsimp", "constant-folding", "cse", "dce",
-                                                "layout-normalization", "fusion"));
-  EXPECT_THAT(pipeline.Describe(), HasSubstr("stage fusion: fusion, dce"));
+  EXPECT_THAT(pipeline.PassNamesInStage("fusion"), ElementsAre("tree-reduction", "fusion", "dce"));
+  EXPECT_THAT(pipeline.PassNames(),
+              ElementsAre("algsimp", "constant-folding", "cse", "dce", "layout-normalization",
+                          "tree-reduction", "fusion"));
+  EXPECT_THAT(pipeline.Describe(), HasSubstr("stage fusion: tree-reduction, fusion, dce"));
 
   PipelineOptions options;
   options.enable_fusion = false;
   options.enable_constant_folding = false;
   HloPassPipeline no_fusion = DefaultPipeline(options);
-  EXPECT_THAT(no_fusion.PassNamesInStage("fusion"), ElementsAre("dce"));
+  EXPECT_THAT(no_fusion.PassNamesInStage("fusion"), ElementsAre("tree-reduction", "dce"));
   EXPECT_THAT(no_fusion.PassNamesInStage("simplify"), ElementsAre("algsimp", "cse", "dce"));
 }
 
