@@ -52,6 +52,7 @@ for name, target in [("BM_Elementwise", ">= 0.70"), ("BM_Tanh", ">= 0.70"), ("BM
                      ("BM_ElementwiseExecuteAllocating", "")]:
     row(name, "BM_MemcpyThreaded", "bytes_per_second", "B/s", target)
 row("BM_Dot", "BM_CblasSgemm", "FLOPS", "FLOP/s", ">= 0.95")
+row("BM_DotBf16", "BM_CblasSgemm", "FLOPS", "FLOP/s", ">= 0.50")
 if "BM_LoadExecutable" in runs and "BM_ParseExecutableProto" in runs:
     load, parse = runs["BM_LoadExecutable"]["real_time"], runs["BM_ParseExecutableProto"]["real_time"]
     unit = runs["BM_LoadExecutable"]["time_unit"]

@@ -10,6 +10,7 @@
 #include "compiler/backend/thunk_emitter.h"
 #include "compiler/codegen/llvm_backend.h"
 #include "compiler/passes/call_inliner.h"
+#include "compiler/passes/dot_upcast.h"
 #include "compiler/passes/hlo_pass.h"
 #include "compiler/passes/static_lowering.h"
 #include "compiler/rollout/emission_ledger.h"
@@ -243,6 +244,9 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
   end_phase("verify");
   AOT_ASSIGN_OR_RETURN(auto optimized, OptimizeHlo(module, options));
   HloModule& m = *optimized;
+  if (target.platform() == PLATFORM_HOST) {
+    AOT_RETURN_IF_ERROR(DotUpcast().Run(&m).status());
+  }
   m.Renumber();
   AOT_RETURN_IF_ERROR(CheckModuleSupported(m, target.platform()));
   AOT_RETURN_IF_ERROR(CheckEmissionFlags(m, options));

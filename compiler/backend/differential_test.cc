@@ -82,6 +82,13 @@ ENTRY e {
   ROOT m = s32[$C] reduce(x, z), dimensions={0,1}, to_apply=imax
 })";
 
+constexpr char kDotBf16[] = R"(
+ENTRY e {
+  a = bf16[$R,$C] parameter(0)
+  b = bf16[$C,$R] parameter(1)
+  ROOT d = bf16[$R,$R] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})";
+
 constexpr char kTranspose[] = R"(
 ENTRY e {
   x = f32[$C,$R] parameter(0)
@@ -146,6 +153,9 @@ std::vector<Program> Programs(std::mt19937& rng) {
   // Two stages (tree-reduction) when r * c >= 64K has a divisor that fits.
   add("full_sum", bench::FullSum, Tolerance{1e-2, 1e-3});
   add("column_max_s32", entry(kColumnMaxS32), exact, [](int64_t& r, int64_t& c) { r /= 8; });
+  // bf16 dots of >= 64K multiply-adds go through an f32 GEMM (DotUpcast).
+  add("dot_bf16", entry(kDotBf16), Tolerance{1e-2, 1e-2},
+      [](int64_t& r, int64_t& c) { r /= 4, c /= 4; });
   add("softmax", bench::Softmax, Tolerance{1e-6, 1e-4}, [](int64_t& r, int64_t&) { r *= 2; });
   // Transposes: whole tiles with streaming stores (a multiple of 32
   // columns), ragged tiles, 8-byte elements, rank 3, fused.

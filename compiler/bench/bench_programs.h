@@ -115,11 +115,16 @@ inline const std::string kRowSum = RowSum(kRows, kCols);
 inline const std::string kSoftmax = Softmax(4096, 1024);
 inline constexpr int64_t kSoftmaxBytes = 2 * 4096 * 1024 * 4;  // read + written
 
-// f32[n,n] x f32[n,n].
-inline std::string Dot(int64_t n) {
-  return absl::StrCat("HloModule dot\nENTRY e {\n  a = f32[", n, ",", n, "] parameter(0)\n",
-                      "  b = f32[", n, ",", n, "] parameter(1)\n  ROOT c = f32[", n, ",", n,
-                      "] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n");
+// `type`[n,n] x `type`[n,n].
+inline std::string Dot(int64_t n, absl::string_view type = "f32") {
+  return absl::StrReplaceAll(WithDims(R"(HloModule dot
+ENTRY e {
+  a = T[$R,$R] parameter(0)
+  b = T[$R,$R] parameter(1)
+  ROOT c = T[$R,$R] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})",
+                                      n, n),
+                             {{"T[", absl::StrCat(type, "[")}});
 }
 
 }  // namespace aot::bench

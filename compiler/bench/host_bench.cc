@@ -224,6 +224,13 @@ void BM_Dot(benchmark::State& state) {
 }
 BENCHMARK(BM_Dot)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+// bf16 operands and result, through an f32 GEMM (DotUpcast; target: >= 0.5
+// of the f32 rate).
+void BM_DotBf16(benchmark::State& state) {
+  RunProgram(state, bench::Dot(kGemm, "bf16"), 0, 2 * kGemm * kGemm * kGemm);
+}
+BENCHMARK(BM_DotBf16)->UseRealTime()->Unit(benchmark::kMillisecond);
+
 // --- compile and load -------------------------------------------------------
 
 // HLO text of x + w with w an f32[2048,4096] constant (8.4M elements, as in
