@@ -33,9 +33,11 @@ ENTRY e {
                   rows, cols);
 }
 
-// Row sums f32[rows,cols] -> f32[rows].
-inline std::string RowSum(int64_t rows, int64_t cols) {
-  return WithDims(R"(HloModule row_sum
+// The sum of f32[rows,cols] over `dimensions` ("{1}": rows, "{0}":
+// columns, "{0,1}": everything), of shape `result`.
+inline std::string Sum(int64_t rows, int64_t cols, absl::string_view dimensions,
+                       absl::string_view result) {
+  return absl::StrReplaceAll(WithDims(R"(HloModule sum
 add {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
@@ -44,42 +46,18 @@ add {
 ENTRY e {
   x = f32[$R,$C] parameter(0)
   z = f32[] constant(0)
-  ROOT r = f32[$R] reduce(x, z), dimensions={1}, to_apply=add
+  ROOT r = RESULT reduce(x, z), dimensions=DIMS, to_apply=add
 })",
-                  rows, cols);
+                                      rows, cols),
+                             {{"RESULT", WithDims(result, rows, cols)}, {"DIMS", dimensions}});
 }
-
-// Column sums f32[rows,cols] -> f32[cols].
+// Row sums f32[rows,cols] -> f32[rows], column sums -> f32[cols], and the
+// sum of every element.
+inline std::string RowSum(int64_t rows, int64_t cols) { return Sum(rows, cols, "{1}", "f32[$R]"); }
 inline std::string ColumnSum(int64_t rows, int64_t cols) {
-  return WithDims(R"(HloModule column_sum
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
+  return Sum(rows, cols, "{0}", "f32[$C]");
 }
-ENTRY e {
-  x = f32[$R,$C] parameter(0)
-  z = f32[] constant(0)
-  ROOT r = f32[$C] reduce(x, z), dimensions={0}, to_apply=add
-})",
-                  rows, cols);
-}
-
-// The sum of every element of f32[rows,cols].
-inline std::string FullSum(int64_t rows, int64_t cols) {
-  return WithDims(R"(HloModule full_sum
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
-ENTRY e {
-  x = f32[$R,$C] parameter(0)
-  z = f32[] constant(0)
-  ROOT r = f32[] reduce(x, z), dimensions={0,1}, to_apply=add
-})",
-                  rows, cols);
-}
+inline std::string FullSum(int64_t rows, int64_t cols) { return Sum(rows, cols, "{0,1}", "f32[]"); }
 
 // Softmax over the rows of f32[rows,cols].
 inline std::string Softmax(int64_t rows, int64_t cols) {
