@@ -33,19 +33,21 @@ class HostStream : public Stream {
   // Every execution acquires a stream: their storage is recycled through a
   // free list, so a steady-state execution allocates nothing.
   static void* operator new(size_t size) {
+    FreeList& list = Recycled();
     {
-      std::lock_guard<std::mutex> lock(free_mu_);
-      if (!free_.empty()) {
-        void* p = free_.back();
-        free_.pop_back();
+      std::lock_guard<std::mutex> lock(list.mu);
+      if (!list.blocks.empty()) {
+        void* p = list.blocks.back();
+        list.blocks.pop_back();
         return p;
       }
     }
     return ::operator new(size);
   }
   static void operator delete(void* p) {
-    std::lock_guard<std::mutex> lock(free_mu_);
-    free_.push_back(p);
+    FreeList& list = Recycled();
+    std::lock_guard<std::mutex> lock(list.mu);
+    list.blocks.push_back(p);
   }
 
   absl::Status CopyHostToDevice(const void* src, DeviceMemory dst, int64_t size) override {
@@ -128,8 +130,17 @@ class HostStream : public Stream {
 
  private:
   ThreadPool* pool_;
-  static inline std::mutex free_mu_;
-  static inline std::vector<void*> free_;  // storage of destroyed streams
+
+  struct FreeList {
+    std::mutex mu;
+    std::vector<void*> blocks;  // storage of destroyed streams
+  };
+  // Never destroyed (a stream may be freed during static destruction), and
+  // reachable from here, so leak checkers do not count the blocks.
+  static FreeList& Recycled() {
+    static FreeList* list = new FreeList();
+    return *list;
+  }
 };
 
 class HostCommandBuffer : public CommandBuffer {
