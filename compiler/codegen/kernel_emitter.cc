@@ -446,6 +446,14 @@ class KernelBuilder {
     return true;
   }
 
+  // body() when v < limit; with `check` false (the bound always holds)
+  // body() unguarded. For loops over tiles or runs whose last one may be
+  // short.
+  absl::Status IfBelow(bool check, llvm::Value* v, int64_t limit,
+                       const std::function<absl::Status()>& body) {
+    return check ? emitter_->EmitIf(b_.CreateICmpSLT(v, b_.getInt64(limit)), body) : body();
+  }
+
   // Host: a kernel whose root is a reduce of the leading dimensions of its
   // one operand (a column reduction). Each block owns the element-parallel
   // grid's run of up to kHostThreadsPerBlock outputs, keeps their
@@ -483,9 +491,7 @@ class KernelBuilder {
     // is short.
     auto each_column = [&](const std::function<absl::Status(llvm::Value*)>& body) {
       return emitter_->EmitParallelLoop(threads, [&](llvm::Value* j) -> absl::Status {
-        if (cols % threads == 0) return body(j);
-        return emitter_->EmitIf(b_.CreateICmpSLT(b_.CreateAdd(start, j), b_.getInt64(cols)),
-                                [&] { return body(j); });
+        return IfBelow(cols % threads != 0, b_.CreateAdd(start, j), cols, [&] { return body(j); });
       });
     };
     AOT_RETURN_IF_ERROR(each_column([&](llvm::Value* j) {
@@ -585,11 +591,7 @@ class KernelBuilder {
     llvm::Value* row0 = b_.CreateMul(tile[d], b_.getInt64(t));
     llvm::Value* col0 = b_.CreateMul(tile[rank - 1], b_.getInt64(t));
     Shape logical(spec_.output_shapes[0].element_type(), dims);
-    // for (i, j) in the tile, bounds-checked only where the edge is ragged.
-    auto guarded = [&](bool ragged, llvm::Value* v, int64_t limit,
-                       const std::function<absl::Status()>& body) {
-      return ragged ? emitter_->EmitIf(b_.CreateICmpSLT(v, b_.getInt64(limit)), body) : body();
-    };
+    // (i, j) in the tile are bounds-checked only where the edge is ragged.
     auto tile_index = [&](llvm::Value* row, llvm::Value* col) {
       std::vector<llvm::Value*> multi = tile;
       multi[d] = row;
@@ -608,10 +610,10 @@ class KernelBuilder {
       tile_.buffer->setAlignment(llvm::Align(64));
       AOT_RETURN_IF_ERROR(emitter_->EmitLoop(t, [&](llvm::Value* j) -> absl::Status {
         llvm::Value* col = b_.CreateAdd(col0, j);
-        return guarded(cols % t != 0, col, cols, [&]() -> absl::Status {
+        return IfBelow(cols % t != 0, col, cols, [&]() -> absl::Status {
           return emitter_->EmitLoop(t, [&](llvm::Value* i) -> absl::Status {
             llvm::Value* row = b_.CreateAdd(row0, i);
-            return guarded(rows % t != 0, row, rows, [&]() -> absl::Status {
+            return IfBelow(rows % t != 0, row, rows, [&]() -> absl::Status {
               AOT_ASSIGN_OR_RETURN(llvm::Value * v, emitter_->Emit(*staged, tile_index(row, col)));
               b_.CreateStore(v, TileSlot(i, j));
               return absl::OkStatus();
@@ -627,10 +629,10 @@ class KernelBuilder {
     }
     AOT_RETURN_IF_ERROR(emitter_->EmitLoop(t, [&](llvm::Value* i) -> absl::Status {
       llvm::Value* row = b_.CreateAdd(row0, i);
-      return guarded(rows % t != 0, row, rows, [&]() -> absl::Status {
+      return IfBelow(rows % t != 0, row, rows, [&]() -> absl::Status {
         return emitter_->EmitLoop(t, [&](llvm::Value* j) -> absl::Status {
           llvm::Value* col = b_.CreateAdd(col0, j);
-          return guarded(cols % t != 0, col, cols, [&]() -> absl::Status {
+          return IfBelow(cols % t != 0, col, cols, [&]() -> absl::Status {
             IrIndex index = tile_index(row, col);
             AOT_ASSIGN_OR_RETURN(std::vector<llvm::Value*> values, emitter_->EmitAll(root, index));
             if (values.size() != outputs_.size()) {
@@ -688,9 +690,7 @@ class KernelBuilder {
         }
         return absl::OkStatus();
       };
-      return rows % kTransposeTile != 0
-                 ? emitter_->EmitIf(b_.CreateICmpSLT(row, b_.getInt64(rows)), copy_row)
-                 : copy_row();
+      return IfBelow(rows % kTransposeTile != 0, row, rows, copy_row);
     });
     if (!status.ok()) return false;
     b_.CreateIntrinsic(llvm::Intrinsic::x86_sse_sfence, {}, {});
