@@ -6,6 +6,7 @@
 #include "absl/strings/str_join.h"
 #include "compiler/passes/algebraic_simplifier.h"
 #include "compiler/passes/constant_folding.h"
+#include "compiler/passes/conv_im2col.h"
 #include "compiler/passes/fusion.h"
 #include "compiler/passes/hlo_cse.h"
 #include "compiler/passes/hlo_dce.h"
@@ -208,6 +209,7 @@ HloPassPipeline DefaultPipeline(const PipelineOptions& options) {
   pipeline.AddPass<HloDce>();
 
   pipeline.AddStage("fusion");
+  if (options.enable_conv_im2col) pipeline.AddPass<ConvIm2col>();
   if (options.enable_tree_reduction) pipeline.AddPass<TreeReduction>();
   if (options.enable_fusion) {
     pipeline.AddPass<InstructionFusion>(options.fusion);
@@ -230,6 +232,7 @@ std::unique_ptr<HloPass> CreatePassByName(absl::string_view name) {
     return std::make_unique<InstructionFusion>();
   }
   if (name == TreeReduction::kName) return std::make_unique<TreeReduction>();
+  if (name == ConvIm2col::kName) return std::make_unique<ConvIm2col>();
   return nullptr;
 }
 
@@ -240,7 +243,8 @@ std::vector<std::string> PassNames() {
                                     std::string(HloDce::kName),
                                     std::string(LayoutNormalization::kName),
                                     std::string(InstructionFusion::kName),
-                                    std::string(TreeReduction::kName)};
+                                    std::string(TreeReduction::kName),
+                                    std::string(ConvIm2col::kName)};
   std::sort(names.begin(), names.end());
   return names;
 }

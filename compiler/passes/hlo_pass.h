@@ -135,6 +135,8 @@ struct PipelineOptions {
   bool enable_fusion = true;
   // Full reductions of large operands in two parallel stages.
   bool enable_tree_reduction = true;
+  // Large convolutions as im2col plus a GEMM.
+  bool enable_conv_im2col = true;
   // Fixed-point iteration bound of the "simplify" stage.
   int simplify_iterations = 4;
   FusionOptions fusion;
@@ -145,13 +147,14 @@ struct PipelineOptions {
 //   simplify: algsimp, constant-folding, cse, dce (to a fixed point)
 //   layout:   layout-normalization, algsimp, cse, dce
 //             (the optimized, unfused HLO)
-//   fusion:   tree-reduction, fusion, dce
+//   fusion:   conv-im2col, tree-reduction, fusion, dce
 //             (one fusion instruction per future kernel)
 // Disabled passes are left out; the stages always exist.
 HloPassPipeline DefaultPipeline(const PipelineOptions& options = {});
 
 // A pass with default options by name ("algsimp", "constant-folding",
-// "cse", "dce", "layout-normalization", "fusion"); nullptr if unknown.
+// "cse", "dce", "layout-normalization", "fusion", "tree-reduction",
+// "conv-im2col"); nullptr if unknown.
 std::unique_ptr<HloPass> CreatePassByName(absl::string_view name);
 // The names CreatePassByName knows, sorted.
 std::vector<std::string> PassNames();
