@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "compiler/codegen/kernel_emitter.h"
 #include "support/status_macros.h"
 
 namespace aot {
@@ -209,6 +210,12 @@ class BufferAssigner {
           return Error(*instr, "calls must be inlined before buffer assignment");
         default:
           DefineLeaves(instr, p);
+          // Scratch lives only while the kernel runs.
+          for (const Shape& shape : KernelScratchShapes(*instr)) {
+            r_.scratch_[instr].push_back(r_.NewBuffer(
+                absl::StrCat(instr->name(), ".scratch{", r_.scratch_[instr].size(), "}"),
+                shape.ByteSize(), p));
+          }
           break;
       }
       // Values used by nested computations are used at p as well (done
@@ -358,6 +365,15 @@ absl::StatusOr<std::vector<BufferSliceProto>> BufferAssignment::GetLeafSlices(
           absl::StrCat("no buffer for instruction '", instruction.name(), "' leaf ", leaf));
     }
     slices.push_back(slice_of_buffer_.at(it->second));
+  }
+  return slices;
+}
+
+std::vector<BufferSliceProto> BufferAssignment::GetScratchSlices(
+    const HloInstruction& instruction) const {
+  std::vector<BufferSliceProto> slices;
+  if (auto it = scratch_.find(&instruction); it != scratch_.end()) {
+    for (int id : it->second) slices.push_back(slice_of_buffer_.at(id));
   }
   return slices;
 }

@@ -22,7 +22,8 @@ using ShapeIndex = std::vector<int64_t>;
 //    once in the executable's `binary`);
 //  - one OUTPUT allocation holding the result leaves;
 //  - one TEMP allocation for everything else, slices reused between values
-//    whose live ranges do not overlap (entry computation order).
+//    whose live ranges do not overlap (entry computation order), kernels'
+//    scratch buffers included (live only at their instruction).
 // get-tuple-element, tuple and layout-preserving bitcast/reshape define no
 // buffer: they alias their operands. A while loop's state, its body's
 // parameter and its result share slices; a conditional branch's parameter
@@ -39,6 +40,9 @@ class BufferAssignment {
   // Slices of every array leaf, depth-first.
   absl::StatusOr<std::vector<BufferSliceProto>> GetLeafSlices(
       const HloInstruction& instruction) const;
+  // Slices of the scratch buffers `instruction`'s kernel needs
+  // (KernelScratchShapes), live only while it runs; empty for most.
+  std::vector<BufferSliceProto> GetScratchSlices(const HloInstruction& instruction) const;
   // Whether `instruction` defines new buffers (false for aliases).
   bool DefinesBuffers(const HloInstruction& instruction) const;
 
@@ -83,6 +87,7 @@ class BufferAssignment {
   // (instruction, leaf ordinal) -> buffer id.
   std::map<std::pair<const HloInstruction*, int64_t>, int> value_buffer_;
   std::map<const HloInstruction*, bool> defines_;
+  std::map<const HloInstruction*, std::vector<int>> scratch_;
   std::map<std::pair<const HloInstruction*, int64_t>, int> while_staging_;
   std::vector<BufferAllocationProto> allocations_;
   std::map<int64_t, std::pair<const HloInstruction*, int64_t>> constants_;

@@ -168,6 +168,69 @@ TEST(CompilerTest, ElementwiseFusionIsVectorizedForTheIsaLevel) {
   EXPECT_THAT((*v2)->llvm_ir(), ::testing::Not(HasSubstr("<8 x float>")));
 }
 
+// The kernels at real sizes: a sort of rows longer than
+// kSortMergeMinLength gets one TEMP scratch array per output (its merge
+// sort's second buffer), a short one none; a scatter whose columns no
+// index moves splits them over blocks; a large convolution is a GEMM.
+// (differential_test compares their values with the interpreter.)
+TEST(CompilerTest, LongSortsWideScattersAndLargeConvolutionsTakeTheirFastForms) {
+  auto kernel_of = [](const ExecutableProto& e, absl::string_view name) -> const KernelThunkProto* {
+    for (const ThunkProto& t : e.thunks()) {
+      if (t.has_kernel() && t.info().name() == name) return &t.kernel();
+    }
+    return nullptr;
+  };
+  const TargetConfigProto target = *ShippedTargetConfig("host-x86-64-v2");
+  for (const char* cuda : {"", "h100"}) {
+    SCOPED_TRACE(*cuda ? "cuda" : "host");
+    const TargetConfigProto t = *cuda ? *ShippedTargetConfig(cuda) : target;
+    CompileOptions options;
+    options.compile_cubin = false;
+    auto long_sort = Parse("golden/modules/gather_scatter/sort_long_rows.hlo");
+    ASSERT_NE(long_sort, nullptr);
+    auto compiled = Compile(*long_sort, t, options);
+    ASSERT_TRUE(compiled.ok()) << compiled.status();
+    const KernelThunkProto* sort = kernel_of((*compiled)->proto(), "sort");
+    ASSERT_NE(sort, nullptr) << (*compiled)->ThunksToString();
+    // keys, values; two outputs; two scratch arrays in the TEMP allocation.
+    ASSERT_EQ(sort->arguments_size(), 6);
+    for (int i = 4; i < 6; ++i) {
+      EXPECT_EQ(
+          (*compiled)->proto().buffer_allocations(sort->arguments(i).allocation_index()).kind(),
+          BufferAllocationProto::TEMP);
+      EXPECT_TRUE(sort->written(i));
+    }
+    auto short_sort = Parse("golden/modules/gather_scatter/sort_pairs.hlo");
+    ASSERT_NE(short_sort, nullptr);
+    compiled = Compile(*short_sort, t, options);
+    ASSERT_TRUE(compiled.ok()) << compiled.status();
+    sort = kernel_of((*compiled)->proto(), "sort");
+    ASSERT_NE(sort, nullptr) << (*compiled)->ThunksToString();
+    EXPECT_EQ(sort->arguments_size(), 4);  // keys, iota; two outputs
+
+    auto wide = Parse("golden/modules/gather_scatter/scatter_add_columns.hlo");
+    ASSERT_NE(wide, nullptr);
+    compiled = Compile(*wide, t, options);
+    ASSERT_TRUE(compiled.ok()) << compiled.status();
+    const KernelThunkProto* scatter = kernel_of((*compiled)->proto(), "sc");
+    ASSERT_NE(scatter, nullptr) << (*compiled)->ThunksToString();
+    EXPECT_EQ(scatter->launch_dimensions().block_count_x(), 3);  // 160 columns, 64 per block
+    auto narrow = Parse("golden/modules/gather_scatter/scatter_add.hlo");
+    ASSERT_NE(narrow, nullptr);
+    compiled = Compile(*narrow, t, options);
+    ASSERT_TRUE(compiled.ok()) << compiled.status();
+    scatter = kernel_of((*compiled)->proto(), "sc");
+    ASSERT_NE(scatter, nullptr) << (*compiled)->ThunksToString();
+    EXPECT_EQ(scatter->launch_dimensions().block_count_x(), 1);
+
+    auto conv = Parse("golden/modules/conv_pool/conv3x3_im2col.hlo");
+    ASSERT_NE(conv, nullptr);
+    compiled = Compile(*conv, t, options);
+    ASSERT_TRUE(compiled.ok()) << compiled.status();
+    EXPECT_EQ((*compiled)->gemm_count(), 1);
+  }
+}
+
 TEST(CompilerTest, ConstantsAreStoredOnceInBinary) {
   auto module = ParseHloModule(R"(
 HloModule consts

@@ -1,6 +1,6 @@
 // Randomized differential test of the host kernels at real sizes: programs
 // of each kernel family (elementwise, transcendental, row reduction,
-// softmax, tiled transpose, fused transpose) on random shapes, compiled for
+// softmax, tiled transpose, fused transpose, sort, scatter) on random shapes, compiled for
 // every host ISA level this CPU runs and compared with the interpreter. The
 // shapes include dimensions that are not multiples of the vector width or
 // the transpose tile, and sizes that span many blocks (so several pool
@@ -122,6 +122,44 @@ ENTRY e {
   ROOT r = f32[$R,$C] multiply(ex, y)
 })";
 
+// Sorts of many ties (s32 keys in [-8, 8)) carrying a value operand: the
+// merge sort must be stable to match. Along the minor and the major
+// dimension.
+constexpr char kSortKeyValue[] = R"(
+cmp {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  c = f32[] parameter(2)
+  d = f32[] parameter(3)
+  ROOT lt = pred[] compare(a, b), direction=LT
+}
+ENTRY e {
+  k = s32[$R,$C] parameter(0)
+  v = f32[$R,$C] parameter(1)
+  ROOT s = (s32[$R,$C], f32[$R,$C]) sort(k, v), dimensions={1}, is_stable=true, to_apply=cmp
+})";
+
+constexpr char kSortF32Major[] = R"(
+gt {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT g = pred[] compare(a, b), direction=GT
+}
+ENTRY e {
+  x = f32[$R,$C] parameter(0)
+  ROOT s = f32[$R,$C] sort(x), dimensions={0}, to_apply=gt
+})";
+
+// An embedding-gradient scatter: rows of 16 picked by indices in [-8, 8)
+// (the negative ones skipped), many updates per row added in order.
+constexpr char kScatterRows[] = R"(
+ENTRY e {
+  o = f32[16,$C] parameter(0)
+  i = s32[$R,1] parameter(1)
+  u = f32[$R,$C] parameter(2)
+  ROOT s = f32[16,$C] scatter(o, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+})";
+
 std::vector<Program> Programs(std::mt19937& rng) {
   // Rows and columns: 33..1100, rarely a multiple of 8 or 32.
   std::uniform_int_distribution<int64_t> dim(33, 1100);
@@ -165,6 +203,11 @@ std::vector<Program> Programs(std::mt19937& rng) {
   add("transpose_rank3", entry(kTransposeRank3), exact,
       [](int64_t& r, int64_t& c) { r /= 4, c /= 4; });
   add("transpose_fused", entry(kTransposeFused), elementwise);
+  // Merge sorts (rows longer than kSortMergeMinLength) and parallel
+  // scatters (>= 128 columns), and their small forms.
+  add("sort_key_value", entry(kSortKeyValue), exact, [](int64_t& r, int64_t&) { r /= 8; });
+  add("sort_f32_major", entry(kSortF32Major), exact, [](int64_t& r, int64_t& c) { c /= 8; });
+  add("scatter_rows", entry(kScatterRows), exact);
   return programs;
 }
 

@@ -164,6 +164,15 @@ absl::Status ThunkEmitter::EmitKernel(const HloInstruction& instr,
     *k->add_arguments() = outputs[i];
     k->add_written(true);
   }
+  spec.scratch_shapes = KernelScratchShapes(instr);
+  std::vector<BufferSliceProto> scratch = assignment_.GetScratchSlices(instr);
+  if (scratch.size() != spec.scratch_shapes.size()) {
+    return Unsupported(instr, "buffer assignment gave the kernel no scratch buffers");
+  }
+  for (const BufferSliceProto& slice : scratch) {
+    *k->add_arguments() = slice;
+    k->add_written(true);
+  }
   AOT_ASSIGN_OR_RETURN(auto kernel, CompileKernel(spec, target_, options_));
   k->set_kernel_name(kernel.name);
   *k->mutable_launch_dimensions() = kernel.launch_dimensions;

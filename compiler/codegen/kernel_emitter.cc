@@ -29,10 +29,21 @@ std::vector<const HloInstruction*> KernelInputs(const HloInstruction& instructio
   return inputs;
 }
 
+std::vector<Shape> KernelScratchShapes(const HloInstruction& instruction) {
+  if (instruction.opcode() != HloOpcode::kSort || instruction.dimensions().empty()) return {};
+  const Shape& operand = instruction.operand(0)->shape();
+  if (operand.dimensions(instruction.dimensions()[0]) <= kSortMergeMinLength) return {};
+  return instruction.shape().FlattenLeaves();
+}
+
 namespace {
 
 constexpr int64_t kHostThreadsPerBlock = 1024;
 constexpr int64_t kGpuThreadsPerBlock = 256;
+// Insertion-sorted run length of a merge sort.
+constexpr int64_t kSortRun = 16;
+// Operand columns per block of a parallel scatter.
+constexpr int64_t kScatterColumnsPerBlock = 64;
 
 absl::Status Unsupported(const HloInstruction& instr, absl::string_view what) {
   return absl::UnimplementedError(absl::StrCat("instruction '", instr.name(), "' (",
@@ -58,6 +69,10 @@ class KernelBuilder {
     }
     for (size_t i = 0; i < spec_.output_shapes.size(); ++i) {
       outputs_.emplace_back(arg_ptrs_[spec_.input_shapes.size() + i], spec_.output_shapes[i]);
+    }
+    for (size_t i = 0; i < spec_.scratch_shapes.size(); ++i) {
+      scratch_.emplace_back(arg_ptrs_[spec_.input_shapes.size() + spec_.output_shapes.size() + i],
+                            spec_.scratch_shapes[i]);
     }
     // Which instructions are inputs: fused parameters of a fusion, or the
     // operands of an unfused op.
@@ -119,7 +134,8 @@ class KernelBuilder {
 
  private:
   void CreateFunction() {
-    size_t arity = spec_.input_shapes.size() + spec_.output_shapes.size();
+    size_t arity =
+        spec_.input_shapes.size() + spec_.output_shapes.size() + spec_.scratch_shapes.size();
     llvm::Type* ptr = b_.getPtrTy();
     if (gpu_) {
       std::vector<llvm::Type*> params(arity, ptr);
@@ -932,45 +948,130 @@ class KernelBuilder {
       for (int64_t k = 0; k < n_ops; ++k) outputs_[k].Store(b_, index, inputs_[k].Load(b_, index));
       return absl::OkStatus();
     }));
-    // Stable insertion sort: move element i left while comparator(elem,
-    // prev) holds.
+    // The row is sorted in runs of kSortRun elements by insertion sort in
+    // the outputs, then (a row longer than kSortMergeMinLength has scratch
+    // arrays) merged pass by pass, doubling the run width, between the
+    // outputs and the scratch: O(n log n) comparisons, stable (an element of
+    // the right run moves first only when the comparator says it is less).
+    const int64_t run = scratch_.empty() ? std::max<int64_t>(len, 1) : kSortRun;
+    auto less = [&](const std::vector<IrArray>& arrays, const IrIndex& a,
+                    const IrIndex& b) -> absl::StatusOr<llvm::Value*> {
+      std::vector<llvm::Value*> args;
+      for (int64_t k = 0; k < n_ops; ++k) {
+        args.push_back(arrays[k].Load(b_, a));
+        args.push_back(arrays[k].Load(b_, b));
+      }
+      AOT_ASSIGN_OR_RETURN(auto result, emitter_->EmitScalarComputation(*sort.to_apply(), args));
+      return result[0];
+    };
+    // Insertion sort of each run: move element i left while it is less
+    // than its predecessor.
     llvm::AllocaInst* j_slot = emitter_->EntryAlloca(b_.getInt64Ty());
-    absl::Status status =
-        emitter_->EmitLoop(len > 0 ? len - 1 : 0, [&](llvm::Value* i0) -> absl::Status {
-          b_.CreateStore(b_.CreateAdd(i0, b_.getInt64(1)), j_slot);
-          llvm::BasicBlock* head = llvm::BasicBlock::Create(context_, "isort.head", fn_);
-          llvm::BasicBlock* check = llvm::BasicBlock::Create(context_, "isort.check", fn_);
-          llvm::BasicBlock* swap = llvm::BasicBlock::Create(context_, "isort.swap", fn_);
-          llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "isort.done", fn_);
-          b_.CreateBr(head);
-          b_.SetInsertPoint(head);
-          llvm::Value* j = b_.CreateLoad(b_.getInt64Ty(), j_slot);
-          b_.CreateCondBr(b_.CreateICmpSGT(j, b_.getInt64(0)), check, done);
-          b_.SetInsertPoint(check);
-          llvm::Value* jm1 = b_.CreateSub(j, b_.getInt64(1));
-          IrIndex cur = index_at(j), prev = index_at(jm1);
-          std::vector<llvm::Value*> args;
-          std::vector<llvm::Value*> cur_values, prev_values;
-          for (int64_t k = 0; k < n_ops; ++k) {
-            cur_values.push_back(outputs_[k].Load(b_, cur));
-            prev_values.push_back(outputs_[k].Load(b_, prev));
-            args.push_back(cur_values.back());
-            args.push_back(prev_values.back());
-          }
-          AOT_ASSIGN_OR_RETURN(auto less, emitter_->EmitScalarComputation(*sort.to_apply(), args));
-          b_.CreateCondBr(less[0], swap, done);
-          b_.SetInsertPoint(swap);
-          for (int64_t k = 0; k < n_ops; ++k) {
-            outputs_[k].Store(b_, cur, prev_values[k]);
-            outputs_[k].Store(b_, prev, cur_values[k]);
-          }
-          b_.CreateStore(jm1, j_slot);
-          b_.CreateBr(head);
-          b_.SetInsertPoint(done);
-          return absl::OkStatus();
-        });
-    if (!status.ok()) return status;
+    AOT_RETURN_IF_ERROR(
+        emitter_->EmitLoop((len + run - 1) / run, [&](llvm::Value* r) -> absl::Status {
+          llvm::Value* first = b_.CreateMul(r, b_.getInt64(run));
+          llvm::Value* last = Min(b_.CreateAdd(first, b_.getInt64(run)), b_.getInt64(len));
+          return EmitRangeLoop(
+              b_.CreateAdd(first, b_.getInt64(1)), last, [&](llvm::Value* i) -> absl::Status {
+                b_.CreateStore(i, j_slot);
+                llvm::BasicBlock* head = llvm::BasicBlock::Create(context_, "isort.head", fn_);
+                llvm::BasicBlock* check = llvm::BasicBlock::Create(context_, "isort.check", fn_);
+                llvm::BasicBlock* swap = llvm::BasicBlock::Create(context_, "isort.swap", fn_);
+                llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "isort.done", fn_);
+                b_.CreateBr(head);
+                b_.SetInsertPoint(head);
+                llvm::Value* j = b_.CreateLoad(b_.getInt64Ty(), j_slot);
+                b_.CreateCondBr(b_.CreateICmpSGT(j, first), check, done);
+                b_.SetInsertPoint(check);
+                llvm::Value* jm1 = b_.CreateSub(j, b_.getInt64(1));
+                IrIndex cur = index_at(j), prev = index_at(jm1);
+                AOT_ASSIGN_OR_RETURN(llvm::Value * cur_less, less(outputs_, cur, prev));
+                b_.CreateCondBr(cur_less, swap, done);
+                b_.SetInsertPoint(swap);
+                for (int64_t k = 0; k < n_ops; ++k) {
+                  llvm::Value* c = outputs_[k].Load(b_, cur);
+                  outputs_[k].Store(b_, cur, outputs_[k].Load(b_, prev));
+                  outputs_[k].Store(b_, prev, c);
+                }
+                b_.CreateStore(jm1, j_slot);
+                b_.CreateBr(head);
+                b_.SetInsertPoint(done);
+                return absl::OkStatus();
+              });
+        }));
+    // Merge passes (unrolled: the row length is static).
+    const std::vector<IrArray>* from = &outputs_;
+    const std::vector<IrArray>* to = &scratch_;
+    llvm::AllocaInst* i_slot = emitter_->EntryAlloca(b_.getInt64Ty());
+    for (int64_t width = run; width < len; width *= 2) {
+      AOT_RETURN_IF_ERROR(emitter_->EmitLoop(
+          (len + 2 * width - 1) / (2 * width), [&](llvm::Value* pair) -> absl::Status {
+            llvm::Value* lo = b_.CreateMul(pair, b_.getInt64(2 * width));
+            llvm::Value* mid = Min(b_.CreateAdd(lo, b_.getInt64(width)), b_.getInt64(len));
+            llvm::Value* hi = Min(b_.CreateAdd(lo, b_.getInt64(2 * width)), b_.getInt64(len));
+            b_.CreateStore(lo, i_slot);
+            b_.CreateStore(mid, j_slot);
+            return EmitRangeLoop(lo, hi, [&](llvm::Value* k) -> absl::Status {
+              llvm::BasicBlock* check_right = llvm::BasicBlock::Create(context_, "merge.r", fn_);
+              llvm::BasicBlock* compare = llvm::BasicBlock::Create(context_, "merge.cmp", fn_);
+              llvm::BasicBlock* take_left = llvm::BasicBlock::Create(context_, "merge.left", fn_);
+              llvm::BasicBlock* take_right = llvm::BasicBlock::Create(context_, "merge.right", fn_);
+              llvm::BasicBlock* next = llvm::BasicBlock::Create(context_, "merge.next", fn_);
+              llvm::Value* i = b_.CreateLoad(b_.getInt64Ty(), i_slot);
+              llvm::Value* j = b_.CreateLoad(b_.getInt64Ty(), j_slot);
+              b_.CreateCondBr(b_.CreateICmpSLT(i, mid), check_right, take_right);
+              b_.SetInsertPoint(check_right);
+              b_.CreateCondBr(b_.CreateICmpSLT(j, hi), compare, take_left);
+              b_.SetInsertPoint(compare);
+              AOT_ASSIGN_OR_RETURN(llvm::Value * right_less, less(*from, index_at(j), index_at(i)));
+              b_.CreateCondBr(right_less, take_right, take_left);
+              for (auto [block, slot] : {std::pair{take_left, i_slot}, {take_right, j_slot}}) {
+                b_.SetInsertPoint(block);
+                llvm::Value* at = b_.CreateLoad(b_.getInt64Ty(), slot);
+                IrIndex src = index_at(at);
+                for (int64_t o = 0; o < n_ops; ++o) {
+                  (*to)[o].Store(b_, index_at(k), (*from)[o].Load(b_, src));
+                }
+                b_.CreateStore(b_.CreateAdd(at, b_.getInt64(1)), slot);
+                b_.CreateBr(next);
+              }
+              b_.SetInsertPoint(next);
+              return absl::OkStatus();
+            });
+          }));
+      std::swap(from, to);
+    }
+    if (from != &outputs_) {
+      AOT_RETURN_IF_ERROR(emitter_->EmitLoop(len, [&](llvm::Value* j) -> absl::Status {
+        IrIndex index = index_at(j);
+        for (int64_t k = 0; k < n_ops; ++k)
+          outputs_[k].Store(b_, index, scratch_[k].Load(b_, index));
+        return absl::OkStatus();
+      }));
+    }
     b_.CreateBr(exit);
+    b_.SetInsertPoint(exit);
+    return absl::OkStatus();
+  }
+
+  llvm::Value* Min(llvm::Value* a, llvm::Value* b) {
+    return b_.CreateSelect(b_.CreateICmpSLT(a, b), a, b);
+  }
+
+  // for (i = start; i < end; ++i) body(i), bounds i64 values.
+  absl::Status EmitRangeLoop(llvm::Value* start, llvm::Value* end,
+                             const std::function<absl::Status(llvm::Value*)>& body) {
+    llvm::BasicBlock* pre = b_.GetInsertBlock();
+    llvm::BasicBlock* loop = llvm::BasicBlock::Create(context_, "range", fn_);
+    llvm::BasicBlock* exit = llvm::BasicBlock::Create(context_, "range.exit", fn_);
+    b_.CreateCondBr(b_.CreateICmpSLT(start, end), loop, exit);
+    b_.SetInsertPoint(loop);
+    llvm::PHINode* i = b_.CreatePHI(b_.getInt64Ty(), 2, "r");
+    i->addIncoming(start, pre);
+    AOT_RETURN_IF_ERROR(body(i));
+    llvm::Value* next = b_.CreateAdd(i, b_.getInt64(1));
+    i->addIncoming(next, b_.GetInsertBlock());
+    b_.CreateCondBr(b_.CreateICmpSLT(next, end), loop, exit);
     b_.SetInsertPoint(exit);
     return absl::OkStatus();
   }
@@ -1002,64 +1103,129 @@ class KernelBuilder {
         if (is_window_dim(d)) extent[d] = updates.dimensions(dn.update_window_dims(w++));
       }
     }
-    return Serially([&]() -> absl::Status {
-      for (int64_t k = 0; k < n_ops; ++k) AOT_RETURN_IF_ERROR(CopyInto(inputs_[k], outputs_[k]));
-      Shape logical(updates.element_type(), updates.dimensions());
-      return emitter_->EmitLoop(updates.ElementCount(), [&](llvm::Value* u) -> absl::Status {
-        IrIndex uindex = IrIndex::Linear(u, logical);
-        const std::vector<llvm::Value*>& um = uindex.multi(b_);
-        // The update's scatter dimensions index the indices' batch dims.
-        std::vector<llvm::Value*> scatter_index;
-        for (int64_t d = 0; d < updates.rank(); ++d) {
-          if (!in_set(dn.update_window_dims(), d)) scatter_index.push_back(um[d]);
+    // One update element, at `uindex` of the updates: combine it into the
+    // output when its window fits.
+    auto apply = [&](const IrIndex& uindex) -> absl::Status {
+      const std::vector<llvm::Value*>& um = uindex.multi(b_);
+      // The update's scatter dimensions index the indices' batch dims.
+      std::vector<llvm::Value*> scatter_index;
+      for (int64_t d = 0; d < updates.rank(); ++d) {
+        if (!in_set(dn.update_window_dims(), d)) scatter_index.push_back(um[d]);
+      }
+      std::vector<llvm::Value*> start(operand.rank(), b_.getInt64(0));
+      llvm::Value* fits = b_.getTrue();
+      for (int k = 0; k < dn.scatter_dims_to_operand_dims_size(); ++k) {
+        std::vector<llvm::Value*> im;
+        size_t s = 0;
+        // (An index_vector_dim past the last dimension is an implicit
+        // trailing vector of size 1: no dimension takes k.)
+        for (int64_t d = 0; d < indices.rank(); ++d) {
+          im.push_back(d == ivd ? b_.getInt64(k) : scatter_index[s++]);
         }
-        std::vector<llvm::Value*> start(operand.rank(), b_.getInt64(0));
-        llvm::Value* fits = b_.getTrue();
-        for (int k = 0; k < dn.scatter_dims_to_operand_dims_size(); ++k) {
-          std::vector<llvm::Value*> im;
-          size_t s = 0;
-          // (An index_vector_dim past the last dimension is an implicit
-          // trailing vector of size 1: no dimension takes k.)
-          for (int64_t d = 0; d < indices.rank(); ++d) {
-            im.push_back(d == ivd ? b_.getInt64(k) : scatter_index[s++]);
-          }
-          llvm::Value* v = inputs_[n_ops].Load(b_, IrIndex::Multi(im, indices));
-          int64_t od = dn.scatter_dims_to_operand_dims(k);
-          llvm::Value* sv = emitter_->Convert(v, indices.element_type(), S64);
-          fits = b_.CreateAnd(
-              fits,
-              b_.CreateAnd(b_.CreateICmpSGE(sv, b_.getInt64(0)),
-                           b_.CreateICmpSLE(sv, b_.getInt64(operand.dimensions(od) - extent[od]))));
-          start[od] = sv;
+        llvm::Value* v = inputs_[n_ops].Load(b_, IrIndex::Multi(im, indices));
+        int64_t od = dn.scatter_dims_to_operand_dims(k);
+        llvm::Value* sv = emitter_->Convert(v, indices.element_type(), S64);
+        fits = b_.CreateAnd(
+            fits,
+            b_.CreateAnd(b_.CreateICmpSGE(sv, b_.getInt64(0)),
+                         b_.CreateICmpSLE(sv, b_.getInt64(operand.dimensions(od) - extent[od]))));
+        start[od] = sv;
+      }
+      // A batching dimension of the operand is indexed by the batch
+      // index of its paired indices dimension.
+      for (int i = 0; i < dn.input_batching_dims_size(); ++i) {
+        int64_t d = dn.scatter_indices_batching_dims(i);
+        start[dn.input_batching_dims(i)] = scatter_index[static_cast<size_t>(d > ivd ? d - 1 : d)];
+      }
+      std::vector<llvm::Value*> om(operand.rank());
+      int w = 0;
+      for (int64_t d = 0; d < operand.rank(); ++d) {
+        llvm::Value* offset = b_.getInt64(0);
+        if (is_window_dim(d)) offset = um[dn.update_window_dims(w++)];
+        om[d] = emitter_->Clamp(b_.CreateAdd(start[d], offset), 0,
+                                std::max<int64_t>(operand.dimensions(d) - 1, 0));
+      }
+      IrIndex oindex = IrIndex::Multi(om, operand);
+      std::vector<llvm::Value*> args, old;
+      for (int64_t k = 0; k < n_ops; ++k) old.push_back(outputs_[k].Load(b_, oindex));
+      args = old;
+      for (int64_t k = 0; k < n_ops; ++k) args.push_back(inputs_[n_ops + 1 + k].Load(b_, uindex));
+      AOT_ASSIGN_OR_RETURN(auto combined,
+                           emitter_->EmitScalarComputation(*scatter.to_apply(), args));
+      for (int64_t k = 0; k < n_ops; ++k) {
+        outputs_[k].Store(b_, oindex, b_.CreateSelect(fits, combined[k], old[k]));
+      }
+      return absl::OkStatus();
+    };
+    Shape logical(updates.element_type(), updates.dimensions());
+    // A window dimension that no index moves (its start is always 0) and
+    // whose window spans it: an operand element's coordinate there is its
+    // updates' window offset, so blocks owning disjoint ranges of it never
+    // write the same element, and each keeps the serial order of the
+    // updates it applies. Blocks split the most minor such dimension.
+    int64_t free_dim = -1, free_update_dim = -1;
+    {
+      int w = 0;
+      for (int64_t d = 0; d < operand.rank(); ++d) {
+        if (!is_window_dim(d)) continue;
+        int64_t ud = dn.update_window_dims(w++);
+        if (!in_set(dn.scatter_dims_to_operand_dims(), d) && extent[d] == operand.dimensions(d) &&
+            operand.dimensions(d) >= 2 * kScatterColumnsPerBlock) {
+          free_dim = d;
+          free_update_dim = ud;
         }
-        // A batching dimension of the operand is indexed by the batch
-        // index of its paired indices dimension.
-        for (int i = 0; i < dn.input_batching_dims_size(); ++i) {
-          int64_t d = dn.scatter_indices_batching_dims(i);
-          start[dn.input_batching_dims(i)] =
-              scatter_index[static_cast<size_t>(d > ivd ? d - 1 : d)];
-        }
-        std::vector<llvm::Value*> om(operand.rank());
-        int w = 0;
-        for (int64_t d = 0; d < operand.rank(); ++d) {
-          llvm::Value* offset = b_.getInt64(0);
-          if (is_window_dim(d)) offset = um[dn.update_window_dims(w++)];
-          om[d] = emitter_->Clamp(b_.CreateAdd(start[d], offset), 0,
-                                  std::max<int64_t>(operand.dimensions(d) - 1, 0));
-        }
-        IrIndex oindex = IrIndex::Multi(om, operand);
-        std::vector<llvm::Value*> args, old;
-        for (int64_t k = 0; k < n_ops; ++k) old.push_back(outputs_[k].Load(b_, oindex));
-        args = old;
-        for (int64_t k = 0; k < n_ops; ++k) args.push_back(inputs_[n_ops + 1 + k].Load(b_, uindex));
-        AOT_ASSIGN_OR_RETURN(auto combined,
-                             emitter_->EmitScalarComputation(*scatter.to_apply(), args));
-        for (int64_t k = 0; k < n_ops; ++k) {
-          outputs_[k].Store(b_, oindex, b_.CreateSelect(fits, combined[k], old[k]));
-        }
-        return absl::OkStatus();
+      }
+    }
+    if (free_dim < 0) {
+      return Serially([&]() -> absl::Status {
+        for (int64_t k = 0; k < n_ops; ++k) AOT_RETURN_IF_ERROR(CopyInto(inputs_[k], outputs_[k]));
+        return emitter_->EmitLoop(updates.ElementCount(), [&](llvm::Value* u) {
+          return apply(IrIndex::Linear(u, logical));
+        });
       });
-    });
+    }
+    const int64_t columns = operand.dimensions(free_dim);
+    const int64_t blocks = (columns + kScatterColumnsPerBlock - 1) / kScatterColumnsPerBlock;
+    SetDims(blocks, 1);
+    llvm::BasicBlock* work = llvm::BasicBlock::Create(context_, "scatter.block", fn_);
+    llvm::BasicBlock* exit = llvm::BasicBlock::Create(context_, "scatter.exit", fn_);
+    llvm::Value* active = b_.CreateICmpULT(block_, b_.getInt64(blocks));
+    if (gpu_) active = b_.CreateAnd(active, b_.CreateICmpEQ(thread_, b_.getInt64(0)));
+    b_.CreateCondBr(active, work, exit);
+    b_.SetInsertPoint(work);
+    llvm::Value* first = b_.CreateMul(block_, b_.getInt64(kScatterColumnsPerBlock));
+    llvm::Value* last =
+        Min(b_.CreateAdd(first, b_.getInt64(kScatterColumnsPerBlock)), b_.getInt64(columns));
+    // for each index of `shape` without dimension `skip`, for c in
+    // [first, last): body(index with c at `skip`).
+    auto for_block_columns = [&](const Shape& shape, int64_t skip,
+                                 const std::function<absl::Status(const IrIndex&)>& body) {
+      std::vector<int64_t> rest_dims;
+      for (int64_t d = 0; d < shape.rank(); ++d) {
+        if (d != skip) rest_dims.push_back(shape.dimensions(d));
+      }
+      Shape rest(shape.element_type(), rest_dims);
+      return emitter_->EmitLoop(rest.ElementCount(), [&](llvm::Value* r) -> absl::Status {
+        std::vector<llvm::Value*> rm = IrIndex::Linear(r, rest).multi(b_);
+        return EmitRangeLoop(first, last, [&](llvm::Value* c) -> absl::Status {
+          std::vector<llvm::Value*> m = rm;
+          m.insert(m.begin() + skip, c);
+          return body(IrIndex::Multi(m, shape));
+        });
+      });
+    };
+    Shape operand_logical(operand.element_type(), operand.dimensions());
+    AOT_RETURN_IF_ERROR(
+        for_block_columns(operand_logical, free_dim, [&](const IrIndex& index) -> absl::Status {
+          for (int64_t k = 0; k < n_ops; ++k) {
+            outputs_[k].Store(b_, index, inputs_[k].Load(b_, index));
+          }
+          return absl::OkStatus();
+        }));
+    AOT_RETURN_IF_ERROR(for_block_columns(logical, free_update_dim, apply));
+    b_.CreateBr(exit);
+    b_.SetInsertPoint(exit);
+    return absl::OkStatus();
   }
 
   absl::Status EmitSelectAndScatter(const HloInstruction& sas) {
@@ -1147,7 +1313,7 @@ class KernelBuilder {
   llvm::Value* block_ = nullptr;
   llvm::Value* thread_ = nullptr;
   llvm::Value* threads_ = nullptr;
-  std::vector<IrArray> inputs_, outputs_;
+  std::vector<IrArray> inputs_, outputs_, scratch_;
   std::map<const HloInstruction*, int64_t> input_index_;
   // Instructions whose values this kernel has already put in memory (a
   // staged transpose tile, a row's cached reduce operand): the emitter

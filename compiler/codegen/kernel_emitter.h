@@ -15,12 +15,13 @@ namespace aot {
 
 // What one kernel computes: an HLO instruction (a fusion, or an op that is
 // not fused) whose inputs and outputs are buffers passed as arguments, in
-// this order: inputs, then outputs.
+// this order: inputs, outputs, then scratch buffers (KernelScratchShapes).
 struct KernelSpec {
   std::string name;                             // entry symbol
   const HloInstruction* instruction = nullptr;  // fusion or op
   std::vector<Shape> input_shapes;              // per input argument
   std::vector<Shape> output_shapes;             // per output argument
+  std::vector<Shape> scratch_shapes;            // per scratch argument
 };
 
 struct CompiledKernel {
@@ -42,6 +43,13 @@ struct KernelEmitOptions {
 // Inputs of a kernel for `instruction`: the operands of an unfused op, the
 // operands of a fusion (in fused-parameter order).
 std::vector<const HloInstruction*> KernelInputs(const HloInstruction& instruction);
+
+// Scratch buffers the kernel for `instruction` needs beyond its outputs
+// (buffer assignment gives each a slice live only while the kernel runs):
+// a sort whose rows are longer than kSortMergeMinLength merge-sorts through
+// one scratch array per output. Empty for every other kernel.
+inline constexpr int64_t kSortMergeMinLength = 64;
+std::vector<Shape> KernelScratchShapes(const HloInstruction& instruction);
 
 // Every undefined symbol of host kernel object `object` is one the
 // runtime's loader resolves (its allow-list, HostKernelSymbolAllowList);

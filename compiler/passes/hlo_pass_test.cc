@@ -53,8 +53,8 @@ ENTRY %main (a: f32[4], b: f32[4]) -> f32[4] {
 )";
 
 TEST(HloPassPipelineTest, RegistryKnowsEveryPass) {
-  EXPECT_THAT(PassNames(), ElementsAre("algsimp", "constant-folding", "cse", "dce", "fusion",
-                                       "layout-normalization", "tree-reduction"));
+  EXPECT_THAT(PassNames(), ElementsAre("algsimp", "constant-folding", "conv-im2col", "cse", "dce",
+                                       "fusion", "layout-normalization", "tree-reduction"));
   for (const std::string& name : PassNames()) {
     std::unique_ptr<HloPass> pass = CreatePassByName(name);
     ASSERT_NE(pass, nullptr) << name;
@@ -70,17 +70,20 @@ TEST(HloPassPipelineTest, DefaultPipelineStages) {
               ElementsAre("algsimp", "constant-folding", "cse", "dce"));
   EXPECT_THAT(pipeline.PassNamesInStage("layout"),
               ElementsAre("layout-normalization", "algsimp", "cse", "dce"));
-  EXPECT_THAT(pipeline.PassNamesInStage("fusion"), ElementsAre("tree-reduction", "fusion", "dce"));
+  EXPECT_THAT(pipeline.PassNamesInStage("fusion"),
+              ElementsAre("conv-im2col", "tree-reduction", "fusion", "dce"));
   EXPECT_THAT(pipeline.PassNames(),
               ElementsAre("algsimp", "constant-folding", "cse", "dce", "layout-normalization",
-                          "tree-reduction", "fusion"));
-  EXPECT_THAT(pipeline.Describe(), HasSubstr("stage fusion: tree-reduction, fusion, dce"));
+                          "conv-im2col", "tree-reduction", "fusion"));
+  EXPECT_THAT(pipeline.Describe(),
+              HasSubstr("stage fusion: conv-im2col, tree-reduction, fusion, dce"));
 
   PipelineOptions options;
   options.enable_fusion = false;
   options.enable_constant_folding = false;
   HloPassPipeline no_fusion = DefaultPipeline(options);
-  EXPECT_THAT(no_fusion.PassNamesInStage("fusion"), ElementsAre("tree-reduction", "dce"));
+  EXPECT_THAT(no_fusion.PassNamesInStage("fusion"),
+              ElementsAre("conv-im2col", "tree-reduction", "dce"));
   EXPECT_THAT(no_fusion.PassNamesInStage("simplify"), ElementsAre("algsimp", "cse", "dce"));
 }
 
@@ -211,6 +214,9 @@ const std::map<std::string, int>& ExpectedFusions() {
       {"control_flow/while_loop.hlo", 3},
       {"conv_pool/cnn_block.hlo", 1},
       {"conv_pool/conv2d.hlo", 0},
+      // The quantizing patch kernel, the filter's quantize, the reshape of
+      // the GEMM's result (conv-im2col).
+      {"conv_pool/conv3x3_im2col.hlo", 3},
       {"conv_pool/depthwise_conv.hlo", 0},
       {"conv_pool/max_pool_grad.hlo", 0},
       {"custom_calls/gelu.hlo", 1},
@@ -230,6 +236,8 @@ const std::map<std::string, int>& ExpectedFusions() {
       {"gather_scatter/embedding_lookup.hlo", 0},
       {"gather_scatter/gather_2d_windows.hlo", 0},
       {"gather_scatter/scatter_add.hlo", 0},
+      {"gather_scatter/scatter_add_columns.hlo", 0},
+      {"gather_scatter/sort_long_rows.hlo", 0},
       {"gather_scatter/sort_pairs.hlo", 1},
       {"normalization/layer_norm.hlo", 2},
       {"normalization/softmax.hlo", 2},
