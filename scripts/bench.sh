@@ -49,10 +49,12 @@ def row(name, base, key, unit, target=""):
     print(f"| {name} | {a / 1e9:.2f} G{unit} | {base} {b / 1e9:.2f} G{unit} | {a / b:.2f} | {target} | {met} |")
 for name, target in [("BM_Elementwise", ">= 0.70"), ("BM_Tanh", ">= 0.70"), ("BM_RowSum", ""), ("BM_ColumnSum", ""), ("BM_FullSum", ""),
                      ("BM_Softmax", ">= 0.50"), ("BM_Transpose", ">= 0.40"),
-                     ("BM_ElementwiseExecuteAllocating", "")]:
+                     ("BM_ScatterAddRows", ""), ("BM_ElementwiseExecuteAllocating", "")]:
     row(name, "BM_MemcpyThreaded", "bytes_per_second", "B/s", target)
 row("BM_Dot", "BM_CblasSgemm", "FLOPS", "FLOP/s", ">= 0.95")
 row("BM_DotBf16", "BM_CblasSgemm", "FLOPS", "FLOP/s", ">= 0.50")
+row("BM_Conv3x3", "BM_CblasSgemmConvShape", "FLOPS", "FLOP/s", ">= 0.50")
+row("BM_Sort", "BM_StdSort", "items_per_second", "elem/s")
 if "BM_LoadExecutable" in runs and "BM_ParseExecutableProto" in runs:
     load, parse = runs["BM_LoadExecutable"]["real_time"], runs["BM_ParseExecutableProto"]["real_time"]
     unit = runs["BM_LoadExecutable"]["time_unit"]

@@ -105,6 +105,53 @@ ENTRY e {
                              {{"T[", absl::StrCat(type, "[")}});
 }
 
+// Ascending sort of each row of f32[rows,cols].
+inline std::string SortRows(int64_t rows, int64_t cols) {
+  return WithDims(R"(HloModule sort
+lt {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT l = pred[] compare(a, b), direction=LT
+}
+ENTRY e {
+  x = f32[$R,$C] parameter(0)
+  ROOT s = f32[$R,$C] sort(x), dimensions={1}, to_apply=lt
+})",
+                  rows, cols);
+}
+
+// An embedding-gradient scatter: `updates` rows of f32[updates,cols] added
+// into f32[rows,cols] at indices s32[updates,1].
+inline std::string ScatterAddRows(int64_t rows, int64_t cols, int64_t updates) {
+  return absl::StrReplaceAll(WithDims(R"(HloModule scatter
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  o = f32[$R,$C] parameter(0)
+  i = s32[$U,1] parameter(1)
+  u = f32[$U,$C] parameter(2)
+  ROOT s = f32[$R,$C] scatter(o, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+})",
+                                      rows, cols),
+                             {{"$U", absl::StrCat(updates)}});
+}
+
+// A ResNet 3x3 convolution, NHWC: f32[n,hw,hw,c] with f32[3,3,c,c], same
+// padding.
+inline std::string Conv3x3(int64_t n, int64_t hw, int64_t c) {
+  return absl::StrReplaceAll(
+      R"(HloModule conv
+ENTRY e {
+  x = f32[N,H,H,C] parameter(0)
+  w = f32[3,3,C,C] parameter(1)
+  ROOT y = f32[N,H,H,C] convolution(x, w), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
+})",
+      {{"N", absl::StrCat(n)}, {"H", absl::StrCat(hw)}, {"C", absl::StrCat(c)}});
+}
+
 }  // namespace aot::bench
 
 #endif  // AOT_COMPILER_BENCH_BENCH_PROGRAMS_H_

@@ -6,6 +6,7 @@
 // prints the ratios.
 #include <cblas.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -131,6 +132,48 @@ void BM_CblasSgemm(benchmark::State& state) {
 }
 BENCHMARK(BM_CblasSgemm)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+// The GEMM a 3x3 convolution of kConv* becomes: [N*H*W, 9*C] x [9*C, C].
+constexpr int64_t kConvN = 8, kConvHw = 56, kConvC = 64;
+constexpr int64_t kConvM = kConvN * kConvHw * kConvHw, kConvK = 9 * kConvC;
+constexpr double kConvFlops = 2.0 * kConvM * kConvK * kConvC;
+
+void BM_CblasSgemmConvShape(benchmark::State& state) {
+  std::vector<float> a(kConvM * kConvK, 0.5f), b(kConvK * kConvC, 0.25f), c(kConvM * kConvC);
+  for (auto _ : state) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, kConvM, kConvC, kConvK, 1.0f, a.data(),
+                kConvK, b.data(), kConvC, 0.0f, c.data(), kConvC);
+    benchmark::DoNotOptimize(c.data());
+  }
+  state.counters["FLOPS"] =
+      benchmark::Counter(kConvFlops, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_CblasSgemmConvShape)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+constexpr int64_t kSortRows = 1024, kSortCols = 4096;
+
+// std::sort of each row of a copy of f32[kSortRows, kSortCols], rows split
+// over as many threads as the runtime's pool.
+void BM_StdSort(benchmark::State& state) {
+  std::vector<float> x(kSortRows * kSortCols), y(x.size());
+  uint64_t r = 1;
+  for (float& v : x) {
+    r = r * 6364136223846793005ull + 1442695040888963407ull;
+    v = static_cast<float>(r >> 40) / static_cast<float>(1 << 24) - 0.5f;
+  }
+  const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  ThreadPool pool(threads - 1);
+  for (auto _ : state) {
+    pool.ParallelFor(kSortRows, [&](int64_t row) {
+      float* begin = y.data() + row * kSortCols;
+      std::memcpy(begin, x.data() + row * kSortCols, kSortCols * sizeof(float));
+      std::sort(begin, begin + kSortCols);
+    });
+    benchmark::DoNotOptimize(y.data());
+  }
+  state.SetItemsProcessed(state.iterations() * kSortRows * kSortCols);
+}
+BENCHMARK(BM_StdSort)->UseRealTime()->Unit(benchmark::kMillisecond);
+
 // --- overhead ---------------------------------------------------------------
 
 // The smallest program: the cost of one execution around one kernel.
@@ -230,6 +273,27 @@ void BM_DotBf16(benchmark::State& state) {
   RunProgram(state, bench::Dot(kGemm, "bf16"), 0, 2 * kGemm * kGemm * kGemm);
 }
 BENCHMARK(BM_DotBf16)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// Rows sorted by a merge sort in IR, one row per block.
+void BM_Sort(benchmark::State& state) {
+  RunProgram(state, bench::SortRows(kSortRows, kSortCols), 0);
+  state.SetItemsProcessed(state.iterations() * kSortRows * kSortCols);
+}
+BENCHMARK(BM_Sort)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// 16384 rows of 1024 added into f32[512,1024] (indices in [-8, 8): rows 0-7,
+// the negative ones skipped), blocks splitting the columns. Bytes: the
+// operand copied, the updates read.
+void BM_ScatterAddRows(benchmark::State& state) {
+  RunProgram(state, bench::ScatterAddRows(512, 1024, 16384), (2 * 512 * 1024 + 16384 * 1025) * 4);
+}
+BENCHMARK(BM_ScatterAddRows)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// NHWC 3x3 convolution, 8x56x56x64 -> 64 (im2col + GEMM).
+void BM_Conv3x3(benchmark::State& state) {
+  RunProgram(state, bench::Conv3x3(kConvN, kConvHw, kConvC), 0, kConvFlops);
+}
+BENCHMARK(BM_Conv3x3)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // --- compile and load -------------------------------------------------------
 
