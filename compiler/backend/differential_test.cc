@@ -1,11 +1,11 @@
 // Randomized differential test of the host kernels at real sizes: programs
 // of each kernel family (elementwise, transcendental, row reduction,
-// softmax, tiled transpose, fused transpose, sort, scatter) on random shapes, compiled for
-// every host ISA level this CPU runs and compared with the interpreter. The
-// shapes include dimensions that are not multiples of the vector width or
-// the transpose tile, and sizes that span many blocks (so several pool
-// workers run each kernel). Seeded: a failure names the program and its
-// seed, and reproduces.
+// softmax, tiled transpose, fused transpose, sort, scatter, concatenate,
+// convolution) on random shapes, compiled for every host ISA level this CPU
+// runs and compared with the interpreter. The shapes include dimensions
+// that are not multiples of the vector width or the transpose tile, and
+// sizes that span many blocks (so several pool workers run each kernel).
+// Seeded: a failure names the program and its seed, and reproduces.
 #include <cmath>
 #include <functional>
 #include <random>
@@ -160,6 +160,24 @@ ENTRY e {
   ROOT s = f32[16,$C] scatter(o, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
 })";
 
+// A large concatenate (one loop per operand, rows split over blocks).
+constexpr char kConcatenate[] = R"(
+ENTRY e {
+  x = f32[$R,2,$C] parameter(0)
+  y = f32[$R,1,$C] parameter(1)
+  ex = f32[$R,2,$C] exponential(x)
+  ny = f32[$R,1,$C] negate(y)
+  ROOT c = f32[$R,3,$C] concatenate(ex, ny), dimensions={1}
+})";
+
+// A 3x3 convolution: im2col (a concatenate of window slices) and a GEMM.
+constexpr char kConv3x3[] = R"(
+ENTRY e {
+  x = f32[2,$R,$C,16] parameter(0)
+  w = f32[3,3,16,24] parameter(1)
+  ROOT y = f32[2,$R,$C,24] convolution(x, w), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
+})";
+
 std::vector<Program> Programs(std::mt19937& rng) {
   // Rows and columns: 33..1100, rarely a multiple of 8 or 32.
   std::uniform_int_distribution<int64_t> dim(33, 1100);
@@ -208,6 +226,9 @@ std::vector<Program> Programs(std::mt19937& rng) {
   add("sort_key_value", entry(kSortKeyValue), exact, [](int64_t& r, int64_t&) { r /= 8; });
   add("sort_f32_major", entry(kSortF32Major), exact, [](int64_t& r, int64_t& c) { c /= 8; });
   add("scatter_rows", entry(kScatterRows), exact);
+  add("concatenate", entry(kConcatenate), elementwise, [](int64_t& r, int64_t& c) { c /= 4; });
+  add("conv3x3", entry(kConv3x3), Tolerance{1e-4, 1e-4},
+      [](int64_t& r, int64_t& c) { r /= 16, c /= 16; });
   return programs;
 }
 

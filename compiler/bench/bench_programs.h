@@ -145,11 +145,11 @@ inline std::string Conv3x3(int64_t n, int64_t hw, int64_t c) {
   return absl::StrReplaceAll(
       R"(HloModule conv
 ENTRY e {
-  x = f32[N,H,H,C] parameter(0)
-  w = f32[3,3,C,C] parameter(1)
-  ROOT y = f32[N,H,H,C] convolution(x, w), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
+  x = f32[$N,$H,$H,$C] parameter(0)
+  w = f32[3,3,$C,$C] parameter(1)
+  ROOT y = f32[$N,$H,$H,$C] convolution(x, w), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
 })",
-      {{"N", absl::StrCat(n)}, {"H", absl::StrCat(hw)}, {"C", absl::StrCat(c)}});
+      {{"$N", absl::StrCat(n)}, {"$H", absl::StrCat(hw)}, {"$C", absl::StrCat(c)}});
 }
 
 }  // namespace aot::bench

@@ -262,6 +262,45 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
     case HloOpcode::kConcatenate: {
       int64_t dim = instr.dimensions()[0];
       const std::vector<llvm::Value*>& m = index.multi(*b_);
+      // Fused slices of one array (conv-im2col's window positions): select
+      // the index into that array, then read it once. (Evaluating every
+      // operand and selecting among the values costs an evaluation of the
+      // array per operand.)
+      const HloInstruction* common = nullptr;
+      bool slices_of_one = instr.operand_count() > 1;
+      for (const HloInstruction* op : instr.operands()) {
+        if (op->opcode() != HloOpcode::kSlice || is_input_(*op) ||
+            (common != nullptr && op->operand(0) != common) || op->shape().ElementCount() == 0) {
+          slices_of_one = false;
+          break;
+        }
+        common = op->operand(0);
+      }
+      if (slices_of_one) {
+        std::vector<llvm::Value*> source;
+        int64_t offset = 0;
+        for (int64_t i = 0; i < instr.operand_count(); ++i) {
+          const HloInstruction& slice = *instr.operand(i);
+          const int64_t size = slice.shape().dimensions(dim);
+          llvm::Value* here = b_->CreateICmpSGE(m[dim], b_->getInt64(offset));
+          for (size_t d = 0; d < m.size(); ++d) {
+            llvm::Value* within =
+                d == static_cast<size_t>(dim)
+                    ? Clamp(b_->CreateSub(m[d], b_->getInt64(offset)), 0, size - 1)
+                    : m[d];
+            const SliceSpec& spec = slice.attrs().slice[d];
+            llvm::Value* v = b_->CreateAdd(b_->getInt64(spec.start),
+                                           b_->CreateMul(within, b_->getInt64(spec.stride)));
+            if (i == 0) {
+              source.push_back(v);
+            } else {
+              source[d] = b_->CreateSelect(here, v, source[d]);
+            }
+          }
+          offset += size;
+        }
+        return one(Emit(*common, IrIndex::Multi(source, common->shape())));
+      }
       llvm::Value* result = nullptr;
       int64_t offset = 0;
       for (int64_t i = 0; i < instr.operand_count(); ++i) {

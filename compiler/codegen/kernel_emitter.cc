@@ -119,6 +119,8 @@ class KernelBuilder {
           if (emitted) break;
           AOT_ASSIGN_OR_RETURN(emitted, EmitHostTiledTranspose(instr, *root));
           if (emitted) break;
+          AOT_ASSIGN_OR_RETURN(emitted, EmitHostConcatenateRows(*root));
+          if (emitted) break;
         }
         status = EmitElementParallel(*root);
         break;
@@ -246,6 +248,67 @@ class KernelBuilder {
     b_.CreateBr(exit);
     b_.SetInsertPoint(exit);
     return absl::OkStatus();
+  }
+
+  // A host kernel whose root is a large concatenate (under reshapes, which
+  // keep the row-major order) and whose output has the default layout:
+  // XLA's form, one loop per operand writing its part of each output row,
+  // so no element selects among the operands. Rows (the dimensions before
+  // the concatenated one) are split over blocks; each operand's part of a
+  // row is contiguous in the output, and its loop vectorizes when the
+  // operand reads contiguously (conv-im2col's window slices).
+  static constexpr int64_t kConcatenateRowsMinElements = 64 * 1024;
+  static constexpr int64_t kConcatenateRowsMinRows = 64;
+  absl::StatusOr<bool> EmitHostConcatenateRows(const HloInstruction& root) {
+    if (outputs_.size() != 1 || !spec_.output_shapes[0].HasDefaultLayout() ||
+        spec_.output_shapes[0].ElementCount() < kConcatenateRowsMinElements) {
+      return false;
+    }
+    const HloInstruction* concat = &root;
+    while ((concat->opcode() == HloOpcode::kReshape || concat->opcode() == HloOpcode::kBitcast) &&
+           concat->operand(0)->shape().IsArray() &&
+           concat->operand(0)->shape().element_type() == concat->shape().element_type() &&
+           concat->operand(0)->shape().HasDefaultLayout() && concat->shape().HasDefaultLayout() &&
+           input_index_.count(concat) == 0) {
+      concat = concat->operand(0);
+    }
+    if (concat->opcode() != HloOpcode::kConcatenate || input_index_.count(concat) > 0) {
+      return false;
+    }
+    const Shape& shape = concat->shape();
+    const int64_t dim = concat->dimensions()[0];
+    std::vector<int64_t> row_dims(shape.dimensions().begin(), shape.dimensions().begin() + dim);
+    Shape rows_shape(shape.element_type(), row_dims);
+    const int64_t rows = rows_shape.ElementCount();
+    if (rows < kConcatenateRowsMinRows) return false;
+    const int64_t row_length = shape.ElementCount() / rows;
+    const int64_t inner = shape.dimensions(dim) == 0 ? 0 : row_length / shape.dimensions(dim);
+    const Shape& out = spec_.output_shapes[0];
+    Shape out_logical(out.element_type(), out.dimensions());
+    SetElementParallelDims(rows);
+    AOT_RETURN_IF_ERROR(ForEachElement(rows, [&](llvm::Value* row) -> absl::Status {
+      std::vector<llvm::Value*> row_multi = IrIndex::Linear(row, rows_shape).multi(b_);
+      llvm::Value* row_start = b_.CreateMul(row, b_.getInt64(row_length));
+      int64_t offset = 0;  // along `dim`
+      for (const HloInstruction* op : concat->operands()) {
+        const Shape& s = op->shape();
+        std::vector<int64_t> tail_dims(s.dimensions().begin() + dim, s.dimensions().end());
+        Shape tail(s.element_type(), tail_dims);
+        llvm::Value* start = b_.CreateAdd(row_start, b_.getInt64(offset * inner));
+        AOT_RETURN_IF_ERROR(
+            emitter_->EmitParallelLoop(tail.ElementCount(), [&](llvm::Value* k) -> absl::Status {
+              std::vector<llvm::Value*> m = row_multi;
+              IrIndex tail_index = IrIndex::Linear(k, tail);
+              for (llvm::Value* v : tail_index.multi(b_)) m.push_back(v);
+              AOT_ASSIGN_OR_RETURN(llvm::Value * v, emitter_->Emit(*op, IrIndex::Multi(m, s)));
+              outputs_[0].Store(b_, IrIndex::Linear(b_.CreateAdd(start, k), out_logical), v);
+              return absl::OkStatus();
+            }));
+        offset += s.dimensions(dim);
+      }
+      return absl::OkStatus();
+    }));
+    return true;
   }
 
   absl::Status EmitElementParallel(const HloInstruction& root) {

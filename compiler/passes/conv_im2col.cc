@@ -99,7 +99,8 @@ class Rewriter {
       }
     }
     if (padded) {
-      auto zero = HloInstruction::CreateConstant(Literal(Shape::Scalar(conv_.shape().element_type())));
+      auto zero =
+          HloInstruction::CreateConstant(Literal(Shape::Scalar(conv_.shape().element_type())));
       zero->set_name(names_.GetUniqueName(absl::StrCat(conv_.name(), ".zero")));
       HloInstruction* z = AddWithNewId(computation_, std::move(zero));
       HloInstruction* p = Add(HloOpcode::kPad, padded_dims, {x, z}, "pad");
@@ -147,8 +148,8 @@ class Rewriter {
       patches = Add(HloOpcode::kConcatenate, dims, slices, "patches");
       patches->mutable_attrs()->dimensions = {spatial + 1};
     }
-    const int64_t m = conv_.shape().ElementCount() /
-                      conv_.shape().dimensions(dn.output_feature_dimension());
+    const int64_t m =
+        conv_.shape().ElementCount() / conv_.shape().dimensions(dn.output_feature_dimension());
     HloInstruction* lhs = Add(HloOpcode::kReshape, {m, positions * c}, {patches}, "im2col");
     // Kernel as [spatial..., I, O] -> [P*I, O].
     std::vector<int64_t> k_order(dn.kernel_spatial_dimensions().begin(),
