@@ -1166,10 +1166,14 @@ class KernelBuilder {
         if (is_window_dim(d)) extent[d] = updates.dimensions(dn.update_window_dims(w++));
       }
     }
-    // One update element, at `uindex` of the updates: combine it into the
-    // output when its window fits.
-    auto apply = [&](const IrIndex& uindex) -> absl::Status {
-      const std::vector<llvm::Value*>& um = uindex.multi(b_);
+    // Where the window of the update at multi-index `um` starts, and
+    // whether it fits (reads only `um`'s scatter dimensions, not its window
+    // dimensions).
+    struct Window {
+      std::vector<llvm::Value*> start;
+      llvm::Value* fits;
+    };
+    auto locate = [&](const std::vector<llvm::Value*>& um) -> Window {
       // The update's scatter dimensions index the indices' batch dims.
       std::vector<llvm::Value*> scatter_index;
       for (int64_t d = 0; d < updates.rank(); ++d) {
@@ -1200,6 +1204,14 @@ class KernelBuilder {
         int64_t d = dn.scatter_indices_batching_dims(i);
         start[dn.input_batching_dims(i)] = scatter_index[static_cast<size_t>(d > ivd ? d - 1 : d)];
       }
+      return Window{std::move(start), fits};
+    };
+    // Combines the update element at `uindex` into the output when its
+    // window fits.
+    auto combine = [&](const IrIndex& uindex, const Window& window) -> absl::Status {
+      const std::vector<llvm::Value*>& um = uindex.multi(b_);
+      const std::vector<llvm::Value*>& start = window.start;
+      llvm::Value* fits = window.fits;
       std::vector<llvm::Value*> om(operand.rank());
       int w = 0;
       for (int64_t d = 0; d < operand.rank(); ++d) {
@@ -1243,7 +1255,8 @@ class KernelBuilder {
       return Serially([&]() -> absl::Status {
         for (int64_t k = 0; k < n_ops; ++k) AOT_RETURN_IF_ERROR(CopyInto(inputs_[k], outputs_[k]));
         return emitter_->EmitLoop(updates.ElementCount(), [&](llvm::Value* u) {
-          return apply(IrIndex::Linear(u, logical));
+          IrIndex uindex = IrIndex::Linear(u, logical);
+          return combine(uindex, locate(uindex.multi(b_)));
         });
       });
     }
@@ -1259,9 +1272,12 @@ class KernelBuilder {
     llvm::Value* first = b_.CreateMul(block_, b_.getInt64(kScatterColumnsPerBlock));
     llvm::Value* last =
         Min(b_.CreateAdd(first, b_.getInt64(kScatterColumnsPerBlock)), b_.getInt64(columns));
-    // for each index of `shape` without dimension `skip`, for c in
-    // [first, last): body(index with c at `skip`).
+    // for each index of `shape` without dimension `skip`: outer(that index,
+    // with first at `skip`), then for c in [first, last): body(the index
+    // with c at `skip`). (The scatter's outer part finds the update's window
+    // once for all its columns.)
     auto for_block_columns = [&](const Shape& shape, int64_t skip,
+                                 const std::function<void(const std::vector<llvm::Value*>&)>& outer,
                                  const std::function<absl::Status(const IrIndex&)>& body) {
       std::vector<int64_t> rest_dims;
       for (int64_t d = 0; d < shape.rank(); ++d) {
@@ -1270,22 +1286,36 @@ class KernelBuilder {
       Shape rest(shape.element_type(), rest_dims);
       return emitter_->EmitLoop(rest.ElementCount(), [&](llvm::Value* r) -> absl::Status {
         std::vector<llvm::Value*> rm = IrIndex::Linear(r, rest).multi(b_);
-        return EmitRangeLoop(first, last, [&](llvm::Value* c) -> absl::Status {
+        std::vector<llvm::Value*> m0 = rm;
+        m0.insert(m0.begin() + skip, first);
+        outer(m0);
+        auto at = [&](llvm::Value* c) -> absl::Status {
           std::vector<llvm::Value*> m = rm;
           m.insert(m.begin() + skip, c);
           return body(IrIndex::Multi(m, shape));
-        });
+        };
+        // Whole blocks: a static loop whose iterations write distinct
+        // elements (vectorizable).
+        if (columns % kScatterColumnsPerBlock == 0) {
+          return emitter_->EmitParallelLoop(
+              kScatterColumnsPerBlock, [&](llvm::Value* j) { return at(b_.CreateAdd(first, j)); });
+        }
+        return EmitRangeLoop(first, last, at);
       });
     };
     Shape operand_logical(operand.element_type(), operand.dimensions());
-    AOT_RETURN_IF_ERROR(
-        for_block_columns(operand_logical, free_dim, [&](const IrIndex& index) -> absl::Status {
+    AOT_RETURN_IF_ERROR(for_block_columns(
+        operand_logical, free_dim, [](const std::vector<llvm::Value*>&) {},
+        [&](const IrIndex& index) -> absl::Status {
           for (int64_t k = 0; k < n_ops; ++k) {
             outputs_[k].Store(b_, index, inputs_[k].Load(b_, index));
           }
           return absl::OkStatus();
         }));
-    AOT_RETURN_IF_ERROR(for_block_columns(logical, free_update_dim, apply));
+    std::optional<Window> window;
+    AOT_RETURN_IF_ERROR(for_block_columns(
+        logical, free_update_dim, [&](const std::vector<llvm::Value*>& um) { window = locate(um); },
+        [&](const IrIndex& uindex) { return combine(uindex, *window); }));
     b_.CreateBr(exit);
     b_.SetInsertPoint(exit);
     return absl::OkStatus();
