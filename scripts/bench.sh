@@ -65,6 +65,12 @@ if "BM_CompileLargeConstant" in runs:
     seconds = r["real_time"] / {"ns": 1e9, "us": 1e6, "ms": 1e3, "s": 1}[r["time_unit"]]
     print(f"| BM_CompileLargeConstant (8.4M-element constant) | {seconds:.2f} s | | | <= 5 s | "
           f"{'yes' if seconds <= 5 else 'no'} |")
+if "BM_DusLoop100" in runs and "BM_DusLoop1000" in runs:
+    # Time per step (items: steps): 1000 steps against 100, linear when ~1.
+    a, b = runs["BM_DusLoop1000"]["items_per_second"], runs["BM_DusLoop100"]["items_per_second"]
+    print(f"| BM_DusLoop1000 (one row per step) | {1e6 / a:.3f} us per step | BM_DusLoop100 "
+          f"{1e6 / b:.3f} us per step | {b / a:.2f}x the per-step time | <= 1.5x | "
+          f"{'yes' if b / a <= 1.5 else 'no'} |")
 for name in ["BM_EmptyKernelExecution", "BM_CommandBuffer100Kernels"]:
     if name in runs:
         r = runs[name]

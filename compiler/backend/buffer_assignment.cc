@@ -118,7 +118,63 @@ class BufferAssigner {
 
   // `base`: -1 for the entry (positions advance), else the position of the
   // instruction that runs this nested computation.
+  // Whether dynamic-update-slice `dus` may write its update into its
+  // operand's buffer, which then holds its result (XLA's in-place DUS): the
+  // operand is a buffer of its own, read by nothing after `dus` (every other
+  // user runs earlier in `order` and does not alias it), and not an entry
+  // parameter or constant: a value a kernel defined, or the state leaf a
+  // while body's parameter holds (a loop's state is the loop's own buffer).
+  bool UpdatesInPlace(const HloInstruction* dus, const HloComputation& computation,
+                      const std::map<const HloInstruction*, size_t>& order) {
+    if (dus->opcode() != HloOpcode::kDynamicUpdateSlice || !dus->shape().IsArray()) return false;
+    const HloInstruction* op = dus->operand(0);
+    for (int64_t i = 1; i < dus->operand_count(); ++i) {
+      if (dus->operand(i) == op) return false;
+    }
+    const size_t at = order.at(dus);
+    auto read_before = [&](const HloInstruction* value, const HloInstruction* except) {
+      for (const HloInstruction* user : value->users()) {
+        if (user == dus || user == except) continue;
+        auto it = order.find(user);
+        if (it == order.end() || it->second >= at || user->opcode() == HloOpcode::kBitcast ||
+            user->opcode() == HloOpcode::kReshape || user->opcode() == HloOpcode::kTuple) {
+          return false;
+        }
+      }
+      return true;
+    };
+    if (!read_before(op, nullptr)) return false;
+    if (op->opcode() == HloOpcode::kGetTupleElement) {
+      // The state leaf of a while body's parameter: no other use of the
+      // parameter reaches the same leaf.
+      const HloInstruction* param = op->operand(0);
+      auto source = param_sources_.find(param);
+      if (param->opcode() != HloOpcode::kParameter || source == param_sources_.end() ||
+          source->second.first->opcode() != HloOpcode::kWhile ||
+          source->second.first->while_body() != &computation) {
+        return false;
+      }
+      for (const HloInstruction* user : param->users()) {
+        if (user == op) continue;
+        if (user->opcode() != HloOpcode::kGetTupleElement) return false;
+        if (user->tuple_index() == op->tuple_index() && !read_before(user, op)) return false;
+      }
+      return op->shape().IsArray();
+    }
+    auto defines = r_.defines_.find(op);
+    if (defines == r_.defines_.end() || !defines->second || op->opcode() == HloOpcode::kConstant ||
+        op->opcode() == HloOpcode::kParameter) {
+      return false;
+    }
+    const int id = BufferOf(op, 0);
+    return id >= 0 && r_.buffers_[id].allocation < 0;
+  }
+
   absl::Status Visit(const HloComputation& computation, int64_t base) {
+    std::map<const HloInstruction*, size_t> order;
+    for (const HloInstruction* instr : computation.MakeInstructionPostOrder()) {
+      order.emplace(instr, order.size());
+    }
     for (const HloInstruction* instr : computation.MakeInstructionPostOrder()) {
       int64_t p = base >= 0 ? base : ++position_;
       for (const HloInstruction* op : instr->operands()) Use(op, p);
@@ -208,6 +264,14 @@ class BufferAssigner {
         }
         case HloOpcode::kCall:
           return Error(*instr, "calls must be inlined before buffer assignment");
+        case HloOpcode::kDynamicUpdateSlice:
+          if (UpdatesInPlace(instr, computation, order)) {
+            AliasLeaves(instr, instr->operand(0), 0);
+            r_.in_place_.insert(instr);
+          } else {
+            DefineLeaves(instr, p);
+          }
+          break;
         default:
           DefineLeaves(instr, p);
           // Scratch lives only while the kernel runs.
@@ -376,6 +440,10 @@ std::vector<BufferSliceProto> BufferAssignment::GetScratchSlices(
     for (int id : it->second) slices.push_back(slice_of_buffer_.at(id));
   }
   return slices;
+}
+
+bool BufferAssignment::UpdatesInPlace(const HloInstruction& instruction) const {
+  return in_place_.count(&instruction) > 0;
 }
 
 bool BufferAssignment::DefinesBuffers(const HloInstruction& instruction) const {

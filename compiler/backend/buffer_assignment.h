@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,8 @@ using ShapeIndex = std::vector<int64_t>;
 // get-tuple-element, tuple and layout-preserving bitcast/reshape define no
 // buffer: they alias their operands. A while loop's state, its body's
 // parameter and its result share slices; a conditional branch's parameter
-// aliases the conditional's operand.
+// aliases the conditional's operand. A dynamic-update-slice whose operand
+// nothing reads afterwards updates that buffer in place (UpdatesInPlace).
 class BufferAssignment {
  public:
   // `module` must be scheduled: calls inlined, fusion done. Computations
@@ -43,6 +45,10 @@ class BufferAssignment {
   // Slices of the scratch buffers `instruction`'s kernel needs
   // (KernelScratchShapes), live only while it runs; empty for most.
   std::vector<BufferSliceProto> GetScratchSlices(const HloInstruction& instruction) const;
+  // Whether dynamic-update-slice `instruction` writes its update into its
+  // operand's buffer (its result's buffer): its kernel writes only the
+  // update.
+  bool UpdatesInPlace(const HloInstruction& instruction) const;
   // Whether `instruction` defines new buffers (false for aliases).
   bool DefinesBuffers(const HloInstruction& instruction) const;
 
@@ -88,6 +94,7 @@ class BufferAssignment {
   std::map<std::pair<const HloInstruction*, int64_t>, int> value_buffer_;
   std::map<const HloInstruction*, bool> defines_;
   std::map<const HloInstruction*, std::vector<int>> scratch_;
+  std::set<const HloInstruction*> in_place_;
   std::map<std::pair<const HloInstruction*, int64_t>, int> while_staging_;
   std::vector<BufferAllocationProto> allocations_;
   std::map<int64_t, std::pair<const HloInstruction*, int64_t>> constants_;

@@ -231,6 +231,48 @@ TEST(CompilerTest, LongSortsWideScattersAndLargeConvolutionsTakeTheirFastForms) 
   }
 }
 
+// A loop writing one row of its state per step updates the state buffer in
+// place: the body's dynamic-update-slice kernel reads and writes the
+// state's slice and the body copies nothing back; an update whose operand is
+// read afterwards writes a buffer of its own. (EveryCorpusModule... checks
+// the values; BM_DusLoop* that the loop's cost scales with its steps.)
+TEST(CompilerTest, DynamicUpdateSliceInALoopUpdatesItsStateInPlace) {
+  auto module = Parse("golden/modules/control_flow/while_dus_rows.hlo");
+  ASSERT_NE(module, nullptr);
+  for (const char* name : {"host-x86-64-v2", "h100"}) {
+    SCOPED_TRACE(name);
+    CompileOptions options;
+    options.compile_cubin = false;
+    auto compiled = Compile(*module, *ShippedTargetConfig(name), options);
+    ASSERT_TRUE(compiled.ok()) << compiled.status();
+    const ThunkProto* loop = nullptr;
+    const KernelThunkProto* entry_update = nullptr;
+    for (const ThunkProto& t : (*compiled)->proto().thunks()) {
+      if (t.has_while_loop()) loop = &t;
+      if (t.has_kernel() && t.info().name() == "d") entry_update = &t.kernel();
+    }
+    ASSERT_NE(loop, nullptr) << (*compiled)->ThunksToString();
+    ASSERT_NE(entry_update, nullptr) << (*compiled)->ThunksToString();
+    auto same = [](const BufferSliceProto& a, const BufferSliceProto& b) {
+      return a.allocation_index() == b.allocation_index() && a.offset() == b.offset() &&
+             a.size() == b.size();
+    };
+    const KernelThunkProto* written = nullptr;
+    for (const ThunkProto& t : loop->while_loop().body().thunks()) {
+      if (t.has_kernel() && t.info().name() == "written") written = &t.kernel();
+      EXPECT_NE(t.info().name(), "loop.update.1") << "the state is copied back";
+    }
+    ASSERT_NE(written, nullptr) << (*compiled)->ThunksToString();
+    EXPECT_TRUE(same(written->arguments(0), written->arguments(written->arguments_size() - 1)));
+    // One thread per element of the 8-element update.
+    EXPECT_EQ(written->launch_dimensions().block_count_x() *
+                  written->launch_dimensions().threads_per_block_x(),
+              8);
+    EXPECT_FALSE(same(entry_update->arguments(0),
+                      entry_update->arguments(entry_update->arguments_size() - 1)));
+  }
+}
+
 TEST(CompilerTest, ConstantsAreStoredOnceInBinary) {
   auto module = ParseHloModule(R"(
 HloModule consts

@@ -164,6 +164,7 @@ absl::Status ThunkEmitter::EmitKernel(const HloInstruction& instr,
     *k->add_arguments() = outputs[i];
     k->add_written(true);
   }
+  spec.update_in_place = assignment_.UpdatesInPlace(instr);
   spec.scratch_shapes = KernelScratchShapes(instr);
   std::vector<BufferSliceProto> scratch = assignment_.GetScratchSlices(instr);
   if (scratch.size() != spec.scratch_shapes.size()) {

@@ -152,6 +152,43 @@ ENTRY e {
       {{"$N", absl::StrCat(n)}, {"$H", absl::StrCat(hw)}, {"$C", absl::StrCat(c)}});
 }
 
+// A while loop of `steps` steps writing row i of f32[rows,cols] at step i
+// (a dynamic-update-slice of one row per step).
+inline std::string DusLoop(int64_t steps, int64_t rows, int64_t cols) {
+  return absl::StrReplaceAll(WithDims(R"(HloModule dus_loop
+cond {
+  s = (s32[], f32[$R,$C], f32[$C]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant($N)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], f32[$R,$C], f32[$C]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  buf = f32[$R,$C] get-tuple-element(s), index=1
+  row = f32[$C] get-tuple-element(s), index=2
+  fi = f32[] convert(i)
+  fb = f32[$C] broadcast(fi), dimensions={}
+  new = f32[$C] add(row, fb)
+  r2 = f32[1,$C] reshape(new)
+  z = s32[] constant(0)
+  buf2 = f32[$R,$C] dynamic-update-slice(buf, r2, i, z)
+  one = s32[] constant(1)
+  i2 = s32[] add(i, one)
+  ROOT t = (s32[], f32[$R,$C], f32[$C]) tuple(i2, buf2, row)
+}
+ENTRY e {
+  b = f32[$R,$C] parameter(0)
+  r = f32[$C] parameter(1)
+  z = s32[] constant(0)
+  t = (s32[], f32[$R,$C], f32[$C]) tuple(z, b, r)
+  w = (s32[], f32[$R,$C], f32[$C]) while(t), condition=cond, body=body
+  ROOT o = f32[$R,$C] get-tuple-element(w), index=1
+})",
+                                      rows, cols),
+                             {{"$N", absl::StrCat(steps)}});
+}
+
 }  // namespace aot::bench
 
 #endif  // AOT_COMPILER_BENCH_BENCH_PROGRAMS_H_

@@ -295,6 +295,20 @@ void BM_Conv3x3(benchmark::State& state) {
 }
 BENCHMARK(BM_Conv3x3)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+// A 100- and a 1000-step loop writing one row of f32[1000,256] per step:
+// the update is in place, so the time per step does not grow with the
+// steps (it would with a copy of the whole buffer per step).
+void BM_DusLoop100(benchmark::State& state) {
+  RunProgram(state, bench::DusLoop(100, 1000, 256), 0);
+  state.SetItemsProcessed(state.iterations() * 100);
+}
+BENCHMARK(BM_DusLoop100)->UseRealTime()->Unit(benchmark::kMicrosecond);
+void BM_DusLoop1000(benchmark::State& state) {
+  RunProgram(state, bench::DusLoop(1000, 1000, 256), 0);
+  state.SetItemsProcessed(state.iterations() * 1000);
+}
+BENCHMARK(BM_DusLoop1000)->UseRealTime()->Unit(benchmark::kMicrosecond);
+
 // --- compile and load -------------------------------------------------------
 
 // HLO text of x + w with w an f32[2048,4096] constant (8.4M elements, as in

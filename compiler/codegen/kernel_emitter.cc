@@ -110,6 +110,12 @@ class KernelBuilder {
       case HloOpcode::kSelectAndScatter:
         status = EmitSelectAndScatter(*root);
         break;
+      case HloOpcode::kDynamicUpdateSlice:
+        if (spec_.update_in_place) {
+          status = EmitDynamicUpdateSliceInPlace(*root);
+          break;
+        }
+        [[fallthrough]];
       default: {
         AOT_ASSIGN_OR_RETURN(bool emitted,
                              gpu_ ? EmitGpuRowReduction(*root) : EmitHostRowReduction(*root));
@@ -1319,6 +1325,34 @@ class KernelBuilder {
     b_.CreateBr(exit);
     b_.SetInsertPoint(exit);
     return absl::OkStatus();
+  }
+
+  // A dynamic-update-slice whose output is its operand's buffer: one
+  // element-parallel pass over the update, written at the clamped start
+  // (the rest of the buffer already holds the operand).
+  absl::Status EmitDynamicUpdateSliceInPlace(const HloInstruction& dus) {
+    if (outputs_.size() != 1) return Unsupported(dus, "in-place update with several outputs");
+    const Shape& in = dus.operand(0)->shape();
+    const Shape& update = dus.operand(1)->shape();
+    const int64_t n = update.ElementCount();
+    SetElementParallelDims(std::max<int64_t>(n, 1));
+    if (n == 0) return absl::OkStatus();
+    Shape logical(update.element_type(), update.dimensions());
+    return ForEachElement(n, [&](llvm::Value* linear) -> absl::Status {
+      IrIndex uindex = IrIndex::Linear(linear, logical);
+      const std::vector<llvm::Value*>& um = uindex.multi(b_);
+      std::vector<llvm::Value*> om(in.rank());
+      for (int64_t d = 0; d < in.rank(); ++d) {
+        const HloInstruction* index_op = dus.operand(2 + d);
+        AOT_ASSIGN_OR_RETURN(llvm::Value * start, emitter_->Emit(*index_op, IrIndex()));
+        start = emitter_->Clamp(emitter_->Convert(start, index_op->shape().element_type(), S64), 0,
+                                in.dimensions(d) - update.dimensions(d));
+        om[d] = b_.CreateAdd(start, um[d]);
+      }
+      AOT_ASSIGN_OR_RETURN(llvm::Value * v, emitter_->Emit(*dus.operand(1), uindex));
+      outputs_[0].Store(b_, IrIndex::Multi(om, in), v);
+      return absl::OkStatus();
+    });
   }
 
   absl::Status EmitSelectAndScatter(const HloInstruction& sas) {

@@ -22,6 +22,9 @@ struct KernelSpec {
   std::vector<Shape> input_shapes;              // per input argument
   std::vector<Shape> output_shapes;             // per output argument
   std::vector<Shape> scratch_shapes;            // per scratch argument
+  // A dynamic-update-slice whose output buffer is its operand's
+  // (BufferAssignment::UpdatesInPlace): the kernel writes only the update.
+  bool update_in_place = false;
 };
 
 struct CompiledKernel {

@@ -211,6 +211,7 @@ const std::map<std::string, int>& ExpectedFusions() {
       {"control_flow/call_nested.hlo", 2},
       {"control_flow/conditional_index.hlo", 3},
       {"control_flow/conditional_pred.hlo", 2},
+      {"control_flow/while_dus_rows.hlo", 6},
       {"control_flow/while_loop.hlo", 3},
       {"conv_pool/cnn_block.hlo", 1},
       {"conv_pool/conv2d.hlo", 0},
