@@ -257,6 +257,7 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
   KernelEmitOptions kernel_options;
   kernel_options.keep_llvm_ir = options.keep_dumps;
   kernel_options.compile_cubin = options.compile_cubin;
+  kernel_options.compile_threads = options.compile_threads;
   ThunkEmitter emitter(*assignment, target, kernel_options);
   AOT_ASSIGN_OR_RETURN(auto thunks, emitter.EmitEntry(m));
   end_phase("thunks and kernels");

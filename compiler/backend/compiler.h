@@ -22,6 +22,9 @@ struct CompileOptions {
   bool keep_dumps = false;
   // Compile PTX to cubin with ptxas when it is installed.
   bool compile_cubin = true;
+  // Threads compiling kernels (0: one per hardware thread). The executable
+  // is the same whatever the count.
+  int compile_threads = 0;
   // Recorded as metadata.source_path (debug only).
   std::string source_path;
   // Emission flags of the staged rollout (compiler/rollout/emission_ledger.h)

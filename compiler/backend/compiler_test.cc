@@ -98,6 +98,14 @@ TEST(CompilerTest, CompilationIsDeterministic) {
     auto b = Compile(*module, *target);
     ASSERT_TRUE(a.ok() && b.ok()) << name;
     EXPECT_EQ((*a)->SerializeAsString(), (*b)->SerializeAsString()) << name;
+    // Kernels compile in parallel: one thread or four, the same bytes.
+    for (int threads : {1, 4}) {
+      CompileOptions options;
+      options.compile_threads = threads;
+      auto c = Compile(*module, *target, options);
+      ASSERT_TRUE(c.ok()) << name;
+      EXPECT_EQ((*a)->SerializeAsString(), (*c)->SerializeAsString()) << name << ", " << threads;
+    }
   }
 }
 

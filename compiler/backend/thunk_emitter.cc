@@ -1,11 +1,15 @@
 #include "compiler/backend/thunk_emitter.h"
 
 #include <algorithm>
+#include <functional>
+#include <map>
+#include <thread>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/hlo/hlo_computation.h"
 #include "runtime/ffi/ffi_registry.h"
+#include "runtime/platform/host/thread_pool.h"
 #include "support/status_macros.h"
 
 namespace aot {
@@ -81,6 +85,7 @@ absl::StatusOr<std::vector<ThunkProto>> ThunkEmitter::EmitEntry(const HloModule&
   for (const auto& [from, to] : assignment_.output_copies()) {
     EmitCopy(absl::StrCat("output_copy.", i++), from, to, &thunks);
   }
+  AOT_RETURN_IF_ERROR(CompilePendingKernels(&thunks));
   return std::vector<ThunkProto>(thunks.begin(), thunks.end());
 }
 
@@ -145,7 +150,7 @@ absl::Status ThunkEmitter::EmitKernel(const HloInstruction& instr,
   for (const Shape& s : leaves) elements += s.ElementCount();
   if (elements == 0) return absl::OkStatus();  // nothing to compute
   KernelSpec spec;
-  spec.name = KernelName(static_cast<int64_t>(kernels_.size()), instr.name());
+  spec.name = KernelName(static_cast<int64_t>(pending_.size()), instr.name());
   spec.instruction = &instr;
   ThunkProto t = NewThunk(instr);
   KernelThunkProto* k = t.mutable_kernel();
@@ -174,13 +179,67 @@ absl::Status ThunkEmitter::EmitKernel(const HloInstruction& instr,
     *k->add_arguments() = slice;
     k->add_written(true);
   }
-  AOT_ASSIGN_OR_RETURN(auto kernel, CompileKernel(spec, target_, options_));
-  k->set_kernel_name(kernel.name);
-  *k->mutable_launch_dimensions() = kernel.launch_dimensions;
-  *k->mutable_binary() = kernel.binary;
-  kernels_.push_back(std::move(kernel));
+  // Compiled later, with the others, in parallel (CompilePendingKernels).
+  k->set_kernel_name(spec.name);
+  pending_.push_back(std::move(spec));
   *out->Add() = std::move(t);
   return absl::OkStatus();
+}
+
+absl::Status ThunkEmitter::CompilePendingKernels(
+    google::protobuf::RepeatedPtrField<ThunkProto>* thunks) {
+  // Each kernel is its own LLVM context and module, so they compile on
+  // separate threads; results are taken in emission order (the same
+  // executable whatever the thread count; the first error in that order).
+  std::vector<absl::StatusOr<CompiledKernel>> results(pending_.size(),
+                                                      absl::InternalError("not compiled"));
+  const int64_t threads = std::min<int64_t>(
+      static_cast<int64_t>(pending_.size()),
+      std::max<int64_t>(1, options_.compile_threads > 0
+                               ? options_.compile_threads
+                               : static_cast<int64_t>(std::thread::hardware_concurrency())));
+  auto compile = [&](int64_t i) { results[i] = CompileKernel(pending_[i], target_, options_); };
+  if (threads <= 1) {
+    for (size_t i = 0; i < pending_.size(); ++i) compile(static_cast<int64_t>(i));
+  } else {
+    ThreadPool pool(static_cast<int>(threads - 1));
+    pool.ParallelFor(static_cast<int64_t>(pending_.size()), compile);
+  }
+  std::map<std::string, const CompiledKernel*> by_name;
+  for (absl::StatusOr<CompiledKernel>& result : results) {
+    if (!result.ok()) return result.status();
+  }
+  for (absl::StatusOr<CompiledKernel>& result : results) kernels_.push_back(*std::move(result));
+  for (const CompiledKernel& kernel : kernels_) {
+    if (!by_name.emplace(kernel.name, &kernel).second) {
+      return absl::InternalError(absl::StrCat("two kernels are named '", kernel.name, "'"));
+    }
+  }
+  pending_.clear();
+  // Fill in every kernel thunk, nested sequences included.
+  std::function<absl::Status(google::protobuf::RepeatedPtrField<ThunkProto>*)> fill =
+      [&](google::protobuf::RepeatedPtrField<ThunkProto>* sequence) -> absl::Status {
+    for (ThunkProto& t : *sequence) {
+      if (t.has_kernel()) {
+        auto it = by_name.find(t.kernel().kernel_name());
+        if (it == by_name.end()) {
+          return absl::InternalError(
+              absl::StrCat("kernel '", t.kernel().kernel_name(), "' was never compiled"));
+        }
+        *t.mutable_kernel()->mutable_launch_dimensions() = it->second->launch_dimensions;
+        *t.mutable_kernel()->mutable_binary() = it->second->binary;
+      } else if (t.has_while_loop()) {
+        AOT_RETURN_IF_ERROR(fill(t.mutable_while_loop()->mutable_condition()->mutable_thunks()));
+        AOT_RETURN_IF_ERROR(fill(t.mutable_while_loop()->mutable_body()->mutable_thunks()));
+      } else if (t.has_conditional()) {
+        for (auto& branch : *t.mutable_conditional()->mutable_branches()) {
+          AOT_RETURN_IF_ERROR(fill(branch.mutable_thunks()));
+        }
+      }
+    }
+    return absl::OkStatus();
+  };
+  return fill(thunks);
 }
 
 absl::StatusOr<bool> ThunkEmitter::TryEmitGemm(

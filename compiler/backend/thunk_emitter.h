@@ -27,7 +27,9 @@ class ThunkEmitter {
   // output allocation.
   absl::StatusOr<std::vector<ThunkProto>> EmitEntry(const HloModule& module);
 
-  // Every kernel compiled so far, in emission order.
+  // Every kernel EmitEntry compiled, in emission order. Kernels compile
+  // after the whole sequence is emitted, in parallel (one thread per
+  // hardware thread); the executable does not depend on the thread count.
   const std::vector<CompiledKernel>& kernels() const { return kernels_; }
   int64_t gemm_count() const { return gemm_count_; }
 
@@ -50,10 +52,14 @@ class ThunkEmitter {
                                google::protobuf::RepeatedPtrField<ThunkProto>* out);
   void EmitCopy(const std::string& name, const BufferSliceProto& from, const BufferSliceProto& to,
                 google::protobuf::RepeatedPtrField<ThunkProto>* out);
+  // Compiles every kernel EmitKernel deferred and fills in the kernel
+  // thunks of `thunks` (nested sequences included) by kernel name.
+  absl::Status CompilePendingKernels(google::protobuf::RepeatedPtrField<ThunkProto>* thunks);
 
   const BufferAssignment& assignment_;
   const TargetConfigProto& target_;
   KernelEmitOptions options_;
+  std::vector<KernelSpec> pending_;
   std::vector<CompiledKernel> kernels_;
   int64_t gemm_count_ = 0;
 };

@@ -41,6 +41,9 @@ struct KernelEmitOptions {
   bool keep_llvm_ir = false;
   // Compile PTX to a cubin with ptxas when it is installed.
   bool compile_cubin = true;
+  // Threads the thunk emitter compiles kernels on (0: one per hardware
+  // thread).
+  int compile_threads = 0;
 };
 
 // Inputs of a kernel for `instruction`: the operands of an unfused op, the
