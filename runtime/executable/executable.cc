@@ -1,5 +1,6 @@
 #include "runtime/executable/executable.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
@@ -244,12 +245,20 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Load(ExecutableProto pro
   step = std::chrono::steady_clock::now();
   executable->constants_.resize(p.buffer_allocations_size());
   if (platform->CanExecute()) {
+    // Bytes of each allocation its constants fill (from its start): only
+    // an allocation they leave short is zeroed first.
+    std::vector<int64_t> filled(p.buffer_allocations_size(), 0);
+    for (const ConstantProto& c : p.constants()) {
+      filled[c.allocation_index()] = std::max(filled[c.allocation_index()], c.size());
+    }
     AOT_ASSIGN_OR_RETURN(std::unique_ptr<Stream> stream, platform->AcquireStream());
     for (const BufferAllocationProto& a : p.buffer_allocations()) {
       if (a.kind() != BufferAllocationProto::CONSTANT) continue;
       AOT_ASSIGN_OR_RETURN(auto memory, platform->Allocate(a.size()));
       executable->constants_[a.index()] = memory;
-      if (a.size() > 0) AOT_RETURN_IF_ERROR(stream->Memset32(memory, 0, a.size()));
+      if (filled[a.index()] < a.size()) {
+        AOT_RETURN_IF_ERROR(stream->Memset32(memory, 0, a.size()));
+      }
     }
     for (const ConstantProto& c : p.constants()) {
       if (c.size() == 0) continue;
@@ -258,6 +267,33 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Load(ExecutableProto pro
                                                    c.size()));
     }
     AOT_RETURN_IF_ERROR(stream->Synchronize());
+    // On the host the constants' bytes now live in their buffers: the
+    // proto's copy is dropped (ToProto reads them back), so a loaded
+    // executable holds its constants once. Only when the constants account
+    // for every nonzero byte of `binary` (a compiler's padding is zeros).
+    if (platform->kind() == PLATFORM_HOST && !p.binary().empty()) {
+      std::vector<std::pair<int64_t, int64_t>> ranges;  // [begin, end) in binary
+      for (const ConstantProto& c : p.constants()) {
+        ranges.emplace_back(c.binary_offset(), c.binary_offset() + c.size());
+      }
+      std::sort(ranges.begin(), ranges.end());
+      const std::string& binary = p.binary();
+      auto zeros = [&](int64_t begin, int64_t end) {
+        return begin >= end || std::all_of(binary.begin() + begin, binary.begin() + end,
+                                           [](char b) { return b == '\0'; });
+      };
+      bool droppable = true;
+      int64_t position = 0;
+      for (const auto& [begin, end] : ranges) {
+        droppable = droppable && zeros(position, begin);
+        position = std::max(position, end);
+      }
+      droppable = droppable && zeros(position, static_cast<int64_t>(binary.size()));
+      if (droppable) {
+        executable->binary_size_ = static_cast<int64_t>(p.binary().size());
+        std::string().swap(*executable->proto_.mutable_binary());
+      }
+    }
   }
   // The execution arena's layout: every non-constant allocation at a
   // 64-byte aligned offset (host kernels may assume that alignment).
@@ -463,6 +499,16 @@ absl::Status Executable::ExecuteInto(absl::Span<const absl::Span<const uint8_t>>
 
 ExecutableProto Executable::ToProto() const {
   ExecutableProto proto = proto_;
+  if (binary_size_ >= 0) {
+    // Load moved the constants' bytes to their (host) buffers.
+    std::string binary(static_cast<size_t>(binary_size_), '\0');
+    for (const ConstantProto& c : proto.constants()) {
+      if (c.size() == 0) continue;
+      std::memcpy(binary.data() + c.binary_offset(), constants_[c.allocation_index()].ptr,
+                  static_cast<size_t>(c.size()));
+    }
+    proto.set_binary(std::move(binary));
+  }
   proto.clear_thunks();
   for (const auto& thunk : thunks_) thunk->AppendToProto(proto.mutable_thunks());
   return proto;

@@ -77,6 +77,8 @@ class Executable {
 
   const std::vector<EntryParameterProto>& parameters() const { return parameters_; }
   const EntryResultProto& result() const { return proto_.result(); }
+  // Tables and payloads as loaded; on the host `binary` is empty (the
+  // constants' bytes live in their buffers; ToProto has them).
   const ExecutableProto& proto() const { return proto_; }
   const ThunkSequence& thunks() const { return thunks_; }
   const LoadStats& load_stats() const { return stats_; }
@@ -92,6 +94,9 @@ class Executable {
   ThunkSequence thunks_;
   std::vector<EntryParameterProto> parameters_;  // by parameter number
   std::vector<DeviceMemory> constants_;          // by allocation index (or empty)
+  // The size of proto_.binary when Load moved its bytes to constants_
+  // (host), else -1.
+  int64_t binary_size_ = -1;
   LoadStats stats_;
 
   // Execution arenas: one platform allocation each, holding every
