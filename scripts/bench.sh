@@ -71,6 +71,11 @@ if "BM_DusLoop100" in runs and "BM_DusLoop1000" in runs:
     print(f"| BM_DusLoop1000 (one row per step) | {1e6 / a:.3f} us per step | BM_DusLoop100 "
           f"{1e6 / b:.3f} us per step | {b / a:.2f}x the per-step time | <= 1.5x | "
           f"{'yes' if b / a <= 1.5 else 'no'} |")
+if "BM_CorpusAotAdvantage" in runs:
+    r = runs["BM_CorpusAotAdvantage"]
+    print(f"| BM_CorpusAotAdvantage ({r['modules']:.0f} corpus modules) | (parse + compile + load + "
+          f"first run) / (load + first run): median {r['median']:.1f}x, minimum {r['minimum']:.1f}x "
+          f"| | | | |")
 for name in ["BM_EmptyKernelExecution", "BM_CommandBuffer100Kernels"]:
     if name in runs:
         r = runs[name]

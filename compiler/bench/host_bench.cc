@@ -7,8 +7,11 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <thread>
@@ -383,6 +386,63 @@ void BM_LoadExecutable(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(bytes.size()));
 }
 BENCHMARK(BM_LoadExecutable)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// The corpus AOT advantage: for every host-compilable module of
+// golden/modules (scripts/bench.sh runs from the repository root), a JIT
+// start (parse + compile + load + first run) against an AOT start (load
+// of the serialized artifact + first run), each the best of 3. Counters:
+// the median and the minimum of the per-module ratio, and the module count.
+void BM_CorpusAotAdvantage(benchmark::State& state) {
+  auto target = ShippedTargetConfig(DefaultTargetName(PLATFORM_HOST, DetectHostCpuFeatures()));
+  std::vector<std::string> files;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator("golden/modules", error)) {
+    if (entry.path().extension() == ".hlo") files.push_back(entry.path().string());
+  }
+  if (files.empty()) return state.SkipWithError("no golden/modules (run from the repository root)");
+  std::sort(files.begin(), files.end());
+  using Clock = std::chrono::steady_clock;
+  auto seconds = [](Clock::time_point since) {
+    return std::chrono::duration<double>(Clock::now() - since).count();
+  };
+  std::vector<double> ratios;
+  for (auto _ : state) {
+    ratios.clear();
+    for (const std::string& file : files) {
+      std::ifstream in(file);
+      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      double jit = 1e30, aot = 1e30;
+      bool ok = true;
+      for (int rep = 0; rep < 3 && ok; ++rep) {
+        auto start = Clock::now();
+        auto module = ParseHloModule(text);
+        auto compiled = module.ok()
+                            ? Compile(**module, *target)
+                            : absl::StatusOr<std::unique_ptr<CompiledModule>>(module.status());
+        if (!compiled.ok()) {
+          ok = false;  // not host-compilable (a CUDA-only custom call, say)
+          break;
+        }
+        auto executable = (*compiled)->LoadExecutable(HostClient());
+        std::vector<Literal> args = RandomArguments(**module, 1);
+        ok = executable.ok() && ExecuteWithLiterals(**executable, args).ok();
+        jit = std::min(jit, seconds(start));
+        const std::string bytes = (*compiled)->SerializeAsString();
+        start = Clock::now();
+        auto loaded = HostClient().DeserializeExecutable(bytes);
+        ok = ok && loaded.ok() && ExecuteWithLiterals(**loaded, args).ok();
+        aot = std::min(aot, seconds(start));
+      }
+      if (ok) ratios.push_back(jit / aot);
+    }
+  }
+  if (ratios.empty()) return state.SkipWithError("no corpus module compiled and ran");
+  std::sort(ratios.begin(), ratios.end());
+  state.counters["median"] = ratios[ratios.size() / 2];
+  state.counters["minimum"] = ratios.front();
+  state.counters["modules"] = static_cast<double>(ratios.size());
+}
+BENCHMARK(BM_CorpusAotAdvantage)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
 }  // namespace aot
