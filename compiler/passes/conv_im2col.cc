@@ -184,23 +184,12 @@ class Rewriter {
 }  // namespace
 
 absl::StatusOr<bool> ConvIm2col::Run(HloModule* module) {
-  bool changed = false;
-  const auto embedded = EmbeddedComputations(*module);
-  for (HloComputation* computation : module->computations()) {
-    if (embedded.count(computation)) continue;
-    NameUniquer names = NameUniquer::ForInstructions(*computation);
-    bool changed_here = false;
-    for (HloInstruction* conv : computation->MakeInstructionPostOrder()) {
-      if (!Rewritable(*conv)) continue;
-      AOT_ASSIGN_OR_RETURN(HloInstruction * replacement,
-                           Rewriter(computation, &names, *conv).Run());
-      AOT_RETURN_IF_ERROR(ReplaceAndRemove(conv, replacement));
-      changed_here = true;
-    }
-    if (changed_here) AOT_RETURN_IF_ERROR(EnsureDefinitionOrder(computation).status());
-    changed = changed || changed_here;
-  }
-  return changed;
+  return ReplaceInTopLevelComputations(module,
+                                       [](HloComputation* computation, NameUniquer& names,
+                                          HloInstruction* conv) -> absl::StatusOr<HloInstruction*> {
+                                         if (!Rewritable(*conv)) return nullptr;
+                                         return Rewriter(computation, &names, *conv).Run();
+                                       });
 }
 
 }  // namespace aot

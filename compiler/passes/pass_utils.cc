@@ -316,4 +316,26 @@ absl::StatusOr<bool> RewriteUnfusedComputations(
   return changed;
 }
 
+absl::StatusOr<bool> ReplaceInTopLevelComputations(
+    HloModule* module,
+    const std::function<absl::StatusOr<HloInstruction*>(HloComputation*, NameUniquer&,
+                                                        HloInstruction*)>& rewrite) {
+  bool changed = false;
+  const auto embedded = EmbeddedComputations(*module);
+  for (HloComputation* computation : module->computations()) {
+    if (embedded.count(computation)) continue;
+    NameUniquer names = NameUniquer::ForInstructions(*computation);
+    bool changed_here = false;
+    for (HloInstruction* instruction : computation->MakeInstructionPostOrder()) {
+      AOT_ASSIGN_OR_RETURN(HloInstruction * replacement, rewrite(computation, names, instruction));
+      if (replacement == nullptr) continue;
+      AOT_RETURN_IF_ERROR(ReplaceAndRemove(instruction, replacement));
+      changed_here = true;
+    }
+    if (changed_here) AOT_RETURN_IF_ERROR(EnsureDefinitionOrder(computation).status());
+    changed = changed || changed_here;
+  }
+  return changed;
+}
+
 }  // namespace aot

@@ -124,6 +124,18 @@ absl::StatusOr<bool> RewriteUnfusedComputations(
     HloModule* module, AfterRewrite after,
     const std::function<absl::StatusOr<bool>(HloComputation*)>& rewrite);
 
+// The loop of the passes that replace single instructions of the top-level
+// computations (those no instruction calls as a reducer, comparator or
+// fused computation): for each instruction, in post order, `rewrite`
+// returns its replacement (already added to the computation, `names`
+// giving it a unique name) or nullptr to leave it. Replaced instructions
+// are removed; a changed computation gets a valid definition order.
+// Returns whether anything changed.
+absl::StatusOr<bool> ReplaceInTopLevelComputations(
+    HloModule* module,
+    const std::function<absl::StatusOr<HloInstruction*>(HloComputation*, NameUniquer&,
+                                                        HloInstruction*)>& rewrite);
+
 }  // namespace aot
 
 #endif  // AOT_COMPILER_PASSES_PASS_UTILS_H_
