@@ -150,16 +150,6 @@ ENTRY e {
   ROOT s = f32[$R,$C] sort(x), dimensions={0}, to_apply=gt
 })";
 
-// An embedding-gradient scatter: rows of 16 picked by indices in [-8, 8)
-// (the negative ones skipped), many updates per row added in order.
-constexpr char kScatterRows[] = R"(
-ENTRY e {
-  o = f32[16,$C] parameter(0)
-  i = s32[$R,1] parameter(1)
-  u = f32[$R,$C] parameter(2)
-  ROOT s = f32[16,$C] scatter(o, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
-})";
-
 // A large concatenate (one loop per operand, rows split over blocks).
 constexpr char kConcatenate[] = R"(
 ENTRY e {
@@ -225,7 +215,10 @@ std::vector<Program> Programs(std::mt19937& rng) {
   // scatters (>= 128 columns), and their small forms.
   add("sort_key_value", entry(kSortKeyValue), exact, [](int64_t& r, int64_t&) { r /= 8; });
   add("sort_f32_major", entry(kSortF32Major), exact, [](int64_t& r, int64_t& c) { c /= 8; });
-  add("scatter_rows", entry(kScatterRows), exact);
+  // An embedding-gradient scatter: r rows added into 16 rows of c columns
+  // (indices in [-8, 8): the negative ones skipped), in order.
+  add(
+      "scatter_rows", [](int64_t r, int64_t c) { return bench::ScatterAddRows(16, c, r); }, exact);
   add("concatenate", entry(kConcatenate), elementwise, [](int64_t& r, int64_t& c) { c /= 4; });
   add("conv3x3", entry(kConv3x3), Tolerance{1e-4, 1e-4},
       [](int64_t& r, int64_t& c) { r /= 16, c /= 16; });
