@@ -106,12 +106,18 @@ absl::Status ElementalEmitter::EmitParallelLoop(
 absl::Status ElementalEmitter::EmitStridedLoop(
     llvm::Value* start, int64_t n, int64_t step,
     const std::function<absl::Status(llvm::Value*)>& body) {
+  return EmitRangeLoop(start, b_->getInt64(n), step, body);
+}
+
+absl::Status ElementalEmitter::EmitRangeLoop(
+    llvm::Value* start, llvm::Value* end, int64_t step,
+    const std::function<absl::Status(llvm::Value*)>& body) {
   llvm::LLVMContext& c = b_->getContext();
   llvm::Function* fn = b_->GetInsertBlock()->getParent();
   llvm::BasicBlock* pre = b_->GetInsertBlock();
-  llvm::BasicBlock* loop = llvm::BasicBlock::Create(c, "strided", fn);
-  llvm::BasicBlock* exit = llvm::BasicBlock::Create(c, "strided.exit", fn);
-  b_->CreateCondBr(b_->CreateICmpSLT(start, b_->getInt64(n)), loop, exit);
+  llvm::BasicBlock* loop = llvm::BasicBlock::Create(c, "range", fn);
+  llvm::BasicBlock* exit = llvm::BasicBlock::Create(c, "range.exit", fn);
+  b_->CreateCondBr(b_->CreateICmpULT(start, end), loop, exit);
   b_->SetInsertPoint(loop);
   llvm::PHINode* i = b_->CreatePHI(b_->getInt64Ty(), 2, "j");
   i->addIncoming(start, pre);
@@ -121,7 +127,7 @@ absl::Status ElementalEmitter::EmitStridedLoop(
   if (!status.ok()) return status;
   llvm::Value* next = b_->CreateAdd(i, b_->getInt64(step));
   i->addIncoming(next, b_->GetInsertBlock());
-  b_->CreateCondBr(b_->CreateICmpSLT(next, b_->getInt64(n)), loop, exit);
+  b_->CreateCondBr(b_->CreateICmpULT(next, end), loop, exit);
   b_->SetInsertPoint(exit);
   return absl::OkStatus();
 }

@@ -65,6 +65,10 @@ class ElementalEmitter {
   // visible after it.
   absl::Status EmitStridedLoop(llvm::Value* start, int64_t n, int64_t step,
                                const std::function<absl::Status(llvm::Value*)>& body);
+  // for (i = start; i < end; i += step) body(i), both bounds i64 values
+  // (non-negative). Values cached inside the body are not visible after it.
+  absl::Status EmitRangeLoop(llvm::Value* start, llvm::Value* end, int64_t step,
+                             const std::function<absl::Status(llvm::Value*)>& body);
   // if (condition) body(). Values cached inside the body are not visible
   // after it.
   absl::Status EmitIf(llvm::Value* condition, const std::function<absl::Status()>& body);

@@ -227,16 +227,8 @@ class KernelBuilder {
     llvm::Value* limit = b_.CreateAdd(start, threads_);
     llvm::Value* end =
         b_.CreateSelect(b_.CreateICmpULT(limit, b_.getInt64(n)), limit, b_.getInt64(n));
-    llvm::BasicBlock* pre = b_.GetInsertBlock();
-    llvm::BasicBlock* loop = llvm::BasicBlock::Create(context_, "elements", fn_);
-    b_.CreateCondBr(b_.CreateICmpULT(start, end), loop, exit);
-    b_.SetInsertPoint(loop);
-    llvm::PHINode* i = b_.CreatePHI(b_.getInt64Ty(), 2, "linear");
-    i->addIncoming(start, pre);
-    AOT_RETURN_IF_ERROR(body(i));
-    llvm::Value* next = b_.CreateAdd(i, b_.getInt64(1));
-    i->addIncoming(next, b_.GetInsertBlock());
-    b_.CreateCondBr(b_.CreateICmpULT(next, end), loop, exit);
+    AOT_RETURN_IF_ERROR(emitter_->EmitRangeLoop(start, end, 1, body));
+    b_.CreateBr(exit);
     b_.SetInsertPoint(exit);
     return absl::OkStatus();
   }
@@ -1011,18 +1003,22 @@ class KernelBuilder {
       for (int64_t d = 0; d < shape.rank(); ++d) m.push_back(d == dim ? j : row_multi[r++]);
       return IrIndex::Multi(m, shape);
     };
-    // Copy the row into the outputs.
+    // The row is sorted in runs of kSortRun elements by insertion sort,
+    // then (a row longer than kSortMergeMinLength has scratch arrays) merged
+    // pass by pass, doubling the run width, between the outputs and the
+    // scratch: O(n log n) comparisons, stable (an element of the right run
+    // moves first only when the comparator says it is less). The runs are
+    // sorted in the scratch when the number of passes is odd, so the last
+    // pass writes the outputs.
+    const int64_t run = scratch_.empty() ? std::max<int64_t>(len, 1) : kSortRun;
+    int64_t passes = 0;
+    for (int64_t width = run; width < len; width *= 2) ++passes;
+    const std::vector<IrArray>& runs = passes % 2 == 0 ? outputs_ : scratch_;
     AOT_RETURN_IF_ERROR(emitter_->EmitLoop(len, [&](llvm::Value* j) -> absl::Status {
       IrIndex index = index_at(j);
-      for (int64_t k = 0; k < n_ops; ++k) outputs_[k].Store(b_, index, inputs_[k].Load(b_, index));
+      for (int64_t k = 0; k < n_ops; ++k) runs[k].Store(b_, index, inputs_[k].Load(b_, index));
       return absl::OkStatus();
     }));
-    // The row is sorted in runs of kSortRun elements by insertion sort in
-    // the outputs, then (a row longer than kSortMergeMinLength has scratch
-    // arrays) merged pass by pass, doubling the run width, between the
-    // outputs and the scratch: O(n log n) comparisons, stable (an element of
-    // the right run moves first only when the comparator says it is less).
-    const int64_t run = scratch_.empty() ? std::max<int64_t>(len, 1) : kSortRun;
     auto less = [&](const std::vector<IrArray>& arrays, const IrIndex& a,
                     const IrIndex& b) -> absl::StatusOr<llvm::Value*> {
       std::vector<llvm::Value*> args;
@@ -1040,8 +1036,8 @@ class KernelBuilder {
         emitter_->EmitLoop((len + run - 1) / run, [&](llvm::Value* r) -> absl::Status {
           llvm::Value* first = b_.CreateMul(r, b_.getInt64(run));
           llvm::Value* last = Min(b_.CreateAdd(first, b_.getInt64(run)), b_.getInt64(len));
-          return EmitRangeLoop(
-              b_.CreateAdd(first, b_.getInt64(1)), last, [&](llvm::Value* i) -> absl::Status {
+          return emitter_->EmitRangeLoop(
+              b_.CreateAdd(first, b_.getInt64(1)), last, 1, [&](llvm::Value* i) -> absl::Status {
                 b_.CreateStore(i, j_slot);
                 llvm::BasicBlock* head = llvm::BasicBlock::Create(context_, "isort.head", fn_);
                 llvm::BasicBlock* check = llvm::BasicBlock::Create(context_, "isort.check", fn_);
@@ -1054,13 +1050,13 @@ class KernelBuilder {
                 b_.SetInsertPoint(check);
                 llvm::Value* jm1 = b_.CreateSub(j, b_.getInt64(1));
                 IrIndex cur = index_at(j), prev = index_at(jm1);
-                AOT_ASSIGN_OR_RETURN(llvm::Value * cur_less, less(outputs_, cur, prev));
+                AOT_ASSIGN_OR_RETURN(llvm::Value * cur_less, less(runs, cur, prev));
                 b_.CreateCondBr(cur_less, swap, done);
                 b_.SetInsertPoint(swap);
                 for (int64_t k = 0; k < n_ops; ++k) {
-                  llvm::Value* c = outputs_[k].Load(b_, cur);
-                  outputs_[k].Store(b_, cur, outputs_[k].Load(b_, prev));
-                  outputs_[k].Store(b_, prev, c);
+                  llvm::Value* c = runs[k].Load(b_, cur);
+                  runs[k].Store(b_, cur, runs[k].Load(b_, prev));
+                  runs[k].Store(b_, prev, c);
                 }
                 b_.CreateStore(jm1, j_slot);
                 b_.CreateBr(head);
@@ -1069,8 +1065,8 @@ class KernelBuilder {
               });
         }));
     // Merge passes (unrolled: the row length is static).
-    const std::vector<IrArray>* from = &outputs_;
-    const std::vector<IrArray>* to = &scratch_;
+    const std::vector<IrArray>* from = &runs;
+    const std::vector<IrArray>* to = from == &outputs_ ? &scratch_ : &outputs_;
     llvm::AllocaInst* i_slot = emitter_->EntryAlloca(b_.getInt64Ty());
     for (int64_t width = run; width < len; width *= 2) {
       AOT_RETURN_IF_ERROR(emitter_->EmitLoop(
@@ -1080,7 +1076,7 @@ class KernelBuilder {
             llvm::Value* hi = Min(b_.CreateAdd(lo, b_.getInt64(2 * width)), b_.getInt64(len));
             b_.CreateStore(lo, i_slot);
             b_.CreateStore(mid, j_slot);
-            return EmitRangeLoop(lo, hi, [&](llvm::Value* k) -> absl::Status {
+            return emitter_->EmitRangeLoop(lo, hi, 1, [&](llvm::Value* k) -> absl::Status {
               llvm::BasicBlock* check_right = llvm::BasicBlock::Create(context_, "merge.r", fn_);
               llvm::BasicBlock* compare = llvm::BasicBlock::Create(context_, "merge.cmp", fn_);
               llvm::BasicBlock* take_left = llvm::BasicBlock::Create(context_, "merge.left", fn_);
@@ -1110,14 +1106,6 @@ class KernelBuilder {
           }));
       std::swap(from, to);
     }
-    if (from != &outputs_) {
-      AOT_RETURN_IF_ERROR(emitter_->EmitLoop(len, [&](llvm::Value* j) -> absl::Status {
-        IrIndex index = index_at(j);
-        for (int64_t k = 0; k < n_ops; ++k)
-          outputs_[k].Store(b_, index, scratch_[k].Load(b_, index));
-        return absl::OkStatus();
-      }));
-    }
     b_.CreateBr(exit);
     b_.SetInsertPoint(exit);
     return absl::OkStatus();
@@ -1125,24 +1113,6 @@ class KernelBuilder {
 
   llvm::Value* Min(llvm::Value* a, llvm::Value* b) {
     return b_.CreateSelect(b_.CreateICmpSLT(a, b), a, b);
-  }
-
-  // for (i = start; i < end; ++i) body(i), bounds i64 values.
-  absl::Status EmitRangeLoop(llvm::Value* start, llvm::Value* end,
-                             const std::function<absl::Status(llvm::Value*)>& body) {
-    llvm::BasicBlock* pre = b_.GetInsertBlock();
-    llvm::BasicBlock* loop = llvm::BasicBlock::Create(context_, "range", fn_);
-    llvm::BasicBlock* exit = llvm::BasicBlock::Create(context_, "range.exit", fn_);
-    b_.CreateCondBr(b_.CreateICmpSLT(start, end), loop, exit);
-    b_.SetInsertPoint(loop);
-    llvm::PHINode* i = b_.CreatePHI(b_.getInt64Ty(), 2, "r");
-    i->addIncoming(start, pre);
-    AOT_RETURN_IF_ERROR(body(i));
-    llvm::Value* next = b_.CreateAdd(i, b_.getInt64(1));
-    i->addIncoming(next, b_.GetInsertBlock());
-    b_.CreateCondBr(b_.CreateICmpSLT(next, end), loop, exit);
-    b_.SetInsertPoint(exit);
-    return absl::OkStatus();
   }
 
   // Scatter with n operands (variadic when n > 1: n operands, one index
@@ -1306,7 +1276,7 @@ class KernelBuilder {
           return emitter_->EmitParallelLoop(
               kScatterColumnsPerBlock, [&](llvm::Value* j) { return at(b_.CreateAdd(first, j)); });
         }
-        return EmitRangeLoop(first, last, at);
+        return emitter_->EmitRangeLoop(first, last, 1, at);
       });
     };
     Shape operand_logical(operand.element_type(), operand.dimensions());
