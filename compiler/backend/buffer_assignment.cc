@@ -116,8 +116,6 @@ class BufferAssigner {
     r_.defines_[instr] = false;
   }
 
-  // `base`: -1 for the entry (positions advance), else the position of the
-  // instruction that runs this nested computation.
   // Whether dynamic-update-slice `dus` may write its update into its
   // operand's buffer, which then holds its result (XLA's in-place DUS): the
   // operand is a buffer of its own, read by nothing after `dus` (every other
@@ -159,7 +157,7 @@ class BufferAssigner {
         if (user->opcode() != HloOpcode::kGetTupleElement) return false;
         if (user->tuple_index() == op->tuple_index() && !read_before(user, op)) return false;
       }
-      return op->shape().IsArray();
+      return true;
     }
     auto defines = r_.defines_.find(op);
     if (defines == r_.defines_.end() || !defines->second || op->opcode() == HloOpcode::kConstant ||
@@ -170,12 +168,13 @@ class BufferAssigner {
     return id >= 0 && r_.buffers_[id].allocation < 0;
   }
 
+  // `base`: -1 for the entry (positions advance), else the position of the
+  // instruction that runs this nested computation.
   absl::Status Visit(const HloComputation& computation, int64_t base) {
+    const std::vector<HloInstruction*> sequence = computation.MakeInstructionPostOrder();
     std::map<const HloInstruction*, size_t> order;
-    for (const HloInstruction* instr : computation.MakeInstructionPostOrder()) {
-      order.emplace(instr, order.size());
-    }
-    for (const HloInstruction* instr : computation.MakeInstructionPostOrder()) {
+    for (const HloInstruction* instr : sequence) order.emplace(instr, order.size());
+    for (const HloInstruction* instr : sequence) {
       int64_t p = base >= 0 ? base : ++position_;
       for (const HloInstruction* op : instr->operands()) Use(op, p);
       switch (instr->opcode()) {

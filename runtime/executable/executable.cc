@@ -246,10 +246,14 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Load(ExecutableProto pro
   executable->constants_.resize(p.buffer_allocations_size());
   if (platform->CanExecute()) {
     // Bytes of each allocation its constants fill (from its start): only
-    // an allocation they leave short is zeroed first.
+    // an allocation they leave short is zeroed first. And how many
+    // constants each holds (more than one: the last copy wins, so its
+    // bytes cannot stand for the others' in `binary`).
     std::vector<int64_t> filled(p.buffer_allocations_size(), 0);
+    std::vector<int> held(p.buffer_allocations_size(), 0);
     for (const ConstantProto& c : p.constants()) {
       filled[c.allocation_index()] = std::max(filled[c.allocation_index()], c.size());
+      ++held[c.allocation_index()];
     }
     AOT_ASSIGN_OR_RETURN(std::unique_ptr<Stream> stream, platform->AcquireStream());
     for (const BufferAllocationProto& a : p.buffer_allocations()) {
@@ -270,8 +274,10 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Load(ExecutableProto pro
     // On the host the constants' bytes now live in their buffers: the
     // proto's copy is dropped (ToProto reads them back), so a loaded
     // executable holds its constants once. Only when the constants account
-    // for every nonzero byte of `binary` (a compiler's padding is zeros).
-    if (platform->kind() == PLATFORM_HOST && !p.binary().empty()) {
+    // for every nonzero byte of `binary` (a compiler's padding is zeros),
+    // each from an allocation of its own.
+    if (platform->kind() == PLATFORM_HOST && !p.binary().empty() &&
+        std::all_of(held.begin(), held.end(), [](int n) { return n <= 1; })) {
       std::vector<std::pair<int64_t, int64_t>> ranges;  // [begin, end) in binary
       for (const ConstantProto& c : p.constants()) {
         ranges.emplace_back(c.binary_offset(), c.binary_offset() + c.size());

@@ -397,6 +397,35 @@ TEST(ExecutableRoundTripTest, EveryExecutableLevelFieldRoundTrips) {
   EXPECT_EQ(Diff(proto, (*executable)->ToProto()), "");
 }
 
+// Load moves the constants' bytes out of `binary` on the host when they
+// account for all of it; ToProto gives them back. Also when two constants
+// name one allocation (valid, the last copy wins there), where the binary
+// must stay as it was.
+TEST(ExecutableRoundTripTest, ConstantBytesRoundTripWhetherOrNotLoadDropsThem) {
+  auto client = Client::Create("host");
+  ASSERT_TRUE(client.ok()) << client.status();
+  for (bool shared : {false, true}) {
+    SCOPED_TRACE(shared ? "two constants in one allocation" : "one constant per allocation");
+    ExecutableProto e = Executable({Copy("copy.constants", 8)});
+    for (int i = 0; i < 2; ++i) {
+      BufferAllocationProto* a = e.add_buffer_allocations();
+      a->set_index(3 + i);
+      a->set_size(8);
+      a->set_kind(BufferAllocationProto::CONSTANT);
+      ConstantProto* c = e.add_constants();
+      c->set_name(absl::StrCat("constant.", i));
+      c->set_allocation_index(shared ? 3 : 3 + i);
+      c->set_binary_offset(8 * i);
+      c->set_size(8);
+    }
+    e.set_binary("abcdefgh12345678");
+    auto executable = (*client)->Load(e);
+    ASSERT_TRUE(executable.ok()) << executable.status();
+    EXPECT_EQ((*executable)->proto().binary().empty(), !shared);
+    EXPECT_EQ(Diff(e, (*executable)->ToProto()), "");
+  }
+}
+
 // A CUDA executable (capability case `cuda`), loaded device-less so the
 // test does not depend on which GPU, if any, is present.
 ExecutableProto PopulatedCudaExecutable() {
