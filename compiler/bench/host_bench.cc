@@ -11,7 +11,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <thread>
@@ -29,6 +28,7 @@
 #include "runtime/executable/client.h"
 #include "runtime/platform/host/cpu_features.h"
 #include "runtime/platform/host/thread_pool.h"
+#include "support/file_io.h"
 
 namespace aot {
 namespace {
@@ -403,13 +403,13 @@ void BM_CorpusAotAdvantage(benchmark::State& state) {
   for (auto _ : state) {
     ratios.clear();
     for (const std::string& file : files) {
-      std::ifstream in(file);
-      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      absl::StatusOr<std::string> text = ReadFileToString(file);
+      if (!text.ok()) return state.SkipWithError(std::string(text.status().message()).c_str());
       double jit = 1e30, aot = 1e30;
       bool ok = true;
       for (int rep = 0; rep < 3 && ok; ++rep) {
         auto start = Clock::now();
-        auto module = ParseHloModule(text);
+        auto module = ParseHloModule(*text);
         auto compiled = module.ok()
                             ? Compile(**module, *target)
                             : absl::StatusOr<std::unique_ptr<CompiledModule>>(module.status());
