@@ -1,5 +1,6 @@
 #include "runtime/shape_util.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "absl/strings/ascii.h"
@@ -83,6 +84,13 @@ bool HasDefaultLayout(const ShapeProto& shape) {
     if (m2m[i] != static_cast<int64_t>(m2m.size() - 1 - i)) return false;
   }
   return true;
+}
+
+bool SameShape(const ShapeProto& a, const ShapeProto& b) {
+  return a.element_type() == b.element_type() &&
+         std::equal(a.dimensions().begin(), a.dimensions().end(), b.dimensions().begin(),
+                    b.dimensions().end()) &&
+         MinorToMajor(a) == MinorToMajor(b);
 }
 
 namespace {

@@ -28,6 +28,8 @@ std::string ToString(const ShapeProto& shape);
 // Minor-to-major of an array shape, the default descending one if unset.
 std::vector<int64_t> MinorToMajor(const ShapeProto& shape);
 bool HasDefaultLayout(const ShapeProto& shape);
+// Same element type, dimensions and physical layout (arrays).
+bool SameShape(const ShapeProto& a, const ShapeProto& b);
 
 // Reorders a dense array between row-major logical order and the physical
 // order of `shape`'s layout. Both buffers hold ByteSize(shape) bytes.

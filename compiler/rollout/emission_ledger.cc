@@ -16,6 +16,13 @@ const std::vector<EmissionFlag>& EmissionLedger() {
        .runtime_support_since = "2026-12-02",
        .enabled_by_default = false,
        .hlo_opcodes = {"acos", "acosh", "asin", "asinh", "atan", "atanh", "cosh", "sinh"}},
+      {.name = "emit_input_output_alias",
+       .description = "the module's input_output_alias honoured: ExecutableProto."
+                      "input_output_aliases, result leaves in (and thunks writing) their "
+                      "parameters' buffers, so a donated argument becomes the result; off, "
+                      "may-alias entries are dropped and must-alias ones do not compile",
+       .runtime_support_since = "2026-12-02",
+       .enabled_by_default = false},
   };
   return *ledger;
 }

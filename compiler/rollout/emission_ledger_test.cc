@@ -22,6 +22,26 @@ TEST(EmissionLedgerTest, TheShippedLedgerIsConsistent) {
   EXPECT_TRUE(violations->empty());
 }
 
+// The shipped input_output_alias flag: switching its default on today is
+// blocked; from 14 days after its runtime support it is allowed.
+TEST(EmissionLedgerTest, InputOutputAliasDefaultMayTurnOnFourteenDaysAfterSupport) {
+  const EmissionFlag* shipped = FindEmissionFlag("emit_input_output_alias");
+  ASSERT_NE(shipped, nullptr);
+  EXPECT_FALSE(shipped->enabled_by_default);
+  EXPECT_EQ(shipped->runtime_support_since, "2026-12-02");
+  EmissionFlag switched = *shipped;
+  switched.enabled_by_default = true;
+  switched.enabled_since = "2026-12-02";
+  auto today = CheckEmissionLedger({switched}, "2026-12-02");
+  ASSERT_TRUE(today.ok());
+  ASSERT_EQ(today->size(), 1u);
+  EXPECT_EQ((*today)[0].rule, "EMITTED_TOO_EARLY");
+  switched.enabled_since = "2026-12-16";
+  auto later = CheckEmissionLedger({switched}, "2026-12-16");
+  ASSERT_TRUE(later.ok());
+  EXPECT_TRUE(later->empty());
+}
+
 TEST(EmissionLedgerTest, OnByDefaultTenDaysAfterRuntimeSupportIsBlocked) {
   EmissionFlag f = NewThunkKind();
   f.enabled_by_default = true;

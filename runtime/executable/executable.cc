@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "absl/algorithm/container.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/io/coded_stream.h"
@@ -193,6 +194,51 @@ absl::Status ValidateExecutableProto(const ExecutableProto& proto, const LoadOpt
                                   runtime_shape::ToString(leaf.shape())));
     }
   }
+  // Aliases: a result leaf that is exactly the buffer of a parameter of the
+  // same shape, each leaf and each parameter at most once.
+  std::vector<bool> leaf_aliased(r.leaves_size(), false);
+  std::vector<bool> parameter_aliased(proto.parameters_size(), false);
+  for (int i = 0; i < proto.input_output_aliases_size(); ++i) {
+    const InputOutputAliasProto& alias = proto.input_output_aliases(i);
+    std::string field = absl::StrCat("input_output_aliases[", i, "]");
+    if (alias.kind() == InputOutputAliasProto::KIND_UNSPECIFIED ||
+        !InputOutputAliasProto::Kind_IsValid(alias.kind())) {
+      return Invalid(field + ".kind", "is unset or unknown");
+    }
+    if (alias.result_leaf() < 0 || alias.result_leaf() >= r.leaves_size() ||
+        leaf_aliased[alias.result_leaf()]) {
+      return Invalid(field + ".result_leaf",
+                     absl::StrCat(alias.result_leaf(), " is out of range [0, ", r.leaves_size(),
+                                  ") or aliased twice"));
+    }
+    if (alias.parameter_number() < 0 || alias.parameter_number() >= proto.parameters_size() ||
+        parameter_aliased[alias.parameter_number()]) {
+      return Invalid(field + ".parameter_number",
+                     absl::StrCat(alias.parameter_number(), " is out of range [0, ",
+                                  proto.parameters_size(), ") or aliased twice"));
+    }
+    leaf_aliased[alias.result_leaf()] = true;
+    parameter_aliased[alias.parameter_number()] = true;
+    const OutputLeafProto& leaf = r.leaves(static_cast<int>(alias.result_leaf()));
+    const EntryParameterProto* param = nullptr;
+    for (const EntryParameterProto& p : proto.parameters()) {
+      if (p.parameter_number() == alias.parameter_number()) param = &p;
+    }
+    if (leaf.slice().allocation_index() != param->slice().allocation_index() ||
+        leaf.slice().offset() != 0 || leaf.slice().size() != param->slice().size()) {
+      return Invalid(field,
+                     absl::StrCat("result leaf ", alias.result_leaf(),
+                                  " is not the buffer of parameter ", alias.parameter_number(),
+                                  " (allocation ", param->slice().allocation_index(), ")"));
+    }
+    if (!runtime_shape::SameShape(leaf.shape(), param->shape())) {
+      return Invalid(field,
+                     absl::StrCat("result leaf ", alias.result_leaf(), " (",
+                                  runtime_shape::ToString(leaf.shape()), ") and parameter ",
+                                  alias.parameter_number(), " (",
+                                  runtime_shape::ToString(param->shape()), ") differ in shape"));
+    }
+  }
   if (proto.capability().capability_case() == CapabilityProto::CAPABILITY_NOT_SET) {
     return Invalid("capability", "is not set");
   }
@@ -328,6 +374,13 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Load(ExecutableProto pro
         leaves_per_allocation[slice.allocation_index()] == 1) {
       executable->result_in_place_[i] = slice.allocation_index();
     }
+  }
+  executable->aliased_allocation_.assign(p.buffer_allocations_size(), false);
+  executable->alias_of_leaf_.assign(result.leaves_size(), nullptr);
+  for (const InputOutputAliasProto& alias : p.input_output_aliases()) {
+    executable->aliased_allocation_[result.leaves(alias.result_leaf()).slice().allocation_index()] =
+        true;
+    executable->alias_of_leaf_[alias.result_leaf()] = &alias;
   }
   executable->parameters_.resize(p.parameters_size());
   for (const EntryParameterProto& param : p.parameters()) {
@@ -469,8 +522,10 @@ absl::Status Executable::ExecuteInto(absl::Span<const absl::Span<const uint8_t>>
     if (a.kind() == BufferAllocationProto::PARAMETER) {
       absl::Span<const uint8_t> arg = arguments[a.parameter_number()];
       // Host: use the caller's bytes in place when suitably aligned (no
-      // thunk writes a parameter: checked at load).
-      if (host && reinterpret_cast<uintptr_t>(arg.data()) % 64 == 0) {
+      // thunk writes a parameter that no result aliases: checked at load;
+      // an aliased one gets its arena buffer and a copy).
+      if (host && !aliased_allocation_[a.index()] &&
+          reinterpret_cast<uintptr_t>(arg.data()) % 64 == 0) {
         m = DeviceMemory{const_cast<uint8_t*>(arg.data()), a.size()};
         continue;
       }
@@ -501,6 +556,130 @@ absl::Status Executable::ExecuteInto(absl::Span<const absl::Span<const uint8_t>>
     DropArena(std::move(arena));
   }
   return status;
+}
+
+absl::StatusOr<std::vector<std::unique_ptr<DeviceBuffer>>> Executable::ExecuteBuffers(
+    absl::Span<DeviceBuffer* const> arguments, absl::Span<const int64_t> non_donatable,
+    const ExecuteOptions& options) const {
+  if (!platform_->CanExecute()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("platform '", platform_->name(), "' cannot execute kernels on this machine"));
+  }
+  if (arguments.size() != parameters_.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("executable takes ", parameters_.size(),
+                                                   " arguments, got ", arguments.size()));
+  }
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    if (arguments[i] == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat("argument ", i, " is null"));
+    }
+    AOT_RETURN_IF_ERROR(arguments[i]->CheckUsable(absl::StrCat("argument ", i)));
+    if (arguments[i]->platform() != platform_.get()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("argument ", i, " lives on another platform instance than the executable"));
+    }
+    if (!runtime_shape::SameShape(arguments[i]->shape(), parameters_[i].shape())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("argument ", i, " is ", runtime_shape::ToString(arguments[i]->shape()),
+                       ", parameter ", i, " is ", runtime_shape::ToString(parameters_[i].shape())));
+    }
+  }
+  for (int64_t n : non_donatable) {
+    if (n < 0 || n >= static_cast<int64_t>(arguments.size())) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "non-donatable argument ", n, " is out of range [0, ", arguments.size(), ")"));
+    }
+  }
+  // Donation: the result leaf that takes each donated argument's memory.
+  std::vector<int64_t> donated_to(arguments.size(), -1);
+  for (const InputOutputAliasProto& alias : proto_.input_output_aliases()) {
+    const int64_t n = alias.parameter_number();
+    if (absl::c_linear_search(non_donatable, n)) {
+      if (alias.kind() == InputOutputAliasProto::MUST_ALIAS) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("argument ", n, " must be donated: result leaf ", alias.result_leaf(),
+                         " must alias it (must-alias), but it is listed as non-donatable"));
+      }
+      continue;
+    }
+    for (size_t j = 0; j < arguments.size(); ++j) {
+      if (static_cast<int64_t>(j) != n && arguments[j] == arguments[n]) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("argument ", n, " is donated (result leaf ", alias.result_leaf(),
+                         " aliases it) but the same buffer is also argument ", j, "; list ", n,
+                         " as non-donatable or pass a copy"));
+      }
+    }
+    donated_to[n] = alias.result_leaf();
+  }
+  const EntryResultProto& result = proto_.result();
+  std::vector<std::unique_ptr<DeviceBuffer>> results(result.leaves_size());
+  AOT_ASSIGN_OR_RETURN(std::unique_ptr<Stream> stream, platform_->AcquireStream());
+  AOT_ASSIGN_OR_RETURN(std::unique_ptr<Arena> arena, TakeArena());
+  std::vector<DeviceMemory>& memory = arena->table;
+  std::fill(memory.begin(), memory.end(), DeviceMemory{});
+  absl::Status status = [&]() -> absl::Status {
+    // Leaves computed in a buffer of their own: a whole allocation, or the
+    // buffer of the parameter they alias.
+    for (int i = 0; i < result.leaves_size(); ++i) {
+      const OutputLeafProto& leaf = result.leaves(i);
+      const int64_t allocation = leaf.slice().allocation_index();
+      if (alias_of_leaf_[i] != nullptr) {
+        const int64_t n = alias_of_leaf_[i]->parameter_number();
+        if (donated_to[n] == i) continue;  // takes the argument's memory below
+        AOT_ASSIGN_OR_RETURN(results[i], DeviceBuffer::Allocate(platform_, leaf.shape()));
+        AOT_RETURN_IF_ERROR(stream->CopyDeviceToDevice(arguments[n]->memory(), results[i]->memory(),
+                                                       leaf.slice().size()));
+        memory[allocation] = results[i]->memory();
+      } else if (result_in_place_[i] >= 0) {
+        AOT_ASSIGN_OR_RETURN(results[i], DeviceBuffer::Allocate(platform_, leaf.shape()));
+        memory[allocation] = results[i]->memory();
+      }
+    }
+    for (const BufferAllocationProto& a : proto_.buffer_allocations()) {
+      DeviceMemory& m = memory[a.index()];
+      if (a.kind() == BufferAllocationProto::CONSTANT) {
+        m = constants_[a.index()];
+      } else if (m.ptr != nullptr) {
+        continue;  // a result's own buffer
+      } else if (a.kind() == BufferAllocationProto::PARAMETER) {
+        m = arguments[a.parameter_number()]->memory();
+      } else {
+        m = DeviceMemory{static_cast<char*>(arena->memory.ptr) + arena_offsets_[a.index()],
+                         a.size()};
+      }
+    }
+    // The execution starts: donated arguments become their results.
+    for (size_t n = 0; n < arguments.size(); ++n) {
+      if (donated_to[n] < 0) continue;
+      const OutputLeafProto& leaf = result.leaves(static_cast<int>(donated_to[n]));
+      results[donated_to[n]] =
+          DeviceBuffer::Adopt(platform_, leaf.shape(), arguments[n]->Release());
+    }
+    BufferAllocations allocations(memory);
+    ExecuteParams params{platform_.get(), stream.get(), &allocations, &options};
+    AOT_RETURN_IF_ERROR(ExecuteSequence(thunks_, params));
+    for (int i = 0; i < result.leaves_size(); ++i) {
+      if (results[i] != nullptr) continue;
+      const OutputLeafProto& leaf = result.leaves(i);
+      AOT_ASSIGN_OR_RETURN(results[i], DeviceBuffer::Allocate(platform_, leaf.shape()));
+      if (leaf.slice().size() == 0) continue;
+      AOT_RETURN_IF_ERROR(
+          stream->CopyDeviceToDevice(allocations.Resolve(BufferSlice::FromProto(leaf.slice())),
+                                     results[i]->memory(), leaf.slice().size()));
+    }
+    return absl::OkStatus();
+  }();
+  // Work queued on the stream may still use the arena and the results.
+  absl::Status drained = stream->Synchronize();
+  if (status.ok()) status = drained;
+  if (drained.ok()) {
+    ReturnArena(std::move(arena));
+  } else {
+    DropArena(std::move(arena));
+  }
+  if (!status.ok()) return status;
+  return results;
 }
 
 ExecutableProto Executable::ToProto() const {

@@ -10,6 +10,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "proto/executable.pb.h"
+#include "runtime/executable/device_buffer.h"
 #include "runtime/executable/load_passes.h"
 #include "runtime/ffi/ffi_registry.h"
 #include "runtime/platform/platform.h"
@@ -64,6 +65,22 @@ class Executable {
                            absl::Span<const absl::Span<uint8_t>> results,
                            const ExecuteOptions& options = {}) const;
 
+  // PjRt's Execute over buffers: argument i is read in place (no copy);
+  // each result leaf comes back as a buffer of its own, computed in it when
+  // the leaf is a whole allocation. An argument that a result leaf aliases
+  // (input_output_aliases) is donated unless its number is in
+  // `non_donatable`: the leaf is computed in the argument's memory and the
+  // argument buffer is deleted once the execution starts (also when it
+  // then fails). A may-alias argument that is not donated is copied into
+  // the leaf's new buffer first; a must-alias one is InvalidArgument, as is
+  // donating a buffer that is also passed as another argument.
+  absl::StatusOr<std::vector<std::unique_ptr<DeviceBuffer>>> ExecuteBuffers(
+      absl::Span<DeviceBuffer* const> arguments, absl::Span<const int64_t> non_donatable = {},
+      const ExecuteOptions& options = {}) const;
+
+  // The platform shared with this executable's buffers.
+  const std::shared_ptr<Platform>& shared_platform() const { return platform_; }
+
   // Bytes of one execution arena (every allocation that is not a
   // constant, at 64-byte aligned offsets), and how many arenas exist now.
   int64_t arena_bytes() const { return arena_bytes_; }
@@ -117,6 +134,11 @@ class Executable {
   // By result leaf: the allocation the host may place in the caller's
   // result buffer (-1: copied out).
   std::vector<int64_t> result_in_place_;
+  // By allocation index: a parameter's allocation that a result leaf
+  // aliases (thunks write it).
+  std::vector<bool> aliased_allocation_;
+  // By result leaf: its alias (into proto_), or nullptr.
+  std::vector<const InputOutputAliasProto*> alias_of_leaf_;
   int64_t arena_bytes_ = 0;
   // std::mutex, not absl::Mutex, here and in the platforms: ThreadSanitizer
   // sees std::mutex, and the system's Abseil is not built with it.

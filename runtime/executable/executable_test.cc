@@ -476,6 +476,26 @@ TEST(ExecutableTest, MalformedArtifactsFailWithTheRightError) {
          e.mutable_abi_version()->mutable_llvm()->mutable_minimum()->set_major(21);
        },
        absl::StatusCode::kFailedPrecondition, "artifact requires llvm >= 21.0.0"},
+      {"alias of a leaf outside the parameter's buffer",
+       [](ExecutableProto& e) {
+         InputOutputAliasProto* alias = e.add_input_output_aliases();
+         alias->set_result_leaf(0);
+         alias->set_parameter_number(0);
+         alias->set_kind(InputOutputAliasProto::MAY_ALIAS);
+       },
+       absl::StatusCode::kInvalidArgument,
+       "input_output_aliases[0]: result leaf 0 is not the buffer of parameter 0"},
+      {"alias without a kind",
+       [](ExecutableProto& e) { e.add_input_output_aliases()->set_parameter_number(0); },
+       absl::StatusCode::kInvalidArgument, "input_output_aliases[0].kind: is unset or unknown"},
+      {"alias of a parameter out of range",
+       [](ExecutableProto& e) {
+         InputOutputAliasProto* alias = e.add_input_output_aliases();
+         alias->set_parameter_number(5);
+         alias->set_kind(InputOutputAliasProto::MUST_ALIAS);
+       },
+       absl::StatusCode::kInvalidArgument,
+       "input_output_aliases[0].parameter_number: 5 is out of range [0, 2)"},
       {"CUDA artifact on the host",
        [](ExecutableProto& e) { e.mutable_capability()->mutable_cuda()->set_major(9); },
        absl::StatusCode::kFailedPrecondition,
@@ -491,6 +511,157 @@ TEST(ExecutableTest, MalformedArtifactsFailWithTheRightError) {
     EXPECT_EQ(executable.status().code(), c.code) << executable.status();
     EXPECT_THAT(std::string(executable.status().message()), HasSubstr(c.message));
   }
+}
+
+// out = (a + b) * a computed in a's buffer (input_output_alias {}: (0, {})):
+// mul_k writes parameter 0's allocation, which holds the result.
+ExecutableProto MakeAliasedExecutable(InputOutputAliasProto::Kind kind) {
+  ExecutableProto e = MakeExecutable();
+  *e.mutable_thunks(1)->mutable_kernel()->mutable_arguments(2) = Slice(0, 0, kBytes);
+  e.mutable_buffer_allocations(0)->set_maybe_live_out(true);
+  *e.mutable_result()->mutable_leaves(0)->mutable_slice() = Slice(0, 0, kBytes);
+  InputOutputAliasProto* alias = e.add_input_output_aliases();
+  alias->set_result_leaf(0);
+  alias->set_parameter_number(0);
+  alias->set_kind(kind);
+  return e;
+}
+
+std::vector<float> ToFloats(const std::vector<uint8_t>& bytes) {
+  std::vector<float> v(bytes.size() / sizeof(float));
+  std::memcpy(v.data(), bytes.data(), bytes.size());
+  return v;
+}
+
+// A thunk may write a parameter only when a result leaf aliases it; the
+// literal path still never writes the caller's bytes (the aliased
+// parameter gets an arena buffer even when the argument is aligned).
+TEST(ExecutableTest, AliasedParameterIsWrittenOnlyInItsOwnBuffer) {
+  ExecutableProto unaliased = MakeAliasedExecutable(InputOutputAliasProto::MAY_ALIAS);
+  unaliased.clear_input_output_aliases();
+  auto rejected = HostClient()->DeserializeExecutable(Serialize(unaliased));
+  ASSERT_FALSE(rejected.ok());
+  EXPECT_THAT(std::string(rejected.status().message()), HasSubstr("read-only PARAMETER"));
+
+  auto executable = HostClient()->DeserializeExecutable(
+      Serialize(MakeAliasedExecutable(InputOutputAliasProto::MUST_ALIAS)));
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  std::vector<float> storage(kN + 64);
+  float* a = storage.data();
+  while (reinterpret_cast<uintptr_t>(a) % 64 != 0) ++a;
+  std::vector<float> a_values = Iota(1), b = Iota(-3);
+  std::copy(a_values.begin(), a_values.end(), a);
+  absl::Span<const uint8_t> a_bytes(reinterpret_cast<const uint8_t*>(a), kBytes);
+  for (int run = 0; run < 2; ++run) {
+    auto results = (*executable)->Execute({a_bytes, Bytes(b)});
+    ASSERT_TRUE(results.ok()) << results.status();
+    ExpectAddMul(*results, a_values, b);
+    for (int64_t i = 0; i < kN; ++i) ASSERT_EQ(a[i], a_values[i]) << "argument written at " << i;
+  }
+}
+
+// Buffers: a donated argument becomes the result in the same memory, and is
+// deleted; a loop of donated executions updates one buffer in place.
+TEST(ExecutableTest, DonatedArgumentBecomesTheResultInItsMemory) {
+  auto client = HostClient();
+  auto executable = client->DeserializeExecutable(
+      Serialize(MakeAliasedExecutable(InputOutputAliasProto::MAY_ALIAS)));
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  const std::shared_ptr<Platform>& platform = (*executable)->shared_platform();
+  std::vector<float> expected(kN, 0.5f), b_values(kN, 0.25f);
+  auto x = DeviceBuffer::FromHostBuffer(platform, F32Vector(kN), Bytes(expected));
+  auto b = DeviceBuffer::FromHostBuffer(platform, F32Vector(kN), Bytes(b_values));
+  ASSERT_TRUE(x.ok() && b.ok());
+  std::unique_ptr<DeviceBuffer> state = *std::move(x);
+  for (int step = 0; step < 5; ++step) {
+    void* memory = state->memory().ptr;
+    auto results = (*executable)->ExecuteBuffers({state.get(), b->get()});
+    ASSERT_TRUE(results.ok()) << results.status();
+    ASSERT_EQ(results->size(), 1u);
+    EXPECT_TRUE(state->is_deleted());
+    EXPECT_EQ((*results)[0]->memory().ptr, memory) << "step " << step;
+    auto reused = (*executable)->ExecuteBuffers({state.get(), b->get()});
+    EXPECT_EQ(reused.status().code(), absl::StatusCode::kFailedPrecondition);
+    EXPECT_THAT(std::string(reused.status().message()),
+                HasSubstr("argument 0 (f32[1024]{0}) was donated to an earlier execution"));
+    for (int64_t i = 0; i < kN; ++i) expected[i] = (expected[i] + b_values[i]) * expected[i];
+    state = std::move((*results)[0]);
+  }
+  auto host = state->ToHost();
+  ASSERT_TRUE(host.ok());
+  EXPECT_EQ(ToFloats(*host), expected);
+  EXPECT_FALSE((*b)->is_deleted());
+}
+
+TEST(ExecutableTest, NonDonatedAliasedArgumentIsCopiedOrRefused) {
+  auto client = HostClient();
+  std::vector<float> a_values = Iota(1), b_values = Iota(-3);
+  std::vector<float> expected(kN);
+  for (int64_t i = 0; i < kN; ++i) {
+    expected[i] = (a_values[i] + b_values[i]) * a_values[i];
+  }
+  for (auto kind : {InputOutputAliasProto::MAY_ALIAS, InputOutputAliasProto::MUST_ALIAS}) {
+    SCOPED_TRACE(InputOutputAliasProto::Kind_Name(kind));
+    auto executable = client->DeserializeExecutable(Serialize(MakeAliasedExecutable(kind)));
+    ASSERT_TRUE(executable.ok()) << executable.status();
+    const std::shared_ptr<Platform>& platform = (*executable)->shared_platform();
+    auto a = DeviceBuffer::FromHostBuffer(platform, F32Vector(kN), Bytes(a_values));
+    auto b = DeviceBuffer::FromHostBuffer(platform, F32Vector(kN), Bytes(b_values));
+    ASSERT_TRUE(a.ok() && b.ok());
+    auto results = (*executable)->ExecuteBuffers({a->get(), b->get()}, /*non_donatable=*/{0});
+    if (kind == InputOutputAliasProto::MUST_ALIAS) {
+      EXPECT_EQ(results.status().code(), absl::StatusCode::kInvalidArgument);
+      EXPECT_THAT(std::string(results.status().message()), HasSubstr("argument 0 must be donated"));
+      EXPECT_FALSE((*a)->is_deleted());
+      continue;
+    }
+    ASSERT_TRUE(results.ok()) << results.status();
+    EXPECT_FALSE((*a)->is_deleted());
+    EXPECT_NE((*results)[0]->memory().ptr, (*a)->memory().ptr);
+    EXPECT_EQ(ToFloats(*(*results)[0]->ToHost()), expected);
+    EXPECT_EQ(ToFloats(*(*a)->ToHost()), a_values);
+    // One buffer as both arguments: donating it is refused, reading it twice is not.
+    auto twice = (*executable)->ExecuteBuffers({a->get(), a->get()});
+    EXPECT_EQ(twice.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(std::string(twice.status().message()),
+                HasSubstr("the same buffer is also argument 1"));
+    EXPECT_FALSE((*a)->is_deleted());
+    auto shared = (*executable)->ExecuteBuffers({a->get(), a->get()}, {0});
+    ASSERT_TRUE(shared.ok()) << shared.status();
+    std::vector<float> doubled = ToFloats(*(*shared)[0]->ToHost());
+    for (int64_t i = 0; i < kN; ++i) {
+      ASSERT_EQ(doubled[i], (a_values[i] + a_values[i]) * a_values[i]) << i;
+    }
+  }
+}
+
+// Without aliases: arguments read in place, a result that is a whole
+// allocation computed in its own new buffer; argument errors name the
+// argument.
+TEST(ExecutableTest, ExecuteBuffersReadsArgumentsInPlace) {
+  auto executable = HostClient()->DeserializeExecutable(Serialize(MakeExecutable()));
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  const std::shared_ptr<Platform>& platform = (*executable)->shared_platform();
+  std::vector<float> a_values = Iota(1), b_values = Iota(-3);
+  auto a = DeviceBuffer::FromHostBuffer(platform, F32Vector(kN), Bytes(a_values));
+  auto b = DeviceBuffer::FromHostBuffer(platform, F32Vector(kN), Bytes(b_values));
+  ASSERT_TRUE(a.ok() && b.ok());
+  auto results = (*executable)->ExecuteBuffers({a->get(), b->get()});
+  ASSERT_TRUE(results.ok()) << results.status();
+  EXPECT_FALSE((*a)->is_deleted());
+  auto out = (*results)[0]->ToHost();
+  ASSERT_TRUE(out.ok());
+  ExpectAddMul({*out}, a_values, b_values);
+  auto wrong = DeviceBuffer::FromHostBuffer(platform, F32Vector(8), Bytes(std::vector<float>(8)));
+  ASSERT_TRUE(wrong.ok());
+  auto mismatch = (*executable)->ExecuteBuffers({a->get(), wrong->get()});
+  EXPECT_THAT(std::string(mismatch.status().message()),
+              HasSubstr("argument 1 is f32[8]{0}, parameter 1 is f32[1024]{0}"));
+  (*b)->Delete();
+  auto deleted = (*executable)->ExecuteBuffers({a->get(), b->get()});
+  EXPECT_EQ(deleted.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(deleted.status().message()),
+              HasSubstr("argument 1 (f32[1024]{0}) was deleted"));
 }
 
 TEST(ExecutableTest, BudgetCountsKernelMachineCodeAndTheEmbeddedModule) {

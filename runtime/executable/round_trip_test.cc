@@ -312,6 +312,11 @@ HloModuleWithConfigProto PopulatedHloModule() {
   conv->mutable_window()->add_dimensions()->set_window_reversal(true);
   conv->add_operand_precision("HIGHEST");
   c->set_root_id(5);
+  HloInputOutputAliasProto* alias = m->add_input_output_alias();
+  alias->add_output_shape_index(2);
+  alias->set_parameter_number(1);
+  alias->add_parameter_shape_index(0);
+  alias->set_must_alias(true);
   HloModuleConfigProto* config = with_config.mutable_config();
   config->set_replica_count(1);
   config->set_seed(42);
@@ -365,6 +370,26 @@ ExecutableProto PopulatedExecutable() {
     *leaf->mutable_shape() = Shape(F32, {128});
     *leaf->mutable_slice() = Slice(kOut, i * 512, 512);
   }
+  // A third leaf computed in the buffer of a third parameter (donation).
+  BufferAllocationProto* p2 = e.add_buffer_allocations();
+  p2->set_index(5);
+  p2->set_size(512);
+  p2->set_kind(BufferAllocationProto::PARAMETER);
+  p2->set_parameter_number(2);
+  p2->set_maybe_live_out(true);
+  EntryParameterProto* param2 = e.add_parameters();
+  param2->set_parameter_number(2);
+  *param2->mutable_shape() = Shape(F32, {128});
+  *param2->mutable_slice() = Slice(5, 0, 512);
+  *result->mutable_shape()->add_tuple_shapes() = Shape(F32, {128});
+  OutputLeafProto* aliased = result->add_leaves();
+  aliased->add_shape_index(2);
+  *aliased->mutable_shape() = Shape(F32, {128});
+  *aliased->mutable_slice() = Slice(5, 0, 512);
+  InputOutputAliasProto* alias = e.add_input_output_aliases();
+  alias->set_result_leaf(2);
+  alias->set_parameter_number(2);
+  alias->set_kind(InputOutputAliasProto::MUST_ALIAS);
   AbiVersionProto* abi = e.mutable_abi_version();
   for (ToolchainVersionProto* t :
        {abi->mutable_llvm(), abi->mutable_cuda(), abi->mutable_cublas(), abi->mutable_ptxas()}) {

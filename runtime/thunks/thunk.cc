@@ -29,11 +29,30 @@ absl::Status LoadContext::CheckSlice(const BufferSliceProto& slice, absl::string
   return absl::OkStatus();
 }
 
+bool IsAliasedParameterAllocation(const ExecutableProto& executable, int64_t allocation_index) {
+  for (const InputOutputAliasProto& alias : executable.input_output_aliases()) {
+    for (const EntryParameterProto& p : executable.parameters()) {
+      if (p.parameter_number() == alias.parameter_number() &&
+          p.slice().allocation_index() == allocation_index) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 absl::Status LoadContext::CheckWritableSlice(const BufferSliceProto& slice,
                                              absl::string_view field) const {
   AOT_RETURN_IF_ERROR(CheckSlice(slice, field));
   const BufferAllocationProto& allocation =
       executable_->buffer_allocations(static_cast<int>(slice.allocation_index()));
+  // A parameter is written only when a result leaf aliases it
+  // (ExecutableProto.input_output_aliases): the execution then gives that
+  // allocation a buffer of its own or the donated argument.
+  if (allocation.kind() == BufferAllocationProto::PARAMETER &&
+      IsAliasedParameterAllocation(*executable_, slice.allocation_index())) {
+    return absl::OkStatus();
+  }
   if (allocation.kind() == BufferAllocationProto::PARAMETER ||
       allocation.kind() == BufferAllocationProto::CONSTANT) {
     return Error(field, absl::StrCat("writes allocation ", slice.allocation_index(),

@@ -78,6 +78,10 @@ struct LoadOptions {
   bool device_less = false;
 };
 
+// Whether the allocation is the buffer of an entry parameter that a result
+// leaf aliases (ExecutableProto.input_output_aliases): thunks may write it.
+bool IsAliasedParameterAllocation(const ExecutableProto& executable, int64_t allocation_index);
+
 // State shared while rebuilding one executable's thunk graph: where the
 // kernels and handlers come from, what slices may address, and the field
 // path used in error messages ("thunks[3].while_loop.body.thunks[0]...").
@@ -100,7 +104,8 @@ class LoadContext {
   absl::Status Error(absl::string_view field, absl::string_view message) const;
   // The slice addresses an existing allocation, inside its bounds.
   absl::Status CheckSlice(const BufferSliceProto& slice, absl::string_view field) const;
-  // ... and the allocation may be written (not a parameter or constant).
+  // ... and the allocation may be written (not a constant, nor a parameter
+  // unless a result leaf aliases it).
   absl::Status CheckWritableSlice(const BufferSliceProto& slice, absl::string_view field) const;
 
   // Path bookkeeping for nested thunks.
