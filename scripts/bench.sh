@@ -49,7 +49,8 @@ def row(name, base, key, unit, target=""):
     print(f"| {name} | {a / 1e9:.2f} G{unit} | {base} {b / 1e9:.2f} G{unit} | {a / b:.2f} | {target} | {met} |")
 for name, target in [("BM_Elementwise", ">= 0.70"), ("BM_Tanh", ">= 0.70"), ("BM_RowSum", ""), ("BM_ColumnSum", ""), ("BM_FullSum", ""),
                      ("BM_Softmax", ">= 0.50"), ("BM_Transpose", ">= 0.40"),
-                     ("BM_ScatterAddRows", ""), ("BM_ElementwiseExecuteAllocating", "")]:
+                     ("BM_ScatterAddRows", ""), ("BM_ElementwiseExecuteAllocating", ""),
+                     ("BM_ElementwiseDonated", ""), ("BM_ElementwiseBuffers", "")]:
     row(name, "BM_MemcpyThreaded", "bytes_per_second", "B/s", target)
 row("BM_Dot", "BM_CblasSgemm", "FLOPS", "FLOP/s", ">= 0.95")
 row("BM_DotBf16", "BM_CblasSgemm", "FLOPS", "FLOP/s", ">= 0.50")

@@ -5,9 +5,11 @@
 #include <optional>
 #include <set>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/codegen/kernel_emitter.h"
+#include "compiler/hlo/hlo_opcode.h"
 #include "support/status_macros.h"
 
 namespace aot {
@@ -49,6 +51,7 @@ class BufferAssigner {
 
   absl::Status Run(const HloModule& module) {
     entry_ = module.entry_computation();
+    module_ = &module;
     if (entry_ == nullptr) return absl::InvalidArgumentError("module has no entry computation");
     // Entry parameters first: one allocation per array leaf, numbered
     // depth-first across the parameters (a tuple-typed parameter is passed
@@ -58,8 +61,10 @@ class BufferAssigner {
     BufferAllocationProto parameter;
     parameter.set_kind(BufferAllocationProto::PARAMETER);
     for (const HloInstruction* p : entry_->parameter_instructions()) {
-      for (int64_t index : DefineLeavesInOwnAllocations(p, 0, parameter)) {
-        r_.allocations_[index].set_parameter_number(flat_number++);
+      std::vector<int64_t> indices = DefineLeavesInOwnAllocations(p, 0, parameter);
+      for (size_t leaf = 0; leaf < indices.size(); ++leaf) {
+        r_.allocations_[indices[leaf]].set_parameter_number(flat_number++);
+        parameter_leaf_buffer_.push_back(BufferOf(p, static_cast<int64_t>(leaf)));
       }
     }
     AOT_RETURN_IF_ERROR(Visit(*entry_, -1));
@@ -77,7 +82,9 @@ class BufferAssigner {
   void Use(const HloInstruction* instr, int64_t position) {
     for (int64_t leaf = 0; leaf < LeafCount(instr->shape()); ++leaf) {
       int id = BufferOf(instr, leaf);
-      if (id >= 0) r_.buffers_[id].last_use = std::max(r_.buffers_[id].last_use, position);
+      if (id < 0) continue;
+      r_.buffers_[id].last_use = std::max(r_.buffers_[id].last_use, position);
+      r_.buffers_[id].last_read = std::max(r_.buffers_[id].last_read, position);
     }
   }
   void DefineLeaves(const HloInstruction* instr, int64_t position) {
@@ -86,6 +93,7 @@ class BufferAssigner {
       int id = r_.NewBuffer(
           leaves.size() == 1 ? instr->name() : absl::StrCat(instr->name(), "{", leaf, "}"),
           leaves[leaf].ByteSize(), position);
+      r_.buffers_[id].definer = instr;
       Bind(instr, static_cast<int64_t>(leaf), id);
     }
     r_.defines_[instr] = true;
@@ -292,28 +300,100 @@ class BufferAssigner {
     const HloInstruction* root = entry_->root_instruction();
     std::vector<Shape> leaves = root->shape().FlattenLeaves();
     std::vector<int> output_buffers;
+    std::vector<int> leaf_buffers;            // by leaf: the buffer holding it
     std::vector<std::pair<int, int>> copies;  // (source buffer, output buffer)
     std::set<int> taken;
+    // input_output_alias: result leaf -> the buffer of the parameter leaf
+    // it lives in.
+    std::map<int64_t, int> alias_target;
+    for (const HloInputOutputAlias& a : module_->config().input_output_aliases) {
+      int64_t flat = 0;
+      for (int64_t p = 0; p < a.parameter_number; ++p) {
+        flat += LeafCount(entry_->parameter_instruction(p)->shape());
+      }
+      flat += LeafOrdinal(entry_->parameter_instruction(a.parameter_number)->shape(),
+                          a.parameter_index);
+      const int64_t leaf = LeafOrdinal(root->shape(), a.output_index);
+      alias_target[leaf] = parameter_leaf_buffer_[flat];
+      r_.result_aliases_.push_back({leaf, flat, a.must_alias});
+      r_.allocations_[r_.buffers_[parameter_leaf_buffer_[flat]].allocation].set_maybe_live_out(
+          true);
+    }
+    std::sort(r_.result_aliases_.begin(), r_.result_aliases_.end());
+    // Parameters whose old value a result copies at the end are read then.
+    for (int64_t leaf = 0; leaf < static_cast<int64_t>(leaves.size()); ++leaf) {
+      int id = BufferOf(root, leaf);
+      auto target = alias_target.find(leaf);
+      if (id >= 0 && absl::c_linear_search(parameter_leaf_buffer_, id) &&
+          (target == alias_target.end() || target->second != id)) {
+        r_.buffers_[id].last_read = position_ + 1;
+      }
+    }
+    std::vector<std::pair<int, int>> alias_copies;  // (source, parameter buffer)
     for (int64_t leaf = 0; leaf < static_cast<int64_t>(leaves.size()); ++leaf) {
       if (!leaves[leaf].IsArray()) return Error(*root, "result leaf is not an array");
       int id = BufferOf(root, leaf);
       if (id < 0) return Error(*root, "result leaf has no buffer");
       Buffer& b = r_.buffers_[id];
+      if (auto target = alias_target.find(leaf); target != alias_target.end()) {
+        // The leaf lives in its parameter's buffer: computed there when
+        // nothing reads the parameter after the leaf's definer writes it
+        // (or the definer reads only the element it writes), else copied
+        // there after everything else.
+        const int param = target->second;
+        leaf_buffers.push_back(param);
+        if (id == param) continue;
+        const Buffer& pb = r_.buffers_[param];
+        if (b.allocation < 0 && !taken.count(id) && b.definer != nullptr &&
+            b.definer->parent() == entry_ &&
+            (pb.last_read < b.def ||
+             (pb.last_read == b.def && ReadsOnlyItsOwnElement(b.definer, param)))) {
+          b.allocation = pb.allocation;
+          b.offset = 0;
+          b.last_use = kLiveForever;
+          taken.insert(id);
+        } else {
+          b.last_use = std::max(b.last_use, position_ + 1);
+          alias_copies.push_back({id, param});
+        }
+        continue;
+      }
       if (b.allocation < 0 && !taken.count(id)) {
         b.output = true;
         b.last_use = kLiveForever;
         taken.insert(id);
         output_buffers.push_back(id);
+        leaf_buffers.push_back(id);
       } else {
         int out =
             r_.NewBuffer(absl::StrCat(root->name(), ".out{", leaf, "}"), b.size, position_ + 1);
         r_.buffers_[out].output = true;
         r_.buffers_[out].last_use = kLiveForever;
-        b.last_use = std::max(b.last_use, position_ + 1);
+        // NewBuffer may have moved `b`.
+        r_.buffers_[id].last_use = std::max(r_.buffers_[id].last_use, position_ + 1);
         output_buffers.push_back(out);
+        leaf_buffers.push_back(out);
         copies.push_back({id, out});
       }
     }
+    // A copy into a parameter's buffer whose source is the old value of a
+    // parameter that another such copy may overwrite goes through a
+    // staging buffer, filled before any of them runs.
+    std::vector<std::pair<int, int>> staging_copies;
+    for (auto& [source, param] : alias_copies) {
+      const int64_t allocation = r_.buffers_[source].allocation;
+      if (allocation < 0 ||
+          r_.allocations_[allocation].kind() != BufferAllocationProto::PARAMETER ||
+          !r_.allocations_[allocation].maybe_live_out()) {
+        continue;
+      }
+      int staging = r_.NewBuffer(absl::StrCat(root->name(), ".alias_staging{", source, "}"),
+                                 r_.buffers_[source].size, position_ + 1);
+      staging_copies.push_back({source, staging});
+      source = staging;
+    }
+    copies.insert(copies.end(), staging_copies.begin(), staging_copies.end());
+    copies.insert(copies.end(), alias_copies.begin(), alias_copies.end());
     // TEMP: first-fit by live range.
     BufferAllocationProto temp;
     temp.set_index(static_cast<int64_t>(r_.allocations_.size()));
@@ -373,15 +453,57 @@ class BufferAssigner {
       s.set_size(b.size);
       r_.slice_of_buffer_[b.id] = s;
     }
-    for (int id : output_buffers) r_.result_slices_.push_back(r_.slice_of_buffer_[id]);
+    for (int id : leaf_buffers) r_.result_slices_.push_back(r_.slice_of_buffer_[id]);
     for (const auto& [source, out] : copies) {
       r_.output_copies_.push_back({r_.slice_of_buffer_[source], r_.slice_of_buffer_[out]});
     }
     return absl::OkStatus();
   }
 
+  // Whether entry instruction `instr` computes each element of its array
+  // result from the same element of every operand that holds buffer `id`
+  // and from no other element of it (an elementwise op or loop fusion over
+  // that operand's shape): it may then write its result over that buffer.
+  bool ReadsOnlyItsOwnElement(const HloInstruction* instr, int id) const {
+    const Shape& shape = instr->shape();
+    if (!shape.IsArray()) return false;
+    const bool fusion = instr->opcode() == HloOpcode::kFusion;
+    if (!fusion && !IsElementwise(instr->opcode())) return false;
+    for (int64_t k = 0; k < instr->operand_count(); ++k) {
+      const HloInstruction* op = instr->operand(k);
+      bool holds = false;
+      for (int64_t leaf = 0; leaf < LeafCount(op->shape()); ++leaf) {
+        holds = holds || BufferOf(op, leaf) == id;
+      }
+      if (!holds) continue;
+      if (!op->shape().IsArray() || op->shape() != shape) return false;
+      if (!fusion) continue;
+      // Every value computed from the fused parameter is elementwise over
+      // the result's dimensions.
+      const HloComputation* fused = instr->called_computations()[0];
+      std::vector<const HloInstruction*> stack = {fused->parameter_instruction(k)};
+      std::set<const HloInstruction*> seen;
+      while (!stack.empty()) {
+        const HloInstruction* v = stack.back();
+        stack.pop_back();
+        for (const HloInstruction* user : v->users()) {
+          if (!seen.insert(user).second) continue;
+          if (!IsElementwise(user->opcode()) || !user->shape().IsArray() ||
+              user->shape().dimensions() != shape.dimensions()) {
+            return false;
+          }
+          stack.push_back(user);
+        }
+      }
+    }
+    return true;
+  }
+
   using Buffer = BufferAssignment::Buffer;
   BufferAssignment& r_;
+  const HloModule* module_ = nullptr;
+  // Buffer of each entry parameter leaf, by flat parameter number.
+  std::vector<int> parameter_leaf_buffer_;
   const HloComputation* entry_ = nullptr;
   int64_t position_ = 0;
   // Parameter of a nested computation -> (instruction whose leaves it

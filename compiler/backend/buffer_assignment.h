@@ -69,8 +69,18 @@ class BufferAssignment {
   const std::vector<std::pair<BufferSliceProto, BufferSliceProto>>& output_copies() const {
     return output_copies_;
   }
-  // The entry result leaves' slices (in the OUTPUT allocation).
+  // The entry result leaves' slices (in the OUTPUT allocation, or in the
+  // PARAMETER allocation of the parameter leaf an aliased leaf lives in).
   const std::vector<BufferSliceProto>& result_slices() const { return result_slices_; }
+  // The module's input_output_alias as placed: (result leaf ordinal, flat
+  // parameter number, must-alias), sorted by leaf.
+  struct ResultAlias {
+    int64_t result_leaf = 0;
+    int64_t parameter_number = 0;
+    bool must_alias = false;
+    auto operator<=>(const ResultAlias&) const = default;
+  };
+  const std::vector<ResultAlias>& result_aliases() const { return result_aliases_; }
   int64_t temp_bytes() const { return temp_bytes_; }
 
   // Human-readable dump (aotc --stage=buffer-assignment).
@@ -86,6 +96,10 @@ class BufferAssignment {
     int64_t allocation = -1;
     int64_t offset = 0;
     bool output = false;
+    // Entry-level position of the last instruction that reads it (-1: none).
+    int64_t last_read = -1;
+    // The instruction whose value it is (null for scratch and staging).
+    const HloInstruction* definer = nullptr;
   };
   int NewBuffer(std::string label, int64_t size, int64_t position);
 
@@ -100,6 +114,7 @@ class BufferAssignment {
   std::map<int64_t, std::pair<const HloInstruction*, int64_t>> constants_;
   std::vector<std::pair<BufferSliceProto, BufferSliceProto>> output_copies_;
   std::vector<BufferSliceProto> result_slices_;
+  std::vector<ResultAlias> result_aliases_;
   std::map<int, BufferSliceProto> slice_of_buffer_;
   int64_t temp_bytes_ = 0;
 

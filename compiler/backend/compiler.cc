@@ -122,6 +122,37 @@ absl::Status CheckEmissionFlags(const HloModule& module, const CompileOptions& o
   return absl::OkStatus();
 }
 
+bool EmissionFlagOn(absl::string_view name, const CompileOptions& options) {
+  const EmissionFlag* flag = FindEmissionFlag(name);
+  return flag != nullptr &&
+         (flag->enabled_by_default || absl::c_linear_search(options.emission_flags, name));
+}
+
+// input_output_alias is honoured only with its emission flag on: older
+// runtimes reject thunks that write a parameter. Off, a may-alias entry is
+// dropped (the result gets a buffer of its own, which "may" allows) and a
+// must-alias one is an error.
+absl::Status ApplyInputOutputAliasFlag(HloModule& module, const CompileOptions& options) {
+  constexpr absl::string_view kFlag = "emit_input_output_alias";
+  std::vector<HloInputOutputAlias>& aliases = module.mutable_config()->input_output_aliases;
+  if (aliases.empty() || EmissionFlagOn(kFlag, options)) return absl::OkStatus();
+  for (const HloInputOutputAlias& a : aliases) {
+    if (!a.must_alias) continue;
+    const EmissionFlag* flag = FindEmissionFlag(kFlag);
+    AOT_ASSIGN_OR_RETURN(Date support, Date::Parse(flag->runtime_support_since));
+    return absl::UnimplementedError(absl::StrCat(
+        "input_output_alias ", a.ToString(), ": must-alias needs the emission flag '", kFlag,
+        "', off by default until ", support.MinusDays(-kForwardWindowDays).ToString(), " (",
+        kForwardWindowDays, " days after its runtime support on ", flag->runtime_support_since,
+        "), since older runtimes reject thunks that write a parameter; pass --emission_flags=",
+        kFlag,
+        " if every runtime that will load the artifact is at least that new, or make it "
+        "may-alias"));
+  }
+  aliases.clear();
+  return absl::OkStatus();
+}
+
 // Constants: each one's physical bytes stored once in `binary`, 8-byte
 // aligned (identical constants share their bytes).
 void PackConstants(const BufferAssignment& assignment, ExecutableProto* e) {
@@ -204,6 +235,13 @@ absl::Status AddEntryInterface(const HloModule& m, const BufferAssignment& assig
     *leaf->mutable_shape() = leaves[i].ToProto();
     *leaf->mutable_slice() = result_slices[i];
   }
+  for (const BufferAssignment::ResultAlias& a : assignment.result_aliases()) {
+    InputOutputAliasProto* alias = e->add_input_output_aliases();
+    alias->set_result_leaf(a.result_leaf);
+    alias->set_parameter_number(a.parameter_number);
+    alias->set_kind(a.must_alias ? InputOutputAliasProto::MUST_ALIAS
+                                 : InputOutputAliasProto::MAY_ALIAS);
+  }
   return absl::OkStatus();
 }
 
@@ -250,6 +288,7 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
   m.Renumber();
   AOT_RETURN_IF_ERROR(CheckModuleSupported(m, target.platform()));
   AOT_RETURN_IF_ERROR(CheckEmissionFlags(m, options));
+  AOT_RETURN_IF_ERROR(ApplyInputOutputAliasFlag(m, options));
   end_phase("hlo passes");
   AOT_ASSIGN_OR_RETURN(auto assignment, BufferAssignment::Run(m));
   end_phase("buffer assignment");

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/hlo/hlo_parser.h"
 #include "compiler/interpreter/evaluator.h"
@@ -513,6 +514,258 @@ int64_t UlpDistance(float a, float b) {
 // The host's polynomial exp, tanh and logistic (elemental_emitter.cc) over
 // a sweep of f32 plus the special values, against the C library computed
 // in double and rounded: the accuracy the emitter's comment states.
+// input_output_alias (emission flag emit_input_output_alias): each form of
+// aliased result, its placement, and both execution paths.
+struct AliasCase {
+  const char* name;
+  const char* text;
+  int copies;  // copy thunks expected at the top level
+};
+
+const AliasCase kAliasCases[] = {
+    {"elementwise result computed over its own operand",
+     R"(HloModule inplace, input_output_alias={ {}: (0, {}) }
+ENTRY main {
+  x = f32[4096]{0} parameter(0)
+  y = f32[4096]{0} parameter(1)
+  m = f32[4096]{0} multiply(x, y)
+  ROOT a = f32[4096]{0} add(m, x)
+})",
+     0},
+    {"old value also returned: copied in after it is read",
+     R"(HloModule donate, input_output_alias={ {0}: (0, {}, may-alias), {1}: (2, {}, must-alias) }
+ENTRY main {
+  x = f32[1024]{0} parameter(0)
+  y = f32[1024]{0} parameter(1)
+  z = f32[1024]{0} parameter(2)
+  m = f32[1024]{0} multiply(x, y)
+  a = f32[1024]{0} add(m, x)
+  s = f32[1024]{0} subtract(z, y)
+  ROOT t = (f32[1024]{0}, f32[1024]{0}, f32[1024]{0}) tuple(a, s, x)
+})",
+     2},
+    {"swapped parameters go through staging",
+     R"(HloModule swap, input_output_alias={ {0}: (0, {}), {1}: (1, {}) }
+ENTRY main {
+  p0 = f32[64]{0} parameter(0)
+  p1 = f32[64]{0} parameter(1)
+  ROOT t = (f32[64]{0}, f32[64]{0}) tuple(p1, p0)
+})",
+     4},
+    {"a reverse reads other elements: copied",
+     R"(HloModule rev, input_output_alias={ {}: (0, {}, must-alias) }
+ENTRY main {
+  p0 = f32[1000]{0} parameter(0)
+  ROOT r = f32[1000]{0} reverse(p0), dimensions={0}
+})",
+     1},
+    {"a GEMM into an unread parameter",
+     R"(HloModule gemm, input_output_alias={ {}: (2, {}) }
+ENTRY main {
+  a = f32[32,64]{1,0} parameter(0)
+  b = f32[64,16]{1,0} parameter(1)
+  c = f32[32,16]{1,0} parameter(2)
+  ROOT d = f32[32,16]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})",
+     0},
+    {"a while loop's state in a tuple parameter",
+     R"(HloModule loop, input_output_alias={ {0}: (0, {0}), {1}: (0, {1}) }
+cond {
+  s = (s32[], f32[256]{0}) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(10)
+  ROOT c = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], f32[256]{0}) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  v = f32[256]{0} get-tuple-element(s), index=1
+  one = s32[] constant(1)
+  i2 = s32[] add(i, one)
+  h = f32[] constant(0.5)
+  hb = f32[256]{0} broadcast(h), dimensions={}
+  v2 = f32[256]{0} multiply(v, hb)
+  ROOT r = (s32[], f32[256]{0}) tuple(i2, v2)
+}
+ENTRY main {
+  p = (s32[], f32[256]{0}) parameter(0)
+  ROOT w = (s32[], f32[256]{0}) while(p), condition=cond, body=body
+})",
+     -1},
+};
+
+TEST(CompilerTest, InputOutputAliasIsHonouredOnlyBehindItsEmissionFlag) {
+  auto target = ShippedTargetConfig("host-x86-64-v2");
+  ASSERT_TRUE(target.ok());
+  // Off (the default): may-alias is dropped, so the artifact is the one of
+  // the module without it; must-alias does not compile, naming the flag.
+  auto plain = ParseHloModule(R"(HloModule inplace
+ENTRY main {
+  x = f32[4096]{0} parameter(0)
+  y = f32[4096]{0} parameter(1)
+  m = f32[4096]{0} multiply(x, y)
+  ROOT a = f32[4096]{0} add(m, x)
+})");
+  auto aliased = ParseHloModule(kAliasCases[0].text);
+  ASSERT_TRUE(plain.ok() && aliased.ok());
+  auto plain_compiled = Compile(**plain, *target);
+  auto aliased_compiled = Compile(**aliased, *target);
+  ASSERT_TRUE(plain_compiled.ok() && aliased_compiled.ok());
+  EXPECT_EQ((*aliased_compiled)->proto().input_output_aliases_size(), 0);
+  EXPECT_EQ((*aliased_compiled)->SerializeAsString(), (*plain_compiled)->SerializeAsString());
+  auto must = ParseHloModule(kAliasCases[3].text);
+  ASSERT_TRUE(must.ok());
+  auto refused = Compile(**must, *target);
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("pass --emission_flags=emit_input_output_alias"));
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("off by default until 2026-12-16"));
+}
+
+TEST(CompilerTest, AliasedResultsLiveInTheirParametersAndMatchTheInterpreter) {
+  auto target = ShippedTargetConfig("host-x86-64-v2");
+  ASSERT_TRUE(target.ok());
+  auto client = Client::Create("host");
+  ASSERT_TRUE(client.ok());
+  CompileOptions options;
+  options.emission_flags = {"emit_input_output_alias"};
+  for (const AliasCase& c : kAliasCases) {
+    SCOPED_TRACE(c.name);
+    auto module = ParseHloModule(c.text);
+    ASSERT_TRUE(module.ok()) << module.status();
+    // The header prints and parses back.
+    EXPECT_THAT((*module)->ToString(), HasSubstr("input_output_alias={ "));
+    auto reparsed = ParseHloModule((*module)->ToString());
+    ASSERT_TRUE(reparsed.ok()) << reparsed.status();
+    EXPECT_EQ((*reparsed)->config().input_output_aliases, (*module)->config().input_output_aliases);
+    auto compiled = Compile(**module, *target, options);
+    ASSERT_TRUE(compiled.ok()) << compiled.status();
+    const ExecutableProto& proto = (*compiled)->proto();
+    ASSERT_EQ(proto.input_output_aliases_size(),
+              static_cast<int>((*module)->config().input_output_aliases.size()));
+    EXPECT_EQ(proto.hlo_module().hlo_module().input_output_alias_size(),
+              proto.input_output_aliases_size());
+    for (const InputOutputAliasProto& alias : proto.input_output_aliases()) {
+      EXPECT_EQ(proto.result().leaves(alias.result_leaf()).slice().allocation_index(),
+                proto.parameters(alias.parameter_number()).slice().allocation_index());
+    }
+    if (c.copies >= 0) {
+      int copies = 0;
+      for (const ThunkProto& t : proto.thunks()) copies += t.has_copy();
+      EXPECT_EQ(copies, c.copies) << (*compiled)->ThunksToString();
+    }
+    auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
+    ASSERT_TRUE(executable.ok()) << executable.status();
+    std::vector<Literal> args = RandomArguments(**module, 11);
+    HloEvaluator evaluator;
+    auto expected = evaluator.Evaluate(**module, args);
+    ASSERT_TRUE(expected.ok()) << expected.status();
+    for (int run = 0; run < 2; ++run) {
+      auto actual = ExecuteWithLiterals(**executable, args);
+      ASSERT_TRUE(actual.ok()) << actual.status();
+      ASSERT_TRUE(CompareLiteralsWithDefaultTolerance(*expected, *actual).ok())
+          << CompareLiteralsWithDefaultTolerance(*expected, *actual);
+    }
+    // Buffers, every aliased argument donated: the same results, each
+    // aliased one in its argument's memory.
+    auto literal_result = ExecuteWithLiterals(**executable, args);
+    ASSERT_TRUE(literal_result.ok());
+    std::vector<std::unique_ptr<DeviceBuffer>> buffers;
+    std::vector<DeviceBuffer*> pointers;
+    for (const Literal& arg : args) {
+      for (const Literal* leaf : arg.Leaves()) {
+        auto buffer = DeviceBuffer::FromHostBuffer(
+            (*executable)->shared_platform(), leaf->shape().ToProto(),
+            absl::MakeConstSpan(reinterpret_cast<const uint8_t*>(leaf->raw().data()),
+                                leaf->raw().size()));
+        ASSERT_TRUE(buffer.ok()) << buffer.status();
+        pointers.push_back(buffer->get());
+        buffers.push_back(*std::move(buffer));
+      }
+    }
+    std::vector<void*> memory;
+    for (DeviceBuffer* b : pointers) memory.push_back(b->memory().ptr);
+    auto results = (*executable)->ExecuteBuffers(pointers);
+    ASSERT_TRUE(results.ok()) << results.status();
+    std::vector<const Literal*> leaves = literal_result->Leaves();
+    ASSERT_EQ(results->size(), leaves.size());
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      auto bytes = (*results)[i]->ToHost();
+      ASSERT_TRUE(bytes.ok());
+      EXPECT_EQ(0, std::memcmp(bytes->data(), leaves[i]->raw().data(), bytes->size()))
+          << "leaf " << i;
+    }
+    for (const InputOutputAliasProto& alias : proto.input_output_aliases()) {
+      EXPECT_TRUE(pointers[alias.parameter_number()]->is_deleted());
+      EXPECT_EQ((*results)[alias.result_leaf()]->memory().ptr, memory[alias.parameter_number()]);
+    }
+  }
+}
+
+// CUDA (device-less): the same placement; the runtime validates and loads
+// the thunks that write parameters.
+TEST(CompilerTest, AliasedResultsCompileAndLoadForCudaDeviceLess) {
+  if (!std::filesystem::exists("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc")) {
+    GTEST_SKIP() << "CUDA libdevice not installed at /usr/local/cuda";
+  }
+  auto target = ShippedTargetConfig("h100");
+  ASSERT_TRUE(target.ok());
+  std::vector<std::string> platforms = AvailablePlatforms();
+  const bool cuda_runtime = absl::c_linear_search(platforms, "cuda");
+  CompileOptions options;
+  options.emission_flags = {"emit_input_output_alias"};
+  options.compile_cubin = false;
+  for (const AliasCase& c : kAliasCases) {
+    SCOPED_TRACE(c.name);
+    auto module = ParseHloModule(c.text);
+    ASSERT_TRUE(module.ok());
+    auto compiled = Compile(**module, *target, options);
+    ASSERT_TRUE(compiled.ok()) << compiled.status();
+    const ExecutableProto& proto = (*compiled)->proto();
+    ASSERT_GT(proto.input_output_aliases_size(), 0);
+    for (const InputOutputAliasProto& alias : proto.input_output_aliases()) {
+      EXPECT_EQ(proto.result().leaves(alias.result_leaf()).slice().allocation_index(),
+                proto.parameters(alias.parameter_number()).slice().allocation_index());
+    }
+    if (!cuda_runtime) continue;
+    auto client = Client::Create("cuda");
+    ASSERT_TRUE(client.ok()) << client.status();
+    auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
+    EXPECT_TRUE(executable.ok()) << executable.status();
+  }
+}
+
+TEST(CompilerTest, InvalidInputOutputAliasIsRejectedNamingTheEntry) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"{}: (0, {})", "differ in shape"},
+      {"{}: (3, {})", "the entry computation has 1 parameters"},
+      {"{0}: (0, {})", "is not an array leaf of the result"},
+  };
+  for (const auto& [alias, message] : cases) {
+    SCOPED_TRACE(alias);
+    auto module = ParseHloModule(absl::StrCat("HloModule m, input_output_alias={ ", alias, R"( }
+ENTRY main {
+  p = f32[8]{0} parameter(0)
+  ROOT c = f32[4]{0} slice(p), slice={[0:4]}
+})"));
+    ASSERT_TRUE(module.ok()) << module.status();
+    auto compiled = Compile(**module, *ShippedTargetConfig("host-x86-64-v2"));
+    EXPECT_EQ(compiled.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(std::string(compiled.status().message()),
+                HasSubstr(absl::StrCat("input_output_alias ",
+                                       absl::string_view(alias).substr(0, strlen(alias) - 1),
+                                       ", may-alias)")));
+    EXPECT_THAT(std::string(compiled.status().message()), HasSubstr(message));
+  }
+  auto bad_kind = ParseHloModule(
+      "HloModule m, input_output_alias={ {}: (0, {}, must-share) }\n"
+      "ENTRY main {\n  ROOT p = f32[8]{0} parameter(0)\n}\n");
+  EXPECT_EQ(bad_kind.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(bad_kind.status().message()),
+              HasSubstr("1:47: expected may-alias or must-alias, got 'must-share'"));
+}
+
 TEST(HostMathTest, PolynomialExpTanhAndLogisticStayWithinTheirUlpBounds) {
   std::vector<double> inputs;
   for (double x = -110.0; x <= 95.0; x += 205.0 / 400000) inputs.push_back(x);

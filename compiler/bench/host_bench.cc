@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "benchmark/benchmark.h"
 #include "compiler/backend/compiler.h"
 #include "compiler/bench/bench_programs.h"
@@ -220,6 +221,63 @@ BENCHMARK(BM_ElementwiseExecuteAllocating)->UseRealTime()->Unit(benchmark::kMill
 
 void BM_Elementwise(benchmark::State& state) { RunProgram(state, bench::kElementwise, 3 * kBytes); }
 BENCHMARK(BM_Elementwise)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// x*y+x through the buffer API (Executable::ExecuteBuffers): `donate`
+// compiles the module with input_output_alias {}: (0, {}) (emission flag
+// emit_input_output_alias) and feeds each result back as the next x, so
+// every run computes in place in one buffer; otherwise each run returns a
+// new result buffer. y is zero, so x stays finite (and normal).
+void RunElementwiseBuffers(benchmark::State& state, bool donate) {
+  std::string hlo = bench::kElementwise;
+  if (donate) {
+    hlo = absl::StrReplaceAll(hlo, {{"HloModule elementwise",
+                                     "HloModule elementwise, input_output_alias={ {}: (0, {}) }"}});
+  }
+  auto module = ParseHloModule(hlo);
+  auto target = ShippedTargetConfig(DefaultTargetName(PLATFORM_HOST, DetectHostCpuFeatures()));
+  if (!module.ok() || !target.ok()) {
+    state.SkipWithError("cannot parse the program or find the host target");
+    return;
+  }
+  CompileOptions options;
+  if (donate) options.emission_flags = {"emit_input_output_alias"};
+  auto compiled = Compile(**module, *target, options);
+  if (!compiled.ok()) {
+    state.SkipWithError(std::string(compiled.status().message()).c_str());
+    return;
+  }
+  auto executable = (*compiled)->LoadExecutable(HostClient());
+  if (!executable.ok()) {
+    state.SkipWithError(std::string(executable.status().message()).c_str());
+    return;
+  }
+  const ShapeProto shape = (*executable)->parameters()[0].shape();
+  std::vector<uint8_t> ones(kBytes), zeros(kBytes, 0);
+  for (int64_t i = 0; i < kBytes / 4; ++i) reinterpret_cast<float*>(ones.data())[i] = 1.0f;
+  auto x = DeviceBuffer::FromHostBuffer((*executable)->shared_platform(), shape, ones);
+  auto y = DeviceBuffer::FromHostBuffer((*executable)->shared_platform(), shape, zeros);
+  if (!x.ok() || !y.ok()) {
+    state.SkipWithError("cannot create the argument buffers");
+    return;
+  }
+  std::unique_ptr<DeviceBuffer> state_buffer = *std::move(x);
+  for (auto _ : state) {
+    auto results = (*executable)->ExecuteBuffers({state_buffer.get(), y->get()});
+    if (!results.ok()) {
+      state.SkipWithError(std::string(results.status().message()).c_str());
+      return;
+    }
+    if (donate) state_buffer = std::move((*results)[0]);
+    benchmark::DoNotOptimize(results->data());
+  }
+  state.SetBytesProcessed(state.iterations() * 3 * kBytes);
+}
+
+void BM_ElementwiseDonated(benchmark::State& state) { RunElementwiseBuffers(state, true); }
+BENCHMARK(BM_ElementwiseDonated)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_ElementwiseBuffers(benchmark::State& state) { RunElementwiseBuffers(state, false); }
+BENCHMARK(BM_ElementwiseBuffers)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 void BM_Tanh(benchmark::State& state) {
   RunProgram(state, R"(HloModule t

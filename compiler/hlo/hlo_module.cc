@@ -126,6 +126,14 @@ std::string HloModule::ToString() const {
   if (config_.num_partitions != 1) {
     absl::StrAppend(&out, ", num_partitions=", config_.num_partitions);
   }
+  if (!config_.input_output_aliases.empty()) {
+    absl::StrAppend(&out, ", input_output_alias={ ",
+                    absl::StrJoin(config_.input_output_aliases, ", ",
+                                  [](std::string* o, const HloInputOutputAlias& a) {
+                                    absl::StrAppend(o, a.ToString());
+                                  }),
+                    " }");
+  }
   absl::StrAppend(&out, "\n");
   for (const HloComputation* c : computations()) {
     absl::StrAppend(&out, "\n", c == entry_ ? "ENTRY " : "", c->ToString());
@@ -142,7 +150,20 @@ HloModuleProto HloModule::ToProto() const {
     p.set_entry_computation_id(entry_->unique_id());
   }
   *p.mutable_host_program_shape() = EntryProgramShape().ToProto();
+  for (const HloInputOutputAlias& a : config_.input_output_aliases) {
+    HloInputOutputAliasProto* ap = p.add_input_output_alias();
+    for (int64_t i : a.output_index) ap->add_output_shape_index(i);
+    ap->set_parameter_number(a.parameter_number);
+    for (int64_t i : a.parameter_index) ap->add_parameter_shape_index(i);
+    ap->set_must_alias(a.must_alias);
+  }
   return p;
+}
+
+std::string HloInputOutputAlias::ToString() const {
+  return absl::StrCat("{", absl::StrJoin(output_index, ","), "}: (", parameter_number, ", {",
+                      absl::StrJoin(parameter_index, ","), "}, ",
+                      must_alias ? "must-alias" : "may-alias", ")");
 }
 
 HloModuleConfigProto HloModule::ConfigToProto() const {
@@ -348,6 +369,14 @@ absl::StatusOr<std::unique_ptr<HloModule>> HloModuleFromProto(const HloModulePro
       ps.result = std::move(result);
       c.entry_computation_layout = std::move(ps);
     }
+  }
+  for (const HloInputOutputAliasProto& ap : proto.input_output_alias()) {
+    HloInputOutputAlias a;
+    a.output_index.assign(ap.output_shape_index().begin(), ap.output_shape_index().end());
+    a.parameter_number = ap.parameter_number();
+    a.parameter_index.assign(ap.parameter_shape_index().begin(), ap.parameter_shape_index().end());
+    a.must_alias = ap.must_alias();
+    module->mutable_config()->input_output_aliases.push_back(std::move(a));
   }
   // Keep new ids above every id in the proto.
   module->ReserveUniqueIdsUpTo(max_id);

@@ -22,6 +22,20 @@ struct ProgramShape {
   ProgramShapeProto ToProto() const;
 };
 
+// One entry of HLO's input_output_alias: the result leaf at `output_index`
+// may (or must) share the buffer of leaf `parameter_index` of entry
+// parameter `parameter_number`.
+struct HloInputOutputAlias {
+  std::vector<int64_t> output_index;
+  int64_t parameter_number = 0;
+  std::vector<int64_t> parameter_index;
+  bool must_alias = false;
+
+  // "{0}: (0, {}, may-alias)"
+  std::string ToString() const;
+  bool operator==(const HloInputOutputAlias&) const = default;
+};
+
 struct HloModuleConfig {
   // The entry computation's parameter and result shapes with layouts (from
   // the header's entry_computation_layout, or the entry's own shapes).
@@ -29,6 +43,8 @@ struct HloModuleConfig {
   int64_t replica_count = 1;
   int64_t num_partitions = 1;
   uint64_t seed = 0;
+  // The header's input_output_alias, in output-index order.
+  std::vector<HloInputOutputAlias> input_output_aliases;
 };
 
 // A module: computations (callees before callers, as printed), one entry.

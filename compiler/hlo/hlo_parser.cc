@@ -99,6 +99,9 @@ class Parser {
   // computation's). `where` completes "expected '->' ...".
   absl::StatusOr<ProgramShape> ParseSignatureAfterParen(bool named, absl::string_view where);
   absl::Status ParseModuleHeader(HloModule& module);
+  // "{0,1}" (`what` completes "expected '{' opening ...").
+  absl::StatusOr<std::vector<int64_t>> ParseShapeIndex(absl::string_view what);
+  absl::StatusOr<std::vector<HloInputOutputAlias>> ParseInputOutputAlias();
   absl::Status ParseComputation(HloModule& module, bool* saw_entry, HloComputation** parsed);
   absl::Status ParseInstruction(HloComputation& computation, bool* is_root);
   absl::Status ParseAttribute(HloInstruction& instr, absl::string_view name,
@@ -753,6 +756,10 @@ absl::Status Parser::ParseModuleHeader(HloModule& module) {
       module.mutable_config()->entry_computation_layout = std::move(ps);
       continue;
     }
+    if (key == "input_output_alias") {
+      AOT_ASSIGN_OR_RETURN(module.mutable_config()->input_output_aliases, ParseInputOutputAlias());
+      continue;
+    }
     AOT_ASSIGN_OR_RETURN(auto raw, ScanRawValue());
     if (key == "replica_count" || key == "num_partitions") {
       int64_t v;
@@ -766,6 +773,52 @@ absl::Status Parser::ParseModuleHeader(HloModule& module) {
     // accepted and ignored.
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<int64_t>> Parser::ParseShapeIndex(absl::string_view what) {
+  AOT_RETURN_IF_ERROR(Expect('{', absl::StrCat("opening ", what)));
+  std::vector<int64_t> index;
+  if (TryConsume('}')) return index;
+  do {
+    AOT_ASSIGN_OR_RETURN(int64_t i, ReadInt(what));
+    if (i < 0) return Error(absl::StrCat("negative element in ", what));
+    index.push_back(i);
+  } while (TryConsume(','));
+  AOT_RETURN_IF_ERROR(Expect('}', absl::StrCat("closing ", what)));
+  return index;
+}
+
+absl::StatusOr<std::vector<HloInputOutputAlias>> Parser::ParseInputOutputAlias() {
+  // XLA's form: { {0}: (0, {}, may-alias), {1}: (1, {0}) }; the kind is
+  // optional (may-alias).
+  AOT_RETURN_IF_ERROR(Expect('{', "opening input_output_alias"));
+  std::vector<HloInputOutputAlias> aliases;
+  if (TryConsume('}')) return aliases;
+  do {
+    HloInputOutputAlias a;
+    AOT_ASSIGN_OR_RETURN(a.output_index, ParseShapeIndex("the aliased output index"));
+    AOT_RETURN_IF_ERROR(Expect(':', "after the aliased output index"));
+    AOT_RETURN_IF_ERROR(Expect('(', "opening the aliased parameter"));
+    AOT_ASSIGN_OR_RETURN(a.parameter_number, ReadInt("the aliased parameter number"));
+    if (a.parameter_number < 0) return Error("negative aliased parameter number");
+    AOT_RETURN_IF_ERROR(Expect(',', "after the aliased parameter number"));
+    AOT_ASSIGN_OR_RETURN(a.parameter_index, ParseShapeIndex("the aliased parameter index"));
+    if (TryConsume(',')) {
+      SkipWs();
+      size_t kind_pos = pos_;
+      std::string kind = ReadName();
+      if (kind == "must-alias") {
+        a.must_alias = true;
+      } else if (kind != "may-alias") {
+        return ErrorAt(kind_pos,
+                       absl::StrCat("expected may-alias or must-alias, got '", kind, "'"));
+      }
+    }
+    AOT_RETURN_IF_ERROR(Expect(')', "closing the aliased parameter"));
+    aliases.push_back(std::move(a));
+  } while (TryConsume(','));
+  AOT_RETURN_IF_ERROR(Expect('}', "closing input_output_alias"));
+  return aliases;
 }
 
 absl::StatusOr<Literal> Parser::ParseLiteral(const Shape& shape, absl::string_view text,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -131,10 +132,59 @@ class ModuleVerifier {
     for (const HloComputation* c : computations_) {
       AOT_RETURN_IF_ERROR(VerifyShapes(*c));
     }
-    return VerifyEntryLayout(*entry);
+    AOT_RETURN_IF_ERROR(VerifyEntryLayout(*entry));
+    return VerifyInputOutputAliases(*entry);
   }
 
  private:
+  // The subshape of `shape` at `index`, or nullptr when the index leaves it.
+  static const Shape* Subshape(const Shape& shape, const std::vector<int64_t>& index) {
+    const Shape* s = &shape;
+    for (int64_t i : index) {
+      if (!s->IsTuple() || i < 0 || i >= static_cast<int64_t>(s->tuple_shapes().size())) {
+        return nullptr;
+      }
+      s = &s->tuple_shapes(i);
+    }
+    return s;
+  }
+
+  // input_output_alias: each entry names an array leaf of the result and an
+  // array leaf of an entry parameter of the same shape (layout included);
+  // no result leaf and no parameter leaf is aliased twice.
+  absl::Status VerifyInputOutputAliases(const HloComputation& entry) const {
+    std::set<std::vector<int64_t>> outputs;
+    std::set<std::pair<int64_t, std::vector<int64_t>>> parameters;
+    for (const HloInputOutputAlias& a : module_.config().input_output_aliases) {
+      std::string what = absl::StrCat("input_output_alias ", a.ToString());
+      const Shape* out = Subshape(entry.root_instruction()->shape(), a.output_index);
+      if (out == nullptr || !out->IsArray()) {
+        return Invalid(what, ": the output index is not an array leaf of the result ",
+                       entry.root_instruction()->shape().ToString());
+      }
+      if (a.parameter_number >= entry.num_parameters()) {
+        return Invalid(what, ": the entry computation has ", entry.num_parameters(), " parameters");
+      }
+      const Shape& param_shape = entry.parameter_instruction(a.parameter_number)->shape();
+      const Shape* in = Subshape(param_shape, a.parameter_index);
+      if (in == nullptr || !in->IsArray()) {
+        return Invalid(what, ": the parameter index is not an array leaf of parameter ",
+                       a.parameter_number, " (", param_shape.ToString(), ")");
+      }
+      if (*in != *out) {
+        return Invalid(what, ": the output ", out->ToString(), " and the parameter ",
+                       in->ToString(), " differ in shape");
+      }
+      if (!outputs.insert(a.output_index).second) {
+        return Invalid(what, ": the output index is aliased twice");
+      }
+      if (!parameters.insert({a.parameter_number, a.parameter_index}).second) {
+        return Invalid(what, ": the parameter leaf is aliased twice");
+      }
+    }
+    return absl::OkStatus();
+  }
+
   absl::Status CheckNoNullCallees(const HloComputation* entry) const {
     absl::flat_hash_set<const HloComputation*> seen = {entry};
     std::vector<const HloComputation*> stack = {entry};

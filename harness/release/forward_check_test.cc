@@ -97,6 +97,42 @@ ENTRY e {
   EXPECT_EQ(checked, 2);
 }
 
+// input_output_alias with its flag on: the field is unknown to the releases
+// cut before its runtime support, and a required one (not ignorable), so
+// each of them reports it as an error naming the field path.
+TEST(ForwardCheckTest, FlagOnAliasesAreUnknownToReleasesBeforeRuntimeSupport) {
+  auto module = ParseHloModule(R"(
+HloModule m, input_output_alias={ {}: (0, {}) }
+ENTRY e {
+  x = f32[64] parameter(0)
+  ROOT r = f32[64] negate(x)
+})");
+  ASSERT_TRUE(module.ok()) << module.status();
+  CompileOptions options;
+  options.emission_flags = {"emit_input_output_alias"};
+  auto compiled = Compile(**module, *ShippedTargetConfig("host-x86-64-v2"), options);
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  ASSERT_EQ((*compiled)->proto().input_output_aliases_size(), 1);
+  const std::string bytes = (*compiled)->SerializeAsString();
+  auto releases = LoadReleases("golden");
+  ASSERT_TRUE(releases.ok()) << releases.status();
+  int checked = 0;
+  for (const ReleaseSnapshot& release : *releases) {
+    if (release.id != "2026-11-30-ef39c03e" && release.id != "2026-12-02-78f502db") continue;
+    SCOPED_TRACE(release.id);
+    auto checker = LoadForwardChecker("golden", release, nullptr);
+    ASSERT_TRUE(checker.ok()) << checker.status();
+    std::vector<ForwardFinding> findings = (*checker)->Check({"host-x86-64-v2", "alias", bytes});
+    bool reported = false;
+    for (const ForwardFinding& f : findings) {
+      reported |= f.rule == "UNKNOWN_FIELD" && f.path == "input_output_aliases";
+    }
+    EXPECT_TRUE(reported) << ::testing::PrintToString(Rules(findings));
+    ++checked;
+  }
+  EXPECT_EQ(checked, 2);
+}
+
 TEST(ForwardCheckTest, UnparsableBytes) {
   EXPECT_THAT(Rules(Check(Release("2026-11-30"), "\xff\xff\xff")), ElementsAre("UNPARSABLE"));
 }
