@@ -54,6 +54,7 @@ for name, target in [("BM_Elementwise", ">= 0.70"), ("BM_Tanh", ">= 0.70"), ("BM
     row(name, "BM_MemcpyThreaded", "bytes_per_second", "B/s", target)
 row("BM_Dot", "BM_CblasSgemm", "FLOPS", "FLOP/s", ">= 0.95")
 row("BM_DotBf16", "BM_CblasSgemm", "FLOPS", "FLOP/s", ">= 0.50")
+row("BM_Mlp", "BM_CblasMlp", "FLOPS", "FLOP/s", ">= 1.00")
 row("BM_Conv3x3", "BM_CblasSgemmConvShape", "FLOPS", "FLOP/s", ">= 0.50")
 row("BM_Sort", "BM_StdSort", "items_per_second", "elem/s")
 if "BM_LoadExecutable" in runs and "BM_ParseExecutableProto" in runs:

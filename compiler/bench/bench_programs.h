@@ -105,6 +105,29 @@ ENTRY e {
                              {{"T[", absl::StrCat(type, "[")}});
 }
 
+// An MLP block: relu(x w1 + b1) w2 + b2, x f32[m,k], w1 f32[k,h], w2 f32[h,k].
+inline std::string Mlp(int64_t m, int64_t k, int64_t h) {
+  return absl::StrReplaceAll(
+      R"(HloModule mlp
+ENTRY e {
+  x = f32[$M,$K] parameter(0)
+  w1 = f32[$K,$H] parameter(1)
+  b1 = f32[$H] parameter(2)
+  w2 = f32[$H,$K] parameter(3)
+  b2 = f32[$K] parameter(4)
+  d1 = f32[$M,$H] dot(x, w1), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  bb1 = f32[$M,$H] broadcast(b1), dimensions={1}
+  a1 = f32[$M,$H] add(d1, bb1)
+  z = f32[] constant(0)
+  zb = f32[$M,$H] broadcast(z), dimensions={}
+  r = f32[$M,$H] maximum(a1, zb)
+  d2 = f32[$M,$K] dot(r, w2), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  bb2 = f32[$M,$K] broadcast(b2), dimensions={1}
+  ROOT o = f32[$M,$K] add(d2, bb2)
+})",
+      {{"$M", absl::StrCat(m)}, {"$K", absl::StrCat(k)}, {"$H", absl::StrCat(h)}});
+}
+
 // Ascending sort of each row of f32[rows,cols].
 inline std::string SortRows(int64_t rows, int64_t cols) {
   return WithDims(R"(HloModule sort

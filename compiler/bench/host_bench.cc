@@ -139,6 +139,42 @@ void RunSgemm(benchmark::State& state, int64_t m, int64_t n, int64_t k) {
 void BM_CblasSgemm(benchmark::State& state) { RunSgemm(state, kGemm, kGemm, kGemm); }
 BENCHMARK(BM_CblasSgemm)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+// The MLP block of bench::Mlp, by hand: two cblas_sgemm and a vectorizable
+// epilogue after each (bias + relu, bias), the epilogues split over as many
+// threads as the runtime's pool.
+constexpr int64_t kMlpM = 256, kMlpK = 1024, kMlpH = 4096;
+constexpr double kMlpFlops = 2.0 * 2.0 * kMlpM * kMlpK * kMlpH;
+
+void BM_CblasMlp(benchmark::State& state) {
+  std::vector<float> x(kMlpM * kMlpK, 0.5f), w1(kMlpK * kMlpH, 0.25f), b1(kMlpH, 0.125f);
+  std::vector<float> w2(kMlpH * kMlpK, -0.25f), b2(kMlpK, 1.0f), h(kMlpM * kMlpH), o(kMlpM * kMlpK);
+  const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  ThreadPool pool(threads - 1);
+  auto epilogue = [&](float* out, const float* bias, int64_t cols, bool relu) {
+    pool.ParallelFor(threads, [&](int64_t t) {
+      for (int64_t row = t; row < kMlpM; row += threads) {
+        float* r = out + row * cols;
+        for (int64_t c = 0; c < cols; ++c) {
+          float v = r[c] + bias[c];
+          r[c] = relu ? std::max(v, 0.0f) : v;
+        }
+      }
+    });
+  };
+  for (auto _ : state) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, kMlpM, kMlpH, kMlpK, 1.0f, x.data(),
+                kMlpK, w1.data(), kMlpH, 0.0f, h.data(), kMlpH);
+    epilogue(h.data(), b1.data(), kMlpH, true);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, kMlpM, kMlpK, kMlpH, 1.0f, h.data(),
+                kMlpH, w2.data(), kMlpK, 0.0f, o.data(), kMlpK);
+    epilogue(o.data(), b2.data(), kMlpK, false);
+    benchmark::DoNotOptimize(o.data());
+  }
+  state.counters["FLOPS"] =
+      benchmark::Counter(kMlpFlops, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_CblasMlp)->UseRealTime()->Unit(benchmark::kMillisecond);
+
 // The GEMM a 3x3 convolution of kConv* becomes: [N*H*W, 9*C] x [9*C, C].
 constexpr int64_t kConvN = 8, kConvHw = 56, kConvC = 64;
 constexpr int64_t kConvM = kConvN * kConvHw * kConvHw, kConvK = 9 * kConvC;
@@ -321,6 +357,13 @@ void BM_Dot(benchmark::State& state) {
   RunProgram(state, bench::Dot(kGemm), 0, 2 * kGemm * kGemm * kGemm);
 }
 BENCHMARK(BM_Dot)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// The MLP block compiled (two GEMM thunks and their fused epilogues;
+// target: at least the rate of BM_CblasMlp).
+void BM_Mlp(benchmark::State& state) {
+  RunProgram(state, bench::Mlp(kMlpM, kMlpK, kMlpH), 0, static_cast<int64_t>(kMlpFlops));
+}
+BENCHMARK(BM_Mlp)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // bf16 operands and result, through an f32 GEMM (DotUpcast; target: >= 0.5
 // of the f32 rate).

@@ -18,8 +18,7 @@ absl::StatusOr<std::unique_ptr<DeviceBuffer>> DeviceBuffer::Allocate(
 }
 
 absl::StatusOr<std::unique_ptr<DeviceBuffer>> DeviceBuffer::FromHostBuffer(
-    std::shared_ptr<Platform> platform, const ShapeProto& shape,
-    absl::Span<const uint8_t> bytes) {
+    std::shared_ptr<Platform> platform, const ShapeProto& shape, absl::Span<const uint8_t> bytes) {
   AOT_ASSIGN_OR_RETURN(std::unique_ptr<DeviceBuffer> buffer, Allocate(platform, shape));
   if (static_cast<int64_t>(bytes.size()) != buffer->size_bytes()) {
     return absl::InvalidArgumentError(absl::StrCat("DeviceBuffer: ", bytes.size(), " bytes for ",

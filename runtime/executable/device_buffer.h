@@ -23,11 +23,10 @@ class DeviceBuffer {
  public:
   // A buffer holding `bytes` (exactly the shape's byte size).
   static absl::StatusOr<std::unique_ptr<DeviceBuffer>> FromHostBuffer(
-      std::shared_ptr<Platform> platform, const ShapeProto& shape,
-      absl::Span<const uint8_t> bytes);
+      std::shared_ptr<Platform> platform, const ShapeProto& shape, absl::Span<const uint8_t> bytes);
   // An uninitialized buffer of the shape's byte size.
-  static absl::StatusOr<std::unique_ptr<DeviceBuffer>> Allocate(
-      std::shared_ptr<Platform> platform, const ShapeProto& shape);
+  static absl::StatusOr<std::unique_ptr<DeviceBuffer>> Allocate(std::shared_ptr<Platform> platform,
+                                                                const ShapeProto& shape);
 
   ~DeviceBuffer();
   DeviceBuffer(const DeviceBuffer&) = delete;
