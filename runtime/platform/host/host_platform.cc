@@ -4,9 +4,11 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <set>
 #include <thread>
+#include <unordered_map>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
@@ -204,16 +206,57 @@ class HostPlatform : public Platform {
     return CreateHostKernelLoader();
   }
 
+  ~HostPlatform() override {
+    for (const auto& [size, ptr] : cache_) std::free(ptr);
+  }
+
+  // Blocks of kHostCachedBlockMin bytes or more are kept when freed (up to
+  // kHostBlockCacheBytes in all) and handed out again for the same rounded
+  // size: a fresh large block comes from mmap and page-faults on first
+  // touch, which costs more than the kernels that fill it (a new result
+  // buffer per Executable::ExecuteBuffers). Hand-written: the C library's
+  // allocator returns such blocks to the system at once.
   absl::StatusOr<DeviceMemory> Allocate(int64_t size) override {
-    int64_t rounded =
+    const int64_t rounded =
         std::max<int64_t>(kAlignment, (size + kAlignment - 1) / kAlignment * kAlignment);
+    const bool large = rounded >= kHostCachedBlockMin;
+    if (large) {
+      std::lock_guard<std::mutex> lock(cache_mu_);
+      if (auto it = cache_.find(rounded); it != cache_.end()) {
+        void* ptr = it->second;
+        cache_.erase(it);
+        cached_bytes_ -= rounded;
+        live_.emplace(ptr, rounded);
+        return DeviceMemory{ptr, size};
+      }
+    }
     void* ptr = std::aligned_alloc(kAlignment, static_cast<size_t>(rounded));
     if (ptr == nullptr) {
       return absl::ResourceExhaustedError(absl::StrCat("cannot allocate ", size, " bytes"));
     }
+    if (large) {
+      std::lock_guard<std::mutex> lock(cache_mu_);
+      live_.emplace(ptr, rounded);
+    }
     return DeviceMemory{ptr, size};
   }
-  void Free(DeviceMemory memory) override { std::free(memory.ptr); }
+  void Free(DeviceMemory memory) override {
+    if (memory.ptr == nullptr) return;
+    {
+      std::lock_guard<std::mutex> lock(cache_mu_);
+      auto it = live_.find(memory.ptr);
+      if (it != live_.end()) {
+        const int64_t rounded = it->second;
+        live_.erase(it);
+        if (cached_bytes_ + rounded <= kHostBlockCacheBytes) {
+          cache_.emplace(rounded, memory.ptr);
+          cached_bytes_ += rounded;
+          return;
+        }
+      }
+    }
+    std::free(memory.ptr);
+  }
 
   absl::StatusOr<std::unique_ptr<Stream>> AcquireStream() override {
     return std::unique_ptr<Stream>(new HostStream(&pool_));
@@ -225,6 +268,10 @@ class HostPlatform : public Platform {
  private:
   std::set<std::string> features_;
   ThreadPool pool_;
+  std::mutex cache_mu_;
+  std::multimap<int64_t, void*> cache_;      // rounded size -> free block
+  std::unordered_map<void*, int64_t> live_;  // large blocks handed out
+  int64_t cached_bytes_ = 0;
 };
 
 }  // namespace
