@@ -32,7 +32,14 @@ trap 'rm -f "$out"' EXIT
   "--benchmark_min_time=$min_time" --benchmark_out="$out" --benchmark_out_format=json
 [ -n "$json" ] && cp "$out" "$json"
 
-python3 - "$out" << 'PY'
+# numpy comes with Debian's /usr/bin/python3 (python3-numpy); another
+# python3 earlier on PATH may lack it. The OpenBLAS environment is the
+# one the runtime's GEMM and the cblas baselines ran under.
+py=python3
+if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+  py=/usr/bin/python3
+fi
+"$py" - "$out" << 'PY'
 import json, sys, timeit
 data = json.load(open(sys.argv[1]))
 runs = {b["name"].split("/")[0]: b for b in data["benchmarks"] if not b.get("error_occurred")}
@@ -90,13 +97,34 @@ except ImportError:
 x = np.full((2048, 4096), 0.5, np.float32); y = np.full((2048, 4096), 0.25, np.float32)
 def best(f):
     return min(timeit.repeat(f, number=1, repeat=10))
-print("\n| program | numpy time |")
-print("|---|---|")
-print(f"| x*y+x [2048,4096] | {best(lambda: x * y + x) * 1e3:.2f} ms |")
-print(f"| tanh [2048,4096] | {best(lambda: np.tanh(x)) * 1e3:.2f} ms |")
-print(f"| row sum [2048,4096] | {best(lambda: x.sum(axis=1)) * 1e3:.2f} ms |")
 t = np.full((4096, 4096), 0.5, np.float32)
-print(f"| transpose [4096,4096] | {best(lambda: np.ascontiguousarray(t.T)) * 1e3:.2f} ms |")
 a = np.full((1024, 1024), 0.5, np.float32)
-print(f"| dot [1024,1024]^2 | {best(lambda: a @ a) * 1e3:.2f} ms |")
+s = np.full((4096, 1024), 0.5, np.float32)
+def softmax():
+    e = np.exp(s - s.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+mx = np.full((256, 1024), 0.5, np.float32); w1 = np.full((1024, 4096), 0.25, np.float32)
+w2 = np.full((4096, 1024), -0.25, np.float32); b1 = np.full(4096, 0.125, np.float32)
+b2 = np.ones(1024, np.float32)
+def ms(name):
+    r = runs.get(name)
+    if r is None:
+        return None
+    return r["real_time"] / {"ns": 1e6, "us": 1e3, "ms": 1, "s": 1e-3}[r["time_unit"]]
+print(f"\n| program (numpy {np.__version__}) | this project | numpy | ratio (numpy time / ours) |")
+print("|---|---|---|---|")
+for label, name, f in [
+        ("x*y+x [2048,4096]", "BM_Elementwise", lambda: x * y + x),
+        ("tanh [2048,4096]", "BM_Tanh", lambda: np.tanh(x)),
+        ("row sum [2048,4096]", "BM_RowSum", lambda: x.sum(axis=1)),
+        ("softmax rows of [4096,1024]", "BM_Softmax", softmax),
+        ("transpose [4096,4096]", "BM_Transpose", lambda: np.ascontiguousarray(t.T)),
+        ("dot [1024,1024]^2", "BM_Dot", lambda: a @ a),
+        ("MLP block 256x1024x4096x1024", "BM_Mlp",
+         lambda: np.maximum(mx @ w1 + b1, 0) @ w2 + b2)]:
+    theirs, ours = best(f) * 1e3, ms(name)
+    if ours is None:
+        print(f"| {label} | (not run) | {theirs:.2f} ms | |")
+    else:
+        print(f"| {label} | {ours:.2f} ms | {theirs:.2f} ms | {theirs / ours:.2f} |")
 PY

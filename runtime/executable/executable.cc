@@ -432,6 +432,28 @@ void Executable::DropArena(std::unique_ptr<Arena> arena) const {
   --arena_count_;
 }
 
+absl::Status Executable::CheckCanExecute(size_t argument_count) const {
+  if (!platform_->CanExecute()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("platform '", platform_->name(), "' cannot execute kernels on this machine"));
+  }
+  if (argument_count != parameters_.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("executable takes ", parameters_.size(), " arguments, got ", argument_count));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Executable::FinishExecution(Stream& stream, std::unique_ptr<Arena> arena) const {
+  absl::Status drained = stream.Synchronize();
+  if (drained.ok()) {
+    ReturnArena(std::move(arena));
+  } else {
+    DropArena(std::move(arena));
+  }
+  return drained;
+}
+
 absl::StatusOr<std::vector<std::vector<uint8_t>>> Executable::Execute(
     absl::Span<const absl::Span<const uint8_t>> arguments, const ExecuteOptions& options) const {
   std::vector<std::vector<uint8_t>> results(proto_.result().leaves_size());
@@ -447,14 +469,7 @@ absl::StatusOr<std::vector<std::vector<uint8_t>>> Executable::Execute(
 absl::Status Executable::ExecuteInto(absl::Span<const absl::Span<const uint8_t>> arguments,
                                      absl::Span<const absl::Span<uint8_t>> results,
                                      const ExecuteOptions& options) const {
-  if (!platform_->CanExecute()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("platform '", platform_->name(), "' cannot execute kernels on this machine"));
-  }
-  if (arguments.size() != parameters_.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("executable takes ", parameters_.size(),
-                                                   " arguments, got ", arguments.size()));
-  }
+  AOT_RETURN_IF_ERROR(CheckCanExecute(arguments.size()));
   for (size_t i = 0; i < arguments.size(); ++i) {
     int64_t expected = parameters_[i].slice().size();
     if (static_cast<int64_t>(arguments[i].size()) != expected) {
@@ -548,27 +563,14 @@ absl::Status Executable::ExecuteInto(absl::Span<const absl::Span<const uint8_t>>
   }
   // Work queued on the stream may still use the arena: wait for it before
   // another execution takes the arena (also on error paths).
-  absl::Status drained = stream->Synchronize();
-  if (status.ok()) status = drained;
-  if (drained.ok()) {
-    ReturnArena(std::move(arena));
-  } else {
-    DropArena(std::move(arena));
-  }
+  status.Update(FinishExecution(*stream, std::move(arena)));
   return status;
 }
 
 absl::StatusOr<std::vector<std::unique_ptr<DeviceBuffer>>> Executable::ExecuteBuffers(
     absl::Span<DeviceBuffer* const> arguments, absl::Span<const int64_t> non_donatable,
     const ExecuteOptions& options) const {
-  if (!platform_->CanExecute()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("platform '", platform_->name(), "' cannot execute kernels on this machine"));
-  }
-  if (arguments.size() != parameters_.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("executable takes ", parameters_.size(),
-                                                   " arguments, got ", arguments.size()));
-  }
+  AOT_RETURN_IF_ERROR(CheckCanExecute(arguments.size()));
   for (size_t i = 0; i < arguments.size(); ++i) {
     if (arguments[i] == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat("argument ", i, " is null"));
@@ -671,13 +673,7 @@ absl::StatusOr<std::vector<std::unique_ptr<DeviceBuffer>>> Executable::ExecuteBu
     return absl::OkStatus();
   }();
   // Work queued on the stream may still use the arena and the results.
-  absl::Status drained = stream->Synchronize();
-  if (status.ok()) status = drained;
-  if (drained.ok()) {
-    ReturnArena(std::move(arena));
-  } else {
-    DropArena(std::move(arena));
-  }
+  status.Update(FinishExecution(*stream, std::move(arena)));
   if (!status.ok()) return status;
   return results;
 }

@@ -130,6 +130,12 @@ class Executable {
   // An arena the device may still use (its stream failed to drain): freed,
   // never reused.
   void DropArena(std::unique_ptr<Arena> arena) const;
+  // The platform can run kernels and `argument_count` is the parameter count.
+  absl::Status CheckCanExecute(size_t argument_count) const;
+  // Waits for the work queued on `stream` (which may still use the arena,
+  // also on error paths), then gives the arena back, or drops it when the
+  // stream failed to drain. Returns the drain status.
+  absl::Status FinishExecution(Stream& stream, std::unique_ptr<Arena> arena) const;
   std::vector<int64_t> arena_offsets_;  // by allocation index (-1: constant)
   // By result leaf: the allocation the host may place in the caller's
   // result buffer (-1: copied out).
