@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/backend/buffer_assignment.h"
+#include "compiler/backend/embedded_constants.h"
 #include "compiler/backend/thunk_emitter.h"
 #include "compiler/codegen/llvm_backend.h"
 #include "compiler/passes/call_inliner.h"
@@ -313,6 +314,7 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
   *e.mutable_abi_version() = AbiVersionFor(target);
   *e.mutable_hlo_module()->mutable_hlo_module() = m.ToProto();
   *e.mutable_hlo_module()->mutable_config() = m.ConfigToProto();
+  ElideEmbeddedConstantPayloads(&e);
   AOT_RETURN_IF_ERROR(AddEntryInterface(m, *assignment, &e));
   AddMetadata(target, options, &e);
 

@@ -9,6 +9,7 @@
 
 #include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
+#include "compiler/backend/embedded_constants.h"
 #include "compiler/hlo/hlo_parser.h"
 #include "compiler/interpreter/evaluator.h"
 #include "compiler/target/target_config.h"
@@ -298,6 +299,65 @@ ENTRY e {
   EXPECT_EQ(e.binary().size(), 128u * 4);
   ASSERT_GE(e.constants_size(), 1);
   for (const ConstantProto& c : e.constants()) EXPECT_EQ(c.binary_offset(), 0);
+}
+
+// A constant of 1 KiB or more is stored once (CONTRACT.md s. 7): its bytes
+// in `binary`, its literal in the embedded module reduced to its shape;
+// tools get the elements back from `binary` (a non-default layout
+// included). A small constant keeps its literal.
+TEST(CompilerTest, LargeConstantsAreNotRepeatedInTheEmbeddedModule) {
+  std::string rows;
+  for (int r = 0; r < 32; ++r) {
+    absl::StrAppend(&rows, r == 0 ? "{" : ",{");
+    for (int c = 0; c < 16; ++c) absl::StrAppend(&rows, c == 0 ? "" : ",", (r * 16 + c) % 7 - 3);
+    absl::StrAppend(&rows, "}");
+  }
+  auto module = ParseHloModule(absl::StrCat(R"(HloModule consts
+ENTRY e {
+  p = f32[32,16]{0,1} parameter(0)
+  big = f32[32,16]{0,1} constant({)",
+                                            rows, R"(})
+  small = f32[16]{0} constant({1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16})
+  bs = f32[32,16]{0,1} broadcast(small), dimensions={1}
+  a = f32[32,16]{0,1} add(p, big)
+  ROOT m = f32[32,16]{0,1} multiply(a, bs)
+})"));
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto compiled = Compile(**module, *ShippedTargetConfig("host-x86-64-v2"));
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  const ExecutableProto& e = (*compiled)->proto();
+  int elided = 0, kept = 0;
+  for (const HloComputationProto& c : e.hlo_module().hlo_module().computations()) {
+    for (const HloInstructionProto& i : c.instructions()) {
+      if (i.opcode() != "constant") continue;
+      if (i.literal().f32s_size() == 0) {
+        ++elided;
+        EXPECT_EQ(i.name(), "big");
+        EXPECT_EQ(i.literal().shape().dimensions_size(), 2);
+      } else {
+        ++kept;
+      }
+    }
+  }
+  EXPECT_EQ(elided, 1);
+  EXPECT_GE(kept, 1);
+  HloModuleProto restored = e.hlo_module().hlo_module();
+  ASSERT_TRUE(RestoreEmbeddedConstantPayloads(e, &restored).ok());
+  auto rebuilt = HloModuleFromProto(restored, &e.hlo_module().config());
+  ASSERT_TRUE(rebuilt.ok()) << rebuilt.status();
+  std::vector<Literal> args = RandomArguments(**module, 3);
+  HloEvaluator evaluator;
+  auto expected = evaluator.Evaluate(**module, args);
+  auto actual = evaluator.Evaluate(**rebuilt, args);
+  ASSERT_TRUE(expected.ok() && actual.ok());
+  EXPECT_EQ(expected->raw(), actual->raw());
+  // Without its bytes in binary, an elided literal is an error naming it.
+  ExecutableProto no_constants = e;
+  no_constants.clear_constants();
+  HloModuleProto unrestorable = e.hlo_module().hlo_module();
+  absl::Status status = RestoreEmbeddedConstantPayloads(no_constants, &unrestorable);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(status.message()), HasSubstr("embedded HLO constant 'big'"));
 }
 
 }  // namespace

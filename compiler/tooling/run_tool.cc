@@ -13,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "compiler/backend/compiler.h"
+#include "compiler/backend/embedded_constants.h"
 #include "compiler/hlo/hlo_module.h"
 #include "compiler/hlo/hlo_module_loader.h"
 #include "compiler/interpreter/evaluator.h"
@@ -313,8 +314,12 @@ int Runner::RunFile(const std::string& path, size_t index, size_t count) {
   }
   std::unique_ptr<HloModule> embedded;
   if (proto->hlo_module().hlo_module().computations_size() > 0) {
-    auto module =
-        HloModuleFromProto(proto->hlo_module().hlo_module(), &proto->hlo_module().config());
+    // Large constants are stored once, in `binary`: the embedded module
+    // gets their elements back from there.
+    HloModuleProto with_constants = proto->hlo_module().hlo_module();
+    absl::Status restored = RestoreEmbeddedConstantPayloads(*proto, &with_constants);
+    if (!restored.ok()) return Fail(WithPath(path, restored), 2);
+    auto module = HloModuleFromProto(with_constants, &proto->hlo_module().config());
     if (!module.ok()) {
       return Fail(WithPath(path, absl::Status(module.status().code(),
                                               absl::StrCat("embedded HLO module: ",
