@@ -37,17 +37,17 @@ void ElideEmbeddedConstantPayloads(ExecutableProto* executable) {
   for (const ConstantProto& c : executable->constants()) stored.emplace(c.name(), &c);
   ForEachConstantInstruction(executable->mutable_hlo_module()->mutable_hlo_module(),
                              [&](HloInstructionProto& i) {
-    auto it = stored.find(i.name());
-    const ShapeProto& shape = i.literal().shape();
-    if (it == stored.end() || !runtime_shape::IsArray(shape) ||
-        it->second->size() < kElidedConstantBytes ||
-        it->second->size() != runtime_shape::ByteSize(shape)) {
-      return;
-    }
-    LiteralProto only_shape;
-    *only_shape.mutable_shape() = shape;
-    *i.mutable_literal() = std::move(only_shape);
-  });
+                               auto it = stored.find(i.name());
+                               const ShapeProto& shape = i.literal().shape();
+                               if (it == stored.end() || !runtime_shape::IsArray(shape) ||
+                                   it->second->size() < kElidedConstantBytes ||
+                                   it->second->size() != runtime_shape::ByteSize(shape)) {
+                                 return;
+                               }
+                               LiteralProto only_shape;
+                               *only_shape.mutable_shape() = shape;
+                               *i.mutable_literal() = std::move(only_shape);
+                             });
 }
 
 absl::Status RestoreEmbeddedConstantPayloads(const ExecutableProto& executable,
