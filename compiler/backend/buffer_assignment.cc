@@ -5,7 +5,6 @@
 #include <optional>
 #include <set>
 
-#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/codegen/kernel_emitter.h"
@@ -324,7 +323,7 @@ class BufferAssigner {
     for (int64_t leaf = 0; leaf < static_cast<int64_t>(leaves.size()); ++leaf) {
       int id = BufferOf(root, leaf);
       auto target = alias_target.find(leaf);
-      if (id >= 0 && absl::c_linear_search(parameter_leaf_buffer_, id) &&
+      if (id >= 0 && InParameterAllocation(id) &&
           (target == alias_target.end() || target->second != id)) {
         r_.buffers_[id].last_read = position_ + 1;
       }
@@ -381,10 +380,8 @@ class BufferAssigner {
     // staging buffer, filled before any of them runs.
     std::vector<std::pair<int, int>> staging_copies;
     for (auto& [source, param] : alias_copies) {
-      const int64_t allocation = r_.buffers_[source].allocation;
-      if (allocation < 0 ||
-          r_.allocations_[allocation].kind() != BufferAllocationProto::PARAMETER ||
-          !r_.allocations_[allocation].maybe_live_out()) {
+      if (!InParameterAllocation(source) ||
+          !r_.allocations_[r_.buffers_[source].allocation].maybe_live_out()) {
         continue;
       }
       int staging = r_.NewBuffer(absl::StrCat(root->name(), ".alias_staging{", source, "}"),
@@ -458,6 +455,13 @@ class BufferAssigner {
       r_.output_copies_.push_back({r_.slice_of_buffer_[source], r_.slice_of_buffer_[out]});
     }
     return absl::OkStatus();
+  }
+
+  // Whether buffer `id` is an entry parameter leaf's (its allocation).
+  bool InParameterAllocation(int id) const {
+    const int64_t allocation = r_.buffers_[id].allocation;
+    return allocation >= 0 &&
+           r_.allocations_[allocation].kind() == BufferAllocationProto::PARAMETER;
   }
 
   // Whether entry instruction `instr` computes each element of its array

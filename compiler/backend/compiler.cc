@@ -95,6 +95,12 @@ absl::Status CheckModuleSupported(const HloModule& module, PlatformKind platform
 // Opcodes behind an emission flag of the staged rollout (CONTRACT.md s. 6)
 // compile only with the flag on, by default or for this compile: runtimes
 // released before the flag's runtime support reject them.
+// Whether the compile may emit what `flag` gates: on by default, or turned
+// on for this compile.
+bool EmissionFlagOn(const EmissionFlag& flag, const CompileOptions& options) {
+  return flag.enabled_by_default || absl::c_linear_search(options.emission_flags, flag.name);
+}
+
 absl::Status CheckEmissionFlags(const HloModule& module, const CompileOptions& options) {
   for (const std::string& name : options.emission_flags) {
     if (FindEmissionFlag(name) == nullptr) {
@@ -108,10 +114,7 @@ absl::Status CheckEmissionFlags(const HloModule& module, const CompileOptions& o
     for (HloInstruction* i : c->instructions()) {
       absl::string_view opcode = HloOpcodeString(i->opcode());
       const EmissionFlag* flag = EmissionFlagForOpcode(opcode);
-      if (flag == nullptr || flag->enabled_by_default ||
-          absl::c_linear_search(options.emission_flags, flag->name)) {
-        continue;
-      }
+      if (flag == nullptr || EmissionFlagOn(*flag, options)) continue;
       return absl::UnimplementedError(absl::StrCat(
           "instruction '", i->name(), "' (", opcode, "): the opcode is behind the emission flag '",
           flag->name, "', off by default until ", kForwardWindowDays,
@@ -123,23 +126,17 @@ absl::Status CheckEmissionFlags(const HloModule& module, const CompileOptions& o
   return absl::OkStatus();
 }
 
-bool EmissionFlagOn(absl::string_view name, const CompileOptions& options) {
-  const EmissionFlag* flag = FindEmissionFlag(name);
-  return flag != nullptr &&
-         (flag->enabled_by_default || absl::c_linear_search(options.emission_flags, name));
-}
-
 // input_output_alias is honoured only with its emission flag on: older
 // runtimes reject thunks that write a parameter. Off, a may-alias entry is
 // dropped (the result gets a buffer of its own, which "may" allows) and a
 // must-alias one is an error.
 absl::Status ApplyInputOutputAliasFlag(HloModule& module, const CompileOptions& options) {
   constexpr absl::string_view kFlag = "emit_input_output_alias";
+  const EmissionFlag* flag = FindEmissionFlag(kFlag);
   std::vector<HloInputOutputAlias>& aliases = module.mutable_config()->input_output_aliases;
-  if (aliases.empty() || EmissionFlagOn(kFlag, options)) return absl::OkStatus();
+  if (aliases.empty() || EmissionFlagOn(*flag, options)) return absl::OkStatus();
   for (const HloInputOutputAlias& a : aliases) {
     if (!a.must_alias) continue;
-    const EmissionFlag* flag = FindEmissionFlag(kFlag);
     AOT_ASSIGN_OR_RETURN(Date support, Date::Parse(flag->runtime_support_since));
     return absl::UnimplementedError(absl::StrCat(
         "input_output_alias ", a.ToString(), ": must-alias needs the emission flag '", kFlag,

@@ -1,9 +1,7 @@
 #include "compiler/backend/embedded_constants.h"
 
-#include <cstring>
 #include <map>
 #include <string>
-#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "compiler/hlo/literal.h"
@@ -77,11 +75,9 @@ absl::Status RestoreEmbeddedConstantPayloads(const ExecutableProto& executable,
       return;
     }
     Literal literal(*literal_shape);
-    std::vector<uint8_t> logical(static_cast<size_t>(bytes));
     runtime_shape::PhysicalToLogical(
         shape, reinterpret_cast<const uint8_t*>(binary.data() + c->binary_offset()),
-        logical.data());
-    std::memcpy(literal.raw_data(), logical.data(), logical.size());
+        literal.raw_data());
     *i.mutable_literal() = literal.ToProto();
   });
   return status;

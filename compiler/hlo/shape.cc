@@ -136,6 +136,17 @@ const Shape& Shape::Subshape(absl::Span<const int64_t> index) const {
   return *s;
 }
 
+const Shape* Shape::FindSubshape(absl::Span<const int64_t> index) const {
+  const Shape* s = this;
+  for (int64_t i : index) {
+    if (!s->IsTuple() || i < 0 || i >= static_cast<int64_t>(s->tuple_shapes_.size())) {
+      return nullptr;
+    }
+    s = &s->tuple_shapes_[i];
+  }
+  return s;
+}
+
 std::string Shape::ToString(bool print_layout) const {
   if (IsTuple()) {
     std::vector<std::string> parts;

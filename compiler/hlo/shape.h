@@ -71,6 +71,9 @@ class Shape {
   std::vector<Shape> FlattenLeaves() const;
   // The subshape at `index` (a path of tuple indices).
   const Shape& Subshape(absl::Span<const int64_t> index) const;
+  // The same, or nullptr when `index` leaves the shape (an index into an
+  // array, or out of a tuple's range): for indices read from input.
+  const Shape* FindSubshape(absl::Span<const int64_t> index) const;
 
   // "f32[2,3]{1,0}", "(f32[], s32[4]{0})", "pred[]", "token[]".
   // `print_layout` prints layouts of rank >= 1 arrays (default or not).

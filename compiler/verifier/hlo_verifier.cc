@@ -137,18 +137,6 @@ class ModuleVerifier {
   }
 
  private:
-  // The subshape of `shape` at `index`, or nullptr when the index leaves it.
-  static const Shape* Subshape(const Shape& shape, const std::vector<int64_t>& index) {
-    const Shape* s = &shape;
-    for (int64_t i : index) {
-      if (!s->IsTuple() || i < 0 || i >= static_cast<int64_t>(s->tuple_shapes().size())) {
-        return nullptr;
-      }
-      s = &s->tuple_shapes(i);
-    }
-    return s;
-  }
-
   // input_output_alias: each entry names an array leaf of the result and an
   // array leaf of an entry parameter of the same shape (layout included);
   // no result leaf and no parameter leaf is aliased twice.
@@ -157,7 +145,7 @@ class ModuleVerifier {
     std::set<std::pair<int64_t, std::vector<int64_t>>> parameters;
     for (const HloInputOutputAlias& a : module_.config().input_output_aliases) {
       std::string what = absl::StrCat("input_output_alias ", a.ToString());
-      const Shape* out = Subshape(entry.root_instruction()->shape(), a.output_index);
+      const Shape* out = entry.root_instruction()->shape().FindSubshape(a.output_index);
       if (out == nullptr || !out->IsArray()) {
         return Invalid(what, ": the output index is not an array leaf of the result ",
                        entry.root_instruction()->shape().ToString());
@@ -166,7 +154,7 @@ class ModuleVerifier {
         return Invalid(what, ": the entry computation has ", entry.num_parameters(), " parameters");
       }
       const Shape& param_shape = entry.parameter_instruction(a.parameter_number)->shape();
-      const Shape* in = Subshape(param_shape, a.parameter_index);
+      const Shape* in = param_shape.FindSubshape(a.parameter_index);
       if (in == nullptr || !in->IsArray()) {
         return Invalid(what, ": the parameter index is not an array leaf of parameter ",
                        a.parameter_number, " (", param_shape.ToString(), ")");

@@ -1,6 +1,8 @@
 // The forward check of artifacts against releases, rule by rule.
 #include "harness/release/forward_check.h"
 
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -60,35 +62,56 @@ TEST(ForwardCheckTest, CurrentOutputAgainstThisRuntimeIsClean) {
   }
 }
 
+// `hlo` compiled for host-x86-64-v2 with the emission flag `flag` on.
+std::unique_ptr<CompiledModule> CompileWithFlag(absl::string_view hlo, const std::string& flag) {
+  auto module = ParseHloModule(hlo);
+  EXPECT_TRUE(module.ok()) << module.status();
+  if (!module.ok()) return nullptr;
+  CompileOptions options;
+  options.emission_flags = {flag};
+  auto compiled = Compile(**module, *ShippedTargetConfig("host-x86-64-v2"), options);
+  EXPECT_TRUE(compiled.ok()) << compiled.status();
+  return compiled.ok() ? *std::move(compiled) : nullptr;
+}
+
+// The forward check of `bytes` against each release under golden/, by
+// release id.
+std::map<std::string, std::vector<ForwardFinding>> CheckAgainstEachRelease(
+    const std::string& bytes, const std::string& test) {
+  std::map<std::string, std::vector<ForwardFinding>> findings;
+  auto releases = LoadReleases("golden");
+  EXPECT_TRUE(releases.ok()) << releases.status();
+  if (!releases.ok()) return findings;
+  for (const ReleaseSnapshot& release : *releases) {
+    auto checker = LoadForwardChecker("golden", release, nullptr);
+    EXPECT_TRUE(checker.ok()) << release.id << ": " << checker.status();
+    if (checker.ok()) findings[release.id] = (*checker)->Check({"host-x86-64-v2", test, bytes});
+  }
+  return findings;
+}
+
 // The staged rollout as the gate sees it: with the emission flag on, the
 // compiler's output holds an opcode (and libm imports) the release cut
 // before runtime support rejects, and the release cut with it accepts.
 TEST(ForwardCheckTest, FlagOnEmissionIsAnErrorForReleasesBeforeRuntimeSupport) {
-  auto module = ParseHloModule(R"(
+  auto compiled = CompileWithFlag(R"(
 HloModule m
 ENTRY e {
   x = f32[64] parameter(0)
   ROOT r = f32[64] acos(x)
-})");
-  ASSERT_TRUE(module.ok()) << module.status();
-  CompileOptions options;
-  options.emission_flags = {"emit_inverse_and_hyperbolic_math"};
-  auto compiled = Compile(**module, *ShippedTargetConfig("host-x86-64-v2"), options);
-  ASSERT_TRUE(compiled.ok()) << compiled.status();
-  const std::string bytes = (*compiled)->SerializeAsString();
-  auto releases = LoadReleases("golden");
-  ASSERT_TRUE(releases.ok()) << releases.status();
+})",
+                                  "emit_inverse_and_hyperbolic_math");
+  ASSERT_NE(compiled, nullptr);
   int checked = 0;
-  for (const ReleaseSnapshot& release : *releases) {
-    SCOPED_TRACE(release.id);
-    auto checker = LoadForwardChecker("golden", release, nullptr);
-    ASSERT_TRUE(checker.ok()) << checker.status();
-    std::vector<std::string> rules = Rules((*checker)->Check({"host-x86-64-v2", "acos", bytes}));
-    if (release.id == "2026-11-30-ef39c03e") {
+  for (const auto& [id, findings] :
+       CheckAgainstEachRelease(compiled->SerializeAsString(), "acos")) {
+    SCOPED_TRACE(id);
+    std::vector<std::string> rules = Rules(findings);
+    if (id == "2026-11-30-ef39c03e") {
       EXPECT_THAT(rules, ::testing::Contains("UNKNOWN_OPCODE"));
       EXPECT_THAT(rules, ::testing::Contains("UNRESOLVED_KERNEL_SYMBOL"));
       ++checked;
-    } else if (release.id == "2026-12-02-78f502db") {
+    } else if (id == "2026-12-02-78f502db") {
       EXPECT_THAT(rules, ::testing::Not(::testing::Contains("UNKNOWN_OPCODE")));
       EXPECT_THAT(rules, ::testing::Not(::testing::Contains("UNRESOLVED_KERNEL_SYMBOL")));
       ++checked;
@@ -101,31 +124,23 @@ ENTRY e {
 // cut before its runtime support, and a required one (not ignorable), so
 // each of them reports it as an error naming the field path.
 TEST(ForwardCheckTest, FlagOnAliasesAreUnknownToReleasesBeforeRuntimeSupport) {
-  auto module = ParseHloModule(R"(
+  auto compiled = CompileWithFlag(R"(
 HloModule m, input_output_alias={ {}: (0, {}) }
 ENTRY e {
   x = f32[64] parameter(0)
   ROOT r = f32[64] negate(x)
-})");
-  ASSERT_TRUE(module.ok()) << module.status();
-  CompileOptions options;
-  options.emission_flags = {"emit_input_output_alias"};
-  auto compiled = Compile(**module, *ShippedTargetConfig("host-x86-64-v2"), options);
-  ASSERT_TRUE(compiled.ok()) << compiled.status();
-  ASSERT_EQ((*compiled)->proto().input_output_aliases_size(), 1);
-  const std::string bytes = (*compiled)->SerializeAsString();
-  auto releases = LoadReleases("golden");
-  ASSERT_TRUE(releases.ok()) << releases.status();
+})",
+                                  "emit_input_output_alias");
+  ASSERT_NE(compiled, nullptr);
+  ASSERT_EQ(compiled->proto().input_output_aliases_size(), 1);
   int checked = 0;
-  for (const ReleaseSnapshot& release : *releases) {
-    const bool before = release.id == "2026-11-30-ef39c03e" || release.id == "2026-12-02-78f502db";
+  for (const auto& [id, findings] :
+       CheckAgainstEachRelease(compiled->SerializeAsString(), "alias")) {
+    const bool before = id == "2026-11-30-ef39c03e" || id == "2026-12-02-78f502db";
     // The release cut with the runtime support reads it.
-    const bool with_support = release.id == "2026-12-02-a1e9ef6e";
+    const bool with_support = id == "2026-12-02-a1e9ef6e";
     if (!before && !with_support) continue;
-    SCOPED_TRACE(release.id);
-    auto checker = LoadForwardChecker("golden", release, nullptr);
-    ASSERT_TRUE(checker.ok()) << checker.status();
-    std::vector<ForwardFinding> findings = (*checker)->Check({"host-x86-64-v2", "alias", bytes});
+    SCOPED_TRACE(id);
     bool reported = false;
     for (const ForwardFinding& f : findings) {
       reported |= f.rule == "UNKNOWN_FIELD" && f.path == "input_output_aliases";

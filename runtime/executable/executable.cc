@@ -444,6 +444,10 @@ absl::Status Executable::CheckCanExecute(size_t argument_count) const {
   return absl::OkStatus();
 }
 
+DeviceMemory Executable::ArenaSlot(const Arena& arena, const BufferAllocationProto& a) const {
+  return DeviceMemory{static_cast<char*>(arena.memory.ptr) + arena_offsets_[a.index()], a.size()};
+}
+
 absl::Status Executable::FinishExecution(Stream& stream, std::unique_ptr<Arena> arena) const {
   absl::Status drained = stream.Synchronize();
   if (drained.ok()) {
@@ -533,7 +537,7 @@ absl::Status Executable::ExecuteInto(absl::Span<const absl::Span<const uint8_t>>
       continue;
     }
     if (m.ptr != nullptr) continue;  // a result computed in place
-    m = DeviceMemory{static_cast<char*>(arena->memory.ptr) + arena_offsets_[a.index()], a.size()};
+    m = ArenaSlot(*arena, a);
     if (a.kind() == BufferAllocationProto::PARAMETER) {
       absl::Span<const uint8_t> arg = arguments[a.parameter_number()];
       // Host: use the caller's bytes in place when suitably aligned (no
@@ -647,8 +651,7 @@ absl::StatusOr<std::vector<std::unique_ptr<DeviceBuffer>>> Executable::ExecuteBu
       } else if (a.kind() == BufferAllocationProto::PARAMETER) {
         m = arguments[a.parameter_number()]->memory();
       } else {
-        m = DeviceMemory{static_cast<char*>(arena->memory.ptr) + arena_offsets_[a.index()],
-                         a.size()};
+        m = ArenaSlot(*arena, a);
       }
     }
     // The execution starts: donated arguments become their results.

@@ -130,6 +130,8 @@ class Executable {
   // An arena the device may still use (its stream failed to drain): freed,
   // never reused.
   void DropArena(std::unique_ptr<Arena> arena) const;
+  // Allocation `a`'s place in `arena` (not a constant).
+  DeviceMemory ArenaSlot(const Arena& arena, const BufferAllocationProto& a) const;
   // The platform can run kernels and `argument_count` is the parameter count.
   absl::Status CheckCanExecute(size_t argument_count) const;
   // Waits for the work queued on `stream` (which may still use the arena,

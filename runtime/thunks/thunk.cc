@@ -30,12 +30,13 @@ absl::Status LoadContext::CheckSlice(const BufferSliceProto& slice, absl::string
 }
 
 bool IsAliasedParameterAllocation(const ExecutableProto& executable, int64_t allocation_index) {
+  // Validation made each aliased leaf's slice its parameter's allocation.
   for (const InputOutputAliasProto& alias : executable.input_output_aliases()) {
-    for (const EntryParameterProto& p : executable.parameters()) {
-      if (p.parameter_number() == alias.parameter_number() &&
-          p.slice().allocation_index() == allocation_index) {
-        return true;
-      }
+    if (executable.result()
+            .leaves(static_cast<int>(alias.result_leaf()))
+            .slice()
+            .allocation_index() == allocation_index) {
+      return true;
     }
   }
   return false;
