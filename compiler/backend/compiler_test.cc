@@ -224,14 +224,35 @@ TEST(CompilerTest, LongSortsWideScattersAndLargeConvolutionsTakeTheirFastForms) 
     ASSERT_TRUE(compiled.ok()) << compiled.status();
     const KernelThunkProto* scatter = kernel_of((*compiled)->proto(), "sc");
     ASSERT_NE(scatter, nullptr) << (*compiled)->ThunksToString();
-    EXPECT_EQ(scatter->launch_dimensions().block_count_x(), 3);  // 160 columns, 64 per block
+    // The thread count of a kernel's grid.
+    auto threads = [](const KernelThunkProto& k) {
+      return k.launch_dimensions().block_count_x() * k.launch_dimensions().threads_per_block_x();
+    };
+    // CUDA: the operand is copied into the output first (a copy thunk
+    // just before the kernel), then a thread per update element adds
+    // atomically. Host: blocks split the columns, 64 each.
+    auto copied_first = [&](const ExecutableProto& e) {
+      for (int i = 1; i < e.thunks_size(); ++i) {
+        if (e.thunks(i).info().name() == "sc") {
+          return e.thunks(i - 1).has_copy() && e.thunks(i - 1).info().name() == "sc.operand";
+        }
+      }
+      return false;
+    };
+    if (*cuda) {
+      EXPECT_EQ(threads(*scatter), 24 * 160);
+      EXPECT_TRUE(copied_first((*compiled)->proto())) << (*compiled)->ThunksToString();
+    } else {
+      EXPECT_EQ(scatter->launch_dimensions().block_count_x(), 3);  // 160 columns, 64 per block
+      EXPECT_FALSE(copied_first((*compiled)->proto())) << (*compiled)->ThunksToString();
+    }
     auto narrow = Parse("golden/modules/gather_scatter/scatter_add.hlo");
     ASSERT_NE(narrow, nullptr);
     compiled = Compile(*narrow, t, options);
     ASSERT_TRUE(compiled.ok()) << compiled.status();
     scatter = kernel_of((*compiled)->proto(), "sc");
     ASSERT_NE(scatter, nullptr) << (*compiled)->ThunksToString();
-    EXPECT_EQ(scatter->launch_dimensions().block_count_x(), 1);
+    EXPECT_EQ(threads(*scatter), *cuda ? 5 * 4 : 1);
 
     auto conv = Parse("golden/modules/conv_pool/conv3x3_im2col.hlo");
     ASSERT_NE(conv, nullptr);

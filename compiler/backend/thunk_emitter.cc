@@ -112,6 +112,15 @@ absl::Status ThunkEmitter::EmitInstruction(const HloInstruction& instr,
       return EmitKernel(instr, out);
     case HloOpcode::kCustomCall:
       return EmitCustomCall(instr, out);
+    case HloOpcode::kScatter:
+      if (ScatterUsesAtomics(instr, target_)) {
+        // The kernel applies only the updates, atomically, to an output
+        // that already holds the operand.
+        AOT_ASSIGN_OR_RETURN(auto from, assignment_.GetSlice(*instr.operand(0)));
+        AOT_ASSIGN_OR_RETURN(auto to, assignment_.GetSlice(instr));
+        EmitCopy(absl::StrCat(instr.name(), ".operand"), from, to, out);
+      }
+      return EmitKernel(instr, out);
     case HloOpcode::kWhile:
       return EmitWhile(instr, out);
     case HloOpcode::kConditional:
@@ -169,7 +178,7 @@ absl::Status ThunkEmitter::EmitKernel(const HloInstruction& instr,
     *k->add_arguments() = outputs[i];
     k->add_written(true);
   }
-  spec.update_in_place = assignment_.UpdatesInPlace(instr);
+  spec.update_in_place = assignment_.UpdatesInPlace(instr) || ScatterUsesAtomics(instr, target_);
   spec.scratch_shapes = KernelScratchShapes(instr);
   std::vector<BufferSliceProto> scratch = assignment_.GetScratchSlices(instr);
   if (scratch.size() != spec.scratch_shapes.size()) {

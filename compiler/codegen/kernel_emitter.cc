@@ -40,6 +40,14 @@ namespace {
 
 constexpr int64_t kHostThreadsPerBlock = 1024;
 constexpr int64_t kGpuThreadsPerBlock = 256;
+// GPU rows of at most this many elements are reduced by one warp each.
+constexpr int64_t kGpuWarpRowMaxLength = 256;
+// GPU sort rows of at most this many elements are sorted in shared memory
+// (a bitonic network, one block per row).
+constexpr int64_t kGpuSortMaxLength = 8192;
+// Static shared memory a kernel may declare on every CUDA device (more
+// needs a dynamic, opt-in allocation).
+constexpr int64_t kGpuStaticSharedBytes = 48 * 1024;
 // Insertion-sorted run length of a merge sort.
 constexpr int64_t kSortRun = 16;
 // Operand columns per block of a parallel scatter.
@@ -48,6 +56,74 @@ constexpr int64_t kScatterColumnsPerBlock = 64;
 absl::Status Unsupported(const HloInstruction& instr, absl::string_view what) {
   return absl::UnimplementedError(absl::StrCat("instruction '", instr.name(), "' (",
                                                HloOpcodeString(instr.opcode()), "): ", what));
+}
+
+// How a GPU scatter combines an update with one atomic operation: a
+// single-operand scatter whose combiner is one add / maximum / minimum /
+// and / or / xor of its two parameters, on an element type the hardware
+// has that atomic for (32- and 64-bit integers; f32 and f64 for add), or
+// that overwrites (returns the update) with unique_indices on an element
+// of 1, 2, 4 or 8 bytes (a plain store: no two updates meet).
+struct ScatterAtomic {
+  llvm::AtomicRMWInst::BinOp op = llvm::AtomicRMWInst::Xchg;
+  bool overwrite = false;
+};
+std::optional<ScatterAtomic> ScatterAtomicOf(const HloInstruction& scatter) {
+  if (scatter.opcode() != HloOpcode::kScatter || scatter.operand_count() != 3 ||
+      scatter.to_apply() == nullptr) {
+    return std::nullopt;
+  }
+  // The output is filled with the operand's bytes first: same layout.
+  const Shape& operand = scatter.operand(0)->shape();
+  const Shape& output = scatter.shape();
+  if (!operand.IsArray() || !(operand == output)) return std::nullopt;
+  const HloComputation& combiner = *scatter.to_apply();
+  if (combiner.num_parameters() != 2) return std::nullopt;
+  const HloInstruction* root = combiner.root_instruction();
+  const HloInstruction* old = combiner.parameter_instruction(0);
+  const HloInstruction* update = combiner.parameter_instruction(1);
+  const PrimitiveType type = scatter.shape().element_type();
+  ScatterAtomic atomic;
+  if (root == update) {
+    if (!scatter.attrs().unique_indices) return std::nullopt;
+    const int64_t bytes = Shape(type, {}).ByteSize();
+    if (type == PRED || (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8)) {
+      return std::nullopt;
+    }
+    atomic.overwrite = true;
+    return atomic;
+  }
+  if (root->operand_count() != 2 || !((root->operand(0) == old && root->operand(1) == update) ||
+                                      (root->operand(0) == update && root->operand(1) == old))) {
+    return std::nullopt;
+  }
+  const bool is_float = type == F32 || type == F64;
+  const bool is_int = type == S32 || type == U32 || type == S64 || type == U64;
+  const bool is_signed = type == S32 || type == S64;
+  switch (root->opcode()) {
+    case HloOpcode::kAdd:
+      if (!is_float && !is_int) return std::nullopt;
+      atomic.op = is_float ? llvm::AtomicRMWInst::FAdd : llvm::AtomicRMWInst::Add;
+      return atomic;
+    case HloOpcode::kMaximum:
+      if (!is_int) return std::nullopt;
+      atomic.op = is_signed ? llvm::AtomicRMWInst::Max : llvm::AtomicRMWInst::UMax;
+      return atomic;
+    case HloOpcode::kMinimum:
+      if (!is_int) return std::nullopt;
+      atomic.op = is_signed ? llvm::AtomicRMWInst::Min : llvm::AtomicRMWInst::UMin;
+      return atomic;
+    case HloOpcode::kAnd:
+    case HloOpcode::kOr:
+    case HloOpcode::kXor:
+      if (!is_int) return std::nullopt;
+      atomic.op = root->opcode() == HloOpcode::kAnd  ? llvm::AtomicRMWInst::And
+                  : root->opcode() == HloOpcode::kOr ? llvm::AtomicRMWInst::Or
+                                                     : llvm::AtomicRMWInst::Xor;
+      return atomic;
+    default:
+      return std::nullopt;
+  }
 }
 
 class KernelBuilder {
@@ -120,7 +196,10 @@ class KernelBuilder {
         AOT_ASSIGN_OR_RETURN(bool emitted,
                              gpu_ ? EmitGpuRowReduction(*root) : EmitHostRowReduction(*root));
         if (emitted) break;
-        if (!gpu_) {
+        if (gpu_) {
+          AOT_ASSIGN_OR_RETURN(emitted, EmitGpuColumnReduction(*root));
+          if (emitted) break;
+        } else {
           AOT_ASSIGN_OR_RETURN(emitted, EmitHostColumnReduction(*root));
           if (emitted) break;
           AOT_ASSIGN_OR_RETURN(emitted, EmitHostTiledTranspose(instr, *root));
@@ -195,10 +274,39 @@ class KernelBuilder {
     }
   }
 
+  // The target's launch limits (DeviceDescriptionProto), with those of
+  // every CUDA device this compiler targets where a spec leaves one unset.
+  struct GpuLimits {
+    int64_t threads_per_block = 1024;  // threads_per_block_limit
+    int64_t cores = 1;                 // core_count (SMs)
+    int64_t threads_per_core = 2048;   // threads_per_core_limit
+    int64_t blocks_x = 2147483647;     // block_dim_limit_x
+  };
+  GpuLimits Limits() const {
+    const DeviceDescriptionProto& d = target_.device_description();
+    GpuLimits l;
+    // Whole warps only: a limit below one warp is taken as one warp.
+    if (d.threads_per_block_limit() > 0) {
+      l.threads_per_block = std::max<int64_t>(32, d.threads_per_block_limit() / 32 * 32);
+    }
+    if (d.core_count() > 0) l.cores = d.core_count();
+    if (d.threads_per_core_limit() > 0) l.threads_per_core = d.threads_per_core_limit();
+    if (d.block_dim_limit_x() > 0) l.blocks_x = d.block_dim_limit_x();
+    return l;
+  }
+  // Threads of a GPU block for `wanted` threads: at most the target's limit.
+  int64_t GpuThreads(int64_t wanted) const {
+    return std::max<int64_t>(1, std::min(wanted, Limits().threads_per_block));
+  }
+
+  // One element per thread; on a GPU, a grid of more blocks than the
+  // target's block_dim_limit_x is capped there and each thread strides
+  // over the elements by the grid's size (ForEachElement).
   void SetElementParallelDims(int64_t n) {
-    int64_t per_block = gpu_ ? kGpuThreadsPerBlock : kHostThreadsPerBlock;
+    int64_t per_block = gpu_ ? GpuThreads(kGpuThreadsPerBlock) : kHostThreadsPerBlock;
     int64_t threads = std::max<int64_t>(1, std::min(per_block, n));
     int64_t blocks = std::max<int64_t>(1, (n + threads - 1) / threads);
+    if (gpu_) blocks = std::min(blocks, Limits().blocks_x);
     SetDims(blocks, threads);
   }
   void SetDims(int64_t blocks, int64_t threads) {
@@ -215,6 +323,13 @@ class KernelBuilder {
     llvm::BasicBlock* exit = llvm::BasicBlock::Create(context_, "elements.exit", fn_);
     if (gpu_) {
       llvm::Value* linear = b_.CreateAdd(b_.CreateMul(block_, threads_), thread_);
+      const int64_t grid = dims_.block_count_x() * dims_.threads_per_block_x();
+      if (grid < n) {  // capped at the target's block limit: a grid-stride loop
+        AOT_RETURN_IF_ERROR(emitter_->EmitStridedLoop(linear, n, grid, body));
+        b_.CreateBr(exit);
+        b_.SetInsertPoint(exit);
+        return absl::OkStatus();
+      }
       llvm::BasicBlock* work = llvm::BasicBlock::Create(context_, "element", fn_);
       b_.CreateCondBr(b_.CreateICmpULT(linear, b_.getInt64(n)), work, exit);
       b_.SetInsertPoint(work);
@@ -599,6 +714,86 @@ class KernelBuilder {
     return true;
   }
 
+  // GPU: a reduce of the leading dimensions of its one operand (a column
+  // reduction), XLA's tiled form. A block owns a tile of 32 columns: lane
+  // x of warp y accumulates the tile's column x over rows y, y + W, ... (W
+  // warps), so each warp reads 32 consecutive elements of a row
+  // (coalesced) instead of each thread striding down its own column; the W
+  // partials of a column meet in shared memory (rows padded to 33 slots
+  // against bank conflicts), and the first warp combines them and stores
+  // the tile's 32 results. Reassociates the reduction, as the row kernels
+  // do. Returns false (nothing emitted) for any other kernel.
+  absl::StatusOr<bool> EmitGpuColumnReduction(const HloInstruction& root) {
+    if (outputs_.size() != 1 || root.opcode() != HloOpcode::kReduce || root.operand_count() != 2) {
+      return false;
+    }
+    const Shape& in = root.operand(0)->shape();
+    std::vector<int64_t> reduced = root.dimensions();
+    std::sort(reduced.begin(), reduced.end());
+    if (reduced.empty() || static_cast<int64_t>(reduced.size()) == in.rank()) return false;
+    for (size_t i = 0; i < reduced.size(); ++i) {
+      if (reduced[i] != static_cast<int64_t>(i)) return false;  // not leading
+    }
+    int64_t rows = 1, cols = 1;
+    for (int64_t d = 0; d < in.rank(); ++d) {
+      (d < static_cast<int64_t>(reduced.size()) ? rows : cols) *= in.dimensions(d);
+    }
+    if (rows == 0 || cols == 0) return false;
+    llvm::Type* acc_type = ComputeType(root.shape().element_type(), context_);
+    const unsigned bits = acc_type->getPrimitiveSizeInBits();
+    if (bits == 0 || bits % 8 != 0) return false;
+    const int64_t warps = GpuThreads(kGpuThreadsPerBlock) / 32;
+    const int64_t tiles = (cols + 31) / 32;
+    if (tiles > Limits().blocks_x) return false;
+    SetDims(tiles, warps * 32);
+    llvm::Value* lane = b_.CreateAnd(thread_, b_.getInt64(31));
+    llvm::Value* warp = b_.CreateLShr(thread_, b_.getInt64(5));
+    llvm::Value* col = b_.CreateAdd(b_.CreateMul(block_, b_.getInt64(32)), lane);
+    llvm::Value* in_range = b_.CreateICmpULT(col, b_.getInt64(cols));
+    AOT_ASSIGN_OR_RETURN(llvm::Value * init, emitter_->Emit(*root.operand(1), IrIndex()));
+    llvm::AllocaInst* acc = emitter_->EntryAlloca(acc_type);
+    b_.CreateStore(init, acc);
+    auto combine = [&](llvm::Value* a, llvm::Value* b) -> absl::StatusOr<llvm::Value*> {
+      AOT_ASSIGN_OR_RETURN(auto r, emitter_->EmitScalarComputation(*root.to_apply(), {a, b}));
+      return r[0];
+    };
+    Shape in_logical(in.element_type(), in.dimensions());
+    AOT_RETURN_IF_ERROR(emitter_->EmitIf(in_range, [&]() -> absl::Status {
+      return emitter_->EmitStridedLoop(warp, rows, warps, [&](llvm::Value* i) -> absl::Status {
+        llvm::Value* linear = b_.CreateAdd(b_.CreateMul(i, b_.getInt64(cols)), col);
+        AOT_ASSIGN_OR_RETURN(llvm::Value * v,
+                             emitter_->Emit(*root.operand(0), IrIndex::Linear(linear, in_logical)));
+        AOT_ASSIGN_OR_RETURN(llvm::Value * sum, combine(b_.CreateLoad(acc_type, acc), v));
+        b_.CreateStore(sum, acc);
+        return absl::OkStatus();
+      });
+    }));
+    llvm::ArrayType* tile_type = llvm::ArrayType::get(acc_type, static_cast<uint64_t>(warps * 33));
+    auto* tile = new llvm::GlobalVariable(
+        *module_, tile_type, /*isConstant=*/false, llvm::GlobalValue::InternalLinkage,
+        llvm::UndefValue::get(tile_type), "column_partials", nullptr,
+        llvm::GlobalValue::NotThreadLocal, /*AddressSpace=*/3);
+    tile->setAlignment(llvm::Align(8));
+    auto slot = [&](llvm::Value* w) {
+      llvm::Value* i = b_.CreateAdd(b_.CreateMul(w, b_.getInt64(33)), lane);
+      return b_.CreateInBoundsGEP(tile_type, tile, {b_.getInt64(0), i});
+    };
+    b_.CreateStore(b_.CreateLoad(acc_type, acc), slot(warp));
+    b_.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
+    llvm::Value* first_warp = b_.CreateICmpEQ(warp, b_.getInt64(0));
+    AOT_RETURN_IF_ERROR(emitter_->EmitIf(b_.CreateAnd(first_warp, in_range), [&]() -> absl::Status {
+      llvm::Value* total = b_.CreateLoad(acc_type, slot(b_.getInt64(0)));
+      for (int64_t w = 1; w < warps; ++w) {
+        AOT_ASSIGN_OR_RETURN(total, combine(total, b_.CreateLoad(acc_type, slot(b_.getInt64(w)))));
+      }
+      const Shape& out = outputs_[0].shape();
+      outputs_[0].Store(b_, IrIndex::Linear(col, Shape(out.element_type(), out.dimensions())),
+                        total);
+      return absl::OkStatus();
+    }));
+    return true;
+  }
+
   // Host: an element-parallel kernel with a transpose that moves the
   // operand's minor dimension (say [4096,4096]{1,0} -> {0,1}) walks its
   // output in kTransposeTile x kTransposeTile tiles of (d, last), d the
@@ -796,12 +991,15 @@ class KernelBuilder {
     return b_.CreateLoad(tile_.buffer->getAllocatedType()->getArrayElementType(), TileSlot(i, j));
   }
 
-  // GPU: one block per row. Each thread accumulates a strided slice of the
-  // row, the warp combines with butterfly shuffles, the warps through
-  // shared memory, and the row's value is broadcast to the block through
-  // shared memory. The root is then stored once per row, or per element
-  // of the row by the block's threads reading the reduce as the row's
-  // value (never recomputed). Reassociates the reduction (XLA does too);
+  // GPU: rows of up to kGpuWarpRowMaxLength are reduced by a warp each
+  // (several rows per block, sized by the target's SM count), longer rows
+  // by a block each (up to the target's thread limit when there are fewer
+  // rows than SMs). Each thread accumulates a strided slice of the row, the
+  // warp combines with butterfly shuffles, a block's warps through shared
+  // memory, and the row's value is broadcast to the block through shared
+  // memory. The root is then stored once per row, or per element of the
+  // row by the row's threads reading the reduce as the row's value (never
+  // recomputed). Reassociates the reduction (XLA does too);
   // the goldens compare CUDA outputs with a tolerance. Returns false
   // (nothing emitted) for any other kernel: column reductions, variadic
   // reduces, several outputs, accumulators that are neither 1..32 nor 64
@@ -818,35 +1016,92 @@ class KernelBuilder {
     const unsigned bits = acc_type->getPrimitiveSizeInBits();
     if (bits == 0 || (bits > 32 && bits != 64)) return false;
 
-    const int64_t threads = std::min<int64_t>(kGpuThreadsPerBlock, (row_length + 31) / 32 * 32);
-    const int64_t warps = threads / 32;
-    SetDims(rows, threads);
-    llvm::Value* row = block_;
+    const GpuLimits limits = Limits();
     auto combine = [&](llvm::Value* a, llvm::Value* b) -> absl::StatusOr<llvm::Value*> {
       AOT_ASSIGN_OR_RETURN(auto r, emitter_->EmitScalarComputation(*hero->to_apply(), {a, b}));
       return r[0];
     };
+    // After it every lane of the warp holds the warp's total.
     auto warp_reduce = [&](llvm::Value* v) -> absl::StatusOr<llvm::Value*> {
       for (int offset = 16; offset >= 1; offset /= 2) {
         AOT_ASSIGN_OR_RETURN(v, combine(v, ShuffleXor(v, offset)));
       }
       return v;
     };
-
-    // Each thread's share of the row.
     AOT_ASSIGN_OR_RETURN(llvm::Value * init, emitter_->Emit(*hero->operand(1), IrIndex()));
     llvm::AllocaInst* acc = emitter_->EntryAlloca(acc_type);
-    b_.CreateStore(init, acc);
-    AOT_RETURN_IF_ERROR(emitter_->EmitStridedLoop(
-        thread_, row_length, threads, [&](llvm::Value* j) -> absl::Status {
-          llvm::Value* linear = b_.CreateAdd(b_.CreateMul(row, b_.getInt64(row_length)), j);
-          AOT_ASSIGN_OR_RETURN(
-              llvm::Value * v,
-              emitter_->Emit(*hero->operand(0), IrIndex::Linear(linear, in_logical)));
-          AOT_ASSIGN_OR_RETURN(llvm::Value * sum, combine(b_.CreateLoad(acc_type, acc), v));
-          b_.CreateStore(sum, acc);
+    // Accumulates into `acc` the elements first, first + step, ... of `row`.
+    auto accumulate = [&](llvm::Value* row, llvm::Value* first, int64_t step) {
+      b_.CreateStore(init, acc);
+      return emitter_->EmitStridedLoop(
+          first, row_length, step, [&](llvm::Value* j) -> absl::Status {
+            llvm::Value* linear = b_.CreateAdd(b_.CreateMul(row, b_.getInt64(row_length)), j);
+            AOT_ASSIGN_OR_RETURN(
+                llvm::Value * v,
+                emitter_->Emit(*hero->operand(0), IrIndex::Linear(linear, in_logical)));
+            AOT_ASSIGN_OR_RETURN(llvm::Value * sum, combine(b_.CreateLoad(acc_type, acc), v));
+            b_.CreateStore(sum, acc);
+            return absl::OkStatus();
+          });
+    };
+    Shape logical(out.element_type(), out.dimensions());
+    // The root of `row` from the reduce's value there (uniform in the
+    // row's threads): once per row by the thread `first` is 0 in, or per
+    // element by the threads first, first + step, ...
+    auto emit_root = [&](llvm::Value* row, llvm::Value* first, int64_t step) -> absl::Status {
+      if (per_row) {
+        return emitter_->EmitIf(b_.CreateICmpEQ(first, b_.getInt64(0)), [&]() -> absl::Status {
+          IrIndex index = IrIndex::Linear(row, logical);
+          AOT_ASSIGN_OR_RETURN(llvm::Value * v, emitter_->Emit(root, index));
+          outputs_[0].Store(b_, index, v);
           return absl::OkStatus();
-        }));
+        });
+      }
+      return emitter_->EmitStridedLoop(
+          first, row_length, step, [&](llvm::Value* j) -> absl::Status {
+            llvm::Value* linear = b_.CreateAdd(b_.CreateMul(row, b_.getInt64(row_length)), j);
+            IrIndex index = IrIndex::Linear(linear, logical);
+            AOT_ASSIGN_OR_RETURN(llvm::Value * v, emitter_->Emit(root, index));
+            outputs_[0].Store(b_, index, v);
+            return absl::OkStatus();
+          });
+    };
+    llvm::Value* lane = b_.CreateAnd(thread_, b_.getInt64(31));
+    llvm::Value* warp = b_.CreateLShr(thread_, b_.getInt64(5));
+
+    // Short rows: a warp per row, several rows per block, the row's value
+    // from shuffles alone (no shared memory, no barrier). Blocks are made
+    // smaller (down to one warp) while that gives the SMs more of them.
+    if (row_length <= kGpuWarpRowMaxLength) {
+      const int64_t warps_per_block = std::clamp<int64_t>((rows + limits.cores - 1) / limits.cores,
+                                                          1, GpuThreads(kGpuThreadsPerBlock) / 32);
+      const int64_t blocks = (rows + warps_per_block - 1) / warps_per_block;
+      if (blocks > limits.blocks_x) return false;
+      SetDims(blocks, warps_per_block * 32);
+      llvm::Value* row = b_.CreateAdd(b_.CreateMul(block_, b_.getInt64(warps_per_block)), warp);
+      // The condition is uniform in each warp, so shfl.sync's full mask
+      // holds.
+      AOT_RETURN_IF_ERROR(
+          emitter_->EmitIf(b_.CreateICmpULT(row, b_.getInt64(rows)), [&]() -> absl::Status {
+            AOT_RETURN_IF_ERROR(accumulate(row, lane, 32));
+            AOT_ASSIGN_OR_RETURN(llvm::Value * total, warp_reduce(b_.CreateLoad(acc_type, acc)));
+            emitter_->SetUniformValue(hero, {total});
+            return emit_root(row, lane, 32);
+          }));
+      return true;
+    }
+
+    // Long rows: a block per row. Few rows (fewer than SMs) get blocks of
+    // up to the target's limit; otherwise 256 threads.
+    if (rows > limits.blocks_x) return false;
+    const int64_t wanted = rows < limits.cores ? 1024 : kGpuThreadsPerBlock;
+    const int64_t threads =
+        std::max<int64_t>(32, std::min(GpuThreads(wanted), (row_length + 31) / 32 * 32) / 32 * 32);
+    const int64_t warps = threads / 32;
+    SetDims(rows, threads);
+    llvm::Value* row = block_;
+    // Each thread's share of the row.
+    AOT_RETURN_IF_ERROR(accumulate(row, thread_, threads));
     // Warp, then block.
     llvm::ArrayType* partials_type = llvm::ArrayType::get(acc_type, 32);
     auto* partials = new llvm::GlobalVariable(
@@ -857,8 +1112,6 @@ class KernelBuilder {
     auto slot = [&](llvm::Value* i) {
       return b_.CreateInBoundsGEP(partials_type, partials, {b_.getInt64(0), i});
     };
-    llvm::Value* lane = b_.CreateAnd(thread_, b_.getInt64(31));
-    llvm::Value* warp = b_.CreateLShr(thread_, b_.getInt64(5));
     AOT_ASSIGN_OR_RETURN(llvm::Value * warp_value, warp_reduce(b_.CreateLoad(acc_type, acc)));
     llvm::Value* first_lane = b_.CreateICmpEQ(lane, b_.getInt64(0));
     AOT_RETURN_IF_ERROR(emitter_->EmitIf(first_lane, [&]() -> absl::Status {
@@ -878,27 +1131,8 @@ class KernelBuilder {
         }));
     b_.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
     emitter_->SetUniformValue(hero, {b_.CreateLoad(acc_type, slot(b_.getInt64(0)))});
-
     // The root: once per row, or per element of the row.
-    Shape logical(out.element_type(), out.dimensions());
-    if (per_row) {
-      AOT_RETURN_IF_ERROR(
-          emitter_->EmitIf(b_.CreateICmpEQ(thread_, b_.getInt64(0)), [&]() -> absl::Status {
-            IrIndex index = IrIndex::Linear(row, logical);
-            AOT_ASSIGN_OR_RETURN(llvm::Value * v, emitter_->Emit(root, index));
-            outputs_[0].Store(b_, index, v);
-            return absl::OkStatus();
-          }));
-      return true;
-    }
-    AOT_RETURN_IF_ERROR(emitter_->EmitStridedLoop(
-        thread_, row_length, threads, [&](llvm::Value* j) -> absl::Status {
-          llvm::Value* linear = b_.CreateAdd(b_.CreateMul(row, b_.getInt64(row_length)), j);
-          IrIndex index = IrIndex::Linear(linear, logical);
-          AOT_ASSIGN_OR_RETURN(llvm::Value * v, emitter_->Emit(root, index));
-          outputs_[0].Store(b_, index, v);
-          return absl::OkStatus();
-        }));
+    AOT_RETURN_IF_ERROR(emit_root(row, thread_, threads));
     return true;
   }
 
@@ -976,14 +1210,7 @@ class KernelBuilder {
     for (int64_t d = 0; d < shape.rank(); ++d) {
       if (d != dim) row_dims.push_back(shape.dimensions(d));
     }
-    SetDims(std::max<int64_t>(rows, 1), 1);
     llvm::Value* row = block_;
-    llvm::BasicBlock* work = llvm::BasicBlock::Create(context_, "sort.row", fn_);
-    llvm::BasicBlock* exit = llvm::BasicBlock::Create(context_, "sort.exit", fn_);
-    llvm::Value* active = b_.CreateICmpULT(row, b_.getInt64(rows));
-    if (gpu_) active = b_.CreateAnd(active, b_.CreateICmpEQ(thread_, b_.getInt64(0)));
-    b_.CreateCondBr(active, work, exit);
-    b_.SetInsertPoint(work);
     // Multi-index of element j of this row.
     std::vector<llvm::Value*> row_multi(row_dims.size());
     {
@@ -1003,6 +1230,17 @@ class KernelBuilder {
       for (int64_t d = 0; d < shape.rank(); ++d) m.push_back(d == dim ? j : row_multi[r++]);
       return IrIndex::Multi(m, shape);
     };
+    if (gpu_) {
+      AOT_ASSIGN_OR_RETURN(bool sorted, EmitGpuBitonicSort(sort, len, rows, index_at));
+      if (sorted) return absl::OkStatus();
+    }
+    SetDims(std::max<int64_t>(rows, 1), 1);
+    llvm::BasicBlock* work = llvm::BasicBlock::Create(context_, "sort.row", fn_);
+    llvm::BasicBlock* exit = llvm::BasicBlock::Create(context_, "sort.exit", fn_);
+    llvm::Value* active = b_.CreateICmpULT(row, b_.getInt64(rows));
+    if (gpu_) active = b_.CreateAnd(active, b_.CreateICmpEQ(thread_, b_.getInt64(0)));
+    b_.CreateCondBr(active, work, exit);
+    b_.SetInsertPoint(work);
     // The row is sorted in runs of kSortRun elements by insertion sort,
     // then (a row longer than kSortMergeMinLength has scratch arrays) merged
     // pass by pass, doubling the run width, between the outputs and the
@@ -1111,6 +1349,143 @@ class KernelBuilder {
     return absl::OkStatus();
   }
 
+  // GPU: a row of at most kGpuSortMaxLength elements whose operands fit
+  // in the block's shared memory is sorted by one block with a bitonic
+  // network: the row (padded to a power of two P) goes to shared memory,
+  // each of the network's stages spreads its P/2 compare-exchanges over
+  // the block's threads with a barrier after it, and the first `len` slots
+  // go back to the outputs. Every slot carries its element's position in
+  // the row: padding (position >= len) orders after every element, and
+  // elements the comparator finds equivalent order by position, so the
+  // result is the stable serial sort's whatever is_stable says. Returns
+  // false (nothing emitted) otherwise: the row-per-thread merge sort.
+  absl::StatusOr<bool> EmitGpuBitonicSort(const HloInstruction& sort, int64_t len, int64_t rows,
+                                          const std::function<IrIndex(llvm::Value*)>& index_at) {
+    const int64_t n_ops = sort.operand_count();
+    if (len < 2 || len > kGpuSortMaxLength || rows > Limits().blocks_x) return false;
+    int64_t padded = 1;
+    while (padded < len) padded *= 2;
+    std::vector<llvm::Type*> types;
+    int64_t slot_bytes = 4;  // the position
+    for (int64_t k = 0; k < n_ops; ++k) {
+      llvm::Type* t = ComputeType(sort.operand(k)->shape().element_type(), context_);
+      const unsigned bits = t->getPrimitiveSizeInBits();
+      if (bits == 0 || bits % 8 != 0) return false;
+      types.push_back(t);
+      slot_bytes += bits / 8;
+    }
+    int64_t shared_limit = kGpuStaticSharedBytes;
+    if (target_.device_description().shared_memory_per_block() > 0) {
+      shared_limit = std::min(shared_limit, target_.device_description().shared_memory_per_block());
+    }
+    if (padded * slot_bytes > shared_limit) return false;
+    const int64_t threads = std::max<int64_t>(32, std::min(GpuThreads(1024), padded / 2));
+    SetDims(rows, threads);
+    auto shared_array = [&](llvm::Type* element, const std::string& name) {
+      llvm::ArrayType* type = llvm::ArrayType::get(element, static_cast<uint64_t>(padded));
+      auto* g = new llvm::GlobalVariable(*module_, type, /*isConstant=*/false,
+                                         llvm::GlobalValue::InternalLinkage,
+                                         llvm::UndefValue::get(type), name, nullptr,
+                                         llvm::GlobalValue::NotThreadLocal, /*AddressSpace=*/3);
+      g->setAlignment(llvm::Align(8));
+      return g;
+    };
+    std::vector<llvm::GlobalVariable*> keys;
+    for (int64_t k = 0; k < n_ops; ++k) {
+      keys.push_back(shared_array(types[k], absl::StrCat("sort_keys", k)));
+    }
+    llvm::GlobalVariable* positions = shared_array(b_.getInt32Ty(), "sort_positions");
+    auto at = [&](llvm::GlobalVariable* array, llvm::Value* i) {
+      return b_.CreateInBoundsGEP(array->getValueType(), array, {b_.getInt64(0), i});
+    };
+    // Load the row; padding slots hold zeros.
+    AOT_RETURN_IF_ERROR(
+        emitter_->EmitStridedLoop(thread_, padded, threads, [&](llvm::Value* p) -> absl::Status {
+          llvm::Value* valid = b_.CreateICmpULT(p, b_.getInt64(len));
+          llvm::Value* clamped = Min(p, b_.getInt64(len - 1));
+          for (int64_t k = 0; k < n_ops; ++k) {
+            llvm::Value* v = inputs_[k].Load(b_, index_at(clamped));
+            b_.CreateStore(b_.CreateSelect(valid, v, llvm::Constant::getNullValue(types[k])),
+                           at(keys[k], p));
+          }
+          b_.CreateStore(b_.CreateTrunc(p, b_.getInt32Ty()), at(positions, p));
+          return absl::OkStatus();
+        }));
+    b_.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
+    // Whether slot contents x order strictly before y's.
+    struct Slot {
+      std::vector<llvm::Value*> values;
+      llvm::Value* position;
+    };
+    auto load_slot = [&](llvm::Value* i) {
+      Slot slot;
+      for (int64_t k = 0; k < n_ops; ++k) {
+        slot.values.push_back(b_.CreateLoad(types[k], at(keys[k], i)));
+      }
+      slot.position = b_.CreateLoad(b_.getInt32Ty(), at(positions, i));
+      return slot;
+    };
+    auto comparator = [&](const Slot& x, const Slot& y) -> absl::StatusOr<llvm::Value*> {
+      std::vector<llvm::Value*> args;
+      for (int64_t k = 0; k < n_ops; ++k) {
+        args.push_back(x.values[k]);
+        args.push_back(y.values[k]);
+      }
+      AOT_ASSIGN_OR_RETURN(auto r, emitter_->EmitScalarComputation(*sort.to_apply(), args));
+      return r[0];
+    };
+    // Whether x orders strictly before y, given the comparator both ways.
+    llvm::Value* len32 = b_.getInt32(static_cast<uint32_t>(len));
+    auto before = [&](const Slot& x, const Slot& y, llvm::Value* x_less, llvm::Value* y_less) {
+      llvm::Value* x_valid = b_.CreateICmpULT(x.position, len32);
+      llvm::Value* y_valid = b_.CreateICmpULT(y.position, len32);
+      llvm::Value* tie =
+          b_.CreateAnd(b_.CreateNot(y_less), b_.CreateICmpULT(x.position, y.position));
+      return b_.CreateAnd(x_valid, b_.CreateOr(b_.CreateNot(y_valid), b_.CreateOr(x_less, tie)));
+    };
+    // The network, unrolled (P is static): stage (k, j) compares slot i
+    // with i + j for every i whose bit j is clear, ascending where bit k
+    // of i is clear.
+    for (int64_t k = 2; k <= padded; k *= 2) {
+      for (int64_t j = k / 2; j >= 1; j /= 2) {
+        AOT_RETURN_IF_ERROR(emitter_->EmitStridedLoop(
+            thread_, padded / 2, threads, [&](llvm::Value* t) -> absl::Status {
+              // t with a zero bit inserted at j's position.
+              llvm::Value* low = b_.CreateAnd(t, b_.getInt64(j - 1));
+              llvm::Value* high = b_.CreateShl(b_.CreateAnd(t, b_.getInt64(~(j - 1))), 1);
+              llvm::Value* i = b_.CreateOr(high, low);
+              llvm::Value* partner = b_.CreateOr(i, b_.getInt64(j));
+              Slot x = load_slot(i), y = load_slot(partner);
+              AOT_ASSIGN_OR_RETURN(llvm::Value * x_less, comparator(x, y));
+              AOT_ASSIGN_OR_RETURN(llvm::Value * y_less, comparator(y, x));
+              llvm::Value* y_first = before(y, x, y_less, x_less);
+              llvm::Value* x_first = before(x, y, x_less, y_less);
+              llvm::Value* ascending =
+                  b_.CreateICmpEQ(b_.CreateAnd(i, b_.getInt64(k)), b_.getInt64(0));
+              llvm::Value* swap = b_.CreateSelect(ascending, y_first, x_first);
+              return emitter_->EmitIf(swap, [&]() -> absl::Status {
+                for (int64_t o = 0; o < n_ops; ++o) {
+                  b_.CreateStore(y.values[o], at(keys[o], i));
+                  b_.CreateStore(x.values[o], at(keys[o], partner));
+                }
+                b_.CreateStore(y.position, at(positions, i));
+                b_.CreateStore(x.position, at(positions, partner));
+                return absl::OkStatus();
+              });
+            }));
+        b_.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
+      }
+    }
+    AOT_RETURN_IF_ERROR(
+        emitter_->EmitStridedLoop(thread_, len, threads, [&](llvm::Value* p) -> absl::Status {
+          for (int64_t k = 0; k < n_ops; ++k) {
+            outputs_[k].Store(b_, index_at(p), b_.CreateLoad(types[k], at(keys[k], p)));
+          }
+          return absl::OkStatus();
+        }));
+    return true;
+  }
+
   llvm::Value* Min(llvm::Value* a, llvm::Value* b) {
     return b_.CreateSelect(b_.CreateICmpSLT(a, b), a, b);
   }
@@ -1182,21 +1557,49 @@ class KernelBuilder {
       }
       return Window{std::move(start), fits};
     };
-    // Combines the update element at `uindex` into the output when its
-    // window fits.
-    auto combine = [&](const IrIndex& uindex, const Window& window) -> absl::Status {
+    // The operand element the update element at `uindex` lands on.
+    auto target_index = [&](const IrIndex& uindex, const Window& window) {
       const std::vector<llvm::Value*>& um = uindex.multi(b_);
-      const std::vector<llvm::Value*>& start = window.start;
-      llvm::Value* fits = window.fits;
       std::vector<llvm::Value*> om(operand.rank());
       int w = 0;
       for (int64_t d = 0; d < operand.rank(); ++d) {
         llvm::Value* offset = b_.getInt64(0);
         if (is_window_dim(d)) offset = um[dn.update_window_dims(w++)];
-        om[d] = emitter_->Clamp(b_.CreateAdd(start[d], offset), 0,
+        om[d] = emitter_->Clamp(b_.CreateAdd(window.start[d], offset), 0,
                                 std::max<int64_t>(operand.dimensions(d) - 1, 0));
       }
-      IrIndex oindex = IrIndex::Multi(om, operand);
+      return IrIndex::Multi(om, operand);
+    };
+    Shape logical(updates.element_type(), updates.dimensions());
+    if (gpu_ && spec_.update_in_place) {
+      // ScatterUsesAtomics: the output already holds the operand; a thread
+      // per update element, combined with one atomic operation (or stored,
+      // when the indices are unique and the combiner overwrites).
+      std::optional<ScatterAtomic> atomic = ScatterAtomicOf(scatter);
+      if (!atomic) return Unsupported(scatter, "in-place scatter without an atomic combiner");
+      const int64_t n = updates.ElementCount();
+      SetElementParallelDims(std::max<int64_t>(n, 1));
+      return ForEachElement(n, [&](llvm::Value* u) -> absl::Status {
+        IrIndex uindex = IrIndex::Linear(u, logical);
+        Window window = locate(uindex.multi(b_));
+        return emitter_->EmitIf(window.fits, [&]() -> absl::Status {
+          IrIndex oindex = target_index(uindex, window);
+          llvm::Value* value = inputs_[2].Load(b_, uindex);
+          if (atomic->overwrite) {
+            outputs_[0].Store(b_, oindex, value);
+          } else {
+            b_.CreateAtomicRMW(atomic->op, outputs_[0].ElementAddress(b_, oindex), value,
+                               llvm::MaybeAlign(), llvm::AtomicOrdering::Monotonic);
+          }
+          return absl::OkStatus();
+        });
+      });
+    }
+    // Combines the update element at `uindex` into the output when its
+    // window fits.
+    auto combine = [&](const IrIndex& uindex, const Window& window) -> absl::Status {
+      llvm::Value* fits = window.fits;
+      IrIndex oindex = target_index(uindex, window);
       std::vector<llvm::Value*> args, old;
       for (int64_t k = 0; k < n_ops; ++k) old.push_back(outputs_[k].Load(b_, oindex));
       args = old;
@@ -1208,7 +1611,6 @@ class KernelBuilder {
       }
       return absl::OkStatus();
     };
-    Shape logical(updates.element_type(), updates.dimensions());
     // A window dimension that no index moves (its start is always 0) and
     // whose window spans it: an operand element's coordinate there is its
     // updates' window offset, so blocks owning disjoint ranges of it never
@@ -1460,6 +1862,10 @@ absl::StatusOr<CompiledKernel> CompileKernel(const KernelSpec& spec,
   }
   kernel.binary.set_payload_sha256(KernelPayloadSha256(kernel.binary));
   return kernel;
+}
+
+bool ScatterUsesAtomics(const HloInstruction& instruction, const TargetConfigProto& target) {
+  return target.platform() == PLATFORM_CUDA && ScatterAtomicOf(instruction).has_value();
 }
 
 absl::Status CheckHostObjectImports(absl::string_view name, absl::string_view object) {

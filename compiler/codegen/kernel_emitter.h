@@ -23,7 +23,9 @@ struct KernelSpec {
   std::vector<Shape> output_shapes;             // per output argument
   std::vector<Shape> scratch_shapes;            // per scratch argument
   // A dynamic-update-slice whose output buffer is its operand's
-  // (BufferAssignment::UpdatesInPlace): the kernel writes only the update.
+  // (BufferAssignment::UpdatesInPlace), or a scatter whose output the
+  // thunk emitter filled with its operand (ScatterUsesAtomics): the kernel
+  // writes only the update.
   bool update_in_place = false;
 };
 
@@ -56,6 +58,15 @@ std::vector<const HloInstruction*> KernelInputs(const HloInstruction& instructio
 // one scratch array per output. Empty for every other kernel.
 inline constexpr int64_t kSortMergeMinLength = 64;
 std::vector<Shape> KernelScratchShapes(const HloInstruction& instruction);
+
+// Whether the kernel of `instruction` on `target` is a scatter that
+// applies its updates in parallel, each with one atomic operation (CUDA;
+// a single-operand scatter whose combiner is one add, maximum, minimum,
+// and, or or xor of its parameters on a type with that atomic, or an
+// overwrite with unique_indices). Its output buffer must then already hold
+// the operand when it runs (the thunk emitter copies it there first, and
+// sets KernelSpec::update_in_place): the kernel writes only the updates.
+bool ScatterUsesAtomics(const HloInstruction& instruction, const TargetConfigProto& target);
 
 // Every undefined symbol of host kernel object `object` is one the
 // runtime's loader resolves (its allow-list, HostKernelSymbolAllowList);

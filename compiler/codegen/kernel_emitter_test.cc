@@ -36,10 +36,10 @@ constexpr char kKernelName[] = "test_kernel";
 // Compiles the kernel of the entry computation's root instruction, the way
 // the thunk emitter builds its KernelSpec: the operands as inputs, the
 // leaves of the result as outputs.
-absl::StatusOr<CompiledKernel> CompileRoot(absl::string_view hlo, absl::string_view target_name,
-                                           KernelEmitOptions options = {}) {
+absl::StatusOr<CompiledKernel> CompileRootFor(absl::string_view hlo,
+                                              const TargetConfigProto& target,
+                                              KernelEmitOptions options = {}) {
   AOT_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module, ParseHloModule(hlo));
-  AOT_ASSIGN_OR_RETURN(TargetConfigProto target, ShippedTargetConfig(target_name));
   const HloInstruction* root = module->entry_computation()->root_instruction();
   KernelSpec spec;
   spec.name = kKernelName;
@@ -48,7 +48,14 @@ absl::StatusOr<CompiledKernel> CompileRoot(absl::string_view hlo, absl::string_v
     spec.input_shapes.push_back(input->shape());
   }
   spec.output_shapes = root->shape().FlattenLeaves();
+  spec.update_in_place = ScatterUsesAtomics(*root, target);
   return CompileKernel(spec, target, options);
+}
+
+absl::StatusOr<CompiledKernel> CompileRoot(absl::string_view hlo, absl::string_view target_name,
+                                           KernelEmitOptions options = {}) {
+  AOT_ASSIGN_OR_RETURN(TargetConfigProto target, ShippedTargetConfig(target_name));
+  return CompileRootFor(hlo, target, options);
 }
 
 KernelEmitOptions KeepIr() {
@@ -221,12 +228,89 @@ ENTRY %main (x: f32[4,16]) -> f32[4,16] {
 }
 )";
 
-TEST(KernelEmitterTest, SortLaunchesOneSingleThreadBlockPerRow) {
-  for (absl::string_view target : {"host-x86-64-v3", "h100"}) {
-    auto kernel = CompileRoot(kSortRows, target, KeepIr());
-    ASSERT_TRUE(kernel.ok()) << target << ": " << kernel.status();
-    ExpectLaunch(kernel->launch_dimensions, {4, 1});
-  }
+int CountOf(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
+// CUDA launch dimensions come from the target's limits: threads per block
+// at most threads_per_block_limit, and a grid capped at block_dim_limit_x
+// whose threads then stride over the elements.
+TEST(KernelEmitterTest, CudaLaunchDimensionsFollowTheTargetLimits) {
+  auto h100 = ShippedTargetConfig("h100");
+  ASSERT_TRUE(h100.ok()) << h100.status();
+  TargetConfigProto small = *h100;
+  small.mutable_device_description()->set_threads_per_block_limit(64);
+  small.mutable_device_description()->set_block_dim_limit_x(4);
+  auto capped = CompileRootFor(Binary("add", "f32", "5000"), small, KeepIr());
+  ASSERT_TRUE(capped.ok()) << capped.status();
+  ExpectLaunch(capped->launch_dimensions, {4, 64});
+  // A grid-stride loop (the "range" loop) stepping by 4 blocks x 64 threads.
+  EXPECT_NE(capped->llvm_ir.find("range:"), std::string::npos) << capped->llvm_ir;
+  EXPECT_TRUE(
+      std::regex_search(capped->llvm_ir, std::regex(R"(add (nuw )?(nsw )?i64 %[^,]+, 256)")))
+      << capped->llvm_ir;
+  // Within the limits: one element per thread, no loop.
+  auto plain = CompileRootFor(Binary("add", "f32", "256"), small, KeepIr());
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  ExpectLaunch(plain->launch_dimensions, {4, 64});
+  EXPECT_EQ(plain->llvm_ir.find("range:"), std::string::npos) << plain->llvm_ir;
+  // A row reduction's blocks respect the thread limit too.
+  constexpr char kRows[] = R"(
+HloModule m
+%add (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %s = f32[] add(%a, %b)
+}
+ENTRY %main {
+  %x = f32[3,5000] parameter(0)
+  %z = f32[] constant(0)
+  ROOT %r = f32[3] reduce(%x, %z), dimensions={1}, to_apply=%add
+})";
+  small.mutable_device_description()->set_block_dim_limit_x(1 << 20);
+  auto rows = CompileRootFor(kRows, small, KeepIr());
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  ExpectLaunch(rows->launch_dimensions, {3, 64});
+  auto rows_h100 = CompileRootFor(kRows, *h100, KeepIr());
+  ASSERT_TRUE(rows_h100.ok()) << rows_h100.status();
+  // Fewer rows than SMs: a block of the target's 1024 threads per row.
+  ExpectLaunch(rows_h100->launch_dimensions, {3, 1024});
+}
+
+TEST(KernelEmitterTest, HostSortLaunchesOneSingleThreadBlockPerRow) {
+  auto kernel = CompileRoot(kSortRows, "host-x86-64-v3", KeepIr());
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  ExpectLaunch(kernel->launch_dimensions, {4, 1});
+}
+
+// CUDA: a row that fits shared memory is sorted by a block with a bitonic
+// network (a barrier after each of its log2(P)(log2(P)+1)/2 stages, plus
+// one after the load); longer rows keep the row-per-thread merge sort.
+TEST(KernelEmitterTest, CudaSortIsABitonicNetworkInSharedMemory) {
+  auto kernel = CompileRoot(kSortRows, "h100", KeepIr());
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  ExpectLaunch(kernel->launch_dimensions, {4, 32});
+  const std::string& ptx = kernel->binary.ptx();
+  EXPECT_EQ(CountOf(ptx, "bar.sync"), 1 + 4 * 5 / 2) << ptx;  // P = 16
+  EXPECT_NE(ptx.find(".shared .align 8 .b8 sort_keys0[64]"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find(".shared .align 8 .b8 sort_positions[64]"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find("ld.shared.f32"), std::string::npos) << ptx;
+  // 1000 elements pad to 1024: 512 compare-exchanges a stage, 512 threads.
+  std::string longer = kSortRows;
+  while (longer.find("16]") != std::string::npos) longer.replace(longer.find("16]"), 3, "1000]");
+  auto wide = CompileRoot(longer, "h100", KeepIr());
+  ASSERT_TRUE(wide.ok()) << wide.status();
+  ExpectLaunch(wide->launch_dimensions, {4, 512});
+  EXPECT_EQ(CountOf(wide->binary.ptx(), "bar.sync"), 1 + 10 * 11 / 2);
+  // Too long for shared memory: one thread per row, as on the host.
+  std::string huge = kSortRows;
+  while (huge.find("16]") != std::string::npos) huge.replace(huge.find("16]"), 3, "100000]");
+  auto serial = CompileRoot(huge, "h100", KeepIr());
+  ASSERT_TRUE(serial.ok()) << serial.status();
+  ExpectLaunch(serial->launch_dimensions, {4, 1});
+  EXPECT_EQ(serial->binary.ptx().find("bar.sync"), std::string::npos);
 }
 
 constexpr char kScatter[] = R"(
@@ -246,12 +330,55 @@ ENTRY %main (acc: f32[10,4], idx: s32[5], upd: f32[5,4]) -> f32[10,4] {
 }
 )";
 
-TEST(KernelEmitterTest, ScatterRunsSeriallyInOneThread) {
-  for (absl::string_view target : {"host-x86-64-v3", "h100"}) {
-    auto kernel = CompileRoot(kScatter, target, KeepIr());
-    ASSERT_TRUE(kernel.ok()) << target << ": " << kernel.status();
-    ExpectLaunch(kernel->launch_dimensions, {1, 1});
-  }
+TEST(KernelEmitterTest, HostScatterRunsSeriallyInOneThread) {
+  auto kernel = CompileRoot(kScatter, "host-x86-64-v3", KeepIr());
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  ExpectLaunch(kernel->launch_dimensions, {1, 1});
+}
+
+// CUDA: a scatter whose combiner has an atomic runs a thread per update
+// element (the output already holds the operand); others stay serial.
+TEST(KernelEmitterTest, CudaScatterAddIsParallelWithAtomics) {
+  auto h100 = ShippedTargetConfig("h100");
+  ASSERT_TRUE(h100.ok()) << h100.status();
+  auto module = ParseHloModule(kScatter);
+  ASSERT_TRUE(module.ok()) << module.status();
+  EXPECT_TRUE(ScatterUsesAtomics(*(*module)->entry_computation()->root_instruction(), *h100));
+  auto kernel = CompileRoot(kScatter, "h100", KeepIr());
+  ASSERT_TRUE(kernel.ok()) << kernel.status();
+  ExpectLaunch(kernel->launch_dimensions, {1, 20});  // 5 x 4 update elements
+  EXPECT_NE(kernel->llvm_ir.find("atomicrmw fadd ptr"), std::string::npos) << kernel->llvm_ir;
+  EXPECT_TRUE(
+      std::regex_search(kernel->binary.ptx(), std::regex(R"((atom|red)\.global\.add\.f32)")))
+      << kernel->binary.ptx();
+  // No atomic for a multiply: serial, and the host never takes this path.
+  std::string product = kScatter;
+  product.replace(product.find("add(%x, %y)"), 11, "multiply(%x, %y)");
+  auto serial = CompileRoot(product, "h100", KeepIr());
+  ASSERT_TRUE(serial.ok()) << serial.status();
+  ExpectLaunch(serial->launch_dimensions, {1, 1});
+  EXPECT_EQ(serial->llvm_ir.find("atomicrmw"), std::string::npos);
+  auto product_module = ParseHloModule(product);
+  ASSERT_TRUE(product_module.ok()) << product_module.status();
+  EXPECT_FALSE(
+      ScatterUsesAtomics(*(*product_module)->entry_computation()->root_instruction(), *h100));
+  auto host = ShippedTargetConfig("host-x86-64-v3");
+  ASSERT_TRUE(host.ok()) << host.status();
+  EXPECT_FALSE(ScatterUsesAtomics(*(*module)->entry_computation()->root_instruction(), *host));
+  // An overwriting scatter is parallel only with unique_indices (plain
+  // stores); otherwise the last update must win, serially.
+  std::string overwrite = kScatter;
+  overwrite.replace(overwrite.find("  %y = f32[] parameter(1)\n  ROOT %s = f32[] add(%x, %y)"), 55,
+                    "  ROOT %y = f32[] parameter(1)");
+  auto racy = CompileRoot(overwrite, "h100", KeepIr());
+  ASSERT_TRUE(racy.ok()) << racy.status();
+  ExpectLaunch(racy->launch_dimensions, {1, 1});
+  std::string unique = overwrite;
+  unique.replace(unique.find("to_apply=%add"), 13, "unique_indices=true, to_apply=%add");
+  auto stores = CompileRoot(unique, "h100", KeepIr());
+  ASSERT_TRUE(stores.ok()) << stores.status();
+  ExpectLaunch(stores->launch_dimensions, {1, 20});
+  EXPECT_EQ(stores->llvm_ir.find("atomicrmw"), std::string::npos);
 }
 
 // ---------------------------------------------------------------------------
@@ -267,12 +394,6 @@ std::string RowSum(int64_t rows, int64_t len, absl::string_view type = "f32") {
                       "dimensions={1}, to_apply=%add\n}\n");
 }
 
-int CountOf(const std::string& text, const std::string& what) {
-  int n = 0;
-  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
-  return n;
-}
-
 TEST(KernelEmitterTest, CudaRowReductionIsABlockPerRowWithShufflesAndSharedMemory) {
   auto kernel = CompileRoot(RowSum(300, 5000), "h100", KeepIr());
   ASSERT_TRUE(kernel.ok()) << kernel.status();
@@ -285,10 +406,23 @@ TEST(KernelEmitterTest, CudaRowReductionIsABlockPerRowWithShufflesAndSharedMemor
   EXPECT_NE(ptx.find("st.shared.f32"), std::string::npos) << ptx;
   EXPECT_NE(ptx.find("ld.shared.f32"), std::string::npos) << ptx;
   EXPECT_EQ(CountOf(ptx, "bar.sync"), 2) << ptx;
-  // A short row gets one warp.
+  // A short row gets one warp: shuffles only, no shared memory or barrier.
   auto short_row = CompileRoot(RowSum(7, 20), "h100", KeepIr());
   ASSERT_TRUE(short_row.ok()) << short_row.status();
   ExpectLaunch(short_row->launch_dimensions, {7, 32});
+  EXPECT_EQ(CountOf(short_row->binary.ptx(), "shfl.sync.bfly.b32"), 5);
+  EXPECT_EQ(short_row->binary.ptx().find("bar.sync"), std::string::npos);
+  EXPECT_EQ(short_row->binary.ptx().find(".shared"), std::string::npos);
+  // Many short rows: a warp each, 8 rows to a block once every SM has work
+  // (1000 rows / 132 SMs -> 8 warps per block).
+  auto many = CompileRoot(RowSum(1000, 100), "h100", KeepIr());
+  ASSERT_TRUE(many.ok()) << many.status();
+  ExpectLaunch(many->launch_dimensions, {125, 256});
+  EXPECT_EQ(CountOf(many->binary.ptx(), "shfl.sync.bfly.b32"), 5);
+  // 200 rows: 2 warps per block keeps 100 blocks for the SMs.
+  auto few = CompileRoot(RowSum(200, 100), "h100", KeepIr());
+  ASSERT_TRUE(few.ok()) << few.status();
+  ExpectLaunch(few->launch_dimensions, {100, 64});
   // f64 accumulators move through two 32-bit shuffles each.
   auto f64 = CompileRoot(RowSum(4, 1000, "f64"), "h100", KeepIr());
   ASSERT_TRUE(f64.ok()) << f64.status();
@@ -299,7 +433,7 @@ TEST(KernelEmitterTest, CudaRowReductionIsABlockPerRowWithShufflesAndSharedMemor
   EXPECT_EQ(host->llvm_ir.find("nvvm"), std::string::npos);
 }
 
-TEST(KernelEmitterTest, CudaColumnReductionKeepsTheElementParallelKernel) {
+TEST(KernelEmitterTest, CudaColumnReductionIsTiledThroughSharedMemory) {
   constexpr char kColumnSum[] = R"(
 HloModule m
 %add (a: f32[], b: f32[]) -> f32[] {
@@ -314,8 +448,15 @@ ENTRY %main {
 })";
   auto kernel = CompileRoot(kColumnSum, "h100", KeepIr());
   ASSERT_TRUE(kernel.ok()) << kernel.status();
-  EXPECT_EQ(kernel->binary.ptx().find("shfl.sync"), std::string::npos);
-  ExpectLaunch(kernel->launch_dimensions, {1, 64});
+  // Two tiles of 32 columns, 8 warps each walking every 8th row; the
+  // partials meet in a [8][33] shared array behind one barrier.
+  ExpectLaunch(kernel->launch_dimensions, {2, 256});
+  const std::string& ptx = kernel->binary.ptx();
+  EXPECT_NE(ptx.find(".shared .align 8 .b8 column_partials[1056]"), std::string::npos) << ptx;
+  EXPECT_EQ(CountOf(ptx, "bar.sync"), 1) << ptx;
+  EXPECT_NE(ptx.find("st.shared.f32"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find("ld.shared.f32"), std::string::npos) << ptx;
+  EXPECT_EQ(ptx.find("shfl.sync"), std::string::npos) << ptx;
 }
 
 // A softmax fusion (fusion.h's row reduction with an epilogue on the input's
@@ -440,12 +581,21 @@ TEST(KernelEmitterTest, CudaSoftmaxEpilogueReadsTheRowValueOnce) {
   softmax.replace(softmax.find("BROADCAST"), 9, "0");
   auto kernel = CompileRoot(softmax, "h100", KeepIr());
   ASSERT_TRUE(kernel.ok()) << kernel.status();
-  ExpectLaunch(kernel->launch_dimensions, {64, 64});
+  // Rows of 64: a warp per row, the row's value from the shuffles.
+  ExpectLaunch(kernel->launch_dimensions, {64, 32});
   const std::string& ptx = kernel->binary.ptx();
-  EXPECT_EQ(CountOf(ptx, "shfl.sync.bfly.b32"), 10) << ptx;
-  // The epilogue divides by the row's value loaded once from shared
-  // memory; the only loads of the input are the two strided row loops'.
+  EXPECT_EQ(CountOf(ptx, "shfl.sync.bfly.b32"), 5) << ptx;
+  // The epilogue divides by the row's value, computed once; the only
+  // loads of the input are the two strided row loops'.
   EXPECT_EQ(CountOf(ptx, "ld.global"), 2) << ptx;
+  // Rows of 4096 (fewer than the SMs): a block of 1024 threads per row.
+  std::string wide = softmax;
+  while (wide.find("64,64]") != std::string::npos) wide.replace(wide.find("64,64]"), 6, "64,4096]");
+  auto block = CompileRoot(wide, "h100", KeepIr());
+  ASSERT_TRUE(block.ok()) << block.status();
+  ExpectLaunch(block->launch_dimensions, {64, 1024});
+  EXPECT_EQ(CountOf(block->binary.ptx(), "shfl.sync.bfly.b32"), 10);
+  EXPECT_EQ(CountOf(block->binary.ptx(), "ld.global"), 2);
   // Broadcast along the other axis: each element reads another row's sum,
   // so the block-per-row kernel does not apply.
   std::string transposed = kSoftmaxFusion;
@@ -530,6 +680,63 @@ TEST(KernelEmitterTest, CudaCubinFromPtxasWhenInstalled) {
   EXPECT_EQ(machine, 190);  // EM_CUDA
   EXPECT_FALSE(kernel->binary.ptx().empty());
   EXPECT_EQ(kernel->binary.payload_sha256(), KernelPayloadSha256(kernel->binary));
+}
+
+// Every GPU kernel form with shared memory, shuffles, barriers or atomics
+// assembles with ptxas for sm_80 and sm_90 (ptxas checks what LLVM's PTX
+// printer does not: shared memory within the static limit, register and
+// instruction legality on the architecture).
+TEST(KernelEmitterTest, CudaReductionSortAndScatterKernelsAssembleWithPtxas) {
+  if (FindPtxas().path.empty()) GTEST_SKIP() << "ptxas not installed";
+  std::string scatter_max = kScatter;
+  scatter_max.replace(scatter_max.find("add(%x, %y)"), 11, "maximum(%x, %y)");
+  while (scatter_max.find("f32") != std::string::npos) {
+    scatter_max.replace(scatter_max.find("f32"), 3, "s64");
+  }
+  std::string scatter_f64 = kScatter;
+  while (scatter_f64.find("f32") != std::string::npos) {
+    scatter_f64.replace(scatter_f64.find("f32"), 3, "f64");
+  }
+  std::string sort_long = kSortRows;
+  while (sort_long.find("f32") != std::string::npos)
+    sort_long.replace(sort_long.find("f32"), 3, "f64");
+  while (sort_long.find("16]") != std::string::npos) {
+    sort_long.replace(sort_long.find("16]"), 3, "4000]");
+  }
+  constexpr char kColumnMax[] = R"(
+HloModule m
+%max (a: f64[], b: f64[]) -> f64[] {
+  %a = f64[] parameter(0)
+  %b = f64[] parameter(1)
+  ROOT %s = f64[] maximum(%a, %b)
+}
+ENTRY %main {
+  %x = f64[1000,70] parameter(0)
+  %z = f64[] constant(-inf)
+  ROOT %r = f64[70] reduce(%x, %z), dimensions={0}, to_apply=%max
+})";
+  const std::vector<std::pair<std::string, std::string>> kernels = {
+      {"warp row sum", RowSum(1000, 100)},
+      {"block row sum", RowSum(16, 100000)},
+      {"f64 block row sum", RowSum(300, 5000, "f64")},
+      {"column max", kColumnMax},
+      {"bitonic f32 16", kSortRows},
+      {"bitonic f64 4000", sort_long},
+      {"scatter add f32", kScatter},
+      {"scatter add f64", scatter_f64},
+      {"scatter max s64", scatter_max}};
+  KernelEmitOptions options;
+  options.compile_cubin = true;
+  for (absl::string_view target : {"a100", "h100"}) {
+    for (const auto& [name, hlo] : kernels) {
+      auto kernel = CompileRoot(hlo, target, options);
+      ASSERT_TRUE(kernel.ok()) << name << " for " << target << ": " << kernel.status();
+      EXPECT_EQ(kernel->binary.cubin().substr(0, 4),
+                "\x7f"
+                "ELF")
+          << name << " for " << target;
+    }
+  }
 }
 
 TEST(KernelEmitterTest, HostBinaryIsARelocatableX86ObjectWithTheAbiSymbols) {
