@@ -156,6 +156,7 @@ struct ArtifactUses {
   std::vector<std::pair<std::string, std::string>> thunk_kinds;  // (path, kind)
   std::vector<std::pair<std::string, std::string>> ffi_names;    // (path, name)
   std::vector<std::pair<std::string, const KernelThunkProto*>> host_kernels;
+  std::vector<std::pair<std::string, PrimitiveType>> gemm_types;  // (path, element_type)
 };
 
 void CollectUses(const Message& m, const std::string& path, ArtifactUses* uses) {
@@ -167,6 +168,10 @@ void CollectUses(const Message& m, const std::string& path, ArtifactUses* uses) 
     if (thunk->has_custom_call()) {
       uses->ffi_names.emplace_back(absl::StrCat(path, ".custom_call.target_name"),
                                    thunk->custom_call().target_name());
+    }
+    if (thunk->has_gemm()) {
+      uses->gemm_types.emplace_back(absl::StrCat(path, ".gemm.element_type"),
+                                    thunk->gemm().element_type());
     }
     if (thunk->has_kernel() &&
         thunk->kernel().binary().format() == KernelBinaryProto::HOST_ELF_OBJECT) {
@@ -221,6 +226,15 @@ std::vector<ForwardFinding> ForwardChecker::Check(const ForwardArtifact& artifac
                        absl::StrJoin(release_.thunk_kinds, ", "), ")"),
           &out);
     }
+  }
+  const std::vector<std::string> gemm_types = release_.GemmElementTypesOrDefault();
+  for (const auto& [path, type] : uses.gemm_types) {
+    if (absl::c_linear_search(gemm_types, PrimitiveType_Name(type))) continue;
+    Add(artifact, "error", "UNSUPPORTED_GEMM_TYPE", path,
+        absl::StrCat("GEMM element type ", PrimitiveType_Name(type),
+                     " is refused by the release's GEMM thunk (it accepts: ",
+                     absl::StrJoin(gemm_types, ", "), ")"),
+        &out);
   }
   for (const auto& [path, name] : uses.ffi_names) {
     if (!release_.ResolvesFfiName(name)) {

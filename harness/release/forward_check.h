@@ -32,6 +32,8 @@ struct ForwardArtifact {
 //   UNKNOWN_OPCODE      an embedded HLO opcode the release does not know;
 //   UNRESOLVED_FFI_NAME a custom call / FFI target without handler or alias;
 //   UNRESOLVED_KERNEL_SYMBOL  a host kernel import outside its allow-list;
+//   UNSUPPORTED_GEMM_TYPE  a GEMM thunk element type the release's GEMM
+//                       thunk refuses (releases without the record: f32, f64);
 //   ABI_TOO_NEW         runtime_abi_version above the release's ABI;
 //   TOOLCHAIN_TOO_NEW   a toolchain minimum above what the release offers.
 struct ForwardFinding {

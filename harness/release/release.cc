@@ -17,6 +17,7 @@
 #include "runtime/ffi/ffi_registry.h"
 #include "runtime/hlo_opcode_table.h"
 #include "runtime/platform/host/host_kernel_loader.h"
+#include "runtime/thunks/gemm_thunk.h"
 #include "runtime/thunks/thunk.h"
 #include "runtime/thunks/thunk_registry.h"
 #include "support/build_info.h"
@@ -59,6 +60,9 @@ ReleaseSnapshot CaptureRuntimeCapabilities() {
   r.host_kernel_symbols = HostKernelSymbolAllowList();
   r.flag_defaults = RuntimeFlagDefaults(LoadOptions());
   r.load_passes = LoadPassNames();
+  for (PrimitiveType type : GemmThunk::SupportedElementTypes()) {
+    r.gemm_element_types.push_back(PrimitiveType_Name(type));
+  }
   return r;
 }
 

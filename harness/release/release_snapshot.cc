@@ -40,6 +40,8 @@ nlohmann::ordered_json CapabilityJson(const ReleaseSnapshot& r) {
   j["host_kernel_symbols"] = r.host_kernel_symbols;
   j["flag_defaults"] = r.flag_defaults;
   j["load_passes"] = r.load_passes;
+  // Only when recorded, so a release that predates the key keeps its id.
+  if (!r.gemm_element_types.empty()) j["gemm_element_types"] = r.gemm_element_types;
   return j;
 }
 
@@ -60,6 +62,11 @@ std::vector<std::string> ReleaseSnapshot::FfiNamesResolvedAt(const Date& now) co
     if (!expiry.ok() || *expiry > now) names.push_back(a.alias);
   }
   return names;
+}
+
+std::vector<std::string> ReleaseSnapshot::GemmElementTypesOrDefault() const {
+  if (!gemm_element_types.empty()) return gemm_element_types;
+  return {"F32", "F64"};
 }
 
 bool ReleaseSnapshot::KnowsThunkKind(absl::string_view kind) const {
@@ -119,6 +126,7 @@ absl::StatusOr<ReleaseSnapshot> ReleaseFromJson(const nlohmann::json& j, absl::s
     key = "flag_defaults";
     r.flag_defaults = j.at("flag_defaults").get<std::map<std::string, std::string>>();
     list("load_passes", &r.load_passes);
+    if (j.contains("gemm_element_types")) list("gemm_element_types", &r.gemm_element_types);
   } catch (const std::exception& e) {
     return absl::InvalidArgumentError(
         absl::StrCat(origin, ": release key '", key, "': ", e.what()));

@@ -53,7 +53,14 @@ struct ReleaseSnapshot {
   // Defaults of the flags the runtime reads at load (LoadOptions).
   std::map<std::string, std::string> flag_defaults;
   std::vector<std::string> load_passes;
+  // Element types its GEMM thunks accept (PrimitiveType names). Releases
+  // before the key existed accepted exactly F32 and F64
+  // (GemmElementTypesOrDefault).
+  std::vector<std::string> gemm_element_types;
 
+  // The GEMM element types: gemm_element_types, or F32 and F64 for a
+  // release that predates the key.
+  std::vector<std::string> GemmElementTypesOrDefault() const;
   // True when `name` resolves (a handler or an alias of one).
   bool ResolvesFfiName(absl::string_view name) const;
   // The custom-call / FFI names it resolves at `now`: handlers and the

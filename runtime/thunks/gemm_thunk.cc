@@ -1,8 +1,12 @@
 #include "runtime/thunks/gemm_thunk.h"
 
+#include <algorithm>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "runtime/shape_util.h"
 #include "support/status_macros.h"
 
@@ -22,6 +26,11 @@ int64_t SpanBytes(int64_t batch, int64_t stride, int64_t elements, int64_t width
 
 }  // namespace
 
+const std::vector<PrimitiveType>& GemmThunk::SupportedElementTypes() {
+  static const std::vector<PrimitiveType> kTypes = {F16, BF16, F32, F64};
+  return kTypes;
+}
+
 absl::StatusOr<std::unique_ptr<GemmThunk>> GemmThunk::FromProto(ThunkInfoProto info,
                                                                 const GemmThunkProto& g,
                                                                 LoadContext& context) {
@@ -30,10 +39,13 @@ absl::StatusOr<std::unique_ptr<GemmThunk>> GemmThunk::FromProto(ThunkInfoProto i
   AOT_RETURN_IF_ERROR(context.CheckSlice(g.lhs(), "lhs"));
   AOT_RETURN_IF_ERROR(context.CheckSlice(g.rhs(), "rhs"));
   AOT_RETURN_IF_ERROR(context.CheckWritableSlice(g.output(), "output"));
-  if (g.element_type() != F32 && g.element_type() != F64) {
-    return context.Error("element_type",
-                         absl::StrCat(PrimitiveType_Name(g.element_type()),
-                                      " is not supported by GEMM thunks (f32, f64)"));
+  const std::vector<PrimitiveType>& types = SupportedElementTypes();
+  if (std::find(types.begin(), types.end(), g.element_type()) == types.end()) {
+    std::vector<std::string> names;
+    for (PrimitiveType t : types) names.push_back(PrimitiveType_Name(t));
+    return context.Error("element_type", absl::StrCat(PrimitiveType_Name(g.element_type()),
+                                                      " is not supported by GEMM thunks (",
+                                                      absl::StrJoin(names, ", "), ")"));
   }
   if (g.batch_size() < 1 || g.m() < 1 || g.n() < 1 || g.k() < 1) {
     return context.Error("", absl::StrCat("batch_size, m, n, k must be >= 1, got ", g.batch_size(),

@@ -79,7 +79,17 @@ struct CublasApi {
   int (*dgemm_strided_batched)(CublasHandle, int, int, int, int, int, const double*, const double*,
                                int, long long, const double*, int, long long, const double*,
                                double*, int, long long, int) = nullptr;
+  // cublasGemmStridedBatchedEx: f16 / bf16 operands with f32 compute
+  // (tensor cores where the algorithm chooses them).
+  int (*gemm_strided_batched_ex)(CublasHandle, int, int, int, int, int, const void*, const void*,
+                                 int, int, long long, const void*, int, int, long long, const void*,
+                                 void*, int, int, long long, int, int, int) = nullptr;
 };
+// cuBLAS's enumerators the platform passes (library_types.h, cublas_api.h).
+inline constexpr int kCudaR16F = 2;
+inline constexpr int kCudaR16BF = 14;
+inline constexpr int kCublasCompute32F = 68;
+inline constexpr int kCublasGemmDefault = -1;
 
 // libcublas's table; Unavailable when no libcublas can be opened.
 absl::StatusOr<CublasApi> OpenCublas();

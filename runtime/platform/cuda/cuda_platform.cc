@@ -90,7 +90,8 @@ absl::StatusOr<CublasApi> OpenCublas() {
   if (!sym(c.create, "cublasCreate_v2") || !sym(c.destroy, "cublasDestroy_v2") ||
       !sym(c.set_stream, "cublasSetStream_v2") ||
       !sym(c.sgemm_strided_batched, "cublasSgemmStridedBatched") ||
-      !sym(c.dgemm_strided_batched, "cublasDgemmStridedBatched")) {
+      !sym(c.dgemm_strided_batched, "cublasDgemmStridedBatched") ||
+      !sym(c.gemm_strided_batched_ex, "cublasGemmStridedBatchedEx")) {
     return absl::UnavailableError("libcublas lacks a required entry point");
   }
   return c;
@@ -442,8 +443,17 @@ class CudaStream : public Stream {
           p.rhs_batch_stride, static_cast<const double*>(lhs.ptr), ldb_a, p.lhs_batch_stride,
           &p.beta, static_cast<double*>(output.ptr), m, p.output_batch_stride,
           static_cast<int>(p.batch_size));
+    } else if (p.element_type == F16 || p.element_type == BF16) {
+      // f16 / bf16 operands and result, f32 accumulation and scalars.
+      const int type = p.element_type == F16 ? kCudaR16F : kCudaR16BF;
+      float alpha = static_cast<float>(p.alpha), beta = static_cast<float>(p.beta);
+      rc = cublas->gemm_strided_batched_ex(slot_->cublas, opb, opa, m, n, k, &alpha, rhs.ptr, type,
+                                           lda_b, p.rhs_batch_stride, lhs.ptr, type, ldb_a,
+                                           p.lhs_batch_stride, &beta, output.ptr, type, m,
+                                           p.output_batch_stride, static_cast<int>(p.batch_size),
+                                           kCublasCompute32F, kCublasGemmDefault);
     } else {
-      return absl::InvalidArgumentError("cuBLAS GEMM supports f32 and f64");
+      return absl::InvalidArgumentError("cuBLAS GEMM supports f16, bf16, f32 and f64");
     }
     if (rc != 0) return absl::InternalError(absl::StrCat("cuBLAS GEMM failed with status ", rc));
     return absl::OkStatus();

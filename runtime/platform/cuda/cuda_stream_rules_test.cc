@@ -8,6 +8,7 @@
 //  - executions on different threads never share a stream;
 //  - a command buffer's graph is instantiated once per executable and
 //    updated in place (only the nodes whose arguments changed).
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <set>
@@ -123,7 +124,8 @@ TEST(CudaStreamRulesTest, EveryOperationOfAnExecutionIsOrderedOnItsOwnNonBlockin
                                            "cublasCreate",
                                            "cublasSetStream",
                                            "cublasSgemmStridedBatched",
-                                           "cublasDgemmStridedBatched"};
+                                           "cublasDgemmStridedBatched",
+                                           "cublasGemmStridedBatchedEx"};
     std::set<CUstream> streams;
     int64_t launches = 0;
     for (const RecordedCall& c : calls) {
@@ -297,6 +299,74 @@ TEST(CudaStreamRulesTest, HostTransfersArePinnedStagedAndStagingIsReused) {
   EXPECT_EQ(driver.Count("cuMemcpyHtoDAsync"), 3);
   EXPECT_EQ(driver.Count("cuMemcpyDtoHAsync"), 3);
   platform->Free(*device);
+}
+
+// f16 / bf16 GEMM thunks (emit_low_precision_gemm) call
+// cublasGemmStridedBatchedEx with the element type for A, B and C and f32
+// compute, on the execution's own stream like every other operation.
+TEST(CudaStreamRulesTest, HalfPrecisionGemmsUseGemmExWithF32ComputeOnTheExecutionStream) {
+  RecordingCudaDriver& driver = RecordingCudaDriver::Get();
+  auto platform = FakeDevicePlatform();
+  for (auto [type, cuda_type] : {std::pair{F16, kCudaR16F}, std::pair{BF16, kCudaR16BF}}) {
+    SCOPED_TRACE(PrimitiveType_Name(type));
+    ExecutableProto proto;
+    auto alloc = [&](int64_t size, BufferAllocationProto::Kind kind, int parameter) {
+      BufferAllocationProto* a = proto.add_buffer_allocations();
+      a->set_index(proto.buffer_allocations_size() - 1);
+      a->set_size(size);
+      a->set_kind(kind);
+      if (parameter >= 0) a->set_parameter_number(parameter);
+      BufferSliceProto s;
+      s.set_allocation_index(a->index());
+      s.set_size(size);
+      return s;
+    };
+    ShapeProto shape;
+    shape.set_element_type(type);
+    for (int64_t d : {64, 64}) shape.add_dimensions(d);
+    constexpr int64_t kBytes = 64 * 64 * 2;
+    for (int p = 0; p < 2; ++p) {
+      EntryParameterProto* param = proto.add_parameters();
+      param->set_parameter_number(p);
+      *param->mutable_shape() = shape;
+      *param->mutable_slice() = alloc(kBytes, BufferAllocationProto::PARAMETER, p);
+    }
+    BufferSliceProto out = alloc(kBytes, BufferAllocationProto::OUTPUT, -1);
+    ThunkProto* t = proto.add_thunks();
+    t->mutable_info()->set_name("dot");
+    GemmThunkProto* g = t->mutable_gemm();
+    *g->mutable_lhs() = proto.parameters(0).slice();
+    *g->mutable_rhs() = proto.parameters(1).slice();
+    *g->mutable_output() = out;
+    g->set_element_type(type);
+    g->set_batch_size(1);
+    g->set_m(64);
+    g->set_n(64);
+    g->set_k(64);
+    g->set_alpha(1);
+    *proto.mutable_result()->mutable_shape() = shape;
+    OutputLeafProto* leaf = proto.mutable_result()->add_leaves();
+    *leaf->mutable_shape() = shape;
+    *leaf->mutable_slice() = out;
+    proto.mutable_capability()->mutable_cuda()->set_major(9);
+    proto.mutable_abi_version()->set_runtime_abi_version(1);
+    auto executable = Executable::Load(proto, platform, &FfiRegistry::Global(), {});
+    ASSERT_TRUE(executable.ok()) << executable.status();
+    driver.ClearCalls();
+    ASSERT_TRUE(RunOnce(**executable).ok());
+    std::vector<RecordedCall> calls = driver.Calls();
+    auto gemm = std::find_if(calls.begin(), calls.end(), [](const RecordedCall& c) {
+      return c.function == "cublasGemmStridedBatchedEx";
+    });
+    ASSERT_NE(gemm, calls.end());
+    EXPECT_EQ(gemm->detail, absl::StrCat("a=", cuda_type, " b=", cuda_type, " c=", cuda_type,
+                                         " compute=", kCublasCompute32F));
+    EXPECT_EQ(driver.Count("cublasSgemmStridedBatched"), 0);
+    // The same stream as the execution's uploads and downloads.
+    for (const RecordedCall& c : calls) {
+      if (c.takes_stream) EXPECT_EQ(c.stream, gemm->stream) << c.function;
+    }
+  }
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 #include <unordered_map>
+#include <vector>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
@@ -16,6 +17,7 @@
 #include "runtime/platform/host/host_kernel_abi.h"
 #include "runtime/platform/host/host_kernel_loader.h"
 #include "runtime/platform/host/thread_pool.h"
+#include "support/float16.h"
 #include "support/status_macros.h"
 
 namespace aot {
@@ -120,6 +122,32 @@ class HostStream : public Stream {
         double* c = static_cast<double*>(output.ptr) + b * p.output_batch_stride;
         cblas_dgemm(CblasRowMajor, ta, tb, static_cast<int>(p.m), static_cast<int>(p.n),
                     static_cast<int>(p.k), p.alpha, a, lda, bb, ldb, p.beta, c, ldc);
+      } else if (p.element_type == F16 || p.element_type == BF16) {
+        // OpenBLAS has no half-precision GEMM in every build (sbgemm only
+        // where compiled in, no hgemm), so each matrix is widened to f32,
+        // multiplied by cblas_sgemm and the result rounded back to nearest
+        // even: cuBLAS's f32-accumulating GEMM up to summation order.
+        const bool bf16 = p.element_type == BF16;
+        auto widen = [&](const void* base, int64_t offset, int64_t count) {
+          const uint16_t* bits = static_cast<const uint16_t*>(base) + offset;
+          std::vector<float> f(static_cast<size_t>(count));
+          for (int64_t i = 0; i < count; ++i) {
+            f[i] = bf16 ? Bf16BitsToFloat(bits[i]) : HalfBitsToFloat(bits[i]);
+          }
+          return f;
+        };
+        std::vector<float> a = widen(lhs.ptr, b * p.lhs_batch_stride, p.m * p.k);
+        std::vector<float> bb = widen(rhs.ptr, b * p.rhs_batch_stride, p.k * p.n);
+        std::vector<float> c = p.beta != 0.0
+                                   ? widen(output.ptr, b * p.output_batch_stride, p.m * p.n)
+                                   : std::vector<float>(static_cast<size_t>(p.m * p.n));
+        cblas_sgemm(CblasRowMajor, ta, tb, static_cast<int>(p.m), static_cast<int>(p.n),
+                    static_cast<int>(p.k), static_cast<float>(p.alpha), a.data(), lda, bb.data(),
+                    ldb, static_cast<float>(p.beta), c.data(), ldc);
+        uint16_t* out = static_cast<uint16_t*>(output.ptr) + b * p.output_batch_stride;
+        for (int64_t i = 0; i < p.m * p.n; ++i) {
+          out[i] = bf16 ? FloatToBf16Bits(c[i]) : FloatToHalfBits(c[i]);
+        }
       } else {
         return absl::InvalidArgumentError(
             absl::StrCat("host GEMM does not support ", PrimitiveType_Name(p.element_type)));

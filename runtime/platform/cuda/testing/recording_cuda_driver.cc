@@ -5,6 +5,8 @@
 #include <map>
 #include <mutex>
 
+#include "absl/strings/str_cat.h"
+
 namespace aot::testing {
 namespace {
 
@@ -23,10 +25,12 @@ State& S() {
   return *state;
 }
 
-void Record(const char* function, CUstream stream = nullptr, bool takes_stream = false) {
+void Record(const char* function, CUstream stream = nullptr, bool takes_stream = false,
+            std::string detail = "") {
   State& s = S();
   std::lock_guard<std::mutex> lock(s.mu);
-  s.calls.push_back(RecordedCall{function, stream, takes_stream, std::this_thread::get_id()});
+  s.calls.push_back(
+      RecordedCall{function, stream, takes_stream, std::this_thread::get_id(), std::move(detail)});
 }
 
 // A fresh opaque handle (never dereferenced by the platform).
@@ -266,6 +270,13 @@ int FakeDgemm(CublasHandle handle, int, int, int, int, int, const double*, const
   Record("cublasDgemmStridedBatched", CublasStream(handle), true);
   return 0;
 }
+int FakeGemmEx(CublasHandle handle, int, int, int, int, int, const void*, const void*, int a_type,
+               int, long long, const void*, int b_type, int, long long, const void*, void*,
+               int c_type, int, long long, int, int compute, int) {
+  Record("cublasGemmStridedBatchedEx", CublasStream(handle), true,
+         absl::StrCat("a=", a_type, " b=", b_type, " c=", c_type, " compute=", compute));
+  return 0;
+}
 
 }  // namespace
 
@@ -317,6 +328,7 @@ aot::CublasApi RecordingCudaDriver::Cublas() const {
   api.set_stream = &FakeCublasSetStream;
   api.sgemm_strided_batched = &FakeSgemm;
   api.dgemm_strided_batched = &FakeDgemm;
+  api.gemm_strided_batched_ex = &FakeGemmEx;
   return api;
 }
 
