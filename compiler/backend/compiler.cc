@@ -296,6 +296,8 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
   kernel_options.compile_cubin = options.compile_cubin;
   kernel_options.compile_threads = options.compile_threads;
   ThunkEmitter emitter(*assignment, target, kernel_options);
+  emitter.set_low_precision_gemm(
+      EmissionFlagOn(*FindEmissionFlag("emit_low_precision_gemm"), options));
   AOT_ASSIGN_OR_RETURN(auto thunks, emitter.EmitEntry(m));
   end_phase("thunks and kernels");
 

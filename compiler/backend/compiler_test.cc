@@ -786,6 +786,65 @@ TEST(CompilerTest, AliasedResultsLiveInTheirParametersAndMatchTheInterpreter) {
 
 // CUDA (device-less): the same placement; the runtime validates and loads
 // the thunks that write parameters.
+// emit_low_precision_gemm: f16 and bf16 dots on CUDA become GEMM thunks
+// of that element type (cuBLAS, f32 accumulation) only with the flag on;
+// off (the default) they stay generated kernels, and the host always
+// upcasts to an f32 GEMM. The flag-on artifacts load in this runtime
+// (device-less where the CUDA platform is built).
+TEST(CompilerTest, LowPrecisionDotsBecomeGemmThunksOnlyBehindTheirFlag) {
+  if (!std::filesystem::exists("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc")) {
+    GTEST_SKIP() << "CUDA libdevice not installed at /usr/local/cuda";
+  }
+  const bool cuda_runtime = absl::c_linear_search(AvailablePlatforms(), "cuda");
+  for (const char* type : {"f16", "bf16"}) {
+    SCOPED_TRACE(type);
+    auto module = ParseHloModule(absl::StrCat(
+        "HloModule m\nENTRY e {\n  a = ", type, "[4,128,64] parameter(0)\n  b = ", type,
+        "[4,64,32] parameter(1)\n  ROOT d = ", type,
+        "[4,128,32] dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, "
+        "lhs_contracting_dims={2}, rhs_contracting_dims={1}\n}\n"));
+    ASSERT_TRUE(module.ok()) << module.status();
+    CompileOptions off;
+    off.compile_cubin = false;
+    CompileOptions on = off;
+    on.emission_flags = {"emit_low_precision_gemm"};
+    auto h100 = ShippedTargetConfig("h100");
+    ASSERT_TRUE(h100.ok());
+    auto plain = Compile(**module, *h100, off);
+    ASSERT_TRUE(plain.ok()) << plain.status();
+    EXPECT_EQ((*plain)->gemm_count(), 0);
+    auto gemm = Compile(**module, *h100, on);
+    ASSERT_TRUE(gemm.ok()) << gemm.status();
+    ASSERT_EQ((*gemm)->gemm_count(), 1) << (*gemm)->ThunksToString();
+    const GemmThunkProto* g = nullptr;
+    for (const ThunkProto& t : (*gemm)->proto().thunks()) {
+      if (t.has_gemm()) g = &t.gemm();
+    }
+    ASSERT_NE(g, nullptr);
+    EXPECT_EQ(g->element_type(), std::string(type) == "f16" ? F16 : BF16);
+    EXPECT_EQ(g->batch_size(), 4);
+    EXPECT_EQ(g->m(), 128);
+    EXPECT_EQ(g->n(), 32);
+    EXPECT_EQ(g->k(), 64);
+    // The host's form does not depend on the flag: an f32 GEMM between
+    // converts (DotUpcast).
+    auto host = ShippedTargetConfig("host-x86-64-v2");
+    ASSERT_TRUE(host.ok());
+    for (const CompileOptions& options : {off, on}) {
+      auto compiled = Compile(**module, *host, options);
+      ASSERT_TRUE(compiled.ok()) << compiled.status();
+      for (const ThunkProto& t : (*compiled)->proto().thunks()) {
+        if (t.has_gemm()) EXPECT_EQ(t.gemm().element_type(), F32);
+      }
+    }
+    if (!cuda_runtime) continue;
+    auto client = Client::Create("cuda");
+    ASSERT_TRUE(client.ok()) << client.status();
+    auto executable = (*client)->DeserializeExecutable((*gemm)->SerializeAsString());
+    EXPECT_TRUE(executable.ok()) << executable.status();
+  }
+}
+
 TEST(CompilerTest, AliasedResultsCompileAndLoadForCudaDeviceLess) {
   if (!std::filesystem::exists("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc")) {
     GTEST_SKIP() << "CUDA libdevice not installed at /usr/local/cuda";

@@ -257,7 +257,12 @@ absl::StatusOr<bool> ThunkEmitter::TryEmitGemm(
   const Shape& rhs = instr.operand(1)->shape();
   const Shape& result = instr.shape();
   PrimitiveType t = result.element_type();
-  if ((t != F32 && t != F64) || lhs.element_type() != t || rhs.element_type() != t) return false;
+  const bool low_precision =
+      (t == F16 || t == BF16) && low_precision_gemm_ && target_.platform() == PLATFORM_CUDA;
+  if ((t != F32 && t != F64 && !low_precision) || lhs.element_type() != t ||
+      rhs.element_type() != t) {
+    return false;
+  }
   if (!lhs.HasDefaultLayout() || !rhs.HasDefaultLayout() || !result.HasDefaultLayout()) {
     return false;
   }

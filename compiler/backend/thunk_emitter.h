@@ -23,6 +23,12 @@ class ThunkEmitter {
                const KernelEmitOptions& options)
       : assignment_(assignment), target_(target), options_(options) {}
 
+  // f16 / bf16 dots become f16 / bf16 GEMM thunks on CUDA (cuBLAS, tensor
+  // cores, f32 accumulation) instead of generated kernels: the emission
+  // flag emit_low_precision_gemm (runtimes before its support refuse
+  // those element types).
+  void set_low_precision_gemm(bool on) { low_precision_gemm_ = on; }
+
   // The entry computation's sequence, with the final copies into the
   // output allocation.
   absl::StatusOr<std::vector<ThunkProto>> EmitEntry(const HloModule& module);
@@ -62,6 +68,7 @@ class ThunkEmitter {
   std::vector<KernelSpec> pending_;
   std::vector<CompiledKernel> kernels_;
   int64_t gemm_count_ = 0;
+  bool low_precision_gemm_ = false;
 };
 
 // Whether `instruction` is an op this backend supports on `platform`; the

@@ -23,6 +23,12 @@ const std::vector<EmissionFlag>& EmissionLedger() {
                       "may-alias entries are dropped and must-alias ones do not compile",
        .runtime_support_since = "2026-12-02",
        .enabled_by_default = false},
+      {.name = "emit_low_precision_gemm",
+       .description = "f16 and bf16 dots on CUDA as GEMM thunks of element type F16 / BF16 "
+                      "(cuBLAS with tensor cores and f32 accumulation) instead of generated "
+                      "kernels; runtimes before its support refuse those GEMM element types",
+       .runtime_support_since = "2026-12-02",
+       .enabled_by_default = false},
   };
   return *ledger;
 }

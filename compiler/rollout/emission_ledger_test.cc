@@ -24,22 +24,27 @@ TEST(EmissionLedgerTest, TheShippedLedgerIsConsistent) {
 
 // The shipped input_output_alias flag: switching its default on today is
 // blocked; from 14 days after its runtime support it is allowed.
-TEST(EmissionLedgerTest, InputOutputAliasDefaultMayTurnOnFourteenDaysAfterSupport) {
-  const EmissionFlag* shipped = FindEmissionFlag("emit_input_output_alias");
-  ASSERT_NE(shipped, nullptr);
-  EXPECT_FALSE(shipped->enabled_by_default);
-  EXPECT_EQ(shipped->runtime_support_since, "2026-12-02");
-  EmissionFlag switched = *shipped;
-  switched.enabled_by_default = true;
-  switched.enabled_since = "2026-12-02";
-  auto today = CheckEmissionLedger({switched}, "2026-12-02");
-  ASSERT_TRUE(today.ok());
-  ASSERT_EQ(today->size(), 1u);
-  EXPECT_EQ((*today)[0].rule, "EMITTED_TOO_EARLY");
-  switched.enabled_since = "2026-12-16";
-  auto later = CheckEmissionLedger({switched}, "2026-12-16");
-  ASSERT_TRUE(later.ok());
-  EXPECT_TRUE(later->empty());
+// The flags whose runtime support landed on 2026-12-02: switching the
+// default on that day is blocked, on 2026-12-16 allowed.
+TEST(EmissionLedgerTest, FlagsOfTheSecondDecemberMayTurnOnFourteenDaysAfterSupport) {
+  for (const char* name : {"emit_input_output_alias", "emit_low_precision_gemm"}) {
+    SCOPED_TRACE(name);
+    const EmissionFlag* shipped = FindEmissionFlag(name);
+    ASSERT_NE(shipped, nullptr);
+    EXPECT_FALSE(shipped->enabled_by_default);
+    EXPECT_EQ(shipped->runtime_support_since, "2026-12-02");
+    EmissionFlag switched = *shipped;
+    switched.enabled_by_default = true;
+    switched.enabled_since = "2026-12-02";
+    auto today = CheckEmissionLedger({switched}, "2026-12-02");
+    ASSERT_TRUE(today.ok());
+    ASSERT_EQ(today->size(), 1u);
+    EXPECT_EQ((*today)[0].rule, "EMITTED_TOO_EARLY");
+    switched.enabled_since = "2026-12-16";
+    auto later = CheckEmissionLedger({switched}, "2026-12-16");
+    ASSERT_TRUE(later.ok());
+    EXPECT_TRUE(later->empty());
+  }
 }
 
 TEST(EmissionLedgerTest, OnByDefaultTenDaysAfterRuntimeSupportIsBlocked) {

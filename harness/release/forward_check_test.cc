@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/backend/compiler.h"
 #include "compiler/hlo/hlo_parser.h"
@@ -62,14 +63,17 @@ TEST(ForwardCheckTest, CurrentOutputAgainstThisRuntimeIsClean) {
   }
 }
 
-// `hlo` compiled for host-x86-64-v2 with the emission flag `flag` on.
-std::unique_ptr<CompiledModule> CompileWithFlag(absl::string_view hlo, const std::string& flag) {
+// `hlo` compiled for `target` (host-x86-64-v2 by default) with the
+// emission flag `flag` on.
+std::unique_ptr<CompiledModule> CompileWithFlag(absl::string_view hlo, const std::string& flag,
+                                                const std::string& target = "host-x86-64-v2") {
   auto module = ParseHloModule(hlo);
   EXPECT_TRUE(module.ok()) << module.status();
   if (!module.ok()) return nullptr;
   CompileOptions options;
   options.emission_flags = {flag};
-  auto compiled = Compile(**module, *ShippedTargetConfig("host-x86-64-v2"), options);
+  options.compile_cubin = false;
+  auto compiled = Compile(**module, *ShippedTargetConfig(target), options);
   EXPECT_TRUE(compiled.ok()) << compiled.status();
   return compiled.ok() ? *std::move(compiled) : nullptr;
 }
@@ -150,6 +154,61 @@ ENTRY e {
     ++checked;
   }
   EXPECT_EQ(checked, 3);
+}
+
+// emit_low_precision_gemm: a bf16 dot on CUDA becomes a BF16 GEMM thunk,
+// which every release that does not record BF16 among its GEMM element
+// types (all releases cut before the runtime support: their records
+// predate the key) reports as UNSUPPORTED_GEMM_TYPE at the thunk's
+// element_type; this runtime's capabilities accept it. Without the flag
+// the dot is a kernel and nothing is reported.
+TEST(ForwardCheckTest, LowPrecisionGemmIsAnErrorForReleasesWithoutTheElementType) {
+  constexpr char kBf16Dot[] = R"(
+HloModule m
+ENTRY e {
+  a = bf16[128,64] parameter(0)
+  b = bf16[64,32] parameter(1)
+  ROOT d = bf16[128,32] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})";
+  auto compiled = CompileWithFlag(kBf16Dot, "emit_low_precision_gemm", "h100");
+  ASSERT_NE(compiled, nullptr);
+  ASSERT_EQ(compiled->gemm_count(), 1) << compiled->ThunksToString();
+  int before = 0;
+  for (const auto& [id, findings] :
+       CheckAgainstEachRelease(compiled->SerializeAsString(), "bf16_dot")) {
+    SCOPED_TRACE(id);
+    auto releases = LoadReleases("golden");
+    ASSERT_TRUE(releases.ok());
+    bool accepts = false;
+    for (const ReleaseSnapshot& r : *releases) {
+      if (r.id == id) accepts = absl::c_linear_search(r.GemmElementTypesOrDefault(), "BF16");
+    }
+    bool reported = false;
+    for (const ForwardFinding& f : findings) {
+      if (f.rule != "UNSUPPORTED_GEMM_TYPE") continue;
+      reported = true;
+      EXPECT_THAT(f.path, ::testing::MatchesRegex(R"(thunks\[[0-9]+\]\.gemm\.element_type)"));
+      EXPECT_THAT(f.message, HasSubstr("BF16"));
+    }
+    EXPECT_EQ(reported, !accepts);
+    before += reported;
+  }
+  EXPECT_GE(before, 3);  // 2026-11-30, and both releases of 2026-12-02 before the support
+  EXPECT_THAT(Rules(Check(Release("2026-12-02"), compiled->SerializeAsString())),
+              ::testing::Not(::testing::Contains("UNSUPPORTED_GEMM_TYPE")));
+  // The flag off: a kernel, no GEMM thunk, nothing to report.
+  auto module = ParseHloModule(kBf16Dot);
+  ASSERT_TRUE(module.ok());
+  CompileOptions options;
+  options.compile_cubin = false;
+  auto plain = Compile(**module, *ShippedTargetConfig("h100"), options);
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_EQ((*plain)->gemm_count(), 0);
+  for (const auto& [id, findings] :
+       CheckAgainstEachRelease((*plain)->SerializeAsString(), "bf16_dot")) {
+    EXPECT_THAT(Rules(findings), ::testing::Not(::testing::Contains("UNSUPPORTED_GEMM_TYPE")))
+        << id;
+  }
 }
 
 TEST(ForwardCheckTest, UnparsableBytes) {
