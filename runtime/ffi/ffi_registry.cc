@@ -1,6 +1,7 @@
 #include "runtime/ffi/ffi_registry.h"
 
 #include "absl/strings/str_cat.h"
+#include "proto/target.pb.h"
 
 namespace aot {
 
@@ -14,11 +15,28 @@ FfiRegistry& FfiRegistry::Global() {
 }
 
 absl::Status FfiRegistry::Register(absl::string_view name, FfiHandler handler) {
+  return RegisterForPlatform(name, PLATFORM_HOST, std::move(handler));
+}
+
+absl::Status FfiRegistry::RegisterForPlatform(absl::string_view name, PlatformKind platform,
+                                              FfiHandler handler) {
   absl::MutexLock lock(&mu_);
-  if (handlers_.count(name) > 0 || aliases_.count(name) > 0) {
-    return absl::AlreadyExistsError(absl::StrCat("FFI handler '", name, "' is already registered"));
+  if (aliases_.count(name) > 0) {
+    return absl::AlreadyExistsError(absl::StrCat("FFI name '", name, "' is already an alias"));
   }
-  handlers_.emplace(std::string(name), std::move(handler));
+  Entry& entry = handlers_[std::string(name)];
+  if (platform == PLATFORM_HOST) {
+    if (entry.host.has_value()) {
+      return absl::AlreadyExistsError(
+          absl::StrCat("FFI handler '", name, "' is already registered"));
+    }
+    entry.host = std::move(handler);
+    return absl::OkStatus();
+  }
+  if (!entry.device.emplace(platform, std::move(handler)).second) {
+    return absl::AlreadyExistsError(absl::StrCat(
+        "FFI handler '", name, "' is already registered for ", PlatformKind_Name(platform)));
+  }
   return absl::OkStatus();
 }
 
@@ -44,18 +62,21 @@ absl::Status FfiRegistry::RegisterAlias(absl::string_view alias, absl::string_vi
 absl::StatusOr<FfiRegistry::Resolved> FfiRegistry::Resolve(absl::string_view name) const {
   absl::MutexLock lock(&mu_);
   Resolved resolved;
+  auto bind = [&](const std::string& canonical, const Entry& entry) {
+    resolved.handler = entry.host.has_value() ? &*entry.host : nullptr;
+    resolved.device_handlers = &entry.device;
+    resolved.canonical_name = canonical;
+  };
   auto it = handlers_.find(name);
   if (it != handlers_.end()) {
-    resolved.handler = &it->second;
-    resolved.canonical_name = it->first;
+    bind(it->first, it->second);
     return resolved;
   }
   auto alias = aliases_.find(name);
   if (alias != aliases_.end()) {
     auto target = handlers_.find(alias->second.target);
     if (target != handlers_.end()) {
-      resolved.handler = &target->second;
-      resolved.canonical_name = target->first;
+      bind(target->first, target->second);
       resolved.alias = alias->first;
       resolved.alias_expiry = alias->second.expiry;
       return resolved;

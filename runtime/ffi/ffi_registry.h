@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,11 +12,13 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "proto/executable.pb.h"
+#include "proto/target.pb.h"
 
 namespace aot {
 
-// One buffer argument of a custom call, in host memory, in the physical
-// layout of `shape`.
+// One buffer argument of a custom call, in the physical layout of `shape`:
+// in host memory for a host handler, in device memory for a handler
+// registered for a device platform (RegisterForPlatform).
 struct FfiBuffer {
   void* data = nullptr;
   const ShapeProto* shape = nullptr;
@@ -24,6 +27,10 @@ struct FfiBuffer {
 struct FfiCallFrame {
   std::vector<FfiBuffer> operands;
   std::vector<FfiBuffer> results;
+  // A device handler's stream (CUDA: the execution's CUstream): it queues
+  // its work there, ordered after the thunks before it and before the ones
+  // after it, and returns without waiting. Null for host handlers.
+  void* stream = nullptr;
   // Legacy API: the opaque backend_config string.
   absl::string_view opaque;
   // Typed FFI: attributes in serialized order.
@@ -38,7 +45,11 @@ using FfiHandler = std::function<absl::Status(const FfiCallFrame&)>;
 class FfiRegistry {
  public:
   struct Resolved {
+    // The host handler (buffers in host memory); null when the name has
+    // only device handlers.
     const FfiHandler* handler = nullptr;
+    // Handlers for device platforms (buffers in device memory, a stream).
+    const std::map<PlatformKind, FfiHandler>* device_handlers = nullptr;
     std::string canonical_name;
     // Set when resolved through a deprecated alias.
     std::string alias;
@@ -53,7 +64,15 @@ class FfiRegistry {
   // The process-wide registry with the runtime's built-in handlers.
   static FfiRegistry& Global();
 
+  // The host handler of `name`: buffers in host memory (on a device
+  // platform the runtime stages them through host memory around the call).
   absl::Status Register(absl::string_view name, FfiHandler handler);
+  // A handler of `name` for a device platform (XLA FFI's per-platform
+  // registration): it gets device buffers and the execution's stream, so
+  // nothing goes through host memory. PLATFORM_HOST is Register. A name
+  // may have a host handler, device handlers, or both.
+  absl::Status RegisterForPlatform(absl::string_view name, PlatformKind platform,
+                                   FfiHandler handler);
   // `alias` resolves to `target` until `expiry` (YYYY-MM-DD); the lint and
   // the release snapshot report aliases past their expiry.
   absl::Status RegisterAlias(absl::string_view alias, absl::string_view target,
@@ -66,8 +85,12 @@ class FfiRegistry {
 
  private:
   mutable absl::Mutex mu_;
+  struct Entry {
+    std::optional<FfiHandler> host;
+    std::map<PlatformKind, FfiHandler> device;
+  };
   // std::map: stable addresses of handlers and sorted iteration.
-  std::map<std::string, FfiHandler, std::less<>> handlers_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, Entry, std::less<>> handlers_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, AliasInfo, std::less<>> aliases_ ABSL_GUARDED_BY(mu_);
 };
 

@@ -80,6 +80,9 @@ class Stream {
   virtual absl::Status Gemm(const GemmParams& params, DeviceMemory lhs, DeviceMemory rhs,
                             DeviceMemory output) = 0;
   virtual absl::Status Synchronize() = 0;
+  // The platform's own stream object (CUDA: the CUstream) for work queued
+  // by others on this stream (device FFI handlers); null on the host.
+  virtual void* native_handle() const { return nullptr; }
 };
 
 // Several kernel launches recorded once (at load) and submitted as one unit

@@ -18,6 +18,21 @@ absl::StatusOr<std::unique_ptr<CustomCallThunk>> CustomCallThunk::FromProto(
   auto resolved = context.ffi()->Resolve(c.target_name());
   if (!resolved.ok()) return context.Error("target_name", resolved.status().message());
   thunk->resolved_ = *resolved;
+  // The handler this platform calls: its own device handler, else the host
+  // handler (with buffers staged through host memory on a device).
+  const PlatformKind kind =
+      context.platform() != nullptr ? context.platform()->kind() : PLATFORM_HOST;
+  if (kind != PLATFORM_HOST && resolved->device_handlers != nullptr) {
+    if (auto it = resolved->device_handlers->find(kind); it != resolved->device_handlers->end()) {
+      thunk->device_handler_ = &it->second;
+    }
+  }
+  if (thunk->device_handler_ == nullptr && resolved->handler == nullptr) {
+    return context.Error(
+        "target_name",
+        absl::StrCat("FFI handler '", resolved->canonical_name, "' has no handler for platform ",
+                     PlatformKind_Name(kind), " (and no host handler)"));
+  }
   thunk->target_name_ = c.target_name();
   thunk->api_version_ = c.api_version();
   auto read = [&](const google::protobuf::RepeatedPtrField<CustomCallOperandProto>& in,
@@ -52,9 +67,23 @@ absl::Status CustomCallThunk::Execute(const ExecuteParams& params) const {
   FfiCallFrame frame;
   frame.opaque = opaque_;
   frame.attributes = &attributes_;
+  // A device handler gets device buffers and the stream; a host handler on
+  // a device platform gets host copies (staged around the call).
+  if (device_handler_ != nullptr) {
+    frame.stream = params.stream->native_handle();
+    for (const Operand& op : operands_) {
+      frame.operands.push_back(FfiBuffer{params.buffers->Resolve(op.slice).ptr, &op.shape});
+    }
+    for (const Operand& op : results_) {
+      frame.results.push_back(FfiBuffer{params.buffers->Resolve(op.slice).ptr, &op.shape});
+    }
+    if (absl::Status s = (*device_handler_)(frame); !s.ok()) {
+      return absl::Status(s.code(),
+                          absl::StrCat("custom call '", target_name_, "': ", s.message()));
+    }
+    return absl::OkStatus();
+  }
   bool host = params.platform->kind() == PLATFORM_HOST;
-  // Non-host platforms stage buffers through host memory: handlers are
-  // host functions.
   std::vector<std::vector<uint8_t>> staging;
   auto bind = [&](const Operand& op, bool copy_in) -> absl::StatusOr<FfiBuffer> {
     DeviceMemory mem = params.buffers->Resolve(op.slice);

@@ -36,6 +36,9 @@ class CustomCallThunk : public Thunk {
   std::string opaque_;
   google::protobuf::RepeatedPtrField<CustomCallAttributeProto> attributes_;
   FfiRegistry::Resolved resolved_;
+  // The load platform's own handler (RegisterForPlatform), or null: the
+  // host handler.
+  const FfiHandler* device_handler_ = nullptr;
 };
 
 }  // namespace aot

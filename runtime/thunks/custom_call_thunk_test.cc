@@ -1,10 +1,14 @@
 // The custom-call thunk (an FFI handler, resolved by name or alias)
 // executed on the host platform, and its FromProto -> ToProto round trip.
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "runtime/executable/client.h"
+#include "runtime/executable/executable.h"
 #include "runtime/ffi/ffi_registry.h"
 #include "runtime/testing/executable_builder.h"
 
@@ -53,6 +57,56 @@ TEST(ThunksTest, CustomCallTopKAndAliases) {
   EXPECT_EQ(alias->canonical_name, "aot.gelu");
   EXPECT_EQ(alias->alias_expiry, "2027-06-01");
   EXPECT_FALSE(FfiRegistry::Global().Resolve("aot.nope").ok());
+}
+
+// A handler registered only for a device platform does not serve the
+// host: the load fails naming the target and the platform. Registering a
+// second handler for the same platform is refused.
+TEST(ThunksTest, DeviceOnlyFfiHandlerIsRefusedOnTheHost) {
+  FfiRegistry registry;
+  FfiHandler noop = [](const FfiCallFrame&) { return absl::OkStatus(); };
+  ASSERT_TRUE(registry.RegisterForPlatform("test.device_only", PLATFORM_CUDA, noop).ok());
+  EXPECT_EQ(registry.RegisterForPlatform("test.device_only", PLATFORM_CUDA, noop).code(),
+            absl::StatusCode::kAlreadyExists);
+  // A host handler beside it is fine, once.
+  ASSERT_TRUE(registry.RegisterForPlatform("test.both", PLATFORM_CUDA, noop).ok());
+  ASSERT_TRUE(registry.Register("test.both", noop).ok());
+  EXPECT_EQ(registry.Register("test.both", noop).code(), absl::StatusCode::kAlreadyExists);
+  auto resolved = registry.Resolve("test.device_only");
+  ASSERT_TRUE(resolved.ok());
+  EXPECT_EQ(resolved->handler, nullptr);
+  ASSERT_NE(resolved->device_handlers, nullptr);
+  EXPECT_EQ(resolved->device_handlers->count(PLATFORM_CUDA), 1u);
+
+  for (const char* target : {"test.device_only", "test.both"}) {
+    SCOPED_TRACE(target);
+    Builder b;
+    int x = b.Parameter(Shape(F32, {4}));
+    int out = b.Allocation(16, BufferAllocationProto::OUTPUT);
+    CustomCallThunkProto* c = b.Thunk("call")->mutable_custom_call();
+    c->set_target_name(target);
+    c->set_api_version(CustomCallThunkProto::API_VERSION_TYPED_FFI);
+    auto* op = c->add_operands();
+    *op->mutable_shape() = Shape(F32, {4});
+    *op->mutable_slice() = Builder::Slice(x, 0, 16);
+    auto* r = c->add_results();
+    *r->mutable_shape() = Shape(F32, {4});
+    *r->mutable_slice() = Builder::Slice(out, 0, 16);
+    b.Result({{Shape(F32, {4}), Builder::Slice(out, 0, 16)}});
+    auto platform = CreatePlatform("host", {});
+    ASSERT_TRUE(platform.ok()) << platform.status();
+    auto loaded =
+        Executable::Load(b.Build(), std::shared_ptr<Platform>(*std::move(platform)), &registry, {});
+    if (std::string(target) == "test.both") {
+      EXPECT_TRUE(loaded.ok()) << loaded.status();
+      continue;
+    }
+    ASSERT_FALSE(loaded.ok());
+    EXPECT_THAT(std::string(loaded.status().message()),
+                ::testing::HasSubstr("thunks[0].custom_call.target_name: FFI handler "
+                                     "'test.device_only' has no handler for platform "
+                                     "PLATFORM_HOST (and no host handler)"));
+  }
 }
 
 }  // namespace

@@ -468,6 +468,7 @@ class CudaStream : public Stream {
   }
 
   CUstream stream() const { return slot_->stream; }
+  void* native_handle() const override { return slot_->stream; }
 
  private:
   const CudaDriverApi& driver() const { return platform_->driver(); }

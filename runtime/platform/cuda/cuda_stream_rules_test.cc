@@ -10,6 +10,7 @@
 //    updated in place (only the nodes whose arguments changed).
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <map>
 #include <set>
 #include <string>
@@ -365,6 +366,114 @@ TEST(CudaStreamRulesTest, HalfPrecisionGemmsUseGemmExWithF32ComputeOnTheExecutio
     // The same stream as the execution's uploads and downloads.
     for (const RecordedCall& c : calls) {
       if (c.takes_stream) EXPECT_EQ(c.stream, gemm->stream) << c.function;
+    }
+  }
+}
+
+// A custom call with a CUDA handler (FfiRegistry::RegisterForPlatform)
+// gets the execution's stream and device pointers: no copy through host
+// memory around it. (The double's device memory is host memory, so the
+// handler can compute on it directly and the result is checked.) The same
+// target with only a host handler is staged: a device-to-host copy before
+// the call, a host-to-device copy after it.
+TEST(CudaStreamRulesTest, DeviceFfiHandlersRunOnTheExecutionStreamWithoutStaging) {
+  RecordingCudaDriver& driver = RecordingCudaDriver::Get();
+  auto platform = FakeDevicePlatform();
+  ShapeProto shape;
+  shape.set_element_type(F32);
+  shape.add_dimensions(256);
+  constexpr int64_t kBytes = 256 * 4;
+  ExecutableProto proto;
+  auto alloc = [&](BufferAllocationProto::Kind kind, int parameter) {
+    BufferAllocationProto* a = proto.add_buffer_allocations();
+    a->set_index(proto.buffer_allocations_size() - 1);
+    a->set_size(kBytes);
+    a->set_kind(kind);
+    if (parameter >= 0) a->set_parameter_number(parameter);
+    BufferSliceProto s;
+    s.set_allocation_index(a->index());
+    s.set_size(kBytes);
+    return s;
+  };
+  EntryParameterProto* param = proto.add_parameters();
+  *param->mutable_shape() = shape;
+  *param->mutable_slice() = alloc(BufferAllocationProto::PARAMETER, 0);
+  BufferSliceProto out = alloc(BufferAllocationProto::OUTPUT, -1);
+  CustomCallThunkProto* c = proto.add_thunks()->mutable_custom_call();
+  c->set_target_name("test.double");
+  c->set_api_version(CustomCallThunkProto::API_VERSION_TYPED_FFI);
+  *c->add_operands()->mutable_shape() = shape;
+  *c->mutable_operands(0)->mutable_slice() = param->slice();
+  *c->add_results()->mutable_shape() = shape;
+  *c->mutable_results(0)->mutable_slice() = out;
+  *proto.mutable_result()->mutable_shape() = shape;
+  OutputLeafProto* leaf = proto.mutable_result()->add_leaves();
+  *leaf->mutable_shape() = shape;
+  *leaf->mutable_slice() = out;
+  proto.mutable_capability()->mutable_cuda()->set_major(9);
+  proto.mutable_abi_version()->set_runtime_abi_version(1);
+
+  auto doubled = [](const FfiCallFrame& frame) {
+    const float* x = static_cast<const float*>(frame.operands[0].data);
+    float* y = static_cast<float*>(frame.results[0].data);
+    for (int i = 0; i < 256; ++i) y[i] = 2 * x[i];
+    return absl::OkStatus();
+  };
+  std::vector<float> input(256);
+  for (int i = 0; i < 256; ++i) input[i] = static_cast<float>(i);
+  std::vector<absl::Span<const uint8_t>> args = {
+      {reinterpret_cast<const uint8_t*>(input.data()), kBytes}};
+  for (bool device : {true, false}) {
+    SCOPED_TRACE(device ? "CUDA handler" : "host handler");
+    FfiRegistry registry;
+    void* seen_stream = nullptr;
+    size_t calls_before_handler = 0;
+    if (device) {
+      ASSERT_TRUE(registry
+                      .RegisterForPlatform("test.double", PLATFORM_CUDA,
+                                           [&](const FfiCallFrame& frame) {
+                                             seen_stream = frame.stream;
+                                             calls_before_handler = driver.Calls().size();
+                                             return doubled(frame);
+                                           })
+                      .ok());
+    } else {
+      ASSERT_TRUE(registry
+                      .Register("test.double",
+                                [&](const FfiCallFrame& frame) {
+                                  seen_stream = frame.stream;
+                                  calls_before_handler = driver.Calls().size();
+                                  return doubled(frame);
+                                })
+                      .ok());
+    }
+    auto executable = Executable::Load(proto, platform, &registry, {});
+    ASSERT_TRUE(executable.ok()) << executable.status();
+    driver.ClearCalls();
+    auto results = (*executable)->Execute(args);
+    ASSERT_TRUE(results.ok()) << results.status();
+    std::vector<float> got(256);
+    ASSERT_EQ((*results)[0].size(), static_cast<size_t>(kBytes));
+    std::memcpy(got.data(), (*results)[0].data(), kBytes);
+    for (int i = 0; i < 256; ++i) ASSERT_EQ(got[i], 2.0f * i) << i;
+    std::vector<RecordedCall> calls = driver.Calls();
+    ASSERT_GT(calls_before_handler, 0u);
+    int64_t downloads = 0, uploads_after = 0;
+    CUstream stream = nullptr;
+    for (size_t i = 0; i < calls.size(); ++i) {
+      if (calls[i].function == "cuMemcpyDtoHAsync") ++downloads;
+      if (i >= calls_before_handler && calls[i].function == "cuMemcpyHtoDAsync") ++uploads_after;
+      if (calls[i].takes_stream && stream == nullptr) stream = calls[i].stream;
+    }
+    if (device) {
+      EXPECT_EQ(seen_stream, stream) << "the handler got another stream than the execution's";
+      EXPECT_NE(seen_stream, nullptr);
+      EXPECT_EQ(downloads, 1) << "only the result leaves the device";
+      EXPECT_EQ(uploads_after, 0) << "nothing is uploaded after the handler";
+    } else {
+      EXPECT_EQ(seen_stream, nullptr);
+      EXPECT_EQ(downloads, 2) << "the operand staged to the host, then the result";
+      EXPECT_EQ(uploads_after, 1) << "the handler's result staged back to the device";
     }
   }
 }
