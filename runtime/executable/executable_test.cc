@@ -296,6 +296,10 @@ class CopyCountingPlatform : public Platform {
     absl::Status Memset32(DeviceMemory dst, uint32_t pattern, int64_t size) override {
       return s_->Memset32(dst, pattern, size);
     }
+    absl::Status Convolution(const ConvolutionParams& p, DeviceMemory in, DeviceMemory filter,
+                             DeviceMemory out) override {
+      return s_->Convolution(p, in, filter, out);
+    }
     absl::Status Launch(const KernelHandle& k, const LaunchDimensionsProto& d,
                         absl::Span<const DeviceMemory> args) override {
       return s_->Launch(k, d, args);

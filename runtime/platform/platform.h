@@ -51,6 +51,42 @@ struct GemmParams {
   int64_t lhs_batch_stride = 0, rhs_batch_stride = 0, output_batch_stride = 0;
 };
 
+// A convolution (ConvolutionThunkProto): logical dimensions in the order
+// input [N, C, S...], filter [O, C / groups, S...], output [N, O, S...],
+// each with the element stride of every dimension in its buffer.
+struct ConvolutionParams {
+  PrimitiveType element_type = F32;
+  std::vector<int64_t> input_dims, input_strides;
+  std::vector<int64_t> filter_dims, filter_strides;
+  std::vector<int64_t> output_dims, output_strides;
+  // Per spatial dimension.
+  std::vector<int64_t> window_strides, padding, dilations;
+  int64_t feature_group_count = 1;
+};
+
+// How the filter of `params` is packed: 0 for (O, C, S...) (cuDNN's
+// NCHW filter format), 1 for (O, S..., C) (NHWC), -1 for neither. Unit
+// dimensions may have any stride.
+inline int PackedFilterOrder(const ConvolutionParams& params) {
+  const size_t rank = params.filter_dims.size();
+  auto packed = [&](const std::vector<size_t>& minor_to_major) {
+    int64_t stride = 1;
+    for (size_t d : minor_to_major) {
+      if (params.filter_dims[d] != 1 && params.filter_strides[d] != stride) return false;
+      stride *= params.filter_dims[d];
+    }
+    return true;
+  };
+  if (rank < 2 || params.filter_strides.size() != rank) return -1;
+  std::vector<size_t> nchw, nhwc = {1};
+  for (size_t d = rank; d-- > 0;) nchw.push_back(d);
+  for (size_t d = rank; d-- > 2;) nhwc.push_back(d);
+  nhwc.push_back(0);
+  if (packed(nchw)) return 0;
+  if (packed(nhwc)) return 1;
+  return -1;
+}
+
 // A pre-resolved kernel launch (the host command buffer's unit of work).
 struct KernelLaunch {
   const KernelHandle* kernel = nullptr;
@@ -79,6 +115,8 @@ class Stream {
                               absl::Span<const DeviceMemory> args) = 0;
   virtual absl::Status Gemm(const GemmParams& params, DeviceMemory lhs, DeviceMemory rhs,
                             DeviceMemory output) = 0;
+  virtual absl::Status Convolution(const ConvolutionParams& params, DeviceMemory input,
+                                   DeviceMemory filter, DeviceMemory output) = 0;
   virtual absl::Status Synchronize() = 0;
   // The platform's own stream object (CUDA: the CUstream) for work queued
   // by others on this stream (device FFI handlers); null on the host.
@@ -108,6 +146,12 @@ class Platform {
   virtual absl::Status CheckCapability(const CapabilityProto& capability) const = 0;
   // Launch dimensions within this platform's limits.
   virtual absl::Status CheckLaunchDimensions(const LaunchDimensionsProto& dims) const = 0;
+  // Whether this platform's DNN library runs the convolution (CUDA: cuDNN
+  // takes the filter packed (O, C, S...) or (O, S..., C) only); checked at
+  // load, device-less too.
+  virtual absl::Status CheckConvolution(const ConvolutionParams& params) const {
+    return absl::OkStatus();
+  }
   // Whether kernels can actually run here (false: CUDA without a device).
   virtual bool CanExecute() const = 0;
 

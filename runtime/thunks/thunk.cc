@@ -91,6 +91,8 @@ absl::string_view ThunkKindName(Thunk::Kind kind) {
       return "while_loop";
     case Thunk::Kind::kConditional:
       return "conditional";
+    case Thunk::Kind::kConvolution:
+      return "convolution";
     case Thunk::Kind::kCommandBuffer:
       return "command_buffer";
   }

@@ -147,6 +147,7 @@ class Thunk {
     kSequential,
     kWhile,
     kConditional,
+    kConvolution,
     kCommandBuffer,  // built at load time, never serialized
   };
 

@@ -6,6 +6,7 @@
 #include "absl/strings/str_join.h"
 #include "google/protobuf/unknown_field_set.h"
 #include "runtime/thunks/conditional_thunk.h"
+#include "runtime/thunks/convolution_thunk.h"
 #include "runtime/thunks/copy_thunk.h"
 #include "runtime/thunks/custom_call_thunk.h"
 #include "runtime/thunks/gemm_thunk.h"
@@ -50,6 +51,10 @@ const ThunkRegistry& ThunkRegistry::Global() {
     r->Register(ThunkProto::kConditional, "conditional",
                 [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
                   return ConditionalThunk::FromProto(p.info(), p.conditional(), c);
+                });
+    r->Register(ThunkProto::kConvolution, "convolution",
+                [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
+                  return ConvolutionThunk::FromProto(p.info(), p.convolution(), c);
                 });
     return r;
   }();

@@ -94,11 +94,65 @@ inline constexpr int kCublasGemmDefault = -1;
 // libcublas's table; Unavailable when no libcublas can be opened.
 absl::StatusOr<CublasApi> OpenCublas();
 
-// The platform over the given driver and cuBLAS tables (CreateCudaPlatform
-// opens the real ones; tests pass the recording double's). A cuBLAS error
-// makes GEMMs fail with it, nothing else.
+// The cuDNN entry points of convolution thunks (the legacy convolution API
+// of cuDNN 8 and 9; its header is not needed: the enumerators it uses are
+// spelled below). Opened with dlopen like the driver.
+using CudnnHandle = void*;
+using CudnnDescriptor = void*;
+// cudnnConvolutionFwdAlgoPerf_t.
+struct CudnnConvolutionFwdAlgoPerf {
+  int algo = 0;
+  int status = 0;
+  float time = 0;
+  size_t memory = 0;
+  int determinism = 0;
+  int math_type = 0;
+  int reserved[3] = {0, 0, 0};
+};
+struct CudnnApi {
+  int (*create)(CudnnHandle*) = nullptr;
+  int (*destroy)(CudnnHandle) = nullptr;
+  int (*set_stream)(CudnnHandle, CUstream) = nullptr;
+  int (*create_tensor_descriptor)(CudnnDescriptor*) = nullptr;
+  int (*set_tensor_nd_descriptor)(CudnnDescriptor, int, int, const int*, const int*) = nullptr;
+  int (*destroy_tensor_descriptor)(CudnnDescriptor) = nullptr;
+  int (*create_filter_descriptor)(CudnnDescriptor*) = nullptr;
+  int (*set_filter_nd_descriptor)(CudnnDescriptor, int, int, int, const int*) = nullptr;
+  int (*destroy_filter_descriptor)(CudnnDescriptor) = nullptr;
+  int (*create_convolution_descriptor)(CudnnDescriptor*) = nullptr;
+  int (*set_convolution_nd_descriptor)(CudnnDescriptor, int, const int*, const int*, const int*,
+                                       int, int) = nullptr;
+  int (*set_convolution_group_count)(CudnnDescriptor, int) = nullptr;
+  int (*set_convolution_math_type)(CudnnDescriptor, int) = nullptr;
+  int (*destroy_convolution_descriptor)(CudnnDescriptor) = nullptr;
+  int (*get_convolution_forward_algorithm_v7)(CudnnHandle, CudnnDescriptor, CudnnDescriptor,
+                                              CudnnDescriptor, CudnnDescriptor, int, int*,
+                                              CudnnConvolutionFwdAlgoPerf*) = nullptr;
+  int (*convolution_forward)(CudnnHandle, const void*, CudnnDescriptor, const void*,
+                             CudnnDescriptor, const void*, CudnnDescriptor, int, void*, size_t,
+                             const void*, CudnnDescriptor, void*) = nullptr;
+};
+// cuDNN's enumerators the platform passes (cudnn_graph.h).
+inline constexpr int kCudnnDataFloat = 0;
+inline constexpr int kCudnnDataDouble = 1;
+inline constexpr int kCudnnDataHalf = 2;
+inline constexpr int kCudnnDataBfloat16 = 9;
+inline constexpr int kCudnnTensorNchw = 0;
+inline constexpr int kCudnnTensorNhwc = 1;
+inline constexpr int kCudnnCrossCorrelation = 1;
+inline constexpr int kCudnnDefaultMath = 0;
+inline constexpr int kCudnnTensorOpMath = 1;
+
+// libcudnn's table; Unavailable when no libcudnn can be opened.
+absl::StatusOr<CudnnApi> OpenCudnn();
+
+// The platform over the given driver, cuBLAS and cuDNN tables
+// (CreateCudaPlatform opens the real ones; tests pass the recording
+// double's). A cuBLAS or cuDNN error makes GEMMs or convolutions fail with
+// it, nothing else.
 absl::StatusOr<std::unique_ptr<Platform>> CreateCudaPlatformWithApis(
-    const CudaDriverApi& driver, absl::StatusOr<CublasApi> cublas);
+    const CudaDriverApi& driver, absl::StatusOr<CublasApi> cublas,
+    absl::StatusOr<CudnnApi> cudnn = absl::UnavailableError("no cuDNN table given"));
 
 }  // namespace aot
 

@@ -97,7 +97,59 @@ absl::StatusOr<CublasApi> OpenCublas() {
   return c;
 }
 
+absl::StatusOr<CudnnApi> OpenCudnn() {
+  void* lib = nullptr;
+  for (const char* name : {"libcudnn.so.9", "libcudnn.so.8", "libcudnn.so"}) {
+    lib = ::dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (lib != nullptr) break;
+  }
+  if (lib == nullptr) return absl::UnavailableError("cannot open libcudnn");
+  CudnnApi c;
+  const char* missing = nullptr;
+  auto sym = [&](auto& fn, const char* name) {
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(::dlsym(lib, name));
+    if (fn == nullptr && missing == nullptr) missing = name;
+  };
+  sym(c.create, "cudnnCreate");
+  sym(c.destroy, "cudnnDestroy");
+  sym(c.set_stream, "cudnnSetStream");
+  sym(c.create_tensor_descriptor, "cudnnCreateTensorDescriptor");
+  sym(c.set_tensor_nd_descriptor, "cudnnSetTensorNdDescriptor");
+  sym(c.destroy_tensor_descriptor, "cudnnDestroyTensorDescriptor");
+  sym(c.create_filter_descriptor, "cudnnCreateFilterDescriptor");
+  sym(c.set_filter_nd_descriptor, "cudnnSetFilterNdDescriptor");
+  sym(c.destroy_filter_descriptor, "cudnnDestroyFilterDescriptor");
+  sym(c.create_convolution_descriptor, "cudnnCreateConvolutionDescriptor");
+  sym(c.set_convolution_nd_descriptor, "cudnnSetConvolutionNdDescriptor");
+  sym(c.set_convolution_group_count, "cudnnSetConvolutionGroupCount");
+  sym(c.set_convolution_math_type, "cudnnSetConvolutionMathType");
+  sym(c.destroy_convolution_descriptor, "cudnnDestroyConvolutionDescriptor");
+  sym(c.get_convolution_forward_algorithm_v7, "cudnnGetConvolutionForwardAlgorithm_v7");
+  sym(c.convolution_forward, "cudnnConvolutionForward");
+  if (missing != nullptr) {
+    return absl::UnavailableError(absl::StrCat("libcudnn lacks the entry point ", missing));
+  }
+  return c;
+}
+
 namespace {
+
+// How cuDNN takes a convolution's filter (PackedFilterOrder): its NCHW
+// or NHWC filter format; -1 when packed neither way.
+int CudnnFilterFormat(const ConvolutionParams& p) {
+  switch (PackedFilterOrder(p)) {
+    case 0:
+      return kCudnnTensorNchw;
+    case 1:
+      return kCudnnTensorNhwc;
+    default:
+      return -1;
+  }
+}
+
+// Device workspace a stream gives cuDNN convolutions: algorithms that need
+// more are not chosen (allocated once per stream, on its first one).
+constexpr int64_t kCudnnWorkspaceBytes = int64_t{64} << 20;
 
 constexpr int kCublasOpN = 0;
 constexpr int kCublasOpT = 1;
@@ -142,6 +194,8 @@ class CudaKernelLoader : public KernelLoader {
 struct StreamSlot {
   CUstream stream = nullptr;
   CublasHandle cublas = nullptr;
+  CudnnHandle cudnn = nullptr;  // created on the first convolution
+  CUdeviceptr cudnn_workspace = 0;
   void* staging = nullptr;  // page-locked host memory
   int64_t staging_capacity = 0;
   int64_t staging_used = 0;  // bytes queued for transfer since the last sync
@@ -152,6 +206,8 @@ class CudaPlatform : public Platform {
   ~CudaPlatform() override {
     for (auto& slot : slots_) {
       if (slot->cublas != nullptr) cublas_.destroy(slot->cublas);
+      if (slot->cudnn != nullptr) cudnn_.destroy(slot->cudnn);
+      if (slot->cudnn_workspace != 0) driver_.cuMemFree(slot->cudnn_workspace);
       if (slot->staging != nullptr) driver_.cuMemFreeHost(slot->staging);
       if (slot->stream != nullptr) driver_.cuStreamDestroy(slot->stream);
     }
@@ -169,11 +225,18 @@ class CudaPlatform : public Platform {
       unavailable_reason_ = std::string(driver.status().message());
       return absl::OkStatus();
     }
-    return InitWithApis(*driver, OpenCublas());
+    return InitWithApis(*driver, OpenCublas(), OpenCudnn());
   }
 
-  absl::Status InitWithApis(const CudaDriverApi& driver, absl::StatusOr<CublasApi> cublas) {
+  absl::Status InitWithApis(const CudaDriverApi& driver, absl::StatusOr<CublasApi> cublas,
+                            absl::StatusOr<CudnnApi> cudnn) {
     driver_ = driver;
+    if (cudnn.ok()) {
+      cudnn_ = *cudnn;
+      has_cudnn_ = true;
+    } else {
+      cudnn_error_ = std::string(cudnn.status().message());
+    }
     if (CUresult r = driver_.cuInit(0); r != CUDA_SUCCESS) {
       unavailable_reason_ = absl::StrCat("cuInit failed: ", ErrorString(r));
       return absl::OkStatus();
@@ -238,6 +301,30 @@ class CudaPlatform : public Platform {
     return absl::OkStatus();
   }
 
+  // cuDNN's legacy API takes 4- and 5-dimensional tensors (2 or 3 spatial
+  // dimensions), int extents and a packed filter.
+  absl::Status CheckConvolution(const ConvolutionParams& p) const override {
+    const size_t spatial = p.window_strides.size();
+    if (spatial != 2 && spatial != 3) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "cuDNN convolutions take 2 or 3 spatial dimensions, this one has ", spatial));
+    }
+    for (const auto* v : {&p.input_dims, &p.input_strides, &p.filter_dims, &p.output_dims,
+                          &p.output_strides, &p.window_strides, &p.padding, &p.dilations}) {
+      for (int64_t x : *v) {
+        if (x > 2147483647) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("cuDNN takes int extents and strides, got ", x));
+        }
+      }
+    }
+    if (CudnnFilterFormat(p) < 0) {
+      return absl::InvalidArgumentError(
+          "cuDNN takes the filter packed as (O, C, spatial...) or (O, spatial..., C)");
+    }
+    return absl::OkStatus();
+  }
+
   absl::StatusOr<std::unique_ptr<KernelLoader>> CreateKernelLoader() override {
     return std::unique_ptr<KernelLoader>(new CudaKernelLoader(this));
   }
@@ -294,6 +381,8 @@ class CudaPlatform : public Platform {
   const CudaDriverApi& driver() const { return driver_; }
   const CublasApi* cublas() const { return has_cublas_ ? &cublas_ : nullptr; }
   const std::string& cublas_error() const { return cublas_error_; }
+  const CudnnApi* cudnn() const { return has_cudnn_ ? &cudnn_ : nullptr; }
+  const std::string& cudnn_error() const { return cudnn_error_; }
   absl::Status MakeCurrent() const {
     return Check("cuCtxSetCurrent", driver_.cuCtxSetCurrent(context_));
   }
@@ -323,6 +412,9 @@ class CudaPlatform : public Platform {
   CublasApi cublas_;
   bool has_cublas_ = false;
   std::string cublas_error_;
+  CudnnApi cudnn_;
+  bool has_cudnn_ = false;
+  std::string cudnn_error_ = "not opened";
 
   std::mutex pool_mu_;
   std::vector<std::unique_ptr<StreamSlot>> slots_;
@@ -457,6 +549,121 @@ class CudaStream : public Stream {
     }
     if (rc != 0) return absl::InternalError(absl::StrCat("cuBLAS GEMM failed with status ", rc));
     return absl::OkStatus();
+  }
+
+  absl::Status Convolution(const ConvolutionParams& p, DeviceMemory input, DeviceMemory filter,
+                           DeviceMemory output) override {
+    const CudnnApi* dnn = platform_->cudnn();
+    if (dnn == nullptr) {
+      return absl::UnavailableError(absl::StrCat("cuDNN unavailable: ", platform_->cudnn_error()));
+    }
+    AOT_RETURN_IF_ERROR(platform_->MakeCurrent());
+    auto check = [](const char* what, int rc) {
+      return rc == 0 ? absl::OkStatus()
+                     : absl::InternalError(absl::StrCat(what, " failed with status ", rc));
+    };
+    if (slot_->cudnn == nullptr) {
+      CudnnHandle handle = nullptr;
+      AOT_RETURN_IF_ERROR(check("cudnnCreate", dnn->create(&handle)));
+      if (int rc = dnn->set_stream(handle, slot_->stream); rc != 0) {
+        dnn->destroy(handle);
+        return check("cudnnSetStream", rc);
+      }
+      slot_->cudnn = handle;
+    }
+    int type = kCudnnDataFloat;
+    switch (p.element_type) {
+      case F16:
+        type = kCudnnDataHalf;
+        break;
+      case BF16:
+        type = kCudnnDataBfloat16;
+        break;
+      case F64:
+        type = kCudnnDataDouble;
+        break;
+      default:
+        break;
+    }
+    const int compute = p.element_type == F64 ? kCudnnDataDouble : kCudnnDataFloat;
+    auto ints = [](const std::vector<int64_t>& v) { return std::vector<int>(v.begin(), v.end()); };
+    // Descriptors are host objects, destroyed once the call is queued.
+    struct Descriptors {
+      const CudnnApi* dnn;
+      CudnnDescriptor x = nullptr, w = nullptr, y = nullptr, conv = nullptr;
+      ~Descriptors() {
+        if (x != nullptr) dnn->destroy_tensor_descriptor(x);
+        if (y != nullptr) dnn->destroy_tensor_descriptor(y);
+        if (w != nullptr) dnn->destroy_filter_descriptor(w);
+        if (conv != nullptr) dnn->destroy_convolution_descriptor(conv);
+      }
+    } d{dnn};
+    const int rank = static_cast<int>(p.input_dims.size());
+    AOT_RETURN_IF_ERROR(check("cudnnCreateTensorDescriptor", dnn->create_tensor_descriptor(&d.x)));
+    AOT_RETURN_IF_ERROR(check("cudnnCreateTensorDescriptor", dnn->create_tensor_descriptor(&d.y)));
+    AOT_RETURN_IF_ERROR(check("cudnnCreateFilterDescriptor", dnn->create_filter_descriptor(&d.w)));
+    AOT_RETURN_IF_ERROR(
+        check("cudnnCreateConvolutionDescriptor", dnn->create_convolution_descriptor(&d.conv)));
+    std::vector<int> xd = ints(p.input_dims), xs = ints(p.input_strides);
+    std::vector<int> yd = ints(p.output_dims), ys = ints(p.output_strides);
+    std::vector<int> wd = ints(p.filter_dims);
+    AOT_RETURN_IF_ERROR(
+        check("cudnnSetTensorNdDescriptor",
+              dnn->set_tensor_nd_descriptor(d.x, type, rank, xd.data(), xs.data())));
+    AOT_RETURN_IF_ERROR(
+        check("cudnnSetTensorNdDescriptor",
+              dnn->set_tensor_nd_descriptor(d.y, type, rank, yd.data(), ys.data())));
+    const int format = CudnnFilterFormat(p);
+    if (format < 0) return platform_->CheckConvolution(p);
+    AOT_RETURN_IF_ERROR(check("cudnnSetFilterNdDescriptor",
+                              dnn->set_filter_nd_descriptor(d.w, type, format, rank, wd.data())));
+    std::vector<int> pad = ints(p.padding), stride = ints(p.window_strides),
+                     dilation = ints(p.dilations);
+    AOT_RETURN_IF_ERROR(check(
+        "cudnnSetConvolutionNdDescriptor",
+        dnn->set_convolution_nd_descriptor(d.conv, rank - 2, pad.data(), stride.data(),
+                                           dilation.data(), kCudnnCrossCorrelation, compute)));
+    AOT_RETURN_IF_ERROR(
+        check("cudnnSetConvolutionGroupCount",
+              dnn->set_convolution_group_count(d.conv, static_cast<int>(p.feature_group_count))));
+    // Tensor cores for f16/bf16; f32 stays f32 (no TF32 conversion).
+    const bool half = p.element_type == F16 || p.element_type == BF16;
+    AOT_RETURN_IF_ERROR(check(
+        "cudnnSetConvolutionMathType",
+        dnn->set_convolution_math_type(d.conv, half ? kCudnnTensorOpMath : kCudnnDefaultMath)));
+    // cuDNN's heuristics, best first: the first that succeeds within the
+    // stream's workspace.
+    CudnnConvolutionFwdAlgoPerf perf[8];
+    int returned = 0;
+    AOT_RETURN_IF_ERROR(check("cudnnGetConvolutionForwardAlgorithm_v7",
+                              dnn->get_convolution_forward_algorithm_v7(
+                                  slot_->cudnn, d.x, d.w, d.conv, d.y, 8, &returned, perf)));
+    const CudnnConvolutionFwdAlgoPerf* chosen = nullptr;
+    for (int i = 0; i < returned && chosen == nullptr; ++i) {
+      if (perf[i].status == 0 && perf[i].memory <= static_cast<size_t>(kCudnnWorkspaceBytes)) {
+        chosen = &perf[i];
+      }
+    }
+    if (chosen == nullptr) {
+      return absl::InternalError(
+          absl::StrCat("cuDNN has no forward algorithm for this convolution "
+                       "within a workspace of ",
+                       kCudnnWorkspaceBytes, " bytes"));
+    }
+    if (chosen->memory > 0 && slot_->cudnn_workspace == 0) {
+      AOT_RETURN_IF_ERROR(platform_->Check(
+          "cuMemAlloc", driver().cuMemAlloc(&slot_->cudnn_workspace, kCudnnWorkspaceBytes)));
+    }
+    const double one_d = 1, zero_d = 0;
+    const float one_f = 1, zero_f = 0;
+    const void* alpha = p.element_type == F64 ? static_cast<const void*>(&one_d) : &one_f;
+    const void* beta = p.element_type == F64 ? static_cast<const void*>(&zero_d) : &zero_f;
+    return check(
+        "cudnnConvolutionForward",
+        dnn->convolution_forward(slot_->cudnn, alpha, d.x, input.ptr, d.w, filter.ptr, d.conv,
+                                 chosen->algo, reinterpret_cast<void*>(slot_->cudnn_workspace),
+                                 chosen->memory > 0 ? static_cast<size_t>(kCudnnWorkspaceBytes) : 0,
+                                 beta, d.y, output.ptr));
   }
 
   absl::Status Synchronize() override {
@@ -686,9 +893,9 @@ absl::StatusOr<std::unique_ptr<Platform>> CreateCudaPlatform(bool device_less) {
 }
 
 absl::StatusOr<std::unique_ptr<Platform>> CreateCudaPlatformWithApis(
-    const CudaDriverApi& driver, absl::StatusOr<CublasApi> cublas) {
+    const CudaDriverApi& driver, absl::StatusOr<CublasApi> cublas, absl::StatusOr<CudnnApi> cudnn) {
   auto platform = std::make_unique<CudaPlatform>();
-  AOT_RETURN_IF_ERROR(platform->InitWithApis(driver, std::move(cublas)));
+  AOT_RETURN_IF_ERROR(platform->InitWithApis(driver, std::move(cublas), std::move(cudnn)));
   return std::unique_ptr<Platform>(std::move(platform));
 }
 

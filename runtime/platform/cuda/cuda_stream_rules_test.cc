@@ -26,6 +26,7 @@
 #include "runtime/ffi/ffi_registry.h"
 #include "runtime/platform/cuda/cuda_driver.h"
 #include "runtime/platform/cuda/testing/recording_cuda_driver.h"
+#include "runtime/thunks/convolution_thunk.h"
 #include "support/file_io.h"
 
 namespace aot {
@@ -38,7 +39,7 @@ constexpr char kGoldens[] = "golden/executables/cuda-sm_90/v2/";
 
 std::shared_ptr<Platform> FakeDevicePlatform() {
   RecordingCudaDriver& driver = RecordingCudaDriver::Get();
-  auto platform = CreateCudaPlatformWithApis(driver.DriverApi(), driver.Cublas());
+  auto platform = CreateCudaPlatformWithApis(driver.DriverApi(), driver.Cublas(), driver.Cudnn());
   EXPECT_TRUE(platform.ok()) << platform.status();
   return std::shared_ptr<Platform>(std::move(*platform));
 }
@@ -126,7 +127,16 @@ TEST(CudaStreamRulesTest, EveryOperationOfAnExecutionIsOrderedOnItsOwnNonBlockin
                                            "cublasSetStream",
                                            "cublasSgemmStridedBatched",
                                            "cublasDgemmStridedBatched",
-                                           "cublasGemmStridedBatchedEx"};
+                                           "cublasGemmStridedBatchedEx",
+                                           "cudnnCreate",
+                                           "cudnnSetStream",
+                                           "cudnnSetTensorNdDescriptor",
+                                           "cudnnSetFilterNdDescriptor",
+                                           "cudnnSetConvolutionNdDescriptor",
+                                           "cudnnSetConvolutionGroupCount",
+                                           "cudnnSetConvolutionMathType",
+                                           "cudnnGetConvolutionForwardAlgorithm_v7",
+                                           "cudnnConvolutionForward"};
     std::set<CUstream> streams;
     int64_t launches = 0;
     for (const RecordedCall& c : calls) {
@@ -475,6 +485,114 @@ TEST(CudaStreamRulesTest, DeviceFfiHandlersRunOnTheExecutionStreamWithoutStaging
       EXPECT_EQ(downloads, 2) << "the operand staged to the host, then the result";
       EXPECT_EQ(uploads_after, 1) << "the handler's result staged back to the device";
     }
+  }
+}
+
+// A convolution thunk (emit_cudnn_convolution) on CUDA: one cuDNN handle
+// per pooled stream, bound to it once; descriptors with the thunk's
+// dimensions, strides and filter format; the forward call on the
+// execution's stream with the stream's workspace. A filter cuDNN cannot
+// read (not packed) is refused at load, also device-less.
+TEST(CudaStreamRulesTest, ConvolutionsCallCudnnOnTheExecutionStream) {
+  RecordingCudaDriver& driver = RecordingCudaDriver::Get();
+  auto platform = FakeDevicePlatform();
+  // Input [1, 2, 4, 4] stored NHWC, filter [3, 2, 3, 3] stored (O, S, C),
+  // stride 2, pad 1 -> output [1, 3, 2, 2] stored NCHW.
+  ConvolutionParams p;
+  p.element_type = F32;
+  p.input_dims = {1, 2, 4, 4};
+  p.input_strides = {32, 1, 8, 2};
+  p.filter_dims = {3, 2, 3, 3};
+  p.filter_strides = {18, 1, 6, 2};
+  p.output_dims = {1, 3, 2, 2};
+  p.output_strides = {12, 4, 2, 1};
+  p.window_strides = {2, 2};
+  p.padding = {1, 1};
+  p.dilations = {1, 1};
+  p.feature_group_count = 1;
+  auto make = [&](const ConvolutionParams& params) {
+    ExecutableProto proto;
+    auto alloc = [&](int64_t size, BufferAllocationProto::Kind kind, int parameter) {
+      BufferAllocationProto* a = proto.add_buffer_allocations();
+      a->set_index(proto.buffer_allocations_size() - 1);
+      a->set_size(size);
+      a->set_kind(kind);
+      if (parameter >= 0) a->set_parameter_number(parameter);
+      BufferSliceProto s;
+      s.set_allocation_index(a->index());
+      s.set_size(size);
+      return s;
+    };
+    auto shape = [](std::vector<int64_t> dims) {
+      ShapeProto s;
+      s.set_element_type(F32);
+      for (int64_t d : dims) s.add_dimensions(d);
+      return s;
+    };
+    const std::vector<std::pair<std::vector<int64_t>, int64_t>> params_shapes = {
+        {{1, 4, 4, 2}, 32 * 4}, {{3, 3, 3, 2}, 54 * 4}};
+    for (int i = 0; i < 2; ++i) {
+      EntryParameterProto* param = proto.add_parameters();
+      param->set_parameter_number(i);
+      *param->mutable_shape() = shape(params_shapes[i].first);
+      *param->mutable_slice() = alloc(params_shapes[i].second, BufferAllocationProto::PARAMETER, i);
+    }
+    BufferSliceProto out = alloc(12 * 4, BufferAllocationProto::OUTPUT, -1);
+    ConvolutionThunkProto* c = proto.add_thunks()->mutable_convolution();
+    *c->mutable_input() = proto.parameters(0).slice();
+    *c->mutable_filter() = proto.parameters(1).slice();
+    *c->mutable_output() = out;
+    ConvolutionThunk::ParamsToProto(params, c);
+    *proto.mutable_result()->mutable_shape() = shape({1, 3, 2, 2});
+    OutputLeafProto* leaf = proto.mutable_result()->add_leaves();
+    *leaf->mutable_shape() = shape({1, 3, 2, 2});
+    *leaf->mutable_slice() = out;
+    proto.mutable_capability()->mutable_cuda()->set_major(9);
+    proto.mutable_abi_version()->set_runtime_abi_version(1);
+    return proto;
+  };
+  auto executable = Executable::Load(make(p), platform, &FfiRegistry::Global(), {});
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  driver.ClearCalls();
+  for (int run = 0; run < 3; ++run) ASSERT_TRUE(RunOnce(**executable).ok());
+  std::vector<RecordedCall> calls = driver.Calls();
+  auto find = [&](const char* name) {
+    return std::find_if(calls.begin(), calls.end(),
+                        [&](const RecordedCall& c) { return c.function == name; });
+  };
+  auto forward = find("cudnnConvolutionForward");
+  ASSERT_NE(forward, calls.end());
+  EXPECT_EQ(forward->detail, "algo=1 workspace=set bytes=67108864");
+  EXPECT_EQ(driver.Count("cudnnConvolutionForward"), 3);
+  EXPECT_LE(driver.Count("cudnnCreate"), 1) << "one handle per pooled stream, made once";
+  for (const RecordedCall& c : calls) {
+    if (c.takes_stream) EXPECT_EQ(c.stream, forward->stream) << c.function;
+  }
+  auto filter = find("cudnnSetFilterNdDescriptor");
+  ASSERT_NE(filter, calls.end());
+  EXPECT_EQ(filter->detail,
+            absl::StrCat("type=", kCudnnDataFloat, " format=", kCudnnTensorNhwc, " dims=3,2,3,3"));
+  auto tensor = find("cudnnSetTensorNdDescriptor");
+  ASSERT_NE(tensor, calls.end());
+  EXPECT_EQ(tensor->detail, "type=0 dims=1,2,4,4 strides=32,1,8,2");
+  auto conv = find("cudnnSetConvolutionNdDescriptor");
+  ASSERT_NE(conv, calls.end());
+  EXPECT_EQ(conv->detail, absl::StrCat("pad=1,1 stride=2,2 dilation=1,1 mode=",
+                                       kCudnnCrossCorrelation, " compute=", kCudnnDataFloat));
+  // Not packed: (O, C, S) with the spatial dimensions swapped.
+  ConvolutionParams unpacked = p;
+  unpacked.filter_strides = {18, 9, 1, 3};
+  auto refused = Executable::Load(make(unpacked), platform, &FfiRegistry::Global(), {});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(std::string(refused.status().message()),
+              ::testing::HasSubstr("cuDNN takes the filter packed"));
+  LoadOptions device_less;
+  device_less.device_less = true;
+  auto no_device = CreatePlatform("cuda", device_less);
+  if (no_device.ok()) {
+    auto also_refused = Executable::Load(make(unpacked), std::move(*no_device),
+                                         &FfiRegistry::Global(), device_less);
+    EXPECT_FALSE(also_refused.ok());
   }
 }
 

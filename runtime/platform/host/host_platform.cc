@@ -8,6 +8,7 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -27,6 +28,88 @@ namespace {
 constexpr int64_t kAlignment = 64;
 constexpr int64_t kMaxThreadsPerBlock = 1024;
 constexpr int64_t kMaxGridBlocks = int64_t{1} << 31;
+
+// One convolution (ConvolutionParams) by its definition: T is the stored
+// element (uint16_t for f16/bf16), Acc the accumulator.
+template <typename T, typename Acc>
+absl::Status DirectConvolution(const ConvolutionParams& p, DeviceMemory input, DeviceMemory filter,
+                               DeviceMemory output) {
+  const bool bf16 = p.element_type == BF16;
+  auto load = [&](const void* base, int64_t offset) -> Acc {
+    const T v = static_cast<const T*>(base)[offset];
+    if constexpr (std::is_same_v<T, uint16_t>) {
+      return bf16 ? Bf16BitsToFloat(v) : HalfBitsToFloat(v);
+    } else {
+      return static_cast<Acc>(v);
+    }
+  };
+  auto store = [&](int64_t offset, Acc v) {
+    T* out = static_cast<T*>(output.ptr) + offset;
+    if constexpr (std::is_same_v<T, uint16_t>) {
+      *out = bf16 ? FloatToBf16Bits(v) : FloatToHalfBits(v);
+    } else {
+      *out = static_cast<T>(v);
+    }
+  };
+  // Up to 3 spatial dimensions, missing ones of extent 1.
+  constexpr int kMaxSpatial = 3;
+  const int spatial = static_cast<int>(p.window_strides.size());
+  int64_t in_extent[kMaxSpatial], out_extent[kMaxSpatial], k_extent[kMaxSpatial];
+  int64_t in_stride[kMaxSpatial], out_stride[kMaxSpatial], k_stride[kMaxSpatial];
+  int64_t step[kMaxSpatial], pad[kMaxSpatial], dilation[kMaxSpatial];
+  for (int i = 0; i < kMaxSpatial; ++i) {
+    const bool used = i < spatial;
+    in_extent[i] = used ? p.input_dims[2 + i] : 1;
+    out_extent[i] = used ? p.output_dims[2 + i] : 1;
+    k_extent[i] = used ? p.filter_dims[2 + i] : 1;
+    in_stride[i] = used ? p.input_strides[2 + i] : 0;
+    out_stride[i] = used ? p.output_strides[2 + i] : 0;
+    k_stride[i] = used ? p.filter_strides[2 + i] : 0;
+    step[i] = used ? p.window_strides[i] : 1;
+    pad[i] = used ? p.padding[i] : 0;
+    dilation[i] = used ? p.dilations[i] : 1;
+  }
+  const int64_t batch = p.input_dims[0], outputs = p.output_dims[1];
+  const int64_t per_group_in = p.filter_dims[1];
+  const int64_t per_group_out = outputs / p.feature_group_count;
+  for (int64_t n = 0; n < batch; ++n) {
+    for (int64_t o = 0; o < outputs; ++o) {
+      const int64_t group = o / per_group_out;
+      for (int64_t y0 = 0; y0 < out_extent[0]; ++y0) {
+        for (int64_t y1 = 0; y1 < out_extent[1]; ++y1) {
+          for (int64_t y2 = 0; y2 < out_extent[2]; ++y2) {
+            const int64_t y[kMaxSpatial] = {y0, y1, y2};
+            Acc acc = 0;
+            for (int64_t c = 0; c < per_group_in; ++c) {
+              const int64_t ic = group * per_group_in + c;
+              for (int64_t k0 = 0; k0 < k_extent[0]; ++k0) {
+                for (int64_t k1 = 0; k1 < k_extent[1]; ++k1) {
+                  for (int64_t k2 = 0; k2 < k_extent[2]; ++k2) {
+                    const int64_t k[kMaxSpatial] = {k0, k1, k2};
+                    int64_t in_offset = n * p.input_strides[0] + ic * p.input_strides[1];
+                    int64_t k_offset = o * p.filter_strides[0] + c * p.filter_strides[1];
+                    bool inside = true;
+                    for (int i = 0; i < kMaxSpatial; ++i) {
+                      const int64_t x = y[i] * step[i] - pad[i] + k[i] * dilation[i];
+                      inside &= x >= 0 && x < in_extent[i];
+                      in_offset += x * in_stride[i];
+                      k_offset += k[i] * k_stride[i];
+                    }
+                    if (inside) acc += load(input.ptr, in_offset) * load(filter.ptr, k_offset);
+                  }
+                }
+              }
+            }
+            int64_t out_offset = n * p.output_strides[0] + o * p.output_strides[1];
+            for (int i = 0; i < kMaxSpatial; ++i) out_offset += y[i] * out_stride[i];
+            store(out_offset, acc);
+          }
+        }
+      }
+    }
+  }
+  return absl::OkStatus();
+}
 
 // Host work runs when it is queued (kernels on the platform's thread pool),
 // so every operation is complete when it returns.
@@ -154,6 +237,25 @@ class HostStream : public Stream {
       }
     }
     return absl::OkStatus();
+  }
+
+  // The compiler emits convolution thunks for CUDA (cuDNN) only; here they
+  // run as a direct loop, correct rather than fast (accumulating in f32,
+  // f64 for f64), so the thunk has the same meaning on every platform.
+  absl::Status Convolution(const ConvolutionParams& p, DeviceMemory input, DeviceMemory filter,
+                           DeviceMemory output) override {
+    switch (p.element_type) {
+      case F32:
+        return DirectConvolution<float, float>(p, input, filter, output);
+      case F64:
+        return DirectConvolution<double, double>(p, input, filter, output);
+      case F16:
+      case BF16:
+        return DirectConvolution<uint16_t, float>(p, input, filter, output);
+      default:
+        return absl::InvalidArgumentError(
+            absl::StrCat("host convolution does not support ", PrimitiveType_Name(p.element_type)));
+    }
   }
 
   absl::Status Synchronize() override { return absl::OkStatus(); }

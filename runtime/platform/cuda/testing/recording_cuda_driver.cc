@@ -278,6 +278,84 @@ int FakeGemmEx(CublasHandle handle, int, int, int, int, int, const void*, const 
   return 0;
 }
 
+// cuDNN: handles share the cuBLAS handle-to-stream map (both are opaque
+// handles from NewHandle); descriptors are bookkeeping only.
+int FakeCudnnCreate(CudnnHandle* handle) {
+  Record("cudnnCreate");
+  *handle = NewHandle<CudnnHandle>();
+  return 0;
+}
+int FakeCudnnDestroy(CudnnHandle handle) {
+  Record("cudnnDestroy");
+  State& s = S();
+  std::lock_guard<std::mutex> lock(s.mu);
+  s.cublas_streams.erase(handle);
+  return 0;
+}
+int FakeCudnnSetStream(CudnnHandle handle, CUstream stream) {
+  Record("cudnnSetStream", stream, true);
+  State& s = S();
+  std::lock_guard<std::mutex> lock(s.mu);
+  s.cublas_streams[handle] = stream;
+  return 0;
+}
+int FakeCudnnCreateDescriptor(CudnnDescriptor* d) {
+  *d = NewHandle<CudnnDescriptor>();
+  return 0;
+}
+int FakeCudnnDestroyDescriptor(CudnnDescriptor) { return 0; }
+std::string Join(const int* v, int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) absl::StrAppend(&out, i > 0 ? "," : "", v[i]);
+  return out;
+}
+int FakeCudnnSetTensor(CudnnDescriptor, int type, int rank, const int* dims, const int* strides) {
+  Record("cudnnSetTensorNdDescriptor", nullptr, false,
+         absl::StrCat("type=", type, " dims=", Join(dims, rank), " strides=", Join(strides, rank)));
+  return 0;
+}
+int FakeCudnnSetFilter(CudnnDescriptor, int type, int format, int rank, const int* dims) {
+  Record("cudnnSetFilterNdDescriptor", nullptr, false,
+         absl::StrCat("type=", type, " format=", format, " dims=", Join(dims, rank)));
+  return 0;
+}
+int FakeCudnnSetConvolution(CudnnDescriptor, int n, const int* pad, const int* stride,
+                            const int* dilation, int mode, int compute) {
+  Record("cudnnSetConvolutionNdDescriptor", nullptr, false,
+         absl::StrCat("pad=", Join(pad, n), " stride=", Join(stride, n),
+                      " dilation=", Join(dilation, n), " mode=", mode, " compute=", compute));
+  return 0;
+}
+int FakeCudnnSetGroupCount(CudnnDescriptor, int groups) {
+  Record("cudnnSetConvolutionGroupCount", nullptr, false, absl::StrCat("groups=", groups));
+  return 0;
+}
+int FakeCudnnSetMathType(CudnnDescriptor, int math) {
+  Record("cudnnSetConvolutionMathType", nullptr, false, absl::StrCat("math=", math));
+  return 0;
+}
+// One algorithm (number 1) needing 1 KiB of workspace.
+int FakeCudnnGetAlgorithm(CudnnHandle, CudnnDescriptor, CudnnDescriptor, CudnnDescriptor,
+                          CudnnDescriptor, int requested, int* returned,
+                          CudnnConvolutionFwdAlgoPerf* perf) {
+  Record("cudnnGetConvolutionForwardAlgorithm_v7");
+  *returned = requested > 0 ? 1 : 0;
+  if (requested > 0) {
+    perf[0] = CudnnConvolutionFwdAlgoPerf{};
+    perf[0].algo = 1;
+    perf[0].memory = 1024;
+  }
+  return 0;
+}
+int FakeCudnnForward(CudnnHandle handle, const void*, CudnnDescriptor, const void*, CudnnDescriptor,
+                     const void*, CudnnDescriptor, int algo, void* workspace,
+                     size_t workspace_bytes, const void*, CudnnDescriptor, void*) {
+  Record("cudnnConvolutionForward", CublasStream(handle), true,
+         absl::StrCat("algo=", algo, " workspace=", workspace != nullptr ? "set" : "null",
+                      " bytes=", workspace_bytes));
+  return 0;
+}
+
 }  // namespace
 
 RecordingCudaDriver& RecordingCudaDriver::Get() {
@@ -329,6 +407,27 @@ aot::CublasApi RecordingCudaDriver::Cublas() const {
   api.sgemm_strided_batched = &FakeSgemm;
   api.dgemm_strided_batched = &FakeDgemm;
   api.gemm_strided_batched_ex = &FakeGemmEx;
+  return api;
+}
+
+aot::CudnnApi RecordingCudaDriver::Cudnn() const {
+  aot::CudnnApi api;
+  api.create = &FakeCudnnCreate;
+  api.destroy = &FakeCudnnDestroy;
+  api.set_stream = &FakeCudnnSetStream;
+  api.create_tensor_descriptor = &FakeCudnnCreateDescriptor;
+  api.set_tensor_nd_descriptor = &FakeCudnnSetTensor;
+  api.destroy_tensor_descriptor = &FakeCudnnDestroyDescriptor;
+  api.create_filter_descriptor = &FakeCudnnCreateDescriptor;
+  api.set_filter_nd_descriptor = &FakeCudnnSetFilter;
+  api.destroy_filter_descriptor = &FakeCudnnDestroyDescriptor;
+  api.create_convolution_descriptor = &FakeCudnnCreateDescriptor;
+  api.set_convolution_nd_descriptor = &FakeCudnnSetConvolution;
+  api.set_convolution_group_count = &FakeCudnnSetGroupCount;
+  api.set_convolution_math_type = &FakeCudnnSetMathType;
+  api.destroy_convolution_descriptor = &FakeCudnnDestroyDescriptor;
+  api.get_convolution_forward_algorithm_v7 = &FakeCudnnGetAlgorithm;
+  api.convolution_forward = &FakeCudnnForward;
   return api;
 }
 

@@ -38,6 +38,10 @@ class RecordingCudaDriver {
 
   CudaDriverApi DriverApi() const;
   aot::CublasApi Cublas() const;
+  // cuDNN's table: calls recorded with their arguments (descriptors,
+  // algorithm, workspace); convolutions do not run. One algorithm is
+  // offered, needing 1 KiB of workspace.
+  aot::CudnnApi Cudnn() const;
 
   // Forgets the recorded calls (live handles and memory stay valid).
   void ClearCalls();
