@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/backend/buffer_assignment.h"
+#include "compiler/backend/cudnn_convolution.h"
 #include "compiler/backend/embedded_constants.h"
 #include "compiler/backend/thunk_emitter.h"
 #include "compiler/codegen/llvm_backend.h"
@@ -283,6 +284,10 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
   if (target.platform() == PLATFORM_HOST) {
     AOT_RETURN_IF_ERROR(DotUpcast().Run(&m).status());
   }
+  const bool cudnn_convolutions =
+      target.platform() == PLATFORM_CUDA &&
+      EmissionFlagOn(*FindEmissionFlag("emit_cudnn_convolution"), options);
+  if (cudnn_convolutions) AOT_RETURN_IF_ERROR(PackCudnnFilters(&m).status());
   m.Renumber();
   AOT_RETURN_IF_ERROR(CheckModuleSupported(m, target.platform()));
   AOT_RETURN_IF_ERROR(CheckEmissionFlags(m, options));
@@ -298,6 +303,7 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
   ThunkEmitter emitter(*assignment, target, kernel_options);
   emitter.set_low_precision_gemm(
       EmissionFlagOn(*FindEmissionFlag("emit_low_precision_gemm"), options));
+  emitter.set_cudnn_convolutions(cudnn_convolutions);
   AOT_ASSIGN_OR_RETURN(auto thunks, emitter.EmitEntry(m));
   end_phase("thunks and kernels");
 

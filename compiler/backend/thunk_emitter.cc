@@ -7,9 +7,11 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "compiler/backend/cudnn_convolution.h"
 #include "compiler/hlo/hlo_computation.h"
 #include "runtime/ffi/ffi_registry.h"
 #include "runtime/platform/host/thread_pool.h"
+#include "runtime/thunks/convolution_thunk.h"
 #include "support/status_macros.h"
 
 namespace aot {
@@ -112,6 +114,24 @@ absl::Status ThunkEmitter::EmitInstruction(const HloInstruction& instr,
       return EmitKernel(instr, out);
     case HloOpcode::kCustomCall:
       return EmitCustomCall(instr, out);
+    case HloOpcode::kConvolution:
+      if (cudnn_convolutions_ && target_.platform() == PLATFORM_CUDA) {
+        std::optional<ConvolutionParams> p = CudnnConvolutionParams(instr);
+        if (p && PackedFilterOrder(*p) >= 0) {
+          AOT_ASSIGN_OR_RETURN(auto input, assignment_.GetSlice(*instr.operand(0)));
+          AOT_ASSIGN_OR_RETURN(auto filter, assignment_.GetSlice(*instr.operand(1)));
+          AOT_ASSIGN_OR_RETURN(auto output, assignment_.GetSlice(instr));
+          ThunkProto t = NewThunk(instr);
+          ConvolutionThunkProto* c = t.mutable_convolution();
+          *c->mutable_input() = input;
+          *c->mutable_filter() = filter;
+          *c->mutable_output() = output;
+          ConvolutionThunk::ParamsToProto(*p, c);
+          *out->Add() = std::move(t);
+          return absl::OkStatus();
+        }
+      }
+      return EmitKernel(instr, out);
     case HloOpcode::kScatter:
       if (ScatterUsesAtomics(instr, target_)) {
         // The kernel applies only the updates, atomically, to an output

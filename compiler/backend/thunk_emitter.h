@@ -28,6 +28,10 @@ class ThunkEmitter {
   // flag emit_low_precision_gemm (runtimes before its support refuse
   // those element types).
   void set_low_precision_gemm(bool on) { low_precision_gemm_ = on; }
+  // Convolutions cuDNN takes (CudnnConvolutionParams, filter packed)
+  // become convolution thunks on CUDA: the emission flag
+  // emit_cudnn_convolution.
+  void set_cudnn_convolutions(bool on) { cudnn_convolutions_ = on; }
 
   // The entry computation's sequence, with the final copies into the
   // output allocation.
@@ -69,6 +73,7 @@ class ThunkEmitter {
   std::vector<CompiledKernel> kernels_;
   int64_t gemm_count_ = 0;
   bool low_precision_gemm_ = false;
+  bool cudnn_convolutions_ = false;
 };
 
 // Whether `instruction` is an op this backend supports on `platform`; the

@@ -29,6 +29,13 @@ const std::vector<EmissionFlag>& EmissionLedger() {
                       "kernels; runtimes before its support refuse those GEMM element types",
        .runtime_support_since = "2026-12-02",
        .enabled_by_default = false},
+      {.name = "emit_cudnn_convolution",
+       .description = "convolutions on CUDA that cuDNN takes (f16/bf16/f32/f64, 2 or 3 spatial "
+                      "dimensions, symmetric padding) as ConvolutionThunkProto (cuDNN) instead "
+                      "of generated kernels, their filters copied to a packed layout where "
+                      "needed; runtimes before its support do not know the thunk kind",
+       .runtime_support_since = "2026-12-02",
+       .enabled_by_default = false},
   };
   return *ledger;
 }

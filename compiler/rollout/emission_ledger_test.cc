@@ -27,7 +27,8 @@ TEST(EmissionLedgerTest, TheShippedLedgerIsConsistent) {
 // The flags whose runtime support landed on 2026-12-02: switching the
 // default on that day is blocked, on 2026-12-16 allowed.
 TEST(EmissionLedgerTest, FlagsOfTheSecondDecemberMayTurnOnFourteenDaysAfterSupport) {
-  for (const char* name : {"emit_input_output_alias", "emit_low_precision_gemm"}) {
+  for (const char* name :
+       {"emit_input_output_alias", "emit_low_precision_gemm", "emit_cudnn_convolution"}) {
     SCOPED_TRACE(name);
     const EmissionFlag* shipped = FindEmissionFlag(name);
     ASSERT_NE(shipped, nullptr);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/algorithm/container.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/backend/compiler.h"
 #include "compiler/hlo/hlo_parser.h"
@@ -209,6 +210,47 @@ ENTRY e {
     EXPECT_THAT(Rules(findings), ::testing::Not(::testing::Contains("UNSUPPORTED_GEMM_TYPE")))
         << id;
   }
+}
+
+// emit_cudnn_convolution: a convolution thunk is a oneof case the schema
+// of every release cut before its runtime support lacks (reported at the
+// thunk's field path); a release whose runtime knows the "convolution"
+// thunk kind reports nothing about it, and neither does this runtime.
+TEST(ForwardCheckTest, ConvolutionThunksAreUnknownToReleasesBeforeRuntimeSupport) {
+  auto compiled = CompileWithFlag(R"(
+HloModule m
+ENTRY e {
+  x = f32[2,4,9,7] parameter(0)
+  w = f32[6,2,3,2] parameter(1)
+  ROOT c = f32[2,6,5,4] convolution(x, w), window={size=3x2 stride=2x2 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01, feature_group_count=2
+})",
+                                  "emit_cudnn_convolution", "h100");
+  ASSERT_NE(compiled, nullptr);
+  int index = -1;
+  for (int i = 0; i < compiled->proto().thunks_size(); ++i) {
+    if (compiled->proto().thunks(i).has_convolution()) index = i;
+  }
+  ASSERT_GE(index, 0) << compiled->ThunksToString();
+  const std::string path = absl::StrCat("thunks[", index, "].convolution");
+  auto releases = LoadReleases("golden");
+  ASSERT_TRUE(releases.ok());
+  int before = 0;
+  for (const auto& [id, findings] :
+       CheckAgainstEachRelease(compiled->SerializeAsString(), "conv")) {
+    SCOPED_TRACE(id);
+    bool knows = false;
+    for (const ReleaseSnapshot& r : *releases) {
+      if (r.id == id) knows = r.KnowsThunkKind("convolution");
+    }
+    bool reported = false;
+    for (const ForwardFinding& f : findings) {
+      if (f.severity == "error" && absl::StartsWith(f.path, path)) reported = true;
+    }
+    EXPECT_EQ(reported, !knows) << ::testing::PrintToString(Rules(findings));
+    before += reported;
+  }
+  EXPECT_GE(before, 4);  // every release up to 2026-12-02-65e14415
+  EXPECT_THAT(Check(Release("2026-12-02"), compiled->SerializeAsString()), IsEmpty());
 }
 
 TEST(ForwardCheckTest, UnparsableBytes) {
