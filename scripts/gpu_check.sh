@@ -2,8 +2,10 @@
 # Proves the CUDA path on a machine with a GPU, in one prepared run:
 # builds with CUDA, runs every CUDA test, replays every golden version of
 # the CUDA target that matches the device with execution required (outputs
-# compared with the recorded ones; a skip is a failure), runs the CUDA
-# benchmarks, and writes one results file (Markdown).
+# compared with the recorded ones; a skip is a failure), runs the corpus
+# with the flag-gated emission (cuDNN convolutions, f16/bf16 cuBLAS GEMMs)
+# against the interpreter, runs the CUDA benchmarks, and writes one
+# results file (Markdown).
 #   scripts/gpu_check.sh [--dry_run] [--out=FILE] [--build_dir=DIR]
 # --dry_run: run every step without a GPU (tests skip execution, the replay
 #   is device-less and not required to execute, benchmarks report why they
@@ -25,7 +27,7 @@ for arg in "$@"; do
     --dry_run) dry_run=1 ;;
     --out=*) out="${arg#--out=}" ;;
     --build_dir=*) build_dir="${arg#--build_dir=}" ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "gpu_check: unknown argument '$arg' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -98,6 +100,18 @@ else
   overall=1
 fi
 
+# The emission paths still behind their flags (cuDNN convolutions, f16/bf16
+# cuBLAS GEMMs): the whole corpus compiled with them on, run on the device
+# and compared with the interpreter.
+flag_on=(--emission_flags=emit_cudnn_convolution,emit_low_precision_gemm)
+if [ "$dry_run" = 1 ]; then
+  step flag_on_paths 90 "$build_dir/compiler/tools/aot-run" --platform=cuda "${flag_on[@]}" \
+    golden/modules
+else
+  step flag_on_paths 90 "$build_dir/compiler/tools/aot-run" --platform=cuda "${flag_on[@]}" \
+    --require_execution golden/modules
+fi
+
 step benchmarks 60 "$build_dir/compiler/bench/cuda_bench" --benchmark_min_time=0.2 \
   --benchmark_format=console "--benchmark_out=$results/benchmarks.json" \
   --benchmark_out_format=json
@@ -155,6 +169,12 @@ elapsed=$(($(date +%s) - start_all))
   # Failures first (at most 30), then the summary line.
   grep -E "^(fail|FAIL)" "$results/replay.log" 2> /dev/null | head -n 30
   grep -E "^replay:" "$results/replay.log" 2> /dev/null
+  echo '```'
+  echo "## flag_on_paths"
+  echo '```'
+  # Lines that did not match or failed (at most 30), then the count.
+  grep -v -E "reference: match|skipped" "$results/flag_on_paths.log" 2> /dev/null | head -n 30
+  echo "$(grep -c -E "reference: match" "$results/flag_on_paths.log" 2> /dev/null || true) modules matched the interpreter"
   echo '```'
   echo "## benchmarks"
   echo '```'
