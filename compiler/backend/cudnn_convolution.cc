@@ -87,8 +87,7 @@ absl::StatusOr<bool> PackCudnnFilters(HloModule* module) {
          HloInstruction* conv) -> absl::StatusOr<HloInstruction*> {
         std::optional<ConvolutionParams> params = CudnnConvolutionParams(*conv);
         if (!params || PackedFilterOrder(*params) >= 0) return nullptr;
-        const ConvolutionDimensionNumbersProto& dn =
-            *conv->attrs().convolution_dimension_numbers;
+        const ConvolutionDimensionNumbersProto& dn = *conv->attrs().convolution_dimension_numbers;
         // (O, S..., C) from major to minor: minor_to_major C, S reversed, O.
         std::vector<int64_t> minor_to_major = {dn.kernel_input_feature_dimension()};
         for (int i = dn.kernel_spatial_dimensions_size(); i-- > 0;) {

@@ -138,8 +138,7 @@ TEST(CudnnConvolutionTest, ThunkParametersComputeTheInterpretersConvolution) {
     std::vector<float> output(static_cast<size_t>(expected->element_count()), NAN);
     ASSERT_TRUE((*stream)
                     ->Convolution(params, DeviceMemory{input.data(), 0},
-                                  DeviceMemory{filter.data(), 0},
-                                  DeviceMemory{output.data(), 0})
+                                  DeviceMemory{filter.data(), 0}, DeviceMemory{output.data(), 0})
                     .ok());
     for (size_t i = 0; i < output.size(); ++i) {
       const float want = expected->Get<float>(static_cast<int64_t>(i));
@@ -174,22 +173,21 @@ TEST(CudnnConvolutionTest, OnlyBehindTheFlagOnCudaAndOnlyForFormsCudnnTakes) {
     const char* name;
     const char* text;
   };
-  for (const Form& form : {
-           Form{"one spatial dimension", R"(
+  for (const Form& form : {Form{"one spatial dimension", R"(
 HloModule m
 ENTRY e {
   x = f32[2,4,9] parameter(0)
   w = f32[6,2,3] parameter(1)
   ROOT c = f32[2,6,9] convolution(x, w), window={size=3 pad=1_1}, dim_labels=bf0_oi0->bf0, feature_group_count=2
 })"},
-           Form{"asymmetric padding", R"(
+                           Form{"asymmetric padding", R"(
 HloModule m
 ENTRY e {
   x = f32[2,4,9,7] parameter(0)
   w = f32[6,2,3,2] parameter(1)
   ROOT c = f32[2,6,8,6] convolution(x, w), window={size=3x2 pad=1_0x0_0}, dim_labels=bf01_oi01->bf01, feature_group_count=2
 })"},
-           Form{"input dilation", R"(
+                           Form{"input dilation", R"(
 HloModule m
 ENTRY e {
   x = f32[2,4,9,7] parameter(0)

@@ -67,18 +67,17 @@ absl::StatusOr<std::unique_ptr<ConvolutionThunk>> ConvolutionThunk::FromProto(
     }
     for (int i = 0; i < rank; ++i) {
       if (op.dims[i] < 0 || op.strides[i] < 0 || op.dims[i] > (int64_t{1} << 31)) {
-        return context.Error(op.name, absl::StrCat("dimension ", i, " (", op.dims[i],
-                                                   ", stride ", op.strides[i],
-                                                   ") is out of range"));
+        return context.Error(op.name, absl::StrCat("dimension ", i, " (", op.dims[i], ", stride ",
+                                                   op.strides[i], ") is out of range"));
       }
     }
     std::vector<int64_t> dims(op.dims.begin(), op.dims.end());
     std::vector<int64_t> strides(op.strides.begin(), op.strides.end());
     const int64_t needed = SpanBytes(dims, strides, width);
     if (needed < 0 || needed > op.slice.size()) {
-      return context.Error(op.name, absl::StrCat("slice of ", op.slice.size(),
-                                                 " bytes is smaller than the ", needed,
-                                                 " bytes its dimensions and strides span"));
+      return context.Error(
+          op.name, absl::StrCat("slice of ", op.slice.size(), " bytes is smaller than the ", needed,
+                                " bytes its dimensions and strides span"));
     }
   }
   const int64_t groups = c.feature_group_count();
@@ -95,9 +94,9 @@ absl::StatusOr<std::unique_ptr<ConvolutionThunk>> ConvolutionThunk::FromProto(
   for (int i = 0; i < spatial; ++i) {
     const int64_t stride = c.window_strides(i), pad = c.padding(i), dilation = c.dilations(i);
     if (stride < 1 || pad < 0 || dilation < 1) {
-      return context.Error("", absl::StrCat("spatial dimension ", i, ": stride ", stride,
-                                            ", padding ", pad, ", dilation ", dilation,
-                                            " (stride and dilation >= 1, padding >= 0)"));
+      return context.Error(
+          "", absl::StrCat("spatial dimension ", i, ": stride ", stride, ", padding ", pad,
+                           ", dilation ", dilation, " (stride and dilation >= 1, padding >= 0)"));
     }
     const int64_t window = (c.filter_dims(2 + i) - 1) * dilation + 1;
     const int64_t padded = c.input_dims(2 + i) + 2 * pad;

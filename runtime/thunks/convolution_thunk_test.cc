@@ -76,15 +76,19 @@ TEST(ThunksTest, ConvolutionLoadRefusesInconsistentDescriptions) {
     const char* what;
     std::function<void(ConvolutionParams&)> change;
   };
-  for (const Bad& bad : std::vector<Bad>{
-           {"does not divide the input features",
-            [](ConvolutionParams& p) { p.feature_group_count = 3; }},
-           {"spatial dimension 0 is 2, the window gives 4",
-            [](ConvolutionParams& p) { p.padding = {1, 0}; }},
-           {"bytes its dimensions and strides span",
-            [](ConvolutionParams& p) { p.input_strides = {18, 1, 6, 4}; }},
-           {"window_strides, padding and dilations must each have 2 entries",
-            [](ConvolutionParams& p) { p.dilations = {1}; }}}) {
+  for (const Bad& bad :
+       std::vector<Bad>{{"does not divide the input features",
+                         [](ConvolutionParams& p) { p.feature_group_count = 3; }},
+                        {"spatial dimension 0 is 2, the window gives 4",
+                         [](ConvolutionParams& p) {
+                           p.padding = {1, 0};
+                         }},
+                        {"bytes its dimensions and strides span",
+                         [](ConvolutionParams& p) {
+                           p.input_strides = {18, 1, 6, 4};
+                         }},
+                        {"window_strides, padding and dilations must each have 2 entries",
+                         [](ConvolutionParams& p) { p.dilations = {1}; }}}) {
     SCOPED_TRACE(bad.what);
     ConvolutionParams p = SumOfWindowsParams();
     bad.change(p);
