@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -646,6 +647,28 @@ class KernelBuilder {
     return check ? emitter_->EmitIf(b_.CreateICmpSLT(v, b_.getInt64(limit)), body) : body();
   }
 
+  // (rows, columns) of a kernel whose root is a single-output reduce of
+  // the leading dimensions of its one operand (a column reduction: the
+  // reduced dimensions' product by the kept ones'); nullopt otherwise.
+  std::optional<std::pair<int64_t, int64_t>> PlanColumnReduction(const HloInstruction& root) {
+    if (outputs_.size() != 1 || root.opcode() != HloOpcode::kReduce || root.operand_count() != 2) {
+      return std::nullopt;
+    }
+    const Shape& in = root.operand(0)->shape();
+    std::vector<int64_t> reduced = root.dimensions();
+    std::sort(reduced.begin(), reduced.end());
+    if (reduced.empty() || static_cast<int64_t>(reduced.size()) == in.rank()) return std::nullopt;
+    for (size_t i = 0; i < reduced.size(); ++i) {
+      if (reduced[i] != static_cast<int64_t>(i)) return std::nullopt;  // not leading
+    }
+    int64_t rows = 1, cols = 1;
+    for (int64_t d = 0; d < in.rank(); ++d) {
+      (d < static_cast<int64_t>(reduced.size()) ? rows : cols) *= in.dimensions(d);
+    }
+    if (rows == 0 || cols == 0) return std::nullopt;
+    return std::pair{rows, cols};
+  }
+
   // Host: a kernel whose root is a reduce of the leading dimensions of its
   // one operand (a column reduction). Each block owns the element-parallel
   // grid's run of up to kHostThreadsPerBlock outputs, keeps their
@@ -655,21 +678,10 @@ class KernelBuilder {
   // output. Every column is combined in the serial order, so the results
   // are those of the plain loop. Returns false (nothing emitted) otherwise.
   absl::StatusOr<bool> EmitHostColumnReduction(const HloInstruction& root) {
-    if (outputs_.size() != 1 || root.opcode() != HloOpcode::kReduce || root.operand_count() != 2) {
-      return false;
-    }
+    std::optional<std::pair<int64_t, int64_t>> plan = PlanColumnReduction(root);
+    if (!plan) return false;
+    const int64_t rows = plan->first, cols = plan->second;
     const Shape& in = root.operand(0)->shape();
-    std::vector<int64_t> reduced = root.dimensions();
-    std::sort(reduced.begin(), reduced.end());
-    if (reduced.empty() || static_cast<int64_t>(reduced.size()) == in.rank()) return false;
-    for (size_t i = 0; i < reduced.size(); ++i) {
-      if (reduced[i] != static_cast<int64_t>(i)) return false;  // not leading
-    }
-    int64_t rows = 1, cols = 1;
-    for (int64_t d = 0; d < in.rank(); ++d) {
-      (d < static_cast<int64_t>(reduced.size()) ? rows : cols) *= in.dimensions(d);
-    }
-    if (rows == 0 || cols == 0) return false;
     SetElementParallelDims(cols);
     const int64_t threads = dims_.threads_per_block_x();
     llvm::Type* acc_type = ComputeType(root.shape().element_type(), context_);
@@ -724,21 +736,10 @@ class KernelBuilder {
   // the tile's 32 results. Reassociates the reduction, as the row kernels
   // do. Returns false (nothing emitted) for any other kernel.
   absl::StatusOr<bool> EmitGpuColumnReduction(const HloInstruction& root) {
-    if (outputs_.size() != 1 || root.opcode() != HloOpcode::kReduce || root.operand_count() != 2) {
-      return false;
-    }
+    std::optional<std::pair<int64_t, int64_t>> plan = PlanColumnReduction(root);
+    if (!plan) return false;
+    const int64_t rows = plan->first, cols = plan->second;
     const Shape& in = root.operand(0)->shape();
-    std::vector<int64_t> reduced = root.dimensions();
-    std::sort(reduced.begin(), reduced.end());
-    if (reduced.empty() || static_cast<int64_t>(reduced.size()) == in.rank()) return false;
-    for (size_t i = 0; i < reduced.size(); ++i) {
-      if (reduced[i] != static_cast<int64_t>(i)) return false;  // not leading
-    }
-    int64_t rows = 1, cols = 1;
-    for (int64_t d = 0; d < in.rank(); ++d) {
-      (d < static_cast<int64_t>(reduced.size()) ? rows : cols) *= in.dimensions(d);
-    }
-    if (rows == 0 || cols == 0) return false;
     llvm::Type* acc_type = ComputeType(root.shape().element_type(), context_);
     const unsigned bits = acc_type->getPrimitiveSizeInBits();
     if (bits == 0 || bits % 8 != 0) return false;

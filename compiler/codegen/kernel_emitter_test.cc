@@ -234,51 +234,6 @@ int CountOf(const std::string& text, const std::string& what) {
   return n;
 }
 
-// CUDA launch dimensions come from the target's limits: threads per block
-// at most threads_per_block_limit, and a grid capped at block_dim_limit_x
-// whose threads then stride over the elements.
-TEST(KernelEmitterTest, CudaLaunchDimensionsFollowTheTargetLimits) {
-  auto h100 = ShippedTargetConfig("h100");
-  ASSERT_TRUE(h100.ok()) << h100.status();
-  TargetConfigProto small = *h100;
-  small.mutable_device_description()->set_threads_per_block_limit(64);
-  small.mutable_device_description()->set_block_dim_limit_x(4);
-  auto capped = CompileRootFor(Binary("add", "f32", "5000"), small, KeepIr());
-  ASSERT_TRUE(capped.ok()) << capped.status();
-  ExpectLaunch(capped->launch_dimensions, {4, 64});
-  // A grid-stride loop (the "range" loop) stepping by 4 blocks x 64 threads.
-  EXPECT_NE(capped->llvm_ir.find("range:"), std::string::npos) << capped->llvm_ir;
-  EXPECT_TRUE(
-      std::regex_search(capped->llvm_ir, std::regex(R"(add (nuw )?(nsw )?i64 %[^,]+, 256)")))
-      << capped->llvm_ir;
-  // Within the limits: one element per thread, no loop.
-  auto plain = CompileRootFor(Binary("add", "f32", "256"), small, KeepIr());
-  ASSERT_TRUE(plain.ok()) << plain.status();
-  ExpectLaunch(plain->launch_dimensions, {4, 64});
-  EXPECT_EQ(plain->llvm_ir.find("range:"), std::string::npos) << plain->llvm_ir;
-  // A row reduction's blocks respect the thread limit too.
-  constexpr char kRows[] = R"(
-HloModule m
-%add (a: f32[], b: f32[]) -> f32[] {
-  %a = f32[] parameter(0)
-  %b = f32[] parameter(1)
-  ROOT %s = f32[] add(%a, %b)
-}
-ENTRY %main {
-  %x = f32[3,5000] parameter(0)
-  %z = f32[] constant(0)
-  ROOT %r = f32[3] reduce(%x, %z), dimensions={1}, to_apply=%add
-})";
-  small.mutable_device_description()->set_block_dim_limit_x(1 << 20);
-  auto rows = CompileRootFor(kRows, small, KeepIr());
-  ASSERT_TRUE(rows.ok()) << rows.status();
-  ExpectLaunch(rows->launch_dimensions, {3, 64});
-  auto rows_h100 = CompileRootFor(kRows, *h100, KeepIr());
-  ASSERT_TRUE(rows_h100.ok()) << rows_h100.status();
-  // Fewer rows than SMs: a block of the target's 1024 threads per row.
-  ExpectLaunch(rows_h100->launch_dimensions, {3, 1024});
-}
-
 TEST(KernelEmitterTest, HostSortLaunchesOneSingleThreadBlockPerRow) {
   auto kernel = CompileRoot(kSortRows, "host-x86-64-v3", KeepIr());
   ASSERT_TRUE(kernel.ok()) << kernel.status();
@@ -392,6 +347,40 @@ std::string RowSum(int64_t rows, int64_t len, absl::string_view type = "f32") {
                       "  %x = ", type, "[", rows, ",", len, "] parameter(0)\n  %z = ", type,
                       "[] constant(0)\n  ROOT %r = ", type, "[", rows, "] reduce(%x, %z), ",
                       "dimensions={1}, to_apply=%add\n}\n");
+}
+
+// CUDA launch dimensions come from the target's limits: threads per block
+// at most threads_per_block_limit, and a grid capped at block_dim_limit_x
+// whose threads then stride over the elements.
+TEST(KernelEmitterTest, CudaLaunchDimensionsFollowTheTargetLimits) {
+  auto h100 = ShippedTargetConfig("h100");
+  ASSERT_TRUE(h100.ok()) << h100.status();
+  TargetConfigProto small = *h100;
+  small.mutable_device_description()->set_threads_per_block_limit(64);
+  small.mutable_device_description()->set_block_dim_limit_x(4);
+  auto capped = CompileRootFor(Binary("add", "f32", "5000"), small, KeepIr());
+  ASSERT_TRUE(capped.ok()) << capped.status();
+  ExpectLaunch(capped->launch_dimensions, {4, 64});
+  // A grid-stride loop (the "range" loop) stepping by 4 blocks x 64 threads.
+  EXPECT_NE(capped->llvm_ir.find("range:"), std::string::npos) << capped->llvm_ir;
+  EXPECT_TRUE(
+      std::regex_search(capped->llvm_ir, std::regex(R"(add (nuw )?(nsw )?i64 %[^,]+, 256)")))
+      << capped->llvm_ir;
+  // Within the limits: one element per thread, no loop.
+  auto plain = CompileRootFor(Binary("add", "f32", "256"), small, KeepIr());
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  ExpectLaunch(plain->launch_dimensions, {4, 64});
+  EXPECT_EQ(plain->llvm_ir.find("range:"), std::string::npos) << plain->llvm_ir;
+  // A row reduction's blocks respect the thread limit too.
+  const std::string kRows = RowSum(3, 5000);
+  small.mutable_device_description()->set_block_dim_limit_x(1 << 20);
+  auto rows = CompileRootFor(kRows, small, KeepIr());
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  ExpectLaunch(rows->launch_dimensions, {3, 64});
+  auto rows_h100 = CompileRootFor(kRows, *h100, KeepIr());
+  ASSERT_TRUE(rows_h100.ok()) << rows_h100.status();
+  // Fewer rows than SMs: a block of the target's 1024 threads per row.
+  ExpectLaunch(rows_h100->launch_dimensions, {3, 1024});
 }
 
 TEST(KernelEmitterTest, CudaRowReductionIsABlockPerRowWithShufflesAndSharedMemory) {

@@ -72,6 +72,14 @@ class Builder {
     proto_.mutable_abi_version()->set_runtime_abi_version(1);
     return proto_;
   }
+  // For a CUDA device of compute capability major.minor (the recording
+  // double is 9.0).
+  ExecutableProto BuildForCuda(int major = 9, int minor = 0) {
+    proto_.mutable_capability()->mutable_cuda()->set_major(major);
+    proto_.mutable_capability()->mutable_cuda()->set_minor(minor);
+    proto_.mutable_abi_version()->set_runtime_abi_version(1);
+    return proto_;
+  }
 
  private:
   ExecutableProto proto_;

@@ -26,14 +26,17 @@
 #include "runtime/ffi/ffi_registry.h"
 #include "runtime/platform/cuda/cuda_driver.h"
 #include "runtime/platform/cuda/testing/recording_cuda_driver.h"
+#include "runtime/testing/executable_builder.h"
 #include "runtime/thunks/convolution_thunk.h"
 #include "support/file_io.h"
 
 namespace aot {
 namespace {
 
+using ::aot::testing::Builder;
 using ::aot::testing::RecordedCall;
 using ::aot::testing::RecordingCudaDriver;
+using ::aot::testing::Shape;
 
 constexpr char kGoldens[] = "golden/executables/cuda-sm_90/v2/";
 
@@ -320,34 +323,15 @@ TEST(CudaStreamRulesTest, HalfPrecisionGemmsUseGemmExWithF32ComputeOnTheExecutio
   auto platform = FakeDevicePlatform();
   for (auto [type, cuda_type] : {std::pair{F16, kCudaR16F}, std::pair{BF16, kCudaR16BF}}) {
     SCOPED_TRACE(PrimitiveType_Name(type));
-    ExecutableProto proto;
-    auto alloc = [&](int64_t size, BufferAllocationProto::Kind kind, int parameter) {
-      BufferAllocationProto* a = proto.add_buffer_allocations();
-      a->set_index(proto.buffer_allocations_size() - 1);
-      a->set_size(size);
-      a->set_kind(kind);
-      if (parameter >= 0) a->set_parameter_number(parameter);
-      BufferSliceProto s;
-      s.set_allocation_index(a->index());
-      s.set_size(size);
-      return s;
-    };
-    ShapeProto shape;
-    shape.set_element_type(type);
-    for (int64_t d : {64, 64}) shape.add_dimensions(d);
     constexpr int64_t kBytes = 64 * 64 * 2;
-    for (int p = 0; p < 2; ++p) {
-      EntryParameterProto* param = proto.add_parameters();
-      param->set_parameter_number(p);
-      *param->mutable_shape() = shape;
-      *param->mutable_slice() = alloc(kBytes, BufferAllocationProto::PARAMETER, p);
-    }
-    BufferSliceProto out = alloc(kBytes, BufferAllocationProto::OUTPUT, -1);
-    ThunkProto* t = proto.add_thunks();
-    t->mutable_info()->set_name("dot");
-    GemmThunkProto* g = t->mutable_gemm();
-    *g->mutable_lhs() = proto.parameters(0).slice();
-    *g->mutable_rhs() = proto.parameters(1).slice();
+    Builder b;
+    int lhs = b.Parameter(Shape(type, {64, 64}));
+    int rhs = b.Parameter(Shape(type, {64, 64}));
+    BufferSliceProto out =
+        Builder::Slice(b.Allocation(kBytes, BufferAllocationProto::OUTPUT), 0, kBytes);
+    GemmThunkProto* g = b.Thunk("dot")->mutable_gemm();
+    *g->mutable_lhs() = Builder::Slice(lhs, 0, kBytes);
+    *g->mutable_rhs() = Builder::Slice(rhs, 0, kBytes);
     *g->mutable_output() = out;
     g->set_element_type(type);
     g->set_batch_size(1);
@@ -355,13 +339,8 @@ TEST(CudaStreamRulesTest, HalfPrecisionGemmsUseGemmExWithF32ComputeOnTheExecutio
     g->set_n(64);
     g->set_k(64);
     g->set_alpha(1);
-    *proto.mutable_result()->mutable_shape() = shape;
-    OutputLeafProto* leaf = proto.mutable_result()->add_leaves();
-    *leaf->mutable_shape() = shape;
-    *leaf->mutable_slice() = out;
-    proto.mutable_capability()->mutable_cuda()->set_major(9);
-    proto.mutable_abi_version()->set_runtime_abi_version(1);
-    auto executable = Executable::Load(proto, platform, &FfiRegistry::Global(), {});
+    b.Result({{Shape(type, {64, 64}), out}});
+    auto executable = Executable::Load(b.BuildForCuda(), platform, &FfiRegistry::Global(), {});
     ASSERT_TRUE(executable.ok()) << executable.status();
     driver.ClearCalls();
     ASSERT_TRUE(RunOnce(**executable).ok());
@@ -389,39 +368,20 @@ TEST(CudaStreamRulesTest, HalfPrecisionGemmsUseGemmExWithF32ComputeOnTheExecutio
 TEST(CudaStreamRulesTest, DeviceFfiHandlersRunOnTheExecutionStreamWithoutStaging) {
   RecordingCudaDriver& driver = RecordingCudaDriver::Get();
   auto platform = FakeDevicePlatform();
-  ShapeProto shape;
-  shape.set_element_type(F32);
-  shape.add_dimensions(256);
   constexpr int64_t kBytes = 256 * 4;
-  ExecutableProto proto;
-  auto alloc = [&](BufferAllocationProto::Kind kind, int parameter) {
-    BufferAllocationProto* a = proto.add_buffer_allocations();
-    a->set_index(proto.buffer_allocations_size() - 1);
-    a->set_size(kBytes);
-    a->set_kind(kind);
-    if (parameter >= 0) a->set_parameter_number(parameter);
-    BufferSliceProto s;
-    s.set_allocation_index(a->index());
-    s.set_size(kBytes);
-    return s;
-  };
-  EntryParameterProto* param = proto.add_parameters();
-  *param->mutable_shape() = shape;
-  *param->mutable_slice() = alloc(BufferAllocationProto::PARAMETER, 0);
-  BufferSliceProto out = alloc(BufferAllocationProto::OUTPUT, -1);
-  CustomCallThunkProto* c = proto.add_thunks()->mutable_custom_call();
+  Builder b;
+  int x = b.Parameter(Shape(F32, {256}));
+  BufferSliceProto out =
+      Builder::Slice(b.Allocation(kBytes, BufferAllocationProto::OUTPUT), 0, kBytes);
+  CustomCallThunkProto* c = b.Thunk("double")->mutable_custom_call();
   c->set_target_name("test.double");
   c->set_api_version(CustomCallThunkProto::API_VERSION_TYPED_FFI);
-  *c->add_operands()->mutable_shape() = shape;
-  *c->mutable_operands(0)->mutable_slice() = param->slice();
-  *c->add_results()->mutable_shape() = shape;
+  *c->add_operands()->mutable_shape() = Shape(F32, {256});
+  *c->mutable_operands(0)->mutable_slice() = Builder::Slice(x, 0, kBytes);
+  *c->add_results()->mutable_shape() = Shape(F32, {256});
   *c->mutable_results(0)->mutable_slice() = out;
-  *proto.mutable_result()->mutable_shape() = shape;
-  OutputLeafProto* leaf = proto.mutable_result()->add_leaves();
-  *leaf->mutable_shape() = shape;
-  *leaf->mutable_slice() = out;
-  proto.mutable_capability()->mutable_cuda()->set_major(9);
-  proto.mutable_abi_version()->set_runtime_abi_version(1);
+  b.Result({{Shape(F32, {256}), out}});
+  const ExecutableProto proto = b.BuildForCuda();
 
   auto doubled = [](const FfiCallFrame& frame) {
     const float* x = static_cast<const float*>(frame.operands[0].data);
@@ -511,45 +471,18 @@ TEST(CudaStreamRulesTest, ConvolutionsCallCudnnOnTheExecutionStream) {
   p.dilations = {1, 1};
   p.feature_group_count = 1;
   auto make = [&](const ConvolutionParams& params) {
-    ExecutableProto proto;
-    auto alloc = [&](int64_t size, BufferAllocationProto::Kind kind, int parameter) {
-      BufferAllocationProto* a = proto.add_buffer_allocations();
-      a->set_index(proto.buffer_allocations_size() - 1);
-      a->set_size(size);
-      a->set_kind(kind);
-      if (parameter >= 0) a->set_parameter_number(parameter);
-      BufferSliceProto s;
-      s.set_allocation_index(a->index());
-      s.set_size(size);
-      return s;
-    };
-    auto shape = [](std::vector<int64_t> dims) {
-      ShapeProto s;
-      s.set_element_type(F32);
-      for (int64_t d : dims) s.add_dimensions(d);
-      return s;
-    };
-    const std::vector<std::pair<std::vector<int64_t>, int64_t>> params_shapes = {
-        {{1, 4, 4, 2}, 32 * 4}, {{3, 3, 3, 2}, 54 * 4}};
-    for (int i = 0; i < 2; ++i) {
-      EntryParameterProto* param = proto.add_parameters();
-      param->set_parameter_number(i);
-      *param->mutable_shape() = shape(params_shapes[i].first);
-      *param->mutable_slice() = alloc(params_shapes[i].second, BufferAllocationProto::PARAMETER, i);
-    }
-    BufferSliceProto out = alloc(12 * 4, BufferAllocationProto::OUTPUT, -1);
-    ConvolutionThunkProto* c = proto.add_thunks()->mutable_convolution();
-    *c->mutable_input() = proto.parameters(0).slice();
-    *c->mutable_filter() = proto.parameters(1).slice();
+    Builder b;
+    int x = b.Parameter(Shape(F32, {1, 4, 4, 2}));
+    int w = b.Parameter(Shape(F32, {3, 3, 3, 2}));
+    BufferSliceProto out =
+        Builder::Slice(b.Allocation(12 * 4, BufferAllocationProto::OUTPUT), 0, 12 * 4);
+    ConvolutionThunkProto* c = b.Thunk("conv")->mutable_convolution();
+    *c->mutable_input() = Builder::Slice(x, 0, 32 * 4);
+    *c->mutable_filter() = Builder::Slice(w, 0, 54 * 4);
     *c->mutable_output() = out;
     ConvolutionThunk::ParamsToProto(params, c);
-    *proto.mutable_result()->mutable_shape() = shape({1, 3, 2, 2});
-    OutputLeafProto* leaf = proto.mutable_result()->add_leaves();
-    *leaf->mutable_shape() = shape({1, 3, 2, 2});
-    *leaf->mutable_slice() = out;
-    proto.mutable_capability()->mutable_cuda()->set_major(9);
-    proto.mutable_abi_version()->set_runtime_abi_version(1);
-    return proto;
+    b.Result({{Shape(F32, {1, 3, 2, 2}), out}});
+    return b.BuildForCuda();
   };
   auto executable = Executable::Load(make(p), platform, &FfiRegistry::Global(), {});
   ASSERT_TRUE(executable.ok()) << executable.status();

@@ -234,20 +234,31 @@ CUresult FakeGetErrorString(CUresult, const char** text) {
   return CUDA_SUCCESS;
 }
 
-int FakeCublasCreate(CublasHandle* handle) {
-  Record("cublasCreate");
-  *handle = NewHandle<CublasHandle>();
+// Library handles (cuBLAS, cuDNN: both opaque void*) bound to a stream;
+// kName is the function recorded.
+constexpr char kCublasCreate[] = "cublasCreate";
+constexpr char kCublasDestroy[] = "cublasDestroy";
+constexpr char kCublasSetStream[] = "cublasSetStream";
+constexpr char kCudnnCreate[] = "cudnnCreate";
+constexpr char kCudnnDestroy[] = "cudnnDestroy";
+constexpr char kCudnnSetStream[] = "cudnnSetStream";
+template <const char* kName>
+int FakeCreateHandle(void** handle) {
+  Record(kName);
+  *handle = NewHandle<void*>();
   return 0;
 }
-int FakeCublasDestroy(CublasHandle handle) {
-  Record("cublasDestroy");
+template <const char* kName>
+int FakeDestroyHandle(void* handle) {
+  Record(kName);
   State& s = S();
   std::lock_guard<std::mutex> lock(s.mu);
   s.cublas_streams.erase(handle);
   return 0;
 }
-int FakeCublasSetStream(CublasHandle handle, CUstream stream) {
-  Record("cublasSetStream", stream, true);
+template <const char* kName>
+int FakeSetHandleStream(void* handle, CUstream stream) {
+  Record(kName, stream, true);
   State& s = S();
   std::lock_guard<std::mutex> lock(s.mu);
   s.cublas_streams[handle] = stream;
@@ -278,27 +289,7 @@ int FakeGemmEx(CublasHandle handle, int, int, int, int, int, const void*, const 
   return 0;
 }
 
-// cuDNN: handles share the cuBLAS handle-to-stream map (both are opaque
-// handles from NewHandle); descriptors are bookkeeping only.
-int FakeCudnnCreate(CudnnHandle* handle) {
-  Record("cudnnCreate");
-  *handle = NewHandle<CudnnHandle>();
-  return 0;
-}
-int FakeCudnnDestroy(CudnnHandle handle) {
-  Record("cudnnDestroy");
-  State& s = S();
-  std::lock_guard<std::mutex> lock(s.mu);
-  s.cublas_streams.erase(handle);
-  return 0;
-}
-int FakeCudnnSetStream(CudnnHandle handle, CUstream stream) {
-  Record("cudnnSetStream", stream, true);
-  State& s = S();
-  std::lock_guard<std::mutex> lock(s.mu);
-  s.cublas_streams[handle] = stream;
-  return 0;
-}
+// cuDNN descriptors are bookkeeping only.
 int FakeCudnnCreateDescriptor(CudnnDescriptor* d) {
   *d = NewHandle<CudnnDescriptor>();
   return 0;
@@ -401,9 +392,9 @@ CudaDriverApi RecordingCudaDriver::DriverApi() const {
 
 aot::CublasApi RecordingCudaDriver::Cublas() const {
   aot::CublasApi api;
-  api.create = &FakeCublasCreate;
-  api.destroy = &FakeCublasDestroy;
-  api.set_stream = &FakeCublasSetStream;
+  api.create = &FakeCreateHandle<kCublasCreate>;
+  api.destroy = &FakeDestroyHandle<kCublasDestroy>;
+  api.set_stream = &FakeSetHandleStream<kCublasSetStream>;
   api.sgemm_strided_batched = &FakeSgemm;
   api.dgemm_strided_batched = &FakeDgemm;
   api.gemm_strided_batched_ex = &FakeGemmEx;
@@ -412,9 +403,9 @@ aot::CublasApi RecordingCudaDriver::Cublas() const {
 
 aot::CudnnApi RecordingCudaDriver::Cudnn() const {
   aot::CudnnApi api;
-  api.create = &FakeCudnnCreate;
-  api.destroy = &FakeCudnnDestroy;
-  api.set_stream = &FakeCudnnSetStream;
+  api.create = &FakeCreateHandle<kCudnnCreate>;
+  api.destroy = &FakeDestroyHandle<kCudnnDestroy>;
+  api.set_stream = &FakeSetHandleStream<kCudnnSetStream>;
   api.create_tensor_descriptor = &FakeCudnnCreateDescriptor;
   api.set_tensor_nd_descriptor = &FakeCudnnSetTensor;
   api.destroy_tensor_descriptor = &FakeCudnnDestroyDescriptor;
