@@ -218,6 +218,7 @@ const std::map<std::string, int>& ExpectedFusions() {
       // The quantizing patch kernel, the filter's quantize, the reshape of
       // the GEMM's result (conv-im2col).
       {"conv_pool/conv3x3_im2col.hlo", 3},
+      {"conv_pool/conv_nchw_grouped.hlo", 0},
       {"conv_pool/depthwise_conv.hlo", 0},
       {"conv_pool/max_pool_grad.hlo", 0},
       {"custom_calls/gelu.hlo", 1},
@@ -226,12 +227,14 @@ const std::map<std::string, int>& ExpectedFusions() {
       {"dot/matmul.hlo", 0},
       {"dot/matvec_f64.hlo", 0},
       {"dot/mlp.hlo", 2},
+      {"dtypes/bf16_dot_gemm.hlo", 0},
       {"dtypes/bf16_matmul.hlo", 1},
       {"dtypes/f16_elementwise.hlo", 1},
       {"dtypes/int8_quantize.hlo", 2},
       {"dtypes/mixed_convert.hlo", 4},
       {"elementwise/add_mul.hlo", 1},
       {"elementwise/compare_select.hlo", 1},
+      {"elementwise/donated_accumulate.hlo", 1},
       {"elementwise/integer_ops.hlo", 4},
       {"elementwise/transcendental.hlo", 4},
       {"gather_scatter/embedding_lookup.hlo", 0},
