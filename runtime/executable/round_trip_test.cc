@@ -35,6 +35,7 @@
 #include "proto/executable.pb.h"
 #include "runtime/executable/client.h"
 #include "runtime/kernel_payload.h"
+#include "runtime/testing/executable_builder.h"
 #include "runtime/testing/test_kernels.h"
 #include "runtime/thunks/convolution_thunk.h"
 #include "runtime/thunks/thunk_registry.h"
@@ -171,24 +172,10 @@ ThunkProto GemmCase() {
 ThunkProto ConvolutionCase() {
   ThunkProto t = Info("conv");
   ConvolutionThunkProto* c = t.mutable_convolution();
-  // Input [N=1, C=2, 4, 4] stored NHWC, filter [O=3, C=2, 3, 3] packed
-  // (O, C, S); stride 2, pad 1 -> output [1, 3, 2, 2] stored NCHW.
   *c->mutable_input() = Slice(kParam, 0, 32 * 4);
   *c->mutable_filter() = Slice(kParam, 256, 54 * 4);
   *c->mutable_output() = Slice(kOut, 0, 12 * 4);
-  ConvolutionParams p;
-  p.element_type = F32;
-  p.input_dims = {1, 2, 4, 4};
-  p.input_strides = {32, 1, 8, 2};
-  p.filter_dims = {3, 2, 3, 3};
-  p.filter_strides = {18, 9, 3, 1};
-  p.output_dims = {1, 3, 2, 2};
-  p.output_strides = {12, 4, 2, 1};
-  p.window_strides = {2, 2};
-  p.padding = {1, 1};
-  p.dilations = {1, 1};
-  p.feature_group_count = 1;
-  ConvolutionThunk::ParamsToProto(p, c);
+  ConvolutionThunk::ParamsToProto(::aot::testing::StridedConvolution(), c);
   return t;
 }
 

@@ -15,6 +15,7 @@
 #include "absl/types/span.h"
 #include "proto/executable.pb.h"
 #include "runtime/executable/executable.h"
+#include "runtime/platform/platform.h"
 #include "runtime/shape_util.h"
 
 namespace aot::testing {
@@ -86,6 +87,25 @@ class Builder {
 };
 
 ShapeProto Shape(PrimitiveType type, std::vector<int64_t> dims);
+
+// An f32 convolution for thunk tests: input [N=1, C=2, 4, 4] stored NHWC,
+// filter [O=3, C=2, 3, 3] stored (O, S, C), stride 2, padding 1 -> output
+// [1, 3, 2, 2] stored NCHW (128, 216 and 48 bytes).
+inline ConvolutionParams StridedConvolution() {
+  ConvolutionParams p;
+  p.element_type = F32;
+  p.input_dims = {1, 2, 4, 4};
+  p.input_strides = {32, 1, 8, 2};
+  p.filter_dims = {3, 2, 3, 3};
+  p.filter_strides = {18, 1, 6, 2};
+  p.output_dims = {1, 3, 2, 2};
+  p.output_strides = {12, 4, 2, 1};
+  p.window_strides = {2, 2};
+  p.padding = {1, 1};
+  p.dilations = {1, 1};
+  p.feature_group_count = 1;
+  return p;
+}
 
 template <typename T>
 absl::Span<const uint8_t> Bytes(const std::vector<T>& v) {

@@ -456,20 +456,7 @@ TEST(CudaStreamRulesTest, DeviceFfiHandlersRunOnTheExecutionStreamWithoutStaging
 TEST(CudaStreamRulesTest, ConvolutionsCallCudnnOnTheExecutionStream) {
   RecordingCudaDriver& driver = RecordingCudaDriver::Get();
   auto platform = FakeDevicePlatform();
-  // Input [1, 2, 4, 4] stored NHWC, filter [3, 2, 3, 3] stored (O, S, C),
-  // stride 2, pad 1 -> output [1, 3, 2, 2] stored NCHW.
-  ConvolutionParams p;
-  p.element_type = F32;
-  p.input_dims = {1, 2, 4, 4};
-  p.input_strides = {32, 1, 8, 2};
-  p.filter_dims = {3, 2, 3, 3};
-  p.filter_strides = {18, 1, 6, 2};
-  p.output_dims = {1, 3, 2, 2};
-  p.output_strides = {12, 4, 2, 1};
-  p.window_strides = {2, 2};
-  p.padding = {1, 1};
-  p.dilations = {1, 1};
-  p.feature_group_count = 1;
+  const ConvolutionParams p = ::aot::testing::StridedConvolution();
   auto make = [&](const ConvolutionParams& params) {
     Builder b;
     int x = b.Parameter(Shape(F32, {1, 4, 4, 2}));
