@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/string_view.h"
 #include "compiler/codegen/llvm_backend.h"
 #include "compiler/hlo/hlo_computation.h"
@@ -253,15 +254,13 @@ TEST(KernelEmitterTest, CudaSortIsABitonicNetworkInSharedMemory) {
   EXPECT_NE(ptx.find(".shared .align 8 .b8 sort_positions[64]"), std::string::npos) << ptx;
   EXPECT_NE(ptx.find("ld.shared.f32"), std::string::npos) << ptx;
   // 1000 elements pad to 1024: 512 compare-exchanges a stage, 512 threads.
-  std::string longer = kSortRows;
-  while (longer.find("16]") != std::string::npos) longer.replace(longer.find("16]"), 3, "1000]");
+  const std::string longer = absl::StrReplaceAll(kSortRows, {{"16]", "1000]"}});
   auto wide = CompileRoot(longer, "h100", KeepIr());
   ASSERT_TRUE(wide.ok()) << wide.status();
   ExpectLaunch(wide->launch_dimensions, {4, 512});
   EXPECT_EQ(CountOf(wide->binary.ptx(), "bar.sync"), 1 + 10 * 11 / 2);
   // Too long for shared memory: one thread per row, as on the host.
-  std::string huge = kSortRows;
-  while (huge.find("16]") != std::string::npos) huge.replace(huge.find("16]"), 3, "100000]");
+  const std::string huge = absl::StrReplaceAll(kSortRows, {{"16]", "100000]"}});
   auto serial = CompileRoot(huge, "h100", KeepIr());
   ASSERT_TRUE(serial.ok()) << serial.status();
   ExpectLaunch(serial->launch_dimensions, {4, 1});
@@ -307,8 +306,7 @@ TEST(KernelEmitterTest, CudaScatterAddIsParallelWithAtomics) {
       std::regex_search(kernel->binary.ptx(), std::regex(R"((atom|red)\.global\.add\.f32)")))
       << kernel->binary.ptx();
   // No atomic for a multiply: serial, and the host never takes this path.
-  std::string product = kScatter;
-  product.replace(product.find("add(%x, %y)"), 11, "multiply(%x, %y)");
+  const std::string product = absl::StrReplaceAll(kScatter, {{"add(%x, %y)", "multiply(%x, %y)"}});
   auto serial = CompileRoot(product, "h100", KeepIr());
   ASSERT_TRUE(serial.ok()) << serial.status();
   ExpectLaunch(serial->launch_dimensions, {1, 1});
@@ -322,14 +320,14 @@ TEST(KernelEmitterTest, CudaScatterAddIsParallelWithAtomics) {
   EXPECT_FALSE(ScatterUsesAtomics(*(*module)->entry_computation()->root_instruction(), *host));
   // An overwriting scatter is parallel only with unique_indices (plain
   // stores); otherwise the last update must win, serially.
-  std::string overwrite = kScatter;
-  overwrite.replace(overwrite.find("  %y = f32[] parameter(1)\n  ROOT %s = f32[] add(%x, %y)"), 55,
-                    "  ROOT %y = f32[] parameter(1)");
+  const std::string overwrite =
+      absl::StrReplaceAll(kScatter, {{"  %y = f32[] parameter(1)\n  ROOT %s = f32[] add(%x, %y)",
+                                      "  ROOT %y = f32[] parameter(1)"}});
   auto racy = CompileRoot(overwrite, "h100", KeepIr());
   ASSERT_TRUE(racy.ok()) << racy.status();
   ExpectLaunch(racy->launch_dimensions, {1, 1});
-  std::string unique = overwrite;
-  unique.replace(unique.find("to_apply=%add"), 13, "unique_indices=true, to_apply=%add");
+  const std::string unique =
+      absl::StrReplaceAll(overwrite, {{"to_apply=%add", "unique_indices=true, to_apply=%add"}});
   auto stores = CompileRoot(unique, "h100", KeepIr());
   ASSERT_TRUE(stores.ok()) << stores.status();
   ExpectLaunch(stores->launch_dimensions, {1, 20});
@@ -578,8 +576,7 @@ TEST(KernelEmitterTest, CudaSoftmaxEpilogueReadsTheRowValueOnce) {
   // loads of the input are the two strided row loops'.
   EXPECT_EQ(CountOf(ptx, "ld.global"), 2) << ptx;
   // Rows of 4096 (fewer than the SMs): a block of 1024 threads per row.
-  std::string wide = softmax;
-  while (wide.find("64,64]") != std::string::npos) wide.replace(wide.find("64,64]"), 6, "64,4096]");
+  const std::string wide = absl::StrReplaceAll(softmax, {{"64,64]", "64,4096]"}});
   auto block = CompileRoot(wide, "h100", KeepIr());
   ASSERT_TRUE(block.ok()) << block.status();
   ExpectLaunch(block->launch_dimensions, {64, 1024});
@@ -677,21 +674,10 @@ TEST(KernelEmitterTest, CudaCubinFromPtxasWhenInstalled) {
 // instruction legality on the architecture).
 TEST(KernelEmitterTest, CudaReductionSortAndScatterKernelsAssembleWithPtxas) {
   if (FindPtxas().path.empty()) GTEST_SKIP() << "ptxas not installed";
-  std::string scatter_max = kScatter;
-  scatter_max.replace(scatter_max.find("add(%x, %y)"), 11, "maximum(%x, %y)");
-  while (scatter_max.find("f32") != std::string::npos) {
-    scatter_max.replace(scatter_max.find("f32"), 3, "s64");
-  }
-  std::string scatter_f64 = kScatter;
-  while (scatter_f64.find("f32") != std::string::npos) {
-    scatter_f64.replace(scatter_f64.find("f32"), 3, "f64");
-  }
-  std::string sort_long = kSortRows;
-  while (sort_long.find("f32") != std::string::npos)
-    sort_long.replace(sort_long.find("f32"), 3, "f64");
-  while (sort_long.find("16]") != std::string::npos) {
-    sort_long.replace(sort_long.find("16]"), 3, "4000]");
-  }
+  const std::string scatter_max =
+      absl::StrReplaceAll(kScatter, {{"add(%x, %y)", "maximum(%x, %y)"}, {"f32", "s64"}});
+  const std::string scatter_f64 = absl::StrReplaceAll(kScatter, {{"f32", "f64"}});
+  const std::string sort_long = absl::StrReplaceAll(kSortRows, {{"f32", "f64"}, {"16]", "4000]"}});
   constexpr char kColumnMax[] = R"(
 HloModule m
 %max (a: f64[], b: f64[]) -> f64[] {
