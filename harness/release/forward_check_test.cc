@@ -266,12 +266,12 @@ TEST(ForwardCheckTest, UnknownEnumValue) {
 }
 
 TEST(ForwardCheckTest, UnknownOneofCaseReadFromTheHeadSchema) {
-  // The head schema has ThunkProto.impl case 30; the release does not.
+  // The head schema has ThunkProto.impl case 48; the release does not.
   auto pool = testing::PoolOf(testing::SchemaWithLegacyKind());
   ASSERT_NE(pool, nullptr);
   ExecutableProto e = Artifact("add_mul");
   ThunkProto* t = e.add_thunks();
-  t->GetReflection()->MutableUnknownFields(t)->AddLengthDelimited(30, "");
+  t->GetReflection()->MutableUnknownFields(t)->AddLengthDelimited(48, "");
   auto findings = Check(Release("2026-11-30"), e.SerializeAsString(), pool.get());
   ASSERT_THAT(Rules(findings), ElementsAre("UNKNOWN_ONEOF_CASE"));
   EXPECT_THAT(findings[0].message, HasSubstr("case 'legacy_kind'"));

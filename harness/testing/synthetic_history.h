@@ -43,20 +43,20 @@ inline void WriteGoldenVersion(const std::string& root, int version, const std::
 }
 
 // A version written by a compiler that emitted `legacy_kind` (ThunkProto
-// field 30 of its schema), a thunk kind this schema and runtime dropped: its
+// field 48 of its schema), a thunk kind this schema and runtime dropped: its
 // text names the field, as such a golden would.
 inline void WriteGoldenVersionWithLegacyKind(const std::string& root, int version,
                                              const std::string& created) {
   GoldenArtifact old = RealArtifact("add_mul");
   ThunkProto* t = old.executable.add_thunks();
   t->mutable_info()->set_name("legacy");
-  t->GetReflection()->MutableUnknownFields(t)->AddLengthDelimited(30, "");
+  t->GetReflection()->MutableUnknownFields(t)->AddLengthDelimited(48, "");
   WriteGoldenVersion(root, version, created, {old});
   std::string dir = absl::StrCat(root, "/executables/", kSyntheticTarget, "/v", version);
   std::string path = dir + "/add_mul.pbtxt";
   auto text = ReadFileToString(path);
   ASSERT_TRUE(text.ok());
-  std::string renamed = absl::StrReplaceAll(*text, {{"30: \"\"", "legacy_kind {\n  }"}});
+  std::string renamed = absl::StrReplaceAll(*text, {{"48: \"\"", "legacy_kind {\n  }"}});
   ASSERT_NE(renamed, *text);
   auto manifest = ReadManifest(dir);
   ASSERT_TRUE(manifest.ok());
@@ -85,13 +85,13 @@ inline google::protobuf::FileDescriptorSet EditSchema(
   return set;
 }
 
-// ThunkProto with `legacy_kind = 30` in the impl oneof (the old schema).
+// ThunkProto with `legacy_kind = 48` in the impl oneof (the old schema).
 inline google::protobuf::FileDescriptorSet SchemaWithLegacyKind() {
   return EditSchema(
       [](google::protobuf::DescriptorProto* m) {
         google::protobuf::FieldDescriptorProto* f = m->add_field();
         f->set_name("legacy_kind");
-        f->set_number(30);
+        f->set_number(48);
         f->set_label(google::protobuf::FieldDescriptorProto::LABEL_OPTIONAL);
         f->set_type(google::protobuf::FieldDescriptorProto::TYPE_MESSAGE);
         f->set_type_name(".aot.CopyThunkProto");
@@ -100,13 +100,13 @@ inline google::protobuf::FileDescriptorSet SchemaWithLegacyKind() {
       "ThunkProto");
 }
 
-// The head schema after the cleanup phase: 30 and its name reserved.
+// The head schema after the cleanup phase: 48 and its name reserved.
 inline google::protobuf::FileDescriptorSet SchemaWithLegacyKindReserved() {
   return EditSchema(
       [](google::protobuf::DescriptorProto* m) {
         google::protobuf::DescriptorProto::ReservedRange* r = m->add_reserved_range();
-        r->set_start(30);
-        r->set_end(31);
+        r->set_start(48);
+        r->set_end(49);
         m->add_reserved_name("legacy_kind");
       },
       "ThunkProto");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <set>
 
 #include "absl/algorithm/container.h"
 #include "absl/container/inlined_vector.h"
@@ -91,6 +92,28 @@ absl::Status ValidateExecutableProto(const ExecutableProto& proto, const LoadOpt
                                 " bytes of constants, kernels and embedded module exceed the "
                                 "memory budget of ",
                                 budget));
+  }
+  if (proto.has_device_assignment()) {
+    const DeviceAssignmentProto& d = proto.device_assignment();
+    if (d.replica_count() < 1 || d.partition_count() < 1) {
+      return Invalid("device_assignment",
+                     absl::StrCat("replica_count ", d.replica_count(), " and partition_count ",
+                                  d.partition_count(), " must be at least 1"));
+    }
+    if (d.replica_count() > 1024 || d.partition_count() > 1024 ||
+        d.device_ids_size() != d.replica_count() * d.partition_count()) {
+      return Invalid("device_assignment.device_ids",
+                     absl::StrCat(d.device_ids_size(), " devices for ", d.replica_count(),
+                                  " replicas x ", d.partition_count(), " partitions"));
+    }
+    std::set<int64_t> seen;
+    for (int i = 0; i < d.device_ids_size(); ++i) {
+      if (d.device_ids(i) < 0 || !seen.insert(d.device_ids(i)).second) {
+        return Invalid(absl::StrCat("device_assignment.device_ids[", i, "]"),
+                       absl::StrCat("device ", d.device_ids(i),
+                                    " is negative or assigned to two participants"));
+      }
+    }
   }
   std::vector<int> parameter_allocation;
   for (int i = 0; i < proto.buffer_allocations_size(); ++i) {
@@ -432,10 +455,32 @@ void Executable::DropArena(std::unique_ptr<Arena> arena) const {
   --arena_count_;
 }
 
-absl::Status Executable::CheckCanExecute(size_t argument_count) const {
-  if (!platform_->CanExecute()) {
+int64_t Executable::participant_count() const {
+  const DeviceAssignmentProto& d = proto_.device_assignment();
+  return d.replica_count() > 0 ? d.replica_count() * std::max<int64_t>(d.partition_count(), 1) : 1;
+}
+
+absl::Status Executable::CheckPlatformCanExecute() const {
+  if (platform_->CanExecute()) return absl::OkStatus();
+  return absl::FailedPreconditionError(
+      absl::StrCat("platform '", platform_->name(), "' cannot execute kernels on this machine"));
+}
+
+absl::Status Executable::CheckCanExecute(size_t argument_count,
+                                         const ExecuteOptions& options) const {
+  AOT_RETURN_IF_ERROR(CheckPlatformCanExecute());
+  const CollectiveParams* c = options.collectives;
+  if (c == nullptr && participant_count() > 1) {
     return absl::FailedPreconditionError(
-        absl::StrCat("platform '", platform_->name(), "' cannot execute kernels on this machine"));
+        absl::StrCat("the executable runs on ", participant_count(),
+                     " participants (replicas x partitions); run it with ExecuteReplicated "
+                     "(runtime/executable/replicated_execution.h), e.g. aot-run --num_replicas"));
+  }
+  if (c != nullptr && (c->participant_count != participant_count() || c->participant < 0 ||
+                       c->participant >= participant_count() || c->backend == nullptr)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "participant ", c->participant, " of ", c->participant_count,
+        " (with a collective backend) expected one of the executable's ", participant_count()));
   }
   if (argument_count != parameters_.size()) {
     return absl::InvalidArgumentError(
@@ -473,7 +518,7 @@ absl::StatusOr<std::vector<std::vector<uint8_t>>> Executable::Execute(
 absl::Status Executable::ExecuteInto(absl::Span<const absl::Span<const uint8_t>> arguments,
                                      absl::Span<const absl::Span<uint8_t>> results,
                                      const ExecuteOptions& options) const {
-  AOT_RETURN_IF_ERROR(CheckCanExecute(arguments.size()));
+  AOT_RETURN_IF_ERROR(CheckCanExecute(arguments.size(), options));
   for (size_t i = 0; i < arguments.size(); ++i) {
     int64_t expected = parameters_[i].slice().size();
     if (static_cast<int64_t>(arguments[i].size()) != expected) {
@@ -574,7 +619,7 @@ absl::Status Executable::ExecuteInto(absl::Span<const absl::Span<const uint8_t>>
 absl::StatusOr<std::vector<std::unique_ptr<DeviceBuffer>>> Executable::ExecuteBuffers(
     absl::Span<DeviceBuffer* const> arguments, absl::Span<const int64_t> non_donatable,
     const ExecuteOptions& options) const {
-  AOT_RETURN_IF_ERROR(CheckCanExecute(arguments.size()));
+  AOT_RETURN_IF_ERROR(CheckCanExecute(arguments.size(), options));
   for (size_t i = 0; i < arguments.size(); ++i) {
     if (arguments[i] == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat("argument ", i, " is null"));

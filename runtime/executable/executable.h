@@ -99,7 +99,14 @@ class Executable {
   const ExecutableProto& proto() const { return proto_; }
   const ThunkSequence& thunks() const { return thunks_; }
   const LoadStats& load_stats() const { return stats_; }
+  // Participants an execution runs on (device_assignment's replicas x
+  // partitions; 1 without one). More than one: ExecuteReplicated.
+  int64_t participant_count() const;
   Platform* platform() const { return platform_.get(); }
+  // FailedPrecondition ("... cannot execute ...") when the platform cannot
+  // run kernels on this machine (a device-less load); what Execute and
+  // RunParticipants check first.
+  absl::Status CheckPlatformCanExecute() const;
 
  private:
   Executable() = default;
@@ -133,7 +140,8 @@ class Executable {
   // Allocation `a`'s place in `arena` (not a constant).
   DeviceMemory ArenaSlot(const Arena& arena, const BufferAllocationProto& a) const;
   // The platform can run kernels and `argument_count` is the parameter count.
-  absl::Status CheckCanExecute(size_t argument_count) const;
+  // ... and `options.collectives` fits the executable's participants.
+  absl::Status CheckCanExecute(size_t argument_count, const ExecuteOptions& options) const;
   // Waits for the work queued on `stream` (which may still use the arena,
   // also on error paths), then gives the arena back, or drops it when the
   // stream failed to drain. Returns the drain status.

@@ -277,6 +277,10 @@ class CopyCountingPlatform : public Platform {
   std::unique_ptr<CommandBuffer> CreateCommandBuffer(std::vector<KernelLaunch> l) override {
     return host_->CreateCommandBuffer(std::move(l));
   }
+  absl::StatusOr<std::unique_ptr<CollectiveBackend>> CreateCollectiveBackend(
+      int64_t participant_count, absl::Duration timeout) override {
+    return host_->CreateCollectiveBackend(participant_count, timeout);
+  }
   int64_t copied_to_host() const { return copied_to_host_; }
 
  private:
@@ -424,9 +428,9 @@ TEST(ExecutableTest, MalformedArtifactsFailWithTheRightError) {
        [](ExecutableProto& e) {
          ThunkProto* t = e.mutable_thunks(1);
          t->clear_impl();
-         t->GetReflection()->MutableUnknownFields(t)->AddLengthDelimited(33, "x");
+         t->GetReflection()->MutableUnknownFields(t)->AddLengthDelimited(48, "x");
        },
-       absl::StatusCode::kInvalidArgument, "unknown thunk kind (ThunkProto field 33"},
+       absl::StatusCode::kInvalidArgument, "unknown thunk kind (ThunkProto field 48"},
       {"unknown HLO opcode",
        [](ExecutableProto& e) {
          e.mutable_hlo_module()

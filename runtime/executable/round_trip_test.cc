@@ -243,9 +243,96 @@ ThunkProto ConditionalCase() {
   return t;
 }
 
+// Collective thunks: an executable of 2 replicas x 2 partitions (devices
+// 3, 2, 1, 0), so every config field, group and pair is non-trivial.
+constexpr int64_t kCollectiveParticipants = 4;
+
+void SetDeviceAssignment(ExecutableProto* e) {
+  DeviceAssignmentProto* d = e->mutable_device_assignment();
+  d->set_replica_count(2);
+  d->set_partition_count(2);
+  for (int64_t i = kCollectiveParticipants - 1; i >= 0; --i) d->add_device_ids(i);
+}
+
+// Groups {0, 2} and {1, 3}; one buffer of `source` -> `destination` bytes.
+void FillCollectiveConfig(CollectiveConfigProto* config, int64_t source, int64_t destination) {
+  for (int64_t first : {0, 1}) {
+    CollectiveGroupProto* g = config->add_groups();
+    g->add_participants(first);
+    g->add_participants(first + 2);
+  }
+  config->set_element_type(F32);
+  CollectiveBufferProto* b = config->add_buffers();
+  *b->mutable_source() = Slice(kParam, 0, source);
+  *b->mutable_destination() = Slice(kOut, 0, destination);
+  config->set_channel_id(7);
+}
+
+ThunkProto AllReduceCase() {
+  ThunkProto t = Info("all-reduce");
+  FillCollectiveConfig(t.mutable_all_reduce()->mutable_config(), 64, 64);
+  t.mutable_all_reduce()->set_reduction(REDUCTION_KIND_MAX);
+  return t;
+}
+
+ThunkProto AllGatherCase() {
+  ThunkProto t = Info("all-gather");
+  FillCollectiveConfig(t.mutable_all_gather()->mutable_config(), 64, 128);
+  return t;
+}
+
+ThunkProto ReduceScatterCase() {
+  ThunkProto t = Info("reduce-scatter");
+  FillCollectiveConfig(t.mutable_reduce_scatter()->mutable_config(), 128, 64);
+  t.mutable_reduce_scatter()->set_reduction(REDUCTION_KIND_PRODUCT);
+  return t;
+}
+
+ThunkProto AllToAllCase() {
+  ThunkProto t = Info("all-to-all");
+  FillCollectiveConfig(t.mutable_all_to_all()->mutable_config(), 64, 64);
+  return t;
+}
+
+ThunkProto CollectivePermuteCase() {
+  ThunkProto t = Info("collective-permute");
+  CollectivePermuteThunkProto* c = t.mutable_collective_permute();
+  CollectiveGroupProto* all = c->mutable_config()->add_groups();
+  for (int64_t p = 0; p < kCollectiveParticipants; ++p) all->add_participants(p);
+  c->mutable_config()->set_element_type(F32);
+  CollectiveBufferProto* b = c->mutable_config()->add_buffers();
+  *b->mutable_source() = Slice(kParam, 0, 64);
+  *b->mutable_destination() = Slice(kOut, 0, 64);
+  for (int64_t p = 0; p < kCollectiveParticipants; ++p) {
+    SourceTargetProto* pair = c->add_pairs();
+    pair->set_source(p);
+    pair->set_target((p + 1) % kCollectiveParticipants);
+  }
+  return t;
+}
+
+ThunkProto CollectiveBroadcastCase() {
+  ThunkProto t = Info("collective-broadcast");
+  FillCollectiveConfig(t.mutable_collective_broadcast()->mutable_config(), 64, 64);
+  return t;
+}
+
+ThunkProto ReplicaIdCase() {
+  ThunkProto t = Info("replica-id");
+  *t.mutable_replica_id()->mutable_destination() = Slice(kOut, 4, 4);
+  return t;
+}
+
+ThunkProto PartitionIdCase() {
+  ThunkProto t = Info("partition-id");
+  *t.mutable_partition_id()->mutable_destination() = Slice(kOut, 8, 4);
+  return t;
+}
+
 struct RoundTripCase {
   std::string kind;  // the ThunkProto.impl case it exercises
   std::function<ThunkProto()> make;
+  bool collective = false;  // loaded in an executable of kCollectiveParticipants
 };
 
 const std::vector<RoundTripCase>& Cases() {
@@ -259,6 +346,14 @@ const std::vector<RoundTripCase>& Cases() {
       {"while_loop", WhileCase},
       {"conditional", ConditionalCase},
       {"convolution", ConvolutionCase},
+      {"all_reduce", AllReduceCase, true},
+      {"all_gather", AllGatherCase, true},
+      {"reduce_scatter", ReduceScatterCase, true},
+      {"all_to_all", AllToAllCase, true},
+      {"collective_permute", CollectivePermuteCase, true},
+      {"collective_broadcast", CollectiveBroadcastCase, true},
+      {"replica_id", ReplicaIdCase, true},
+      {"partition_id", PartitionIdCase, true},
   };
   return *cases;
 }
@@ -324,6 +419,30 @@ HloModuleWithConfigProto PopulatedHloModule() {
   conv->mutable_convolution_dimension_numbers()->set_output_batch_dimension(1);
   conv->mutable_window()->add_dimensions()->set_window_reversal(true);
   conv->add_operand_precision("HIGHEST");
+  HloInstructionProto* all_reduce = c->add_instructions();
+  all_reduce->set_opcode("all-reduce");
+  all_reduce->set_id(6);
+  for (int64_t first : {0, 1}) {
+    ReplicaGroupProto* g = all_reduce->add_replica_groups();
+    g->add_replica_ids(first);
+    g->add_replica_ids(first + 2);
+  }
+  IotaReplicaGroupListProto* iota = all_reduce->mutable_iota_replica_group_list();
+  iota->set_num_groups(2);
+  iota->set_group_size(2);
+  iota->add_reshape_dims(2);
+  iota->add_reshape_dims(2);
+  iota->add_transpose_perm(1);
+  iota->add_transpose_perm(0);
+  all_reduce->set_channel_id(3);
+  all_reduce->set_use_global_device_ids(true);
+  all_reduce->set_constrain_layout(true);
+  HloInstructionProto* permute = c->add_instructions();
+  permute->set_opcode("collective-permute");
+  permute->set_id(7);
+  SourceTargetPairProto* pair = permute->add_source_target_pairs();
+  pair->set_source(1);
+  pair->set_target(2);
   c->set_root_id(5);
   HloInputOutputAliasProto* alias = m->add_input_output_alias();
   alias->add_output_shape_index(2);
@@ -636,6 +755,11 @@ std::set<std::string> CoveredByAllCases() {
   std::set<std::string> covered;
   for (const RoundTripCase& c : Cases()) CollectCovered(c.make(), &covered);
   CollectCovered(PopulatedExecutable(), &covered);
+  // The collective cases round-trip inside an executable with this device
+  // assignment (FromProtoThenToProtoIsIdentity compares the whole proto).
+  ExecutableProto assigned = Executable({});
+  SetDeviceAssignment(&assigned);
+  CollectCovered(assigned, &covered);
   if (absl::c_linear_search(AvailablePlatforms(), "cuda")) {
     CollectCovered(PopulatedCudaExecutable(), &covered);
   }
@@ -652,6 +776,7 @@ TEST_P(RoundTripTest, FromProtoThenToProtoIsIdentity) {
   ASSERT_EQ(thunk.impl_case(),
             ThunkProto::descriptor()->FindFieldByName(GetParam().kind)->number());
   ExecutableProto proto = Executable({thunk});
+  if (GetParam().collective) SetDeviceAssignment(&proto);
   LoadOptions options;
   options.enable_command_buffers = false;  // keep the thunk as serialized
   auto client = Client::Create("host", options);
@@ -704,8 +829,8 @@ TEST(RoundTripCoverageTest, ANewFieldWithoutACaseIsReported) {
     }
     if (m.name() == "ThunkProto") {
       google::protobuf::FieldDescriptorProto* f = m.add_field();
-      f->set_name("all_reduce");
-      f->set_number(30);
+      f->set_name("fused_attention");
+      f->set_number(49);
       f->set_type(google::protobuf::FieldDescriptorProto::TYPE_MESSAGE);
       f->set_type_name(".aot.CopyThunkProto");
       f->set_label(google::protobuf::FieldDescriptorProto::LABEL_OPTIONAL);
@@ -735,7 +860,7 @@ TEST(RoundTripCoverageTest, ANewFieldWithoutACaseIsReported) {
   ASSERT_NE(root, nullptr);
   std::set<std::string> covered = CoveredByAllCases();
   EXPECT_THAT(UncoveredFields(root, covered),
-              ElementsAre("aot.CopyThunkProto.alignment_hint", "aot.ThunkProto.all_reduce"));
+              ElementsAre("aot.CopyThunkProto.alignment_hint", "aot.ThunkProto.fused_attention"));
 }
 
 }  // namespace

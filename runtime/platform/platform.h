@@ -9,11 +9,14 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "proto/executable.pb.h"
 #include "proto/target.pb.h"
 
 namespace aot {
+
+class CollectiveBackend;  // runtime/platform/collectives.h
 
 // A buffer in the platform's memory (host memory for the host platform,
 // device memory for CUDA).
@@ -166,6 +169,14 @@ class Platform {
   // it).
   virtual std::unique_ptr<CommandBuffer> CreateCommandBuffer(
       std::vector<KernelLaunch> launches) = 0;
+
+  // The data movement of collective operations between the
+  // `participant_count` participants of one execution, each running on a
+  // platform like this one (host: threads of this process; CUDA: a device
+  // each, through NCCL). A member that does not reach a collective within
+  // `timeout` fails the others with DeadlineExceeded.
+  virtual absl::StatusOr<std::unique_ptr<CollectiveBackend>> CreateCollectiveBackend(
+      int64_t participant_count, absl::Duration timeout) = 0;
 };
 
 }  // namespace aot

@@ -61,6 +61,14 @@ class Builder {
     t->mutable_info()->set_name(std::string(name));
     return t;
   }
+  // Participants (replica r, partition p) on device r * partitions + p.
+  void DeviceAssignment(int64_t replicas, int64_t partitions = 1) {
+    DeviceAssignmentProto* d = proto_.mutable_device_assignment();
+    d->set_replica_count(replicas);
+    d->set_partition_count(partitions);
+    d->clear_device_ids();
+    for (int64_t i = 0; i < replicas * partitions; ++i) d->add_device_ids(i);
+  }
   static BufferSliceProto Slice(int64_t alloc, int64_t offset, int64_t size) {
     BufferSliceProto s;
     s.set_allocation_index(alloc);

@@ -1,5 +1,7 @@
 #include "runtime/thunks/thunk.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "support/status_macros.h"
 
@@ -73,6 +75,11 @@ LoadContext::PathScope::PathScope(LoadContext& context, std::string segment)
 
 LoadContext::PathScope::~PathScope() { context_.path_.resize(saved_size_); }
 
+int64_t LoadContext::participant_count() const {
+  const DeviceAssignmentProto& d = executable_->device_assignment();
+  return d.replica_count() > 0 ? d.replica_count() * std::max<int64_t>(d.partition_count(), 1) : 1;
+}
+
 absl::string_view ThunkKindName(Thunk::Kind kind) {
   switch (kind) {
     case Thunk::Kind::kKernel:
@@ -93,6 +100,22 @@ absl::string_view ThunkKindName(Thunk::Kind kind) {
       return "conditional";
     case Thunk::Kind::kConvolution:
       return "convolution";
+    case Thunk::Kind::kAllReduce:
+      return "all_reduce";
+    case Thunk::Kind::kAllGather:
+      return "all_gather";
+    case Thunk::Kind::kReduceScatter:
+      return "reduce_scatter";
+    case Thunk::Kind::kAllToAll:
+      return "all_to_all";
+    case Thunk::Kind::kCollectivePermute:
+      return "collective_permute";
+    case Thunk::Kind::kCollectiveBroadcast:
+      return "collective_broadcast";
+    case Thunk::Kind::kReplicaId:
+      return "replica_id";
+    case Thunk::Kind::kPartitionId:
+      return "partition_id";
     case Thunk::Kind::kCommandBuffer:
       return "command_buffer";
   }

@@ -14,6 +14,7 @@
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "proto/executable.pb.h"
+#include "runtime/platform/collectives.h"
 #include "runtime/platform/platform.h"
 #include "runtime/thunks/buffer_slice.h"
 
@@ -47,6 +48,10 @@ struct ExecuteOptions {
   // When set and it becomes true (from any thread), the execution stops
   // with Cancelled.
   const std::atomic<bool>* cancelled = nullptr;
+  // One participant's share of a multi-participant execution (see
+  // runtime/executable/replicated_execution.h); null: the executable has
+  // one participant.
+  CollectiveParams* collectives = nullptr;
 };
 
 struct ExecuteParams {
@@ -99,6 +104,9 @@ class LoadContext {
   KernelLoader* kernels() const { return kernels_; }
   const FfiRegistry* ffi() const { return ffi_; }
   const LoadOptions& options() const { return *options_; }
+  // Participants of the executable (its device assignment's replicas x
+  // partitions; 1 without one).
+  int64_t participant_count() const;
 
   // InvalidArgument "<path>.<field>: <message>".
   absl::Status Error(absl::string_view field, absl::string_view message) const;
@@ -148,6 +156,14 @@ class Thunk {
     kWhile,
     kConditional,
     kConvolution,
+    kAllReduce,
+    kAllGather,
+    kReduceScatter,
+    kAllToAll,
+    kCollectivePermute,
+    kCollectiveBroadcast,
+    kReplicaId,
+    kPartitionId,
     kCommandBuffer,  // built at load time, never serialized
   };
 

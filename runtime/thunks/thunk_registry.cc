@@ -5,6 +5,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "google/protobuf/unknown_field_set.h"
+#include "runtime/thunks/all_gather_thunk.h"
+#include "runtime/thunks/all_reduce_thunk.h"
+#include "runtime/thunks/all_to_all_thunk.h"
+#include "runtime/thunks/collective_broadcast_thunk.h"
+#include "runtime/thunks/collective_permute_thunk.h"
 #include "runtime/thunks/conditional_thunk.h"
 #include "runtime/thunks/convolution_thunk.h"
 #include "runtime/thunks/copy_thunk.h"
@@ -12,6 +17,8 @@
 #include "runtime/thunks/gemm_thunk.h"
 #include "runtime/thunks/kernel_thunk.h"
 #include "runtime/thunks/memset_thunk.h"
+#include "runtime/thunks/participant_id_thunk.h"
+#include "runtime/thunks/reduce_scatter_thunk.h"
 #include "runtime/thunks/sequential_thunk.h"
 #include "runtime/thunks/while_thunk.h"
 
@@ -55,6 +62,38 @@ const ThunkRegistry& ThunkRegistry::Global() {
     r->Register(ThunkProto::kConvolution, "convolution",
                 [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
                   return ConvolutionThunk::FromProto(p.info(), p.convolution(), c);
+                });
+    r->Register(ThunkProto::kAllReduce, "all_reduce",
+                [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
+                  return AllReduceThunk::FromProto(p.info(), p.all_reduce(), c);
+                });
+    r->Register(ThunkProto::kAllGather, "all_gather",
+                [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
+                  return AllGatherThunk::FromProto(p.info(), p.all_gather(), c);
+                });
+    r->Register(ThunkProto::kReduceScatter, "reduce_scatter",
+                [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
+                  return ReduceScatterThunk::FromProto(p.info(), p.reduce_scatter(), c);
+                });
+    r->Register(ThunkProto::kAllToAll, "all_to_all",
+                [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
+                  return AllToAllThunk::FromProto(p.info(), p.all_to_all(), c);
+                });
+    r->Register(ThunkProto::kCollectivePermute, "collective_permute",
+                [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
+                  return CollectivePermuteThunk::FromProto(p.info(), p.collective_permute(), c);
+                });
+    r->Register(ThunkProto::kCollectiveBroadcast, "collective_broadcast",
+                [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
+                  return CollectiveBroadcastThunk::FromProto(p.info(), p.collective_broadcast(), c);
+                });
+    r->Register(ThunkProto::kReplicaId, "replica_id",
+                [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
+                  return ParticipantIdThunk::FromProto(p.info(), p.replica_id(), false, c);
+                });
+    r->Register(ThunkProto::kPartitionId, "partition_id",
+                [](const ThunkProto& p, LoadContext& c) -> absl::StatusOr<std::unique_ptr<Thunk>> {
+                  return ParticipantIdThunk::FromProto(p.info(), p.partition_id(), true, c);
                 });
     return r;
   }();

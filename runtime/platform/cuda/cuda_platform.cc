@@ -12,6 +12,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "runtime/platform/collectives.h"
 #include "runtime/platform/cuda/cuda_driver.h"
 #include "support/status_macros.h"
 
@@ -346,6 +347,8 @@ class CudaPlatform : public Platform {
 
   absl::StatusOr<std::unique_ptr<Stream>> AcquireStream() override;
   std::unique_ptr<CommandBuffer> CreateCommandBuffer(std::vector<KernelLaunch> launches) override;
+  absl::StatusOr<std::unique_ptr<CollectiveBackend>> CreateCollectiveBackend(
+      int64_t participant_count, absl::Duration timeout) override;
 
   // Gives a stream back to the pool (CudaStream's destructor).
   void ReleaseSlot(StreamSlot* slot) {
@@ -835,6 +838,11 @@ class CudaCommandBuffer : public CommandBuffer {
   std::vector<std::vector<CUdeviceptr>> arguments_;
   std::vector<std::vector<void*>> pointers_;
 };
+
+absl::StatusOr<std::unique_ptr<CollectiveBackend>> CudaPlatform::CreateCollectiveBackend(
+    int64_t participant_count, absl::Duration timeout) {
+  return absl::UnimplementedError("collectives on CUDA: NCCL backend not built yet");
+}
 
 std::unique_ptr<CommandBuffer> CudaPlatform::CreateCommandBuffer(
     std::vector<KernelLaunch> launches) {

@@ -15,6 +15,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/platform/host/cpu_features.h"
+#include "runtime/platform/host/host_collectives.h"
 #include "runtime/platform/host/host_kernel_abi.h"
 #include "runtime/platform/host/host_kernel_loader.h"
 #include "runtime/platform/host/thread_pool.h"
@@ -393,6 +394,11 @@ class HostPlatform : public Platform {
   }
   std::unique_ptr<CommandBuffer> CreateCommandBuffer(std::vector<KernelLaunch> launches) override {
     return std::make_unique<HostCommandBuffer>(std::move(launches));
+  }
+  // Participants are threads of this process (each with its own stream).
+  absl::StatusOr<std::unique_ptr<CollectiveBackend>> CreateCollectiveBackend(
+      int64_t participant_count, absl::Duration timeout) override {
+    return CreateHostCollectiveBackend(timeout);
   }
 
  private:
