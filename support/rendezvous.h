@@ -48,9 +48,8 @@ class Rendezvous {
   // `me` (one of `members`) brings `value` to meeting `key` of the group
   // `members`. Returns the members' values in the order of `members`.
   // `what` names the operation in errors ("all-reduce 'ar.1'").
-  absl::StatusOr<std::vector<T>> Exchange(const std::string& key,
-                                          absl::Span<const int64_t> members, int64_t me, T value,
-                                          absl::string_view what) {
+  absl::StatusOr<std::vector<T>> Exchange(const std::string& key, absl::Span<const int64_t> members,
+                                          int64_t me, T value, absl::string_view what) {
     auto position = std::find(members.begin(), members.end(), me);
     if (position == members.end()) {
       return absl::InvalidArgumentError(absl::StrCat(what, ": participant ", me,
@@ -65,10 +64,9 @@ class Rendezvous {
       meeting.members.assign(members.begin(), members.end());
       meeting.values.resize(members.size());
     } else if (meeting.members != std::vector<int64_t>(members.begin(), members.end())) {
-      return absl::InternalError(absl::StrCat(what, ": participant ", me, " meets group [",
-                                              absl::StrJoin(members, ", "), "] at '", key,
-                                              "' where others meet group [",
-                                              absl::StrJoin(meeting.members, ", "), "]"));
+      return absl::InternalError(absl::StrCat(
+          what, ": participant ", me, " meets group [", absl::StrJoin(members, ", "), "] at '", key,
+          "' where others meet group [", absl::StrJoin(meeting.members, ", "), "]"));
     }
     if (!meeting.failure.ok()) return Leave(key, meeting, meeting.failure);
     meeting.values[rank] = std::move(value);

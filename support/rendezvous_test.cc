@@ -63,7 +63,8 @@ TEST(RendezvousTest, AMissingMemberFailsTheOthersWithDeadlineExceededNamingIt) {
   for (const auto& r : results) {
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.status().code(), absl::StatusCode::kDeadlineExceeded);
-    EXPECT_THAT(r.status().message(), HasSubstr("all-reduce 'ar': replicas 2, 3 of group [0, 1, 2, 3]"));
+    EXPECT_THAT(r.status().message(),
+                HasSubstr("all-reduce 'ar': replicas 2, 3 of group [0, 1, 2, 3]"));
   }
   // A member arriving after the others gave up fails at once.
   auto late = rendezvous.Exchange("k", members, 2, 2, "all-reduce 'ar'");

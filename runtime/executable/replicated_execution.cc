@@ -67,8 +67,8 @@ absl::StatusOr<std::vector<std::vector<std::vector<uint8_t>>>> ExecuteReplicated
   const Executable& first = *executables[0];
   const int64_t participants = first.participant_count();
   if (executables.size() != 1 && static_cast<int64_t>(executables.size()) != participants) {
-    return absl::InvalidArgumentError(absl::StrCat(executables.size(), " executables for ",
-                                                   participants, " participants"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(executables.size(), " executables for ", participants, " participants"));
   }
   if (static_cast<int64_t>(arguments.size()) != participants) {
     return absl::InvalidArgumentError(absl::StrCat("the executable runs on ", participants,

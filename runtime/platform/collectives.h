@@ -58,8 +58,8 @@ class CollectiveBackend {
                                  int64_t bytes) = 0;
   // dst (`count` elements) = block rank() of the group's src (group size *
   // count elements each) combined element-wise.
-  virtual absl::Status ReduceScatter(const CollectiveCall& call, DeviceMemory src,
-                                     DeviceMemory dst, int64_t count, ReductionOp reduction) = 0;
+  virtual absl::Status ReduceScatter(const CollectiveCall& call, DeviceMemory src, DeviceMemory dst,
+                                     int64_t count, ReductionOp reduction) = 0;
   // src[j] (`bytes`) goes to member j; dst[i] receives member i's src[rank].
   virtual absl::Status AllToAll(const CollectiveCall& call, absl::Span<const DeviceMemory> src,
                                 absl::Span<const DeviceMemory> dst, int64_t bytes) = 0;

@@ -9,15 +9,8 @@ absl::StatusOr<std::unique_ptr<AllReduceThunk>> AllReduceThunk::FromProto(
     ThunkInfoProto info, const AllReduceThunkProto& proto, LoadContext& context) {
   LoadContext::PathScope scope(context, "all_reduce");
   auto thunk = std::unique_ptr<AllReduceThunk>(new AllReduceThunk(std::move(info)));
-  AOT_ASSIGN_OR_RETURN(
-      thunk->config_,
-      CollectiveConfig::FromProto(proto.config(), context,
-                                  [](const CollectiveConfig::Buffer& b, int64_t) -> std::string {
-                                    if (b.source.size == b.destination.size) return "";
-                                    return absl::StrCat("destination size ", b.destination.size,
-                                                        " differs from source size ",
-                                                        b.source.size);
-                                  }));
+  AOT_ASSIGN_OR_RETURN(thunk->config_, CollectiveConfig::FromProto(proto.config(), context,
+                                                                   CollectiveConfig::SameSizes));
   AOT_RETURN_IF_ERROR(CheckReduction(proto.reduction(), proto.config().element_type(), context));
   thunk->reduction_ = ReductionKindFromProto(proto.reduction());
   return thunk;
@@ -25,13 +18,13 @@ absl::StatusOr<std::unique_ptr<AllReduceThunk>> AllReduceThunk::FromProto(
 
 absl::Status AllReduceThunk::Execute(const ExecuteParams& params) const {
   for (const CollectiveConfig::Buffer& b : config_.buffers()) {
-    AOT_RETURN_IF_ERROR(RunCollective(
-        *this, "all-reduce", config_, params,
-        [&](CollectiveBackend& backend, const CollectiveCall& call) {
-          return backend.AllReduce(call, params.buffers->Resolve(b.source),
-                                   params.buffers->Resolve(b.destination),
-                                   b.source.size / config_.element_bytes(), reduction_);
-        }));
+    AOT_RETURN_IF_ERROR(RunCollective(*this, "all-reduce", config_, params,
+                                      [&](CollectiveBackend& backend, const CollectiveCall& call) {
+                                        return backend.AllReduce(
+                                            call, params.buffers->Resolve(b.source),
+                                            params.buffers->Resolve(b.destination),
+                                            b.source.size / config_.element_bytes(), reduction_);
+                                      }));
   }
   return absl::OkStatus();
 }

@@ -10,26 +10,19 @@ absl::StatusOr<std::unique_ptr<CollectiveBroadcastThunk>> CollectiveBroadcastThu
   LoadContext::PathScope scope(context, "collective_broadcast");
   auto thunk =
       std::unique_ptr<CollectiveBroadcastThunk>(new CollectiveBroadcastThunk(std::move(info)));
-  AOT_ASSIGN_OR_RETURN(
-      thunk->config_,
-      CollectiveConfig::FromProto(proto.config(), context,
-                                  [](const CollectiveConfig::Buffer& b, int64_t) -> std::string {
-                                    if (b.source.size == b.destination.size) return "";
-                                    return absl::StrCat("destination size ", b.destination.size,
-                                                        " differs from source size ",
-                                                        b.source.size);
-                                  }));
+  AOT_ASSIGN_OR_RETURN(thunk->config_, CollectiveConfig::FromProto(proto.config(), context,
+                                                                   CollectiveConfig::SameSizes));
   return thunk;
 }
 
 absl::Status CollectiveBroadcastThunk::Execute(const ExecuteParams& params) const {
   for (const CollectiveConfig::Buffer& b : config_.buffers()) {
-    AOT_RETURN_IF_ERROR(RunCollective(
-        *this, "collective-broadcast", config_, params,
-        [&](CollectiveBackend& backend, const CollectiveCall& call) {
-          return backend.Broadcast(call, params.buffers->Resolve(b.source),
-                                   params.buffers->Resolve(b.destination), b.source.size);
-        }));
+    AOT_RETURN_IF_ERROR(RunCollective(*this, "collective-broadcast", config_, params,
+                                      [&](CollectiveBackend& backend, const CollectiveCall& call) {
+                                        return backend.Broadcast(
+                                            call, params.buffers->Resolve(b.source),
+                                            params.buffers->Resolve(b.destination), b.source.size);
+                                      }));
   }
   return absl::OkStatus();
 }

@@ -12,14 +12,14 @@ namespace aot {
 // group's first member (CollectiveBroadcastThunkProto).
 class CollectiveBroadcastThunk : public Thunk {
  public:
-  static absl::StatusOr<std::unique_ptr<CollectiveBroadcastThunk>> FromProto(ThunkInfoProto info,
-                                                                             const CollectiveBroadcastThunkProto& proto,
-                                                                             LoadContext& context);
+  static absl::StatusOr<std::unique_ptr<CollectiveBroadcastThunk>> FromProto(
+      ThunkInfoProto info, const CollectiveBroadcastThunkProto& proto, LoadContext& context);
   absl::Status Execute(const ExecuteParams& params) const override;
   ThunkProto ToProto() const override;
 
  private:
-  explicit CollectiveBroadcastThunk(ThunkInfoProto info) : Thunk(Kind::kCollectiveBroadcast, std::move(info)) {}
+  explicit CollectiveBroadcastThunk(ThunkInfoProto info)
+      : Thunk(Kind::kCollectiveBroadcast, std::move(info)) {}
   CollectiveConfig config_;
 };
 

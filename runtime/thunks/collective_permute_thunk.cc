@@ -10,21 +10,14 @@ namespace aot {
 absl::StatusOr<std::unique_ptr<CollectivePermuteThunk>> CollectivePermuteThunk::FromProto(
     ThunkInfoProto info, const CollectivePermuteThunkProto& proto, LoadContext& context) {
   LoadContext::PathScope scope(context, "collective_permute");
-  auto thunk =
-      std::unique_ptr<CollectivePermuteThunk>(new CollectivePermuteThunk(std::move(info)));
-  AOT_ASSIGN_OR_RETURN(
-      thunk->config_,
-      CollectiveConfig::FromProto(proto.config(), context,
-                                  [](const CollectiveConfig::Buffer& b, int64_t) -> std::string {
-                                    if (b.source.size == b.destination.size) return "";
-                                    return absl::StrCat("destination size ", b.destination.size,
-                                                        " differs from source size ",
-                                                        b.source.size);
-                                  }));
+  auto thunk = std::unique_ptr<CollectivePermuteThunk>(new CollectivePermuteThunk(std::move(info)));
+  AOT_ASSIGN_OR_RETURN(thunk->config_, CollectiveConfig::FromProto(proto.config(), context,
+                                                                   CollectiveConfig::SameSizes));
   const int64_t participants = context.participant_count();
   if (thunk->config_.group_size() != participants) {
-    return context.Error("config.groups", "a collective permute has one group of every "
-                                          "participant");
+    return context.Error("config.groups",
+                         "a collective permute has one group of every "
+                         "participant");
   }
   if (thunk->config_.buffers().size() != 1) {
     return context.Error("config.buffers", "a collective permute has one buffer");
@@ -35,8 +28,8 @@ absl::StatusOr<std::unique_ptr<CollectivePermuteThunk>> CollectivePermuteThunk::
     const int64_t source = proto.pairs(i).source(), target = proto.pairs(i).target();
     const std::string field = absl::StrCat("pairs[", i, "]");
     if (source < 0 || source >= participants || target < 0 || target >= participants) {
-      return context.Error(field, absl::StrCat("(", source, ", ", target, ") out of range [0, ",
-                                               participants, ")"));
+      return context.Error(
+          field, absl::StrCat("(", source, ", ", target, ") out of range [0, ", participants, ")"));
     }
     if (thunk->send_to_[source] != -1) {
       return context.Error(field, absl::StrCat("participant ", source, " sends twice"));

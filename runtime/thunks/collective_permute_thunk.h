@@ -12,14 +12,14 @@ namespace aot {
 // a participant no pair targets gets zeros (CollectivePermuteThunkProto).
 class CollectivePermuteThunk : public Thunk {
  public:
-  static absl::StatusOr<std::unique_ptr<CollectivePermuteThunk>> FromProto(ThunkInfoProto info,
-                                                                           const CollectivePermuteThunkProto& proto,
-                                                                           LoadContext& context);
+  static absl::StatusOr<std::unique_ptr<CollectivePermuteThunk>> FromProto(
+      ThunkInfoProto info, const CollectivePermuteThunkProto& proto, LoadContext& context);
   absl::Status Execute(const ExecuteParams& params) const override;
   ThunkProto ToProto() const override;
 
  private:
-  explicit CollectivePermuteThunk(ThunkInfoProto info) : Thunk(Kind::kCollectivePermute, std::move(info)) {}
+  explicit CollectivePermuteThunk(ThunkInfoProto info)
+      : Thunk(Kind::kCollectivePermute, std::move(info)) {}
   CollectiveConfig config_;
   std::vector<std::pair<int64_t, int64_t>> pairs_;
   std::vector<int64_t> send_to_, receive_from_;  // by participant (-1: none)

@@ -85,15 +85,17 @@ absl::StatusOr<CollectiveConfig> CollectiveConfig::FromProto(
     const std::string field = absl::StrCat("groups[", g, "]");
     if (members.empty()) return context.Error(field, "empty group");
     if (members.size() != proto.groups(0).participants().size()) {
-      return context.Error(field, absl::StrCat("has ", members.size(), " participants, group 0 has ",
-                                               proto.groups(0).participants().size(),
-                                               " (groups must have one size)"));
+      return context.Error(
+          field,
+          absl::StrCat("has ", members.size(), " participants, group 0 has ",
+                       proto.groups(0).participants().size(), " (groups must have one size)"));
     }
     for (int64_t p : members) {
       if (p < 0 || p >= participants) {
-        return context.Error(field, absl::StrCat("participant ", p, " out of range [0, ",
-                                                 participants, ") (the executable's replicas x "
-                                                 "partitions)"));
+        return context.Error(field,
+                             absl::StrCat("participant ", p, " out of range [0, ", participants,
+                                          ") (the executable's replicas x "
+                                          "partitions)"));
       }
       if (config.group_of_[p] != -1) {
         return context.Error(field, absl::StrCat("participant ", p, " is also in groups[",
@@ -108,15 +110,13 @@ absl::StatusOr<CollectiveConfig> CollectiveConfig::FromProto(
     if (config.group_of_[p] == -1) uncovered.push_back(p);
   }
   if (!uncovered.empty()) {
-    return context.Error("groups", absl::StrCat("do not cover participant",
-                                                uncovered.size() == 1 ? " " : "s ",
-                                                absl::StrJoin(uncovered, ", "), " of ",
-                                                participants));
+    return context.Error(
+        "groups", absl::StrCat("do not cover participant", uncovered.size() == 1 ? " " : "s ",
+                               absl::StrJoin(uncovered, ", "), " of ", participants));
   }
   if (!IsCollectiveElementType(proto.element_type())) {
-    return context.Error("element_type",
-                         absl::StrCat(PrimitiveType_Name(proto.element_type()),
-                                      " is not an element type collectives move"));
+    return context.Error("element_type", absl::StrCat(PrimitiveType_Name(proto.element_type()),
+                                                      " is not an element type collectives move"));
   }
   config.element_type_ = proto.element_type();
   if (proto.buffers().empty()) return context.Error("buffers", "no buffers");
@@ -130,9 +130,9 @@ absl::StatusOr<CollectiveConfig> CollectiveConfig::FromProto(
                   BufferSlice::FromProto(buffer.destination())};
     const int64_t element = config.element_bytes();
     if (parsed.source.size % element != 0 || parsed.destination.size % element != 0) {
-      return context.Error("", absl::StrCat("sizes ", parsed.source.size, " and ",
-                                            parsed.destination.size, " are not multiples of ",
-                                            element, " bytes"));
+      return context.Error(
+          "", absl::StrCat("sizes ", parsed.source.size, " and ", parsed.destination.size,
+                           " are not multiples of ", element, " bytes"));
     }
     if (std::string why = sizes(parsed, config.group_size()); !why.empty()) {
       return context.Error("", why);
@@ -159,7 +159,15 @@ CollectiveConfigProto CollectiveConfig::ToProto() const {
   return proto;
 }
 
-int64_t CollectiveConfig::element_bytes() const { return runtime_shape::ElementBytes(element_type_); }
+std::string CollectiveConfig::SameSizes(const Buffer& b, int64_t) {
+  if (b.source.size == b.destination.size) return "";
+  return absl::StrCat("destination size ", b.destination.size, " differs from source size ",
+                      b.source.size);
+}
+
+int64_t CollectiveConfig::element_bytes() const {
+  return runtime_shape::ElementBytes(element_type_);
+}
 
 absl::Span<const int64_t> CollectiveConfig::GroupOf(int64_t participant) const {
   return groups_[group_of_[participant]];
@@ -223,8 +231,8 @@ absl::Status CheckReduction(ReductionKindProto kind, PrimitiveType, LoadContext&
     case REDUCTION_KIND_MAX:
       return absl::OkStatus();
     default:
-      return context.Error("reduction", absl::StrCat("unknown reduction kind ",
-                                                     static_cast<int>(kind)));
+      return context.Error("reduction",
+                           absl::StrCat("unknown reduction kind ", static_cast<int>(kind)));
   }
 }
 

@@ -29,6 +29,9 @@ class CollectiveConfig {
       const CollectiveConfigProto& proto, LoadContext& context,
       absl::FunctionRef<std::string(const Buffer&, int64_t group_size)> sizes);
   CollectiveConfigProto ToProto() const;
+  // The `sizes` rule of the kinds whose destination is as large as their
+  // source (all-reduce, all-to-all, collective-permute, -broadcast).
+  static std::string SameSizes(const Buffer& b, int64_t group_size);
 
   PrimitiveType element_type() const { return element_type_; }
   int64_t element_bytes() const;
@@ -49,9 +52,10 @@ class CollectiveConfig {
 // with the backend of params.options->collectives, whose call count it
 // advances; without one (an executable of one participant) with a backend
 // for a group of one, which copies on the stream.
-absl::Status RunCollective(const Thunk& thunk, absl::string_view opcode,
-                           const CollectiveConfig& config, const ExecuteParams& params,
-                           absl::FunctionRef<absl::Status(CollectiveBackend&, const CollectiveCall&)> op);
+absl::Status RunCollective(
+    const Thunk& thunk, absl::string_view opcode, const CollectiveConfig& config,
+    const ExecuteParams& params,
+    absl::FunctionRef<absl::Status(CollectiveBackend&, const CollectiveCall&)> op);
 
 ReductionOp ReductionKindFromProto(ReductionKindProto kind);
 ReductionKindProto ReductionKindToProto(ReductionOp kind);

@@ -68,13 +68,12 @@ std::vector<std::vector<std::vector<uint8_t>>> Ramps(int64_t participants, int64
 }
 
 std::vector<std::vector<float>> RunAll(const ExecutableProto& proto,
-                                    const ReplicatedExecuteOptions& options = {}) {
+                                       const ReplicatedExecuteOptions& options = {}) {
   std::unique_ptr<Executable> e = Load(proto);
   if (e == nullptr) return {};
   const Executable* executables[] = {e.get()};
-  auto r = ExecuteReplicated(executables, Ramps(e->participant_count(),
-                                                 proto.parameters(0).slice().size() / 4),
-                             options);
+  auto r = ExecuteReplicated(
+      executables, Ramps(e->participant_count(), proto.parameters(0).slice().size() / 4), options);
   EXPECT_TRUE(r.ok()) << r.status();
   if (!r.ok()) return {};
   std::vector<std::vector<float>> out;
@@ -93,7 +92,8 @@ TEST(CollectiveThunksTest, AllReduceSumsOverEveryGroup) {
     }));
     ASSERT_EQ(out.size(), replicas);
     const float base = 10.0f * replicas * (replicas - 1) / 2;
-    for (const auto& r : out) EXPECT_THAT(r, ElementsAre(base, base + replicas, base + 2 * replicas));
+    for (const auto& r : out)
+      EXPECT_THAT(r, ElementsAre(base, base + replicas, base + 2 * replicas));
   }
 }
 

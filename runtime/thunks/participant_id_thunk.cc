@@ -23,7 +23,8 @@ absl::StatusOr<std::unique_ptr<ParticipantIdThunk>> ParticipantIdThunk::FromProt
 absl::Status ParticipantIdThunk::Execute(const ExecuteParams& params) const {
   const CollectiveParams* c = params.options ? params.options->collectives : nullptr;
   uint32_t id = 0;
-  if (c != nullptr) id = static_cast<uint32_t>(kind() == Kind::kPartitionId ? c->partition : c->replica);
+  if (c != nullptr)
+    id = static_cast<uint32_t>(kind() == Kind::kPartitionId ? c->partition : c->replica);
   return params.stream->CopyHostToDevice(&id, params.buffers->Resolve(destination_), sizeof(id));
 }
 

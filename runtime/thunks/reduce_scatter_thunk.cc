@@ -10,15 +10,14 @@ absl::StatusOr<std::unique_ptr<ReduceScatterThunk>> ReduceScatterThunk::FromProt
   LoadContext::PathScope scope(context, "reduce_scatter");
   auto thunk = std::unique_ptr<ReduceScatterThunk>(new ReduceScatterThunk(std::move(info)));
   AOT_ASSIGN_OR_RETURN(
-      thunk->config_,
-      CollectiveConfig::FromProto(
-          proto.config(), context,
-          [](const CollectiveConfig::Buffer& b, int64_t group_size) -> std::string {
-            if (b.source.size == b.destination.size * group_size) return "";
-            return absl::StrCat("source size ", b.source.size, " is not the group size (",
-                                group_size, ") times the destination size ",
-                                b.destination.size);
-          }));
+      thunk->config_, CollectiveConfig::FromProto(
+                          proto.config(), context,
+                          [](const CollectiveConfig::Buffer& b, int64_t group_size) -> std::string {
+                            if (b.source.size == b.destination.size * group_size) return "";
+                            return absl::StrCat(
+                                "source size ", b.source.size, " is not the group size (",
+                                group_size, ") times the destination size ", b.destination.size);
+                          }));
   AOT_RETURN_IF_ERROR(CheckReduction(proto.reduction(), proto.config().element_type(), context));
   thunk->reduction_ = ReductionKindFromProto(proto.reduction());
   return thunk;

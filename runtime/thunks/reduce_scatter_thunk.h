@@ -12,9 +12,8 @@ namespace aot {
 // combined over the group (ReduceScatterThunkProto).
 class ReduceScatterThunk : public Thunk {
  public:
-  static absl::StatusOr<std::unique_ptr<ReduceScatterThunk>> FromProto(ThunkInfoProto info,
-                                                                       const ReduceScatterThunkProto& proto,
-                                                                       LoadContext& context);
+  static absl::StatusOr<std::unique_ptr<ReduceScatterThunk>> FromProto(
+      ThunkInfoProto info, const ReduceScatterThunkProto& proto, LoadContext& context);
   absl::Status Execute(const ExecuteParams& params) const override;
   ThunkProto ToProto() const override;
 

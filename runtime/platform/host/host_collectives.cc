@@ -8,6 +8,7 @@
 
 #include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
+#include "runtime/shape_util.h"
 #include "support/float16.h"
 #include "support/rendezvous.h"
 #include "support/status_macros.h"
@@ -112,26 +113,6 @@ absl::Status CombineInto(PrimitiveType type, ReductionOp kind, char* acc, const 
   }
 }
 
-int64_t ElementBytes(PrimitiveType type) {
-  switch (type) {
-    case PRED:
-    case S8:
-    case U8:
-      return 1;
-    case S16:
-    case U16:
-    case F16:
-    case BF16:
-      return 2;
-    case S32:
-    case U32:
-    case F32:
-      return 4;
-    default:
-      return 8;
-  }
-}
-
 class HostCollectiveBackend : public CollectiveBackend {
  public:
   explicit HostCollectiveBackend(absl::Duration timeout) : rendezvous_(timeout), done_(timeout) {}
@@ -156,8 +137,8 @@ class HostCollectiveBackend : public CollectiveBackend {
   absl::Status ReduceScatter(const CollectiveCall& call, DeviceMemory src, DeviceMemory dst,
                              int64_t count, ReductionOp reduction) override {
     return Meet(call, Of(src, dst), [&](const std::vector<Buffers>& all, int64_t rank) {
-      return Reduce(call, all, rank * count * ElementBytes(call.element_type), dst, count,
-                    reduction);
+      return Reduce(call, all, rank * count * runtime_shape::ElementBytes(call.element_type), dst,
+                    count, reduction);
     });
   }
 
@@ -185,8 +166,8 @@ class HostCollectiveBackend : public CollectiveBackend {
           return absl::OkStatus();
         }
       }
-      return absl::InternalError(absl::StrCat(call.op_name, ": source participant ",
-                                              *receive_from, " is not in the group"));
+      return absl::InternalError(absl::StrCat(call.op_name, ": source participant ", *receive_from,
+                                              " is not in the group"));
     });
   }
 
@@ -212,12 +193,12 @@ class HostCollectiveBackend : public CollectiveBackend {
   static absl::Status Reduce(const CollectiveCall& call, const std::vector<Buffers>& all,
                              int64_t offset, DeviceMemory dst, int64_t count,
                              ReductionOp reduction) {
-    const int64_t bytes = count * ElementBytes(call.element_type);
+    const int64_t bytes = count * runtime_shape::ElementBytes(call.element_type);
     // Fold into a scratch copy: dst may be this member's own source.
     std::vector<char> acc(all[0].sources[0] + offset, all[0].sources[0] + offset + bytes);
     for (size_t j = 1; j < all.size(); ++j) {
-      AOT_RETURN_IF_ERROR(CombineInto(call.element_type, reduction, acc.data(),
-                                      all[j].sources[0] + offset, count));
+      AOT_RETURN_IF_ERROR(
+          CombineInto(call.element_type, reduction, acc.data(), all[j].sources[0] + offset, count));
     }
     std::memcpy(dst.ptr, acc.data(), bytes);
     return absl::OkStatus();
@@ -230,10 +211,11 @@ class HostCollectiveBackend : public CollectiveBackend {
                     absl::FunctionRef<absl::Status(const std::vector<Buffers>&, int64_t)> work) {
     if (call.stream != nullptr) AOT_RETURN_IF_ERROR(call.stream->Synchronize());
     const int64_t rank = call.rank();
-    const std::string key = absl::StrCat(call.sequence, ":", call.group.empty() ? 0 : call.group[0]);
-    AOT_ASSIGN_OR_RETURN(std::vector<Buffers> all,
-                         rendezvous_.Exchange(key, call.group, call.participant, std::move(mine),
-                                              call.op_name));
+    const std::string key =
+        absl::StrCat(call.sequence, ":", call.group.empty() ? 0 : call.group[0]);
+    AOT_ASSIGN_OR_RETURN(
+        std::vector<Buffers> all,
+        rendezvous_.Exchange(key, call.group, call.participant, std::move(mine), call.op_name));
     absl::Status status = work(all, rank);
     auto done = done_.Exchange(key, call.group, call.participant, status.ok(), call.op_name);
     AOT_RETURN_IF_ERROR(status);
