@@ -5,6 +5,7 @@
 #include "absl/memory/memory.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "compiler/hlo/collective_ops.h"
 #include "compiler/hlo/hlo_computation.h"
 
 namespace aot {
@@ -206,7 +207,65 @@ std::string PaddingConfigToString(const PaddingConfigProto& padding) {
   return absl::StrJoin(parts, "x");
 }
 
+std::string ReplicaGroupsToString(const std::vector<std::vector<int64_t>>& groups) {
+  return absl::StrCat("{",
+                      absl::StrJoin(groups, ",",
+                                    [](std::string* out, const std::vector<int64_t>& group) {
+                                      absl::StrAppend(out, DimsToString(group));
+                                    }),
+                      "}");
+}
+
+std::string IotaReplicaGroupListToString(const IotaReplicaGroupList& iota) {
+  std::string out = absl::StrCat("[", iota.num_groups, ",", iota.group_size, "]<=[",
+                                 absl::StrJoin(iota.reshape_dims, ","), "]");
+  if (!iota.transpose_perm.empty()) {
+    absl::StrAppend(&out, "T(", absl::StrJoin(iota.transpose_perm, ","), ")");
+  }
+  return out;
+}
+
 namespace {
+
+// The attributes of a collective, in the order XLA prints them.
+void AppendCollectiveAttributes(HloOpcode opcode, const HloAttributes& at,
+                                std::vector<std::string>& a) {
+  if (at.channel_id.has_value()) a.push_back(absl::StrCat("channel_id=", *at.channel_id));
+  if (HasReplicaGroups(opcode)) {
+    // The iota form as written, unless the groups changed since.
+    bool iota = false;
+    if (at.iota_replica_groups.has_value()) {
+      auto expanded = ExpandIotaReplicaGroupList(*at.iota_replica_groups);
+      iota = expanded.ok() && *expanded == at.replica_groups;
+    }
+    a.push_back(
+        absl::StrCat("replica_groups=", iota ? IotaReplicaGroupListToString(*at.iota_replica_groups)
+                                             : ReplicaGroupsToString(at.replica_groups)));
+    if (at.constrain_layout) a.push_back("constrain_layout=true");
+  }
+  switch (opcode) {
+    case HloOpcode::kAllGather:
+    case HloOpcode::kAllGatherStart:
+    case HloOpcode::kReduceScatter:
+      a.push_back(absl::StrCat("dimensions=", DimsToString(at.dimensions)));
+      break;
+    case HloOpcode::kAllToAll:
+      if (!at.dimensions.empty()) {
+        a.push_back(absl::StrCat("dimensions=", DimsToString(at.dimensions)));
+      }
+      break;
+    default:
+      break;
+  }
+  if (at.use_global_device_ids) a.push_back("use_global_device_ids=true");
+  if (opcode == HloOpcode::kCollectivePermute || opcode == HloOpcode::kCollectivePermuteStart) {
+    std::vector<std::string> pairs;
+    for (const auto& [source, target] : at.source_target_pairs) {
+      pairs.push_back(absl::StrCat("{", source, ",", target, "}"));
+    }
+    a.push_back(absl::StrCat("source_target_pairs={", absl::StrJoin(pairs, ","), "}"));
+  }
+}
 
 std::string Int64List(const google::protobuf::RepeatedField<int64_t>& values) {
   return absl::StrCat("{", absl::StrJoin(values, ","), "}");
@@ -228,6 +287,7 @@ std::string MetadataToString(const OpMetadataProto& m) {
 std::string HloInstruction::AttributesToString() const {
   std::vector<std::string> a;
   const HloAttributes& at = attrs_;
+  if (IsCollectiveOpcode(opcode_)) AppendCollectiveAttributes(opcode_, at, a);
   switch (opcode_) {
     case HloOpcode::kGetTupleElement:
       a.push_back(absl::StrCat("index=", at.tuple_index));
@@ -486,6 +546,25 @@ HloInstructionProto HloInstruction::ToProto() const {
     kv->set_name(k);
     kv->set_value(v);
   }
+  for (const std::vector<int64_t>& group : at.replica_groups) {
+    ReplicaGroupProto* g = p.add_replica_groups();
+    for (int64_t id : group) g->add_replica_ids(id);
+  }
+  if (at.iota_replica_groups.has_value()) {
+    IotaReplicaGroupListProto* iota = p.mutable_iota_replica_group_list();
+    iota->set_num_groups(at.iota_replica_groups->num_groups);
+    iota->set_group_size(at.iota_replica_groups->group_size);
+    for (int64_t d : at.iota_replica_groups->reshape_dims) iota->add_reshape_dims(d);
+    for (int64_t d : at.iota_replica_groups->transpose_perm) iota->add_transpose_perm(d);
+  }
+  if (at.channel_id.has_value()) p.set_channel_id(*at.channel_id);
+  p.set_use_global_device_ids(at.use_global_device_ids);
+  for (const auto& [source, target] : at.source_target_pairs) {
+    SourceTargetPairProto* pair = p.add_source_target_pairs();
+    pair->set_source(source);
+    pair->set_target(target);
+  }
+  p.set_constrain_layout(at.constrain_layout);
   return p;
 }
 

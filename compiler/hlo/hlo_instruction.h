@@ -30,6 +30,18 @@ struct SliceSpec {
   bool operator==(const SliceSpec&) const = default;
 };
 
+// A collective's replica groups in XLA's compact iota form
+// "[num_groups,group_size]<=[reshape_dims]T(transpose_perm)": the ids
+// 0..prod(reshape_dims)-1 reshaped to reshape_dims, transposed by
+// transpose_perm (the identity when empty), flattened and cut into
+// num_groups groups of group_size (ExpandIotaReplicaGroupList in
+// collective_ops.h).
+struct IotaReplicaGroupList {
+  int64_t num_groups = 0, group_size = 0;
+  std::vector<int64_t> reshape_dims, transpose_perm;
+  bool operator==(const IotaReplicaGroupList&) const = default;
+};
+
 // Every attribute an instruction may carry. Only those that apply to the
 // opcode are meaningful; the verifier checks they are present and sane.
 struct HloAttributes {
@@ -66,6 +78,14 @@ struct HloAttributes {
   std::optional<OpMetadataProto> metadata;
   std::vector<std::pair<std::string, std::string>> frontend_attributes;
   std::string sharding;
+  // Collectives. Explicit groups (the iota form is expanded by the parser).
+  std::vector<std::vector<int64_t>> replica_groups;
+  // The iota form as written ("[2,4]<=[4,2]T(1,0)"), kept for printing.
+  std::optional<IotaReplicaGroupList> iota_replica_groups;
+  std::optional<int64_t> channel_id;
+  bool use_global_device_ids = false;
+  std::vector<std::pair<int64_t, int64_t>> source_target_pairs;  // collective-permute
+  bool constrain_layout = false;
   // Attributes the front end keeps verbatim but does not interpret
   // (name -> raw text), printed back in order.
   std::vector<std::pair<std::string, std::string>> unknown_attributes;
@@ -157,6 +177,10 @@ std::string WindowToString(const WindowProto& window);
 std::string ConvolutionDimensionNumbersToString(const ConvolutionDimensionNumbersProto& dnums);
 // "0_0x1_1_2" per dimension: low_high[_interior].
 std::string PaddingConfigToString(const PaddingConfigProto& padding);
+// "{{0,1},{2,3}}" ("{}" when there are none).
+std::string ReplicaGroupsToString(const std::vector<std::vector<int64_t>>& groups);
+// "[2,4]<=[4,2]T(1,0)" ("T(...)" only when a permutation was given).
+std::string IotaReplicaGroupListToString(const IotaReplicaGroupList& iota);
 
 }  // namespace aot
 

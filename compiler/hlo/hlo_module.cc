@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "compiler/hlo/collective_ops.h"
 #include "compiler/hlo/hlo_parser.h"
 #include "support/status_macros.h"
 
@@ -316,6 +317,29 @@ absl::StatusOr<std::unique_ptr<HloModule>> HloModuleFromProto(const HloModulePro
       for (const auto& kv : ip.unknown_attributes()) {
         at.unknown_attributes.emplace_back(kv.name(), kv.value());
       }
+      for (const ReplicaGroupProto& g : ip.replica_groups()) {
+        at.replica_groups.emplace_back(g.replica_ids().begin(), g.replica_ids().end());
+      }
+      if (ip.has_iota_replica_group_list()) {
+        const IotaReplicaGroupListProto& iota = ip.iota_replica_group_list();
+        IotaReplicaGroupList list;
+        list.num_groups = iota.num_groups();
+        list.group_size = iota.group_size();
+        list.reshape_dims.assign(iota.reshape_dims().begin(), iota.reshape_dims().end());
+        list.transpose_perm.assign(iota.transpose_perm().begin(), iota.transpose_perm().end());
+        if (at.replica_groups.empty()) {
+          auto groups = ExpandIotaReplicaGroupList(list);
+          if (!groups.ok()) return ProtoError(cp, &ip, groups.status().message());
+          at.replica_groups = *std::move(groups);
+        }
+        at.iota_replica_groups = std::move(list);
+      }
+      if (ip.channel_id() != 0) at.channel_id = ip.channel_id();
+      at.use_global_device_ids = ip.use_global_device_ids();
+      for (const SourceTargetPairProto& pair : ip.source_target_pairs()) {
+        at.source_target_pairs.emplace_back(pair.source(), pair.target());
+      }
+      at.constrain_layout = ip.constrain_layout();
       if (*opcode == HloOpcode::kParameter &&
           (at.parameter_number < 0 || at.parameter_number > 100000)) {
         return ProtoError(cp, &ip,

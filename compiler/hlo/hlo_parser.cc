@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "compiler/hlo/collective_ops.h"
 #include "google/protobuf/reflection.h"
 #include "support/status_macros.h"
 
@@ -106,6 +107,10 @@ class Parser {
   absl::Status ParseInstruction(HloComputation& computation, bool* is_root);
   absl::Status ParseAttribute(HloInstruction& instr, absl::string_view name,
                               absl::string_view value, size_t value_pos);
+  // The attributes only collectives take (replica_groups, channel_id, ...);
+  // false when `name` is not one of them for this opcode.
+  absl::StatusOr<bool> ParseCollectiveAttribute(HloInstruction& instr, absl::string_view name,
+                                                absl::string_view value, size_t value_pos);
   absl::StatusOr<Literal> ParseLiteral(const Shape& shape, absl::string_view text, size_t text_pos,
                                        bool* elided, absl::string_view instr_name);
 
@@ -474,6 +479,120 @@ std::optional<bool> ParseBoolValue(absl::string_view raw) {
   if (raw == "true") return true;
   if (raw == "false") return false;
   return std::nullopt;
+}
+
+// A failed value parse: what was expected and where (an offset into the
+// value's text).
+struct ValueError {
+  size_t offset = 0;
+  std::string expected;
+};
+
+// "{i,j,...}" at the cursor (an empty list allowed).
+bool ReadIntGroup(ValueCursor& c, std::vector<int64_t>* out, ValueError* error) {
+  out->clear();
+  c.SkipWs();
+  if (!c.TryConsume('{')) {
+    *error = {c.pos(), "expected '{' opening a group"};
+    return false;
+  }
+  if (c.TryConsume('}')) return true;
+  while (true) {
+    c.SkipWs();
+    auto v = c.ReadInt();
+    if (!v) {
+      *error = {c.pos(), "expected an integer"};
+      return false;
+    }
+    out->push_back(*v);
+    if (c.TryConsume('}')) return true;
+    if (!c.TryConsume(',')) {
+      c.SkipWs();
+      *error = {c.pos(), "expected ',' or '}' in a group"};
+      return false;
+    }
+  }
+}
+
+// "{{0,1},{2,3}}" or "{}".
+bool ReadIntGroups(absl::string_view raw, std::vector<std::vector<int64_t>>* out,
+                   ValueError* error) {
+  ValueCursor c(raw);
+  out->clear();
+  if (!c.TryConsume('{')) {
+    *error = {c.pos(), "expected '{' or '['"};
+    return false;
+  }
+  if (!c.TryConsume('}')) {
+    while (true) {
+      std::vector<int64_t> group;
+      if (!ReadIntGroup(c, &group, error)) return false;
+      out->push_back(std::move(group));
+      if (c.TryConsume('}')) break;
+      if (!c.TryConsume(',')) {
+        c.SkipWs();
+        *error = {c.pos(), "expected ',' or '}' between groups"};
+        return false;
+      }
+    }
+  }
+  if (!c.AtEnd()) {
+    *error = {c.pos(), "unexpected text after the groups"};
+    return false;
+  }
+  return true;
+}
+
+// XLA's iota form "[num_groups,group_size]<=[d0,d1,...]" with an optional
+// "T(p0,p1,...)".
+bool ReadIotaReplicaGroups(absl::string_view raw, IotaReplicaGroupList* out, ValueError* error) {
+  ValueCursor c(raw);
+  auto ints = [&](char open, char close, std::vector<int64_t>* values) {
+    values->clear();
+    c.SkipWs();
+    if (!c.TryConsume(open)) {
+      *error = {c.pos(), absl::StrCat("expected '", std::string(1, open), "'")};
+      return false;
+    }
+    while (true) {
+      c.SkipWs();
+      auto v = c.ReadInt();
+      if (!v) {
+        *error = {c.pos(), "expected an integer"};
+        return false;
+      }
+      values->push_back(*v);
+      if (c.TryConsume(close)) return true;
+      if (!c.TryConsume(',')) {
+        c.SkipWs();
+        *error = {c.pos(), absl::StrCat("expected ',' or '", std::string(1, close), "'")};
+        return false;
+      }
+    }
+  };
+  std::vector<int64_t> sizes;
+  if (!ints('[', ']', &sizes)) return false;
+  if (sizes.size() != 2) {
+    *error = {0, "expected [num_groups,group_size]"};
+    return false;
+  }
+  out->num_groups = sizes[0];
+  out->group_size = sizes[1];
+  if (!c.TryConsume("<=")) {
+    c.SkipWs();
+    *error = {c.pos(), "expected '<=' after [num_groups,group_size]"};
+    return false;
+  }
+  if (!ints('[', ']', &out->reshape_dims)) return false;
+  out->transpose_perm.clear();
+  if (c.TryConsume('T')) {
+    if (!ints('(', ')', &out->transpose_perm)) return false;
+  }
+  if (!c.AtEnd()) {
+    *error = {c.pos(), "unexpected text after the iota replica groups"};
+    return false;
+  }
+  return true;
 }
 
 // ---------------------------------------------------------------------------
@@ -1037,6 +1156,10 @@ absl::Status Parser::ParseAttribute(HloInstruction& instr, absl::string_view nam
     return absl::OkStatus();
   };
 
+  if (IsCollectiveOpcode(op)) {
+    AOT_ASSIGN_OR_RETURN(bool parsed, ParseCollectiveAttribute(instr, name, value, value_pos));
+    if (parsed) return absl::OkStatus();
+  }
   if (name == "dimensions") return int_list(&at.dimensions);
   if (name == "iota_dimension") {
     int64_t d = 0;
@@ -1203,6 +1326,64 @@ absl::Status Parser::ParseAttribute(HloInstruction& instr, absl::string_view nam
   // Anything else is kept verbatim (and printed back), never interpreted.
   at.unknown_attributes.emplace_back(std::string(name), std::string(value));
   return absl::OkStatus();
+}
+
+absl::StatusOr<bool> Parser::ParseCollectiveAttribute(HloInstruction& instr, absl::string_view name,
+                                                      absl::string_view value, size_t value_pos) {
+  HloAttributes& at = *instr.mutable_attrs();
+  const HloOpcode op = instr.opcode();
+  auto bad = [&](size_t offset, absl::string_view what) {
+    return ErrorAt(value_pos + offset, absl::StrCat("invalid ", name, " '", value, "': ", what));
+  };
+  const bool is_done = IsAsyncCollectiveDone(op);
+  const bool is_permute =
+      op == HloOpcode::kCollectivePermute || op == HloOpcode::kCollectivePermuteStart;
+  const bool takes_global_ids = op == HloOpcode::kAllReduce || op == HloOpcode::kAllReduceStart ||
+                                op == HloOpcode::kAllGather || op == HloOpcode::kAllGatherStart ||
+                                op == HloOpcode::kReduceScatter;
+  if (name == "replica_groups" && HasReplicaGroups(op)) {
+    ValueError error;
+    if (!value.empty() && value[0] == '[') {
+      IotaReplicaGroupList iota;
+      if (!ReadIotaReplicaGroups(value, &iota, &error)) return bad(error.offset, error.expected);
+      auto groups = ExpandIotaReplicaGroupList(iota);
+      if (!groups.ok()) return bad(0, groups.status().message());
+      at.replica_groups = *std::move(groups);
+      at.iota_replica_groups = std::move(iota);
+      return true;
+    }
+    if (!ReadIntGroups(value, &at.replica_groups, &error)) {
+      return bad(error.offset, error.expected);
+    }
+    at.iota_replica_groups.reset();
+    return true;
+  }
+  if (name == "channel_id" && !is_done) {
+    int64_t v;
+    if (!absl::SimpleAtoi(value, &v)) return bad(0, "expected an integer");
+    if (v < 1) return bad(0, "channel ids are >= 1");
+    at.channel_id = v;
+    return true;
+  }
+  if ((name == "use_global_device_ids" && takes_global_ids) ||
+      (name == "constrain_layout" && HasReplicaGroups(op))) {
+    auto v = ParseBoolValue(value);
+    if (!v) return bad(0, "expected true or false");
+    (name == "constrain_layout" ? at.constrain_layout : at.use_global_device_ids) = *v;
+    return true;
+  }
+  if (name == "source_target_pairs" && is_permute) {
+    std::vector<std::vector<int64_t>> pairs;
+    ValueError error;
+    if (!ReadIntGroups(value, &pairs, &error)) return bad(error.offset, error.expected);
+    at.source_target_pairs.clear();
+    for (const std::vector<int64_t>& pair : pairs) {
+      if (pair.size() != 2) return bad(0, "expected {{source,target},...}");
+      at.source_target_pairs.emplace_back(pair[0], pair[1]);
+    }
+    return true;
+  }
+  return false;
 }
 
 absl::Status Parser::ParseInstruction(HloComputation& computation, bool* is_root) {

@@ -1,13 +1,16 @@
 #include "compiler/interpreter/evaluator.h"
 
+#include <algorithm>
 #include <memory>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "compiler/hlo/collective_ops.h"
 #include "compiler/interpreter/evaluator_internal.h"
 #include "support/status_macros.h"
 
@@ -152,7 +155,14 @@ class HloEvaluator::Impl : public ComputationCaller {
  public:
   explicit Impl(const CustomCallRegistry* registry) : registry_(registry) {}
 
-  void ClearCache() { plans_.clear(); }
+  void ClearCache() {
+    plans_.clear();
+    groups_.clear();
+    collective_calls_ = 0;
+  }
+
+  void set_participant(const CollectiveParticipant& participant) { participant_ = participant; }
+  const CollectiveParticipant& participant() const { return participant_; }
 
   // A called computation: arguments are checked, errors say where.
   absl::StatusOr<Literal> Call(const HloComputation& computation,
@@ -418,9 +428,13 @@ class HloEvaluator::Impl : public ComputationCaller {
           return absl::InvalidArgumentError(absl::StrCat("result must be an integer scalar, got ",
                                                          instr.shape().ToString(false)));
         }
-        return Literal(instr.shape());  // 0: one replica, one partition
+        Literal id(instr.shape());
+        id.SetFromInt64(0, opcode == HloOpcode::kReplicaId ? participant_.replica_id
+                                                           : participant_.partition_id);
+        return id;
       }
       default:
+        if (IsCollectiveOpcode(opcode)) return EvalCollective(instr, ops);
         break;
     }
     return absl::UnimplementedError(
@@ -503,9 +517,102 @@ class HloEvaluator::Impl : public ComputationCaller {
     return result;
   }
 
+  int64_t me() const {
+    return participant_.replica_id * participant_.num_partitions + participant_.partition_id;
+  }
+
+  // The group of `instr` this participant belongs to (cached).
+  absl::StatusOr<const std::vector<int64_t>*> MyGroup(const HloInstruction& instr) {
+    auto it = groups_.find(&instr);
+    if (it != groups_.end()) return &it->second;
+    AOT_ASSIGN_OR_RETURN(std::vector<std::vector<int64_t>> groups,
+                         CollectiveParticipantGroups(instr, participant_.replica_count,
+                                                     participant_.num_partitions));
+    for (std::vector<int64_t>& group : groups) {
+      if (std::find(group.begin(), group.end(), me()) != group.end()) {
+        return &groups_.emplace(&instr, std::move(group)).first->second;
+      }
+    }
+    return absl::InternalError(absl::StrCat("participant ", me(), " is in no group"));
+  }
+
+  // Brings the operands to the group's meeting; every member's operands in
+  // group order.
+  absl::StatusOr<std::vector<CollectiveValues>> Exchange(const std::vector<int64_t>& group,
+                                                         int64_t call, Operands ops) {
+    auto mine = std::make_shared<std::vector<Literal>>();
+    mine->reserve(ops.size());
+    for (const Literal* op : ops) mine->push_back(*op);
+    if (group.size() == 1) return std::vector<CollectiveValues>{std::move(mine)};
+    if (participant_.rendezvous == nullptr) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("a group of ", group.size(),
+                       " participants, but this evaluation has one participant (use "
+                       "EvaluateReplicated)"));
+    }
+    return participant_.rendezvous->Exchange(absl::StrCat(call, ":", group[0]), group, me(),
+                                             CollectiveValues(std::move(mine)),
+                                             absl::StrCat("collective call #", call));
+  }
+
+  absl::StatusOr<Literal> EvalCollective(const HloInstruction& instr, Operands ops) {
+    using namespace interpreter_internal;  // NOLINT: kernels
+    const HloOpcode opcode = instr.opcode();
+    if (IsAsyncCollectiveDone(opcode)) {
+      if (ops.size() != 1) return absl::InvalidArgumentError("expected 1 operand");
+      if (opcode == HloOpcode::kAllReduceDone) return *ops[0];
+      if (!ops[0]->shape().IsTuple() || ops[0]->tuple_elements().size() < 2) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "operand has shape ", ops[0]->shape().ToString(false), "; expected a -start tuple"));
+      }
+      return ops[0]->tuple_element(1);
+    }
+    if (ops.empty()) return absl::InvalidArgumentError("expected at least one operand");
+    const int64_t call = collective_calls_++;
+    AOT_ASSIGN_OR_RETURN(const std::vector<int64_t>* group, MyGroup(instr));
+    AOT_ASSIGN_OR_RETURN(std::vector<CollectiveValues> values, Exchange(*group, call, ops));
+    std::vector<const std::vector<Literal>*> members;
+    for (const CollectiveValues& v : values) members.push_back(v.get());
+    const int64_t rank = std::find(group->begin(), group->end(), me()) - group->begin();
+    if (opcode == HloOpcode::kCollectivePermute || opcode == HloOpcode::kCollectivePermuteStart) {
+      AOT_ASSIGN_OR_RETURN(auto pairs, CollectivePermutePairs(instr, participant_.replica_count,
+                                                              participant_.num_partitions));
+      std::optional<int64_t> source_rank;
+      for (const auto& [source, target] : pairs) {
+        if (target != me()) continue;
+        auto it = std::find(group->begin(), group->end(), source);
+        if (it == group->end()) {
+          return absl::InternalError(absl::StrCat("source ", source, " is not in the group"));
+        }
+        source_rank = it - group->begin();
+      }
+      AOT_ASSIGN_OR_RETURN(Literal received, EvalCollectivePermute(members, rank, source_rank));
+      if (opcode == HloOpcode::kCollectivePermute) return received;
+      std::vector<Literal> parts;
+      parts.push_back(*ops[0]);
+      parts.push_back(std::move(received));
+      parts.push_back(Literal(Shape::Scalar(U32)));
+      parts.push_back(Literal(Shape::Scalar(U32)));
+      return Literal::Tuple(std::move(parts));
+    }
+    AOT_ASSIGN_OR_RETURN(Literal result, EvalGroupCollective(instr, members, rank, *this));
+    if (opcode != HloOpcode::kAllGatherStart) return result;
+    std::vector<Literal> operands;
+    for (const Literal* op : ops) operands.push_back(*op);
+    std::vector<Literal> parts;
+    parts.push_back(operands.size() == 1 ? std::move(operands[0])
+                                         : Literal::Tuple(std::move(operands)));
+    parts.push_back(std::move(result));
+    return Literal::Tuple(std::move(parts));
+  }
+
   const CustomCallRegistry* registry_;
   absl::flat_hash_map<const HloComputation*, std::unique_ptr<Plan>> plans_;
   int depth_ = 0;
+  CollectiveParticipant participant_;
+  // Collective calls made since the evaluation started (the rendezvous key).
+  int64_t collective_calls_ = 0;
+  absl::flat_hash_map<const HloInstruction*, std::vector<int64_t>> groups_;
 };
 
 HloEvaluator::HloEvaluator(const CustomCallRegistry* registry)
@@ -520,11 +627,24 @@ absl::StatusOr<Literal> HloEvaluator::Evaluate(const HloModule& module,
     return absl::InvalidArgumentError(
         absl::StrCat("module '", module.name(), "' has no entry computation"));
   }
+  const CollectiveParticipant& participant = impl_->participant();
+  const int64_t participants = module.config().replica_count * module.config().num_partitions;
+  if (participant.rendezvous == nullptr && participants > 1) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("module '", module.name(), "' runs on ", module.config().replica_count,
+                     " replica(s) x ", module.config().num_partitions,
+                     " partition(s); evaluate it with EvaluateReplicated (compiler/interpreter/"
+                     "replicated_evaluator.h), one argument list per participant"));
+  }
   std::vector<const Literal*> pointers;
   for (const Literal& a : arguments) pointers.push_back(&a);
   impl_->ClearCache();
   AOT_RETURN_IF_ERROR(CheckArguments(*entry, pointers, "entry computation"));
   return impl_->Run(*entry, pointers);
+}
+
+void HloEvaluator::set_participant(const CollectiveParticipant& participant) {
+  impl_->set_participant(participant);
 }
 
 absl::StatusOr<Literal> HloEvaluator::EvaluateComputation(

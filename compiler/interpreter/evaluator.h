@@ -1,7 +1,9 @@
 #ifndef AOT_COMPILER_INTERPRETER_EVALUATOR_H_
 #define AOT_COMPILER_INTERPRETER_EVALUATOR_H_
 
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
@@ -9,8 +11,27 @@
 #include "compiler/hlo/hlo_module.h"
 #include "compiler/hlo/literal.h"
 #include "compiler/interpreter/custom_call_registry.h"
+#include "support/rendezvous.h"
 
 namespace aot {
+
+// What each member of a group brings to a collective: the operands of the
+// collective instruction, in operand order (shared, never copied).
+using CollectiveValues = std::shared_ptr<const std::vector<Literal>>;
+using CollectiveRendezvous = Rendezvous<CollectiveValues>;
+
+// Who an evaluator is among the participants of a multi-participant
+// evaluation (EvaluateReplicated in replicated_evaluator.h sets it up).
+// Participant ids are replica_id * num_partitions + partition_id.
+struct CollectiveParticipant {
+  int64_t replica_id = 0;
+  int64_t partition_id = 0;
+  int64_t replica_count = 1;
+  int64_t num_partitions = 1;
+  // Where the members of a group meet at each collective (not owned); null
+  // for a lone participant, whose collectives run over groups of one.
+  CollectiveRendezvous* rendezvous = nullptr;
+};
 
 // The reference interpreter: evaluates HLO with XLA's semantics, one
 // instruction at a time, on Literals (row-major logical data, so layouts
@@ -39,7 +60,17 @@ namespace aot {
 //    [group * batch / groups, ...).
 //  - dynamic-slice/dynamic-update-slice/gather clamp start indices; scatter
 //    skips an update window that does not fit in the operand.
-//  - replica-id and partition-id are 0 (one replica, one partition).
+//  - replica-id and partition-id are the participant's ids (0 and 0 for a
+//    lone participant); collectives follow XLA: groups from replica_groups
+//    (collective_ops.h), all-reduce folds the members' values in group
+//    order with to_apply, all-gather concatenates in group order,
+//    reduce-scatter keeps the member's block of the all-reduce,
+//    all-to-all sends chunk j (or operand j) to member j,
+//    collective-permute gives a participant that is no target zeros,
+//    collective-broadcast copies the group's first member; a -start does
+//    the work and its -done extracts the result. Evaluate() runs a module
+//    of one participant (collectives over groups of one) and refuses one
+//    of more: EvaluateReplicated runs one evaluator per participant.
 //  - custom-call dispatches on custom_call_target through the registry.
 // Errors name the instruction: "instruction 'gather.4' (gather): ...".
 //
@@ -53,12 +84,21 @@ class HloEvaluator {
 
   // Evaluates the module's entry computation. The arguments must match the
   // entry parameters in number and shape (layouts are ignored); an error
-  // names the mismatching parameter.
+  // names the mismatching parameter. A module of more than one participant
+  // (replica_count * num_partitions > 1) is FailedPrecondition unless
+  // set_participant() gave this evaluator a rendezvous.
   absl::StatusOr<Literal> Evaluate(const HloModule& module, absl::Span<const Literal> arguments);
 
   // Evaluates one computation on the given arguments.
   absl::StatusOr<Literal> EvaluateComputation(const HloComputation& computation,
                                               absl::Span<const Literal* const> arguments);
+
+  // Makes this evaluator one participant of a multi-participant
+  // evaluation: replica-id / partition-id return its ids and collectives
+  // meet the other members of their group at `participant.rendezvous`
+  // under the key "<collective calls so far>:<group's first member>" (the
+  // count restarts with every Evaluate / EvaluateComputation).
+  void set_participant(const CollectiveParticipant& participant);
 
  private:
   class Impl;

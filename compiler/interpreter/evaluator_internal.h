@@ -814,6 +814,18 @@ absl::StatusOr<Literal> EvalDot(const HloInstruction& instr, const Literal& lhs,
 absl::StatusOr<Literal> EvalConvolution(const HloInstruction& instr, const Literal& lhs,
                                         const Literal& rhs);
 
+// collectives.cc. `members[k]` holds the operands member k of the group
+// brought (group order); `rank` is this participant's place in the group.
+// all-reduce(-start), all-gather(-start: the gathered part only),
+// reduce-scatter, all-to-all and collective-broadcast.
+absl::StatusOr<Literal> EvalGroupCollective(const HloInstruction& instr,
+                                            absl::Span<const std::vector<Literal>* const> members,
+                                            int64_t rank, ComputationCaller& caller);
+// collective-permute: what the member at `source_rank` brought, or zeros
+// of this participant's operand shape when it is no pair's target.
+absl::StatusOr<Literal> EvalCollectivePermute(absl::Span<const std::vector<Literal>* const> members,
+                                              int64_t rank, std::optional<int64_t> source_rank);
+
 }  // namespace interpreter_internal
 }  // namespace aot
 

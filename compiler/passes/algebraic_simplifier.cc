@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/hlo/collective_ops.h"
 #include "compiler/passes/pass_utils.h"
 #include "support/status_macros.h"
 
@@ -139,6 +140,11 @@ class Simplifier {
   }
 
   absl::StatusOr<HloInstruction*> Simplify(HloInstruction* h) {
+    // Collectives exchange values between participants: never rewritten.
+    if (IsCollectiveOpcode(h->opcode()) || h->opcode() == HloOpcode::kReplicaId ||
+        h->opcode() == HloOpcode::kPartitionId) {
+      return nullptr;
+    }
     if (!h->shape().IsArray()) {
       if (h->opcode() == HloOpcode::kSelect && h->operand_count() == 3) {
         return SimplifySelect(h);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/hlo/collective_ops.h"
 #include "compiler/interpreter/evaluator.h"
 #include "compiler/passes/pass_utils.h"
 #include "support/status_macros.h"
@@ -34,6 +35,8 @@ bool IsFoldableOpcode(HloOpcode opcode) {
 }
 
 bool ShouldFold(const HloInstruction& h, const ConstantFoldingOptions& options) {
+  // A collective's value depends on the other participants.
+  if (IsCollectiveOpcode(h.opcode())) return false;
   if (!IsFoldableOpcode(h.opcode()) || h.operand_count() == 0) return false;
   if (!h.shape().IsArray()) return false;
   if (h.shape().ElementCount() > options.max_result_elements) return false;

@@ -8,12 +8,18 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "compiler/hlo/collective_ops.h"
 #include "compiler/passes/pass_utils.h"
 #include "support/status_macros.h"
 
 namespace aot {
 
 bool IsLoopFusibleOpcode(const HloInstruction& h) {
+  // A kernel never communicates, and the participant ids are runtime values.
+  if (IsCollectiveOpcode(h.opcode()) || h.opcode() == HloOpcode::kReplicaId ||
+      h.opcode() == HloOpcode::kPartitionId) {
+    return false;
+  }
   switch (h.opcode()) {
     case HloOpcode::kBroadcast:
     case HloOpcode::kReshape:

@@ -9,8 +9,10 @@
 namespace aot {
 
 // Dead code elimination [dce]: in every computation, removes the
-// instructions the root does not reach, except parameters and custom-calls
-// with side effects (custom_call_has_side_effect=true); then removes the
+// instructions the root does not reach, except parameters, custom-calls
+// with side effects (custom_call_has_side_effect=true) and collectives (as
+// XLA keeps them: every participant must make the same collective calls);
+// then removes the
 // computations no instruction reachable from the entry calls.
 class HloDce : public HloPass {
  public:

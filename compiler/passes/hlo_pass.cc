@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/passes/algebraic_simplifier.h"
+#include "compiler/passes/collective_async_to_sync.h"
 #include "compiler/passes/constant_folding.h"
 #include "compiler/passes/conv_im2col.h"
 #include "compiler/passes/fusion.h"
@@ -189,6 +190,8 @@ absl::StatusOr<bool> HloPassPipeline::RunPasses(HloModule* module,
 HloPassPipeline DefaultPipeline(const PipelineOptions& options) {
   HloPassPipeline pipeline("default");
   pipeline.AddStage("simplify", options.simplify_iterations);
+  // Leaves a module without async collectives untouched.
+  pipeline.AddPass<CollectiveAsyncToSync>();
   if (options.enable_algebraic_simplification) {
     pipeline.AddPass<AlgebraicSimplifier>();
   }
@@ -223,6 +226,7 @@ std::unique_ptr<HloPass> CreatePassByName(absl::string_view name) {
     return std::make_unique<AlgebraicSimplifier>();
   }
   if (name == ConstantFolding::kName) return std::make_unique<ConstantFolding>();
+  if (name == CollectiveAsyncToSync::kName) return std::make_unique<CollectiveAsyncToSync>();
   if (name == HloCse::kName) return std::make_unique<HloCse>();
   if (name == HloDce::kName) return std::make_unique<HloDce>();
   if (name == LayoutNormalization::kName) {
@@ -239,6 +243,7 @@ std::unique_ptr<HloPass> CreatePassByName(absl::string_view name) {
 std::vector<std::string> PassNames() {
   std::vector<std::string> names = {std::string(AlgebraicSimplifier::kName),
                                     std::string(ConstantFolding::kName),
+                                    std::string(CollectiveAsyncToSync::kName),
                                     std::string(HloCse::kName),
                                     std::string(HloDce::kName),
                                     std::string(LayoutNormalization::kName),

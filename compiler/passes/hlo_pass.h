@@ -144,7 +144,8 @@ struct PipelineOptions {
 };
 
 // The compiler's HLO pipeline, in three stages:
-//   simplify: algsimp, constant-folding, cse, dce (to a fixed point)
+//   simplify: collective-async-to-sync, algsimp, constant-folding, cse, dce
+//             (to a fixed point)
 //   layout:   layout-normalization, algsimp, cse, dce
 //             (the optimized, unfused HLO)
 //   fusion:   conv-im2col, tree-reduction, fusion, dce
@@ -154,7 +155,7 @@ HloPassPipeline DefaultPipeline(const PipelineOptions& options = {});
 
 // A pass with default options by name ("algsimp", "constant-folding",
 // "cse", "dce", "layout-normalization", "fusion", "tree-reduction",
-// "conv-im2col"); nullptr if unknown.
+// "conv-im2col", "collective-async-to-sync"); nullptr if unknown.
 std::unique_ptr<HloPass> CreatePassByName(absl::string_view name);
 // The names CreatePassByName knows, sorted.
 std::vector<std::string> PassNames();

@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "compiler/hlo/collective_ops.h"
 #include "support/status_macros.h"
 
 namespace aot {
@@ -35,6 +36,7 @@ HloInstruction* AddWithNewId(HloComputation* computation,
 }
 
 bool HasSideEffect(const HloInstruction& instruction) {
+  if (IsCollectiveOpcode(instruction.opcode())) return true;
   if (instruction.opcode() != HloOpcode::kCustomCall) return false;
   for (const auto& [key, value] : instruction.attrs().unknown_attributes) {
     if (key == "custom_call_has_side_effect" && value == "true") return true;

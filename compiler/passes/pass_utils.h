@@ -43,8 +43,10 @@ absl::Status ReplaceAndRemove(HloInstruction* old_instruction, HloInstruction* r
 // Returns whether anything was removed.
 absl::StatusOr<bool> RemoveIfDead(HloInstruction* instruction);
 
-// True for instructions a pass must never remove or duplicate even when
-// unused: custom-calls marked custom_call_has_side_effect=true.
+// True for instructions a pass must never remove, merge or duplicate even
+// when unused: custom-calls marked custom_call_has_side_effect=true, and
+// collectives (as XLA treats them: every participant must make the same
+// collective calls).
 bool HasSideEffect(const HloInstruction& instruction);
 
 // HloComputation keeps instructions in definition order (operands before

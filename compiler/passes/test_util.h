@@ -15,6 +15,7 @@
 #include "compiler/hlo/hlo_module.h"
 #include "compiler/hlo/hlo_parser.h"
 #include "compiler/interpreter/evaluator.h"
+#include "compiler/interpreter/replicated_evaluator.h"
 #include "compiler/passes/hlo_pass.h"
 #include "compiler/passes/pass_utils.h"
 #include "compiler/tooling/random_literal.h"
@@ -64,8 +65,23 @@ inline std::unique_ptr<HloModule> RunPass(HloPass& pass, absl::string_view befor
   return m;
 }
 
+// replica_count * num_partitions.
+inline int64_t ParticipantCount(const HloModule& module) {
+  return module.config().replica_count * module.config().num_partitions;
+}
+
+// The module's value on `args`; a module of several participants runs on
+// each (every one given `args`) and its value is the tuple of their
+// results in participant order.
 inline absl::StatusOr<Literal> EvaluateModule(const HloModule& module,
                                               absl::Span<const Literal> args) {
+  if (ParticipantCount(module) > 1) {
+    std::vector<std::vector<Literal>> per_participant(
+        ParticipantCount(module), std::vector<Literal>(args.begin(), args.end()));
+    absl::StatusOr<std::vector<Literal>> results = EvaluateReplicated(module, per_participant);
+    if (!results.ok()) return results.status();
+    return Literal::Tuple(*std::move(results));
+  }
   HloEvaluator evaluator;
   return evaluator.Evaluate(module, args);
 }
@@ -76,6 +92,26 @@ inline bool BitwiseEqual(const Literal& a, const Literal& b) { return a == b; }
 // Evaluates `before` and `after` on the same seeded inputs and expects
 // bitwise-identical results.
 inline void ExpectSameResults(const HloModule& before, const HloModule& after, uint64_t seed = 1) {
+  if (ParticipantCount(before) > 1) {
+    // Each participant its own seeded arguments; results compared per
+    // participant.
+    std::vector<std::vector<Literal>> args;
+    for (int64_t i = 0; i < ParticipantCount(before); ++i) {
+      args.push_back(RandomArguments(before, seed + 7919 * static_cast<uint64_t>(i)));
+    }
+    absl::StatusOr<std::vector<Literal>> want = EvaluateReplicated(before, args);
+    ASSERT_TRUE(want.ok()) << want.status();
+    absl::StatusOr<std::vector<Literal>> got = EvaluateReplicated(after, args);
+    ASSERT_TRUE(got.ok()) << got.status() << "\n" << after.ToString();
+    ASSERT_EQ(want->size(), got->size());
+    for (size_t i = 0; i < want->size(); ++i) {
+      EXPECT_TRUE(BitwiseEqual((*want)[i], (*got)[i]))
+          << "participant " << i << ": want " << (*want)[i].ToString() << "\ngot  "
+          << (*got)[i].ToString() << "\n"
+          << after.ToString();
+    }
+    return;
+  }
   std::vector<Literal> args = RandomArguments(before, seed);
   absl::StatusOr<Literal> want = EvaluateModule(before, args);
   ASSERT_TRUE(want.ok()) << want.status();

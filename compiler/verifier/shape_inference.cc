@@ -10,10 +10,13 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/types/span.h"
+#include "compiler/hlo/collective_ops.h"
 #include "compiler/hlo/hlo_computation.h"
+#include "compiler/hlo/hlo_module.h"
 #include "compiler/hlo/hlo_opcode.h"
 #include "compiler/verifier/diagnostics.h"
 #include "support/status_macros.h"
@@ -329,6 +332,29 @@ class Inferrer {
         return While();
       case HloOpcode::kConditional:
         return Conditional();
+      case HloOpcode::kAllReduce:
+      case HloOpcode::kAllReduceStart:
+        return AllReduce();
+      case HloOpcode::kAllReduceDone:
+        return AsyncDone(HloOpcode::kAllReduceStart, -1);
+      case HloOpcode::kAllGather:
+        return AllGather(/*start=*/false);
+      case HloOpcode::kAllGatherStart:
+        return AllGather(/*start=*/true);
+      case HloOpcode::kAllGatherDone:
+        return AsyncDone(HloOpcode::kAllGatherStart, 1);
+      case HloOpcode::kReduceScatter:
+        return ReduceScatter();
+      case HloOpcode::kAllToAll:
+        return AllToAll();
+      case HloOpcode::kCollectivePermute:
+        return CollectivePermute(/*start=*/false);
+      case HloOpcode::kCollectivePermuteStart:
+        return CollectivePermute(/*start=*/true);
+      case HloOpcode::kCollectivePermuteDone:
+        return AsyncDone(HloOpcode::kCollectivePermuteStart, 1);
+      case HloOpcode::kCollectiveBroadcast:
+        return CollectiveBroadcast();
       default:
         break;
     }
@@ -404,6 +430,9 @@ class Inferrer {
       case HloOpcode::kReduce:
       case HloOpcode::kReduceWindow:
       case HloOpcode::kScatter:
+      case HloOpcode::kAllReduce:
+      case HloOpcode::kAllReduceStart:
+      case HloOpcode::kReduceScatter:
         return expect(1, "to_apply");
       case HloOpcode::kSort:
         return expect(1, "to_apply comparator");
@@ -1638,6 +1667,201 @@ class Inferrer {
     return WithoutLayout(result);
   }
 
+  // ---------------------------------------------------------------------
+  // Collectives.
+
+  // The operands' shapes as the result: the shape of a single operand, a
+  // tuple of them otherwise.
+  Shape OperandsAsResult(const std::vector<Shape>& shapes) const {
+    if (shapes.size() == 1) return shapes[0];
+    return Shape::Tuple(shapes);
+  }
+  std::vector<Shape> OperandShapes() const {
+    std::vector<Shape> shapes;
+    for (int64_t i = 0; i < n(); ++i) shapes.push_back(WithoutLayout(Op(i)));
+    return shapes;
+  }
+
+  absl::Status ExpectSomeArrayOperands() const {
+    if (n() < 1) return Invalid("expects at least one operand");
+    return ExpectAllArrays();
+  }
+
+  // The size of the groups the collective runs over. In a module the
+  // groups come from its replica_count and num_partitions (and are checked:
+  // CollectiveParticipantGroups' errors); a lone instruction falls back to
+  // its first explicit group, or nullopt when it has none. `uniform`: the
+  // shape depends on the size, so every group must have the same.
+  absl::StatusOr<std::optional<int64_t>> CollectiveGroupSize(bool uniform) const {
+    AOT_RETURN_IF_ERROR(GetCollectiveOpGroupMode(hlo_).status());
+    const HloComputation* computation = hlo_.parent();
+    const HloModule* module = computation == nullptr ? nullptr : computation->parent();
+    std::vector<std::vector<int64_t>> groups;
+    if (module != nullptr) {
+      AOT_ASSIGN_OR_RETURN(groups, CollectiveParticipantGroups(hlo_, module->config().replica_count,
+                                                               module->config().num_partitions));
+    } else {
+      groups = attrs_.replica_groups;
+    }
+    if (groups.empty()) return std::optional<int64_t>();
+    if (uniform) {
+      for (const std::vector<int64_t>& g : groups) {
+        if (g.size() != groups[0].size()) {
+          return Invalid("replica_groups ", ReplicaGroupsToString(attrs_.replica_groups),
+                         " have groups of different sizes (", groups[0].size(), " and ", g.size(),
+                         "); the result shape needs one group size");
+        }
+      }
+    }
+    return std::optional<int64_t>(static_cast<int64_t>(groups[0].size()));
+  }
+
+  // to_apply: (T[], T[]) -> T[] for the element type T of every operand.
+  absl::Status CollectiveReducer() const {
+    AOT_ASSIGN_OR_RETURN(Signature sig, Callee(0, "to_apply computation"));
+    AOT_RETURN_IF_ERROR(ExpectParameterCount(sig, 2));
+    for (int64_t i = 0; i < n(); ++i) {
+      const Shape scalar = Shape::Scalar(Op(i).element_type());
+      if (!sig.parameters[0].Compatible(scalar) || !sig.parameters[1].Compatible(scalar) ||
+          !sig.result.Compatible(scalar)) {
+        return Invalid(sig.description, " must be a binary computation (", Str(scalar), ", ",
+                       Str(scalar), ") -> ", Str(scalar), " for ", OperandDesc(i), " (", Str(Op(i)),
+                       ") but is (", Str(sig.parameters[0]), ", ", Str(sig.parameters[1]), ") -> ",
+                       Str(sig.result));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // The one dimension of all-gather / reduce-scatter / array all-to-all, in
+  // range for every operand.
+  absl::StatusOr<int64_t> CollectiveDimension() const {
+    if (attrs_.dimensions.size() != 1) {
+      return Invalid("needs exactly one dimension; got dimensions=", Dims(attrs_.dimensions));
+    }
+    const int64_t d = attrs_.dimensions[0];
+    for (int64_t i = 0; i < n(); ++i) {
+      if (d < 0 || d >= Op(i).rank()) {
+        return Invalid("dimension ", d, " is out of range for ", OperandDesc(i), " (", Str(Op(i)),
+                       ")");
+      }
+    }
+    return d;
+  }
+
+  absl::Status ExpectDivisible(int64_t i, int64_t d, int64_t group_size) const {
+    if (Op(i).dimensions(d) % group_size != 0) {
+      return Invalid("dimension ", d, " of ", OperandDesc(i), " (", Str(Op(i)), ") has size ",
+                     Op(i).dimensions(d), ", not a multiple of the group size ", group_size);
+    }
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<Shape> AllReduce() const {
+    AOT_RETURN_IF_ERROR(ExpectSomeArrayOperands());
+    AOT_RETURN_IF_ERROR(CollectiveReducer());
+    AOT_RETURN_IF_ERROR(CollectiveGroupSize(/*uniform=*/false).status());
+    return OperandsAsResult(OperandShapes());
+  }
+
+  absl::StatusOr<Shape> AllGather(bool start) const {
+    AOT_RETURN_IF_ERROR(ExpectSomeArrayOperands());
+    AOT_ASSIGN_OR_RETURN(const int64_t d, CollectiveDimension());
+    AOT_ASSIGN_OR_RETURN(std::optional<int64_t> group_size, CollectiveGroupSize(/*uniform=*/true));
+    if (!group_size.has_value()) return Declared();
+    std::vector<Shape> results = OperandShapes();
+    for (Shape& r : results) {
+      const Wide size = Wide{r.dimensions(d)} * *group_size;
+      if (!FitsInt64(size)) return Invalid("the gathered dimension ", d, " overflows int64");
+      (*r.mutable_dimensions())[d] = static_cast<int64_t>(size);
+    }
+    if (!start) return OperandsAsResult(results);
+    if (n() == 1) return Shape::Tuple({WithoutLayout(Op(0)), results[0]});
+    return Shape::Tuple({Shape::Tuple(OperandShapes()), Shape::Tuple(results)});
+  }
+
+  absl::StatusOr<Shape> ReduceScatter() const {
+    AOT_RETURN_IF_ERROR(ExpectSomeArrayOperands());
+    AOT_RETURN_IF_ERROR(CollectiveReducer());
+    AOT_ASSIGN_OR_RETURN(const int64_t d, CollectiveDimension());
+    AOT_ASSIGN_OR_RETURN(std::optional<int64_t> group_size, CollectiveGroupSize(/*uniform=*/true));
+    if (!group_size.has_value()) return Declared();
+    std::vector<Shape> results = OperandShapes();
+    for (int64_t i = 0; i < n(); ++i) {
+      AOT_RETURN_IF_ERROR(ExpectDivisible(i, d, *group_size));
+      (*results[i].mutable_dimensions())[d] /= *group_size;
+    }
+    return OperandsAsResult(results);
+  }
+
+  absl::StatusOr<Shape> AllToAll() const {
+    AOT_RETURN_IF_ERROR(ExpectSomeArrayOperands());
+    AOT_ASSIGN_OR_RETURN(std::optional<int64_t> group_size, CollectiveGroupSize(/*uniform=*/true));
+    if (!attrs_.dimensions.empty()) {
+      // The array form: split along the dimension, one chunk per member.
+      if (n() != 1) {
+        return Invalid("the array form (dimensions=", Dims(attrs_.dimensions),
+                       ") takes one operand but has ", n());
+      }
+      AOT_ASSIGN_OR_RETURN(const int64_t d, CollectiveDimension());
+      if (group_size.has_value()) AOT_RETURN_IF_ERROR(ExpectDivisible(0, d, *group_size));
+      return WithoutLayout(Op(0));
+    }
+    // The tuple form: operand j goes to member j.
+    for (int64_t i = 1; i < n(); ++i) AOT_RETURN_IF_ERROR(ExpectSameShape(i, 0));
+    if (group_size.has_value() && n() != *group_size) {
+      return Invalid("the tuple form (no dimensions) takes one operand per group member (",
+                     *group_size, ") but has ", n());
+    }
+    return Shape::Tuple(OperandShapes());
+  }
+
+  absl::StatusOr<Shape> CollectivePermute(bool start) const {
+    AOT_RETURN_IF_ERROR(ExpectArray(0));
+    AOT_RETURN_IF_ERROR(GetCollectiveOpGroupMode(hlo_).status());
+    const HloComputation* computation = hlo_.parent();
+    const HloModule* module = computation == nullptr ? nullptr : computation->parent();
+    if (module != nullptr) {
+      AOT_RETURN_IF_ERROR(CollectivePermutePairs(hlo_, module->config().replica_count,
+                                                 module->config().num_partitions)
+                              .status());
+    } else {
+      absl::flat_hash_set<int64_t> sources, targets;
+      for (const auto& [source, target] : attrs_.source_target_pairs) {
+        if (!sources.insert(source).second) {
+          return Invalid("source_target_pairs: source ", source, " appears more than once");
+        }
+        if (!targets.insert(target).second) {
+          return Invalid("source_target_pairs: target ", target, " appears more than once");
+        }
+      }
+    }
+    const Shape operand = WithoutLayout(Op(0));
+    if (!start) return operand;
+    return Shape::Tuple({operand, operand, Shape::Scalar(U32), Shape::Scalar(U32)});
+  }
+
+  absl::StatusOr<Shape> CollectiveBroadcast() const {
+    AOT_RETURN_IF_ERROR(ExpectSomeArrayOperands());
+    AOT_RETURN_IF_ERROR(CollectiveGroupSize(/*uniform=*/false).status());
+    return OperandsAsResult(OperandShapes());
+  }
+
+  // all-reduce-done (the start's shape, `element` < 0), all-gather-done and
+  // collective-permute-done (element 1 of the start's tuple).
+  absl::StatusOr<Shape> AsyncDone(HloOpcode start, int64_t element) const {
+    if (hlo_.operand(0)->opcode() != start) {
+      return Invalid(OperandDesc(0), " must be the ", HloOpcodeString(start),
+                     " this completes; got a ", HloOpcodeString(hlo_.operand(0)->opcode()));
+    }
+    if (element < 0) return WithoutLayout(Op(0));
+    if (!Op(0).IsTuple() || static_cast<int64_t>(Op(0).tuple_shapes().size()) <= element) {
+      return Invalid(OperandDesc(0), " has shape ", Str(Op(0)), "; expected a tuple with element ",
+                     element);
+    }
+    return WithoutLayout(Op(0).tuple_shapes(element));
+  }
+
   const HloInstruction& hlo_;
   const HloAttributes& attrs_;
   const HloOpcode opcode_;
@@ -1648,10 +1872,11 @@ class Inferrer {
 absl::StatusOr<Shape> InferShape(const HloInstruction& instruction) {
   absl::StatusOr<Shape> result = Inferrer(instruction).Run();
   if (!result.ok()) {
-    return absl::Status(
-        result.status().code(),
-        absl::StrCat("instruction '", instruction.name(), "' (",
-                     HloOpcodeString(instruction.opcode()), "): ", result.status().message()));
+    const std::string prefix = absl::StrCat("instruction '", instruction.name(), "' (",
+                                            HloOpcodeString(instruction.opcode()), "): ");
+    // Errors of collective_ops.h name the instruction already.
+    if (absl::StartsWith(result.status().message(), prefix)) return result;
+    return absl::Status(result.status().code(), absl::StrCat(prefix, result.status().message()));
   }
   return result;
 }

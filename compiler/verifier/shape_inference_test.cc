@@ -1629,5 +1629,187 @@ TEST(ShapeInferenceTest, ScalarsAndEmptyArrays) {
                               absl::StrCat(kAddF32, kLtF32))));
 }
 
+// ---------------------------------------------------------------------------
+// Collectives. The group size comes from the module's replica_count and
+// num_partitions.
+
+std::string Replicated(int replicas, int partitions, absl::string_view body,
+                       absl::string_view computations = kAddF32) {
+  return absl::StrCat("HloModule test, replica_count=", replicas, ", num_partitions=", partitions,
+                      "\n", computations, "\nENTRY main {\n", body, "\n}\n");
+}
+
+TEST(ShapeInferenceTest, AllReduceKeepsTheOperandShapes) {
+  EXPECT_TRUE(Infers(Replicated(4, 1, R"(
+  p = f32[2,3] parameter(0)
+  ROOT ar = f32[2,3] all-reduce(p), replica_groups={{0,1},{2,3}}, to_apply=add_f32)"),
+                     "ar", "f32[2,3]"));
+  EXPECT_TRUE(Infers(Replicated(2, 1, R"(
+  p = f32[2] parameter(0)
+  q = f32[5] parameter(1)
+  ROOT ar = (f32[2], f32[5]) all-reduce(p, q), replica_groups={}, to_apply=add_f32)"),
+                     "ar", "(f32[2], f32[5])"));
+  EXPECT_TRUE(Infers(Replicated(2, 1, R"(
+  p = f32[2] parameter(0)
+  s = f32[2] all-reduce-start(p), replica_groups={}, to_apply=add_f32
+  ROOT d = f32[2] all-reduce-done(s))"),
+                     "d", "f32[2]"));
+  // The reduction must be (T, T) -> T of the operand's element type.
+  EXPECT_TRUE(FailsWith(Replicated(2, 1, R"(
+  p = s32[2] parameter(0)
+  ROOT ar = s32[2] all-reduce(p), replica_groups={}, to_apply=add_f32)"),
+                        {"instruction 'ar' (all-reduce): to_apply computation 'add_f32' must be a "
+                         "binary computation (s32[], s32[]) -> s32[]"}));
+  EXPECT_TRUE(FailsWith(Replicated(2, 1, R"(
+  p = f32[2] parameter(0)
+  ROOT ar = f32[2] all-reduce(p), replica_groups={})"),
+                        {"expects 1 called computation (to_apply) but has 0"}));
+  EXPECT_TRUE(FailsWith(Replicated(2, 1, R"(
+  p = f32[2] parameter(0)
+  ROOT d = f32[2] all-reduce-done(p))"),
+                        {"instruction 'd' (all-reduce-done): operand 0 'p' must be the "
+                         "all-reduce-start this completes; got a parameter"}));
+}
+
+TEST(ShapeInferenceTest, AllGatherMultipliesItsDimensionByTheGroupSize) {
+  EXPECT_TRUE(Infers(Replicated(4, 1, R"(
+  p = f32[2,3] parameter(0)
+  ROOT ag = f32[2,12] all-gather(p), replica_groups={}, dimensions={1})"),
+                     "ag", "f32[2,12]"));
+  EXPECT_TRUE(Infers(Replicated(4, 1, R"(
+  p = f32[2,3] parameter(0)
+  ROOT ag = f32[4,3] all-gather(p), replica_groups=[2,2]<=[4], dimensions={0})"),
+                     "ag", "f32[4,3]"));
+  // Cross-replica-and-partition: a group is its replicas times every partition.
+  EXPECT_TRUE(Infers(Replicated(2, 2, R"(
+  p = f32[3] parameter(0)
+  ROOT ag = f32[6] all-gather(p), channel_id=1, replica_groups={{0},{1}}, dimensions={0})"),
+                     "ag", "f32[6]"));
+  EXPECT_TRUE(Infers(Replicated(2, 1, R"(
+  p = f32[3] parameter(0)
+  q = s32[1,2] parameter(1)
+  ROOT ag = (f32[6], s32[2,2]) all-gather(p, q), replica_groups={}, dimensions={0})"),
+                     "ag", "(f32[6], s32[2,2])"));
+  EXPECT_TRUE(Infers(Replicated(2, 1, R"(
+  p = f32[3] parameter(0)
+  s = (f32[3], f32[6]) all-gather-start(p), replica_groups={}, dimensions={0}
+  ROOT d = f32[6] all-gather-done(s))"),
+                     "s", "(f32[3], f32[6])"));
+  EXPECT_TRUE(Infers(Replicated(2, 1, R"(
+  p = f32[3] parameter(0)
+  q = f32[1] parameter(1)
+  s = ((f32[3], f32[1]), (f32[6], f32[2])) all-gather-start(p, q), replica_groups={}, dimensions={0}
+  ROOT d = (f32[6], f32[2]) all-gather-done(s))"),
+                     "d", "(f32[6], f32[2])"));
+  EXPECT_TRUE(FailsWith(Replicated(4, 1, R"(
+  p = f32[3] parameter(0)
+  ROOT ag = f32[6] all-gather(p), replica_groups={}, dimensions={0})"),
+                        {"declared shape f32[6] does not match the inferred shape f32[12]"}));
+  EXPECT_TRUE(FailsWith(Replicated(4, 1, R"(
+  p = f32[3] parameter(0)
+  ROOT ag = f32[6] all-gather(p), replica_groups={{0,1},{2},{3}}, dimensions={0})"),
+                        {"have groups of different sizes"}));
+  EXPECT_TRUE(FailsWith(Replicated(2, 1, R"(
+  p = f32[3] parameter(0)
+  ROOT ag = f32[6] all-gather(p), replica_groups={}, dimensions={1})"),
+                        {"dimension 1 is out of range for operand 0 'p' (f32[3])"}));
+}
+
+TEST(ShapeInferenceTest, ReduceScatterDividesItsDimension) {
+  EXPECT_TRUE(Infers(Replicated(4, 1, R"(
+  p = f32[8,2] parameter(0)
+  ROOT rs = f32[2,2] reduce-scatter(p), replica_groups={}, dimensions={0}, to_apply=add_f32)"),
+                     "rs", "f32[2,2]"));
+  EXPECT_TRUE(FailsWith(Replicated(3, 1, R"(
+  p = f32[8,2] parameter(0)
+  ROOT rs = f32[2,2] reduce-scatter(p), replica_groups={}, dimensions={0}, to_apply=add_f32)"),
+                        {"instruction 'rs' (reduce-scatter): dimension 0 of operand 0 'p' "
+                         "(f32[8,2]) has size 8, not a multiple of the group size 3"}));
+}
+
+TEST(ShapeInferenceTest, AllToAllArrayAndTupleForms) {
+  EXPECT_TRUE(Infers(Replicated(4, 1, R"(
+  p = f32[8,3] parameter(0)
+  ROOT a = f32[8,3] all-to-all(p), replica_groups={}, dimensions={0})"),
+                     "a", "f32[8,3]"));
+  EXPECT_TRUE(FailsWith(Replicated(4, 1, R"(
+  p = f32[6,3] parameter(0)
+  ROOT a = f32[6,3] all-to-all(p), replica_groups={}, dimensions={0})"),
+                        {"has size 6, not a multiple of the group size 4"}));
+  EXPECT_TRUE(Infers(Replicated(2, 1, R"(
+  p = f32[3] parameter(0)
+  q = f32[3] parameter(1)
+  ROOT a = (f32[3], f32[3]) all-to-all(p, q), replica_groups={})"),
+                     "a", "(f32[3], f32[3])"));
+  EXPECT_TRUE(FailsWith(Replicated(2, 1, R"(
+  p = f32[3] parameter(0)
+  q = f32[4] parameter(1)
+  ROOT a = (f32[3], f32[4]) all-to-all(p, q), replica_groups={})"),
+                        {"operand 1 has shape f32[4] but operand 0 has f32[3]"}));
+  EXPECT_TRUE(FailsWith(Replicated(4, 1, R"(
+  p = f32[3] parameter(0)
+  q = f32[3] parameter(1)
+  ROOT a = (f32[3], f32[3]) all-to-all(p, q), replica_groups={})"),
+                        {"takes one operand per group member (4) but has 2"}));
+}
+
+TEST(ShapeInferenceTest, CollectivePermuteAndBroadcastKeepTheShape) {
+  EXPECT_TRUE(Infers(Replicated(2, 1, R"(
+  p = f32[3] parameter(0)
+  ROOT cp = f32[3] collective-permute(p), source_target_pairs={{0,1},{1,0}})"),
+                     "cp", "f32[3]"));
+  EXPECT_TRUE(Infers(Replicated(2, 1, R"(
+  p = f32[3] parameter(0)
+  s = (f32[3], f32[3], u32[], u32[]) collective-permute-start(p), source_target_pairs={{0,1}}
+  ROOT d = f32[3] collective-permute-done(s))"),
+                     "s", "(f32[3], f32[3], u32[], u32[])"));
+  EXPECT_TRUE(FailsWith(Replicated(4, 1, R"(
+  p = f32[3] parameter(0)
+  ROOT cp = f32[3] collective-permute(p), source_target_pairs={{0,1},{2,1}})"),
+                        {"instruction 'cp' (collective-permute): source_target_pairs "
+                         "{{0,1},{2,1}} (cross-replica, 4 replicas x 1 partition): target 1 "
+                         "appears more than once"}));
+  EXPECT_TRUE(FailsWith(Replicated(2, 1, R"(
+  p = f32[3] parameter(0)
+  ROOT cp = f32[3] collective-permute(p), source_target_pairs={{0,2}})"),
+                        {"replica 2 is out of range [0, 2)"}));
+  EXPECT_TRUE(Infers(Replicated(4, 1, R"(
+  p = f32[3] parameter(0)
+  ROOT cb = f32[3] collective-broadcast(p), replica_groups={{0,1},{2,3}})"),
+                     "cb", "f32[3]"));
+  EXPECT_TRUE(Infers(Replicated(2, 1, R"(
+  ROOT r = u32[] replica-id())"),
+                     "r", "u32[]"));
+}
+
+TEST(ShapeInferenceTest, BadReplicaGroupsAreNamed) {
+  // The error of CollectiveParticipantGroups, prefixed once.
+  auto module = ParseHloModule(Replicated(4, 1, R"(
+  p = f32[2] parameter(0)
+  ROOT ar = f32[2] all-reduce(p), replica_groups={{0,1},{1,2,3}}, to_apply=add_f32)"));
+  ASSERT_TRUE(module.ok()) << module.status();
+  absl::StatusOr<Shape> inferred = InferShape(*(*module)->entry_computation()->root_instruction());
+  ASSERT_FALSE(inferred.ok());
+  EXPECT_EQ(inferred.status().message(),
+            "instruction 'ar' (all-reduce): replica_groups {{0,1},{1,2,3}} (cross-replica, 4 "
+            "replicas x 1 partition): replica 1 appears more than once");
+  EXPECT_TRUE(FailsWith(Replicated(4, 1, R"(
+  p = f32[2] parameter(0)
+  ROOT ar = f32[2] all-reduce(p), replica_groups={{0,1}}, to_apply=add_f32)"),
+                        {"computation 'main': instruction 'ar' (all-reduce): replica_groups "
+                         "{{0,1}} (cross-replica, 4 replicas x 1 partition): replica 2 is in no "
+                         "group"}));
+  EXPECT_TRUE(FailsWith(Replicated(2, 1, R"(
+  p = f32[2] parameter(0)
+  ROOT ar = f32[2] all-reduce(p), replica_groups={}, use_global_device_ids=true, to_apply=add_f32)"),
+                        {"use_global_device_ids=true needs a channel_id"}));
+  // Partition ids in cross-partition mode (a channel on all-to-all).
+  EXPECT_TRUE(FailsWith(Replicated(2, 2, R"(
+  p = f32[2] parameter(0)
+  ROOT a = f32[2] all-to-all(p), channel_id=1, replica_groups={{0,1,2}}, dimensions={0})"),
+                        {"(cross-partition, 2 replicas x 2 partitions): partition 2 is out of "
+                         "range [0, 2)"}));
+}
+
 }  // namespace
 }  // namespace aot
