@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/backend/buffer_assignment.h"
+#include "compiler/backend/collective_emission.h"
 #include "compiler/backend/cudnn_convolution.h"
 #include "compiler/backend/embedded_constants.h"
 #include "compiler/backend/thunk_emitter.h"
@@ -102,6 +103,22 @@ bool EmissionFlagOn(const EmissionFlag& flag, const CompileOptions& options) {
   return flag.enabled_by_default || absl::c_linear_search(options.emission_flags, flag.name);
 }
 
+// "<what> is behind the emission flag 'F' (--xla_aot_F=true), off by
+// default until <support + 14 days> ...": what a compile that needs a flag
+// that is off reports.
+absl::Status FlagOffError(absl::string_view what, const EmissionFlag& flag, absl::string_view why) {
+  std::string until = flag.runtime_support_since;
+  if (auto support = Date::Parse(flag.runtime_support_since); support.ok()) {
+    until = support->MinusDays(-kForwardWindowDays).ToString();
+  }
+  const std::string on = absl::StrCat(EmissionFlagCommandLine(flag.name), "=true");
+  return absl::UnimplementedError(absl::StrCat(
+      what, " is behind the emission flag '", flag.name, "' (", on, "), off by default until ",
+      until, " (", kForwardWindowDays, " days after its runtime support on ",
+      flag.runtime_support_since, ") since ", why, "; pass ", on, " (or --emission_flags=",
+      flag.name, ") if every runtime that will load the artifact is at least that new"));
+}
+
 absl::Status CheckEmissionFlags(const HloModule& module, const CompileOptions& options) {
   for (const std::string& name : options.emission_flags) {
     if (FindEmissionFlag(name) == nullptr) {
@@ -116,12 +133,17 @@ absl::Status CheckEmissionFlags(const HloModule& module, const CompileOptions& o
       absl::string_view opcode = HloOpcodeString(i->opcode());
       const EmissionFlag* flag = EmissionFlagForOpcode(opcode);
       if (flag == nullptr || EmissionFlagOn(*flag, options)) continue;
-      return absl::UnimplementedError(absl::StrCat(
-          "instruction '", i->name(), "' (", opcode, "): the opcode is behind the emission flag '",
-          flag->name, "', off by default until ", kForwardWindowDays,
-          " days after its runtime support (", flag->runtime_support_since,
-          "), since older runtimes reject it; pass --emission_flags=", flag->name,
-          " if every runtime that will load the artifact is at least that new"));
+      return FlagOffError(absl::StrCat("instruction '", i->name(), "' (", opcode, "): the opcode"),
+                          *flag, "older runtimes reject it");
+    }
+  }
+  if (ParticipantCount(module) > 1) {
+    const EmissionFlag* flag = FindEmissionFlag("emit_collectives");
+    if (!EmissionFlagOn(*flag, options)) {
+      return FlagOffError(absl::StrCat("the module's ", module.config().replica_count,
+                                       " replicas x ", module.config().num_partitions,
+                                       " partitions (a multi-participant executable)"),
+                          *flag, "older runtimes would run it as one replica");
     }
   }
   return absl::OkStatus();
@@ -288,6 +310,7 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
       target.platform() == PLATFORM_CUDA &&
       EmissionFlagOn(*FindEmissionFlag("emit_cudnn_convolution"), options);
   if (cudnn_convolutions) AOT_RETURN_IF_ERROR(PackCudnnFilters(&m).status());
+  AOT_RETURN_IF_ERROR(MakeCollectiveDimensionsMajor(&m).status());
   m.Renumber();
   AOT_RETURN_IF_ERROR(CheckModuleSupported(m, target.platform()));
   AOT_RETURN_IF_ERROR(CheckEmissionFlags(m, options));
@@ -319,6 +342,7 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
   *e.mutable_abi_version() = AbiVersionFor(target);
   *e.mutable_hlo_module()->mutable_hlo_module() = m.ToProto();
   *e.mutable_hlo_module()->mutable_config() = m.ConfigToProto();
+  if (ParticipantCount(m) > 1) *e.mutable_device_assignment() = DeviceAssignmentFor(m);
   ElideEmbeddedConstantPayloads(&e);
   AOT_RETURN_IF_ERROR(AddEntryInterface(m, *assignment, &e));
   AddMetadata(target, options, &e);

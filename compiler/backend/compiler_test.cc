@@ -12,6 +12,7 @@
 #include "compiler/backend/embedded_constants.h"
 #include "compiler/hlo/hlo_parser.h"
 #include "compiler/interpreter/evaluator.h"
+#include "compiler/interpreter/replicated_evaluator.h"
 #include "compiler/target/target_config.h"
 #include "compiler/tooling/literal_execution.h"
 #include "compiler/tooling/random_literal.h"
@@ -36,6 +37,14 @@ std::vector<std::filesystem::path> CorpusFiles() {
   return files;
 }
 
+// The options a corpus module compiles with: a module of several replicas
+// (the collectives suite) needs emit_collectives, as its golden targets set.
+CompileOptions CorpusCompileOptions(const HloModule& module) {
+  CompileOptions options;
+  if (module.config().replica_count > 1) options.emission_flags = {"emit_collectives"};
+  return options;
+}
+
 std::unique_ptr<HloModule> Parse(const std::filesystem::path& path) {
   auto text = ReadFileToString(path.string());
   EXPECT_TRUE(text.ok()) << text.status();
@@ -54,6 +63,7 @@ TEST(CompilerTest, EveryCorpusModuleMatchesTheInterpreterOnHost) {
     SCOPED_TRACE(path.string());
     auto module = Parse(path);
     ASSERT_NE(module, nullptr);
+    if (module->config().replica_count > 1) continue;  // MultiReplicaCorpusModules...
     auto compiled = Compile(*module, *target);
     ASSERT_TRUE(compiled.ok()) << compiled.status();
     // Through bytes, as a deployment would.
@@ -87,6 +97,114 @@ TEST(CompilerTest, EveryCorpusModuleMatchesTheInterpreterOnHost) {
     ++checked;
   }
   EXPECT_GE(checked, 25);
+}
+
+// The collectives suite (emit_collectives on): every module, compiled for
+// the host with 2, 4 and 8 replicas (where its groups allow: the verifier
+// refuses groups that do not fit), runs on that many threads and matches
+// the multi-replica interpreter replica by replica. Each module runs with
+// its own replica count at least.
+TEST(CompilerTest, MultiReplicaCorpusModulesMatchTheInterpreterWith2And4And8Replicas) {
+  auto target = ShippedTargetConfig("host-x86-64-v2");
+  ASSERT_TRUE(target.ok());
+  auto client = Client::Create("host");
+  ASSERT_TRUE(client.ok());
+  CompileOptions options;
+  options.emission_flags = {"emit_collectives"};
+  int modules = 0, runs = 0;
+  for (const auto& path : CorpusFiles()) {
+    auto module = Parse(path);
+    ASSERT_NE(module, nullptr);
+    if (module->config().replica_count <= 1) continue;
+    ++modules;
+    const int64_t own = module->config().replica_count;
+    for (int64_t replicas : {2, 4, 8}) {
+      SCOPED_TRACE(absl::StrCat(path.string(), " with ", replicas, " replicas"));
+      module->mutable_config()->replica_count = replicas;
+      auto compiled = Compile(*module, *target, options);
+      if (!compiled.ok() && replicas != own &&
+          compiled.status().code() == absl::StatusCode::kInvalidArgument) {
+        continue;  // groups or shapes written for another replica count (the verifier)
+      }
+      ASSERT_TRUE(compiled.ok()) << compiled.status();
+      EXPECT_EQ((*compiled)->proto().device_assignment().replica_count(), replicas);
+      auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
+      ASSERT_TRUE(executable.ok()) << executable.status();
+      std::vector<std::vector<Literal>> args;
+      for (int64_t r = 0; r < replicas; ++r) args.push_back(RandomArguments(*module, 7 + r));
+      auto expected = EvaluateReplicated(*module, args);
+      ASSERT_TRUE(expected.ok()) << expected.status();
+      auto actual = ExecuteReplicatedWithLiterals(**executable, args);
+      ASSERT_TRUE(actual.ok()) << actual.status();
+      ASSERT_EQ(actual->size(), static_cast<size_t>(replicas));
+      for (int64_t r = 0; r < replicas; ++r) {
+        EXPECT_TRUE(CompareLiteralsWithDefaultTolerance((*expected)[r], (*actual)[r]).ok())
+            << "replica " << r << ": "
+            << CompareLiteralsWithDefaultTolerance((*expected)[r], (*actual)[r]);
+      }
+      ++runs;
+    }
+    module->mutable_config()->replica_count = own;
+    // Device-less for CUDA too.
+    auto h100 = ShippedTargetConfig("h100");
+    ASSERT_TRUE(h100.ok());
+    CompileOptions cuda = options;
+    cuda.compile_cubin = false;
+    auto on_cuda = Compile(*module, *h100, cuda);
+    EXPECT_TRUE(on_cuda.ok()) << path << ": " << on_cuda.status();
+  }
+  EXPECT_GE(modules, 8);
+  // Each at its own count, and those whose groups and shapes allow it at 2
+  // or 8 replicas too (7 more runs today).
+  EXPECT_GE(runs, modules + 7);
+}
+
+// Off by default: a module with collectives, or of several replicas, does
+// not compile; the error names the flag as the command line takes it and
+// the date it may turn on by default.
+TEST(CompilerTest, CollectivesNeedTheirEmissionFlag) {
+  auto target = ShippedTargetConfig("host-x86-64-v2");
+  ASSERT_TRUE(target.ok());
+  for (const char* name : {"golden/modules/collectives/all_reduce_sum.hlo",
+                           "golden/modules/collectives/replica_id_scale.hlo"}) {
+    SCOPED_TRACE(name);
+    auto module = Parse(name);
+    ASSERT_NE(module, nullptr);
+    auto compiled = Compile(*module, *target);
+    ASSERT_FALSE(compiled.ok());
+    EXPECT_EQ(compiled.status().code(), absl::StatusCode::kUnimplemented);
+    EXPECT_THAT(compiled.status().message(), HasSubstr("--xla_aot_emit_collectives=true"));
+    EXPECT_THAT(compiled.status().message(), HasSubstr("off by default until 2026-12-17"));
+  }
+  // One replica, the flag off: an all-reduce is still a collective opcode.
+  auto single = ParseHloModule(R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[4] parameter(0)
+  ROOT r = f32[4] all-reduce(x), replica_groups={}, to_apply=add
+})");
+  ASSERT_TRUE(single.ok()) << single.status();
+  EXPECT_THAT(Compile(**single, *target).status().message(),
+              HasSubstr("instruction 'r' (all-reduce)"));
+  // On: one participant, no device assignment, the thunk runs as a copy.
+  CompileOptions options;
+  options.emission_flags = {"emit_collectives"};
+  auto compiled = Compile(**single, *target, options);
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  EXPECT_FALSE((*compiled)->proto().has_device_assignment());
+  auto client = Client::Create("host");
+  ASSERT_TRUE(client.ok());
+  auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  std::vector<Literal> args = RandomArguments(**single, 3);
+  auto out = ExecuteWithLiterals(**executable, args);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_TRUE(CompareLiterals(args[0], *out, Tolerance{}).ok());
 }
 
 TEST(CompilerTest, CompilationIsDeterministic) {
@@ -525,7 +643,7 @@ TEST(CompilerTest, EveryCorpusModuleCompilesForCudaDeviceLess) {
       SCOPED_TRACE(absl::StrCat(spec, " ", path.string()));
       auto module = Parse(path);
       ASSERT_NE(module, nullptr);
-      auto compiled = Compile(*module, *target);
+      auto compiled = Compile(*module, *target, CorpusCompileOptions(*module));
       ASSERT_TRUE(compiled.ok()) << compiled.status();
       const ExecutableProto& e = (*compiled)->proto();
       EXPECT_EQ(e.capability().cuda().major(),
@@ -564,7 +682,7 @@ TEST(CompilerTest, EveryCorpusModuleCompilesForEveryHostIsaLevel) {
       SCOPED_TRACE(absl::StrCat(spec, " ", path.string()));
       auto module = Parse(path);
       ASSERT_NE(module, nullptr);
-      auto compiled = Compile(*module, *target);
+      auto compiled = Compile(*module, *target, CorpusCompileOptions(*module));
       ASSERT_TRUE(compiled.ok()) << compiled.status();
       EXPECT_EQ(compiled.value()->proto().capability().host().isa_level(),
                 target->device_description().capability().host().isa_level());

@@ -7,6 +7,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "compiler/backend/collective_emission.h"
 #include "compiler/backend/cudnn_convolution.h"
 #include "compiler/hlo/hlo_computation.h"
 #include "runtime/ffi/ffi_registry.h"
@@ -102,6 +103,10 @@ absl::Status ThunkEmitter::EmitComputation(const HloComputation& computation,
 absl::Status ThunkEmitter::EmitInstruction(const HloInstruction& instr,
                                            google::protobuf::RepeatedPtrField<ThunkProto>* out) {
   // Compile() checked every instruction with CheckSupported before emission.
+  if (EmitsCollectiveThunk(instr)) {
+    AOT_ASSIGN_OR_RETURN(*out->Add(), EmitCollectiveThunk(instr, assignment_));
+    return absl::OkStatus();
+  }
   switch (instr.opcode()) {
     case HloOpcode::kParameter:
     case HloOpcode::kConstant:

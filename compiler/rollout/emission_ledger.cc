@@ -36,6 +36,18 @@ const std::vector<EmissionFlag>& EmissionLedger() {
                       "needed; runtimes before its support do not know the thunk kind",
        .runtime_support_since = "2026-12-02",
        .enabled_by_default = false},
+      {.name = "emit_collectives",
+       .description = "multi-replica executables: collective thunks (all-reduce, all-gather, "
+                      "reduce-scatter, all-to-all, collective-permute, collective-broadcast, "
+                      "replica-id, partition-id) and ExecutableProto.device_assignment; off, a "
+                      "module with collectives or more than one replica does not compile; "
+                      "runtimes before its support do not know the thunk kinds",
+       .runtime_support_since = "2026-12-03",
+       .enabled_by_default = false,
+       .hlo_opcodes = {"all-reduce", "all-reduce-start", "all-reduce-done", "all-gather",
+                       "all-gather-start", "all-gather-done", "reduce-scatter", "all-to-all",
+                       "collective-permute", "collective-permute-start", "collective-permute-done",
+                       "collective-broadcast"}},
   };
   return *ledger;
 }
@@ -45,6 +57,10 @@ const EmissionFlag* FindEmissionFlag(absl::string_view name) {
     if (f.name == name) return &f;
   }
   return nullptr;
+}
+
+std::string EmissionFlagCommandLine(absl::string_view name) {
+  return absl::StrCat("--xla_aot_", name);
 }
 
 const EmissionFlag* EmissionFlagForOpcode(absl::string_view opcode) {

@@ -37,6 +37,10 @@ const std::vector<EmissionFlag>& EmissionLedger();
 // The ledger's flag of that name, or nullptr.
 const EmissionFlag* FindEmissionFlag(absl::string_view name);
 
+// The flag as tools take it on the command line: "--xla_aot_<name>" (XLA's
+// debug-option style; --xla_aot_emit_collectives=true turns it on).
+std::string EmissionFlagCommandLine(absl::string_view name);
+
 // The ledger's flag gating the HLO opcode (text spelling), or nullptr.
 const EmissionFlag* EmissionFlagForOpcode(absl::string_view opcode);
 

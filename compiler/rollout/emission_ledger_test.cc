@@ -48,6 +48,29 @@ TEST(EmissionLedgerTest, FlagsOfTheSecondDecemberMayTurnOnFourteenDaysAfterSuppo
   }
 }
 
+// emit_collectives: runtime support landed on 2026-12-03 (release
+// 2026-12-03); switching its default on before 2026-12-17 is blocked.
+TEST(EmissionLedgerTest, CollectivesMayTurnOnFourteenDaysAfterTheirSupport) {
+  const EmissionFlag* shipped = FindEmissionFlag("emit_collectives");
+  ASSERT_NE(shipped, nullptr);
+  EXPECT_FALSE(shipped->enabled_by_default);
+  EXPECT_EQ(shipped->runtime_support_since, "2026-12-03");
+  EmissionFlag switched = *shipped;
+  switched.enabled_by_default = true;
+  for (const char* day : {"2026-12-03", "2026-12-16"}) {
+    SCOPED_TRACE(day);
+    switched.enabled_since = day;
+    auto early = CheckEmissionLedger({switched}, day);
+    ASSERT_TRUE(early.ok());
+    ASSERT_EQ(early->size(), 1u);
+    EXPECT_EQ((*early)[0].rule, "EMITTED_TOO_EARLY");
+  }
+  switched.enabled_since = "2026-12-17";
+  auto later = CheckEmissionLedger({switched}, "2026-12-17");
+  ASSERT_TRUE(later.ok());
+  EXPECT_TRUE(later->empty());
+}
+
 TEST(EmissionLedgerTest, OnByDefaultTenDaysAfterRuntimeSupportIsBlocked) {
   EmissionFlag f = NewThunkKind();
   f.enabled_by_default = true;

@@ -12,6 +12,7 @@
 #include "compiler/backend/compiler_stages.h"
 #include "compiler/hlo/hlo_module_loader.h"
 #include "compiler/passes/hlo_pass.h"
+#include "compiler/rollout/emission_ledger.h"
 #include "compiler/target/target_config.h"
 #include "compiler/target/target_selection.h"
 #include "compiler/tooling/support_table.h"
@@ -209,6 +210,13 @@ void AddEmissionFlagsFlag(FlagSet& flags, std::vector<std::string>* out) {
                 "Emission flags of the staged rollout to turn on for this compile "
                 "(comma-separated; see the README's staged rollout): the artifact may then hold "
                 "constructs that runtimes released before the flag's runtime support reject.");
+  for (const EmissionFlag& f : EmissionLedger()) {
+    flags.AddListToggle(
+        EmissionFlagCommandLine(f.name).substr(2), out, f.name,
+        absl::StrCat("The emission flag ", f.name, " (runtime support ", f.runtime_support_since,
+                     f.enabled_by_default ? ", on by default" : ", off by default",
+                     "): ", f.description, "."));
+  }
 }
 
 std::string ListPassesText() {

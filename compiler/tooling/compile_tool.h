@@ -35,8 +35,9 @@ struct CompileToolFlags {
 // Registers aotc's flags on `flags`, bound to `out`.
 void AddCompileToolFlags(FlagSet& flags, CompileToolFlags* out);
 
-// --emission_flags=a,b, which aotc and aot-run share (CompileOptions::
-// emission_flags).
+// --emission_flags=a,b and --xla_aot_<flag>=true|false for every flag of
+// the ledger, which aotc, aot-run and aot-compat generate share
+// (CompileOptions::emission_flags).
 void AddEmissionFlagsFlag(FlagSet& flags, std::vector<std::string>* out);
 
 // The --list-passes text: every pass and the default pipeline's stages.

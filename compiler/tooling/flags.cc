@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/cord.h"
 #include "absl/strings/numbers.h"
@@ -46,6 +47,24 @@ void FlagSet::AddBool(absl::string_view name, bool* value, std::string help) {
 }
 void FlagSet::AddList(absl::string_view name, std::vector<std::string>* values, std::string help) {
   Add(name, Kind::kList, values, std::move(help), "");
+}
+
+void FlagSet::AddListToggle(absl::string_view name, std::vector<std::string>* values,
+                            std::string item, std::string help) {
+  Add(name, Kind::kToggle, values, std::move(help), "false");
+  flags_.back().item = std::move(item);
+}
+
+void FlagSet::SetBool(Flag& flag, bool value) {
+  flag.set = true;
+  if (flag.kind == Kind::kBool) {
+    *static_cast<bool*>(flag.target) = value;
+    return;
+  }
+  auto* list = static_cast<std::vector<std::string>*>(flag.target);
+  std::erase(*list, flag.item);
+  if (value) list->push_back(flag.item);
+  if (!absl::c_linear_search(toggled_lists_, flag.target)) toggled_lists_.push_back(flag.target);
 }
 
 FlagSet::Flag* FlagSet::Find(absl::string_view name) {
@@ -94,15 +113,17 @@ absl::Status FlagSet::Assign(Flag& flag, absl::string_view value) {
       *static_cast<double*>(flag.target) = v;
       break;
     }
-    case Kind::kBool: {
+    case Kind::kBool:
+    case Kind::kToggle: {
       auto v = ParseBool(value);
       if (!v.ok()) return bad("a boolean (use true/false)");
-      *static_cast<bool*>(flag.target) = *v;
+      SetBool(flag, *v);
       break;
     }
     case Kind::kList: {
       auto* list = static_cast<std::vector<std::string>*>(flag.target);
-      if (!flag.set) list->clear();  // the first occurrence replaces defaults
+      // The first occurrence replaces defaults (not what a toggle added).
+      if (!flag.set && !absl::c_linear_search(toggled_lists_, flag.target)) list->clear();
       for (absl::string_view item : absl::StrSplit(value, ',')) {
         if (!item.empty()) list->emplace_back(item);
       }
@@ -148,9 +169,8 @@ absl::StatusOr<std::vector<std::string>> FlagSet::Parse(const std::vector<std::s
     Flag* flag = Find(normalized);
     if (flag == nullptr && !has_value && normalized.rfind("no", 0) == 0) {
       Flag* negated = Find(normalized.substr(2));
-      if (negated != nullptr && negated->kind == Kind::kBool) {
-        *static_cast<bool*>(negated->target) = false;
-        negated->set = true;
+      if (negated != nullptr && (negated->kind == Kind::kBool || negated->kind == Kind::kToggle)) {
+        SetBool(*negated, false);
         continue;
       }
     }
@@ -159,9 +179,8 @@ absl::StatusOr<std::vector<std::string>> FlagSet::Parse(const std::vector<std::s
           absl::StrCat("unknown flag '", arg, "' (see ", program_, " --help)"));
     }
     if (!has_value) {
-      if (flag->kind == Kind::kBool) {
-        *static_cast<bool*>(flag->target) = true;
-        flag->set = true;
+      if (flag->kind == Kind::kBool || flag->kind == Kind::kToggle) {
+        SetBool(*flag, true);
         continue;
       }
       if (i + 1 >= args.size()) {
@@ -180,7 +199,7 @@ std::string FlagSet::Help() const {
   if (!flags_.empty()) absl::StrAppend(&out, "\nFlags:\n");
   for (const Flag& f : flags_) {
     std::string head = absl::StrCat("  --", f.name);
-    if (f.kind != Kind::kBool) absl::StrAppend(&head, "=VALUE");
+    if (f.kind != Kind::kBool && f.kind != Kind::kToggle) absl::StrAppend(&head, "=VALUE");
     if (!f.alias.empty()) absl::StrAppend(&head, ", -", f.alias);
     absl::StrAppend(&out, head, "\n      ", f.help);
     if (!f.default_text.empty()) {

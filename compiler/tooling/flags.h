@@ -35,6 +35,12 @@ class FlagSet {
   // Repeatable; each occurrence may also hold a comma-separated list.
   void AddList(absl::string_view name, std::vector<std::string>* values, std::string help);
 
+  // A boolean flag that adds `item` to `values` when true and removes it
+  // when false (--name, --name=true, --noname, --name=false), for lists
+  // that also have a flag of their own.
+  void AddListToggle(absl::string_view name, std::vector<std::string>* values, std::string item,
+                     std::string help);
+
   // Parses argv[first..argc). Returns the positional arguments.
   absl::StatusOr<std::vector<std::string>> Parse(int argc, char** argv, int first = 1);
   absl::StatusOr<std::vector<std::string>> Parse(const std::vector<std::string>& args);
@@ -53,7 +59,7 @@ class FlagSet {
   const std::string& program() const { return program_; }
 
  private:
-  enum class Kind { kString, kInt, kDouble, kBool, kList };
+  enum class Kind { kString, kInt, kDouble, kBool, kList, kToggle };
   struct Flag {
     std::string name;
     std::string alias;
@@ -62,7 +68,9 @@ class FlagSet {
     std::string help;
     std::string default_text;
     bool set = false;
+    std::string item;  // kToggle
   };
+  void SetBool(Flag& flag, bool value);
   void Add(absl::string_view name, Kind kind, void* target, std::string help,
            std::string default_text);
   Flag* Find(absl::string_view name);
@@ -72,6 +80,7 @@ class FlagSet {
   std::string synopsis_;
   std::string description_;
   std::vector<Flag> flags_;
+  std::vector<void*> toggled_lists_;  // a toggle wrote them: a list flag appends
   bool help_requested_ = false;
 };
 

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "runtime/executable/replicated_execution.h"
 #include "runtime/shape_util.h"
 #include "support/status_macros.h"
 
@@ -45,7 +46,8 @@ absl::StatusOr<std::vector<const Literal*>> ArgumentLeaves(
 }  // namespace
 
 absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
-                                            absl::Span<const Literal> hlo_arguments) {
+                                            absl::Span<const Literal> hlo_arguments,
+                                            const ExecuteOptions& options) {
   AOT_ASSIGN_OR_RETURN(std::vector<const Literal*> arguments,
                        ArgumentLeaves(executable, hlo_arguments));
   const auto& params = executable.parameters();
@@ -83,7 +85,7 @@ absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
       result_spans.emplace_back(absl::MakeSpan(physical_results[i]));
     }
   }
-  AOT_RETURN_IF_ERROR(executable.ExecuteInto(spans, result_spans));
+  AOT_RETURN_IF_ERROR(executable.ExecuteInto(spans, result_spans, options));
   for (int i = 0; i < result.leaves_size(); ++i) {
     if (!physical_results[i].empty()) {
       runtime_shape::PhysicalToLogical(result.leaves(i).shape(), physical_results[i].data(),
@@ -228,6 +230,26 @@ absl::Status CompareLiterals(const Literal& expected, const Literal& actual,
 
 absl::Status CompareLiteralsWithDefaultTolerance(const Literal& expected, const Literal& actual) {
   return Compare(expected, actual, nullptr, "");
+}
+
+absl::StatusOr<std::vector<Literal>> ExecuteReplicatedWithLiterals(
+    const Executable& executable, absl::Span<const std::vector<Literal>> arguments,
+    absl::Duration collective_timeout) {
+  const int64_t participants = executable.participant_count();
+  if (static_cast<int64_t>(arguments.size()) != participants) {
+    return absl::InvalidArgumentError(absl::StrCat("the executable runs on ", participants,
+                                                   " replicas, got arguments for ",
+                                                   arguments.size()));
+  }
+  std::vector<Literal> results(participants);
+  ReplicatedExecuteOptions options;
+  options.collective_timeout = collective_timeout;
+  AOT_RETURN_IF_ERROR(RunParticipants(
+      executable, options, [&](int64_t p, const ExecuteOptions& execute) -> absl::Status {
+        AOT_ASSIGN_OR_RETURN(results[p], ExecuteWithLiterals(executable, arguments[p], execute));
+        return absl::OkStatus();
+      }));
+  return results;
 }
 
 }  // namespace aot

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "compiler/hlo/literal.h"
 #include "runtime/executable/executable.h"
@@ -17,8 +18,17 @@ namespace aot {
 // depth-first, as the executable takes it; leaves already flattened are
 // accepted too): converts each argument to its parameter's physical layout, and the result leaves
 // back into a Literal (a tuple when the result shape is one).
+// `options` as Executable::ExecuteInto's (a participant's share of a
+// multi-participant execution carries its CollectiveParams).
 absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
-                                            absl::Span<const Literal> arguments);
+                                            absl::Span<const Literal> arguments,
+                                            const ExecuteOptions& options = {});
+
+// A multi-participant executable run on Literals: participant i on
+// `arguments[i]` (RunParticipants); returns participant i's result at [i].
+absl::StatusOr<std::vector<Literal>> ExecuteReplicatedWithLiterals(
+    const Executable& executable, absl::Span<const std::vector<Literal>> arguments,
+    absl::Duration collective_timeout = absl::Seconds(60));
 
 // Physical argument and result buffers for one executable, made once from
 // Literals (64-byte aligned, so the host runtime reads the arguments in

@@ -1,5 +1,6 @@
 #include "compiler/tooling/run_tool.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -12,11 +13,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
+#include "absl/time/time.h"
 #include "compiler/backend/compiler.h"
 #include "compiler/backend/embedded_constants.h"
 #include "compiler/hlo/hlo_module.h"
 #include "compiler/hlo/hlo_module_loader.h"
 #include "compiler/interpreter/evaluator.h"
+#include "compiler/interpreter/replicated_evaluator.h"
 #include "compiler/target/target_config.h"
 #include "compiler/target/target_selection.h"
 #include "compiler/tooling/compile_tool.h"
@@ -26,6 +30,7 @@
 #include "compiler/tooling/random_literal.h"
 #include "compiler/tooling/run_summary.h"
 #include "compiler/verifier/hlo_verifier.h"
+#include "nlohmann/json.hpp"
 #include "runtime/executable/client.h"
 #include "support/file_io.h"
 #include "support/status_macros.h"
@@ -56,9 +61,53 @@ struct Options {
   bool require_execution = false;
   bool have_inputs = false;
   std::string inputs_path;
-  std::vector<Literal> input_values;
+  // {"arguments": [...]}: one list, every participant's. {"replicas":
+  // [{"arguments": [...]}, ...]}: one list per participant.
+  std::vector<std::vector<Literal>> input_values;
+  bool inputs_per_replica = false;
+  int64_t num_replicas = 0;  // 0: the module's replica_count
+  absl::Duration collective_timeout = absl::Seconds(60);
   std::vector<std::string> emission_flags;
 };
+
+// Seeds of the random arguments: participant p's parameter i uses
+// seed + kReplicaSeedStride * p + i (participant 0 as a one-replica run).
+constexpr uint64_t kReplicaSeedStride = 1000;
+
+struct RunInputs {
+  bool per_replica = false;
+  std::vector<std::vector<Literal>> values;  // one list, or one per replica
+};
+
+// aot-run's --inputs: {"arguments": [...]} or {"replicas": [{"arguments":
+// [...]}, ...]}; each list in literal_json.h's format.
+absl::StatusOr<RunInputs> ParseRunInputs(absl::string_view text) {
+  RunInputs inputs;
+  nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!json.is_object() || !json.contains("replicas")) {
+    AOT_ASSIGN_OR_RETURN(std::vector<Literal> values, ParseLiteralsJson(text, "arguments"));
+    inputs.values.push_back(std::move(values));
+    return inputs;
+  }
+  if (json.contains("arguments")) {
+    return absl::InvalidArgumentError("give \"arguments\" or \"replicas\", not both");
+  }
+  const nlohmann::json& replicas = json["replicas"];
+  if (!replicas.is_array() || replicas.empty()) {
+    return absl::InvalidArgumentError(
+        "\"replicas\" must be a non-empty list of {\"arguments\": [...]} objects");
+  }
+  inputs.per_replica = true;
+  for (size_t r = 0; r < replicas.size(); ++r) {
+    auto values = ParseLiteralsJson(replicas[r].dump(), "arguments");
+    if (!values.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("replicas[", r, "].", values.status().message()));
+    }
+    inputs.values.push_back(*std::move(values));
+  }
+  return inputs;
+}
 
 // Per-file outcome: 0, or the exit code with the error already reported.
 class Runner {
@@ -72,14 +121,30 @@ class Runner {
   // interpreted), then run.
   int RunModule(const std::string& path, const LoadedHloModule& loaded, size_t index, size_t count);
   int Fail(const absl::Status& status, int code) { return ReportToolError(kProgram, status, code); }
-  absl::StatusOr<std::vector<Literal>> Arguments(const std::string& path,
-                                                 const std::vector<Shape>& shapes);
+  // The first execution failed with `status`: a machine that cannot
+  // execute the platform reports the run as skipped (0, or 1 with
+  // --require_execution); anything else is a failure.
+  int NotExecuted(const std::string& path, const std::string& label, const Shape& result_shape,
+                  double load_ms, const absl::Status& status);
+  // The comparison's verdict: 0, or 1 with the mismatch reported.
+  int MismatchExitCode(const std::string& path, const ReferenceOutcome& reference);
+  // Each participant's arguments (`participants` lists).
+  absl::StatusOr<std::vector<std::vector<Literal>>> Arguments(const std::string& path,
+                                                              const std::vector<Shape>& shapes,
+                                                              int64_t participants);
   int Interpret(const std::string& path, const HloModule& module, size_t index, size_t count);
+  // A multi-participant executable: every participant on its own thread,
+  // compared replica by replica with the multi-replica interpreter.
+  int ExecuteReplicas(const std::string& path, const Executable& exe, const Shape& result_shape,
+                      double load_ms, const std::vector<std::vector<Literal>>& arguments,
+                      const HloModule* reference_module, size_t index, size_t count);
   int Execute(const std::string& path, RunPlatform platform, const std::string* serialized,
               const ExecutableProto* proto, const HloModule* reference_module, size_t index,
               size_t count);
   absl::StatusOr<const Client*> ClientFor(RunPlatform platform);
   int WriteOutputs(Literal result, size_t index, size_t count);
+  // {"replicas": [{"results": [...]}, ...]}
+  int WriteReplicaOutputs(const std::vector<Literal>& results, size_t index, size_t count);
   void PrintValues(const Literal& result);
 
   Options options_;
@@ -96,19 +161,34 @@ absl::StatusOr<const Client*> Runner::ClientFor(RunPlatform platform) {
   return raw;
 }
 
-absl::StatusOr<std::vector<Literal>> Runner::Arguments(const std::string& path,
-                                                       const std::vector<Shape>& shapes) {
-  if (options_.have_inputs) {
-    auto grouped = UnflattenLiterals(shapes, options_.input_values);
-    if (!grouped.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(options_.inputs_path, " does not fit module ",
-                                                     path, ": ", grouped.status().message()));
-    }
-    return grouped;
+absl::StatusOr<std::vector<std::vector<Literal>>> Runner::Arguments(
+    const std::string& path, const std::vector<Shape>& shapes, int64_t participants) {
+  std::vector<std::vector<Literal>> arguments;
+  if (options_.have_inputs && options_.inputs_per_replica &&
+      static_cast<int64_t>(options_.input_values.size()) != participants) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(options_.inputs_path, " gives arguments for ", options_.input_values.size(),
+                     " replica(s); ", path, " runs on ", participants, " participant(s)"));
   }
-  std::vector<Literal> arguments;
-  for (size_t i = 0; i < shapes.size(); ++i) {
-    arguments.push_back(RandomLiteral(shapes[i], options_.seed + i));
+  for (int64_t p = 0; p < participants; ++p) {
+    if (options_.have_inputs) {
+      const std::vector<Literal>& leaves =
+          options_.input_values[options_.inputs_per_replica ? p : 0];
+      auto grouped = UnflattenLiterals(shapes, leaves);
+      if (!grouped.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(options_.inputs_path,
+                         options_.inputs_per_replica ? absl::StrCat(" replicas[", p, "]") : "",
+                         " does not fit module ", path, ": ", grouped.status().message()));
+      }
+      arguments.push_back(*std::move(grouped));
+      continue;
+    }
+    std::vector<Literal> own;
+    for (size_t i = 0; i < shapes.size(); ++i) {
+      own.push_back(RandomLiteral(shapes[i], options_.seed + kReplicaSeedStride * p + i));
+    }
+    arguments.push_back(std::move(own));
   }
   return arguments;
 }
@@ -132,6 +212,46 @@ int Runner::WriteOutputs(Literal result, size_t index, size_t count) {
   return 0;
 }
 
+int Runner::NotExecuted(const std::string& path, const std::string& label,
+                        const Shape& result_shape, double load_ms, const absl::Status& status) {
+  if (!IsCannotExecute(status)) return Fail(WithPath(path, status), 1);
+  std::printf("%s\n",
+              FormatSkippedRunSummary(label, result_shape, load_ms, status.message()).c_str());
+  std::fflush(stdout);
+  if (options_.require_execution) {
+    return Fail(WithPath(path, absl::FailedPreconditionError(
+                                   absl::StrCat("--require_execution: ", status.message()))),
+                1);
+  }
+  Note(absl::StrCat(path, ": loaded and validated, not executed (no device here)",
+                    options_.outputs_path.empty() ? "" : "; no results to write"));
+  return 0;
+}
+
+int Runner::MismatchExitCode(const std::string& path, const ReferenceOutcome& reference) {
+  if (reference.result != ReferenceResult::kMismatch) return 0;
+  return Fail(
+      WithPath(path, absl::InternalError(absl::StrCat(
+                         "result differs from the reference interpreter: ", reference.detail))),
+      1);
+}
+
+int Runner::WriteReplicaOutputs(const std::vector<Literal>& results, size_t index, size_t count) {
+  if (options_.outputs_path.empty()) return 0;
+  const std::string out_path = OutputPathFor(options_.outputs_path, index, count);
+  // Each replica's entry is LiteralsToJson's own object, so the format of a
+  // result list is written once.
+  std::vector<std::string> entries;
+  for (const Literal& result : results) {
+    entries.push_back(std::string(absl::StripTrailingAsciiWhitespace(
+        LiteralsToJson(absl::MakeConstSpan(&result, 1), "results"))));
+  }
+  const std::string json =
+      absl::StrCat("{\"replicas\": [\n", absl::StrJoin(entries, ",\n"), "\n]}\n");
+  if (absl::Status s = WriteFileAtomically(out_path, json); !s.ok()) return Fail(s, 1);
+  return 0;
+}
+
 std::vector<Shape> EntryParameterShapes(const HloModule& module) {
   std::vector<Shape> shapes;
   for (const HloInstruction* p : module.entry_computation()->parameter_instructions()) {
@@ -143,11 +263,30 @@ std::vector<Shape> EntryParameterShapes(const HloModule& module) {
 // The reference interpreter alone (the tool's original behaviour and line).
 int Runner::Interpret(const std::string& path, const HloModule& module, size_t index,
                       size_t count) {
-  auto arguments = Arguments(path, EntryParameterShapes(module));
+  const int64_t participants = module.config().replica_count * module.config().num_partitions;
+  auto arguments = Arguments(path, EntryParameterShapes(module), participants);
   if (!arguments.ok()) return Fail(arguments.status(), 2);
+  if (participants > 1) {
+    ReplicatedEvaluationOptions evaluation;
+    evaluation.timeout = options_.collective_timeout;
+    const auto start = std::chrono::steady_clock::now();
+    auto results = EvaluateReplicated(module, *arguments, evaluation);
+    const double ms = MillisSince(start);
+    if (!results.ok()) return Fail(WithPath(path, results.status()), 1);
+    std::printf("%s: %s in %.3f ms (interpreter, %lld participants)\n", module.name().c_str(),
+                (*results)[0].shape().ToString(false).c_str(), ms,
+                static_cast<long long>(participants));
+    if (options_.print) {
+      for (size_t r = 0; r < results->size(); ++r) {
+        std::printf(" replica %zu:\n", r);
+        PrintValues((*results)[r]);
+      }
+    }
+    return WriteReplicaOutputs(*results, index, count);
+  }
   HloEvaluator evaluator;
   const auto start = std::chrono::steady_clock::now();
-  auto result = evaluator.Evaluate(module, *arguments);
+  auto result = evaluator.Evaluate(module, (*arguments)[0]);
   const double ms = MillisSince(start);
   if (!result.ok()) return Fail(WithPath(path, result.status()), 1);
   std::printf("%s: %s in %.3f ms (interpreter)\n", module.name().c_str(),
@@ -192,31 +331,20 @@ int Runner::Execute(const std::string& path, RunPlatform platform, const std::st
       shapes.push_back(*std::move(shape));
     }
   }
-  auto arguments = Arguments(path, shapes);
-  if (!arguments.ok()) return Fail(arguments.status(), 2);
+  auto all_arguments = Arguments(path, shapes, exe.participant_count());
+  if (!all_arguments.ok()) return Fail(all_arguments.status(), 2);
+  if (exe.participant_count() > 1) {
+    return ExecuteReplicas(path, exe, *result_shape, load_ms, *all_arguments, reference_module,
+                           index, count);
+  }
+  const std::vector<Literal>* arguments = &(*all_arguments)[0];
 
   RunTiming timing;
   timing.load_ms = load_ms;
   auto start = std::chrono::steady_clock::now();
   auto result = ExecuteWithLiterals(exe, *arguments);
   timing.first_ms = MillisSince(start);
-  if (!result.ok()) {
-    if (IsCannotExecute(result.status())) {
-      std::printf(
-          "%s\n",
-          FormatSkippedRunSummary(path, *result_shape, load_ms, result.status().message()).c_str());
-      std::fflush(stdout);
-      if (options_.require_execution) {
-        return Fail(WithPath(path, absl::FailedPreconditionError(absl::StrCat(
-                                       "--require_execution: ", result.status().message()))),
-                    1);
-      }
-      Note(absl::StrCat(path, ": loaded and validated, not executed (no device here)",
-                        options_.outputs_path.empty() ? "" : "; no results to write"));
-      return 0;
-    }
-    return Fail(WithPath(path, result.status()), 1);
-  }
+  if (!result.ok()) return NotExecuted(path, path, *result_shape, load_ms, result.status());
   // Steady state: the buffers made once, each iteration the execution
   // alone (as a server that keeps its buffers runs it).
   auto prepared = PreparedExecution::Create(exe, *arguments);
@@ -252,18 +380,74 @@ int Runner::Execute(const std::string& path, RunPlatform platform, const std::st
   if (int rc = WriteOutputs(*std::move(result), index, count); rc != 0) {
     return rc;
   }
-  if (reference.result == ReferenceResult::kMismatch) {
-    return Fail(
-        WithPath(path, absl::InternalError(absl::StrCat(
-                           "result differs from the reference interpreter: ", reference.detail))),
-        1);
+  return MismatchExitCode(path, reference);
+}
+
+int Runner::ExecuteReplicas(const std::string& path, const Executable& exe,
+                            const Shape& result_shape, double load_ms,
+                            const std::vector<std::vector<Literal>>& arguments,
+                            const HloModule* reference_module, size_t index, size_t count) {
+  const int64_t participants = exe.participant_count();
+  const std::string label = absl::StrCat(path, " (", participants, " participants)");
+  RunTiming timing;
+  timing.load_ms = load_ms;
+  auto start = std::chrono::steady_clock::now();
+  auto results = ExecuteReplicatedWithLiterals(exe, arguments, options_.collective_timeout);
+  timing.first_ms = MillisSince(start);
+  if (!results.ok()) {
+    return NotExecuted(path, label, result_shape, load_ms, results.status());
   }
-  return 0;
+  // Steady state: all participants again, each iteration timed whole (the
+  // threads' start and the rendezvous included).
+  std::vector<double> steady;
+  for (int64_t i = 0; i < options_.iterations; ++i) {
+    start = std::chrono::steady_clock::now();
+    auto again = ExecuteReplicatedWithLiterals(exe, arguments, options_.collective_timeout);
+    steady.push_back(MillisSince(start));
+    if (!again.ok()) return Fail(WithPath(path, again.status()), 1);
+  }
+  timing.steady_ms = MedianMs(std::move(steady));
+
+  ReferenceOutcome reference;
+  if (!options_.reference) {
+    reference = SkippedReference("");
+  } else if (reference_module == nullptr) {
+    reference = SkippedReference("the executable embeds no HLO module");
+  } else {
+    ReplicatedEvaluationOptions evaluation;
+    evaluation.timeout = options_.collective_timeout;
+    auto expected = EvaluateReplicated(*reference_module, arguments, evaluation);
+    if (!expected.ok()) {
+      return Fail(WithPath(path, absl::Status(expected.status().code(),
+                                              absl::StrCat("reference interpreter: ",
+                                                           expected.status().message()))),
+                  1);
+    }
+    // Replica by replica; the first mismatch is the outcome.
+    for (int64_t r = 0; r < participants; ++r) {
+      reference = CompareWithReference((*expected)[r], (*results)[r]);
+      if (reference.result == ReferenceResult::kMismatch) {
+        reference.detail = absl::StrCat("replica ", r, ": ", reference.detail);
+        break;
+      }
+    }
+  }
+  std::printf("%s\n", FormatRunSummary(label, result_shape, timing, reference).c_str());
+  if (options_.print) {
+    for (int64_t r = 0; r < participants; ++r) {
+      std::printf(" replica %lld:\n", static_cast<long long>(r));
+      PrintValues((*results)[r]);
+    }
+  }
+  std::fflush(stdout);
+  if (int rc = WriteReplicaOutputs(*results, index, count); rc != 0) return rc;
+  return MismatchExitCode(path, reference);
 }
 
 int Runner::RunModule(const std::string& path, const LoadedHloModule& loaded, size_t index,
                       size_t count) {
-  const HloModule& module = *loaded.module;
+  HloModule& module = *loaded.module;
+  if (options_.num_replicas > 0) module.mutable_config()->replica_count = options_.num_replicas;
   if (!loaded.elided_constants.empty()) {
     Note(absl::StrCat(path, ": constant(s) ", absl::StrJoin(loaded.elided_constants, ", "),
                       " had elided values; filled with seeded random values (seed ", options_.seed,
@@ -312,6 +496,16 @@ int Runner::RunFile(const std::string& path, size_t index, size_t count) {
     if (as_module.ok()) return RunModule(path, *as_module, index, count);
     if (!proto.ok()) return Fail(WithPath(path, proto.status()), 2);
   }
+  const int64_t compiled_replicas =
+      std::max<int64_t>(proto->device_assignment().replica_count(), 1);
+  if (options_.num_replicas > 0 && options_.num_replicas != compiled_replicas) {
+    // A serialized executable's device assignment is fixed at compile time.
+    return Fail(WithPath(path, absl::InvalidArgumentError(absl::StrCat(
+                                   "--num_replicas=", options_.num_replicas,
+                                   ": the executable was compiled for ", compiled_replicas,
+                                   " replica(s); compile its HLO for another count"))),
+                2);
+  }
   std::unique_ptr<HloModule> embedded;
   if (proto->hlo_module().hlo_module().computations_size() > 0) {
     // Large constants are stored once, in `binary`: the embedded module
@@ -355,9 +549,19 @@ void AddRunToolFlags(FlagSet& flags, RunToolFlags* out) {
                   "Target to compile HLO for: a shipped spec name or a .txtpb "
                   "(default: the best host-x86-64-vN here; h100 for cuda).");
   flags.AddString("inputs", &out->inputs_path,
-                  "JSON file with the arguments ({\"arguments\": [...]}).");
+                  "JSON file with the arguments: {\"arguments\": [...]} (every replica gets "
+                  "them) or {\"replicas\": [{\"arguments\": [...]}, ...]} (one entry per "
+                  "replica). Without it, random arguments (replica r: seed + 1000 r).");
   flags.AddString("outputs", &out->outputs_path,
-                  "Write the results as JSON ({\"results\": [...]}) to this file.");
+                  "Write the results as JSON ({\"results\": [...]}; several replicas: "
+                  "{\"replicas\": [{\"results\": [...]}, ...]}) to this file.");
+  flags.AddInt("num_replicas", &out->num_replicas,
+               "Replicas to compile the HLO for and run, each on its own thread meeting at "
+               "the collectives (default: the module's replica_count; a serialized "
+               "executable runs on the replicas it was compiled for).");
+  flags.AddInt("collective_timeout_ms", &out->collective_timeout_ms,
+               "How long a replica waits at a collective for the others before every "
+               "participant fails with DeadlineExceeded.");
   flags.AddInt("iterations", &out->iterations,
                "Steady-state runs after the first; their median is reported.");
   flags.AddInt("seed", &out->seed, "Seed of the random arguments and of elided constants' values.");
@@ -412,6 +616,14 @@ int RunTool(const RunToolFlags& flags, const std::vector<std::string>& positiona
   if (flags.iterations < 1 || flags.iterations > 1000000) {
     return usage(absl::StrCat("--iterations=", flags.iterations, ": need 1 to 1000000"));
   }
+  if (flags.num_replicas < 0 || flags.num_replicas > 1024) {
+    return usage(absl::StrCat("--num_replicas=", flags.num_replicas,
+                              ": need 1 to 1024 (0: the module's replica_count)"));
+  }
+  if (flags.collective_timeout_ms < 1) {
+    return usage(
+        absl::StrCat("--collective_timeout_ms=", flags.collective_timeout_ms, ": need at least 1"));
+  }
   if (positional.empty()) {
     return usage(absl::StrCat("no HLO module or executable given (see ", kProgram, " --help)"));
   }
@@ -426,15 +638,18 @@ int RunTool(const RunToolFlags& flags, const std::vector<std::string>& positiona
   options.require_execution = flags.require_execution;
   options.inputs_path = flags.inputs_path;
   options.emission_flags = flags.emission_flags;
+  options.num_replicas = flags.num_replicas;
+  options.collective_timeout = absl::Milliseconds(flags.collective_timeout_ms);
   options.have_inputs = !flags.inputs_path.empty();
   if (options.have_inputs) {
     auto text = ReadFileToString(flags.inputs_path);
     if (!text.ok()) return ReportToolError(kProgram, text.status(), 2);
-    auto parsed = ParseLiteralsJson(*text, "arguments");
+    auto parsed = ParseRunInputs(*text);
     if (!parsed.ok()) {
       return ReportToolError(kProgram, WithPath(flags.inputs_path, parsed.status()), 2);
     }
-    options.input_values = *std::move(parsed);
+    options.inputs_per_replica = parsed->per_replica;
+    options.input_values = std::move(parsed->values);
   } else {
     Note(absl::StrCat("no --inputs: using random arguments (seed ", flags.seed, ")"));
   }

@@ -71,6 +71,39 @@ count_body {
 // Entry bodies for the opcodes that are not plain elementwise ops.
 const std::map<std::string, std::string>& SpecialProbes() {
   static const auto* probes = new std::map<std::string, std::string>{
+      // Collectives, as one replica has them (the table probes the
+      // defaults: their emission flag is off).
+      {"all-reduce",
+       "a = f32[4] parameter(0)\n ROOT r = f32[4] all-reduce(a), "
+       "replica_groups={}, to_apply=add_f32"},
+      {"all-reduce-start",
+       "a = f32[4] parameter(0)\n ROOT r = f32[4] all-reduce-start(a), "
+       "replica_groups={}, to_apply=add_f32"},
+      {"all-reduce-done",
+       "a = f32[4] parameter(0)\n s = f32[4] all-reduce-start(a), "
+       "replica_groups={}, to_apply=add_f32\n ROOT r = f32[4] all-reduce-done(s)"},
+      {"all-gather",
+       "a = f32[4] parameter(0)\n ROOT r = f32[4] all-gather(a), "
+       "replica_groups={}, dimensions={0}"},
+      {"all-gather-start",
+       "a = f32[4] parameter(0)\n ROOT r = (f32[4], f32[4]) "
+       "all-gather-start(a), replica_groups={}, dimensions={0}"},
+      {"all-gather-done",
+       "a = f32[4] parameter(0)\n s = (f32[4], f32[4]) all-gather-start(a), "
+       "replica_groups={}, dimensions={0}\n ROOT r = f32[4] all-gather-done(s)"},
+      {"reduce-scatter",
+       "a = f32[4] parameter(0)\n ROOT r = f32[4] reduce-scatter(a), "
+       "replica_groups={}, dimensions={0}, to_apply=add_f32"},
+      {"all-to-all",
+       "a = f32[4] parameter(0)\n ROOT r = f32[4] all-to-all(a), "
+       "replica_groups={}, dimensions={0}"},
+      {"collective-permute-start",
+       "a = f32[4] parameter(0)\n ROOT r = (f32[4], f32[4], u32[], u32[]) "
+       "collective-permute-start(a), source_target_pairs={{0,0}}"},
+      {"collective-permute-done",
+       "a = f32[4] parameter(0)\n s = (f32[4], f32[4], u32[], u32[]) "
+       "collective-permute-start(a), source_target_pairs={{0,0}}\n"
+       " ROOT r = f32[4] collective-permute-done(s)"},
       {"bitcast", "p = f32[2,3] parameter(0)\n ROOT r = f32[6] bitcast(p)"},
       {"bitcast-convert", "p = f32[4] parameter(0)\n ROOT r = s32[4] bitcast-convert(p)"},
       {"broadcast", "p = f32[3] parameter(0)\n ROOT r = f32[2,3] broadcast(p), dimensions={1}"},
