@@ -11,8 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "compiler/backend/compiler.h"
+#include "compiler/hlo/hlo_parser.h"
+#include "compiler/rollout/emission_ledger.h"
+#include "compiler/target/target_config.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/descriptor.pb.h"
 #include "gtest/gtest.h"
@@ -213,6 +218,88 @@ TEST_F(GateScenarioTest, NewThunkKindEmitted15DaysAfterRuntimeSupportIsAllowed) 
   EXPECT_TRUE(report.ok()) << Blockers(report);
   // Only the newest release before the window start is current.
   EXPECT_THAT(report.forward_releases, ::testing::ElementsAre("2026-11-15-test"));
+}
+
+// emit_collectives, the staged rollout as shipped: runtime support landed
+// with the release of 2026-12-03; the release of 2026-11-30 before it
+// knows neither the collective thunk kinds nor the device assignment.
+// Switching the flag's default on (the compiler then emits collectives
+// for every module that has them):
+// - on the day of the support: blocked by the ledger (too early) and by
+//   the forward window (the 2026-11-30 release cannot read the artifact);
+// - on 2026-12-17 (support + 14 days): the ledger allows it, and the
+//   forward window checks the 2026-12-03 release; the 2026-11-30 release
+//   is in the window that day only if it was still current when the
+//   window opened, i.e. when the support release was cut on an earlier
+//   day than its date says. Dated 2026-12-03 like the window's first day,
+//   it was current for part of that day, so the gate holds the switch one
+//   more day (as the README says for emit_low_precision_gemm);
+// - on 2026-12-18 the gate passes.
+TEST_F(GateScenarioTest, SwitchingEmitCollectivesOnIsBlockedTodayAndAllowedFourteenDaysLater) {
+  WriteCleanVersion(1, "2026-11-01");
+  ReleaseSnapshot before = Release("2026-11-30");
+  std::erase_if(before.thunk_kinds, [](const std::string& kind) {
+    return kind == "all_reduce" || kind == "all_gather" || kind == "reduce_scatter" ||
+           kind == "all_to_all" || kind == "collective_permute" || kind == "collective_broadcast" ||
+           kind == "replica_id" || kind == "partition_id";
+  });
+  const EmissionFlag* shipped = FindEmissionFlag("emit_collectives");
+  ASSERT_NE(shipped, nullptr);
+  for (const std::string& opcode : shipped->hlo_opcodes) std::erase(before.hlo_opcodes, opcode);
+  WriteRelease(before);  // reads the 2026-11-29 schema: no collective cases
+  ReleaseSnapshot support = Release(shipped->runtime_support_since);
+  WriteSchemaSnapshot("2026-12-03-collectives.binpb", SchemaDescriptorSet());
+  support.descriptor_set = "schema/2026-12-03-collectives.binpb";
+  WriteRelease(support);
+
+  // The compiler's output with the default switched: an all-reduce over 4
+  // replicas.
+  auto module = ParseHloModule(R"(
+HloModule all_reduce, replica_count=4
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[8] parameter(0)
+  ROOT r = f32[8] all-reduce(x), replica_groups={{0,1},{2,3}}, to_apply=add
+})");
+  ASSERT_TRUE(module.ok()) << module.status();
+  CompileOptions compile;
+  compile.emission_flags = {"emit_collectives"};
+  auto compiled = Compile(**module, *ShippedTargetConfig(kTarget), compile);
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  ASSERT_TRUE(absl::c_any_of((*compiled)->proto().thunks(),
+                             [](const ThunkProto& t) { return t.has_all_reduce(); }));
+  current_output_ = {{kTarget, "all_reduce", (*compiled)->SerializeAsString()}};
+  EmissionFlag switched = *shipped;
+  switched.enabled_by_default = true;
+
+  options_.now = shipped->runtime_support_since;  // today: blocked
+  switched.enabled_since = options_.now;
+  options_.ledger = std::vector<EmissionFlag>{switched};
+  GateReport today = Run();
+  EXPECT_FALSE(today.ok());
+  EXPECT_TRUE(today.HasBlocker("ledger", "EMITTED_TOO_EARLY")) << Blockers(today);
+  EXPECT_TRUE(today.HasBlocker("forward", "UNKNOWN_ONEOF_CASE")) << Blockers(today);
+  EXPECT_THAT(Blockers(today), HasSubstr("release 2026-11-30-test"));
+  EXPECT_THAT(Blockers(today), HasSubstr("all_reduce"));
+
+  options_.now = "2026-12-17";  // support + 14 days: the ledger allows it
+  switched.enabled_since = options_.now;
+  options_.ledger = std::vector<EmissionFlag>{switched};
+  GateReport fourteen = Run();
+  EXPECT_FALSE(fourteen.HasBlocker("ledger", "EMITTED_TOO_EARLY")) << Blockers(fourteen);
+  EXPECT_THAT(fourteen.forward_releases,
+              ::testing::ElementsAre("2026-11-30-test", "2026-12-03-test"));
+
+  options_.now = "2026-12-18";  // the 2026-11-30 release out of the window: passes
+  switched.enabled_since = options_.now;
+  options_.ledger = std::vector<EmissionFlag>{switched};
+  GateReport later = Run();
+  EXPECT_TRUE(later.ok()) << Blockers(later);
+  EXPECT_THAT(later.forward_releases, ::testing::ElementsAre("2026-12-03-test"));
 }
 
 // Phase 3 too early: the old form's fallback removed 4 months after the

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -75,8 +76,29 @@ const std::vector<GoldenTarget>& GoldenTargets() {
       {"host-x86-64-v2", "host-x86-64-v2", "host"},
       {"cuda-sm_90", "h100", "cuda"},
       {"cuda-sm_80", "a100", "cuda"},
+      // XLA's collective_ops_* targets: the replica count and the device
+      // in the name; emit_collectives is on for them.
+      {"collective_ops_host_4replica",
+       "host-x86-64-v2",
+       "host",
+       {"collectives"},
+       {"emit_collectives"},
+       4},
+      {"collective_ops_4gpu_h100", "h100", "cuda", {"collectives"}, {"emit_collectives"}, 4},
   };
   return *targets;
+}
+
+std::vector<CorpusModule> ModulesForTarget(const std::vector<CorpusModule>& modules,
+                                           const GoldenTarget& target) {
+  std::vector<CorpusModule> out;
+  for (const CorpusModule& m : modules) {
+    const bool multi_replica = absl::c_linear_search(kMultiReplicaSuites, m.suite);
+    const bool selected =
+        target.suites.empty() ? !multi_replica : absl::c_linear_search(target.suites, m.suite);
+    if (selected) out.push_back(m);
+  }
+  return out;
 }
 
 std::vector<std::string> SelectGoldenTargets(const std::vector<std::string>& requested,

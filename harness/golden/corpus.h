@@ -31,7 +31,23 @@ struct GoldenTarget {
   std::string name;           // "host-x86-64-v3", "cuda-sm_90"
   std::string target_config;  // shipped spec name ("host-x86-64-v3", "h100")
   std::string platform;       // "host" | "cuda"
+  // The corpus suites compiled for the target; empty: every suite but the
+  // multi-replica ones (kMultiReplicaSuites).
+  std::vector<std::string> suites;
+  // Emission flags on for every compile of the target: its goldens hold
+  // what they gate.
+  std::vector<std::string> emission_flags;
+  // The modules' replica count for this target (0: the module's own).
+  int64_t replica_count = 0;
 };
+
+// Suites of multi-replica modules (collectives), compiled only for the
+// targets that name them, like XLA's collective_ops_* golden targets.
+inline constexpr const char* kMultiReplicaSuites[] = {"collectives"};
+
+// The modules of `modules` that `target` compiles (GoldenTarget::suites).
+std::vector<CorpusModule> ModulesForTarget(const std::vector<CorpusModule>& modules,
+                                           const GoldenTarget& target);
 const std::vector<GoldenTarget>& GoldenTargets();
 absl::StatusOr<GoldenTarget> FindGoldenTarget(absl::string_view name);
 // The host golden targets a CPU with `cpu_features` (DetectHostCpuFeatures()

@@ -17,6 +17,7 @@
 #include "compiler/backend/compiler.h"
 #include "compiler/hlo/hlo_parser.h"
 #include "compiler/interpreter/evaluator.h"
+#include "compiler/interpreter/replicated_evaluator.h"
 #include "compiler/target/target_config.h"
 #include "compiler/tooling/literal_execution.h"
 #include "compiler/tooling/random_literal.h"
@@ -122,6 +123,7 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> CompileForTarget(const CorpusMod
   AOT_ASSIGN_OR_RETURN(auto config, ShippedTargetConfig(target.target_config));
   CompileOptions options;
   options.source_path = module.path;
+  options.emission_flags = target.emission_flags;
   auto compiled = Compile(hlo, config, options);
   if (!compiled.ok()) {
     return absl::Status(compiled.status().code(),
@@ -132,16 +134,24 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> CompileForTarget(const CorpusMod
 
 }  // namespace
 
+// The module as `target` compiles it (its replica count).
+absl::StatusOr<std::unique_ptr<HloModule>> ParseForTarget(const CorpusModule& module,
+                                                          const GoldenTarget& target) {
+  AOT_ASSIGN_OR_RETURN(auto hlo, ParseFile(module.path));
+  if (target.replica_count > 0) hlo->mutable_config()->replica_count = target.replica_count;
+  return hlo;
+}
+
 absl::StatusOr<ExecutableProto> CompileCorpusModule(const CorpusModule& module,
                                                     const GoldenTarget& target) {
-  AOT_ASSIGN_OR_RETURN(auto hlo, ParseFile(module.path));
+  AOT_ASSIGN_OR_RETURN(auto hlo, ParseForTarget(module, target));
   AOT_ASSIGN_OR_RETURN(auto compiled, CompileForTarget(module, target, *hlo));
   return compiled->proto();
 }
 
 absl::StatusOr<GoldenArtifact> BuildArtifact(const CorpusModule& module,
                                              const GoldenTarget& target) {
-  AOT_ASSIGN_OR_RETURN(auto hlo, ParseFile(module.path));
+  AOT_ASSIGN_OR_RETURN(auto hlo, ParseForTarget(module, target));
   AOT_ASSIGN_OR_RETURN(auto compiled, CompileForTarget(module, target, *hlo));
   GoldenArtifact artifact;
   artifact.test = module.test;
@@ -149,6 +159,40 @@ absl::StatusOr<GoldenArtifact> BuildArtifact(const CorpusModule& module,
   GoldenIoProto& io = artifact.io;
   io.set_test(module.test);
   io.set_input_seed(module.seed);
+  const int64_t participants = std::max<int64_t>(hlo->config().replica_count, 1) *
+                               std::max<int64_t>(hlo->config().num_partitions, 1);
+  if (participants > 1) {
+    // One set of inputs per participant (seed + participant), and its
+    // results: by running the artifact on the host, from the interpreter on
+    // CUDA (with a tolerance).
+    std::vector<std::vector<Literal>> args;
+    for (int64_t p = 0; p < participants; ++p) {
+      args.push_back(RandomArguments(*hlo, module.seed + static_cast<uint64_t>(p)));
+    }
+    std::vector<Literal> results;
+    Tolerance tolerance{module.atol, module.rtol};
+    if (target.platform == "host") {
+      AOT_ASSIGN_OR_RETURN(auto client, ClientFor(target));
+      AOT_ASSIGN_OR_RETURN(auto executable,
+                           client->DeserializeExecutable(compiled->SerializeAsString()));
+      AOT_ASSIGN_OR_RETURN(results, ExecuteReplicatedWithLiterals(*executable, args));
+    } else {
+      AOT_ASSIGN_OR_RETURN(results, EvaluateReplicated(*hlo, args));
+      if (tolerance.bitwise()) tolerance = ResultTolerance(results[0]);
+    }
+    for (int64_t p = 0; p < participants; ++p) {
+      ReplicaIoProto* replica = io.add_replicas();
+      for (const Literal& arg : args[p]) {
+        for (const Literal& leaf : arg.FlattenLeaves()) *replica->add_arguments() = leaf.ToProto();
+      }
+      for (const Literal& leaf : results[p].FlattenLeaves()) {
+        *replica->add_results() = leaf.ToProto();
+      }
+    }
+    io.set_atol(tolerance.atol);
+    io.set_rtol(tolerance.rtol);
+    return artifact;
+  }
   std::vector<Literal> args = RandomArguments(*hlo, module.seed);
   for (const Literal& arg : args) {
     // As the executable takes them: a tuple-typed argument as its leaves.
@@ -177,19 +221,44 @@ absl::StatusOr<GoldenArtifact> BuildArtifact(const CorpusModule& module,
   return artifact;
 }
 
-absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(const std::string& golden_dir,
-                                                            const std::vector<std::string>& targets,
-                                                            const std::string& date,
-                                                            Progress* progress) {
+namespace {
+
+// `target` with `extra` emission flags on too: sorted, without repeats.
+GoldenTarget WithEmissionFlags(GoldenTarget target, const std::vector<std::string>& extra) {
+  target.emission_flags.insert(target.emission_flags.end(), extra.begin(), extra.end());
+  std::sort(target.emission_flags.begin(), target.emission_flags.end());
+  target.emission_flags.erase(
+      std::unique(target.emission_flags.begin(), target.emission_flags.end()),
+      target.emission_flags.end());
+  return target;
+}
+
+}  // namespace
+
+absl::StatusOr<GoldenTarget> TargetAsGenerated(const std::string& golden_dir,
+                                               const std::string& name) {
+  AOT_ASSIGN_OR_RETURN(GoldenTarget target, FindGoldenTarget(name));
+  auto versions = DiscoverVersions(golden_dir, name);
+  if (!versions.ok()) return target;  // nothing generated yet
+  auto manifest = ReadManifest(VersionDir(golden_dir, name, versions->back()));
+  if (!manifest.ok()) return target;  // verify reports the manifest itself
+  return WithEmissionFlags(std::move(target), manifest->emission_flags);
+}
+
+absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(
+    const std::string& golden_dir, const std::vector<std::string>& targets, const std::string& date,
+    Progress* progress, const std::vector<std::string>& emission_flags) {
   AOT_ASSIGN_OR_RETURN(auto modules, DiscoverModules(golden_dir));
   std::vector<GenerateResult> results;
   for (const std::string& name : targets) {
-    AOT_ASSIGN_OR_RETURN(auto target, FindGoldenTarget(name));
+    AOT_ASSIGN_OR_RETURN(auto own, FindGoldenTarget(name));
+    const GoldenTarget target = WithEmissionFlags(std::move(own), emission_flags);
     std::vector<GoldenArtifact> artifacts;
-    for (const CorpusModule& m : modules) {
+    const std::vector<CorpusModule> selected = ModulesForTarget(modules, target);
+    for (const CorpusModule& m : selected) {
       if (progress != nullptr) {
         progress->Update(absl::StrCat("generate ", name, ": ", m.test), artifacts.size() + 1,
-                         modules.size());
+                         selected.size());
       }
       AOT_ASSIGN_OR_RETURN(auto artifact, BuildArtifact(m, target));
       artifacts.push_back(std::move(artifact));
@@ -239,6 +308,7 @@ absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(const std::string& g
     manifest.compiler_version = BuildGitDescribe();
     manifest.compiler_commit = BuildGitCommit();
     manifest.schema_fingerprint = SchemaFingerprint();
+    manifest.emission_flags = target.emission_flags;
     if (!artifacts.empty()) {
       std::string json;
       google::protobuf::util::JsonPrintOptions json_options;
@@ -258,6 +328,71 @@ absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(const std::string& g
   }
   return results;
 }
+
+namespace {
+
+// Literals from their protos; the error names `what`.
+absl::StatusOr<std::vector<Literal>> FromProtos(
+    const google::protobuf::RepeatedPtrField<LiteralProto>& protos, absl::string_view what) {
+  std::vector<Literal> out;
+  for (const LiteralProto& p : protos) {
+    auto literal = Literal::FromProto(p);
+    if (!literal.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(what, " unreadable: ", literal.status().message()));
+    }
+    out.push_back(*std::move(literal));
+  }
+  return out;
+}
+
+// A multi-replica golden: every participant runs on its recorded inputs;
+// each participant's results are compared with its recorded ones.
+ReplayRecord ReplayReplicated(const Executable& executable, const GoldenArtifact& artifact,
+                              ReplayRecord r) {
+  const GoldenIoProto& io = artifact.io;
+  auto fail = [&](std::string reason) {
+    r.status = ReplayStatus::kFail;
+    r.reason = std::move(reason);
+    return r;
+  };
+  if (io.replicas_size() != executable.participant_count()) {
+    return fail(absl::StrCat("recorded ", io.replicas_size(), " replicas, the executable runs on ",
+                             executable.participant_count()));
+  }
+  std::vector<std::vector<Literal>> args;
+  for (const ReplicaIoProto& replica : io.replicas()) {
+    auto a = FromProtos(replica.arguments(), "recorded input");
+    if (!a.ok()) return fail(std::string(a.status().message()));
+    args.push_back(*std::move(a));
+  }
+  auto start = std::chrono::steady_clock::now();
+  auto results = ExecuteReplicatedWithLiterals(executable, args);
+  r.run_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (!results.ok()) return fail(absl::StrCat("execution failed: ", results.status().message()));
+  Tolerance tolerance{io.atol(), io.rtol()};
+  for (int p = 0; p < io.replicas_size(); ++p) {
+    std::vector<Literal> leaves = (*results)[p].FlattenLeaves();
+    auto expected = FromProtos(io.replicas(p).results(), "recorded output");
+    if (!expected.ok()) return fail(std::string(expected.status().message()));
+    if (leaves.size() != expected->size()) {
+      return fail(absl::StrCat("replica ", p, " produced ", leaves.size(), " results, recorded ",
+                               expected->size()));
+    }
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      if (absl::Status s = CompareLiterals((*expected)[i], leaves[i], tolerance); !s.ok()) {
+        return fail(absl::StrCat("outputs differ from the recorded ones (replica ", p, ", result ",
+                                 i, ", ", tolerance.bitwise() ? "bitwise" : "with tolerance",
+                                 "): ", s.message()));
+      }
+    }
+  }
+  r.status = ReplayStatus::kPass;
+  return r;
+}
+
+}  // namespace
 
 ReplayRecord ReplayArtifact(const GoldenTarget& target, int version, const GoldenArtifact& artifact,
                             const LoadOptions& load_options) {
@@ -294,6 +429,7 @@ ReplayRecord ReplayArtifact(const GoldenTarget& target, int version, const Golde
                             target.platform, " device on this machine");
     return r;
   }
+  if (artifact.io.replicas_size() > 0) return ReplayReplicated(**executable, artifact, r);
   std::vector<Literal> args;
   for (const LiteralProto& a : artifact.io.arguments()) {
     auto literal = Literal::FromProto(a);
@@ -526,8 +662,8 @@ absl::StatusOr<std::vector<CompiledTest>> CompileCorpus(const std::string& golde
   AOT_ASSIGN_OR_RETURN(auto modules, DiscoverModules(golden_dir));
   std::vector<CompiledTest> out;
   for (const std::string& name : targets) {
-    AOT_ASSIGN_OR_RETURN(auto target, FindGoldenTarget(name));
-    for (const CorpusModule& module : modules) {
+    AOT_ASSIGN_OR_RETURN(auto target, TargetAsGenerated(golden_dir, name));
+    for (const CorpusModule& module : ModulesForTarget(modules, target)) {
       if (progress != nullptr) {
         progress->Update(absl::StrCat("compile ", name, ": ", module.test), out.size() + 1,
                          modules.size() * targets.size());

@@ -54,6 +54,12 @@ absl::StatusOr<std::vector<CompiledTest>> CompileCorpus(const std::string& golde
 absl::StatusOr<GoldenArtifact> BuildArtifact(const CorpusModule& module,
                                              const GoldenTarget& target);
 
+// The target as its newest golden version was generated: its own emission
+// flags and those that version's manifest records (verify, the gate and
+// GoldenFileVerification compile it so).
+absl::StatusOr<GoldenTarget> TargetAsGenerated(const std::string& golden_dir,
+                                               const std::string& name);
+
 // --- generate -----------------------------------------------------------
 
 struct GenerateResult {
@@ -67,10 +73,11 @@ struct GenerateResult {
 // output differs from v<N> under verification (or v1 when there is none).
 // `date` (YYYY-MM-DD) is the manifest's created date; `progress` (may be
 // null) shows the module being compiled and a line per target.
-absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(const std::string& golden_dir,
-                                                            const std::vector<std::string>& targets,
-                                                            const std::string& date,
-                                                            Progress* progress = nullptr);
+// `emission_flags` (aot-compat generate --xla_aot_<flag>=true) are switched
+// on for every target on top of its own; the manifest records them.
+absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(
+    const std::string& golden_dir, const std::vector<std::string>& targets, const std::string& date,
+    Progress* progress = nullptr, const std::vector<std::string>& emission_flags = {});
 
 // --- replay -------------------------------------------------------------
 

@@ -280,5 +280,61 @@ TEST_F(GoldenOpsTest, WriteVersionNeverOverwrites) {
   EXPECT_EQ(s.code(), absl::StatusCode::kAlreadyExists);
 }
 
+// aot-compat generate --xla_aot_<flag>=true: the flag is on for the
+// target's compile, the manifest records it, and verify compiles the
+// target as its newest version was generated; generating again without
+// the flag writes the next version.
+TEST_F(GoldenOpsTest, GenerateWithAnEmissionFlagRecordsItAndVerifyHonoursIt) {
+  fs::copy_file("golden/modules/elementwise/donated_accumulate.hlo",
+                root_ / "modules" / "elementwise" / "donated_accumulate.hlo");
+  auto flagged = GenerateGoldens(golden(), {"host-x86-64-v2"}, "2026-05-01", nullptr,
+                                 {"emit_input_output_alias"});
+  ASSERT_TRUE(flagged.ok()) << flagged.status();
+  EXPECT_EQ((*flagged)[0].version, 1);
+  auto manifest = ReadManifest(v(1));
+  ASSERT_TRUE(manifest.ok());
+  EXPECT_THAT(manifest->emission_flags, ElementsAre("emit_input_output_alias"));
+  auto artifact = ReadArtifact(v(1), "donated_accumulate");
+  ASSERT_TRUE(artifact.ok()) << artifact.status();
+  EXPECT_GT(artifact->executable.input_output_aliases_size(), 0);
+  auto verify = VerifyGoldens(golden(), {"host-x86-64-v2"}, false);
+  ASSERT_TRUE(verify.ok()) << verify.status();
+  EXPECT_TRUE((*verify)[0].ok) << (*verify)[0].diff;
+  auto plain = GenerateGoldens(golden(), {"host-x86-64-v2"}, "2026-05-02");
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_TRUE((*plain)[0].wrote);
+  EXPECT_THAT((*plain)[0].message, HasSubstr("donated_accumulate"));
+  auto plain_manifest = ReadManifest(v(2));
+  ASSERT_TRUE(plain_manifest.ok());
+  EXPECT_TRUE(plain_manifest->emission_flags.empty());
+}
+
+// A collective target: only the collectives suite, compiled with
+// emit_collectives (recorded), four replicas' inputs and results per test,
+// replayed on four threads.
+TEST_F(GoldenOpsTest, CollectiveTargetGeneratesAndReplaysPerReplica) {
+  fs::create_directories(root_ / "modules" / "collectives");
+  fs::copy_file("golden/modules/collectives/all_reduce_sum.hlo",
+                root_ / "modules" / "collectives" / "all_reduce_sum.hlo");
+  auto generated = GenerateGoldens(golden(), {"collective_ops_host_4replica"}, "2026-05-01");
+  ASSERT_TRUE(generated.ok()) << generated.status();
+  const std::string dir = VersionDir(golden(), "collective_ops_host_4replica", 1);
+  EXPECT_THAT(ListTests(dir), ElementsAre("all_reduce_sum"));
+  auto manifest = ReadManifest(dir);
+  ASSERT_TRUE(manifest.ok());
+  EXPECT_THAT(manifest->emission_flags, ElementsAre("emit_collectives"));
+  auto artifact = ReadArtifact(dir, "all_reduce_sum");
+  ASSERT_TRUE(artifact.ok());
+  EXPECT_EQ(artifact->executable.device_assignment().replica_count(), 4);
+  EXPECT_EQ(artifact->io.replicas_size(), 4);
+  ReplayOptions options;
+  options.golden_dir = golden();
+  options.targets = {"collective_ops_host_4replica"};
+  auto report = ReplayGoldens(options);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->passed, 1);
+  EXPECT_EQ(report->failed, 0);
+}
+
 }  // namespace
 }  // namespace aot

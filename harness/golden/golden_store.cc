@@ -31,6 +31,7 @@ nlohmann::ordered_json Manifest::ToJson() const {
   j["schema_fingerprint"] = schema_fingerprint;
   j["abi_version"] = abi_version;
   j["target_config"] = target_config;
+  if (!emission_flags.empty()) j["emission_flags"] = emission_flags;
   nlohmann::ordered_json files_json = nlohmann::ordered_json::object();
   for (const auto& [name, sha] : files) files_json[name] = sha;
   j["files"] = files_json;
@@ -53,6 +54,9 @@ absl::StatusOr<Manifest> Manifest::FromJson(const std::string& text, const std::
     m.schema_fingerprint = j.value("schema_fingerprint", "");
     if (j.contains("abi_version")) m.abi_version = j["abi_version"];
     m.target_config = j.value("target_config", "");
+    if (j.contains("emission_flags")) {
+      m.emission_flags = j["emission_flags"].get<std::vector<std::string>>();
+    }
     for (const auto& [name, sha] : j.at("files").items()) {
       m.files[name] = sha.get<std::string>();
     }

@@ -20,8 +20,12 @@ struct Manifest {
   std::string compiler_version;  // git describe
   std::string compiler_commit;
   std::string schema_fingerprint;
-  nlohmann::ordered_json abi_version;        // the artifacts' AbiVersionProto
-  std::string target_config;                 // text proto
+  nlohmann::ordered_json abi_version;  // the artifacts' AbiVersionProto
+  std::string target_config;           // text proto
+  // The emission flags the artifacts were compiled with (the target's own
+  // and aot-compat generate's --xla_aot_<flag>=true), sorted; verify and
+  // the gate compile the target with them. Absent from the JSON when empty.
+  std::vector<std::string> emission_flags;
   std::map<std::string, std::string> files;  // file name -> sha256
 
   nlohmann::ordered_json ToJson() const;

@@ -253,6 +253,65 @@ ENTRY e {
   EXPECT_THAT(Check(Release("2026-12-02"), compiled->SerializeAsString()), IsEmpty());
 }
 
+// emit_collectives: the collective thunk kinds and the device assignment
+// are schema the releases cut before runtime support lack. Against the
+// 2026-11-30 release (and every other release without the thunk kinds)
+// each collective thunk is an error at its field path, and so is the
+// device assignment; a release whose runtime knows the kinds, and this
+// runtime, report nothing.
+TEST(ForwardCheckTest, CollectiveThunksAreErrorsForReleasesBeforeRuntimeSupport) {
+  auto compiled = CompileWithFlag(R"(
+HloModule m, replica_count=4
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[8] parameter(0)
+  ar = f32[8] all-reduce(x), replica_groups={{0,1},{2,3}}, to_apply=add
+  ag = f32[32] all-gather(ar), replica_groups={}, dimensions={0}
+  id = u32[] replica-id()
+  ROOT t = (f32[32], u32[]) tuple(ag, id)
+})",
+                                  "emit_collectives");
+  ASSERT_NE(compiled, nullptr);
+  std::vector<std::string> paths;
+  for (int i = 0; i < compiled->proto().thunks_size(); ++i) {
+    const ThunkProto& t = compiled->proto().thunks(i);
+    if (t.has_all_reduce()) paths.push_back(absl::StrCat("thunks[", i, "].all_reduce"));
+    if (t.has_all_gather()) paths.push_back(absl::StrCat("thunks[", i, "].all_gather"));
+    if (t.has_replica_id()) paths.push_back(absl::StrCat("thunks[", i, "].replica_id"));
+  }
+  ASSERT_EQ(paths.size(), 3u) << compiled->ThunksToString();
+  paths.push_back("device_assignment");
+  const std::string bytes = compiled->SerializeAsString();
+
+  auto errors_at = [](const std::vector<ForwardFinding>& findings, const std::string& path) {
+    return absl::c_any_of(findings, [&](const ForwardFinding& f) {
+      return f.severity == "error" && absl::StartsWith(f.path, path);
+    });
+  };
+  auto releases = LoadReleases("golden");
+  ASSERT_TRUE(releases.ok());
+  int before = 0;
+  for (const auto& [id, findings] : CheckAgainstEachRelease(bytes, "collectives")) {
+    SCOPED_TRACE(id);
+    bool knows = false;
+    for (const ReleaseSnapshot& r : *releases) {
+      if (r.id == id) knows = r.KnowsThunkKind("all_reduce");
+    }
+    for (const std::string& path : paths) {
+      EXPECT_EQ(errors_at(findings, path), !knows)
+          << path << ": " << ::testing::PrintToString(Rules(findings));
+    }
+    if (id == "2026-11-30-ef39c03e") EXPECT_FALSE(knows);
+    before += !knows;
+  }
+  EXPECT_GE(before, 5);  // 2026-11-30 and the four releases of 2026-12-02
+  EXPECT_THAT(Check(Release("2026-12-03"), bytes), IsEmpty());
+}
+
 TEST(ForwardCheckTest, UnparsableBytes) {
   EXPECT_THAT(Rules(Check(Release("2026-11-30"), "\xff\xff\xff")), ElementsAre("UNPARSABLE"));
 }

@@ -44,7 +44,7 @@ std::string GoldenParamName(const ::testing::TestParamInfo<GoldenParam>& info) {
 
 void AotGoldenTest::CheckGolden(const std::string& test) {
   const GoldenParam& p = GetParam();
-  auto target = FindGoldenTarget(p.target);
+  auto target = TargetAsGenerated(p.golden_dir, p.target);
   ASSERT_TRUE(target.ok()) << target.status();
   auto versions = DiscoverVersions(p.golden_dir, p.target);
   ASSERT_TRUE(versions.ok()) << versions.status();

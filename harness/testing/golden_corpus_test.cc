@@ -12,6 +12,8 @@ class HostGoldenTest : public AotGoldenTest {};
 class HostV2GoldenTest : public AotGoldenTest {};
 class CudaGoldenTest : public AotGoldenTest {};
 class CudaSm80GoldenTest : public AotGoldenTest {};
+class CollectiveHostGoldenTest : public AotGoldenTest {};
+class CollectiveGpuGoldenTest : public AotGoldenTest {};
 
 // clang-format off
 #define AOT_GOLDEN_CASES(X)                                                           \
@@ -32,6 +34,15 @@ class CudaSm80GoldenTest : public AotGoldenTest {};
   X(CallNested, "call_nested") X(TopK, "topk") X(Gelu, "gelu")                        \
   X(Bf16Matmul, "bf16_matmul") X(F16Elementwise, "f16_elementwise")                   \
   X(Int8Quantize, "int8_quantize") X(MixedConvert, "mixed_convert")
+// The collectives suite: the multi-replica targets only.
+#define AOT_COLLECTIVE_CASES(X)                                                       \
+  X(AllReduceSum, "all_reduce_sum") X(AllReduceMaxGroups, "all_reduce_max_groups")    \
+  X(AllReduceVariadicProduct, "all_reduce_variadic_product")                          \
+  X(AllGatherMinorDim, "all_gather_minor_dim") X(ReduceScatterSum, "reduce_scatter_sum") \
+  X(AllToAllBlocks, "all_to_all_blocks") X(CollectivePermuteRing, "collective_permute_ring") \
+  X(CollectiveBroadcastGroups, "collective_broadcast_groups")                         \
+  X(ReplicaIdScale, "replica_id_scale") X(AllReduceInWhile, "all_reduce_in_while")    \
+  X(AsyncCollectives, "async_collectives")
 // clang-format on
 
 #define AOT_HOST_CASE(name, test) \
@@ -46,11 +57,19 @@ AOT_GOLDEN_CASES(AOT_HOST_CASE)
 AOT_GOLDEN_CASES(AOT_HOST_V2_CASE)
 AOT_GOLDEN_CASES(AOT_CUDA_CASE)
 AOT_GOLDEN_CASES(AOT_CUDA_SM80_CASE)
+#define AOT_COLLECTIVE_HOST_CASE(name, test) \
+  TEST_P(CollectiveHostGoldenTest, name) { CheckGolden(test); }
+#define AOT_COLLECTIVE_GPU_CASE(name, test) \
+  TEST_P(CollectiveGpuGoldenTest, name) { CheckGolden(test); }
+AOT_COLLECTIVE_CASES(AOT_COLLECTIVE_HOST_CASE)
+AOT_COLLECTIVE_CASES(AOT_COLLECTIVE_GPU_CASE)
 
 INSTANTIATE_AOT_GOLDEN_TESTS(HostGoldenTest, "host-x86-64-v3");
 INSTANTIATE_AOT_GOLDEN_TESTS(HostV2GoldenTest, "host-x86-64-v2");
 INSTANTIATE_AOT_GOLDEN_TESTS(CudaGoldenTest, "cuda-sm_90");
 INSTANTIATE_AOT_GOLDEN_TESTS(CudaSm80GoldenTest, "cuda-sm_80");
+INSTANTIATE_AOT_GOLDEN_TESTS(CollectiveHostGoldenTest, "collective_ops_host_4replica");
+INSTANTIATE_AOT_GOLDEN_TESTS(CollectiveGpuGoldenTest, "collective_ops_4gpu_h100");
 
 }  // namespace
 }  // namespace aot

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/rollout/emission_ledger.h"
+#include "compiler/tooling/compile_tool.h"
 #include "compiler/tooling/flags.h"
 #include "harness/gate/gate.h"
 #include "harness/gate/qualification.h"
@@ -121,9 +122,12 @@ int Generate(int argc, char** argv) {
   flags.AddString("golden_dir", &golden_dir, "The corpus root.");
   flags.AddList("target", &targets, TargetHelp());
   flags.AddString("date", &date, "The 'created' date recorded in MANIFEST.json.");
+  std::vector<std::string> emission_flags;
+  AddEmissionFlagsFlag(flags, &emission_flags);
   flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
   Progress progress;  // on stderr when it is a terminal
-  auto results = GenerateGoldens(golden_dir, SelectGoldenTargets(targets), date, &progress);
+  auto results =
+      GenerateGoldens(golden_dir, SelectGoldenTargets(targets), date, &progress, emission_flags);
   if (!results.ok()) return ReportToolError(kProgram, results.status(), 1);
   for (const GenerateResult& r : *results) {
     std::printf("%-16s %s\n", r.target.c_str(), r.message.c_str());
