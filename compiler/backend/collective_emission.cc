@@ -153,9 +153,8 @@ absl::StatusOr<ThunkProto> EmitCollectiveThunk(const HloInstruction& instr,
   t.mutable_info()->set_profile_annotation(instr.name());
   if (instr.opcode() == HloOpcode::kReplicaId || instr.opcode() == HloOpcode::kPartitionId) {
     AOT_ASSIGN_OR_RETURN(BufferSliceProto slice, assignment.GetSlice(instr));
-    ParticipantIdThunkProto* p = instr.opcode() == HloOpcode::kReplicaId
-                                     ? t.mutable_replica_id()
-                                     : t.mutable_partition_id();
+    ParticipantIdThunkProto* p =
+        instr.opcode() == HloOpcode::kReplicaId ? t.mutable_replica_id() : t.mutable_partition_id();
     *p->mutable_destination() = slice;
     return t;
   }
@@ -236,8 +235,9 @@ absl::StatusOr<ThunkProto> EmitCollectiveThunk(const HloInstruction& instr,
       break;
     }
     default:
-      return Unimplemented(instr, "not a collective this backend emits (async forms are made "
-                                  "synchronous first)");
+      return Unimplemented(instr,
+                           "not a collective this backend emits (async forms are made "
+                           "synchronous first)");
   }
   return t;
 }
