@@ -233,9 +233,10 @@ absl::Status CompareLiteralsWithDefaultTolerance(const Literal& expected, const 
 }
 
 absl::StatusOr<std::vector<Literal>> ExecuteReplicatedWithLiterals(
-    const Executable& executable, absl::Span<const std::vector<Literal>> arguments,
-    absl::Duration collective_timeout) {
-  const int64_t participants = executable.participant_count();
+    absl::Span<const Executable* const> executables,
+    absl::Span<const std::vector<Literal>> arguments, absl::Duration collective_timeout) {
+  AOT_ASSIGN_OR_RETURN(const int64_t participants, ParticipantCount(executables));
+  const Executable& first = *executables[0];
   if (static_cast<int64_t>(arguments.size()) != participants) {
     return absl::InvalidArgumentError(absl::StrCat("the executable runs on ", participants,
                                                    " replicas, got arguments for ",
@@ -245,7 +246,8 @@ absl::StatusOr<std::vector<Literal>> ExecuteReplicatedWithLiterals(
   ReplicatedExecuteOptions options;
   options.collective_timeout = collective_timeout;
   AOT_RETURN_IF_ERROR(RunParticipants(
-      executable, options, [&](int64_t p, const ExecuteOptions& execute) -> absl::Status {
+      first, options, [&](int64_t p, const ExecuteOptions& execute) -> absl::Status {
+        const Executable& executable = *executables[executables.size() == 1 ? 0 : p];
         AOT_ASSIGN_OR_RETURN(results[p], ExecuteWithLiterals(executable, arguments[p], execute));
         return absl::OkStatus();
       }));

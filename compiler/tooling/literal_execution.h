@@ -26,9 +26,18 @@ absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
 
 // A multi-participant executable run on Literals: participant i on
 // `arguments[i]` (RunParticipants); returns participant i's result at [i].
+// `executables`: one every participant runs (the host) or one per
+// participant (CUDA: each loaded on its participant's device).
 absl::StatusOr<std::vector<Literal>> ExecuteReplicatedWithLiterals(
-    const Executable& executable, absl::Span<const std::vector<Literal>> arguments,
+    absl::Span<const Executable* const> executables,
+    absl::Span<const std::vector<Literal>> arguments,
     absl::Duration collective_timeout = absl::Seconds(60));
+inline absl::StatusOr<std::vector<Literal>> ExecuteReplicatedWithLiterals(
+    const Executable& executable, absl::Span<const std::vector<Literal>> arguments,
+    absl::Duration collective_timeout = absl::Seconds(60)) {
+  const Executable* one = &executable;
+  return ExecuteReplicatedWithLiterals(absl::MakeConstSpan(&one, 1), arguments, collective_timeout);
+}
 
 // Physical argument and result buffers for one executable, made once from
 // Literals (64-byte aligned, so the host runtime reads the arguments in

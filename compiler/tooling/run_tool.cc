@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -141,23 +142,24 @@ class Runner {
   int Execute(const std::string& path, RunPlatform platform, const std::string* serialized,
               const ExecutableProto* proto, const HloModule* reference_module, size_t index,
               size_t count);
-  absl::StatusOr<const Client*> ClientFor(RunPlatform platform);
+  // The client of `platform` on device `device_ordinal` (CUDA), made once.
+  absl::StatusOr<const Client*> ClientFor(RunPlatform platform, int device_ordinal = 0);
   int WriteOutputs(Literal result, size_t index, size_t count);
   // {"replicas": [{"results": [...]}, ...]}
   int WriteReplicaOutputs(const std::vector<Literal>& results, size_t index, size_t count);
   void PrintValues(const Literal& result);
 
   Options options_;
-  std::map<RunPlatform, std::unique_ptr<Client>> clients_;
+  std::map<std::pair<RunPlatform, int>, std::unique_ptr<Client>> clients_;
 };
 
-absl::StatusOr<const Client*> Runner::ClientFor(RunPlatform platform) {
-  auto it = clients_.find(platform);
+absl::StatusOr<const Client*> Runner::ClientFor(RunPlatform platform, int device_ordinal) {
+  auto it = clients_.find({platform, device_ordinal});
   if (it != clients_.end()) return it->second.get();
-  AOT_ASSIGN_OR_RETURN(auto client,
-                       Client::Create(platform == RunPlatform::kCuda ? "cuda" : "host"));
+  AOT_ASSIGN_OR_RETURN(auto client, Client::Create(platform == RunPlatform::kCuda ? "cuda" : "host",
+                                                   LoadOptions(), device_ordinal));
   const Client* raw = client.get();
-  clients_.emplace(platform, std::move(client));
+  clients_.emplace(std::make_pair(platform, device_ordinal), std::move(client));
   return raw;
 }
 
@@ -389,10 +391,33 @@ int Runner::ExecuteReplicas(const std::string& path, const Executable& exe,
                             const HloModule* reference_module, size_t index, size_t count) {
   const int64_t participants = exe.participant_count();
   const std::string label = absl::StrCat(path, " (", participants, " participants)");
+  // CUDA: one device per participant (its device assignment's), the
+  // executable loaded on each; the host runs the one loaded executable on
+  // every participant's thread.
+  std::vector<const Executable*> executables = {&exe};
+  std::vector<std::unique_ptr<Executable>> per_device;
+  if (exe.platform()->kind() == PLATFORM_CUDA) {
+    executables.clear();
+    const auto& device_ids = exe.proto().device_assignment().device_ids();
+    for (int64_t p = 0; p < participants; ++p) {
+      const int ordinal = static_cast<int>(p < device_ids.size() ? device_ids[p] : p);
+      auto client = ClientFor(RunPlatform::kCuda, ordinal);
+      if (!client.ok()) return Fail(client.status(), 2);
+      auto loaded = (*client)->Load(exe.proto());
+      if (!loaded.ok()) {
+        return Fail(WithPath(path, absl::Status(loaded.status().code(),
+                                                absl::StrCat("cannot load on CUDA device ", ordinal,
+                                                             ": ", loaded.status().message()))),
+                    1);
+      }
+      executables.push_back(loaded->get());
+      per_device.push_back(*std::move(loaded));
+    }
+  }
   RunTiming timing;
   timing.load_ms = load_ms;
   auto start = std::chrono::steady_clock::now();
-  auto results = ExecuteReplicatedWithLiterals(exe, arguments, options_.collective_timeout);
+  auto results = ExecuteReplicatedWithLiterals(executables, arguments, options_.collective_timeout);
   timing.first_ms = MillisSince(start);
   if (!results.ok()) {
     return NotExecuted(path, label, result_shape, load_ms, results.status());
@@ -402,7 +427,7 @@ int Runner::ExecuteReplicas(const std::string& path, const Executable& exe,
   std::vector<double> steady;
   for (int64_t i = 0; i < options_.iterations; ++i) {
     start = std::chrono::steady_clock::now();
-    auto again = ExecuteReplicatedWithLiterals(exe, arguments, options_.collective_timeout);
+    auto again = ExecuteReplicatedWithLiterals(executables, arguments, options_.collective_timeout);
     steady.push_back(MillisSince(start));
     if (!again.ok()) return Fail(WithPath(path, again.status()), 1);
   }

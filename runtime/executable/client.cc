@@ -67,10 +67,14 @@ std::vector<std::string> AvailablePlatforms() {
 }
 
 absl::StatusOr<std::unique_ptr<Platform>> CreatePlatform(absl::string_view name,
-                                                         const LoadOptions& options) {
+                                                         const LoadOptions& options,
+                                                         int device_ordinal) {
+  // The host platform is one device: every replica is a thread of it.
   if (name == "host") return CreateHostPlatform(options.host_cpu_features_override);
 #ifdef AOT_HAVE_CUDA_PLATFORM
-  if (name == "cuda") return CreateCudaPlatform(options.device_less);
+  if (name == "cuda") return CreateCudaPlatform(options.device_less, device_ordinal);
+#else
+  (void)device_ordinal;
 #endif
   return absl::InvalidArgumentError(absl::StrCat("platform '", name,
                                                  "' is not available in this runtime (available: ",
@@ -78,8 +82,8 @@ absl::StatusOr<std::unique_ptr<Platform>> CreatePlatform(absl::string_view name,
 }
 
 absl::StatusOr<std::unique_ptr<Client>> Client::Create(absl::string_view platform,
-                                                       LoadOptions options) {
-  AOT_ASSIGN_OR_RETURN(auto p, CreatePlatform(platform, options));
+                                                       LoadOptions options, int device_ordinal) {
+  AOT_ASSIGN_OR_RETURN(auto p, CreatePlatform(platform, options, device_ordinal));
   auto client = std::unique_ptr<Client>(new Client());
   client->platform_ = std::move(p);
   client->options_ = std::move(options);

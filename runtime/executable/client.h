@@ -23,9 +23,12 @@ ArtifactFormat GuessArtifactFormat(absl::string_view bytes, absl::string_view pa
 // PjRt-style entry point of the runtime.
 class Client {
  public:
-  // `platform`: "host" or "cuda".
+  // `platform`: "host" or "cuda". `device_ordinal` picks the CUDA device
+  // (each participant of a multi-replica executable runs on its own); the
+  // host platform has one (every replica is a thread of this process).
   static absl::StatusOr<std::unique_ptr<Client>> Create(absl::string_view platform,
-                                                        LoadOptions options = {});
+                                                        LoadOptions options = {},
+                                                        int device_ordinal = 0);
   ~Client();
 
   // Deserializes and loads (validation, thunk graph, load passes,
@@ -46,7 +49,8 @@ class Client {
 // when built with CUDA).
 std::vector<std::string> AvailablePlatforms();
 absl::StatusOr<std::unique_ptr<Platform>> CreatePlatform(absl::string_view name,
-                                                         const LoadOptions& options);
+                                                         const LoadOptions& options,
+                                                         int device_ordinal = 0);
 
 }  // namespace aot
 

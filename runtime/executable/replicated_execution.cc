@@ -59,17 +59,22 @@ absl::Status RunParticipants(
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<std::vector<std::vector<uint8_t>>>> ExecuteReplicated(
-    absl::Span<const Executable* const> executables,
-    absl::Span<const std::vector<std::vector<uint8_t>>> arguments,
-    const ReplicatedExecuteOptions& options) {
+absl::StatusOr<int64_t> ParticipantCount(absl::Span<const Executable* const> executables) {
   if (executables.empty()) return absl::InvalidArgumentError("no executable");
-  const Executable& first = *executables[0];
-  const int64_t participants = first.participant_count();
+  const int64_t participants = executables[0]->participant_count();
   if (executables.size() != 1 && static_cast<int64_t>(executables.size()) != participants) {
     return absl::InvalidArgumentError(
         absl::StrCat(executables.size(), " executables for ", participants, " participants"));
   }
+  return participants;
+}
+
+absl::StatusOr<std::vector<std::vector<std::vector<uint8_t>>>> ExecuteReplicated(
+    absl::Span<const Executable* const> executables,
+    absl::Span<const std::vector<std::vector<uint8_t>>> arguments,
+    const ReplicatedExecuteOptions& options) {
+  AOT_ASSIGN_OR_RETURN(const int64_t participants, ParticipantCount(executables));
+  const Executable& first = *executables[0];
   if (static_cast<int64_t>(arguments.size()) != participants) {
     return absl::InvalidArgumentError(absl::StrCat("the executable runs on ", participants,
                                                    " participants, got arguments for ",

@@ -35,6 +35,10 @@ absl::Status RunParticipants(
     const Executable& executable, const ReplicatedExecuteOptions& options,
     absl::FunctionRef<absl::Status(int64_t participant, const ExecuteOptions& options)> run);
 
+// The participants of `executables`: one executable that every participant
+// runs, or one per participant (InvalidArgument otherwise).
+absl::StatusOr<int64_t> ParticipantCount(absl::Span<const Executable* const> executables);
+
 // Runs a multi-participant executable (ExecutableProto.device_assignment):
 // participant i (replica i / partitions, partition i % partitions) runs
 // `executables[i]` on `arguments[i]` on a thread of its own, with its own

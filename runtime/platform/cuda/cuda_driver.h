@@ -149,10 +149,11 @@ absl::StatusOr<CudnnApi> OpenCudnn();
 // The platform over the given driver, cuBLAS and cuDNN tables
 // (CreateCudaPlatform opens the real ones; tests pass the recording
 // double's). A cuBLAS or cuDNN error makes GEMMs or convolutions fail with
-// it, nothing else.
+// it, nothing else. `device_ordinal` as CreateCudaPlatform's.
 absl::StatusOr<std::unique_ptr<Platform>> CreateCudaPlatformWithApis(
     const CudaDriverApi& driver, absl::StatusOr<CublasApi> cublas,
-    absl::StatusOr<CudnnApi> cudnn = absl::UnavailableError("no cuDNN table given"));
+    absl::StatusOr<CudnnApi> cudnn = absl::UnavailableError("no cuDNN table given"),
+    int device_ordinal = 0);
 
 }  // namespace aot
 

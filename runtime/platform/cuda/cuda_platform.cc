@@ -14,6 +14,8 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/platform/collectives.h"
 #include "runtime/platform/cuda/cuda_driver.h"
+#include "runtime/platform/cuda/nccl_api.h"
+#include "runtime/platform/cuda/nccl_collectives.h"
 #include "support/status_macros.h"
 
 namespace aot {
@@ -216,7 +218,7 @@ class CudaPlatform : public Platform {
 
   // Opens the driver; without one (or with `device_less`) the platform
   // validates artifacts and reports that it cannot execute.
-  absl::Status Init(bool device_less) {
+  absl::Status Init(bool device_less, int device_ordinal) {
     if (device_less) {
       unavailable_reason_ = "device-less load requested (LoadOptions::device_less)";
       return absl::OkStatus();
@@ -226,11 +228,11 @@ class CudaPlatform : public Platform {
       unavailable_reason_ = std::string(driver.status().message());
       return absl::OkStatus();
     }
-    return InitWithApis(*driver, OpenCublas(), OpenCudnn());
+    return InitWithApis(*driver, OpenCublas(), OpenCudnn(), device_ordinal);
   }
 
   absl::Status InitWithApis(const CudaDriverApi& driver, absl::StatusOr<CublasApi> cublas,
-                            absl::StatusOr<CudnnApi> cudnn) {
+                            absl::StatusOr<CudnnApi> cudnn, int device_ordinal) {
     driver_ = driver;
     if (cudnn.ok()) {
       cudnn_ = *cudnn;
@@ -247,7 +249,13 @@ class CudaPlatform : public Platform {
       unavailable_reason_ = "no CUDA device";
       return absl::OkStatus();
     }
-    if (CUresult r = driver_.cuDeviceGet(&device_, 0); r != CUDA_SUCCESS) {
+    if (device_ordinal < 0 || device_ordinal >= count) {
+      unavailable_reason_ =
+          absl::StrCat("CUDA device ", device_ordinal, " requested; this machine has ", count,
+                       " device", count == 1 ? "" : "s");
+      return absl::OkStatus();
+    }
+    if (CUresult r = driver_.cuDeviceGet(&device_, device_ordinal); r != CUDA_SUCCESS) {
       return Error("cuDeviceGet", r);
     }
     driver_.cuDeviceGetAttribute(&major_, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device_);
@@ -430,6 +438,8 @@ class CudaPlatform : public Platform {
 class CudaStream : public Stream {
  public:
   CudaStream(CudaPlatform* platform, StreamSlot* slot) : platform_(platform), slot_(slot) {}
+  // This stream's device context, current on the calling thread.
+  absl::Status MakeCurrent() const { return platform_->MakeCurrent(); }
   ~CudaStream() override {
     // Whatever the execution left queued finishes before another takes the
     // stream (and its staging) over.
@@ -841,7 +851,17 @@ class CudaCommandBuffer : public CommandBuffer {
 
 absl::StatusOr<std::unique_ptr<CollectiveBackend>> CudaPlatform::CreateCollectiveBackend(
     int64_t participant_count, absl::Duration timeout) {
-  return absl::UnimplementedError("collectives on CUDA: NCCL backend not built yet");
+  // Every participant runs on a platform of its own device (one executable
+  // loaded per device); the backend only needs each participant's stream.
+  if (!has_device_) return Unavailable();
+  auto nccl = OpenNccl();
+  if (!nccl.ok()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("collectives on CUDA need NCCL: ", nccl.status().message()));
+  }
+  return CreateNcclCollectiveBackend(*nccl, timeout, [](Stream& stream) {
+    return static_cast<const CudaStream&>(stream).MakeCurrent();
+  });
 }
 
 std::unique_ptr<CommandBuffer> CudaPlatform::CreateCommandBuffer(
@@ -894,16 +914,18 @@ absl::StatusOr<const KernelHandle*> CudaKernelLoader::Load(const KernelBinaryPro
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Platform>> CreateCudaPlatform(bool device_less) {
+absl::StatusOr<std::unique_ptr<Platform>> CreateCudaPlatform(bool device_less, int device_ordinal) {
   auto platform = std::make_unique<CudaPlatform>();
-  AOT_RETURN_IF_ERROR(platform->Init(device_less));
+  AOT_RETURN_IF_ERROR(platform->Init(device_less, device_ordinal));
   return std::unique_ptr<Platform>(std::move(platform));
 }
 
 absl::StatusOr<std::unique_ptr<Platform>> CreateCudaPlatformWithApis(
-    const CudaDriverApi& driver, absl::StatusOr<CublasApi> cublas, absl::StatusOr<CudnnApi> cudnn) {
+    const CudaDriverApi& driver, absl::StatusOr<CublasApi> cublas, absl::StatusOr<CudnnApi> cudnn,
+    int device_ordinal) {
   auto platform = std::make_unique<CudaPlatform>();
-  AOT_RETURN_IF_ERROR(platform->InitWithApis(driver, std::move(cublas), std::move(cudnn)));
+  AOT_RETURN_IF_ERROR(
+      platform->InitWithApis(driver, std::move(cublas), std::move(cudnn), device_ordinal));
   return std::unique_ptr<Platform>(std::move(platform));
 }
 

@@ -15,8 +15,13 @@ namespace aot {
 // graphs instantiated once and updated in place. Without a device the
 // platform still loads artifacts through load steps 1-2 (kernels are
 // validated from their PTX: entry point, target, parameter count) and
-// reports that it cannot execute.
-absl::StatusOr<std::unique_ptr<Platform>> CreateCudaPlatform(bool device_less = false);
+// reports that it cannot execute. `device_ordinal` picks the device (the
+// participants of a multi-replica executable run on a platform each, on
+// the devices of its device assignment); a device the machine lacks makes
+// the platform report that it cannot execute, naming it. Collectives go
+// through NCCL (runtime/platform/cuda/nccl_collectives.h).
+absl::StatusOr<std::unique_ptr<Platform>> CreateCudaPlatform(bool device_less = false,
+                                                             int device_ordinal = 0);
 
 // Number of parameters of `.entry kernel_name(...)` in PTX text; NotFound
 // when the entry is missing.

@@ -24,7 +24,9 @@
 #include "runtime/executable/client.h"
 #include "runtime/executable/executable.h"
 #include "runtime/ffi/ffi_registry.h"
+#include "runtime/platform/collectives.h"
 #include "runtime/platform/cuda/cuda_driver.h"
+#include "runtime/platform/cuda/nccl_api.h"
 #include "runtime/platform/cuda/testing/recording_cuda_driver.h"
 #include "runtime/testing/executable_builder.h"
 #include "runtime/thunks/convolution_thunk.h"
@@ -99,6 +101,35 @@ bool IsLaunch(const RecordedCall& c) {
 // loop (predicate reads), a tuple copy, a conditional.
 const char* const kModules[] = {"layer_norm", "mlp", "while_loop", "tuple_parameters",
                                 "conditional_index"};
+
+// Each participant of a multi-replica executable runs on a platform of
+// its own device: the platform opens the device it is asked for, and one
+// the machine lacks is named when it would execute.
+TEST(CudaStreamRulesTest, PlatformOpensTheRequestedDeviceAndNamesAMissingOne) {
+  RecordingCudaDriver& driver = RecordingCudaDriver::Get();
+  auto missing = CreateCudaPlatformWithApis(driver.DriverApi(), driver.Cublas(), driver.Cudnn(), 1);
+  ASSERT_TRUE(missing.ok()) << missing.status();
+  EXPECT_FALSE((*missing)->CanExecute());
+  auto stream = (*missing)->AcquireStream();
+  EXPECT_EQ(stream.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(stream.status().message(),
+              ::testing::HasSubstr("CUDA device 1 requested; this machine has 1 device"));
+  auto backend = (*missing)->CreateCollectiveBackend(2, absl::Seconds(1));
+  EXPECT_EQ(backend.status().code(), absl::StatusCode::kFailedPrecondition);
+
+  auto present = CreateCudaPlatformWithApis(driver.DriverApi(), driver.Cublas(), driver.Cudnn(), 0);
+  ASSERT_TRUE(present.ok()) << present.status();
+  EXPECT_TRUE((*present)->CanExecute());
+  // Collectives go through the toolkit's NCCL where it opens.
+  auto nccl_backend = (*present)->CreateCollectiveBackend(2, absl::Seconds(1));
+  if (OpenNccl().ok()) {
+    EXPECT_TRUE(nccl_backend.ok()) << nccl_backend.status();
+  } else {
+    EXPECT_EQ(nccl_backend.status().code(), absl::StatusCode::kFailedPrecondition);
+    EXPECT_THAT(nccl_backend.status().message(),
+                ::testing::HasSubstr("collectives on CUDA need NCCL"));
+  }
+}
 
 TEST(CudaStreamRulesTest, EveryOperationOfAnExecutionIsOrderedOnItsOwnNonBlockingStream) {
   RecordingCudaDriver& driver = RecordingCudaDriver::Get();
