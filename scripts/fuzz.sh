@@ -21,7 +21,11 @@ case "${1:-}" in
 esac
 target="$1"
 seconds="${2:-60}"
-if ! printf '%s\n' "${TARGETS[@]}" | grep -qx "$target"; then
+# A loop, not `printf | grep -q`: under pipefail grep's early exit can
+# SIGPIPE printf and make a known target look unknown.
+known=0
+for t in "${TARGETS[@]}"; do if [ "$t" = "$target" ]; then known=1; fi; done
+if [ "$known" = 0 ]; then
   echo "fuzz.sh: error: unknown target '$target' (scripts/fuzz.sh --list)" >&2
   exit 2
 fi
