@@ -13,6 +13,7 @@
 #include "compiler/backend/thunk_emitter.h"
 #include "compiler/codegen/llvm_backend.h"
 #include "compiler/passes/call_inliner.h"
+#include "compiler/passes/composite_expansion.h"
 #include "compiler/passes/dot_upcast.h"
 #include "compiler/passes/hlo_pass.h"
 #include "compiler/passes/static_lowering.h"
@@ -68,8 +69,10 @@ absl::StatusOr<std::unique_ptr<HloModule>> OptimizeHlo(const HloModule& module,
   if (optimized == nullptr) {
     return absl::InternalError("cannot copy the module (it does not print back to HLO)");
   }
-  AOT_RETURN_IF_ERROR(InlineCalls(optimized.get()));
+  // Async wrappers become calls, so lowering precedes inlining.
   AOT_RETURN_IF_ERROR(LowerStaticOpcodes(optimized.get()).status());
+  AOT_RETURN_IF_ERROR(InlineCalls(optimized.get()));
+  AOT_RETURN_IF_ERROR(ExpandCompositeOpcodes(optimized.get()).status());
   PipelineOptions pipeline_options;
   pipeline_options.enable_fusion = options.enable_fusion;
   pipeline_options.enable_constant_folding = options.enable_constant_folding;

@@ -61,9 +61,25 @@ absl::Status CheckSupported(const HloInstruction& instr, PlatformKind platform) 
     }
     case HloOpcode::kOptimizationBarrier:
     case HloOpcode::kGetDimensionSize:
-      // LowerStaticOpcodes removes them outside fusions; the runtime does
-      // not read them.
-      return Unsupported(instr, "not lowered before emission (inside a fused computation?)");
+    case HloOpcode::kAddDependency:
+    case HloOpcode::kAfterAll:
+    case HloOpcode::kDomain:
+    case HloOpcode::kCopyStart:
+    case HloOpcode::kCopyDone:
+    case HloOpcode::kAsyncStart:
+    case HloOpcode::kAsyncUpdate:
+    case HloOpcode::kAsyncDone:
+    case HloOpcode::kMap:
+    case HloOpcode::kTopK:
+    case HloOpcode::kBatchNormTraining:
+    case HloOpcode::kBatchNormInference:
+    case HloOpcode::kBatchNormGrad:
+      // LowerStaticOpcodes and ExpandCompositeOpcodes remove them outside
+      // fusions (an after-all or async-start whose value is used otherwise
+      // stays); the runtime does not read them.
+      return Unsupported(instr,
+                         "not lowered before emission (inside a fused computation, or its value "
+                         "is used beyond what the lowering removes)");
     default:
       (void)platform;
       return absl::OkStatus();

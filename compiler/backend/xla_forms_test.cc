@@ -5,6 +5,7 @@
 // the interpreter, and compiled for a CUDA target without a device.
 #include <cstdint>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -364,6 +365,103 @@ ENTRY main {
       EXPECT_NE(i.opcode(), "get-dimension-size");
     }
   }
+}
+
+// The opcodes of `compiled`'s embedded module.
+std::set<std::string> EmbeddedOpcodes(const std::string& hlo) {
+  std::set<std::string> opcodes;
+  auto module = ParseHloModule(hlo);
+  EXPECT_TRUE(module.ok()) << module.status();
+  if (!module.ok()) return opcodes;
+  auto compiled = Compile(**module, *ShippedTargetConfig("host-x86-64-v3"));
+  EXPECT_TRUE(compiled.ok()) << compiled.status();
+  if (!compiled.ok()) return opcodes;
+  for (const auto& c : (*compiled)->proto().hlo_module().hlo_module().computations()) {
+    for (const auto& i : c.instructions()) opcodes.insert(i.opcode());
+  }
+  return opcodes;
+}
+
+TEST(XlaFormsTest, AsyncWrappersCopiesTokensAndDomainsLowerAway) {
+  // An async-wrapped computation (as XLA's scheduler writes it), an
+  // asynchronous copy, a token dependency and a sharding domain: all run
+  // in order on one device, and none reaches the artifact.
+  const std::string hlo = R"(
+HloModule wrappers
+wrapped {
+  a = f32[8,4] parameter(0)
+  w = f32[4,3] parameter(1)
+  ROOT d = f32[8,3] dot(a, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+ENTRY main {
+  x = f32[8,4] parameter(0)
+  w = f32[4,3] parameter(1)
+  start = ((f32[8,4], f32[4,3]), f32[8,3], s32[]) async-start(x, w), calls=wrapped
+  n = f32[8,4] negate(x)
+  update = ((f32[8,4], f32[4,3]), f32[8,3], s32[]) async-update(start)
+  done = f32[8,3] async-done(update)
+  cs = (f32[8,4], f32[8,4], u32[]) copy-start(n)
+  cd = f32[8,4] copy-done(cs)
+  tok = token[] after-all()
+  dep = f32[8,3] add-dependency(done, tok)
+  dom = f32[8,3] domain(dep), domain={kind="sharding", entry={maximal device=0}, exit={replicated}}
+  ROOT r = (f32[8,3], f32[8,4]) tuple(dom, cd)
+})";
+  CompileRunAndCompareRandom(hlo, 41, {1e-5, 1e-4});
+  const std::set<std::string> opcodes = EmbeddedOpcodes(hlo);
+  for (const char* gone : {"async-start", "async-update", "async-done", "copy-start", "copy-done",
+                           "after-all", "add-dependency", "domain", "call"}) {
+    EXPECT_EQ(opcodes.count(gone), 0u) << gone;
+  }
+}
+
+TEST(XlaFormsTest, MapTopKAndBatchNormExpandBeforeEmission) {
+  const std::string hlo = R"(
+HloModule composites
+clip {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  lo = f32[] constant(-0.25)
+  m = f32[] maximum(a, lo)
+  ROOT s = f32[] add(m, b)
+}
+ENTRY main {
+  x = f32[4,3,6] parameter(0)
+  y = f32[4,3,6] parameter(1)
+  scale = f32[3] parameter(2)
+  offset = f32[3] parameter(3)
+  mapped = f32[4,3,6] map(x, y), dimensions={0,1,2}, to_apply=clip
+  bn = (f32[4,3,6], f32[3], f32[3]) batch-norm-training(mapped, scale, offset), epsilon=0.001, feature_index=1
+  normed = f32[4,3,6] get-tuple-element(bn), index=0
+  mean = f32[3] get-tuple-element(bn), index=1
+  var = f32[3] get-tuple-element(bn), index=2
+  inf = f32[4,3,6] batch-norm-inference(x, scale, offset, mean, var), epsilon=0.001, feature_index=1
+  dx = (f32[4,3,6], f32[3], f32[3]) batch-norm-grad(x, scale, mean, var, normed), epsilon=0.001, feature_index=1
+  g = f32[4,3,6] get-tuple-element(dx), index=0
+  top = (f32[4,3,2], s32[4,3,2]) topk(inf), k=2, largest=true
+  ROOT r = ((f32[4,3,2], s32[4,3,2]), f32[4,3,6], f32[3], f32[3]) tuple(top, g, mean, var)
+})";
+  CompileRunAndCompareRandom(hlo, 43, {1e-4, 1e-3});
+  const std::set<std::string> opcodes = EmbeddedOpcodes(hlo);
+  for (const char* gone :
+       {"map", "topk", "batch-norm-training", "batch-norm-inference", "batch-norm-grad"}) {
+    EXPECT_EQ(opcodes.count(gone), 0u) << gone;
+  }
+  EXPECT_EQ(opcodes.count("sort"), 1u);
+}
+
+TEST(XlaFormsTest, AnAfterAllThatSurvivesIsRefusedByName) {
+  auto module = ParseHloModule(R"(
+HloModule token_out
+ENTRY main {
+  p = f32[4] parameter(0)
+  t = token[] after-all()
+  ROOT r = (f32[4], token[]) tuple(p, t)
+})");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto compiled = Compile(**module, *ShippedTargetConfig("host-x86-64-v3"));
+  ASSERT_FALSE(compiled.ok());
+  EXPECT_THAT(std::string(compiled.status().message()), HasSubstr("'t'"));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/memory/memory.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/hlo/collective_ops.h"
@@ -284,6 +285,55 @@ std::string MetadataToString(const OpMetadataProto& m) {
 
 }  // namespace
 
+namespace {
+
+const std::string* FindVerbatimAttribute(const HloInstruction& instruction,
+                                         absl::string_view name) {
+  for (const auto& [key, value] : instruction.attrs().unknown_attributes) {
+    if (key == name) return &value;
+  }
+  return nullptr;
+}
+
+absl::Status BadAttribute(const HloInstruction& instruction, absl::string_view name,
+                          absl::string_view value, absl::string_view expected) {
+  return absl::InvalidArgumentError(absl::StrCat("attribute ", name, "=", value, " of '",
+                                                 instruction.name(), "': expected ", expected));
+}
+
+}  // namespace
+
+absl::StatusOr<int64_t> IntAttribute(const HloInstruction& instruction, absl::string_view name) {
+  const std::string* value = FindVerbatimAttribute(instruction, name);
+  if (value == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", instruction.name(), "' needs the attribute ", name, "=<integer>"));
+  }
+  int64_t v = 0;
+  if (!absl::SimpleAtoi(*value, &v)) return BadAttribute(instruction, name, *value, "an integer");
+  return v;
+}
+
+absl::StatusOr<double> FloatAttribute(const HloInstruction& instruction, absl::string_view name) {
+  const std::string* value = FindVerbatimAttribute(instruction, name);
+  if (value == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", instruction.name(), "' needs the attribute ", name, "=<number>"));
+  }
+  double v = 0;
+  if (!absl::SimpleAtod(*value, &v)) return BadAttribute(instruction, name, *value, "a number");
+  return v;
+}
+
+absl::StatusOr<bool> BoolAttribute(const HloInstruction& instruction, absl::string_view name,
+                                   bool fallback) {
+  const std::string* value = FindVerbatimAttribute(instruction, name);
+  if (value == nullptr) return fallback;
+  if (*value == "true") return true;
+  if (*value == "false") return false;
+  return BadAttribute(instruction, name, *value, "true or false");
+}
+
 std::string HloInstruction::AttributesToString() const {
   std::vector<std::string> a;
   const HloAttributes& at = attrs_;
@@ -305,6 +355,11 @@ std::string HloInstruction::AttributesToString() const {
     case HloOpcode::kConcatenate:
     case HloOpcode::kSort:
       a.push_back(absl::StrCat("dimensions=", DimsToString(at.dimensions)));
+      break;
+    case HloOpcode::kMap:
+      if (!at.dimensions.empty()) {
+        a.push_back(absl::StrCat("dimensions=", DimsToString(at.dimensions)));
+      }
       break;
     case HloOpcode::kSlice: {
       std::vector<std::string> dims;
@@ -421,6 +476,11 @@ std::string HloInstruction::AttributesToString() const {
       break;
     case HloOpcode::kFusion:
       a.push_back(absl::StrCat("kind=", at.fusion_kind.empty() ? "kLoop" : at.fusion_kind));
+      if (!called.empty()) a.push_back(absl::StrCat("calls=", ComputationRef(called[0])));
+      break;
+    case HloOpcode::kAsyncStart:
+    case HloOpcode::kAsyncUpdate:
+    case HloOpcode::kAsyncDone:
       if (!called.empty()) a.push_back(absl::StrCat("calls=", ComputationRef(called[0])));
       break;
     default:

@@ -169,6 +169,17 @@ class HloInstruction {
   HloComputation* parent_ = nullptr;
 };
 
+// Attributes of the opcodes the compiler expands before emission (topk's
+// k and largest, batch-norm's epsilon and feature_index) stay verbatim in
+// unknown_attributes: they print back as written and never need a field of
+// the embedded module's proto, since no artifact holds these opcodes. These
+// read one; a missing or malformed value is InvalidArgument naming the
+// attribute, or `fallback` where one is given and the attribute is absent.
+absl::StatusOr<int64_t> IntAttribute(const HloInstruction& instruction, absl::string_view name);
+absl::StatusOr<double> FloatAttribute(const HloInstruction& instruction, absl::string_view name);
+absl::StatusOr<bool> BoolAttribute(const HloInstruction& instruction, absl::string_view name,
+                                   bool fallback);
+
 // "{0,1}" style list.
 std::string DimsToString(const std::vector<int64_t>& dims);
 // "size=3x3 stride=2x2 pad=1_1x1_1 ..." (XLA's window syntax).

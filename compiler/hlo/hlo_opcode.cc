@@ -174,6 +174,16 @@ absl::StatusOr<HloOpcode> StringToHloOpcode(absl::string_view text) {
     if (info.text == text) return info.opcode;
   }
   if (text == "clz") return HloOpcode::kClz;
+  // Host and cross-program transfers: an AOT executable has no channel to
+  // the host or to another program while it runs.
+  if (text == "infeed" || text == "outfeed") {
+    return absl::UnimplementedError(absl::StrCat(
+        "opcode '", text, "' is not supported by this runtime (no host transfer queue)"));
+  }
+  if (text == "send" || text == "send-done" || text == "recv" || text == "recv-done") {
+    return absl::UnimplementedError(absl::StrCat(
+        "opcode '", text, "' is not supported by this runtime (no channel to another program)"));
+  }
   const std::vector<std::string>& xla = XlaOpcodeNames();
   if (std::find(xla.begin(), xla.end(), text) != xla.end()) {
     return absl::UnimplementedError(

@@ -17,6 +17,8 @@ namespace aot {
   X(kAcos, "acos", 1, U)                                       \
   X(kAcosh, "acosh", 1, U)                                     \
   X(kAdd, "add", 2, B)                                         \
+  X(kAddDependency, "add-dependency", 2, O)                    \
+  X(kAfterAll, "after-all", -1, O)                             \
   X(kAllGather, "all-gather", -1, O)                           \
   X(kAllGatherDone, "all-gather-done", 1, O)                   \
   X(kAllGatherStart, "all-gather-start", -1, O)                \
@@ -27,9 +29,15 @@ namespace aot {
   X(kAnd, "and", 2, B)                                         \
   X(kAsin, "asin", 1, U)                                       \
   X(kAsinh, "asinh", 1, U)                                     \
+  X(kAsyncDone, "async-done", 1, O)                            \
+  X(kAsyncStart, "async-start", -1, O)                         \
+  X(kAsyncUpdate, "async-update", 1, O)                        \
   X(kAtan, "atan", 1, U)                                       \
   X(kAtan2, "atan2", 2, B)                                     \
   X(kAtanh, "atanh", 1, U)                                     \
+  X(kBatchNormGrad, "batch-norm-grad", 5, O)                   \
+  X(kBatchNormInference, "batch-norm-inference", 5, O)         \
+  X(kBatchNormTraining, "batch-norm-training", 3, O)           \
   X(kBitcast, "bitcast", 1, O)                                 \
   X(kBitcastConvert, "bitcast-convert", 1, O)                  \
   X(kBroadcast, "broadcast", 1, O)                             \
@@ -49,10 +57,13 @@ namespace aot {
   X(kConvert, "convert", 1, O)                                 \
   X(kConvolution, "convolution", 2, O)                         \
   X(kCopy, "copy", 1, U)                                       \
+  X(kCopyDone, "copy-done", 1, O)                              \
+  X(kCopyStart, "copy-start", 1, O)                            \
   X(kCos, "cosine", 1, U)                                      \
   X(kCosh, "cosh", 1, U)                                       \
   X(kCustomCall, "custom-call", -1, O)                         \
   X(kDivide, "divide", 2, B)                                   \
+  X(kDomain, "domain", 1, O)                                   \
   X(kDot, "dot", 2, O)                                         \
   X(kDynamicSlice, "dynamic-slice", -1, O)                     \
   X(kDynamicUpdateSlice, "dynamic-update-slice", -1, O)        \
@@ -69,6 +80,7 @@ namespace aot {
   X(kLog, "log", 1, U)                                         \
   X(kLog1p, "log-plus-one", 1, U)                              \
   X(kLogistic, "logistic", 1, U)                               \
+  X(kMap, "map", -1, O)                                        \
   X(kMaximum, "maximum", 2, B)                                 \
   X(kMinimum, "minimum", 2, B)                                 \
   X(kMultiply, "multiply", 2, B)                               \
@@ -107,6 +119,7 @@ namespace aot {
   X(kSubtract, "subtract", 2, B)                               \
   X(kTan, "tan", 1, U)                                         \
   X(kTanh, "tanh", 1, U)                                       \
+  X(kTopK, "topk", 1, O)                                       \
   X(kTranspose, "transpose", 1, O)                             \
   X(kTuple, "tuple", -1, O)                                    \
   X(kWhile, "while", 1, O)                                     \

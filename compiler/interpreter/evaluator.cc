@@ -384,6 +384,38 @@ class HloEvaluator::Impl : public ComputationCaller {
         size.SetFromInt64(0, shape.dimensions(instr.attrs().dimensions[0]));
         return size;
       }
+      // Wrappers whose meaning on one device is their operand's value (or
+      // a call, for async-start) and the token ops.
+      case HloOpcode::kAfterAll:
+        return Literal(Shape::Token());
+      case HloOpcode::kAddDependency:
+      case HloOpcode::kDomain:
+      case HloOpcode::kAsyncUpdate:
+        return *ops[0];
+      case HloOpcode::kCopyStart: {
+        std::vector<Literal> elements = {*ops[0], *ops[0], Literal(Shape::Scalar(U32))};
+        return Literal::Tuple(std::move(elements));
+      }
+      case HloOpcode::kCopyDone:
+      case HloOpcode::kAsyncDone: {
+        const int64_t element = opcode == HloOpcode::kCopyDone ? 0 : 1;
+        if (!ops[0]->shape().IsTuple() ||
+            static_cast<int64_t>(ops[0]->tuple_elements().size()) <= element) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "operand has shape ", ops[0]->shape().ToString(false), "; expected a tuple"));
+        }
+        return ops[0]->tuple_element(element);
+      }
+      case HloOpcode::kAsyncStart:
+        return EvalAsyncStart(instr, ops);
+      case HloOpcode::kMap:
+        return EvalMap(instr, ops, *this);
+      case HloOpcode::kTopK:
+        return EvalTopK(instr, *ops[0]);
+      case HloOpcode::kBatchNormTraining:
+      case HloOpcode::kBatchNormInference:
+      case HloOpcode::kBatchNormGrad:
+        return EvalBatchNorm(instr, ops);
       case HloOpcode::kIota:
         return EvalIota(instr);
       case HloOpcode::kGather:
@@ -439,6 +471,27 @@ class HloEvaluator::Impl : public ComputationCaller {
     }
     return absl::UnimplementedError(
         absl::StrCat("opcode '", HloOpcodeString(opcode), "' is not supported by the interpreter"));
+  }
+
+  // async-start: ((operands), the wrapped computation's result, context),
+  // the context zero (nothing is in flight in the interpreter).
+  absl::StatusOr<Literal> EvalAsyncStart(const HloInstruction& instr, Operands ops) {
+    const Shape& shape = instr.shape();
+    if (instr.called_computations().size() != 1 || instr.called_computations()[0] == nullptr ||
+        !shape.IsTuple() || shape.tuple_shapes().size() < 2) {
+      return absl::InvalidArgumentError(
+          "async-start needs a wrapped computation and a ((operands), result, ...) shape");
+    }
+    AOT_ASSIGN_OR_RETURN(Literal result, Call(*instr.called_computations()[0], ops));
+    std::vector<Literal> operands;
+    for (const Literal* op : ops) operands.push_back(*op);
+    std::vector<Literal> elements;
+    elements.push_back(Literal::Tuple(std::move(operands)));
+    elements.push_back(std::move(result));
+    for (size_t i = 2; i < shape.tuple_shapes().size(); ++i) {
+      elements.emplace_back(shape.tuple_shapes(i));
+    }
+    return Literal::Tuple(std::move(elements));
   }
 
   absl::StatusOr<Literal> EvalWhile(const HloInstruction& instr, const Literal& init) {

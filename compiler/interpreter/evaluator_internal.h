@@ -808,6 +808,13 @@ absl::StatusOr<Literal> EvalSelectAndScatter(const HloInstruction& instr, Operan
 absl::StatusOr<Literal> EvalSort(const HloInstruction& instr, Operands ops,
                                  ComputationCaller& caller);
 
+// composite_ops.cc: opcodes the compiler expands before emission.
+absl::StatusOr<Literal> EvalMap(const HloInstruction& instr, Operands ops,
+                                ComputationCaller& caller);
+absl::StatusOr<Literal> EvalTopK(const HloInstruction& instr, const Literal& x);
+// batch-norm-training, -inference and -grad.
+absl::StatusOr<Literal> EvalBatchNorm(const HloInstruction& instr, Operands ops);
+
 // linalg_ops.cc
 absl::StatusOr<Literal> EvalDot(const HloInstruction& instr, const Literal& lhs,
                                 const Literal& rhs);

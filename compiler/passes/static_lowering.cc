@@ -23,6 +23,22 @@ absl::StatusOr<bool> LowerStaticOpcodes(HloModule* module) {
         constant->set_name(names.GetUniqueName(h->name()));
         h->ReplaceAllUsesWith(AddWithNewId(c, std::move(constant)));
         changed = true;
+      } else if (h->opcode() == HloOpcode::kAddDependency || h->opcode() == HloOpcode::kDomain) {
+        h->ReplaceAllUsesWith(h->operand(0));
+        changed = true;
+      } else if (h->opcode() == HloOpcode::kCopyDone &&
+                 h->operand(0)->opcode() == HloOpcode::kCopyStart) {
+        h->ReplaceAllUsesWith(h->operand(0)->operand(0));
+        changed = true;
+      } else if (h->opcode() == HloOpcode::kAsyncDone) {
+        // The verifier has checked the chain down to its async-start.
+        const HloInstruction* start = h->operand(0);
+        while (start->opcode() == HloOpcode::kAsyncUpdate) start = start->operand(0);
+        auto call = HloInstruction::Create(HloOpcode::kCall, h->shape(), start->operands());
+        *call->mutable_called_computations() = start->called_computations();
+        call->set_name(names.GetUniqueName(h->name()));
+        h->ReplaceAllUsesWith(AddWithNewId(c, std::move(call)));
+        changed = true;
       }
     }
     return changed;

@@ -68,6 +68,14 @@ count_body {
 }
 )";
 
+// The async and copy wrappers are probed as one chain, start to done.
+constexpr char kAsyncChain[] =
+    "p = f32[4] parameter(0)\n s = ((f32[4]), f32[4], u32[]) async-start(p), calls=negate4\n"
+    " u = ((f32[4]), f32[4], u32[]) async-update(s)\n ROOT r = f32[4] async-done(u)";
+constexpr char kCopyChain[] =
+    "p = f32[4] parameter(0)\n s = (f32[4], f32[4], u32[]) copy-start(p)\n"
+    " ROOT r = f32[4] copy-done(s)";
+
 // Entry bodies for the opcodes that are not plain elementwise ops.
 const std::map<std::string, std::string>& SpecialProbes() {
   static const auto* probes = new std::map<std::string, std::string>{
@@ -104,6 +112,39 @@ const std::map<std::string, std::string>& SpecialProbes() {
        "a = f32[4] parameter(0)\n s = (f32[4], f32[4], u32[], u32[]) "
        "collective-permute-start(a), source_target_pairs={{0,0}}\n"
        " ROOT r = f32[4] collective-permute-done(s)"},
+      // Wrappers and tokens, used as XLA writes them.
+      {"add-dependency",
+       "p = f32[4] parameter(0)\n t = token[] after-all()\n"
+       " ROOT r = f32[4] add-dependency(p, t)"},
+      {"after-all",
+       "p = f32[4] parameter(0)\n a = token[] after-all()\n b = token[] after-all(a, a)\n"
+       " ROOT r = f32[4] add-dependency(p, b)"},
+      {"async-start", kAsyncChain},
+      {"async-update", kAsyncChain},
+      {"async-done", kAsyncChain},
+      {"copy-start", kCopyChain},
+      {"copy-done", kCopyChain},
+      {"domain",
+       "p = f32[4] parameter(0)\n n = f32[4] negate(p)\n ROOT r = f32[4] domain(n), "
+       "domain={kind=\"sharding\", entry={maximal device=0}, exit={replicated}}"},
+      {"map",
+       "a = f32[4] parameter(0)\n b = f32[4] parameter(1)\n"
+       " ROOT r = f32[4] map(a, b), dimensions={0}, to_apply=add_f32"},
+      {"topk",
+       "p = f32[2,6] parameter(0)\n ROOT r = (f32[2,3], s32[2,3]) topk(p), k=3, largest=true"},
+      {"batch-norm-training",
+       "x = f32[2,3,4] parameter(0)\n s = f32[3] parameter(1)\n o = f32[3] parameter(2)\n"
+       " ROOT r = (f32[2,3,4], f32[3], f32[3]) batch-norm-training(x, s, o), epsilon=1, "
+       "feature_index=1"},
+      {"batch-norm-inference",
+       "x = f32[2,3,4] parameter(0)\n s = f32[3] parameter(1)\n o = f32[3] parameter(2)\n"
+       " m = f32[3] parameter(3)\n v = f32[3] parameter(4)\n a = f32[3] abs(v)\n"
+       " ROOT r = f32[2,3,4] batch-norm-inference(x, s, o, m, a), epsilon=1, feature_index=1"},
+      {"batch-norm-grad",
+       "x = f32[2,3,4] parameter(0)\n s = f32[3] parameter(1)\n m = f32[3] parameter(2)\n"
+       " v = f32[3] parameter(3)\n a = f32[3] abs(v)\n d = f32[2,3,4] parameter(4)\n"
+       " ROOT r = (f32[2,3,4], f32[3], f32[3]) batch-norm-grad(x, s, m, a, d), epsilon=1, "
+       "feature_index=1"},
       {"bitcast", "p = f32[2,3] parameter(0)\n ROOT r = f32[6] bitcast(p)"},
       {"bitcast-convert", "p = f32[4] parameter(0)\n ROOT r = s32[4] bitcast-convert(p)"},
       {"broadcast", "p = f32[3] parameter(0)\n ROOT r = f32[2,3] broadcast(p), dimensions={1}"},

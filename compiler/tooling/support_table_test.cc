@@ -33,7 +33,20 @@ TEST(SupportTableTest, ProbesTellSupportedFromMissing) {
   const SupportRow* infeed = Find(opcodes, "infeed");
   ASSERT_NE(infeed, nullptr);
   EXPECT_FALSE(infeed->parse || infeed->interpret || infeed->host || infeed->cuda);
-  EXPECT_EQ(infeed->note, "not implemented");
+  EXPECT_EQ(infeed->note,
+            "opcode 'infeed' is not supported by this runtime (no host transfer queue)");
+  const SupportRow* fft = Find(opcodes, "fft");
+  ASSERT_NE(fft, nullptr);
+  EXPECT_FALSE(fft->parse || fft->interpret || fft->host || fft->cuda);
+  EXPECT_EQ(fft->note, "not implemented");
+  // Lowered or expanded before emission: supported end to end.
+  for (const char* name :
+       {"async-done", "copy-start", "after-all", "map", "topk", "batch-norm-grad"}) {
+    const SupportRow* row = Find(opcodes, name);
+    ASSERT_NE(row, nullptr) << name;
+    EXPECT_TRUE(row->parse && row->interpret && row->host) << name << ": " << row->note;
+    EXPECT_EQ(row->cuda, cuda) << name << ": " << row->note;
+  }
 
   std::vector<SupportRow> types = ProbeElementTypes(cuda);
   const SupportRow* bf16 = Find(types, "bf16");

@@ -312,6 +312,30 @@ class Inferrer {
         return WithoutLayout(Op(0));
       case HloOpcode::kGetDimensionSize:
         return GetDimensionSize();
+      case HloOpcode::kAfterAll:
+        return AfterAll();
+      case HloOpcode::kAddDependency:
+        AOT_RETURN_IF_ERROR(ExpectToken(1));
+        return WithoutLayout(Op(0));
+      case HloOpcode::kDomain:
+        return WithoutLayout(Op(0));
+      case HloOpcode::kCopyStart:
+        return Shape::Tuple({WithoutLayout(Op(0)), WithoutLayout(Op(0)), Shape::Scalar(U32)});
+      case HloOpcode::kCopyDone:
+        return AsyncDone(HloOpcode::kCopyStart, 0);
+      case HloOpcode::kAsyncStart:
+        return AsyncStart();
+      case HloOpcode::kAsyncUpdate:
+      case HloOpcode::kAsyncDone:
+        return AsyncUpdateOrDone();
+      case HloOpcode::kMap:
+        return Map();
+      case HloOpcode::kTopK:
+        return TopK();
+      case HloOpcode::kBatchNormTraining:
+      case HloOpcode::kBatchNormInference:
+      case HloOpcode::kBatchNormGrad:
+        return BatchNorm();
       case HloOpcode::kGather:
         return Gather();
       case HloOpcode::kScatter:
@@ -436,6 +460,15 @@ class Inferrer {
         return expect(1, "to_apply");
       case HloOpcode::kSort:
         return expect(1, "to_apply comparator");
+      case HloOpcode::kMap:
+        return expect(1, "to_apply");
+      case HloOpcode::kAsyncStart:
+        return expect(1, "calls, the wrapped computation");
+      case HloOpcode::kAsyncUpdate:
+      case HloOpcode::kAsyncDone:
+        // XLA prints calls= on these too; it must name the start's.
+        if (count > 1) return expect(1, "calls, the wrapped computation");
+        break;
       case HloOpcode::kFusion:
         return expect(1, "calls, the fused computation");
       case HloOpcode::kWhile:
@@ -1007,6 +1040,138 @@ class Inferrer {
       dims[i] = static_cast<int64_t>(out);
     }
     return Shape(in.element_type(), std::move(dims));
+  }
+
+  absl::Status ExpectToken(int64_t i) const {
+    if (!Op(i).IsToken()) {
+      return Invalid(OperandDesc(i), " has shape ", Str(Op(i)), "; expected token[]");
+    }
+    return absl::OkStatus();
+  }
+
+  // after-all: joins tokens (none is fine) into one.
+  absl::StatusOr<Shape> AfterAll() const {
+    for (int64_t i = 0; i < n(); ++i) AOT_RETURN_IF_ERROR(ExpectToken(i));
+    return Shape::Token();
+  }
+
+  // async-start: ((operand shapes), wrapped result, context...) where the
+  // wrapped computation takes the operands; the context elements are the
+  // runtime's own and only declared.
+  absl::StatusOr<Shape> AsyncStart() const {
+    AOT_ASSIGN_OR_RETURN(Shape result, CallLike("wrapped computation"));
+    const Shape& declared = hlo_.shape();
+    std::vector<Shape> operands;
+    for (int64_t i = 0; i < n(); ++i) operands.push_back(WithoutLayout(Op(i)));
+    const Shape operand_tuple = Shape::Tuple(operands);
+    if (!declared.IsTuple() || declared.tuple_shapes().size() < 2 ||
+        !declared.tuple_shapes(0).Compatible(operand_tuple) ||
+        !declared.tuple_shapes(1).Compatible(result)) {
+      return Invalid("declared shape ", Str(declared), " must be (", Str(operand_tuple), ", ",
+                     Str(result), ", context...): the operands, the wrapped result, then context");
+    }
+    return WithoutLayout(declared);
+  }
+
+  // async-update passes the start's value on; async-done yields the wrapped
+  // result. A calls= on either must name the start's computation.
+  absl::StatusOr<Shape> AsyncUpdateOrDone() const {
+    const HloInstruction* start = hlo_.operand(0);
+    while (start->opcode() == HloOpcode::kAsyncUpdate && start->operand_count() == 1) {
+      start = start->operand(0);
+    }
+    if (start->opcode() != HloOpcode::kAsyncStart) {
+      return Invalid(OperandDesc(0), " must be an async-start or async-update; got a ",
+                     HloOpcodeString(hlo_.operand(0)->opcode()));
+    }
+    if (!called().empty() && start->called_computations() != called()) {
+      return Invalid("calls=", called()[0]->name(), " is not the computation of '", start->name(),
+                     "'");
+    }
+    if (opcode_ == HloOpcode::kAsyncUpdate) return WithoutLayout(Op(0));
+    if (!Op(0).IsTuple() || Op(0).tuple_shapes().size() < 2) {
+      return Invalid(OperandDesc(0), " has shape ", Str(Op(0)), "; expected an async tuple");
+    }
+    return WithoutLayout(Op(0).tuple_shapes(1));
+  }
+
+  // map: a scalar computation applied to every element of same-dimensioned
+  // operands; dimensions, when given, list them all in order.
+  absl::StatusOr<Shape> Map() const {
+    if (n() < 1) return Invalid("expects at least one operand");
+    AOT_RETURN_IF_ERROR(ExpectAllArrays());
+    for (int64_t i = 1; i < n(); ++i) {
+      if (Op(i).dimensions() != Op(0).dimensions()) {
+        return Invalid("operand ", i, " has shape ", Str(Op(i)), " but operand 0 has ", Str(Op(0)),
+                       "; all operands must have the same dimensions");
+      }
+    }
+    if (!attrs_.dimensions.empty()) {
+      for (int64_t d = 0; d < Op(0).rank(); ++d) {
+        if (static_cast<int64_t>(attrs_.dimensions.size()) != Op(0).rank() ||
+            attrs_.dimensions[d] != d) {
+          return Invalid("dimensions=", Dims(attrs_.dimensions), " must list every dimension of ",
+                         Str(Op(0)), " in order");
+        }
+      }
+    }
+    AOT_ASSIGN_OR_RETURN(Signature f, Callee(0, "to_apply computation"));
+    AOT_RETURN_IF_ERROR(ExpectParameterCount(f, n()));
+    for (int64_t i = 0; i < n(); ++i) {
+      const Shape scalar = Shape::Scalar(Op(i).element_type());
+      if (!f.parameters[i].Compatible(scalar)) {
+        return Invalid(f.description, ": parameter ", i, " has shape ", Str(f.parameters[i]),
+                       " but operand ", i, " needs ", Str(scalar));
+      }
+    }
+    if (!f.result.IsArray() || f.result.rank() != 0) {
+      return Invalid(f.description, " must return a scalar but returns ", Str(f.result));
+    }
+    return Shape(f.result.element_type(), Op(0).dimensions());
+  }
+
+  // topk: the k largest (or smallest) along the last dimension, with their
+  // s32 indices.
+  absl::StatusOr<Shape> TopK() const {
+    AOT_RETURN_IF_ERROR(ExpectArray(0));
+    AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kIntegerOrFloat));
+    if (Op(0).rank() < 1) return Invalid("operand 0 must have rank >= 1; got ", Str(Op(0)));
+    absl::StatusOr<int64_t> k = IntAttribute(hlo_, "k");
+    if (!k.ok()) return Invalid(k.status().message());
+    absl::StatusOr<bool> largest = BoolAttribute(hlo_, "largest", true);
+    if (!largest.ok()) return Invalid(largest.status().message());
+    std::vector<int64_t> dims = Op(0).dimensions();
+    if (*k < 0 || *k > dims.back()) {
+      return Invalid("k=", *k, " is out of range [0, ", dims.back(), "] for ", Str(Op(0)));
+    }
+    dims.back() = *k;
+    return Shape::Tuple({Shape(Op(0).element_type(), dims), Shape(S32, dims)});
+  }
+
+  // batch-norm-training (x, scale, offset), -inference (x, scale, offset,
+  // mean, variance) and -grad (x, scale, mean, variance, grad_output):
+  // per-feature vectors along feature_index.
+  absl::StatusOr<Shape> BatchNorm() const {
+    AOT_RETURN_IF_ERROR(ExpectAllArrays());
+    AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloat));
+    absl::StatusOr<int64_t> feature_index = IntAttribute(hlo_, "feature_index");
+    if (!feature_index.ok()) return Invalid(feature_index.status().message());
+    absl::StatusOr<double> epsilon = FloatAttribute(hlo_, "epsilon");
+    if (!epsilon.ok()) return Invalid(epsilon.status().message());
+    const Shape& x = Op(0);
+    if (*feature_index < 0 || *feature_index >= x.rank()) {
+      return Invalid("feature_index=", *feature_index, " is out of range for ", Str(x));
+    }
+    const Shape feature(x.element_type(), {x.dimensions(*feature_index)});
+    for (int64_t i = 1; i < n(); ++i) {
+      const bool like_x = opcode_ == HloOpcode::kBatchNormGrad && i == 4;
+      const Shape& expected = like_x ? x : feature;
+      if (!Op(i).Compatible(expected)) {
+        return Invalid(OperandDesc(i), " has shape ", Str(Op(i)), "; expected ", Str(expected));
+      }
+    }
+    if (opcode_ == HloOpcode::kBatchNormInference) return WithoutLayout(x);
+    return Shape::Tuple({WithoutLayout(x), feature, feature});
   }
 
   // get-dimension-size: the size of one dimension of an array, as s32[].

@@ -1,0 +1,300 @@
+#include "compiler/passes/composite_expansion.h"
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "compiler/passes/pass_utils.h"
+#include "support/status_macros.h"
+
+namespace aot {
+
+namespace {
+
+// Adds instructions named after the one being expanded.
+class Builder {
+ public:
+  Builder(HloComputation* computation, NameUniquer* names, const HloInstruction& expanded)
+      : computation_(computation), names_(names), base_(expanded.name()) {}
+
+  HloInstruction* Add(std::unique_ptr<HloInstruction> instruction) {
+    instruction->set_name(names_->GetUniqueName(base_));
+    return AddWithNewId(computation_, std::move(instruction));
+  }
+  HloInstruction* Op(HloOpcode opcode, Shape shape, std::vector<HloInstruction*> operands) {
+    return Add(HloInstruction::Create(opcode, std::move(shape), std::move(operands)));
+  }
+  HloInstruction* Constant(PrimitiveType type, double value) {
+    Literal literal(Shape::Scalar(type));
+    literal.SetFromDouble(0, value);
+    return Add(HloInstruction::CreateConstant(std::move(literal)));
+  }
+  // `x` broadcast into `shape`, its dimensions going to `dims`.
+  HloInstruction* Broadcast(HloInstruction* x, const Shape& shape, std::vector<int64_t> dims) {
+    HloInstruction* b = Op(HloOpcode::kBroadcast, shape, {x});
+    b->mutable_attrs()->dimensions = std::move(dims);
+    return b;
+  }
+  HloInstruction* Convert(HloInstruction* x, PrimitiveType type) {
+    if (x->shape().element_type() == type) return x;
+    Shape shape(type, x->shape().dimensions());
+    return Op(HloOpcode::kConvert, std::move(shape), {x});
+  }
+  HloInstruction* Binary(HloOpcode opcode, HloInstruction* a, HloInstruction* b) {
+    return Op(opcode, Shape(a->shape().element_type(), a->shape().dimensions()), {a, b});
+  }
+  HloInstruction* GetTupleElement(HloInstruction* tuple, int64_t index) {
+    HloInstruction* g = Op(HloOpcode::kGetTupleElement,
+                           WithDefaultLayout(tuple->shape().tuple_shapes(index)), {tuple});
+    g->mutable_attrs()->tuple_index = index;
+    return g;
+  }
+  // `value` with the layout `want` asks for (a copy when it differs).
+  HloInstruction* WithLayoutOf(HloInstruction* value, const Shape& want) {
+    if (!want.has_layout() || want.HasDefaultLayout()) return value;
+    return Op(HloOpcode::kCopy, want, {value});
+  }
+  HloInstruction* Tuple(std::vector<HloInstruction*> elements) {
+    std::vector<Shape> shapes;
+    for (HloInstruction* e : elements) shapes.push_back(e->shape());
+    return Op(HloOpcode::kTuple, Shape::Tuple(std::move(shapes)), std::move(elements));
+  }
+
+ private:
+  HloComputation* computation_;
+  NameUniquer* names_;
+  std::string base_;
+};
+
+// A new scalar computation of the module: `body` adds its instructions
+// given the parameters.
+HloComputation* AddScalarComputation(
+    HloModule* module, absl::string_view base, std::vector<PrimitiveType> parameter_types,
+    const std::function<std::unique_ptr<HloInstruction>(std::vector<HloInstruction*>)>& body) {
+  NameUniquer computation_names = NameUniquer::ForComputations(*module);
+  HloComputation* c = module->AddComputation(
+      std::make_unique<HloComputation>(computation_names.GetUniqueName(base)));
+  c->set_unique_id(module->NewUniqueId());
+  std::vector<HloInstruction*> parameters;
+  for (size_t i = 0; i < parameter_types.size(); ++i) {
+    parameters.push_back(AddWithNewId(
+        c, HloInstruction::CreateParameter(
+               static_cast<int64_t>(i), Shape::Scalar(parameter_types[i]), absl::StrCat("p", i))));
+  }
+  std::unique_ptr<HloInstruction> root = body(parameters);
+  root->set_name("r");
+  c->set_root_instruction(AddWithNewId(c, std::move(root)));
+  return c;
+}
+
+HloComputation* AddComputationFor(HloModule* module, PrimitiveType type) {
+  return AddScalarComputation(
+      module, absl::StrCat("add_", PrimitiveTypeName(type)), {type, type},
+      [&](std::vector<HloInstruction*> p) {
+        return HloInstruction::Create(HloOpcode::kAdd, Shape::Scalar(type), {p[0], p[1]});
+      });
+}
+
+absl::StatusOr<HloInstruction*> ExpandMap(HloInstruction* map, Builder& b) {
+  const HloComputation* f = map->to_apply();
+  const std::vector<int64_t>& dims = map->shape().dimensions();
+  absl::flat_hash_map<const HloInstruction*, HloInstruction*> value_of;
+  for (HloInstruction* i : f->MakeInstructionPostOrder()) {
+    if (i->opcode() == HloOpcode::kParameter) {
+      value_of[i] = map->operand(i->parameter_number());
+      continue;
+    }
+    if (i->opcode() == HloOpcode::kConstant && i->shape().IsArray() && i->shape().rank() == 0) {
+      HloInstruction* scalar = b.Add(CloneWithOperands(*i, {}));
+      value_of[i] = b.Broadcast(scalar, Shape(i->shape().element_type(), dims), {});
+      continue;
+    }
+    if (!IsElementwise(i->opcode()) || !i->shape().IsArray()) {
+      return absl::UnimplementedError(absl::StrCat(
+          "instruction '", map->name(), "' (map): its to_apply computation '", f->name(),
+          "' holds '", i->name(), "' (", HloOpcodeString(i->opcode()),
+          "), which is not elementwise; only elementwise scalar computations are mapped"));
+    }
+    std::vector<HloInstruction*> operands;
+    for (HloInstruction* op : i->operands()) operands.push_back(value_of.at(op));
+    std::unique_ptr<HloInstruction> lifted = CloneWithOperands(*i, operands);
+    *lifted->mutable_shape() = Shape(i->shape().element_type(), dims);
+    value_of[i] = b.Add(std::move(lifted));
+  }
+  HloInstruction* result = value_of.at(f->root_instruction());
+  // A map returning a parameter still yields a value of its own.
+  if (result->opcode() == HloOpcode::kParameter || result->parent() != map->parent()) {
+    result = b.Op(HloOpcode::kCopy, Shape(result->shape().element_type(), dims), {result});
+  }
+  return b.WithLayoutOf(result, map->shape());
+}
+
+absl::StatusOr<HloInstruction*> ExpandTopK(HloInstruction* topk, Builder& b, HloModule* module) {
+  AOT_ASSIGN_OR_RETURN(const int64_t k, IntAttribute(*topk, "k"));
+  AOT_ASSIGN_OR_RETURN(const bool largest, BoolAttribute(*topk, "largest", true));
+  HloInstruction* x = topk->operand(0);
+  const PrimitiveType type = x->shape().element_type();
+  const std::vector<int64_t>& dims = x->shape().dimensions();
+  const int64_t last = static_cast<int64_t>(dims.size()) - 1;
+  HloInstruction* iota = b.Op(HloOpcode::kIota, Shape(S32, dims), {});
+  iota->mutable_attrs()->dimensions = {last};
+  HloComputation* comparator =
+      AddScalarComputation(module, largest ? "topk_greater" : "topk_less", {type, type, S32, S32},
+                           [&](std::vector<HloInstruction*> p) {
+                             auto compare = HloInstruction::Create(
+                                 HloOpcode::kCompare, Shape::Scalar(PRED), {p[0], p[1]});
+                             compare->mutable_attrs()->comparison_direction =
+                                 largest ? ComparisonDirection::kGt : ComparisonDirection::kLt;
+                             if (IsFloatingPoint(type))
+                               compare->mutable_attrs()->comparison_type = "TOTALORDER";
+                             return compare;
+                           });
+  HloInstruction* sort =
+      b.Op(HloOpcode::kSort, Shape::Tuple({Shape(type, dims), Shape(S32, dims)}), {x, iota});
+  sort->mutable_attrs()->dimensions = {last};
+  sort->mutable_attrs()->is_stable = true;
+  sort->mutable_called_computations()->push_back(comparator);
+  std::vector<SliceSpec> slice;
+  for (int64_t d : dims) slice.push_back({0, d, 1});
+  slice.back().limit = k;
+  std::vector<int64_t> out_dims = dims;
+  out_dims.back() = k;
+  std::vector<HloInstruction*> outputs;
+  for (int64_t i = 0; i < 2; ++i) {
+    HloInstruction* sorted = b.GetTupleElement(sort, i);
+    HloInstruction* top =
+        b.Op(HloOpcode::kSlice, Shape(sorted->shape().element_type(), out_dims), {sorted});
+    top->mutable_attrs()->slice = slice;
+    outputs.push_back(b.WithLayoutOf(top, topk->shape().tuple_shapes(i)));
+  }
+  return b.Tuple(std::move(outputs));
+}
+
+absl::StatusOr<HloInstruction*> ExpandBatchNorm(HloInstruction* bn, Builder& b, HloModule* module) {
+  AOT_ASSIGN_OR_RETURN(const int64_t fi, IntAttribute(*bn, "feature_index"));
+  AOT_ASSIGN_OR_RETURN(const double epsilon, FloatAttribute(*bn, "epsilon"));
+  const Shape& x_shape = bn->operand(0)->shape();
+  const PrimitiveType type = x_shape.element_type();
+  // f16 and bf16 are computed in f32 and rounded once at the end.
+  const PrimitiveType ct = (type == F16 || type == BF16) ? F32 : type;
+  const std::vector<int64_t>& dims = x_shape.dimensions();
+  const Shape xs(ct, dims);
+  const Shape fs(ct, {dims[fi]});
+  std::vector<int64_t> reduce_dims;
+  for (int64_t d = 0; d < static_cast<int64_t>(dims.size()); ++d) {
+    if (d != fi) reduce_dims.push_back(d);
+  }
+  int64_t per_feature = 1;
+  for (int64_t d : reduce_dims) per_feature *= dims[d];
+  std::vector<HloInstruction*> in;
+  for (HloInstruction* op : bn->operands()) in.push_back(b.Convert(op, ct));
+
+  HloComputation* add = nullptr;
+  auto sum = [&](HloInstruction* v) {
+    if (add == nullptr) add = AddComputationFor(module, ct);
+    HloInstruction* r = b.Op(HloOpcode::kReduce, fs, {v, b.Constant(ct, 0)});
+    r->mutable_attrs()->dimensions = reduce_dims;
+    r->mutable_called_computations()->push_back(add);
+    return r;
+  };
+  auto over_x = [&](HloInstruction* feature_vector) {
+    return b.Broadcast(feature_vector, xs, {fi});
+  };
+  auto splat = [&](const Shape& shape, double value) {
+    return b.Broadcast(b.Constant(ct, value), shape, {});
+  };
+  auto mul = [&](HloInstruction* p, HloInstruction* q) {
+    return b.Binary(HloOpcode::kMultiply, p, q);
+  };
+  auto sub = [&](HloInstruction* p, HloInstruction* q) {
+    return b.Binary(HloOpcode::kSubtract, p, q);
+  };
+  auto rstd_of = [&](HloInstruction* var) {
+    // epsilon is f32 in XLA; as a constant of the compute type.
+    HloInstruction* eps = splat(fs, static_cast<float>(epsilon));
+    return b.Op(HloOpcode::kRsqrt, fs, {b.Binary(HloOpcode::kAdd, var, eps)});
+  };
+  const double n = static_cast<double>(per_feature);
+  std::vector<HloInstruction*> outputs;
+  switch (bn->opcode()) {
+    case HloOpcode::kBatchNormInference: {
+      // (x - mean) * (scale * rstd) + offset
+      HloInstruction* factor = mul(in[1], rstd_of(in[4]));
+      HloInstruction* y =
+          b.Binary(HloOpcode::kAdd, mul(sub(in[0], over_x(in[3])), over_x(factor)), over_x(in[2]));
+      outputs.push_back(y);
+      break;
+    }
+    case HloOpcode::kBatchNormTraining: {
+      HloInstruction* inv_n = splat(fs, n == 0 ? 0 : 1 / n);
+      HloInstruction* mean = mul(sum(in[0]), inv_n);
+      HloInstruction* centered = sub(in[0], over_x(mean));
+      HloInstruction* var = mul(sum(mul(centered, centered)), inv_n);
+      HloInstruction* factor = mul(in[1], rstd_of(var));
+      HloInstruction* y = b.Binary(HloOpcode::kAdd, mul(centered, over_x(factor)), over_x(in[2]));
+      outputs = {y, mean, var};
+      break;
+    }
+    case HloOpcode::kBatchNormGrad: {
+      // x, scale, mean, variance, grad_output:
+      // dx = scale * rstd / n * (n * dy - sum(dy) - (x - mean) * rstd * d_scale),
+      // d_scale = sum(dy * (x - mean)) * rstd, d_offset = sum(dy).
+      HloInstruction* dy = in[4];
+      HloInstruction* rstd = rstd_of(in[3]);
+      HloInstruction* centered = sub(in[0], over_x(in[2]));
+      HloInstruction* d_offset = sum(dy);
+      HloInstruction* d_scale = mul(sum(mul(dy, centered)), rstd);
+      HloInstruction* outer = mul(mul(in[1], rstd), splat(fs, n == 0 ? 0 : 1 / n));
+      HloInstruction* inner = sub(sub(mul(splat(xs, n), dy), over_x(d_offset)),
+                                  mul(centered, over_x(mul(rstd, d_scale))));
+      outputs = {mul(over_x(outer), inner), d_scale, d_offset};
+      break;
+    }
+    default:
+      return absl::InternalError("not a batch-norm opcode");
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const Shape& want = bn->shape().IsTuple() ? bn->shape().tuple_shapes(i) : bn->shape();
+    outputs[i] = b.WithLayoutOf(b.Convert(outputs[i], type), want);
+  }
+  if (bn->opcode() == HloOpcode::kBatchNormInference) return outputs[0];
+  return b.Tuple(std::move(outputs));
+}
+
+}  // namespace
+
+absl::StatusOr<bool> ExpandCompositeOpcodes(HloModule* module) {
+  auto expand = [module](HloComputation* c) -> absl::StatusOr<bool> {
+    NameUniquer names = NameUniquer::ForInstructions(*c);
+    bool changed = false;
+    for (HloInstruction* h : c->instructions()) {
+      Builder b(c, &names, *h);
+      absl::StatusOr<HloInstruction*> replacement = nullptr;
+      switch (h->opcode()) {
+        case HloOpcode::kMap:
+          replacement = ExpandMap(h, b);
+          break;
+        case HloOpcode::kTopK:
+          replacement = ExpandTopK(h, b, module);
+          break;
+        case HloOpcode::kBatchNormTraining:
+        case HloOpcode::kBatchNormInference:
+        case HloOpcode::kBatchNormGrad:
+          replacement = ExpandBatchNorm(h, b, module);
+          break;
+        default:
+          continue;
+      }
+      if (!replacement.ok()) return replacement.status();
+      h->ReplaceAllUsesWith(*replacement);
+      changed = true;
+    }
+    return changed;
+  };
+  return RewriteUnfusedComputations(module, AfterRewrite::kRemoveDeadAndReorder, expand);
+}
+
+}  // namespace aot

@@ -1,0 +1,24 @@
+#ifndef AOT_COMPILER_PASSES_COMPOSITE_EXPANSION_H_
+#define AOT_COMPILER_PASSES_COMPOSITE_EXPANSION_H_
+
+#include "absl/status/statusor.h"
+#include "compiler/hlo/hlo_module.h"
+
+namespace aot {
+
+// Expands the XLA opcodes that are compositions of others, as XLA's own
+// expanders do, so no artifact holds them (and the runtime needs no support
+// for them, hence no staged rollout):
+//  - map(x...), to_apply=f -> f's scalar body applied at the operands'
+//    shape (its constants broadcast); f must be elementwise, else the
+//    compile fails naming the instruction of f that is not;
+//  - topk(x), k, largest -> a stable sort of (x, iota) along the last
+//    dimension (floats in total order), sliced to k;
+//  - batch-norm-inference, -training and -grad -> their formulas with
+//    per-feature reductions (f16/bf16 computed in f32 and rounded once).
+// Runs before the pass pipeline, always. Returns whether anything changed.
+absl::StatusOr<bool> ExpandCompositeOpcodes(HloModule* module);
+
+}  // namespace aot
+
+#endif  // AOT_COMPILER_PASSES_COMPOSITE_EXPANSION_H_

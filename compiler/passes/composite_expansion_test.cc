@@ -1,0 +1,206 @@
+#include "compiler/passes/composite_expansion.h"
+
+#include "compiler/passes/test_util.h"
+#include "compiler/tooling/literal_execution.h"
+#include "compiler/tooling/random_literal.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace aot {
+namespace {
+
+using testing_util::EvaluateModule;
+using testing_util::ExpectWellFormed;
+using testing_util::Parse;
+
+int CountInModule(const HloModule& m, HloOpcode opcode) {
+  int n = 0;
+  for (const HloComputation* c : m.computations()) {
+    for (const HloInstruction* h : c->instructions()) n += h->opcode() == opcode;
+  }
+  return n;
+}
+
+// Expands `text`, expects `opcode` gone and the interpreter's value (on
+// `args`, or random ones) unchanged within `tolerance`.
+void ExpectExpandsTo(absl::string_view text, HloOpcode opcode, Tolerance tolerance,
+                     std::vector<Literal> args = {}) {
+  SCOPED_TRACE(text);
+  std::unique_ptr<HloModule> original = Parse(text);
+  ASSERT_NE(original, nullptr);
+  ASSERT_TRUE(VerifyHloModule(*original).ok()) << VerifyHloModule(*original);
+  std::unique_ptr<HloModule> m = Parse(text);
+  absl::StatusOr<bool> changed = ExpandCompositeOpcodes(m.get());
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_TRUE(*changed);
+  EXPECT_EQ(CountInModule(*m, opcode), 0) << m->ToString();
+  ExpectWellFormed(*m);
+  if (args.empty()) args = RandomArguments(*original, 3);
+  absl::StatusOr<Literal> want = EvaluateModule(*original, args);
+  ASSERT_TRUE(want.ok()) << want.status();
+  absl::StatusOr<Literal> got = EvaluateModule(*m, args);
+  ASSERT_TRUE(got.ok()) << got.status();
+  absl::Status match = CompareLiterals(*want, *got, tolerance);
+  EXPECT_TRUE(match.ok()) << match << "\n" << m->ToString();
+  absl::StatusOr<bool> again = ExpandCompositeOpcodes(m.get());
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(*again);
+}
+
+TEST(CompositeExpansionTest, MapBecomesItsBodyAtTheOperandShape) {
+  ExpectExpandsTo(R"(
+HloModule m
+clipped_mix {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  half = f32[] constant(0.5)
+  s = f32[] multiply(a, half)
+  t = f32[] add(s, b)
+  c = pred[] compare(t, half), direction=GT
+  ROOT r = f32[] select(c, half, t)
+}
+ENTRY e {
+  x = f32[3,5] parameter(0)
+  y = f32[3,5] parameter(1)
+  ROOT m = f32[3,5] map(x, y), dimensions={0,1}, to_apply=clipped_mix
+})",
+                  HloOpcode::kMap, {});
+}
+
+TEST(CompositeExpansionTest, MapOfAParameterAndToAnotherType) {
+  ExpectExpandsTo(R"(
+HloModule m
+first {
+  a = s32[] parameter(0)
+  ROOT b = s32[] parameter(1)
+}
+to_f32 {
+  a = s32[] parameter(0)
+  ROOT c = f32[] convert(a)
+}
+ENTRY e {
+  x = s32[4] parameter(0)
+  y = s32[4] parameter(1)
+  k = s32[4] map(x, y), dimensions={0}, to_apply=first
+  ROOT f = f32[4] map(k), to_apply=to_f32
+})",
+                  HloOpcode::kMap, {});
+}
+
+TEST(CompositeExpansionTest, MapOfANonElementwiseBodyIsRefusedByName) {
+  std::unique_ptr<HloModule> m = Parse(R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+reducing {
+  a = f32[] parameter(0)
+  v = f32[2] broadcast(a), dimensions={}
+  z = f32[] constant(0)
+  ROOT r = f32[] reduce(v, z), dimensions={0}, to_apply=add
+}
+ENTRY e {
+  x = f32[4] parameter(0)
+  ROOT m = f32[4] map(x), dimensions={0}, to_apply=reducing
+})");
+  ASSERT_NE(m, nullptr);
+  absl::StatusOr<bool> changed = ExpandCompositeOpcodes(m.get());
+  ASSERT_FALSE(changed.ok());
+  EXPECT_EQ(changed.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(std::string(changed.status().message()),
+              ::testing::HasSubstr("instruction 'm' (map): its to_apply computation 'reducing' "
+                                   "holds 'v' (broadcast), which is not elementwise"));
+}
+
+TEST(CompositeExpansionTest, TopKLargestAndSmallestWithTiesAndNaN) {
+  for (const char* largest : {"true", "false"}) {
+    const std::string text = absl::StrCat(R"(
+HloModule m
+ENTRY e {
+  x = f32[2,6] parameter(0)
+  ROOT t = (f32[2,3], s32[2,3]) topk(x), k=3, largest=)",
+                                          largest, "\n}");
+    Literal x = Literal::FromDoubles(Shape(F32, {2, 6}),
+                                     {1, 5, 5, -0.0, 0.0, 2, NAN, 3, -INFINITY, 3, 7, 1});
+    std::vector<Literal> args;
+    args.push_back(x);
+    ExpectExpandsTo(text, HloOpcode::kTopK, {}, std::move(args));
+    // The reference itself: stable, totally ordered.
+    std::unique_ptr<HloModule> m = Parse(text);
+    std::vector<Literal> again;
+    again.push_back(x);
+    absl::StatusOr<Literal> got = EvaluateModule(*m, again);
+    ASSERT_TRUE(got.ok()) << got.status();
+    const Literal& index = got->tuple_element(1);
+    std::vector<int64_t> indices;
+    for (int64_t i = 0; i < 6; ++i) indices.push_back(index.GetAsInt64(i));
+    if (std::string(largest) == "true") {
+      EXPECT_EQ(indices, (std::vector<int64_t>{1, 2, 5, 0, 4, 1})) << got->ToString();
+    } else {
+      EXPECT_EQ(indices, (std::vector<int64_t>{3, 4, 0, 2, 5, 1})) << got->ToString();
+    }
+  }
+}
+
+TEST(CompositeExpansionTest, TopKOfIntegersInThreeDimensions) {
+  ExpectExpandsTo(R"(
+HloModule m
+ENTRY e {
+  x = s32[2,3,9] parameter(0)
+  ROOT t = (s32[2,3,4], s32[2,3,4]) topk(x), k=4, largest=true
+})",
+                  HloOpcode::kTopK, {});
+}
+
+TEST(CompositeExpansionTest, BatchNormTrainingInferenceAndGrad) {
+  ExpectExpandsTo(R"(
+HloModule m
+ENTRY e {
+  x = f32[4,3,5,2] parameter(0)
+  scale = f32[3] parameter(1)
+  offset = f32[3] parameter(2)
+  ROOT t = (f32[4,3,5,2], f32[3], f32[3]) batch-norm-training(x, scale, offset), epsilon=0.001, feature_index=1
+})",
+                  HloOpcode::kBatchNormTraining, {1e-5, 1e-4});
+  ExpectExpandsTo(R"(
+HloModule m
+ENTRY e {
+  x = f32[6,4] parameter(0)
+  scale = f32[4] parameter(1)
+  offset = f32[4] parameter(2)
+  mean = f32[4] parameter(3)
+  v = f32[4] parameter(4)
+  var = f32[4] abs(v)
+  ROOT y = f32[6,4] batch-norm-inference(x, scale, offset, mean, var), epsilon=0.01, feature_index=1
+})",
+                  HloOpcode::kBatchNormInference, {1e-5, 1e-4});
+  ExpectExpandsTo(R"(
+HloModule m
+ENTRY e {
+  x = f32[5,2,3] parameter(0)
+  scale = f32[5] parameter(1)
+  mean = f32[5] parameter(2)
+  v = f32[5] parameter(3)
+  var = f32[5] abs(v)
+  dy = f32[5,2,3] parameter(4)
+  ROOT t = (f32[5,2,3], f32[5], f32[5]) batch-norm-grad(x, scale, mean, var, dy), epsilon=0.5, feature_index=0
+})",
+                  HloOpcode::kBatchNormGrad, {1e-5, 1e-4});
+}
+
+TEST(CompositeExpansionTest, HalfPrecisionBatchNormIsComputedInF32) {
+  ExpectExpandsTo(R"(
+HloModule m
+ENTRY e {
+  x = bf16[8,3] parameter(0)
+  scale = bf16[3] parameter(1)
+  offset = bf16[3] parameter(2)
+  ROOT t = (bf16[8,3], bf16[3], bf16[3]) batch-norm-training(x, scale, offset), epsilon=0.001, feature_index=1
+})",
+                  HloOpcode::kBatchNormTraining, {1e-2, 2e-2});
+}
+
+}  // namespace
+}  // namespace aot
