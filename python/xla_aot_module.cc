@@ -9,7 +9,9 @@
 // parameter has the default (row-major) layout; results become numpy arrays
 // over the runtime's own result memory (no copy), viewed in logical order
 // when the layout is not row-major. bf16 travels as uint16 bit patterns
-// (numpy has no bfloat16). Errors raise xla_aot.Error with .code (the
+// (numpy has no bfloat16), the 8-bit and 4-bit floats as uint8 bit
+// patterns, s4/s2/s1 and u4/u2/u1 as int8/uint8 (one element per byte),
+// c64/c128 as complex64/complex128. Errors raise xla_aot.Error with .code (the
 // status code's name, "FAILED_PRECONDITION") and .message.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -88,6 +90,31 @@ py::dtype DtypeOf(PrimitiveType type) {
       return py::dtype::of<float>();
     case F64:
       return py::dtype::of<double>();
+    case C64:
+      return py::dtype("complex64");
+    case C128:
+      return py::dtype("complex128");
+    // Narrower than a byte, one element per byte: the value itself.
+    case S4:
+    case S2:
+    case S1:
+      return py::dtype::of<int8_t>();
+    case U4:
+    case U2:
+    case U1:
+      return py::dtype::of<uint8_t>();
+    // 8-bit and 4-bit floats: bit patterns, as bf16 (numpy has none of
+    // them).
+    case F8E5M2:
+    case F8E4M3FN:
+    case F8E4M3B11FNUZ:
+    case F8E5M2FNUZ:
+    case F8E4M3FNUZ:
+    case F8E4M3:
+    case F8E3M4:
+    case F8E8M0FNU:
+    case F4E2M1FN:
+      return py::dtype::of<uint8_t>();
     default:
       break;
   }

@@ -15,6 +15,22 @@ int64_t ElementBytes(PrimitiveType type) {
     case PRED:
     case S8:
     case U8:
+    // Narrower than a byte: one element per byte, unpacked.
+    case S4:
+    case U4:
+    case S2:
+    case U2:
+    case S1:
+    case U1:
+    case F4E2M1FN:
+    case F8E5M2:
+    case F8E4M3FN:
+    case F8E4M3B11FNUZ:
+    case F8E5M2FNUZ:
+    case F8E4M3FNUZ:
+    case F8E4M3:
+    case F8E3M4:
+    case F8E8M0FNU:
       return 1;
     case S16:
     case U16:
@@ -28,7 +44,10 @@ int64_t ElementBytes(PrimitiveType type) {
     case S64:
     case U64:
     case F64:
+    case C64:
       return 8;
+    case C128:
+      return 16;
     default:
       return 0;
   }

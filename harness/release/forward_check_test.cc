@@ -14,12 +14,14 @@
 #include "compiler/target/target_config.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/descriptor.h"
+#include "google/protobuf/descriptor.pb.h"
 #include "gtest/gtest.h"
 #include "harness/golden/golden_store.h"
 #include "harness/release/release.h"
 #include "harness/release/release_snapshot.h"
 #include "harness/testing/synthetic_history.h"
 #include "proto/schema.h"
+#include "support/file_io.h"
 
 namespace aot {
 namespace {
@@ -310,6 +312,49 @@ ENTRY e {
   }
   EXPECT_GE(before, 5);  // 2026-11-30 and the four releases of 2026-12-02
   EXPECT_THAT(Check(Release("2026-12-03"), bytes), IsEmpty());
+}
+
+// Whether the schema snapshot `release` reads has PrimitiveType `name`.
+bool ReleaseSchemaHasElementType(const ReleaseSnapshot& release, const std::string& name) {
+  auto bytes = ReadFileToString(absl::StrCat("golden/", release.descriptor_set));
+  EXPECT_TRUE(bytes.ok()) << bytes.status();
+  google::protobuf::FileDescriptorSet set;
+  if (!bytes.ok() || !set.ParseFromString(*bytes)) return false;
+  google::protobuf::DescriptorPool pool;
+  for (const auto& file : set.file()) pool.BuildFile(file);
+  const google::protobuf::EnumDescriptor* type = pool.FindEnumTypeByName("aot.PrimitiveType");
+  return type != nullptr && type->FindValueByName(name) != nullptr;
+}
+
+// The element types of 2026-12-03 (staged rollout, phase 1): an artifact
+// holding one is an error for every release whose schema lacks it, and
+// clean for this runtime.
+TEST(ForwardCheckTest, ExtendedElementTypesAreErrorsForReleasesBeforeRuntimeSupport) {
+  auto releases = LoadReleases("golden");
+  ASSERT_TRUE(releases.ok()) << releases.status();
+  for (PrimitiveType type : {C64, C128, F8E4M3FN, F8E5M2, S4, U4, F4E2M1FN}) {
+    SCOPED_TRACE(PrimitiveType_Name(type));
+    ExecutableProto e = Artifact("add_mul");
+    ASSERT_GT(e.parameters_size(), 0);
+    e.mutable_parameters(0)->mutable_shape()->set_element_type(type);
+    const std::string bytes = e.SerializeAsString();
+    int lacking = 0;
+    for (const auto& [id, findings] : CheckAgainstEachRelease(bytes, "types")) {
+      SCOPED_TRACE(id);
+      bool knows = false;
+      for (const ReleaseSnapshot& r : *releases) {
+        if (r.id == id) knows = ReleaseSchemaHasElementType(r, PrimitiveType_Name(type));
+      }
+      const bool error = absl::c_any_of(findings, [](const ForwardFinding& f) {
+        return f.severity == "error" && f.rule == "UNKNOWN_ENUM_VALUE" &&
+               f.path == "parameters[0].shape.element_type";
+      });
+      EXPECT_EQ(error, !knows) << ::testing::PrintToString(Rules(findings));
+      lacking += !knows;
+    }
+    EXPECT_GE(lacking, 6);  // 2026-11-30, the four of 2026-12-02, 2026-12-03-30a5ac05
+    EXPECT_THAT(Check(Release("2026-12-03"), bytes), IsEmpty());
+  }
 }
 
 TEST(ForwardCheckTest, UnparsableBytes) {

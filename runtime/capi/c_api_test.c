@@ -223,6 +223,29 @@ int main(int argc, char** argv) {
     CHECK(code == XLA_AOT_INVALID_ARGUMENT);
   }
 
+  /* The element types of 2026-12-03: c64 is 8 bytes an element, so 32 of
+   * them fill 256 bytes and 128 do not; an 8-bit float takes one byte. */
+  {
+    static const int64_t dims[1] = {32};
+    static uint8_t raw[256];
+    XlaAot_Buffer_FromHost_Args c = {XlaAot_Buffer_FromHost_Args_STRUCT_SIZE};
+    c.element_type = XLA_AOT_C64;
+    c.dimensions = dims;
+    c.rank = 1;
+    c.data = raw;
+    c.byte_size = sizeof(raw);
+    Consume(api->Buffer_FromHost(&c), &code);
+    CHECK(code == XLA_AOT_OK);
+    api->Buffer_Destroy(c.buffer);
+    c.element_type = XLA_AOT_F8E4M3FN;
+    Consume(api->Buffer_FromHost(&c), &code);
+    CHECK(code == XLA_AOT_INVALID_ARGUMENT);
+    c.byte_size = 32;
+    Consume(api->Buffer_FromHost(&c), &code);
+    CHECK(code == XLA_AOT_OK);
+    api->Buffer_Destroy(c.buffer);
+  }
+
   api->Buffer_Destroy(args[0]);
   api->Buffer_Destroy(args[1]);
   api->Executable_Destroy(executable);

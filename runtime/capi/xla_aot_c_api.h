@@ -74,7 +74,28 @@ typedef enum {
   XLA_AOT_F16 = 10,
   XLA_AOT_F32 = 11,
   XLA_AOT_F64 = 12,
-  XLA_AOT_BF16 = 16
+  XLA_AOT_BF16 = 16,
+  /* Since 2026-12-03. Complex: (real, imaginary) pairs. */
+  XLA_AOT_C64 = 15,
+  XLA_AOT_C128 = 18,
+  /* 8-bit floats, one byte each (raw bits). */
+  XLA_AOT_F8E5M2 = 19,
+  XLA_AOT_F8E4M3FN = 20,
+  XLA_AOT_F8E4M3B11FNUZ = 23,
+  XLA_AOT_F8E5M2FNUZ = 24,
+  XLA_AOT_F8E4M3FNUZ = 25,
+  XLA_AOT_F8E4M3 = 28,
+  XLA_AOT_F8E3M4 = 29,
+  XLA_AOT_F8E8M0FNU = 33,
+  /* Narrower than a byte, stored one element per byte (sign- or
+   * zero-extended; f4e2m1fn in the low four bits). */
+  XLA_AOT_S4 = 21,
+  XLA_AOT_U4 = 22,
+  XLA_AOT_S2 = 26,
+  XLA_AOT_U2 = 27,
+  XLA_AOT_S1 = 30,
+  XLA_AOT_U1 = 31,
+  XLA_AOT_F4E2M1FN = 32
 } XlaAot_ElementType;
 
 /* The shape of an array parameter or result leaf. Bytes are in the

@@ -14,6 +14,7 @@
 #include "runtime/platform/host/cpu_features.h"
 #include "runtime/platform/host/host_kernel_loader.h"
 #include "runtime/platform/host/host_platform.h"
+#include "runtime/shape_util.h"
 #include "runtime/testing/test_kernels.h"
 #include "support/file_io.h"
 #include "support/status_macros.h"
@@ -151,6 +152,72 @@ TEST(ExecutableTest, LoadsAndExecutes) {
   auto results = (*executable)->Execute({Bytes(a), Bytes(b)});
   ASSERT_TRUE(results.ok()) << results.status();
   ExpectAddMul(*results, a, b);
+}
+
+// result = copy of parameter 0, an array of `type` with dims {3, 5} in
+// the column-major layout {0, 1}: only the bytes per element matter.
+ExecutableProto MakeCopyExecutable(PrimitiveType type) {
+  ExecutableProto e;
+  e.set_name("copy");
+  ShapeProto shape;
+  shape.set_element_type(type);
+  shape.add_dimensions(3);
+  shape.add_dimensions(5);
+  shape.mutable_layout()->add_minor_to_major(0);
+  shape.mutable_layout()->add_minor_to_major(1);
+  const int64_t bytes = runtime_shape::ByteSize(shape);
+  for (int i = 0; i < 2; ++i) {
+    BufferAllocationProto* a = e.add_buffer_allocations();
+    a->set_index(i);
+    a->set_size(bytes);
+    a->set_kind(i == 0 ? BufferAllocationProto::PARAMETER : BufferAllocationProto::OUTPUT);
+    if (i == 0) a->set_parameter_number(0);
+  }
+  EntryParameterProto* p = e.add_parameters();
+  p->set_parameter_number(0);
+  *p->mutable_shape() = shape;
+  *p->mutable_slice() = Slice(0, 0, bytes);
+  *e.mutable_result()->mutable_shape() = shape;
+  OutputLeafProto* leaf = e.mutable_result()->add_leaves();
+  *leaf->mutable_shape() = shape;
+  *leaf->mutable_slice() = Slice(1, 0, bytes);
+  ThunkProto* t = e.add_thunks();
+  t->mutable_info()->set_name("copy");
+  *t->mutable_copy()->mutable_source() = Slice(0, 0, bytes);
+  *t->mutable_copy()->mutable_destination() = Slice(1, 0, bytes);
+  e.mutable_capability()->mutable_host()->set_isa_level(X86_64_V2);
+  e.mutable_abi_version()->set_runtime_abi_version(1);
+  e.mutable_abi_version()->mutable_llvm()->mutable_minimum()->set_major(19);
+  HloModuleProto* m = e.mutable_hlo_module()->mutable_hlo_module();
+  m->set_name("copy");
+  HloComputationProto* c = m->add_computations();
+  c->set_name("main");
+  for (const char* op : {"parameter", "copy"}) c->add_instructions()->set_opcode(op);
+  return e;
+}
+
+// The element types of 2026-12-03 (staged rollout, phase 1): this runtime
+// sizes them (c64 8 bytes, c128 16, the 8-bit floats and the unpacked
+// sub-byte types 1), loads artifacts holding them and moves their bytes.
+TEST(ExecutableTest, ExtendedElementTypesLoadAndMoveTheirBytes) {
+  auto client = HostClient();
+  const std::vector<std::pair<PrimitiveType, int64_t>> types = {
+      {C64, 8},        {C128, 16},      {F8E5M2, 1}, {F8E4M3FN, 1}, {F8E4M3B11FNUZ, 1},
+      {F8E5M2FNUZ, 1}, {F8E4M3FNUZ, 1}, {F8E4M3, 1}, {F8E3M4, 1},   {F8E8M0FNU, 1},
+      {S4, 1},         {U4, 1},         {S2, 1},     {U2, 1},       {S1, 1},
+      {U1, 1},         {F4E2M1FN, 1}};
+  for (const auto& [type, width] : types) {
+    SCOPED_TRACE(PrimitiveType_Name(type));
+    EXPECT_EQ(runtime_shape::ElementBytes(type), width);
+    auto executable = client->DeserializeExecutable(Serialize(MakeCopyExecutable(type)));
+    ASSERT_TRUE(executable.ok()) << executable.status();
+    std::vector<uint8_t> in(15 * width);
+    for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<uint8_t>(i * 7 + 1);
+    auto results = (*executable)->Execute({absl::MakeConstSpan(in)});
+    ASSERT_TRUE(results.ok()) << results.status();
+    ASSERT_EQ(results->size(), 1u);
+    EXPECT_EQ((*results)[0], in);
+  }
 }
 
 TEST(ExecutableTest, CommandBufferIsBuiltAtLoadAndNeverSerialized) {

@@ -390,6 +390,13 @@ HloModuleWithConfigProto PopulatedHloModule() {
   l->set_f16s(std::string("\x00\x3c", 2));
   l->set_bf16s(std::string("\x80\x3f", 2));
   l->add_f64s(0.5);
+  // The payloads of the element types of 2026-12-03.
+  l->add_c64s(1.5f);
+  l->add_c64s(-2.0f);
+  l->add_c128s(0.25);
+  l->add_c128s(4.0);
+  l->set_narrow_ints(std::string("\xf9\x07", 2));
+  l->set_narrow_floats(std::string("\x38\x80", 2));
   HloInstructionProto* gather = c->add_instructions();
   gather->set_opcode("gather");
   gather->set_id(3);
