@@ -94,30 +94,16 @@ py::dtype DtypeOf(PrimitiveType type) {
       return py::dtype("complex64");
     case C128:
       return py::dtype("complex128");
-    // Narrower than a byte, one element per byte: the value itself.
-    case S4:
-    case S2:
-    case S1:
-      return py::dtype::of<int8_t>();
-    case U4:
-    case U2:
-    case U1:
-      return py::dtype::of<uint8_t>();
-    // 8-bit and 4-bit floats: bit patterns, as bf16 (numpy has none of
-    // them).
-    case F8E5M2:
-    case F8E4M3FN:
-    case F8E4M3B11FNUZ:
-    case F8E5M2FNUZ:
-    case F8E4M3FNUZ:
-    case F8E4M3:
-    case F8E3M4:
-    case F8E8M0FNU:
-    case F4E2M1FN:
-      return py::dtype::of<uint8_t>();
     default:
       break;
   }
+  // Narrower than a byte, one element per byte: the value itself; the 8-bit
+  // and 4-bit floats as bit patterns, as bf16 (numpy has none of them).
+  if (runtime_shape::IsNarrowInteger(type)) {
+    return type == S4 || type == S2 || type == S1 ? py::dtype::of<int8_t>()
+                                                  : py::dtype::of<uint8_t>();
+  }
+  if (runtime_shape::IsNarrowFloat(type)) return py::dtype::of<uint8_t>();
   Raise(absl::UnimplementedError(
       absl::StrCat("element type ", PrimitiveType_Name(type), " has no numpy dtype")));
 }

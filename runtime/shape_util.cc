@@ -10,19 +10,8 @@
 namespace aot {
 namespace runtime_shape {
 
-int64_t ElementBytes(PrimitiveType type) {
+bool IsNarrowFloat(PrimitiveType type) {
   switch (type) {
-    case PRED:
-    case S8:
-    case U8:
-    // Narrower than a byte: one element per byte, unpacked.
-    case S4:
-    case U4:
-    case S2:
-    case U2:
-    case S1:
-    case U1:
-    case F4E2M1FN:
     case F8E5M2:
     case F8E4M3FN:
     case F8E4M3B11FNUZ:
@@ -31,6 +20,33 @@ int64_t ElementBytes(PrimitiveType type) {
     case F8E4M3:
     case F8E3M4:
     case F8E8M0FNU:
+    case F4E2M1FN:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsNarrowInteger(PrimitiveType type) {
+  switch (type) {
+    case S4:
+    case U4:
+    case S2:
+    case U2:
+    case S1:
+    case U1:
+      return true;
+    default:
+      return false;
+  }
+}
+
+int64_t ElementBytes(PrimitiveType type) {
+  if (IsNarrowFloat(type) || IsNarrowInteger(type)) return 1;  // unpacked
+  switch (type) {
+    case PRED:
+    case S8:
+    case U8:
       return 1;
     case S16:
     case U16:

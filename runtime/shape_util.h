@@ -19,6 +19,10 @@ namespace runtime_shape {
 // types narrower than a byte, stored unpacked: 1); 0 for tuples, tokens and
 // invalid types.
 int64_t ElementBytes(PrimitiveType type);
+// The 8-bit floats and f4e2m1fn: one byte per element, the raw bits.
+bool IsNarrowFloat(PrimitiveType type);
+// s4, u4, s2, u2, s1, u1: one byte per element, sign- or zero-extended.
+bool IsNarrowInteger(PrimitiveType type);
 bool IsArray(const ShapeProto& shape);
 // Element count of an array shape; -1 when it overflows int64 or a
 // dimension is negative.
