@@ -464,5 +464,22 @@ ENTRY main {
   EXPECT_THAT(std::string(compiled.status().message()), HasSubstr("'t'"));
 }
 
+TEST(XlaFormsTest, ElementTypesOfTheStagedRolloutAreRefusedBeforeAnyPass) {
+  auto module = ParseHloModule(R"(
+HloModule fp8
+ENTRY main {
+  a = f8e4m3fn[4,4] parameter(0)
+  b = f8e4m3fn[4,4] parameter(1)
+  ROOT d = f32[4,4] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto compiled = Compile(**module, *ShippedTargetConfig("host-x86-64-v3"));
+  ASSERT_FALSE(compiled.ok());
+  EXPECT_EQ(compiled.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(std::string(compiled.status().message()),
+              HasSubstr("instruction 'a' (parameter) has shape f8e4m3fn[4,4]: this compiler does "
+                        "not emit the element types added on 2026-12-03 yet"));
+}
+
 }  // namespace
 }  // namespace aot

@@ -109,7 +109,41 @@ Literal Literal::FromInt64s(const Shape& shape, absl::Span<const int64_t> values
   return FromValues(shape, values, [](Literal& l, int64_t i, int64_t v) { l.SetFromInt64(i, v); });
 }
 
+namespace {
+
+// The narrow types (IsNarrowType): one byte per element, handled before the
+// native-type dispatch, which has no native type for them.
+double NarrowToDouble(PrimitiveType type, uint8_t byte) {
+  if (const MinifloatFormat* f = NarrowFloatFormat(type)) return MinifloatToDouble(byte, *f);
+  return IsSignedInteger(type) ? static_cast<double>(static_cast<int8_t>(byte))
+                               : static_cast<double>(byte);
+}
+
+// A narrow integer's byte for `value` taken modulo 2^bits (as integer
+// conversions wrap), sign-extended for the signed types.
+uint8_t WrapNarrowInteger(PrimitiveType type, uint64_t value) {
+  const int bits = NarrowIntegerBits(type);
+  uint64_t v = value & ((uint64_t{1} << bits) - 1);
+  if (IsSignedInteger(type) && (v >> (bits - 1)) != 0) v |= ~((uint64_t{1} << bits) - 1);
+  return static_cast<uint8_t>(v);
+}
+
+uint8_t NarrowFromDouble(PrimitiveType type, double value) {
+  if (const MinifloatFormat* f = NarrowFloatFormat(type)) return DoubleToMinifloat(value, *f);
+  // Float to integer: truncates, saturates, NaN to 0 (as convert does).
+  const int bits = NarrowIntegerBits(type);
+  const double lo = IsSignedInteger(type) ? -std::ldexp(1.0, bits - 1) : 0.0;
+  const double hi =
+      IsSignedInteger(type) ? std::ldexp(1.0, bits - 1) - 1 : std::ldexp(1.0, bits) - 1;
+  if (std::isnan(value)) return 0;
+  const double t = std::clamp(std::trunc(value), lo, hi);
+  return WrapNarrowInteger(type, static_cast<uint64_t>(static_cast<int64_t>(t)));
+}
+
+}  // namespace
+
 double Literal::GetAsDouble(int64_t i) const {
+  if (IsNarrowType(shape_.element_type())) return NarrowToDouble(shape_.element_type(), bytes_[i]);
   return ArrayTypeSwitch(shape_.element_type(), [&](auto tag) -> double {
     using T = typename decltype(tag)::type;
     return ToDouble(Get<T>(i));
@@ -117,6 +151,7 @@ double Literal::GetAsDouble(int64_t i) const {
 }
 
 int64_t Literal::GetAsInt64(int64_t i) const {
+  if (IsNarrowType(shape_.element_type())) return SaturatingCast<int64_t>(GetAsDouble(i));
   return ArrayTypeSwitch(shape_.element_type(), [&](auto tag) -> int64_t {
     using T = typename decltype(tag)::type;
     if constexpr (kIsFloat<T>) {
@@ -128,6 +163,10 @@ int64_t Literal::GetAsInt64(int64_t i) const {
 }
 
 uint64_t Literal::GetAsUint64(int64_t i) const {
+  if (IsNarrowType(shape_.element_type())) {
+    if (IsSignedInteger(shape_.element_type())) return static_cast<uint64_t>(GetAsInt64(i));
+    return SaturatingCast<uint64_t>(GetAsDouble(i));
+  }
   return ArrayTypeSwitch(shape_.element_type(), [&](auto tag) -> uint64_t {
     using T = typename decltype(tag)::type;
     if constexpr (kIsFloat<T>) {
@@ -139,6 +178,10 @@ uint64_t Literal::GetAsUint64(int64_t i) const {
 }
 
 void Literal::SetFromDouble(int64_t i, double value) {
+  if (IsNarrowType(shape_.element_type())) {
+    bytes_[i] = NarrowFromDouble(shape_.element_type(), value);
+    return;
+  }
   ArrayTypeSwitch(shape_.element_type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     Set<T>(i, FromDouble<T>(value));
@@ -146,6 +189,14 @@ void Literal::SetFromDouble(int64_t i, double value) {
 }
 
 void Literal::SetFromInt64(int64_t i, int64_t value) {
+  if (IsNarrowInteger(shape_.element_type())) {
+    bytes_[i] = WrapNarrowInteger(shape_.element_type(), static_cast<uint64_t>(value));
+    return;
+  }
+  if (IsNarrowFloat(shape_.element_type())) {
+    bytes_[i] = NarrowFromDouble(shape_.element_type(), static_cast<double>(value));
+    return;
+  }
   ArrayTypeSwitch(shape_.element_type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, bool>) {
@@ -159,6 +210,14 @@ void Literal::SetFromInt64(int64_t i, int64_t value) {
 }
 
 void Literal::SetFromUint64(int64_t i, uint64_t value) {
+  if (IsNarrowInteger(shape_.element_type())) {
+    bytes_[i] = WrapNarrowInteger(shape_.element_type(), value);
+    return;
+  }
+  if (IsNarrowFloat(shape_.element_type())) {
+    bytes_[i] = NarrowFromDouble(shape_.element_type(), static_cast<double>(value));
+    return;
+  }
   ArrayTypeSwitch(shape_.element_type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, bool>) {
@@ -215,7 +274,7 @@ std::string FormatFloat(double value, PrimitiveType type) {
     bool same;
     if (type == F64) {
       same = parsed == value;
-    } else if (type == F32) {
+    } else if (type == F32 || IsNarrowFloat(type)) {  // narrow floats are exact in f32
       same = static_cast<float>(parsed) == static_cast<float>(value);
     } else if (type == F16) {
       same =
@@ -338,6 +397,11 @@ LiteralProto Literal::ToProto() const {
       for (double v : data<double>()) proto.add_f64s(v);
       break;
     default:
+      if (IsNarrowInteger(shape_.element_type())) {
+        proto.set_narrow_ints(std::string(bytes_.begin(), bytes_.end()));
+      } else if (IsNarrowFloat(shape_.element_type())) {
+        proto.set_narrow_floats(std::string(bytes_.begin(), bytes_.end()));
+      }
       break;
   }
   return proto;
@@ -430,6 +494,19 @@ absl::StatusOr<Literal> Literal::FromProto(const LiteralProto& proto) {
       s = copy_repeated(proto.f64s(), TypeTag<double>{});
       break;
     default:
+      if (IsNarrowFloat(shape->element_type())) {
+        s = copy_bytes(proto.narrow_floats());
+      } else if (IsNarrowInteger(shape->element_type())) {
+        s = copy_bytes(proto.narrow_ints());
+        // Each byte must be a value of the type, sign- or zero-extended.
+        for (int64_t i = 0; s.ok() && i < n; ++i) {
+          if (WrapNarrowInteger(shape->element_type(), l.bytes_[i]) != l.bytes_[i]) {
+            s = absl::InvalidArgumentError(absl::StrCat(
+                "literal of shape ", shape->ToString(), ": element ", i, " (byte ", l.bytes_[i],
+                ") is not a value of ", PrimitiveTypeName(shape->element_type())));
+          }
+        }
+      }
       break;
   }
   if (!s.ok()) return s;

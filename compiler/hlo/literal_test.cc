@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "compiler/hlo/hlo_parser.h"
 #include "gtest/gtest.h"
 
 namespace aot {
@@ -116,6 +117,41 @@ TEST(LiteralTest, ProtoRoundTripEveryType) {
   LiteralProto bad = Literal(Shape(F32, {3})).ToProto();
   bad.mutable_f32s()->RemoveLast();
   EXPECT_FALSE(Literal::FromProto(bad).ok());
+}
+
+TEST(LiteralTest, NarrowTypesPrintParseAndTravelThroughTheProto) {
+  auto module = ParseHloModule(R"(
+HloModule m
+ENTRY e {
+  f = f8e4m3fn[3] constant({1, -0.5, 448})
+  i = s4[3] constant({-8, 7, -1})
+  ROOT t = (f8e4m3fn[3], s4[3]) tuple(f, i)
+})");
+  ASSERT_TRUE(module.ok()) << module.status();
+  const std::string printed = (*module)->ToString();
+  EXPECT_NE(printed.find("f8e4m3fn[3]{0} constant({1, -0.5, 448})"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("s4[3]{0} constant({-8, 7, -1})"), std::string::npos) << printed;
+  auto again = ParseHloModule(printed);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ((*again)->ToString(), printed);
+
+  const Literal& f = (*module)->entry_computation()->FindInstruction("f")->literal();
+  const Literal& i = (*module)->entry_computation()->FindInstruction("i")->literal();
+  for (const Literal* l : {&f, &i}) {
+    LiteralProto proto = l->ToProto();
+    auto back = Literal::FromProto(proto);
+    ASSERT_TRUE(back.ok()) << back.status();
+    EXPECT_EQ(*back, *l);
+  }
+  EXPECT_EQ(f.ToProto().narrow_floats(), std::string("\x38\xb0\x7e", 3));
+  EXPECT_EQ(i.ToProto().narrow_ints(), std::string("\xf8\x07\xff", 3));
+  // A byte that is no s4 value (9 is not sign-extended) is refused.
+  LiteralProto bad = i.ToProto();
+  bad.set_narrow_ints(std::string("\x09\x00\x00", 3));
+  auto refused = Literal::FromProto(bad);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("is not a value of s4"), std::string::npos)
+      << refused.status();
 }
 
 }  // namespace

@@ -17,10 +17,36 @@ struct TypeInfo {
   int64_t width;
 };
 
-constexpr TypeInfo kTypes[] = {
-    {PRED, "pred", 1}, {S8, "s8", 1},   {S16, "s16", 2}, {S32, "s32", 4},    {S64, "s64", 8},
-    {U8, "u8", 1},     {U16, "u16", 2}, {U32, "u32", 4}, {U64, "u64", 8},    {F16, "f16", 2},
-    {BF16, "bf16", 2}, {F32, "f32", 4}, {F64, "f64", 8}, {TOKEN, "token", 0}};
+constexpr TypeInfo kTypes[] = {{PRED, "pred", 1},
+                               {S8, "s8", 1},
+                               {S16, "s16", 2},
+                               {S32, "s32", 4},
+                               {S64, "s64", 8},
+                               {U8, "u8", 1},
+                               {U16, "u16", 2},
+                               {U32, "u32", 4},
+                               {U64, "u64", 8},
+                               {F16, "f16", 2},
+                               {BF16, "bf16", 2},
+                               {F32, "f32", 4},
+                               {F64, "f64", 8},
+                               {TOKEN, "token", 0},
+                               // Since 2026-12-03: one byte per element.
+                               {S4, "s4", 1},
+                               {U4, "u4", 1},
+                               {S2, "s2", 1},
+                               {U2, "u2", 1},
+                               {S1, "s1", 1},
+                               {U1, "u1", 1},
+                               {F8E5M2, "f8e5m2", 1},
+                               {F8E4M3, "f8e4m3", 1},
+                               {F8E4M3FN, "f8e4m3fn", 1},
+                               {F8E4M3B11FNUZ, "f8e4m3b11fnuz", 1},
+                               {F8E5M2FNUZ, "f8e5m2fnuz", 1},
+                               {F8E4M3FNUZ, "f8e4m3fnuz", 1},
+                               {F8E3M4, "f8e3m4", 1},
+                               {F8E8M0FNU, "f8e8m0fnu", 1},
+                               {F4E2M1FN, "f4e2m1fn", 1}};
 
 }  // namespace
 
@@ -47,13 +73,64 @@ int64_t ByteWidth(PrimitiveType type) {
 }
 
 bool IsFloatingPoint(PrimitiveType type) {
-  return type == F16 || type == BF16 || type == F32 || type == F64;
+  return type == F16 || type == BF16 || type == F32 || type == F64 || IsNarrowFloat(type);
 }
 bool IsSignedInteger(PrimitiveType type) {
-  return type == S8 || type == S16 || type == S32 || type == S64;
+  return type == S8 || type == S16 || type == S32 || type == S64 || type == S4 || type == S2 ||
+         type == S1;
 }
 bool IsUnsignedInteger(PrimitiveType type) {
-  return type == U8 || type == U16 || type == U32 || type == U64;
+  return type == U8 || type == U16 || type == U32 || type == U64 || type == U4 || type == U2 ||
+         type == U1;
+}
+
+const MinifloatFormat* NarrowFloatFormat(PrimitiveType type) {
+  switch (type) {
+    case F8E5M2:
+      return &kF8E5M2;
+    case F8E4M3:
+      return &kF8E4M3;
+    case F8E4M3FN:
+      return &kF8E4M3FN;
+    case F8E4M3B11FNUZ:
+      return &kF8E4M3B11FNUZ;
+    case F8E5M2FNUZ:
+      return &kF8E5M2FNUZ;
+    case F8E4M3FNUZ:
+      return &kF8E4M3FNUZ;
+    case F8E3M4:
+      return &kF8E3M4;
+    case F8E8M0FNU:
+      return &kF8E8M0FNU;
+    case F4E2M1FN:
+      return &kF4E2M1FN;
+    default:
+      return nullptr;
+  }
+}
+bool IsNarrowFloat(PrimitiveType type) { return NarrowFloatFormat(type) != nullptr; }
+
+int NarrowIntegerBits(PrimitiveType type) {
+  switch (type) {
+    case S4:
+    case U4:
+      return 4;
+    case S2:
+    case U2:
+      return 2;
+    case S1:
+    case U1:
+      return 1;
+    default:
+      return 0;
+  }
+}
+bool IsNarrowInteger(PrimitiveType type) { return NarrowIntegerBits(type) != 0; }
+
+PrimitiveType WideComputeType(PrimitiveType type) {
+  if (IsNarrowFloat(type)) return F32;
+  if (IsNarrowInteger(type)) return IsSignedInteger(type) ? S8 : U8;
+  return type;
 }
 bool IsInteger(PrimitiveType type) { return IsSignedInteger(type) || IsUnsignedInteger(type); }
 bool IsArrayType(PrimitiveType type) {

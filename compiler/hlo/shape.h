@@ -9,6 +9,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "proto/hlo.pb.h"
+#include "support/minifloat.h"
 
 namespace aot {
 
@@ -20,11 +21,30 @@ absl::string_view PrimitiveTypeName(PrimitiveType type);
 absl::StatusOr<PrimitiveType> ParsePrimitiveTypeName(absl::string_view name);
 // Size of one element in bytes (pred: 1); 0 for TUPLE/TOKEN/INVALID.
 int64_t ByteWidth(PrimitiveType type);
-bool IsFloatingPoint(PrimitiveType type);    // f16, bf16, f32, f64
-bool IsSignedInteger(PrimitiveType type);    // s8..s64
-bool IsUnsignedInteger(PrimitiveType type);  // u8..u64
+// f16, bf16, f32, f64 and the narrow floats (f8*, f4e2m1fn).
+bool IsFloatingPoint(PrimitiveType type);
+bool IsSignedInteger(PrimitiveType type);    // s8..s64 and s4, s2, s1
+bool IsUnsignedInteger(PrimitiveType type);  // u8..u64 and u4, u2, u1
 bool IsInteger(PrimitiveType type);          // signed or unsigned
 bool IsArrayType(PrimitiveType type);        // pred, integers, floats
+// The element types of 2026-12-03 the front end reads (staged rollout):
+// the 8-bit floats and f4e2m1fn, and the integers narrower than a byte.
+// One byte per element (sub-byte integers sign- or zero-extended,
+// f4e2m1fn in the low bits). The interpreter computes with them in a wider
+// type and rounds back; the compiler does not emit them yet.
+bool IsNarrowFloat(PrimitiveType type);
+bool IsNarrowInteger(PrimitiveType type);
+inline bool IsNarrowType(PrimitiveType type) {
+  return IsNarrowFloat(type) || IsNarrowInteger(type);
+}
+// The format of a narrow float; nullptr for any other type.
+const MinifloatFormat* NarrowFloatFormat(PrimitiveType type);
+// Value bits of a narrow integer (4, 2 or 1); 0 for any other type.
+int NarrowIntegerBits(PrimitiveType type);
+// The type the interpreter computes a narrow type in: f32 for the narrow
+// floats (every value exact), s8 / u8 for the narrow integers; `type`
+// itself otherwise.
+PrimitiveType WideComputeType(PrimitiveType type);
 
 // An array shape (element type, dimensions, layout) or a tuple of shapes.
 // The layout is minor-to-major; an empty layout on an array means the

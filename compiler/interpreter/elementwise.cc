@@ -351,6 +351,22 @@ absl::StatusOr<Literal> EvalClamp(const HloInstruction& instr, Operands ops) {
 Literal ConvertLiteral(const Literal& x, PrimitiveType type) {
   Literal out(Shape(type, x.shape().dimensions()));
   const int64_t n = x.element_count();
+  const PrimitiveType from = x.shape().element_type();
+  if (IsNarrowType(from) || IsNarrowType(type)) {
+    // Element by element through the widest carrier of the source kind:
+    // one rounding (floats), truncation with saturation (float to
+    // integer), wrapping (integer to integer).
+    for (int64_t i = 0; i < n; ++i) {
+      if (IsFloatingPoint(from)) {
+        out.SetFromDouble(i, x.GetAsDouble(i));
+      } else if (IsUnsignedInteger(from) || from == PRED) {
+        out.SetFromUint64(i, x.GetAsUint64(i));
+      } else {
+        out.SetFromInt64(i, x.GetAsInt64(i));
+      }
+    }
+    return out;
+  }
   ArrayTypeSwitch(x.shape().element_type(), [&](auto from_tag) {
     using From = typename decltype(from_tag)::type;
     ArrayTypeSwitch(type, [&](auto to_tag) {

@@ -336,6 +336,7 @@ class HloEvaluator::Impl : public ComputationCaller {
       return absl::InvalidArgumentError(
           absl::StrCat("expected ", arity, " operand(s), got ", ops.size()));
     }
+    if (TouchesNarrowTypes(instr, ops)) return EvalWidened(instr, ops);
     if (opcode == HloOpcode::kIsFinite) return EvalIsFinite(instr, *ops[0]);
     if (opcode == HloOpcode::kCopy && !ops[0]->shape().IsArray()) {
       return Literal(*ops[0]);  // a tuple (or token) copy
@@ -471,6 +472,103 @@ class HloEvaluator::Impl : public ComputationCaller {
     }
     return absl::UnimplementedError(
         absl::StrCat("opcode '", HloOpcodeString(opcode), "' is not supported by the interpreter"));
+  }
+
+  // The narrow element types (IsNarrowType) have no native type in the
+  // kernels: an instruction that reads or produces one is evaluated on
+  // operands converted to WideComputeType, its result rounded back (as
+  // XLA's float normalization computes f8 in a wider type). convert and
+  // bitcast-convert read them directly; control flow and tuples only pass
+  // values on.
+  static bool HasNarrowLeaf(const Shape& shape) {
+    if (shape.IsTuple()) {
+      for (const Shape& s : shape.tuple_shapes()) {
+        if (HasNarrowLeaf(s)) return true;
+      }
+      return false;
+    }
+    return IsNarrowType(shape.element_type());
+  }
+
+  static bool TouchesNarrowTypes(const HloInstruction& instr, Operands ops) {
+    switch (instr.opcode()) {
+      case HloOpcode::kConvert:
+      case HloOpcode::kTuple:
+      case HloOpcode::kCall:
+      case HloOpcode::kFusion:
+      case HloOpcode::kWhile:
+      case HloOpcode::kConditional:
+      case HloOpcode::kAfterAll:
+        return false;
+      default:
+        break;
+    }
+    if (HasNarrowLeaf(instr.shape())) return true;
+    for (const Literal* op : ops) {
+      if (HasNarrowLeaf(op->shape())) return true;
+    }
+    return false;
+  }
+
+  static Literal ConvertLeaves(const Literal& value, const Shape& like, bool widen) {
+    if (value.shape().IsTuple()) {
+      std::vector<Literal> elements;
+      for (size_t i = 0; i < value.tuple_elements().size(); ++i) {
+        elements.push_back(ConvertLeaves(value.tuple_element(i),
+                                         like.IsTuple() ? like.tuple_shapes(i) : like, widen));
+      }
+      return Literal::Tuple(std::move(elements));
+    }
+    const PrimitiveType narrow = widen ? value.shape().element_type() : like.element_type();
+    if (!IsNarrowType(narrow) || !value.shape().IsArray()) return value;
+    return interpreter_internal::ConvertLiteral(value, widen ? WideComputeType(narrow) : narrow);
+  }
+
+  static Shape WidenShape(const Shape& shape) {
+    if (shape.IsTuple()) {
+      std::vector<Shape> elements;
+      for (const Shape& s : shape.tuple_shapes()) elements.push_back(WidenShape(s));
+      return Shape::Tuple(std::move(elements));
+    }
+    Shape wide = shape;
+    wide.set_element_type(WideComputeType(shape.element_type()));
+    return wide;
+  }
+
+  absl::StatusOr<Literal> EvalWidened(const HloInstruction& instr, Operands ops) {
+    const HloOpcode opcode = instr.opcode();
+    const std::string refused = absl::StrCat(
+        "opcode '", HloOpcodeString(opcode), "' on ", instr.shape().ToString(false),
+        " or its operands is not supported by the interpreter for ", "the narrow element types");
+    bool narrow_integer = IsNarrowInteger(instr.shape().element_type());
+    for (const Literal* op : ops) narrow_integer |= IsNarrowInteger(op->shape().element_type());
+    // Bit-level ops would see the carrier's width; bit-level reinterpretation
+    // of sub-byte types is by bits, not bytes; called computations would
+    // run on the narrow types themselves.
+    if ((narrow_integer && (opcode == HloOpcode::kShiftRightLogical || opcode == HloOpcode::kClz ||
+                            opcode == HloOpcode::kPopulationCount)) ||
+        !instr.called_computations().empty()) {
+      return absl::UnimplementedError(refused);
+    }
+    if (opcode == HloOpcode::kBitcastConvert) {
+      const PrimitiveType in = ops[0]->shape().element_type();
+      const PrimitiveType out = instr.shape().element_type();
+      if (IsNarrowInteger(in) || IsNarrowInteger(out) || in == F4E2M1FN || out == F4E2M1FN) {
+        return absl::UnimplementedError(refused);
+      }
+      return interpreter_internal::EvalBitcastConvert(instr, *ops[0]);  // whole bytes
+    }
+    std::vector<Literal> wide;
+    wide.reserve(ops.size());
+    for (const Literal* op : ops) wide.push_back(ConvertLeaves(*op, op->shape(), /*widen=*/true));
+    std::vector<const Literal*> wide_ops;
+    for (const Literal& w : wide) wide_ops.push_back(&w);
+    std::unique_ptr<HloInstruction> wide_instr =
+        HloInstruction::Create(opcode, WidenShape(instr.shape()), {});
+    wide_instr->set_name(instr.name());
+    *wide_instr->mutable_attrs() = instr.attrs();
+    AOT_ASSIGN_OR_RETURN(Literal result, EvalInstruction(*wide_instr, wide_ops));
+    return ConvertLeaves(result, instr.shape(), /*widen=*/false);
   }
 
   // async-start: ((operands), the wrapped computation's result, context),

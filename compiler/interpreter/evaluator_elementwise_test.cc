@@ -346,6 +346,55 @@ TEST(LayoutTest, NonDefaultLayoutsDoNotChangeValues) {
   EXPECT_EQ(col_major, row_major);
 }
 
+// The element types of 2026-12-03: computed in a wider type, rounded back
+// once per instruction.
+TEST(NarrowTypesTest, EightBitFloatsRoundOncePerInstruction) {
+  // 1 + 0.0625 is halfway between the f8e4m3fn neighbours 1 and 1.125:
+  // ties to even (1); 1 + 0.125 is exact.
+  EXPECT_THAT(Doubles(Binary("add", "f8e4m3fn[2]", L("f8e4m3fn[2]", {1, 1}),
+                             L("f8e4m3fn[2]", {0.0625, 0.125}))),
+              ElementsAre(1, 1.125));
+  // Converting from f32 rounds once; beyond 448 there is only NaN.
+  Literal c = Unary("convert", "f32[4]", "f8e4m3fn[4]", L("f32[4]", {1.0625, 1.07, 464, 500}));
+  std::vector<double> v = Doubles(c);
+  EXPECT_EQ(v[0], 1);
+  EXPECT_EQ(v[1], 1.125);
+  EXPECT_EQ(v[2], 448);
+  EXPECT_TRUE(std::isnan(v[3]));
+  // f8e5m2 has infinities.
+  EXPECT_THAT(Doubles(Unary("convert", "f32[1]", "f8e5m2[1]", L("f32[1]", {1e6}))),
+              ElementsAre(kInf));
+  // An FP8 GEMM as XLA writes it: f8 operands, an f32 result.
+  Literal d = RunHlo(Module(R"(
+  a = f8e4m3fn[2,2] parameter(0)
+  b = f8e5m2[2,2] parameter(1)
+  ROOT d = f32[2,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0})"),
+                     {L("f8e4m3fn[2,2]", {1, 2, 0.5, -3}), L("f8e5m2[2,2]", {0.5, 4, 0.25, -1})});
+  EXPECT_THAT(Doubles(d), ElementsAre(1, 2, -0.5, 5));
+  // Bit patterns through bitcast-convert, one byte each.
+  Literal bits = Unary("bitcast-convert", "f8e5m2[2]", "u8[2]", L("f8e5m2[2]", {1, -2}));
+  EXPECT_THAT(Doubles(bits), ElementsAre(0x3c, 0xc0));
+}
+
+TEST(NarrowTypesTest, SubByteIntegersWrapAndConvertsSaturate) {
+  EXPECT_THAT(Doubles(Binary("add", "s4[3]", LI("s4[3]", {7, -8, 3}), LI("s4[3]", {1, -1, 2}))),
+              ElementsAre(-8, 7, 5));
+  EXPECT_THAT(Doubles(Binary("multiply", "u4[2]", LI("u4[2]", {5, 15}), LI("u4[2]", {4, 15}))),
+              ElementsAre(4, 1));
+  // Float to integer saturates; integer to integer wraps.
+  EXPECT_THAT(Doubles(Unary("convert", "f32[3]", "s4[3]", L("f32[3]", {9.7, -100, -2.5}))),
+              ElementsAre(7, -8, -2));
+  EXPECT_THAT(Doubles(Unary("convert", "s32[2]", "s4[2]", LI("s32[2]", {9, -9}))),
+              ElementsAre(-7, 7));
+  EXPECT_THAT(Doubles(Unary("convert", "s4[2]", "u2[2]", LI("s4[2]", {-1, 6}))), ElementsAre(3, 2));
+  // Ops that would see the carrier's width are refused by name.
+  auto refused = TryRun(Module("  a = s4[2] parameter(0)\n  ROOT r = s4[2] popcnt(a)"),
+                        {LI("s4[2]", {-1, 1})});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(std::string(refused.status().message()), HasSubstr("'popcnt'"));
+}
+
 }  // namespace
 }  // namespace interpreter_test
 }  // namespace aot

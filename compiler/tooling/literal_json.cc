@@ -32,7 +32,8 @@ absl::Status SetInteger(Literal& literal, int64_t index, const Json& value, Prim
                         absl::string_view where) {
   const absl::string_view type_name = PrimitiveTypeName(type);
   const bool is_signed = IsSignedInteger(type);
-  const int bits = static_cast<int>(ByteWidth(type) * 8);
+  const int bits =
+      IsNarrowInteger(type) ? NarrowIntegerBits(type) : static_cast<int>(ByteWidth(type) * 8);
   const uint64_t umax =
       bits == 64 ? std::numeric_limits<uint64_t>::max() : (uint64_t{1} << bits) - 1;
   const int64_t smax =

@@ -70,6 +70,27 @@ TEST(LiteralJsonTest, RoundTripsSpecialAndExtremeValues) {
   EXPECT_THAT(LiteralsToJson({L("f32[2]", {30, -1e6})}, "results"), HasSubstr("[30, -1000000]"));
 }
 
+TEST(LiteralJsonTest, NarrowTypesRoundTripAndRangeCheck) {
+  std::vector<Literal> in;
+  in.push_back(L("f8e4m3fn[4]", {448, -0.001953125, kNaN, -0.0}));
+  in.push_back(L("f8e5m2[2]", {kInf, 57344}));
+  in.push_back(LI("s4[2]", {-8, 7}));
+  in.push_back(LI("u2[2]", {0, 3}));
+  std::string json = LiteralsToJson(in, "results");
+  EXPECT_THAT(json, HasSubstr("448, -0.001953125, \"nan\", -0.0"));
+  auto back = ParseLiteralsJson(json, "results");
+  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_EQ(back->size(), in.size());
+  for (size_t i = 0; i < in.size(); ++i) EXPECT_EQ((*back)[i], in[i]) << i;
+  // The range is the type's bits, not its byte.
+  auto wide = ParseLiteralsJson(R"({"arguments": [{"shape": "s4[1]", "data": [8]}]})", "arguments");
+  ASSERT_FALSE(wide.ok());
+  EXPECT_THAT(std::string(wide.status().message()), HasSubstr("is out of range for s4"));
+  // Random narrow floats are finite, small multiples of 1/8.
+  Literal r = RandomLiteral(*ParseShape("f8e4m3fn[64]"), 5);
+  for (double v : Doubles(r)) EXPECT_TRUE(std::isfinite(v) && std::fabs(v) <= 1) << v;
+}
+
 TEST(LiteralJsonTest, TuplesAreFlattenedDepthFirst) {
   std::vector<Literal> inner;
   inner.push_back(LI("s32[]", {1}));

@@ -1,5 +1,7 @@
 #include "compiler/tooling/random_literal.h"
 
+#include <cmath>
+
 namespace aot {
 
 namespace {
@@ -37,7 +39,12 @@ void Fill(Literal& literal, SplitMix64& rng) {
         literal.SetFromInt64(i, static_cast<int64_t>(rng.Next() >> 63));
         break;
       default:
-        if (IsSignedInteger(type)) {
+        if (IsNarrowFloat(type)) {
+          // Multiples of 1/8 in [-1, 1): exact in every 8-bit float; f4e2m1fn
+          // and the unsigned f8e8m0fnu round them.
+          const double v = UniformSigned(rng, 4);
+          literal.SetFromDouble(i, type == F8E8M0FNU ? std::fabs(v) : v);
+        } else if (IsSignedInteger(type)) {
           literal.SetFromInt64(i, static_cast<int64_t>(rng.Next() >> 60) - 8);
         } else {
           literal.SetFromInt64(i, static_cast<int64_t>(rng.Next() >> 60));
