@@ -1081,7 +1081,9 @@ absl::StatusOr<Literal> Parser::ParseLiteral(const Shape& shape, absl::string_vi
         return ErrorAt(text_pos,
                        absl::StrCat("invalid ", PrimitiveTypeName(t), " value '", tok, "'"));
       }
-      if (ByteWidth(t) < 8 && v >> (8 * ByteWidth(t)) != 0) {
+      const int bits =
+          IsNarrowInteger(t) ? NarrowIntegerBits(t) : 8 * static_cast<int>(ByteWidth(t));
+      if (bits < 64 && v >> bits != 0) {
         return ErrorAt(text_pos,
                        absl::StrCat("value ", tok, " out of range for ", PrimitiveTypeName(t)));
       }
@@ -1092,7 +1094,8 @@ absl::StatusOr<Literal> Parser::ParseLiteral(const Shape& shape, absl::string_vi
         return ErrorAt(text_pos,
                        absl::StrCat("invalid ", PrimitiveTypeName(t), " value '", tok, "'"));
       }
-      int bits = 8 * static_cast<int>(ByteWidth(t));
+      const int bits =
+          IsNarrowInteger(t) ? NarrowIntegerBits(t) : 8 * static_cast<int>(ByteWidth(t));
       if (bits < 64 && (v < -(int64_t{1} << (bits - 1)) || v >= (int64_t{1} << (bits - 1)))) {
         return ErrorAt(text_pos,
                        absl::StrCat("value ", tok, " out of range for ", PrimitiveTypeName(t)));

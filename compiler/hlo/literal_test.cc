@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "absl/strings/str_cat.h"
 #include "compiler/hlo/hlo_parser.h"
 #include "gtest/gtest.h"
 
@@ -145,6 +146,13 @@ ENTRY e {
   }
   EXPECT_EQ(f.ToProto().narrow_floats(), std::string("\x38\xb0\x7e", 3));
   EXPECT_EQ(i.ToProto().narrow_ints(), std::string("\xf8\x07\xff", 3));
+  // Constants out of the type's bits are refused at their position.
+  for (const char* bad_constant : {"s4[] constant(8)", "s4[] constant(-9)", "u2[] constant(4)"}) {
+    auto out_of_range = ParseHloModule(absl::StrCat("ENTRY e {\n  ROOT c = ", bad_constant, "\n}"));
+    ASSERT_FALSE(out_of_range.ok()) << bad_constant;
+    EXPECT_NE(out_of_range.status().message().find("out of range for"), std::string::npos)
+        << out_of_range.status();
+  }
   // A byte that is no s4 value (9 is not sign-extended) is refused.
   LiteralProto bad = i.ToProto();
   bad.set_narrow_ints(std::string("\x09\x00\x00", 3));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <utility>
@@ -1107,12 +1108,11 @@ class Inferrer {
       }
     }
     if (!attrs_.dimensions.empty()) {
-      for (int64_t d = 0; d < Op(0).rank(); ++d) {
-        if (static_cast<int64_t>(attrs_.dimensions.size()) != Op(0).rank() ||
-            attrs_.dimensions[d] != d) {
-          return Invalid("dimensions=", Dims(attrs_.dimensions), " must list every dimension of ",
-                         Str(Op(0)), " in order");
-        }
+      std::vector<int64_t> every(Op(0).rank());
+      std::iota(every.begin(), every.end(), 0);
+      if (attrs_.dimensions != every) {
+        return Invalid("dimensions=", Dims(attrs_.dimensions), " must list every dimension of ",
+                       Str(Op(0)), " in order");
       }
     }
     AOT_ASSIGN_OR_RETURN(Signature f, Callee(0, "to_apply computation"));

@@ -1811,5 +1811,74 @@ TEST(ShapeInferenceTest, BadReplicaGroupsAreNamed) {
                          "range [0, 2)"}));
 }
 
+// ---------------------------------------------------------------------------
+// Wrappers, tokens and the opcodes the compiler expands.
+
+TEST(ShapeInferenceTest, WrapperTokenAndCompositeShapes) {
+  EXPECT_TRUE(Infers(Module(R"(
+  p = f32[4] parameter(0)
+  t = token[] after-all()
+  ROOT d = f32[4] add-dependency(p, t))"),
+                     "d", "f32[4]"));
+  EXPECT_TRUE(Infers(Module(R"(
+  p = f32[4] parameter(0)
+  ROOT s = (f32[4], f32[4], u32[]) copy-start(p))"),
+                     "s", "(f32[4], f32[4], u32[])"));
+  EXPECT_TRUE(Infers(Module(R"(
+  p = f32[2,6] parameter(0)
+  ROOT t = (f32[2,3], s32[2,3]) topk(p), k=3, largest=false)"),
+                     "t", "(f32[2,3], s32[2,3])"));
+  EXPECT_TRUE(Infers(Module(R"(
+  x = f32[2,3,4] parameter(0)
+  s = f32[3] parameter(1)
+  o = f32[3] parameter(2)
+  ROOT t = (f32[2,3,4], f32[3], f32[3]) batch-norm-training(x, s, o), epsilon=0.001, feature_index=1)"),
+                     "t", "(f32[2,3,4], f32[3], f32[3])"));
+  EXPECT_TRUE(Infers(Module(R"(
+  a = f32[3] parameter(0)
+  b = f32[3] parameter(1)
+  ROOT m = f32[3] map(a, b), dimensions={0}, to_apply=add_f32)",
+                            kAddF32),
+                     "m", "f32[3]"));
+}
+
+TEST(ShapeInferenceTest, WrapperTokenAndCompositeErrorsAreNamed) {
+  EXPECT_TRUE(FailsWith(Module(R"(
+  p = f32[4] parameter(0)
+  ROOT d = f32[4] add-dependency(p, p))"),
+                        {"instruction 'd' (add-dependency)", "expected token[]"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  p = f32[2,6] parameter(0)
+  ROOT t = (f32[2,7], s32[2,7]) topk(p), k=7)"),
+                        {"instruction 't' (topk)", "k=7 is out of range [0, 6]"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  p = f32[2,6] parameter(0)
+  ROOT t = (f32[2,3], s32[2,3]) topk(p))"),
+                        {"instruction 't' (topk)", "needs the attribute k=<integer>"}));
+  EXPECT_TRUE(
+      FailsWith(Module(R"(
+  x = f32[2,3] parameter(0)
+  s = f32[3] parameter(1)
+  o = f32[3] parameter(2)
+  ROOT t = (f32[2,3], f32[3], f32[3]) batch-norm-training(x, s, o), epsilon=0.001, feature_index=2)"),
+                {"instruction 't' (batch-norm-training)", "feature_index=2 is out of range"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  a = f32[3] parameter(0)
+  ROOT m = f32[3] map(a, a), dimensions={1}, to_apply=add_f32)",
+                               kAddF32),
+                        {"instruction 'm' (map)", "must list every dimension of f32[3]"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  a = f32[] parameter(0)
+  ROOT m = f32[] map(a, a), dimensions={0}, to_apply=add_f32)",
+                               kAddF32),
+                        {"instruction 'm' (map)", "must list every dimension"}));
+  EXPECT_TRUE(
+      FailsWith(Module(R"(
+  p = f32[3] parameter(0)
+  ROOT s = ((f32[3]), f32[4], s32[]) async-start(p), calls=neg3)",
+                       "neg3 {\n  a = f32[3] parameter(0)\n  ROOT n = f32[3] negate(a)\n}\n"),
+                {"instruction 's' (async-start)", "must be ((f32[3]), f32[3], context...)"}));
+}
+
 }  // namespace
 }  // namespace aot
