@@ -43,6 +43,34 @@ std::vector<std::pair<double, uint8_t>> FiniteMagnitudes(const MinifloatFormat& 
   return out;
 }
 
+using MagnitudeTable = std::vector<std::pair<double, uint8_t>>;
+
+// The tables of the formats of minifloat.h, built once (a conversion looks
+// its table up instead of decoding up to 128 codes per element); any other
+// format gets its table built into `scratch`.
+const MagnitudeTable& TableOf(const MinifloatFormat& f, MagnitudeTable& scratch) {
+  struct Known {
+    MinifloatFormat format;
+    MagnitudeTable table;
+  };
+  static const auto* known = [] {
+    auto* k = new std::vector<Known>;
+    for (const MinifloatFormat& format : {kF8E5M2, kF8E4M3, kF8E3M4, kF8E4M3FN, kF8E4M3FNUZ,
+                                          kF8E5M2FNUZ, kF8E4M3B11FNUZ, kF8E8M0FNU, kF4E2M1FN}) {
+      k->push_back({format, FiniteMagnitudes(format)});
+    }
+    return k;
+  }();
+  for (const Known& k : *known) {
+    if (k.format.exponent_bits == f.exponent_bits && k.format.mantissa_bits == f.mantissa_bits &&
+        k.format.bias == f.bias && k.format.specials == f.specials) {
+      return k.table;
+    }
+  }
+  scratch = FiniteMagnitudes(f);
+  return scratch;
+}
+
 }  // namespace
 
 double MinifloatToDouble(uint8_t bits, const MinifloatFormat& f) {
@@ -80,9 +108,8 @@ uint8_t DoubleToMinifloat(double value, const MinifloatFormat& f) {
   const bool negative = std::signbit(value);
   if (!IsSigned(f) && negative && value != 0) return NanCode(f);
   const double a = std::fabs(value);
-  // At most 128 entries: rebuilt per call, which keeps this free of static
-  // state; the interpreter is the only caller.
-  const std::vector<std::pair<double, uint8_t>> table = FiniteMagnitudes(f);
+  MagnitudeTable scratch;
+  const MagnitudeTable& table = TableOf(f, scratch);
   uint8_t code;
   const auto& [max_value, max_code] = table.back();
   if (a >= max_value) {

@@ -103,16 +103,9 @@ absl::Status CheckModuleSupported(const HloModule& module, PlatformKind platform
 // nothing here generates code for them yet: refused before any pass sees
 // them, naming the first instruction that holds one.
 absl::Status CheckElementTypesEmitted(const HloModule& module) {
-  std::function<bool(const Shape&)> narrow = [&](const Shape& shape) {
-    if (!shape.IsTuple()) return IsNarrowType(shape.element_type());
-    for (const Shape& s : shape.tuple_shapes()) {
-      if (narrow(s)) return true;
-    }
-    return false;
-  };
   for (HloComputation* c : module.computations()) {
     for (HloInstruction* i : c->instructions()) {
-      if (!narrow(i->shape())) continue;
+      if (!HasNarrowLeaf(i->shape())) continue;
       return absl::UnimplementedError(absl::StrCat(
           "instruction '", i->name(), "' (", HloOpcodeString(i->opcode()), ") has shape ",
           i->shape().ToString(false),

@@ -127,6 +127,14 @@ int NarrowIntegerBits(PrimitiveType type) {
 }
 bool IsNarrowInteger(PrimitiveType type) { return NarrowIntegerBits(type) != 0; }
 
+bool HasNarrowLeaf(const Shape& shape) {
+  if (!shape.IsTuple()) return IsNarrowType(shape.element_type());
+  for (const Shape& s : shape.tuple_shapes()) {
+    if (HasNarrowLeaf(s)) return true;
+  }
+  return false;
+}
+
 PrimitiveType WideComputeType(PrimitiveType type) {
   if (IsNarrowFloat(type)) return F32;
   if (IsNarrowInteger(type)) return IsSignedInteger(type) ? S8 : U8;

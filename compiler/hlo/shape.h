@@ -37,6 +37,9 @@ bool IsNarrowInteger(PrimitiveType type);
 inline bool IsNarrowType(PrimitiveType type) {
   return IsNarrowFloat(type) || IsNarrowInteger(type);
 }
+class Shape;
+// Whether any array leaf of `shape` (itself, for an array) is a narrow type.
+bool HasNarrowLeaf(const Shape& shape);
 // The format of a narrow float; nullptr for any other type.
 const MinifloatFormat* NarrowFloatFormat(PrimitiveType type);
 // Value bits of a narrow integer (4, 2 or 1); 0 for any other type.

@@ -480,16 +480,6 @@ class HloEvaluator::Impl : public ComputationCaller {
   // XLA's float normalization computes f8 in a wider type). convert and
   // bitcast-convert read them directly; control flow and tuples only pass
   // values on.
-  static bool HasNarrowLeaf(const Shape& shape) {
-    if (shape.IsTuple()) {
-      for (const Shape& s : shape.tuple_shapes()) {
-        if (HasNarrowLeaf(s)) return true;
-      }
-      return false;
-    }
-    return IsNarrowType(shape.element_type());
-  }
-
   static bool TouchesNarrowTypes(const HloInstruction& instr, Operands ops) {
     switch (instr.opcode()) {
       case HloOpcode::kConvert:
@@ -537,9 +527,11 @@ class HloEvaluator::Impl : public ComputationCaller {
 
   absl::StatusOr<Literal> EvalWidened(const HloInstruction& instr, Operands ops) {
     const HloOpcode opcode = instr.opcode();
-    const std::string refused = absl::StrCat(
-        "opcode '", HloOpcodeString(opcode), "' on ", instr.shape().ToString(false),
-        " or its operands is not supported by the interpreter for ", "the narrow element types");
+    auto refused = [&] {
+      return absl::UnimplementedError(absl::StrCat(
+          "opcode '", HloOpcodeString(opcode), "' on ", instr.shape().ToString(false),
+          " or its operands is not supported by the interpreter for the narrow element types"));
+    };
     bool narrow_integer = IsNarrowInteger(instr.shape().element_type());
     for (const Literal* op : ops) narrow_integer |= IsNarrowInteger(op->shape().element_type());
     // Bit-level ops would see the carrier's width; bit-level reinterpretation
@@ -548,13 +540,13 @@ class HloEvaluator::Impl : public ComputationCaller {
     if ((narrow_integer && (opcode == HloOpcode::kShiftRightLogical || opcode == HloOpcode::kClz ||
                             opcode == HloOpcode::kPopulationCount)) ||
         !instr.called_computations().empty()) {
-      return absl::UnimplementedError(refused);
+      return refused();
     }
     if (opcode == HloOpcode::kBitcastConvert) {
       const PrimitiveType in = ops[0]->shape().element_type();
       const PrimitiveType out = instr.shape().element_type();
       if (IsNarrowInteger(in) || IsNarrowInteger(out) || in == F4E2M1FN || out == F4E2M1FN) {
-        return absl::UnimplementedError(refused);
+        return refused();
       }
       return interpreter_internal::EvalBitcastConvert(instr, *ops[0]);  // whole bytes
     }

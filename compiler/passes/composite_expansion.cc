@@ -125,8 +125,10 @@ absl::StatusOr<HloInstruction*> ExpandMap(HloInstruction* map, Builder& b) {
     value_of[i] = b.Add(std::move(lifted));
   }
   HloInstruction* result = value_of.at(f->root_instruction());
-  // A map returning a parameter still yields a value of its own.
-  if (result->opcode() == HloOpcode::kParameter || result->parent() != map->parent()) {
+  // A map that hands back an operand which is a parameter of the caller
+  // still yields a value of its own. (Every value here is in the map's
+  // computation: its operands, or instructions added beside it.)
+  if (result->opcode() == HloOpcode::kParameter) {
     result = b.Op(HloOpcode::kCopy, Shape(result->shape().element_type(), dims), {result});
   }
   return b.WithLayoutOf(result, map->shape());
