@@ -105,7 +105,7 @@ absl::Status CheckModuleSupported(const HloModule& module, PlatformKind platform
 absl::Status CheckElementTypesEmitted(const HloModule& module) {
   for (HloComputation* c : module.computations()) {
     for (HloInstruction* i : c->instructions()) {
-      if (!HasNarrowLeaf(i->shape())) continue;
+      if (!HasNarrowLeaf(i->shape()) && !HasComplexLeaf(i->shape())) continue;
       return absl::UnimplementedError(absl::StrCat(
           "instruction '", i->name(), "' (", HloOpcodeString(i->opcode()), ") has shape ",
           i->shape().ToString(false),

@@ -481,5 +481,28 @@ ENTRY main {
                         "not emit the element types added on 2026-12-03 yet"));
 }
 
+TEST(XlaFormsTest, ComplexValuesAreRefusedBeforeAnyPass) {
+  // The complex value is made inside the module from real parameters.
+  auto module = ParseHloModule(R"(
+HloModule spectrum
+ENTRY main {
+  x = f32[8] parameter(0)
+  f = c64[5] fft(x), fft_type=RFFT, fft_length={8}
+  ROOT m = f32[5] abs(f)
+})");
+  ASSERT_TRUE(module.ok()) << module.status();
+  for (const char* target : {"host-x86-64-v3", "h100"}) {
+    auto config = ShippedTargetConfig(target);
+    ASSERT_TRUE(config.ok()) << config.status();
+    auto compiled = Compile(**module, *config);
+    ASSERT_FALSE(compiled.ok()) << target;
+    EXPECT_EQ(compiled.status().code(), absl::StatusCode::kUnimplemented) << target;
+    EXPECT_THAT(std::string(compiled.status().message()),
+                HasSubstr("instruction 'f' (fft) has shape c64[5]: this compiler does not emit "
+                          "the element types added on 2026-12-03 yet"))
+        << target;
+  }
+}
+
 }  // namespace
 }  // namespace aot

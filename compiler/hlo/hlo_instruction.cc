@@ -3,9 +3,12 @@
 #include <algorithm>
 
 #include "absl/memory/memory.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "compiler/hlo/collective_ops.h"
 #include "compiler/hlo/hlo_computation.h"
 
@@ -332,6 +335,41 @@ absl::StatusOr<bool> BoolAttribute(const HloInstruction& instruction, absl::stri
   if (*value == "true") return true;
   if (*value == "false") return false;
   return BadAttribute(instruction, name, *value, "true or false");
+}
+
+absl::StatusOr<std::vector<int64_t>> IntListAttribute(const HloInstruction& instruction,
+                                                      absl::string_view name) {
+  const std::string* value = FindVerbatimAttribute(instruction, name);
+  if (value == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", instruction.name(), "' needs the attribute ", name, "={i,j,...}"));
+  }
+  absl::string_view inner = absl::StripAsciiWhitespace(*value);
+  if (!absl::ConsumePrefix(&inner, "{") || !absl::ConsumeSuffix(&inner, "}")) {
+    return BadAttribute(instruction, name, *value, "{i,j,...}");
+  }
+  std::vector<int64_t> out;
+  if (absl::StripAsciiWhitespace(inner).empty()) return out;
+  for (absl::string_view part : absl::StrSplit(inner, ',')) {
+    int64_t v = 0;
+    if (!absl::SimpleAtoi(part, &v)) return BadAttribute(instruction, name, *value, "{i,j,...}");
+    out.push_back(v);
+  }
+  return out;
+}
+
+absl::StatusOr<std::string> EnumAttribute(const HloInstruction& instruction, absl::string_view name,
+                                          absl::Span<const absl::string_view> allowed) {
+  const std::string* value = FindVerbatimAttribute(instruction, name);
+  if (value == nullptr || std::find(allowed.begin(), allowed.end(), *value) == allowed.end()) {
+    const std::string expected = absl::StrJoin(allowed, ", ");
+    if (value == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "'", instruction.name(), "' needs the attribute ", name, "=<one of ", expected, ">"));
+    }
+    return BadAttribute(instruction, name, *value, absl::StrCat("one of ", expected));
+  }
+  return *value;
 }
 
 std::string HloInstruction::AttributesToString() const {

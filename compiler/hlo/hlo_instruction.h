@@ -179,6 +179,12 @@ absl::StatusOr<int64_t> IntAttribute(const HloInstruction& instruction, absl::st
 absl::StatusOr<double> FloatAttribute(const HloInstruction& instruction, absl::string_view name);
 absl::StatusOr<bool> BoolAttribute(const HloInstruction& instruction, absl::string_view name,
                                    bool fallback);
+// "{1,2,3}" (fft's fft_length).
+absl::StatusOr<std::vector<int64_t>> IntListAttribute(const HloInstruction& instruction,
+                                                      absl::string_view name);
+// A bare word (fft's fft_type=RFFT), one of `allowed`.
+absl::StatusOr<std::string> EnumAttribute(const HloInstruction& instruction, absl::string_view name,
+                                          absl::Span<const absl::string_view> allowed);
 
 // "{0,1}" style list.
 std::string DimsToString(const std::vector<int64_t>& dims);

@@ -51,6 +51,7 @@ namespace aot {
   X(kCollectivePermuteDone, "collective-permute-done", 1, O)   \
   X(kCollectivePermuteStart, "collective-permute-start", 1, O) \
   X(kCompare, "compare", 2, O)                                 \
+  X(kComplex, "complex", 2, O)                                 \
   X(kConcatenate, "concatenate", -1, O)                        \
   X(kConditional, "conditional", -1, O)                        \
   X(kConstant, "constant", 0, O)                               \
@@ -70,11 +71,13 @@ namespace aot {
   X(kErf, "erf", 1, U)                                         \
   X(kExp, "exponential", 1, U)                                 \
   X(kExpm1, "exponential-minus-one", 1, U)                     \
+  X(kFft, "fft", 1, O)                                         \
   X(kFloor, "floor", 1, U)                                     \
   X(kFusion, "fusion", -1, O)                                  \
   X(kGather, "gather", 2, O)                                   \
   X(kGetDimensionSize, "get-dimension-size", 1, O)             \
   X(kGetTupleElement, "get-tuple-element", 1, O)               \
+  X(kImag, "imag", 1, O)                                       \
   X(kIota, "iota", 0, O)                                       \
   X(kIsFinite, "is-finite", 1, O)                              \
   X(kLog, "log", 1, U)                                         \
@@ -93,6 +96,7 @@ namespace aot {
   X(kPartitionId, "partition-id", 0, O)                        \
   X(kPopulationCount, "popcnt", 1, U)                          \
   X(kPower, "power", 2, B)                                     \
+  X(kReal, "real", 1, O)                                       \
   X(kReduce, "reduce", -1, O)                                  \
   X(kReducePrecision, "reduce-precision", 1, U)                \
   X(kReduceScatter, "reduce-scatter", -1, O)                   \

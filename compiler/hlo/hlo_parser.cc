@@ -3,6 +3,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <complex>
 #include <cstdlib>
 #include <limits>
 
@@ -111,6 +112,7 @@ class Parser {
   // false when `name` is not one of them for this opcode.
   absl::StatusOr<bool> ParseCollectiveAttribute(HloInstruction& instr, absl::string_view name,
                                                 absl::string_view value, size_t value_pos);
+  absl::StatusOr<double> ParseFloatToken(absl::string_view tok, PrimitiveType t, size_t text_pos);
   absl::StatusOr<Literal> ParseLiteral(const Shape& shape, absl::string_view text, size_t text_pos,
                                        bool* elided, absl::string_view instr_name);
 
@@ -940,6 +942,37 @@ absl::StatusOr<std::vector<HloInputOutputAlias>> Parser::ParseInputOutputAlias()
   return aliases;
 }
 
+// One floating-point value of a literal: a decimal number, nan, inf.
+absl::StatusOr<double> Parser::ParseFloatToken(absl::string_view tok, PrimitiveType t,
+                                               size_t text_pos) {
+  // The common case, a decimal number, through std::from_chars (exact
+  // and several times faster than strtod: constants can have millions
+  // of elements); names and anything it rejects take the slow path.
+  double v;
+  if (tok.empty()) {
+    return ErrorAt(text_pos, absl::StrCat("missing ", PrimitiveTypeName(t), " value"));
+  }
+  const char* first = tok.data() + (tok[0] == '+' ? 1 : 0);
+  const char* last = tok.data() + tok.size();
+  if (auto [end, error] = std::from_chars(first, last, v);
+      error == std::errc() && end == last && first != last && !absl::ascii_isalpha(first[0]) &&
+      !absl::ascii_isalpha(first[first[0] == '-' ? 1 : 0])) {
+    return v;
+  }
+  std::string lower = absl::AsciiStrToLower(tok);
+  if (lower == "nan" || lower == "-nan" || lower == "+nan") {
+    v = lower[0] == '-' ? -std::numeric_limits<double>::quiet_NaN()
+                        : std::numeric_limits<double>::quiet_NaN();
+  } else if (lower == "inf" || lower == "+inf") {
+    v = std::numeric_limits<double>::infinity();
+  } else if (lower == "-inf") {
+    v = -std::numeric_limits<double>::infinity();
+  } else if (!absl::SimpleAtod(tok, &v) || std::isnan(v)) {
+    return ErrorAt(text_pos, absl::StrCat("invalid ", PrimitiveTypeName(t), " value '", tok, "'"));
+  }
+  return v;
+}
+
 absl::StatusOr<Literal> Parser::ParseLiteral(const Shape& shape, absl::string_view text,
                                              size_t text_pos, bool* elided,
                                              absl::string_view instr_name) {
@@ -1011,6 +1044,7 @@ absl::StatusOr<Literal> Parser::ParseLiteral(const Shape& shape, absl::string_vi
   }
   // Collect leaf tokens, ignoring braces; check structure by count.
   std::vector<std::string> tokens;
+  std::vector<std::complex<double>> complex_values;
   int depth = 0, max_depth = 0;
   std::string current;
   for (char c : compact) {
@@ -1034,14 +1068,35 @@ absl::StatusOr<Literal> Parser::ParseLiteral(const Shape& shape, absl::string_vi
                    absl::StrCat("literal nesting depth ", max_depth, " does not match rank ",
                                 shape.rank(), " of ", shape.ToString()));
   }
+  PrimitiveType t = shape.element_type();
+  if (IsComplex(t)) {
+    // XLA writes each element as "(real, imag)": the split at commas left
+    // "(real" and "imag)".
+    std::vector<std::string> paired;
+    for (size_t k = 0; k < tokens.size(); k += 2) {
+      if (k + 1 >= tokens.size() || tokens[k].size() < 2 || tokens[k].front() != '(' ||
+          tokens[k + 1].size() < 2 || tokens[k + 1].back() != ')') {
+        return ErrorAt(text_pos, absl::StrCat("invalid ", PrimitiveTypeName(t), " value near '",
+                                              tokens[k], "': expected (real, imag)"));
+      }
+      AOT_ASSIGN_OR_RETURN(const double re, ParseFloatToken(tokens[k].substr(1), t, text_pos));
+      AOT_ASSIGN_OR_RETURN(
+          const double im,
+          ParseFloatToken(tokens[k + 1].substr(0, tokens[k + 1].size() - 1), t, text_pos));
+      paired.push_back(tokens[k]);
+      complex_values.emplace_back(re, im);
+    }
+    tokens = std::move(paired);
+  }
   if (static_cast<int64_t>(tokens.size()) != n) {
     return ErrorAt(text_pos, absl::StrCat("literal has ", tokens.size(), " values, shape ",
                                           shape.ToString(), " needs ", n));
   }
-  PrimitiveType t = shape.element_type();
   for (int64_t i = 0; i < n; ++i) {
     const std::string& tok = tokens[i];
-    if (t == PRED) {
+    if (IsComplex(t)) {
+      literal.SetFromComplex(i, complex_values[i]);
+    } else if (t == PRED) {
       if (tok == "true" || tok == "1") {
         literal.SetFromInt64(i, 1);
       } else if (tok == "false" || tok == "0") {
@@ -1050,30 +1105,7 @@ absl::StatusOr<Literal> Parser::ParseLiteral(const Shape& shape, absl::string_vi
         return ErrorAt(text_pos, absl::StrCat("invalid pred value '", tok, "'"));
       }
     } else if (IsFloatingPoint(t)) {
-      // The common case, a decimal number, through std::from_chars (exact
-      // and several times faster than strtod: constants can have millions
-      // of elements); names and anything it rejects take the slow path.
-      double v;
-      const char* first = tok.data() + (tok[0] == '+' ? 1 : 0);
-      const char* last = tok.data() + tok.size();
-      if (auto [end, error] = std::from_chars(first, last, v);
-          error == std::errc() && end == last && first != last && !absl::ascii_isalpha(first[0]) &&
-          !absl::ascii_isalpha(first[first[0] == '-' ? 1 : 0])) {
-        literal.SetFromDouble(i, v);
-        continue;
-      }
-      std::string lower = absl::AsciiStrToLower(tok);
-      if (lower == "nan" || lower == "-nan" || lower == "+nan") {
-        v = lower[0] == '-' ? -std::numeric_limits<double>::quiet_NaN()
-                            : std::numeric_limits<double>::quiet_NaN();
-      } else if (lower == "inf" || lower == "+inf") {
-        v = std::numeric_limits<double>::infinity();
-      } else if (lower == "-inf") {
-        v = -std::numeric_limits<double>::infinity();
-      } else if (!absl::SimpleAtod(tok, &v) || std::isnan(v)) {
-        return ErrorAt(text_pos,
-                       absl::StrCat("invalid ", PrimitiveTypeName(t), " value '", tok, "'"));
-      }
+      AOT_ASSIGN_OR_RETURN(const double v, ParseFloatToken(tok, t, text_pos));
       literal.SetFromDouble(i, v);
     } else if (IsUnsignedInteger(t)) {
       uint64_t v;

@@ -142,7 +142,35 @@ uint8_t NarrowFromDouble(PrimitiveType type, double value) {
 
 }  // namespace
 
+std::complex<double> Literal::GetAsComplex(int64_t i) const {
+  switch (shape_.element_type()) {
+    case C64: {
+      const std::complex<float> v = Get<std::complex<float>>(i);
+      return {v.real(), v.imag()};
+    }
+    case C128:
+      return Get<std::complex<double>>(i);
+    default:
+      return GetAsDouble(i);
+  }
+}
+
+void Literal::SetFromComplex(int64_t i, std::complex<double> value) {
+  switch (shape_.element_type()) {
+    case C64:
+      Set(i,
+          std::complex<float>(static_cast<float>(value.real()), static_cast<float>(value.imag())));
+      return;
+    case C128:
+      Set(i, value);
+      return;
+    default:
+      SetFromDouble(i, value.real());
+  }
+}
+
 double Literal::GetAsDouble(int64_t i) const {
+  if (IsComplex(shape_.element_type())) return GetAsComplex(i).real();
   if (IsNarrowType(shape_.element_type())) return NarrowToDouble(shape_.element_type(), bytes_[i]);
   return ArrayTypeSwitch(shape_.element_type(), [&](auto tag) -> double {
     using T = typename decltype(tag)::type;
@@ -151,7 +179,8 @@ double Literal::GetAsDouble(int64_t i) const {
 }
 
 int64_t Literal::GetAsInt64(int64_t i) const {
-  if (IsNarrowType(shape_.element_type())) return SaturatingCast<int64_t>(GetAsDouble(i));
+  if (IsNarrowType(shape_.element_type()) || IsComplex(shape_.element_type()))
+    return SaturatingCast<int64_t>(GetAsDouble(i));
   return ArrayTypeSwitch(shape_.element_type(), [&](auto tag) -> int64_t {
     using T = typename decltype(tag)::type;
     if constexpr (kIsFloat<T>) {
@@ -163,7 +192,7 @@ int64_t Literal::GetAsInt64(int64_t i) const {
 }
 
 uint64_t Literal::GetAsUint64(int64_t i) const {
-  if (IsNarrowType(shape_.element_type())) {
+  if (IsNarrowType(shape_.element_type()) || IsComplex(shape_.element_type())) {
     if (IsSignedInteger(shape_.element_type())) return static_cast<uint64_t>(GetAsInt64(i));
     return SaturatingCast<uint64_t>(GetAsDouble(i));
   }
@@ -178,6 +207,10 @@ uint64_t Literal::GetAsUint64(int64_t i) const {
 }
 
 void Literal::SetFromDouble(int64_t i, double value) {
+  if (IsComplex(shape_.element_type())) {
+    SetFromComplex(i, value);
+    return;
+  }
   if (IsNarrowType(shape_.element_type())) {
     bytes_[i] = NarrowFromDouble(shape_.element_type(), value);
     return;
@@ -189,6 +222,10 @@ void Literal::SetFromDouble(int64_t i, double value) {
 }
 
 void Literal::SetFromInt64(int64_t i, int64_t value) {
+  if (IsComplex(shape_.element_type())) {
+    SetFromComplex(i, static_cast<double>(value));
+    return;
+  }
   if (IsNarrowInteger(shape_.element_type())) {
     bytes_[i] = WrapNarrowInteger(shape_.element_type(), static_cast<uint64_t>(value));
     return;
@@ -210,6 +247,10 @@ void Literal::SetFromInt64(int64_t i, int64_t value) {
 }
 
 void Literal::SetFromUint64(int64_t i, uint64_t value) {
+  if (IsComplex(shape_.element_type())) {
+    SetFromComplex(i, static_cast<double>(value));
+    return;
+  }
   if (IsNarrowInteger(shape_.element_type())) {
     bytes_[i] = WrapNarrowInteger(shape_.element_type(), value);
     return;
@@ -294,6 +335,11 @@ std::string ElementToString(const Literal& l, int64_t i) {
   PrimitiveType t = l.shape().element_type();
   if (t == PRED) return l.Get<bool>(i) ? "true" : "false";
   if (IsFloatingPoint(t)) return FormatFloat(l.GetAsDouble(i), t);
+  if (IsComplex(t)) {  // XLA's spelling: "(real, imag)"
+    const std::complex<double> v = l.GetAsComplex(i);
+    const PrimitiveType part = ComplexComponentType(t);
+    return absl::StrCat("(", FormatFloat(v.real(), part), ", ", FormatFloat(v.imag(), part), ")");
+  }
   if (IsUnsignedInteger(t)) return absl::StrCat(l.GetAsUint64(i));
   return absl::StrCat(l.GetAsInt64(i));
 }
@@ -396,6 +442,12 @@ LiteralProto Literal::ToProto() const {
     case F64:
       for (double v : data<double>()) proto.add_f64s(v);
       break;
+    case C64:
+      for (float v : data<float>()) proto.add_c64s(v);  // real, imag, real, ...
+      break;
+    case C128:
+      for (double v : data<double>()) proto.add_c128s(v);
+      break;
     default:
       if (IsNarrowInteger(shape_.element_type())) {
         proto.set_narrow_ints(std::string(bytes_.begin(), bytes_.end()));
@@ -493,6 +545,23 @@ absl::StatusOr<Literal> Literal::FromProto(const LiteralProto& proto) {
     case F64:
       s = copy_repeated(proto.f64s(), TypeTag<double>{});
       break;
+    case C64:
+    case C128: {
+      // Two values (real, imaginary) per element.
+      const bool c64 = shape->element_type() == C64;
+      const int64_t values = c64 ? proto.c64s_size() : proto.c128s_size();
+      if (values % 2 != 0 || values / 2 != n) {
+        s = absl::InvalidArgumentError(absl::StrCat("literal of shape ", shape->ToString(), " has ",
+                                                    values, " real and imaginary parts, expected ",
+                                                    2 * n));
+        break;
+      }
+      for (int64_t i = 0; i < n; ++i) {
+        l.SetFromComplex(i, c64 ? std::complex<double>(proto.c64s(2 * i), proto.c64s(2 * i + 1))
+                                : std::complex<double>(proto.c128s(2 * i), proto.c128s(2 * i + 1)));
+      }
+      break;
+    }
     default:
       if (IsNarrowFloat(shape->element_type())) {
         s = copy_bytes(proto.narrow_floats());

@@ -1,6 +1,7 @@
 #ifndef AOT_COMPILER_HLO_LITERAL_H_
 #define AOT_COMPILER_HLO_LITERAL_H_
 
+#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -164,7 +165,8 @@ class Literal {
     std::memcpy(bytes_.data() + linear_index * sizeof(T), &v, sizeof(T));
   }
 
-  // Element access through double / int64 / uint64, whatever the type.
+  // Element access through double / int64 / uint64, whatever the type (a
+  // complex element reads as its real part and is set with imaginary 0).
   double GetAsDouble(int64_t linear_index) const;
   int64_t GetAsInt64(int64_t linear_index) const;
   uint64_t GetAsUint64(int64_t linear_index) const;
@@ -173,6 +175,10 @@ class Literal {
   void SetFromDouble(int64_t linear_index, double value);
   void SetFromInt64(int64_t linear_index, int64_t value);
   void SetFromUint64(int64_t linear_index, uint64_t value);
+  // Any element as a complex value (imaginary 0 unless the type is
+  // complex); setting a non-complex element keeps the real part.
+  std::complex<double> GetAsComplex(int64_t linear_index) const;
+  void SetFromComplex(int64_t linear_index, std::complex<double> value);
 
   const std::vector<Literal>& tuple_elements() const { return elements_; }
   std::vector<Literal>* mutable_tuple_elements() { return &elements_; }

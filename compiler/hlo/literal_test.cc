@@ -162,5 +162,36 @@ ENTRY e {
       << refused.status();
 }
 
+TEST(LiteralTest, ComplexValuesTravelThroughTheProtoAsPairs) {
+  Literal c64(Shape(C64, {2}));
+  c64.SetFromComplex(0, {1.5, -2});
+  c64.SetFromComplex(1, {0, 3});
+  LiteralProto proto = c64.ToProto();
+  ASSERT_EQ(proto.c64s_size(), 4);
+  EXPECT_EQ(proto.c64s(0), 1.5f);
+  EXPECT_EQ(proto.c64s(1), -2.0f);
+  EXPECT_EQ(proto.c64s(3), 3.0f);
+  auto back = Literal::FromProto(proto);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, c64);
+  EXPECT_EQ(c64.ValuesToString(), "{(1.5, -2), (0, 3)}");
+  // The real-valued accessors see the real part; setting one clears imag.
+  EXPECT_EQ(c64.GetAsDouble(0), 1.5);
+  c64.SetFromDouble(1, 4);
+  EXPECT_EQ(c64.GetAsComplex(1), std::complex<double>(4, 0));
+
+  Literal c128(Shape(C128, {1}));
+  c128.SetFromComplex(0, {0.1, 1e300});
+  auto back128 = Literal::FromProto(c128.ToProto());
+  ASSERT_TRUE(back128.ok()) << back128.status();
+  EXPECT_EQ(back128->GetAsComplex(0), std::complex<double>(0.1, 1e300));
+  // An odd count of parts is refused.
+  proto.mutable_c64s()->RemoveLast();
+  auto refused = Literal::FromProto(proto);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("real and imaginary parts"), std::string::npos)
+      << refused.status();
+}
+
 }  // namespace
 }  // namespace aot

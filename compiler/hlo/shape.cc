@@ -46,7 +46,10 @@ constexpr TypeInfo kTypes[] = {{PRED, "pred", 1},
                                {F8E4M3FNUZ, "f8e4m3fnuz", 1},
                                {F8E3M4, "f8e3m4", 1},
                                {F8E8M0FNU, "f8e8m0fnu", 1},
-                               {F4E2M1FN, "f4e2m1fn", 1}};
+                               {F4E2M1FN, "f4e2m1fn", 1},
+                               // Since 2026-12-03: (real, imaginary) pairs.
+                               {C64, "c64", 8},
+                               {C128, "c128", 16}};
 
 }  // namespace
 
@@ -141,8 +144,26 @@ PrimitiveType WideComputeType(PrimitiveType type) {
   return type;
 }
 bool IsInteger(PrimitiveType type) { return IsSignedInteger(type) || IsUnsignedInteger(type); }
+bool IsComplex(PrimitiveType type) { return type == C64 || type == C128; }
+PrimitiveType ComplexComponentType(PrimitiveType type) {
+  if (type == C64) return F32;
+  if (type == C128) return F64;
+  return type;
+}
+PrimitiveType ComplexTypeOf(PrimitiveType component) {
+  if (component == F32) return C64;
+  if (component == F64) return C128;
+  return PRIMITIVE_TYPE_INVALID;
+}
+bool HasComplexLeaf(const Shape& shape) {
+  if (!shape.IsTuple()) return IsComplex(shape.element_type());
+  for (const Shape& s : shape.tuple_shapes()) {
+    if (HasComplexLeaf(s)) return true;
+  }
+  return false;
+}
 bool IsArrayType(PrimitiveType type) {
-  return type == PRED || IsInteger(type) || IsFloatingPoint(type);
+  return type == PRED || IsInteger(type) || IsFloatingPoint(type) || IsComplex(type);
 }
 
 Shape::Shape(PrimitiveType type, std::vector<int64_t> dimensions)

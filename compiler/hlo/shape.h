@@ -26,7 +26,15 @@ bool IsFloatingPoint(PrimitiveType type);
 bool IsSignedInteger(PrimitiveType type);    // s8..s64 and s4, s2, s1
 bool IsUnsignedInteger(PrimitiveType type);  // u8..u64 and u4, u2, u1
 bool IsInteger(PrimitiveType type);          // signed or unsigned
-bool IsArrayType(PrimitiveType type);        // pred, integers, floats
+bool IsArrayType(PrimitiveType type);        // pred, integers, floats, complex
+// c64 and c128 (since 2026-12-03): a (real, imaginary) pair of f32 / f64,
+// real part first. The interpreter evaluates them; the compiler does not
+// emit them yet.
+bool IsComplex(PrimitiveType type);
+// f32 for c64, f64 for c128; `type` itself otherwise.
+PrimitiveType ComplexComponentType(PrimitiveType type);
+// c64 for f32, c128 for f64; PRIMITIVE_TYPE_INVALID otherwise.
+PrimitiveType ComplexTypeOf(PrimitiveType component);
 // The element types of 2026-12-03 the front end reads (staged rollout):
 // the 8-bit floats and f4e2m1fn, and the integers narrower than a byte.
 // One byte per element (sub-byte integers sign- or zero-extended,
@@ -40,6 +48,8 @@ inline bool IsNarrowType(PrimitiveType type) {
 class Shape;
 // Whether any array leaf of `shape` (itself, for an array) is a narrow type.
 bool HasNarrowLeaf(const Shape& shape);
+// Whether any array leaf of `shape` is complex.
+bool HasComplexLeaf(const Shape& shape);
 // The format of a narrow float; nullptr for any other type.
 const MinifloatFormat* NarrowFloatFormat(PrimitiveType type);
 // Value bits of a narrow integer (4, 2 or 1); 0 for any other type.

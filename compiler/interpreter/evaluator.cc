@@ -1,6 +1,7 @@
 #include "compiler/interpreter/evaluator.h"
 
 #include <algorithm>
+#include <complex>
 #include <memory>
 #include <new>
 #include <optional>
@@ -337,6 +338,7 @@ class HloEvaluator::Impl : public ComputationCaller {
           absl::StrCat("expected ", arity, " operand(s), got ", ops.size()));
     }
     if (TouchesNarrowTypes(instr, ops)) return EvalWidened(instr, ops);
+    if (TouchesComplex(instr, ops)) return EvalComplex(instr, ops);
     if (opcode == HloOpcode::kIsFinite) return EvalIsFinite(instr, *ops[0]);
     if (opcode == HloOpcode::kCopy && !ops[0]->shape().IsArray()) {
       return Literal(*ops[0]);  // a tuple (or token) copy
@@ -346,6 +348,9 @@ class HloEvaluator::Impl : public ComputationCaller {
     switch (opcode) {
       case HloOpcode::kCompare:
         return EvalCompare(instr, *ops[0], *ops[1]);
+      case HloOpcode::kReal:  // of real values: the value itself / zero
+      case HloOpcode::kImag:
+        return EvalComplexElementwise(instr, ops);
       case HloOpcode::kSelect:
         return EvalSelect(instr, ops);
       case HloOpcode::kClamp:
@@ -561,6 +566,158 @@ class HloEvaluator::Impl : public ComputationCaller {
     *wide_instr->mutable_attrs() = instr.attrs();
     AOT_ASSIGN_OR_RETURN(Literal result, EvalInstruction(*wide_instr, wide_ops));
     return ConvertLeaves(result, instr.shape(), /*widen=*/false);
+  }
+
+  // c64 / c128 values. The ops that need complex arithmetic have kernels
+  // (complex_ops.cc); ops that only move values act on the real and the
+  // imaginary parts alike, and dot and convolution are bilinear, so these
+  // are evaluated on the parts by the real kernels. Control flow, tuples
+  // and bitcast-convert only pass values on.
+  static bool TouchesComplex(const HloInstruction& instr, Operands ops) {
+    switch (instr.opcode()) {
+      case HloOpcode::kTuple:
+      case HloOpcode::kCall:
+      case HloOpcode::kFusion:
+      case HloOpcode::kWhile:
+      case HloOpcode::kConditional:
+      case HloOpcode::kAfterAll:
+      case HloOpcode::kAddDependency:
+      case HloOpcode::kDomain:
+      case HloOpcode::kAsyncStart:
+      case HloOpcode::kAsyncUpdate:
+      case HloOpcode::kAsyncDone:
+      case HloOpcode::kCopyStart:
+      case HloOpcode::kCopyDone:
+      case HloOpcode::kOptimizationBarrier:
+      case HloOpcode::kBitcastConvert:
+      case HloOpcode::kGetDimensionSize:
+        return false;
+      case HloOpcode::kCopy:
+        return ops[0]->shape().IsArray() && IsComplex(ops[0]->shape().element_type());
+      default:
+        break;
+    }
+    if (HasComplexLeaf(instr.shape())) return true;
+    for (const Literal* op : ops) {
+      if (HasComplexLeaf(op->shape())) return true;
+    }
+    return false;
+  }
+
+  // The real (imag=false) or imaginary part of a complex array; any other
+  // value is returned as it is.
+  static Literal ComplexPart(const Literal& x, bool imag) {
+    if (!x.shape().IsArray() || !IsComplex(x.shape().element_type())) return x;
+    Shape shape = x.shape();
+    shape.set_element_type(ComplexComponentType(shape.element_type()));
+    Literal part(shape);
+    for (int64_t i = 0; i < x.element_count(); ++i) {
+      const std::complex<double> z = x.GetAsComplex(i);
+      part.SetFromDouble(i, imag ? z.imag() : z.real());
+    }
+    return part;
+  }
+
+  // `instr` evaluated with the given operands and the component type of
+  // its complex result.
+  absl::StatusOr<Literal> EvalAsComponent(const HloInstruction& instr,
+                                          std::vector<const Literal*> ops) {
+    Shape shape = instr.shape();
+    shape.set_element_type(ComplexComponentType(shape.element_type()));
+    std::unique_ptr<HloInstruction> part = HloInstruction::Create(instr.opcode(), shape, {});
+    part->set_name(instr.name());
+    *part->mutable_attrs() = instr.attrs();
+    return EvalInstruction(*part, ops);
+  }
+
+  absl::StatusOr<Literal> JoinComplex(const HloInstruction& instr, const Literal& re,
+                                      const Literal& im) {
+    Literal out(instr.shape());
+    if (re.element_count() != out.element_count() || im.element_count() != out.element_count()) {
+      return absl::InternalError("complex parts do not match the result");
+    }
+    for (int64_t i = 0; i < out.element_count(); ++i) {
+      out.SetFromComplex(i, std::complex<double>(re.GetAsDouble(i), im.GetAsDouble(i)));
+    }
+    return out;
+  }
+
+  static bool AddsItsParameters(const HloComputation* computation) {
+    if (computation == nullptr || computation->num_parameters() != 2) return false;
+    const HloInstruction* root = computation->root_instruction();
+    return root != nullptr && root->opcode() == HloOpcode::kAdd &&
+           root->operand(0)->opcode() == HloOpcode::kParameter &&
+           root->operand(1)->opcode() == HloOpcode::kParameter &&
+           root->operand(0) != root->operand(1);
+  }
+
+  absl::StatusOr<Literal> EvalComplex(const HloInstruction& instr, Operands ops) {
+    using namespace interpreter_internal;  // NOLINT: kernels
+    const HloOpcode opcode = instr.opcode();
+    if (opcode == HloOpcode::kFft) return EvalFft(instr, *ops[0]);
+    if (IsComplexKernelOpcode(opcode)) return EvalComplexElementwise(instr, ops);
+    const bool complex_result = instr.shape().IsArray() && IsComplex(instr.shape().element_type());
+    switch (opcode) {
+      case HloOpcode::kBroadcast:
+      case HloOpcode::kReshape:
+      case HloOpcode::kBitcast:
+      case HloOpcode::kTranspose:
+      case HloOpcode::kSlice:
+      case HloOpcode::kDynamicSlice:
+      case HloOpcode::kDynamicUpdateSlice:
+      case HloOpcode::kConcatenate:
+      case HloOpcode::kPad:
+      case HloOpcode::kReverse:
+      case HloOpcode::kGather:
+      case HloOpcode::kSelect: {
+        if (!complex_result) break;
+        std::vector<Literal> re, im;
+        for (const Literal* op : ops) {
+          re.push_back(ComplexPart(*op, false));
+          im.push_back(ComplexPart(*op, true));
+        }
+        std::vector<const Literal*> re_ops, im_ops;
+        for (size_t i = 0; i < ops.size(); ++i) {
+          re_ops.push_back(&re[i]);
+          im_ops.push_back(&im[i]);
+        }
+        AOT_ASSIGN_OR_RETURN(Literal re_out, EvalAsComponent(instr, re_ops));
+        AOT_ASSIGN_OR_RETURN(Literal im_out, EvalAsComponent(instr, im_ops));
+        return JoinComplex(instr, re_out, im_out);
+      }
+      case HloOpcode::kDot:
+      case HloOpcode::kConvolution: {
+        // (a + bi)(c + di) = (ac - bd) + (ad + bc)i, term by term.
+        if (!complex_result || !IsComplex(ops[0]->shape().element_type()) ||
+            !IsComplex(ops[1]->shape().element_type())) {
+          break;
+        }
+        const Literal a = ComplexPart(*ops[0], false), b = ComplexPart(*ops[0], true);
+        const Literal c = ComplexPart(*ops[1], false), d = ComplexPart(*ops[1], true);
+        AOT_ASSIGN_OR_RETURN(Literal ac, EvalAsComponent(instr, {&a, &c}));
+        AOT_ASSIGN_OR_RETURN(Literal bd, EvalAsComponent(instr, {&b, &d}));
+        AOT_ASSIGN_OR_RETURN(Literal ad, EvalAsComponent(instr, {&a, &d}));
+        AOT_ASSIGN_OR_RETURN(Literal bc, EvalAsComponent(instr, {&b, &c}));
+        Literal out(instr.shape());
+        for (int64_t i = 0; i < out.element_count(); ++i) {
+          out.SetFromComplex(i, std::complex<double>(ac.GetAsDouble(i) - bd.GetAsDouble(i),
+                                                     ad.GetAsDouble(i) + bc.GetAsDouble(i)));
+        }
+        return out;
+      }
+      case HloOpcode::kReduce:
+        if (ops.size() == 2 && instr.called_computations().size() == 1 &&
+            AddsItsParameters(instr.called_computations()[0])) {
+          return EvalComplexAddReduce(instr, *ops[0], *ops[1]);
+        }
+        break;
+      default:
+        break;
+    }
+    return absl::UnimplementedError(absl::StrCat("opcode '", HloOpcodeString(opcode), "' on ",
+                                                 instr.shape().ToString(false),
+                                                 " or its operands is not supported by the "
+                                                 "interpreter for complex element types"));
   }
 
   // async-start: ((operands), the wrapped computation's result, context),

@@ -815,6 +815,16 @@ absl::StatusOr<Literal> EvalTopK(const HloInstruction& instr, const Literal& x);
 // batch-norm-training, -inference and -grad.
 absl::StatusOr<Literal> EvalBatchNorm(const HloInstruction& instr, Operands ops);
 
+// complex_ops.cc: the ops on c64 / c128 that need complex arithmetic
+// (IsComplexKernelOpcode): elementwise math, abs, real, imag, complex,
+// compare (EQ, NE), convert to complex, fft.
+bool IsComplexKernelOpcode(HloOpcode opcode);
+absl::StatusOr<Literal> EvalComplexElementwise(const HloInstruction& instr, Operands ops);
+absl::StatusOr<Literal> EvalFft(const HloInstruction& instr, const Literal& x);
+// reduce of one complex operand whose reducer adds its two parameters.
+absl::StatusOr<Literal> EvalComplexAddReduce(const HloInstruction& instr, const Literal& x,
+                                             const Literal& init);
+
 // linalg_ops.cc
 absl::StatusOr<Literal> EvalDot(const HloInstruction& instr, const Literal& lhs,
                                 const Literal& rhs);

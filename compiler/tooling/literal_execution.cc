@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdlib>
 #include <cstring>
 
@@ -143,8 +144,10 @@ absl::Status PreparedExecution::Run(const ExecuteOptions& options) {
 Tolerance DefaultTolerance(PrimitiveType type) {
   switch (type) {
     case F64:
+    case C128:  // each part
       return {1e-9, 1e-9};
     case F32:
+    case C64:
       return {1e-5, 1e-4};
     case F16:
       return {1e-3, 1e-2};
@@ -168,17 +171,25 @@ absl::Status CompareLeaf(const Literal& expected, const Literal& actual, const T
   int64_t n = expected.element_count();
   int64_t mismatches = 0;
   std::string first;
+  auto close = [&](double e, double a) {
+    if (std::isnan(e) || std::isnan(a)) return std::isnan(e) && std::isnan(a);
+    if (std::isinf(e) || std::isinf(a)) return e == a;
+    return std::fabs(e - a) <= tol.atol + tol.rtol * std::fabs(e);
+  };
   for (int64_t i = 0; i < n; ++i) {
     bool ok;
-    if (IsFloatingPoint(type) && !tol.bitwise()) {
-      double e = expected.GetAsDouble(i), a = actual.GetAsDouble(i);
-      if (std::isnan(e) || std::isnan(a)) {
-        ok = std::isnan(e) && std::isnan(a);
-      } else if (std::isinf(e) || std::isinf(a)) {
-        ok = e == a;
-      } else {
-        ok = std::fabs(e - a) <= tol.atol + tol.rtol * std::fabs(e);
+    if (IsComplex(type) && !tol.bitwise()) {  // each part within the tolerance
+      const std::complex<double> e = expected.GetAsComplex(i), a = actual.GetAsComplex(i);
+      ok = close(e.real(), a.real()) && close(e.imag(), a.imag());
+      if (!ok && first.empty()) {
+        const PrimitiveType part = ComplexComponentType(type);
+        first = absl::StrCat("element ", i, ": (", FormatFloat(a.real(), part), ", ",
+                             FormatFloat(a.imag(), part), ") vs expected (",
+                             FormatFloat(e.real(), part), ", ", FormatFloat(e.imag(), part), ")");
       }
+    } else if (IsFloatingPoint(type) && !tol.bitwise()) {
+      double e = expected.GetAsDouble(i), a = actual.GetAsDouble(i);
+      ok = close(e, a);
       if (!ok && first.empty()) {
         first = absl::StrCat("element ", i, ": ", FormatFloat(a, type), " vs expected ",
                              FormatFloat(e, type));

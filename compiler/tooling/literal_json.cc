@@ -1,6 +1,7 @@
 #include "compiler/tooling/literal_json.h"
 
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <functional>
 #include <limits>
@@ -75,31 +76,36 @@ absl::Status SetInteger(Literal& literal, int64_t index, const Json& value, Prim
   return ValueError(where, value, absl::StrCat("is not an integer (", type_name, ")"));
 }
 
-absl::Status SetFloat(Literal& literal, int64_t index, const Json& value, PrimitiveType type,
-                      absl::string_view where) {
-  if (value.is_number()) {
-    literal.SetFromDouble(index, value.get<double>());
-    return absl::OkStatus();
-  }
+// A JSON number or "nan" / "inf" / "-inf" as a double.
+absl::StatusOr<double> FloatFromJson(const Json& value, PrimitiveType type,
+                                     absl::string_view where) {
+  if (value.is_number()) return value.get<double>();
   if (value.is_string()) {
     std::string s = absl::AsciiStrToLower(value.get<std::string>());
-    double d;
-    if (s == "nan" || s == "+nan") {
-      d = std::numeric_limits<double>::quiet_NaN();
-    } else if (s == "-nan") {
-      d = -std::numeric_limits<double>::quiet_NaN();
-    } else if (s == "inf" || s == "+inf" || s == "infinity" || s == "+infinity") {
-      d = std::numeric_limits<double>::infinity();
-    } else if (s == "-inf" || s == "-infinity") {
-      d = -std::numeric_limits<double>::infinity();
-    } else {
-      return ValueError(where, value,
-                        "is not a number (use a JSON number or \"nan\", \"inf\", \"-inf\")");
+    if (s == "nan" || s == "+nan") return std::numeric_limits<double>::quiet_NaN();
+    if (s == "-nan") return -std::numeric_limits<double>::quiet_NaN();
+    if (s == "inf" || s == "+inf" || s == "infinity" || s == "+infinity") {
+      return std::numeric_limits<double>::infinity();
     }
-    literal.SetFromDouble(index, d);
-    return absl::OkStatus();
+    if (s == "-inf" || s == "-infinity") return -std::numeric_limits<double>::infinity();
+    return ValueError(where, value,
+                      "is not a number (use a JSON number or \"nan\", \"inf\", \"-inf\")");
   }
   return ValueError(where, value, absl::StrCat("is not a number (", PrimitiveTypeName(type), ")"));
+}
+
+// A complex element is [real, imag].
+absl::Status SetComplex(Literal& literal, int64_t index, const Json& value, PrimitiveType type,
+                        absl::string_view where) {
+  if (!value.is_array() || value.size() != 2) {
+    return ValueError(where, value,
+                      absl::StrCat("is not a ", PrimitiveTypeName(type), " (use [real, imag])"));
+  }
+  const PrimitiveType part = ComplexComponentType(type);
+  AOT_ASSIGN_OR_RETURN(const double re, FloatFromJson(value[0], part, absl::StrCat(where, "[0]")));
+  AOT_ASSIGN_OR_RETURN(const double im, FloatFromJson(value[1], part, absl::StrCat(where, "[1]")));
+  literal.SetFromComplex(index, std::complex<double>(re, im));
+  return absl::OkStatus();
 }
 
 absl::Status SetElement(Literal& literal, int64_t index, const Json& value,
@@ -125,7 +131,12 @@ absl::Status SetElement(Literal& literal, int64_t index, const Json& value,
     }
     return ValueError(where, value, "is not a pred (use true or false)");
   }
-  if (IsFloatingPoint(type)) return SetFloat(literal, index, value, type, where);
+  if (IsComplex(type)) return SetComplex(literal, index, value, type, where);
+  if (IsFloatingPoint(type)) {
+    AOT_ASSIGN_OR_RETURN(const double v, FloatFromJson(value, type, where));
+    literal.SetFromDouble(index, v);
+    return absl::OkStatus();
+  }
   return SetInteger(literal, index, value, type, where);
 }
 
@@ -181,7 +192,7 @@ absl::StatusOr<Literal> ParseEntry(const Json& entry, absl::string_view where) {
   }
   for (int64_t i = 0; i < count; ++i) {
     const Json& value = data[static_cast<size_t>(i)];
-    if (value.is_array() || value.is_object()) {
+    if ((value.is_array() && !IsComplex(shape->element_type())) || value.is_object()) {
       return absl::InvalidArgumentError(
           absl::StrCat(where, ".data[", i, "]: nested lists are not accepted; give a flat list in ",
                        "row-major order"));
@@ -194,12 +205,7 @@ absl::StatusOr<Literal> ParseEntry(const Json& entry, absl::string_view where) {
   return literal;
 }
 
-std::string FormatElement(const Literal& literal, int64_t i) {
-  const PrimitiveType type = literal.shape().element_type();
-  if (type == PRED) return literal.Get<bool>(i) ? "true" : "false";
-  if (IsUnsignedInteger(type)) return absl::StrCat(literal.GetAsUint64(i));
-  if (IsSignedInteger(type)) return absl::StrCat(literal.GetAsInt64(i));
-  const double v = literal.GetAsDouble(i);
+std::string FormatJsonFloat(double v, PrimitiveType type) {
   if (std::isnan(v)) return "\"nan\"";
   if (std::isinf(v)) return v > 0 ? "\"inf\"" : "\"-inf\"";
   if (v == 0 && std::signbit(v)) return "-0.0";
@@ -213,6 +219,20 @@ std::string FormatElement(const Literal& literal, int64_t i) {
     text = buffer;
   }
   return text;
+}
+
+std::string FormatElement(const Literal& literal, int64_t i) {
+  const PrimitiveType type = literal.shape().element_type();
+  if (type == PRED) return literal.Get<bool>(i) ? "true" : "false";
+  if (IsUnsignedInteger(type)) return absl::StrCat(literal.GetAsUint64(i));
+  if (IsSignedInteger(type)) return absl::StrCat(literal.GetAsInt64(i));
+  if (IsComplex(type)) {
+    const std::complex<double> z = literal.GetAsComplex(i);
+    const PrimitiveType part = ComplexComponentType(type);
+    return absl::StrCat("[", FormatJsonFloat(z.real(), part), ", ", FormatJsonFloat(z.imag(), part),
+                        "]");
+  }
+  return FormatJsonFloat(literal.GetAsDouble(i), type);
 }
 
 void AppendEntry(const Literal& literal, std::string& out) {

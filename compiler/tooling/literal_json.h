@@ -26,6 +26,7 @@ namespace aot {
 //   "-nan", "infinity" and "-infinity" are accepted too). Printed floats
 //   use the shortest digits that read back to the same value; -0 prints
 //   as -0.0.
+// - A complex (c64, c128) element is a list [real, imag] of two floats.
 // - pred is true/false (0 and 1 are accepted).
 // - Integers are exact, s64/u64 included (never through a double); a value
 //   outside the type's range is an error, not a wrap.

@@ -3,6 +3,7 @@
 #include "compiler/tooling/literal_json.h"
 
 #include <cmath>
+#include <complex>
 #include <limits>
 
 #include "compiler/interpreter/test_util.h"
@@ -89,6 +90,36 @@ TEST(LiteralJsonTest, NarrowTypesRoundTripAndRangeCheck) {
   // Random narrow floats are finite, small multiples of 1/8.
   Literal r = RandomLiteral(*ParseShape("f8e4m3fn[64]"), 5);
   for (double v : Doubles(r)) EXPECT_TRUE(std::isfinite(v) && std::fabs(v) <= 1) << v;
+}
+
+TEST(LiteralJsonTest, ComplexElementsArePairs) {
+  Literal c(*ParseShape("c64[2]"));
+  c.SetFromComplex(0, {1.5, -2});
+  c.SetFromComplex(1, {0, std::numeric_limits<double>::infinity()});
+  std::string json = LiteralsToJson({c}, "results");
+  EXPECT_THAT(json, HasSubstr("\"data\": [[1.5, -2], [0, \"inf\"]]")) << json;
+  auto back = ParseLiteralsJson(json, "results");
+  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_EQ(back->size(), 1u);
+  EXPECT_EQ((*back)[0], c);
+  auto flat =
+      ParseLiteralsJson(R"({"arguments": [{"shape": "c128[1]", "data": [3]}]})", "arguments");
+  ASSERT_FALSE(flat.ok());
+  EXPECT_THAT(std::string(flat.status().message()),
+              HasSubstr("arguments[0].data[0]: 3 is not a c128 (use [real, imag])"));
+  auto bad_part = ParseLiteralsJson(R"({"arguments": [{"shape": "c64[1]", "data": [[1, true]]}]})",
+                                    "arguments");
+  ASSERT_FALSE(bad_part.ok());
+  EXPECT_THAT(std::string(bad_part.status().message()), HasSubstr("arguments[0].data[0][1]"));
+  // Random complex values have both parts in [-1, 1).
+  Literal r = RandomLiteral(*ParseShape("c64[16]"), 3);
+  bool any_imag = false;
+  for (int64_t i = 0; i < r.element_count(); ++i) {
+    const std::complex<double> z = r.GetAsComplex(i);
+    EXPECT_TRUE(std::fabs(z.real()) <= 1 && std::fabs(z.imag()) <= 1) << z.real();
+    any_imag |= z.imag() != 0;
+  }
+  EXPECT_TRUE(any_imag);
 }
 
 TEST(LiteralJsonTest, TuplesAreFlattenedDepthFirst) {

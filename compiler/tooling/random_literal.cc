@@ -1,6 +1,7 @@
 #include "compiler/tooling/random_literal.h"
 
 #include <cmath>
+#include <complex>
 
 namespace aot {
 
@@ -38,6 +39,13 @@ void Fill(Literal& literal, SplitMix64& rng) {
       case PRED:
         literal.SetFromInt64(i, static_cast<int64_t>(rng.Next() >> 63));
         break;
+      case C64:
+      case C128: {
+        const int bits = type == C64 ? 24 : 53;
+        const double re = UniformSigned(rng, bits);
+        literal.SetFromComplex(i, std::complex<double>(re, UniformSigned(rng, bits)));
+        break;
+      }
       default:
         if (IsNarrowFloat(type)) {
           // Multiples of 1/8 in [-1, 1): exact in every 8-bit float; f4e2m1fn

@@ -130,6 +130,11 @@ const std::map<std::string, std::string>& SpecialProbes() {
       {"map",
        "a = f32[4] parameter(0)\n b = f32[4] parameter(1)\n"
        " ROOT r = f32[4] map(a, b), dimensions={0}, to_apply=add_f32"},
+      {"real", "p = c64[4] parameter(0)\n ROOT r = f32[4] real(p)"},
+      {"imag", "p = c64[4] parameter(0)\n ROOT r = f32[4] imag(p)"},
+      {"complex",
+       "a = f32[4] parameter(0)\n b = f32[4] parameter(1)\n ROOT r = c64[4] complex(a, b)"},
+      {"fft", "p = f32[8] parameter(0)\n ROOT r = c64[5] fft(p), fft_type=RFFT, fft_length={8}"},
       {"topk",
        "p = f32[2,6] parameter(0)\n ROOT r = (f32[2,3], s32[2,3]) topk(p), k=3, largest=true"},
       {"batch-norm-training",
@@ -260,6 +265,13 @@ std::string OpcodeProbe(const std::string& name) {
 
 // An element type's probe: a round trip through f32 (convert both ways).
 std::string TypeProbe(const std::string& type) {
+  if (type == "c64" || type == "c128") {  // no convert to real: through real()
+    const char* part = type == "c64" ? "f32" : "f64";
+    return absl::StrCat("HloModule probe\nENTRY main {\n p = ", type,
+                        "[4] parameter(0)\n c = ", part, "[4] real(p)\n b = ", type,
+                        "[4] convert(c)\n ROOT t = (", type, "[4], ", part,
+                        "[4]) tuple(b, c)\n}\n");
+  }
   return absl::StrCat("HloModule probe\nENTRY main {\n p = ", type, "[4] parameter(0)\n",
                       " c = f32[4] convert(p)\n b = ", type, "[4] convert(c)\n", " ROOT t = (",
                       type, "[4], f32[4]) tuple(b, c)\n}\n");

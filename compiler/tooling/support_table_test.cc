@@ -35,10 +35,21 @@ TEST(SupportTableTest, ProbesTellSupportedFromMissing) {
   EXPECT_FALSE(infeed->parse || infeed->interpret || infeed->host || infeed->cuda);
   EXPECT_EQ(infeed->note,
             "opcode 'infeed' is not supported by this runtime (no host transfer queue)");
-  const SupportRow* fft = Find(opcodes, "fft");
-  ASSERT_NE(fft, nullptr);
-  EXPECT_FALSE(fft->parse || fft->interpret || fft->host || fft->cuda);
-  EXPECT_EQ(fft->note, "not implemented");
+  const SupportRow* cholesky = Find(opcodes, "cholesky");
+  ASSERT_NE(cholesky, nullptr);
+  EXPECT_FALSE(cholesky->parse || cholesky->interpret || cholesky->host || cholesky->cuda);
+  EXPECT_EQ(cholesky->note, "not implemented");
+  // Complex values: read and interpreted, not emitted yet (staged rollout).
+  for (const char* name : {"fft", "real", "imag", "complex"}) {
+    const SupportRow* row = Find(opcodes, name);
+    ASSERT_NE(row, nullptr) << name;
+    EXPECT_TRUE(row->parse && row->interpret) << name << ": " << row->note;
+    EXPECT_FALSE(row->host || row->cuda) << name;
+    EXPECT_EQ(row->note,
+              "staged rollout: runtimes read it since 2026-12-03; the compiler does not emit it "
+              "yet")
+        << name;
+  }
   // Lowered or expanded before emission: supported end to end.
   for (const char* name :
        {"async-done", "copy-start", "after-all", "map", "topk", "batch-norm-grad"}) {
@@ -54,8 +65,8 @@ TEST(SupportTableTest, ProbesTellSupportedFromMissing) {
   EXPECT_TRUE(bf16->parse && bf16->interpret && bf16->host) << bf16->note;
   const SupportRow* c64 = Find(types, "c64");
   ASSERT_NE(c64, nullptr);
-  EXPECT_FALSE(c64->parse);
-  EXPECT_EQ(c64->note, "unknown element type 'c64'");
+  EXPECT_TRUE(c64->parse && c64->interpret) << c64->note;
+  EXPECT_FALSE(c64->host || c64->cuda);
 }
 
 TEST(SupportTableTest, MarkdownCountsEachColumn) {

@@ -163,6 +163,9 @@ enum class TypeClass {
   kPredOrInteger,
   kSignedOrFloat,
   kIntegerOrFloat,
+  kFloatOrComplex,
+  kSignedFloatOrComplex,
+  kNumeric,  // integer, floating point or complex
 };
 
 bool InClass(TypeClass c, PrimitiveType t) {
@@ -177,6 +180,12 @@ bool InClass(TypeClass c, PrimitiveType t) {
       return IsSignedInteger(t) || IsFloatingPoint(t);
     case TypeClass::kIntegerOrFloat:
       return IsInteger(t) || IsFloatingPoint(t);
+    case TypeClass::kFloatOrComplex:
+      return IsFloatingPoint(t) || IsComplex(t);
+    case TypeClass::kSignedFloatOrComplex:
+      return IsSignedInteger(t) || IsFloatingPoint(t) || IsComplex(t);
+    case TypeClass::kNumeric:
+      return IsInteger(t) || IsFloatingPoint(t) || IsComplex(t);
   }
   return false;
 }
@@ -193,6 +202,12 @@ absl::string_view ClassName(TypeClass c) {
       return "a signed integer or floating-point type";
     case TypeClass::kIntegerOrFloat:
       return "an integer or floating-point type";
+    case TypeClass::kFloatOrComplex:
+      return "a floating-point or complex type";
+    case TypeClass::kSignedFloatOrComplex:
+      return "a signed integer, floating-point or complex type";
+    case TypeClass::kNumeric:
+      return "an integer, floating-point or complex type";
   }
   return "";
 }
@@ -279,6 +294,13 @@ class Inferrer {
         return GetTupleElement();
       case HloOpcode::kIsFinite:
         return IsFinite();
+      case HloOpcode::kReal:
+      case HloOpcode::kImag:
+        return RealOrImag();
+      case HloOpcode::kComplex:
+        return Complex();
+      case HloOpcode::kFft:
+        return Fft();
       case HloOpcode::kCompare:
         return Compare();
       case HloOpcode::kSelect:
@@ -655,12 +677,33 @@ class Inferrer {
       case HloOpcode::kClz:
         AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kInteger));
         break;
-      case HloOpcode::kAbs:
+      case HloOpcode::kAbs: {
+        AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kSignedFloatOrComplex));
+        // |z| of a complex value is its component type.
+        Shape result = WithoutLayout(Op(0));
+        result.set_element_type(ComplexComponentType(Op(0).element_type()));
+        return result;
+      }
       case HloOpcode::kSign:
-        AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kSignedOrFloat));
+        AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kSignedFloatOrComplex));
         break;
       case HloOpcode::kNegate:
-        AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kIntegerOrFloat));
+        AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kNumeric));
+        break;
+      // XLA defines these on complex values too.
+      case HloOpcode::kExp:
+      case HloOpcode::kExpm1:
+      case HloOpcode::kLog:
+      case HloOpcode::kLog1p:
+      case HloOpcode::kLogistic:
+      case HloOpcode::kSqrt:
+      case HloOpcode::kRsqrt:
+      case HloOpcode::kCbrt:
+      case HloOpcode::kSin:
+      case HloOpcode::kCos:
+      case HloOpcode::kTan:
+      case HloOpcode::kTanh:
+        AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloatOrComplex));
         break;
       case HloOpcode::kReducePrecision:
         AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloat));
@@ -710,7 +753,85 @@ class Inferrer {
         }
         break;
     }
+    // Complex values have add, subtract, multiply, divide and power only
+    // (no order, no bits).
+    if (IsComplex(t) && opcode_ != HloOpcode::kAdd && opcode_ != HloOpcode::kSubtract &&
+        opcode_ != HloOpcode::kMultiply && opcode_ != HloOpcode::kDivide &&
+        opcode_ != HloOpcode::kPower) {
+      AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kIntegerOrFloat));
+    }
     return WithoutLayout(Op(0));
+  }
+
+  // real / imag: the component of a complex value (of a real value, the
+  // value itself / zero), in the component type.
+  absl::StatusOr<Shape> RealOrImag() const {
+    AOT_RETURN_IF_ERROR(ExpectArray(0));
+    AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloatOrComplex));
+    Shape result = WithoutLayout(Op(0));
+    result.set_element_type(ComplexComponentType(Op(0).element_type()));
+    return result;
+  }
+
+  // complex(real, imag): f32 pairs make c64, f64 pairs c128.
+  absl::StatusOr<Shape> Complex() const {
+    AOT_RETURN_IF_ERROR(ExpectAllArrays());
+    AOT_RETURN_IF_ERROR(ExpectSameShape(1, 0));
+    const PrimitiveType complex = ComplexTypeOf(Op(0).element_type());
+    if (complex == PRIMITIVE_TYPE_INVALID) {
+      return Invalid(OperandDesc(0), " has element type ", PrimitiveTypeName(Op(0).element_type()),
+                     " (shape ", Str(Op(0)), "); expected f32 or f64");
+    }
+    return Shape(complex, Op(0).dimensions());
+  }
+
+  // fft: fft_type FFT / IFFT (complex to complex), RFFT (real to complex,
+  // the last transformed dimension halved plus one) or IRFFT (back), over
+  // the trailing fft_length.size() (1 to 3) dimensions.
+  absl::StatusOr<Shape> Fft() const {
+    AOT_RETURN_IF_ERROR(ExpectArray(0));
+    constexpr absl::string_view kTypes[] = {"FFT", "IFFT", "RFFT", "IRFFT"};
+    absl::StatusOr<std::string> type = EnumAttribute(hlo_, "fft_type", kTypes);
+    if (!type.ok()) return Invalid(type.status().message());
+    absl::StatusOr<std::vector<int64_t>> length = IntListAttribute(hlo_, "fft_length");
+    if (!length.ok()) return Invalid(length.status().message());
+    const Shape& x = Op(0);
+    const int64_t k = static_cast<int64_t>(length->size());
+    if (k < 1 || k > 3 || k > x.rank()) {
+      return Invalid("fft_length has ", k, " entries; expected 1 to 3, at most the rank of ",
+                     Str(x));
+    }
+    for (int64_t l : *length) {
+      if (l < 0) return Invalid("fft_length has a negative entry ", l);
+    }
+    const bool real_in = *type == "RFFT";
+    const bool real_out = *type == "IRFFT";
+    if (real_in) {
+      if (x.element_type() != F32 && x.element_type() != F64) {
+        return Invalid("RFFT needs an f32 or f64 operand; got ", Str(x));
+      }
+    } else if (!IsComplex(x.element_type())) {
+      return Invalid(*type, " needs a c64 or c128 operand; got ", Str(x));
+    }
+    std::vector<int64_t> dims = x.dimensions();
+    for (int64_t i = 0; i < k; ++i) {
+      const int64_t d = x.rank() - k + i;
+      int64_t expected = (*length)[i];
+      if (real_out && i == k - 1) expected = expected / 2 + 1;
+      if (dims[d] != expected) {
+        return Invalid(*type, " over fft_length=", DimsToString(*length), ": dimension ", d, " of ",
+                       Str(x), " is ", dims[d], ", expected ", expected);
+      }
+    }
+    PrimitiveType out = x.element_type();
+    if (real_in) {
+      out = ComplexTypeOf(x.element_type());
+      dims.back() = length->back() / 2 + 1;
+    } else if (real_out) {
+      out = ComplexComponentType(x.element_type());
+      dims.back() = length->back();
+    }
+    return Shape(out, dims);
   }
 
   absl::StatusOr<Shape> IsFinite() const {
@@ -727,6 +848,20 @@ class Inferrer {
     AOT_RETURN_IF_ERROR(ExpectSameShape(1, 0));
     const PrimitiveType t = Op(0).element_type();
     const std::string& type = attrs_.comparison_type;
+    if (IsComplex(t)) {
+      // Complex values are unordered: only (in)equality, compared as FLOAT.
+      const ComparisonDirection d = *attrs_.comparison_direction;
+      if (d != ComparisonDirection::kEq && d != ComparisonDirection::kNe) {
+        return Invalid("comparison direction ", ComparisonDirectionString(d),
+                       " is not defined for element type ", PrimitiveTypeName(t),
+                       " (only EQ and NE are)");
+      }
+      if (!type.empty() && type != "FLOAT") {
+        return Invalid("comparison type ", type, " is not valid for element type ",
+                       PrimitiveTypeName(t));
+      }
+      return Shape(PRED, Op(0).dimensions());
+    }
     if (!type.empty()) {
       bool ok;
       if (type == "FLOAT" || type == "TOTALORDER" || type == "PARTIALORDER") {
@@ -782,6 +917,11 @@ class Inferrer {
     const PrimitiveType to = hlo_.shape().element_type();
     if (!IsArrayType(to)) {
       return Invalid("declared shape ", Str(hlo_.shape()), " must be an array");
+    }
+    if (IsComplex(Op(0).element_type()) && !IsComplex(to)) {
+      return Invalid("converting ", PrimitiveTypeName(Op(0).element_type()), " to ",
+                     PrimitiveTypeName(to),
+                     " is not defined (complex to real: use real, imag or abs)");
     }
     return Shape(to, Op(0).dimensions());
   }
@@ -1539,6 +1679,10 @@ class Inferrer {
     const PrimitiveType lt = Op(0).element_type();
     const PrimitiveType rt = Op(1).element_type();
     PrimitiveType from = lt;
+    if (lt != rt && (IsComplex(lt) || IsComplex(rt))) {
+      return Invalid("lhs has shape ", Str(Op(0)), " but rhs has ", Str(Op(1)),
+                     "; complex operands must have the same element type");
+    }
     if (lt != rt) {
       const bool same_class =
           (IsFloatingPoint(lt) && IsFloatingPoint(rt)) || (IsInteger(lt) && IsInteger(rt));

@@ -1880,5 +1880,72 @@ TEST(ShapeInferenceTest, WrapperTokenAndCompositeErrorsAreNamed) {
                 {"instruction 's' (async-start)", "must be ((f32[3]), f32[3], context...)"}));
 }
 
+TEST(ShapeInferenceTest, ComplexShapes) {
+  EXPECT_TRUE(Infers(Module(R"(
+  x = f32[2] parameter(0)
+  ROOT z = c64[2] complex(x, x))"),
+                     "z", "c64[2]"));
+  EXPECT_TRUE(Infers(Module(R"(
+  z = c128[2] parameter(0)
+  ROOT r = f64[2] imag(z))"),
+                     "r", "f64[2]"));
+  EXPECT_TRUE(Infers(Module(R"(
+  z = c64[2] parameter(0)
+  ROOT r = f32[2] abs(z))"),
+                     "r", "f32[2]"));
+  EXPECT_TRUE(Infers(Module(R"(
+  z = c64[2] parameter(0)
+  ROOT r = c64[2] exponential(z))"),
+                     "r", "c64[2]"));
+  EXPECT_TRUE(Infers(Module(R"(
+  x = f32[3,8] parameter(0)
+  ROOT r = c64[3,5] fft(x), fft_type=RFFT, fft_length={8})"),
+                     "r", "c64[3,5]"));
+  EXPECT_TRUE(Infers(Module(R"(
+  z = c64[4,5] parameter(0)
+  ROOT r = f32[4,8] fft(z), fft_type=IRFFT, fft_length={4,8})"),
+                     "r", "f32[4,8]"));
+}
+
+TEST(ShapeInferenceTest, ComplexErrorsAreNamed) {
+  EXPECT_TRUE(FailsWith(Module(R"(
+  p = c64[2] parameter(0)
+  ROOT r = f32[2] convert(p))"),
+                        {"instruction 'r' (convert)", "complex to real"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  p = c64[2] parameter(0)
+  ROOT r = pred[2] compare(p, p), direction=LT)"),
+                        {"instruction 'r' (compare)", "only EQ and NE"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  p = c64[2] parameter(0)
+  ROOT r = c64[2] maximum(p, p))"),
+                        {"instruction 'r' (maximum)", "c64"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  p = c64[2] parameter(0)
+  ROOT r = c64[2] floor(p))"),
+                        {"instruction 'r' (floor)", "c64"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  p = s32[2] parameter(0)
+  ROOT r = c64[2] complex(p, p))"),
+                        {"instruction 'r' (complex)", "expected f32 or f64"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  p = c64[8] parameter(0)
+  ROOT r = c64[8] fft(p), fft_type=FFT, fft_length={4})"),
+                        {"instruction 'r' (fft)", "expected 4"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  p = c64[8] parameter(0)
+  ROOT r = c64[8] fft(p), fft_type=DCT, fft_length={8})"),
+                        {"instruction 'r' (fft)", "fft_type", "one of FFT, IFFT, RFFT, IRFFT"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  p = f32[8] parameter(0)
+  ROOT r = c64[8] fft(p), fft_type=FFT, fft_length={8})"),
+                        {"instruction 'r' (fft)", "c64 or c128"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  a = c64[2,2] parameter(0)
+  b = f32[2,2] parameter(1)
+  ROOT d = c64[2,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0})"),
+                        {"instruction 'd' (dot)", "complex operands"}));
+}
+
 }  // namespace
 }  // namespace aot
