@@ -14,6 +14,7 @@
 #include "compiler/backend/thunk_emitter.h"
 #include "compiler/codegen/llvm_backend.h"
 #include "compiler/passes/call_inliner.h"
+#include "compiler/passes/complex_expansion.h"
 #include "compiler/passes/composite_expansion.h"
 #include "compiler/passes/dot_upcast.h"
 #include "compiler/passes/hlo_pass.h"
@@ -74,6 +75,7 @@ absl::StatusOr<std::unique_ptr<HloModule>> OptimizeHlo(const HloModule& module,
   AOT_RETURN_IF_ERROR(LowerStaticOpcodes(optimized.get()).status());
   AOT_RETURN_IF_ERROR(InlineCalls(optimized.get()));
   AOT_RETURN_IF_ERROR(ExpandCompositeOpcodes(optimized.get()).status());
+  AOT_RETURN_IF_ERROR(ExpandComplexArithmetic(optimized.get()).status());
   PipelineOptions pipeline_options;
   pipeline_options.enable_fusion = options.enable_fusion;
   pipeline_options.enable_constant_folding = options.enable_constant_folding;
@@ -93,25 +95,6 @@ absl::Status CheckModuleSupported(const HloModule& module, PlatformKind platform
   for (HloComputation* c : module.computations()) {
     for (HloInstruction* i : c->instructions()) {
       AOT_RETURN_IF_ERROR(CheckSupported(*i, platform));
-    }
-  }
-  return absl::OkStatus();
-}
-
-// The element types of 2026-12-03 are read by runtimes since then (phase 1
-// of their staged rollout) and by the front end and the interpreter, but
-// nothing here generates code for them yet: refused before any pass sees
-// them, naming the first instruction that holds one.
-absl::Status CheckElementTypesEmitted(const HloModule& module) {
-  for (HloComputation* c : module.computations()) {
-    for (HloInstruction* i : c->instructions()) {
-      if (!HasNarrowLeaf(i->shape()) && !HasComplexLeaf(i->shape())) continue;
-      return absl::UnimplementedError(absl::StrCat(
-          "instruction '", i->name(), "' (", HloOpcodeString(i->opcode()), ") has shape ",
-          i->shape().ToString(false),
-          ": this compiler does not emit the element types added on 2026-12-03 yet (runtimes "
-          "read them since then; their emission will come behind the flag "
-          "emit_extended_element_types)"));
     }
   }
   return absl::OkStatus();
@@ -140,6 +123,35 @@ absl::Status FlagOffError(absl::string_view what, const EmissionFlag& flag, absl
       until, " (", kForwardWindowDays, " days after its runtime support on ",
       flag.runtime_support_since, ") since ", why, "; pass ", on, " (or --emission_flags=",
       flag.name, ") if every runtime that will load the artifact is at least that new"));
+}
+
+// The element types of 2026-12-03 are read by runtimes since then (phase 1
+// of their staged rollout) and by the front end and the interpreter.
+// Complex values compile with the emission flag emit_extended_element_types
+// on (ExpandComplexArithmetic computes on their parts); nothing generates
+// code for the narrow types yet. Refused before any pass sees them, naming
+// the first instruction that holds one.
+absl::Status CheckElementTypesEmitted(const HloModule& module, const CompileOptions& options) {
+  const EmissionFlag* flag = FindEmissionFlag("emit_extended_element_types");
+  for (HloComputation* c : module.computations()) {
+    for (HloInstruction* i : c->instructions()) {
+      const std::string what =
+          absl::StrCat("instruction '", i->name(), "' (", HloOpcodeString(i->opcode()), ")");
+      if (HasNarrowLeaf(i->shape())) {
+        return absl::UnimplementedError(absl::StrCat(
+            what, " has shape ", i->shape().ToString(false),
+            ": this compiler does not emit the element types added on 2026-12-03 yet (runtimes "
+            "read them since then; their emission will come behind the flag "
+            "emit_extended_element_types)"));
+      }
+      if (HasComplexLeaf(i->shape()) && !EmissionFlagOn(*flag, options)) {
+        return FlagOffError(
+            absl::StrCat(what, ": its complex element type (", i->shape().ToString(false), ")"),
+            *flag, "older runtimes reject it");
+      }
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::Status CheckEmissionFlags(const HloModule& module, const CompileOptions& options) {
@@ -323,7 +335,7 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
     phase_start = now;
   };
   AOT_RETURN_IF_ERROR(VerifyHloModule(module));
-  AOT_RETURN_IF_ERROR(CheckElementTypesEmitted(module));
+  AOT_RETURN_IF_ERROR(CheckElementTypesEmitted(module, options));
   end_phase("verify");
   AOT_ASSIGN_OR_RETURN(auto optimized, OptimizeHlo(module, options));
   HloModule& m = *optimized;

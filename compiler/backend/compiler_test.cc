@@ -37,11 +37,21 @@ std::vector<std::filesystem::path> CorpusFiles() {
   return files;
 }
 
-// The options a corpus module compiles with: a module of several replicas
-// (the collectives suite) needs emit_collectives, as its golden targets set.
+// The options a corpus module compiles with, as its golden targets set: a
+// module of several replicas (the collectives suite) needs
+// emit_collectives, one with complex values (complex_types)
+// emit_extended_element_types.
 CompileOptions CorpusCompileOptions(const HloModule& module) {
   CompileOptions options;
-  if (module.config().replica_count > 1) options.emission_flags = {"emit_collectives"};
+  if (module.config().replica_count > 1) options.emission_flags.push_back("emit_collectives");
+  for (const HloComputation* c : module.computations()) {
+    for (const HloInstruction* h : c->instructions()) {
+      if (HasComplexLeaf(h->shape())) {
+        options.emission_flags.push_back("emit_extended_element_types");
+        return options;
+      }
+    }
+  }
   return options;
 }
 
@@ -64,7 +74,7 @@ TEST(CompilerTest, EveryCorpusModuleMatchesTheInterpreterOnHost) {
     auto module = Parse(path);
     ASSERT_NE(module, nullptr);
     if (module->config().replica_count > 1) continue;  // MultiReplicaCorpusModules...
-    auto compiled = Compile(*module, *target);
+    auto compiled = Compile(*module, *target, CorpusCompileOptions(*module));
     ASSERT_TRUE(compiled.ok()) << compiled.status();
     // Through bytes, as a deployment would.
     auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());

@@ -481,7 +481,7 @@ ENTRY main {
                         "not emit the element types added on 2026-12-03 yet"));
 }
 
-TEST(XlaFormsTest, ComplexValuesAreRefusedBeforeAnyPass) {
+TEST(XlaFormsTest, ComplexValuesAreBehindTheirEmissionFlag) {
   // The complex value is made inside the module from real parameters.
   auto module = ParseHloModule(R"(
 HloModule spectrum
@@ -498,8 +498,10 @@ ENTRY main {
     ASSERT_FALSE(compiled.ok()) << target;
     EXPECT_EQ(compiled.status().code(), absl::StatusCode::kUnimplemented) << target;
     EXPECT_THAT(std::string(compiled.status().message()),
-                HasSubstr("instruction 'f' (fft) has shape c64[5]: this compiler does not emit "
-                          "the element types added on 2026-12-03 yet"))
+                HasSubstr("instruction 'f' (fft): its complex element type (c64[5]) is behind "
+                          "the emission flag 'emit_extended_element_types' "
+                          "(--xla_aot_emit_extended_element_types=true), off by default until "
+                          "2026-12-17"))
         << target;
   }
 }

@@ -1,4 +1,5 @@
 // Index-mapping and looping ops of the elemental emitter.
+#include <cstring>
 #include <numeric>
 
 #include "absl/strings/str_cat.h"
@@ -24,6 +25,14 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitConstant(const HloInstruction
   auto element = [&](int64_t i) -> llvm::Constant* {
     llvm::Type* t = ComputeType(type, c);
     if (IsFloatingPoint(type)) return llvm::ConstantFP::get(t, literal.GetAsDouble(i));
+    if (IsComplex(type)) {
+      // The (real, imaginary) pair's bytes as one integer (ComputeType).
+      const int64_t width = ByteWidth(type);
+      uint64_t words[2] = {0, 0};
+      std::memcpy(words, literal.raw().data() + i * width, static_cast<size_t>(width));
+      return llvm::ConstantInt::get(t, llvm::APInt(static_cast<unsigned>(8 * width),
+                                                   llvm::ArrayRef<uint64_t>(words, width / 8)));
+    }
     if (type == PRED) return llvm::ConstantInt::get(t, literal.GetAsInt64(i) != 0);
     if (IsUnsignedInteger(type)) return llvm::ConstantInt::get(t, literal.GetAsUint64(i));
     return llvm::ConstantInt::getSigned(t, literal.GetAsInt64(i));

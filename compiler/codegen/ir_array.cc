@@ -24,6 +24,12 @@ llvm::Type* ComputeType(PrimitiveType type, llvm::LLVMContext& c) {
       return llvm::Type::getFloatTy(c);
     case F64:
       return llvm::Type::getDoubleTy(c);
+    // Complex values are only moved by kernels (ExpandComplexArithmetic
+    // computes on their parts): a (real, imaginary) pair as one integer.
+    case C64:
+      return llvm::Type::getInt64Ty(c);
+    case C128:
+      return llvm::Type::getInt128Ty(c);
     default:
       return llvm::Type::getInt8Ty(c);
   }

@@ -14,91 +14,7 @@ namespace aot {
 
 namespace {
 
-// Adds instructions named after the one being expanded.
-class Builder {
- public:
-  Builder(HloComputation* computation, NameUniquer* names, const HloInstruction& expanded)
-      : computation_(computation), names_(names), base_(expanded.name()) {}
-
-  HloInstruction* Add(std::unique_ptr<HloInstruction> instruction) {
-    instruction->set_name(names_->GetUniqueName(base_));
-    return AddWithNewId(computation_, std::move(instruction));
-  }
-  HloInstruction* Op(HloOpcode opcode, Shape shape, std::vector<HloInstruction*> operands) {
-    return Add(HloInstruction::Create(opcode, std::move(shape), std::move(operands)));
-  }
-  HloInstruction* Constant(PrimitiveType type, double value) {
-    Literal literal(Shape::Scalar(type));
-    literal.SetFromDouble(0, value);
-    return Add(HloInstruction::CreateConstant(std::move(literal)));
-  }
-  // `x` broadcast into `shape`, its dimensions going to `dims`.
-  HloInstruction* Broadcast(HloInstruction* x, const Shape& shape, std::vector<int64_t> dims) {
-    HloInstruction* b = Op(HloOpcode::kBroadcast, shape, {x});
-    b->mutable_attrs()->dimensions = std::move(dims);
-    return b;
-  }
-  HloInstruction* Convert(HloInstruction* x, PrimitiveType type) {
-    if (x->shape().element_type() == type) return x;
-    Shape shape(type, x->shape().dimensions());
-    return Op(HloOpcode::kConvert, std::move(shape), {x});
-  }
-  HloInstruction* Binary(HloOpcode opcode, HloInstruction* a, HloInstruction* b) {
-    return Op(opcode, Shape(a->shape().element_type(), a->shape().dimensions()), {a, b});
-  }
-  HloInstruction* GetTupleElement(HloInstruction* tuple, int64_t index) {
-    HloInstruction* g = Op(HloOpcode::kGetTupleElement,
-                           WithDefaultLayout(tuple->shape().tuple_shapes(index)), {tuple});
-    g->mutable_attrs()->tuple_index = index;
-    return g;
-  }
-  // `value` with the layout `want` asks for (a copy when it differs).
-  HloInstruction* WithLayoutOf(HloInstruction* value, const Shape& want) {
-    if (!want.has_layout() || want.HasDefaultLayout()) return value;
-    return Op(HloOpcode::kCopy, want, {value});
-  }
-  HloInstruction* Tuple(std::vector<HloInstruction*> elements) {
-    std::vector<Shape> shapes;
-    for (HloInstruction* e : elements) shapes.push_back(e->shape());
-    return Op(HloOpcode::kTuple, Shape::Tuple(std::move(shapes)), std::move(elements));
-  }
-
- private:
-  HloComputation* computation_;
-  NameUniquer* names_;
-  std::string base_;
-};
-
-// A new scalar computation of the module: `body` adds its instructions
-// given the parameters.
-HloComputation* AddScalarComputation(
-    HloModule* module, absl::string_view base, std::vector<PrimitiveType> parameter_types,
-    const std::function<std::unique_ptr<HloInstruction>(std::vector<HloInstruction*>)>& body) {
-  NameUniquer computation_names = NameUniquer::ForComputations(*module);
-  HloComputation* c = module->AddComputation(
-      std::make_unique<HloComputation>(computation_names.GetUniqueName(base)));
-  c->set_unique_id(module->NewUniqueId());
-  std::vector<HloInstruction*> parameters;
-  for (size_t i = 0; i < parameter_types.size(); ++i) {
-    parameters.push_back(AddWithNewId(
-        c, HloInstruction::CreateParameter(
-               static_cast<int64_t>(i), Shape::Scalar(parameter_types[i]), absl::StrCat("p", i))));
-  }
-  std::unique_ptr<HloInstruction> root = body(parameters);
-  root->set_name("r");
-  c->set_root_instruction(AddWithNewId(c, std::move(root)));
-  return c;
-}
-
-HloComputation* AddComputationFor(HloModule* module, PrimitiveType type) {
-  return AddScalarComputation(
-      module, absl::StrCat("add_", PrimitiveTypeName(type)), {type, type},
-      [&](std::vector<HloInstruction*> p) {
-        return HloInstruction::Create(HloOpcode::kAdd, Shape::Scalar(type), {p[0], p[1]});
-      });
-}
-
-absl::StatusOr<HloInstruction*> ExpandMap(HloInstruction* map, Builder& b) {
+absl::StatusOr<HloInstruction*> ExpandMap(HloInstruction* map, InstructionBuilder& b) {
   const HloComputation* f = map->to_apply();
   const std::vector<int64_t>& dims = map->shape().dimensions();
   absl::flat_hash_map<const HloInstruction*, HloInstruction*> value_of;
@@ -134,7 +50,8 @@ absl::StatusOr<HloInstruction*> ExpandMap(HloInstruction* map, Builder& b) {
   return b.WithLayoutOf(result, map->shape());
 }
 
-absl::StatusOr<HloInstruction*> ExpandTopK(HloInstruction* topk, Builder& b, HloModule* module) {
+absl::StatusOr<HloInstruction*> ExpandTopK(HloInstruction* topk, InstructionBuilder& b,
+                                           HloModule* module) {
   AOT_ASSIGN_OR_RETURN(const int64_t k, IntAttribute(*topk, "k"));
   AOT_ASSIGN_OR_RETURN(const bool largest, BoolAttribute(*topk, "largest", true));
   HloInstruction* x = topk->operand(0);
@@ -175,7 +92,8 @@ absl::StatusOr<HloInstruction*> ExpandTopK(HloInstruction* topk, Builder& b, Hlo
   return b.Tuple(std::move(outputs));
 }
 
-absl::StatusOr<HloInstruction*> ExpandBatchNorm(HloInstruction* bn, Builder& b, HloModule* module) {
+absl::StatusOr<HloInstruction*> ExpandBatchNorm(HloInstruction* bn, InstructionBuilder& b,
+                                                HloModule* module) {
   AOT_ASSIGN_OR_RETURN(const int64_t fi, IntAttribute(*bn, "feature_index"));
   AOT_ASSIGN_OR_RETURN(const double epsilon, FloatAttribute(*bn, "epsilon"));
   const Shape& x_shape = bn->operand(0)->shape();
@@ -273,7 +191,7 @@ absl::StatusOr<bool> ExpandCompositeOpcodes(HloModule* module) {
     NameUniquer names = NameUniquer::ForInstructions(*c);
     bool changed = false;
     for (HloInstruction* h : c->instructions()) {
-      Builder b(c, &names, *h);
+      InstructionBuilder b(c, &names, *h);
       absl::StatusOr<HloInstruction*> replacement = nullptr;
       switch (h->opcode()) {
         case HloOpcode::kMap:

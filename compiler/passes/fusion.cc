@@ -38,9 +38,16 @@ bool IsLoopFusibleOpcode(const HloInstruction& h) {
       // (and possibly another shape) stays alone.
       return h.operand_count() == 1 &&
              h.operand(0)->shape().element_type() == h.shape().element_type();
-    case HloOpcode::kBitcastConvert:
-      return h.operand_count() == 1 &&
-             ByteWidth(h.operand(0)->shape().element_type()) == ByteWidth(h.shape().element_type());
+    case HloOpcode::kBitcastConvert: {
+      if (h.operand_count() != 1) return false;
+      const PrimitiveType from = h.operand(0)->shape().element_type();
+      const PrimitiveType to = h.shape().element_type();
+      // Same width; or a complex value read as / made from its (real,
+      // imaginary) pairs, as ExpandComplexArithmetic writes it.
+      return ByteWidth(from) == ByteWidth(to) ||
+             (IsComplex(from) && to == ComplexComponentType(from)) ||
+             (IsComplex(to) && from == ComplexComponentType(to));
+    }
     default:
       return IsElementwise(h.opcode());
   }
@@ -53,6 +60,14 @@ constexpr absl::string_view kInputKind = "kInput";
 
 // Cheap enough to compute more than once: duplicated into every fusion
 // that reads it.
+// A complex value read as its (real, imaginary) pairs, the way
+// ExpandComplexArithmetic reads every complex operand.
+bool ReadsComplexPairs(const HloInstruction& h) {
+  return h.opcode() == HloOpcode::kBitcastConvert && h.operand_count() == 1 &&
+         IsComplex(h.operand(0)->shape().element_type()) && h.shape().IsArray() &&
+         h.shape().element_type() == ComplexComponentType(h.operand(0)->shape().element_type());
+}
+
 bool IsCheap(const HloInstruction& h) {
   switch (h.opcode()) {
     case HloOpcode::kBroadcast:
@@ -61,6 +76,12 @@ bool IsCheap(const HloInstruction& h) {
     case HloOpcode::kReshape:
     case HloOpcode::kBitcast:
       return true;
+    case HloOpcode::kBitcastConvert:
+      return ReadsComplexPairs(h);
+    case HloOpcode::kSlice:
+      // The real or imaginary part of a complex value: one load per element
+      // in each consumer, like the value itself.
+      return h.operand_count() == 1 && ReadsComplexPairs(*h.operand(0));
     default:
       return false;
   }

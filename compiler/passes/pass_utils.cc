@@ -340,4 +340,115 @@ absl::StatusOr<bool> ReplaceInTopLevelComputations(
   return changed;
 }
 
+HloInstruction* InstructionBuilder::Add(std::unique_ptr<HloInstruction> instruction) {
+  instruction->set_name(names_->GetUniqueName(base_));
+  return AddWithNewId(computation_, std::move(instruction));
+}
+
+HloInstruction* InstructionBuilder::Op(HloOpcode opcode, Shape shape,
+                                       std::vector<HloInstruction*> operands) {
+  return Add(HloInstruction::Create(opcode, std::move(shape), std::move(operands)));
+}
+
+HloInstruction* InstructionBuilder::Constant(PrimitiveType type, double value) {
+  Literal literal(Shape::Scalar(type));
+  literal.SetFromDouble(0, value);
+  return Constant(std::move(literal));
+}
+
+HloInstruction* InstructionBuilder::Constant(Literal literal) {
+  return Add(HloInstruction::CreateConstant(std::move(literal)));
+}
+
+HloInstruction* InstructionBuilder::Broadcast(HloInstruction* x, const Shape& shape,
+                                              std::vector<int64_t> dims) {
+  HloInstruction* b = Op(HloOpcode::kBroadcast, shape, {x});
+  b->mutable_attrs()->dimensions = std::move(dims);
+  return b;
+}
+
+HloInstruction* InstructionBuilder::Splat(PrimitiveType type, double value,
+                                          absl::Span<const int64_t> dims) {
+  HloInstruction* scalar = Constant(type, value);
+  if (dims.empty()) return scalar;
+  return Broadcast(scalar, Shape(type, std::vector<int64_t>(dims.begin(), dims.end())), {});
+}
+
+HloInstruction* InstructionBuilder::Convert(HloInstruction* x, PrimitiveType type) {
+  if (x->shape().element_type() == type) return x;
+  Shape shape(type, x->shape().dimensions());
+  return Op(HloOpcode::kConvert, std::move(shape), {x});
+}
+
+HloInstruction* InstructionBuilder::Unary(HloOpcode opcode, HloInstruction* a) {
+  return Op(opcode, Shape(a->shape().element_type(), a->shape().dimensions()), {a});
+}
+
+HloInstruction* InstructionBuilder::Binary(HloOpcode opcode, HloInstruction* a, HloInstruction* b) {
+  return Op(opcode, Shape(a->shape().element_type(), a->shape().dimensions()), {a, b});
+}
+
+HloInstruction* InstructionBuilder::Compare(HloInstruction* a, HloInstruction* b,
+                                            ComparisonDirection direction) {
+  HloInstruction* c = Op(HloOpcode::kCompare, Shape(PRED, a->shape().dimensions()), {a, b});
+  c->mutable_attrs()->comparison_direction = direction;
+  return c;
+}
+
+HloInstruction* InstructionBuilder::Select(HloInstruction* predicate, HloInstruction* on_true,
+                                           HloInstruction* on_false) {
+  return Op(HloOpcode::kSelect,
+            Shape(on_true->shape().element_type(), on_true->shape().dimensions()),
+            {predicate, on_true, on_false});
+}
+
+HloInstruction* InstructionBuilder::Reshape(HloInstruction* x, std::vector<int64_t> dims) {
+  return Op(HloOpcode::kReshape, Shape(x->shape().element_type(), std::move(dims)), {x});
+}
+
+HloInstruction* InstructionBuilder::GetTupleElement(HloInstruction* tuple, int64_t index) {
+  HloInstruction* g = Op(HloOpcode::kGetTupleElement,
+                         WithDefaultLayout(tuple->shape().tuple_shapes(index)), {tuple});
+  g->mutable_attrs()->tuple_index = index;
+  return g;
+}
+
+HloInstruction* InstructionBuilder::WithLayoutOf(HloInstruction* value, const Shape& want) {
+  if (!want.has_layout() || want.HasDefaultLayout()) return value;
+  return Op(HloOpcode::kCopy, want, {value});
+}
+
+HloInstruction* InstructionBuilder::Tuple(std::vector<HloInstruction*> elements) {
+  std::vector<Shape> shapes;
+  for (HloInstruction* e : elements) shapes.push_back(e->shape());
+  return Op(HloOpcode::kTuple, Shape::Tuple(std::move(shapes)), std::move(elements));
+}
+
+HloComputation* AddScalarComputation(
+    HloModule* module, absl::string_view base, std::vector<PrimitiveType> parameter_types,
+    const std::function<std::unique_ptr<HloInstruction>(std::vector<HloInstruction*>)>& body) {
+  NameUniquer computation_names = NameUniquer::ForComputations(*module);
+  HloComputation* c = module->AddComputation(
+      std::make_unique<HloComputation>(computation_names.GetUniqueName(base)));
+  c->set_unique_id(module->NewUniqueId());
+  std::vector<HloInstruction*> parameters;
+  for (size_t i = 0; i < parameter_types.size(); ++i) {
+    parameters.push_back(AddWithNewId(
+        c, HloInstruction::CreateParameter(
+               static_cast<int64_t>(i), Shape::Scalar(parameter_types[i]), absl::StrCat("p", i))));
+  }
+  std::unique_ptr<HloInstruction> root = body(parameters);
+  root->set_name("r");
+  c->set_root_instruction(AddWithNewId(c, std::move(root)));
+  return c;
+}
+
+HloComputation* AddComputationFor(HloModule* module, PrimitiveType type) {
+  return AddScalarComputation(
+      module, absl::StrCat("add_", PrimitiveTypeName(type)), {type, type},
+      [&](std::vector<HloInstruction*> p) {
+        return HloInstruction::Create(HloOpcode::kAdd, Shape::Scalar(type), {p[0], p[1]});
+      });
+}
+
 }  // namespace aot

@@ -138,6 +138,52 @@ absl::StatusOr<bool> ReplaceInTopLevelComputations(
     const std::function<absl::StatusOr<HloInstruction*>(HloComputation*, NameUniquer&,
                                                         HloInstruction*)>& rewrite);
 
+// Adds instructions to a computation, each named after the instruction
+// being rewritten (`base`, made unique by `names`): the builder of the
+// expansion passes.
+class InstructionBuilder {
+ public:
+  InstructionBuilder(HloComputation* computation, NameUniquer* names,
+                     const HloInstruction& expanded)
+      : computation_(computation), names_(names), base_(expanded.name()) {}
+
+  HloInstruction* Add(std::unique_ptr<HloInstruction> instruction);
+  HloInstruction* Op(HloOpcode opcode, Shape shape, std::vector<HloInstruction*> operands);
+  // A scalar constant of `type`.
+  HloInstruction* Constant(PrimitiveType type, double value);
+  HloInstruction* Constant(Literal literal);
+  // `x` broadcast into `shape`, its dimensions going to `dims`.
+  HloInstruction* Broadcast(HloInstruction* x, const Shape& shape, std::vector<int64_t> dims);
+  // A scalar `value` broadcast to the array shape `like` (its type and
+  // dimensions).
+  HloInstruction* Splat(PrimitiveType type, double value, absl::Span<const int64_t> dims);
+  HloInstruction* Convert(HloInstruction* x, PrimitiveType type);
+  // Elementwise: the result has `a`'s type and dimensions.
+  HloInstruction* Unary(HloOpcode opcode, HloInstruction* a);
+  HloInstruction* Binary(HloOpcode opcode, HloInstruction* a, HloInstruction* b);
+  HloInstruction* Compare(HloInstruction* a, HloInstruction* b, ComparisonDirection direction);
+  HloInstruction* Select(HloInstruction* predicate, HloInstruction* on_true,
+                         HloInstruction* on_false);
+  HloInstruction* Reshape(HloInstruction* x, std::vector<int64_t> dims);
+  HloInstruction* GetTupleElement(HloInstruction* tuple, int64_t index);
+  // `value` with the layout `want` asks for (a copy when it differs).
+  HloInstruction* WithLayoutOf(HloInstruction* value, const Shape& want);
+  HloInstruction* Tuple(std::vector<HloInstruction*> elements);
+
+ private:
+  HloComputation* computation_;
+  NameUniquer* names_;
+  std::string base_;
+};
+
+// A new scalar computation of the module named after `base`: `body` makes
+// its root from the parameters (of `parameter_types`).
+HloComputation* AddScalarComputation(
+    HloModule* module, absl::string_view base, std::vector<PrimitiveType> parameter_types,
+    const std::function<std::unique_ptr<HloInstruction>(std::vector<HloInstruction*>)>& body);
+// add(p0, p1) of scalars of `type`, as a new computation of the module.
+HloComputation* AddComputationFor(HloModule* module, PrimitiveType type);
+
 }  // namespace aot
 
 #endif  // AOT_COMPILER_PASSES_PASS_UTILS_H_

@@ -48,6 +48,14 @@ const std::vector<EmissionFlag>& EmissionLedger() {
                        "all-gather-start", "all-gather-done", "reduce-scatter", "all-to-all",
                        "collective-permute", "collective-permute-start", "collective-permute-done",
                        "collective-broadcast"}},
+      {.name = "emit_extended_element_types",
+       .description = "the element types added to PrimitiveType on 2026-12-03 in artifacts "
+                      "(shapes, LiteralProto c64s/c128s/narrow_ints/narrow_floats): today the "
+                      "complex types c64 and c128, computed on their real and imaginary parts; "
+                      "off, a module with a complex value does not compile; runtimes before "
+                      "its support refuse the enum values",
+       .runtime_support_since = "2026-12-03",
+       .enabled_by_default = false},
   };
   return *ledger;
 }

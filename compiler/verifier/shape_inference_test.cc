@@ -184,13 +184,13 @@ TEST(ShapeInferenceTest, UnaryOpsRejectWrongElementTypes) {
     const char* expected;
   };
   const Case cases[] = {
-      {"ROOT x = s32[2] exponential(s)", "expected a floating-point type"},
+      {"ROOT x = s32[2] exponential(s)", "expected a floating-point or complex type"},
       {"ROOT x = s32[2] floor(s)", "expected a floating-point type"},
       {"ROOT x = s32[2] round-nearest-even(s)", "expected a floating-point type"},
-      {"ROOT x = s32[2] sqrt(s)", "expected a floating-point type"},
-      {"ROOT x = u32[2] abs(u)", "expected a signed integer or floating-point"},
-      {"ROOT x = u32[2] sign(u)", "expected a signed integer or floating-point"},
-      {"ROOT x = pred[2] negate(p)", "expected an integer or floating-point"},
+      {"ROOT x = s32[2] sqrt(s)", "expected a floating-point or complex type"},
+      {"ROOT x = u32[2] abs(u)", "expected a signed integer, floating-point or complex type"},
+      {"ROOT x = u32[2] sign(u)", "expected a signed integer, floating-point or complex type"},
+      {"ROOT x = pred[2] negate(p)", "expected an integer, floating-point or complex type"},
       {"ROOT x = f32[2] not(f)", "expected pred or an integer type"},
       {"ROOT x = f32[2] popcnt(f)", "expected an integer type"},
       {"ROOT x = pred[2] count-leading-zeros(p)", "expected an integer type"},

@@ -85,6 +85,14 @@ const std::vector<GoldenTarget>& GoldenTargets() {
        {"emit_collectives"},
        4},
       {"collective_ops_4gpu_h100", "h100", "cuda", {"collectives"}, {"emit_collectives"}, 4},
+      // The complex element types, compiled with their emission flag (off
+      // by default until 2026-12-17): the flag-on path's goldens.
+      {"complex_types_host",
+       "host-x86-64-v2",
+       "host",
+       {"complex_types"},
+       {"emit_extended_element_types"}},
+      {"complex_types_h100", "h100", "cuda", {"complex_types"}, {"emit_extended_element_types"}},
   };
   return *targets;
 }
@@ -93,9 +101,9 @@ std::vector<CorpusModule> ModulesForTarget(const std::vector<CorpusModule>& modu
                                            const GoldenTarget& target) {
   std::vector<CorpusModule> out;
   for (const CorpusModule& m : modules) {
-    const bool multi_replica = absl::c_linear_search(kMultiReplicaSuites, m.suite);
+    const bool targeted = absl::c_linear_search(kTargetedSuites, m.suite);
     const bool selected =
-        target.suites.empty() ? !multi_replica : absl::c_linear_search(target.suites, m.suite);
+        target.suites.empty() ? !targeted : absl::c_linear_search(target.suites, m.suite);
     if (selected) out.push_back(m);
   }
   return out;

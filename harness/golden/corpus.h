@@ -32,7 +32,7 @@ struct GoldenTarget {
   std::string target_config;  // shipped spec name ("host-x86-64-v3", "h100")
   std::string platform;       // "host" | "cuda"
   // The corpus suites compiled for the target; empty: every suite but the
-  // multi-replica ones (kMultiReplicaSuites).
+  // targeted ones (kTargetedSuites).
   std::vector<std::string> suites;
   // Emission flags on for every compile of the target: its goldens hold
   // what they gate.
@@ -41,9 +41,11 @@ struct GoldenTarget {
   int64_t replica_count = 0;
 };
 
-// Suites of multi-replica modules (collectives), compiled only for the
-// targets that name them, like XLA's collective_ops_* golden targets.
-inline constexpr const char* kMultiReplicaSuites[] = {"collectives"};
+// Suites compiled only for the targets that name them: multi-replica
+// modules (collectives), like XLA's collective_ops_* golden targets, and
+// modules whose compile needs an emission flag still off by default
+// (complex_types: emit_extended_element_types).
+inline constexpr const char* kTargetedSuites[] = {"collectives", "complex_types"};
 
 // The modules of `modules` that `target` compiles (GoldenTarget::suites).
 std::vector<CorpusModule> ModulesForTarget(const std::vector<CorpusModule>& modules,

@@ -14,6 +14,8 @@ class CudaGoldenTest : public AotGoldenTest {};
 class CudaSm80GoldenTest : public AotGoldenTest {};
 class CollectiveHostGoldenTest : public AotGoldenTest {};
 class CollectiveGpuGoldenTest : public AotGoldenTest {};
+class ComplexHostGoldenTest : public AotGoldenTest {};
+class ComplexGpuGoldenTest : public AotGoldenTest {};
 
 // clang-format off
 #define AOT_GOLDEN_CASES(X)                                                           \
@@ -43,6 +45,10 @@ class CollectiveGpuGoldenTest : public AotGoldenTest {};
   X(CollectiveBroadcastGroups, "collective_broadcast_groups")                         \
   X(ReplicaIdScale, "replica_id_scale") X(AllReduceInWhile, "all_reduce_in_while")    \
   X(AsyncCollectives, "async_collectives")
+// The complex_types suite: the targets with emit_extended_element_types on.
+#define AOT_COMPLEX_CASES(X)                                                          \
+  X(ComplexArithmetic, "complex_arithmetic") X(Spectrum, "spectrum")                  \
+  X(ComplexMatmulReduce, "complex_matmul_reduce") X(ComplexLoopState, "complex_loop_state")
 // clang-format on
 
 #define AOT_HOST_CASE(name, test) \
@@ -63,6 +69,12 @@ AOT_GOLDEN_CASES(AOT_CUDA_SM80_CASE)
   TEST_P(CollectiveGpuGoldenTest, name) { CheckGolden(test); }
 AOT_COLLECTIVE_CASES(AOT_COLLECTIVE_HOST_CASE)
 AOT_COLLECTIVE_CASES(AOT_COLLECTIVE_GPU_CASE)
+#define AOT_COMPLEX_HOST_CASE(name, test) \
+  TEST_P(ComplexHostGoldenTest, name) { CheckGolden(test); }
+#define AOT_COMPLEX_GPU_CASE(name, test) \
+  TEST_P(ComplexGpuGoldenTest, name) { CheckGolden(test); }
+AOT_COMPLEX_CASES(AOT_COMPLEX_HOST_CASE)
+AOT_COMPLEX_CASES(AOT_COMPLEX_GPU_CASE)
 
 INSTANTIATE_AOT_GOLDEN_TESTS(HostGoldenTest, "host-x86-64-v3");
 INSTANTIATE_AOT_GOLDEN_TESTS(HostV2GoldenTest, "host-x86-64-v2");
@@ -70,6 +82,8 @@ INSTANTIATE_AOT_GOLDEN_TESTS(CudaGoldenTest, "cuda-sm_90");
 INSTANTIATE_AOT_GOLDEN_TESTS(CudaSm80GoldenTest, "cuda-sm_80");
 INSTANTIATE_AOT_GOLDEN_TESTS(CollectiveHostGoldenTest, "collective_ops_host_4replica");
 INSTANTIATE_AOT_GOLDEN_TESTS(CollectiveGpuGoldenTest, "collective_ops_4gpu_h100");
+INSTANTIATE_AOT_GOLDEN_TESTS(ComplexHostGoldenTest, "complex_types_host");
+INSTANTIATE_AOT_GOLDEN_TESTS(ComplexGpuGoldenTest, "complex_types_h100");
 
 }  // namespace
 }  // namespace aot

@@ -1,9 +1,9 @@
 # cmake -DAOTC=... -DAOT_RUN=... -DCORPUS=... -DOUT=... -P corpus_fresh_process.cmake
 # Every corpus module: compiled by aotc (one process) to a serialized
 # executable, then loaded, executed and compared with the reference
-# interpreter by aot-run (another process). The collectives suite compiles
-# with its emission flag (as its golden targets do) and runs on its
-# module's replica count.
+# interpreter by aot-run (another process). The collectives and
+# complex_types suites compile with their emission flags (as their golden
+# targets do); the collectives run on their module's replica count.
 file(GLOB_RECURSE modules "${CORPUS}/*.hlo")
 list(SORT modules)
 file(REMOVE_RECURSE "${OUT}")
@@ -11,7 +11,8 @@ file(MAKE_DIRECTORY "${OUT}")
 list(LENGTH modules count)
 foreach(m IN LISTS modules)
   get_filename_component(name "${m}" NAME_WE)
-  execute_process(COMMAND "${AOTC}" --xla_aot_emit_collectives=true --module_file=${m}
+  execute_process(COMMAND "${AOTC}" --xla_aot_emit_collectives=true
+                          --xla_aot_emit_extended_element_types=true --module_file=${m}
                           --output_file=${OUT}/${name}.pb
                   RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)

@@ -1,0 +1,208 @@
+#include "compiler/passes/complex_expansion.h"
+
+#include "compiler/passes/test_util.h"
+#include "compiler/tooling/literal_execution.h"
+#include "compiler/tooling/random_literal.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace aot {
+namespace {
+
+using ::testing::HasSubstr;
+using testing_util::EvaluateModule;
+using testing_util::ExpectWellFormed;
+using testing_util::Parse;
+
+// Ops that may still hold a complex value after the pass: they only move
+// values (or reinterpret them, as the pass's own bitcast-converts do).
+bool MovesOnly(HloOpcode opcode) {
+  switch (opcode) {
+    case HloOpcode::kParameter:
+    case HloOpcode::kConstant:
+    case HloOpcode::kTuple:
+    case HloOpcode::kGetTupleElement:
+    case HloOpcode::kBroadcast:
+    case HloOpcode::kReshape:
+    case HloOpcode::kTranspose:
+    case HloOpcode::kSlice:
+    case HloOpcode::kConcatenate:
+    case HloOpcode::kPad:
+    case HloOpcode::kSelect:
+    case HloOpcode::kCopy:
+    case HloOpcode::kBitcastConvert:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Expands `text`; expects no complex arithmetic left and the interpreter's
+// value (on random arguments) unchanged.
+void ExpectExpands(absl::string_view text, double tolerance = 1e-5) {
+  SCOPED_TRACE(text);
+  std::unique_ptr<HloModule> original = Parse(text);
+  ASSERT_NE(original, nullptr);
+  ASSERT_TRUE(VerifyHloModule(*original).ok()) << VerifyHloModule(*original);
+  std::unique_ptr<HloModule> m = Parse(text);
+  absl::StatusOr<bool> changed = ExpandComplexArithmetic(m.get());
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_TRUE(*changed);
+  ExpectWellFormed(*m);
+  for (const HloComputation* c : m->computations()) {
+    for (const HloInstruction* h : c->instructions()) {
+      bool complex = HasComplexLeaf(h->shape());
+      for (const HloInstruction* op : h->operands()) complex |= HasComplexLeaf(op->shape());
+      if (complex && c == m->entry_computation()) {
+        EXPECT_TRUE(MovesOnly(h->opcode())) << h->ToString();
+      }
+    }
+  }
+  std::vector<Literal> args = RandomArguments(*original, 11);
+  absl::StatusOr<Literal> want = EvaluateModule(*original, args);
+  ASSERT_TRUE(want.ok()) << want.status();
+  absl::StatusOr<Literal> got = EvaluateModule(*m, args);
+  ASSERT_TRUE(got.ok()) << got.status();
+  absl::Status match = CompareLiterals(*want, *got, Tolerance{tolerance, tolerance});
+  EXPECT_TRUE(match.ok()) << match << "\n" << m->ToString();
+  absl::StatusOr<bool> again = ExpandComplexArithmetic(m.get());
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(*again);
+}
+
+TEST(ComplexExpansionTest, ArithmeticOnParts) {
+  ExpectExpands(R"(
+HloModule m
+ENTRY e {
+  a = c64[3,4] parameter(0)
+  b = c64[3,4] parameter(1)
+  add = c64[3,4] add(a, b)
+  sub = c64[3,4] subtract(a, b)
+  mul = c64[3,4] multiply(add, sub)
+  div = c64[3,4] divide(mul, b)
+  neg = c64[3,4] negate(div)
+  sgn = c64[3,4] sign(neg)
+  ROOT t = (c64[3,4], c64[3,4], c64[3,4]) tuple(div, neg, sgn)
+})");
+}
+
+TEST(ComplexExpansionTest, TranscendentalsOnParts) {
+  ExpectExpands(R"(
+HloModule m
+ENTRY e {
+  a = c64[16] parameter(0)
+  exp = c64[16] exponential(a)
+  log = c64[16] log(a)
+  sqrt = c64[16] sqrt(a)
+  rsqrt = c64[16] rsqrt(a)
+  sin = c64[16] sine(a)
+  cos = c64[16] cosine(a)
+  ROOT t = (c64[16], c64[16], c64[16], c64[16], c64[16], c64[16]) tuple(exp, log, sqrt, rsqrt, sin, cos)
+})",
+                1e-4);
+}
+
+TEST(ComplexExpansionTest, ConversionsPartsAndEquality) {
+  ExpectExpands(R"(
+HloModule m
+ENTRY e {
+  x = f32[5] parameter(0)
+  y = f32[5] parameter(1)
+  z = c64[5] complex(x, y)
+  w = c64[5] convert(x)
+  wide = c128[5] convert(z)
+  re = f64[5] real(wide)
+  im = f32[5] imag(z)
+  m = f32[5] abs(z)
+  eq = pred[5] compare(z, w), direction=EQ
+  ne = pred[5] compare(z, z), direction=NE
+  ROOT t = (c128[5], f64[5], f32[5], f32[5], pred[5], pred[5]) tuple(wide, re, im, m, eq, ne)
+})");
+}
+
+TEST(ComplexExpansionTest, DotReduceAndMovesKeepComplexLayouts) {
+  ExpectExpands(R"(
+HloModule m
+add_c {
+  a = c64[] parameter(0)
+  b = c64[] parameter(1)
+  ROOT s = c64[] add(a, b)
+}
+ENTRY e {
+  a = c64[4,3]{0,1} parameter(0)
+  b = c64[3,5] parameter(1)
+  d = c64[4,5] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  t = c64[5,4] transpose(d), dimensions={1,0}
+  zero = c64[] constant((0.5, -1))
+  r = c64[5] reduce(t, zero), dimensions={1}, to_apply=add_c
+  ROOT out = c64[5]{0} multiply(r, r)
+})",
+                1e-4);
+}
+
+TEST(ComplexExpansionTest, FftAsDftMatrixProducts) {
+  ExpectExpands(R"(
+HloModule m
+ENTRY e {
+  x = c64[3,8] parameter(0)
+  f = c64[3,8] fft(x), fft_type=FFT, fft_length={8}
+  g = c64[3,8] fft(f), fft_type=IFFT, fft_length={3,8}
+  r = f32[2,6] parameter(1)
+  h = c64[2,4] fft(r), fft_type=RFFT, fft_length={6}
+  back = f32[2,6] fft(h), fft_type=IRFFT, fft_length={6}
+  ROOT t = (c64[3,8], c64[3,8], c64[2,4], f32[2,6]) tuple(f, g, h, back)
+})",
+                1e-4);
+  ExpectExpands(R"(
+HloModule m
+ENTRY e {
+  x = f64[3,4,5] parameter(0)
+  f = c128[3,4,3] fft(x), fft_type=RFFT, fft_length={4,5}
+  ROOT b = f64[3,4,5] fft(f), fft_type=IRFFT, fft_length={4,5}
+})",
+                1e-9);
+}
+
+TEST(ComplexExpansionTest, WhatItDoesNotComputeIsRefusedByName) {
+  std::unique_ptr<HloModule> m = Parse(R"(
+HloModule m
+ENTRY e {
+  a = c64[4] parameter(0)
+  ROOT t = c64[4] tanh(a)
+})");
+  ASSERT_NE(m, nullptr);
+  absl::StatusOr<bool> refused = ExpandComplexArithmetic(m.get());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("instruction 't' (tanh) on c64[4]: this compiler does not compute"));
+  std::unique_ptr<HloModule> long_fft = Parse(R"(
+HloModule m
+ENTRY e {
+  a = c64[2048] parameter(0)
+  ROOT f = c64[2048] fft(a), fft_type=FFT, fft_length={2048}
+})");
+  ASSERT_NE(long_fft, nullptr);
+  refused = ExpandComplexArithmetic(long_fft.get());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("a transformed dimension of length 2048 is longer than the 1024"));
+}
+
+TEST(ComplexExpansionTest, ModulesWithoutComplexValuesAreUnchanged) {
+  std::unique_ptr<HloModule> m = Parse(R"(
+HloModule m
+ENTRY e {
+  a = f32[4] parameter(0)
+  ROOT t = f32[4] tanh(a)
+})");
+  ASSERT_NE(m, nullptr);
+  const std::string before = m->ToString();
+  absl::StatusOr<bool> changed = ExpandComplexArithmetic(m.get());
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_FALSE(*changed);
+  EXPECT_EQ(m->ToString(), before);
+}
+
+}  // namespace
+}  // namespace aot
