@@ -215,7 +215,8 @@ class PyExecutable {
   std::unique_ptr<Executable> executable_;
 };
 
-py::bytes CompileHlo(const std::string& hlo_text, std::optional<std::string> target) {
+py::bytes CompileHlo(const std::string& hlo_text, std::optional<std::string> target,
+                     std::vector<std::string> emission_flags) {
   auto loaded = ValueOrRaise(ParseHloModuleBytes(hlo_text, "<hlo_text>", InputKind::kHloText));
   TargetConfigProto config;
   if (!target.has_value()) {
@@ -225,10 +226,12 @@ py::bytes CompileHlo(const std::string& hlo_text, std::optional<std::string> tar
     auto host = SelectTarget(PLATFORM_HOST, *target);
     config = host.ok() ? *host : ValueOrRaise(SelectTarget(PLATFORM_CUDA, *target));
   }
+  CompileOptions options;
+  options.emission_flags = std::move(emission_flags);
   absl::StatusOr<std::unique_ptr<CompiledModule>> compiled;
   {
     py::gil_scoped_release release;  // compiling takes a while; other threads run
-    compiled = Compile(*loaded.module, config);
+    compiled = Compile(*loaded.module, config, options);
   }
   return py::bytes(ValueOrRaise(std::move(compiled))->SerializeAsString());
 }
@@ -273,9 +276,11 @@ PYBIND11_MODULE(_xla_aot, m) {
       PyExc_RuntimeError, nullptr);
   m.attr("Error") = py::reinterpret_borrow<py::object>(aot::error_type);
   m.def("compile", &aot::CompileHlo, py::arg("hlo_text"), py::arg("target") = py::none(),
+        py::arg("emission_flags") = std::vector<std::string>{},
         "Compiles HLO text for `target` (a shipped target name such as 'host-x86-64-v3' or "
         "'h100', or a .txtpb path; default: the best host level this CPU runs) and returns "
-        "the serialized executable.");
+        "the serialized executable. `emission_flags` turns on emission flags of the staged "
+        "rollout by name (as aotc's --emission_flags), e.g. ['emit_extended_element_types'].");
   m.def("load", &aot::LoadExecutable, py::arg("bytes_or_path"), py::arg("platform") = py::none(),
         "Loads a serialized executable (bytes, or a path to a .pb / .pbtxt file) on "
         "`platform` ('host' or 'cuda'; default: the artifact's).");

@@ -78,7 +78,9 @@ class ComplexExpander {
   absl::StatusOr<bool> Run() {
     bool changed = false;
     for (HloInstruction* h : computation_->MakeInstructionPostOrder()) {
-      if (!TouchesComplex(*h) || MovesValuesOnly(h->opcode())) continue;
+      // real / imag of a real value too: the value itself, zeros.
+      const bool part_of_real = h->opcode() == HloOpcode::kReal || h->opcode() == HloOpcode::kImag;
+      if ((!TouchesComplex(*h) && !part_of_real) || MovesValuesOnly(h->opcode())) continue;
       InstructionBuilder b(computation_, &names_, *h);
       AOT_ASSIGN_OR_RETURN(HloInstruction * replacement, Rewrite(h, b));
       h->ReplaceAllUsesWith(replacement);
@@ -230,6 +232,38 @@ class ComplexExpander {
     }
     return {b.Binary(HloOpcode::kMultiply, c, cosh),
             b.Unary(HloOpcode::kNegate, b.Binary(HloOpcode::kMultiply, s, sinh))};
+  }
+
+  // log(z) = (log |z|, atan2(im, re)).
+  Parts Log(Parts z, InstructionBuilder& b) {
+    return {b.Unary(HloOpcode::kLog, Abs(z, b)), b.Binary(HloOpcode::kAtan2, z.im, z.re)};
+  }
+
+  Parts Mul(Parts x, Parts y, InstructionBuilder& b) {
+    auto mul = [&](HloInstruction* l, HloInstruction* r) {
+      return b.Binary(HloOpcode::kMultiply, l, r);
+    };
+    return {b.Binary(HloOpcode::kSubtract, mul(x.re, y.re), mul(x.im, y.im)),
+            b.Binary(HloOpcode::kAdd, mul(x.re, y.im), mul(x.im, y.re))};
+  }
+
+  // tanh(a + bi) = (tanh a (1 + tan^2 b), tan b (1 - tanh^2 a)) /
+  // (1 + tanh^2 a tan^2 b): bounded for large |a|, unlike the sinh/cosh
+  // form.
+  Parts Tanh(Parts z, InstructionBuilder& b) {
+    const PrimitiveType type = z.re->shape().element_type();
+    const std::vector<int64_t>& dims = z.re->shape().dimensions();
+    auto mul = [&](HloInstruction* l, HloInstruction* r) {
+      return b.Binary(HloOpcode::kMultiply, l, r);
+    };
+    HloInstruction* one = b.Splat(type, 1, dims);
+    HloInstruction* t = b.Unary(HloOpcode::kTanh, z.re);
+    HloInstruction* u = b.Unary(HloOpcode::kTan, z.im);
+    HloInstruction* t2 = mul(t, t);
+    HloInstruction* u2 = mul(u, u);
+    HloInstruction* den = b.Binary(HloOpcode::kAdd, one, mul(t2, u2));
+    return {b.Binary(HloOpcode::kDivide, mul(t, b.Binary(HloOpcode::kAdd, one, u2)), den),
+            b.Binary(HloOpcode::kDivide, mul(u, b.Binary(HloOpcode::kSubtract, one, t2)), den)};
   }
 
   // `like` with the component type and `operands`.
@@ -386,12 +420,8 @@ class ComplexExpander {
         return result({b.Binary(opcode, x.re, y.re), b.Binary(opcode, x.im, y.im)});
       }
       case HloOpcode::kMultiply: {
-        Parts x = operand(0), y = operand(1);
-        auto mul = [&](HloInstruction* l, HloInstruction* r) {
-          return b.Binary(HloOpcode::kMultiply, l, r);
-        };
-        return result({b.Binary(HloOpcode::kSubtract, mul(x.re, y.re), mul(x.im, y.im)),
-                       b.Binary(HloOpcode::kAdd, mul(x.re, y.im), mul(x.im, y.re))});
+        Parts x = operand(0), y = operand(1);  // in this order: names follow it
+        return result(Mul(x, y, b));
       }
       case HloOpcode::kDivide:
         return result(Divide(operand(0), operand(1), b));
@@ -410,10 +440,74 @@ class ComplexExpander {
       }
       case HloOpcode::kExp:
         return result(Exp(operand(0), b));
-      case HloOpcode::kLog: {
+      case HloOpcode::kLog:
+        return result(Log(operand(0), b));
+      case HloOpcode::kLog1p: {
+        // |1+z|^2 = 1 + (2a + a^2 + b^2): log1p keeps small z exact.
         Parts x = operand(0);
-        return result(
-            {b.Unary(HloOpcode::kLog, Abs(x, b)), b.Binary(HloOpcode::kAtan2, x.im, x.re)});
+        HloInstruction* one = b.Splat(part, 1, shape.dimensions());
+        HloInstruction* half = b.Splat(part, 0.5, shape.dimensions());
+        HloInstruction* two_plus =
+            b.Binary(HloOpcode::kAdd, b.Binary(HloOpcode::kAdd, one, one), x.re);
+        HloInstruction* s =
+            b.Binary(HloOpcode::kAdd, b.Binary(HloOpcode::kMultiply, x.re, two_plus),
+                     b.Binary(HloOpcode::kMultiply, x.im, x.im));
+        return result({b.Binary(HloOpcode::kMultiply, half, b.Unary(HloOpcode::kLog1p, s)),
+                       b.Binary(HloOpcode::kAtan2, x.im, b.Binary(HloOpcode::kAdd, one, x.re))});
+      }
+      case HloOpcode::kExpm1: {
+        // e^a cos b - 1 = expm1(a) cos b - 2 sin^2(b/2): exact near zero.
+        Parts x = operand(0);
+        HloInstruction* half = b.Splat(part, 0.5, shape.dimensions());
+        HloInstruction* sh = b.Unary(HloOpcode::kSin, b.Binary(HloOpcode::kMultiply, x.im, half));
+        HloInstruction* two_sh2 = b.Binary(HloOpcode::kAdd, b.Binary(HloOpcode::kMultiply, sh, sh),
+                                           b.Binary(HloOpcode::kMultiply, sh, sh));
+        HloInstruction* re =
+            b.Binary(HloOpcode::kSubtract,
+                     b.Binary(HloOpcode::kMultiply, b.Unary(HloOpcode::kExpm1, x.re),
+                              b.Unary(HloOpcode::kCos, x.im)),
+                     two_sh2);
+        HloInstruction* im = b.Binary(HloOpcode::kMultiply, b.Unary(HloOpcode::kExp, x.re),
+                                      b.Unary(HloOpcode::kSin, x.im));
+        return result({re, im});
+      }
+      case HloOpcode::kLogistic: {
+        // 1 / (1 + e^-z).
+        Parts x = operand(0);
+        Parts e = Exp({b.Unary(HloOpcode::kNegate, x.re), b.Unary(HloOpcode::kNegate, x.im)}, b);
+        HloInstruction* one = b.Splat(part, 1, shape.dimensions());
+        HloInstruction* zero = b.Splat(part, 0, shape.dimensions());
+        return result(Divide({one, zero}, {b.Binary(HloOpcode::kAdd, one, e.re), e.im}, b));
+      }
+      case HloOpcode::kTanh:
+        return result(Tanh(operand(0), b));
+      case HloOpcode::kTan: {
+        // tan z = -i tanh(iz).
+        Parts x = operand(0);
+        Parts t = Tanh({b.Unary(HloOpcode::kNegate, x.im), x.re}, b);
+        return result({t.im, b.Unary(HloOpcode::kNegate, t.re)});
+      }
+      case HloOpcode::kCbrt:
+      case HloOpcode::kPower: {
+        // exp(y log x); XLA's cases at x = 0: x^0 = 1, 0^y = 0 for Re(y) > 0
+        // (cbrt: y = 1/3).
+        Parts x = operand(0);
+        HloInstruction* zero = b.Splat(part, 0, shape.dimensions());
+        HloInstruction* one = b.Splat(part, 1, shape.dimensions());
+        Parts y = opcode == HloOpcode::kPower
+                      ? operand(1)
+                      : Parts{b.Splat(part, 1.0 / 3.0, shape.dimensions()), zero};
+        Parts p = Exp(Mul(y, Log(x, b), b), b);
+        auto both = [&](HloInstruction* re, HloInstruction* im, ComparisonDirection d) {
+          return b.Binary(HloOpcode::kAnd, b.Compare(re, zero, d), b.Compare(im, zero, d));
+        };
+        HloInstruction* x_zero = both(x.re, x.im, ComparisonDirection::kEq);
+        HloInstruction* y_zero = both(y.re, y.im, ComparisonDirection::kEq);
+        HloInstruction* y_positive = b.Compare(y.re, zero, ComparisonDirection::kGt);
+        HloInstruction* to_zero = b.Binary(HloOpcode::kAnd, x_zero, y_positive);
+        HloInstruction* re = b.Select(y_zero, one, b.Select(to_zero, zero, p.re));
+        HloInstruction* im = b.Select(y_zero, zero, b.Select(to_zero, zero, p.im));
+        return result({re, im});
       }
       case HloOpcode::kSqrt:
         return result(Sqrt(operand(0), b));
@@ -477,10 +571,10 @@ class ComplexExpander {
         break;
     }
     return Refuse(*h,
-                  "this compiler does not compute this op on complex values yet (it computes "
-                  "add, subtract, multiply, divide, negate, sign, exponential, log, sqrt, rsqrt, "
-                  "sine, cosine, abs, real, imag, complex, convert, compare EQ/NE, dot, "
-                  "add-reductions and fft; ops that move values are compiled as they are)");
+                  "this compiler does not compute this op on complex values (it computes the "
+                  "elementwise ops XLA defines on them, real, imag, complex, convert, compare "
+                  "EQ/NE, dot, add-reductions and fft; ops that move values are compiled as "
+                  "they are)");
   }
 
   HloComputation* add_for(PrimitiveType part) {

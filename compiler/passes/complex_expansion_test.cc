@@ -56,6 +56,12 @@ void ExpectExpands(absl::string_view text, double tolerance = 1e-5) {
       if (complex && c == m->entry_computation()) {
         EXPECT_TRUE(MovesOnly(h->opcode())) << h->ToString();
       }
+      if (c == m->entry_computation()) {
+        for (HloOpcode gone :
+             {HloOpcode::kReal, HloOpcode::kImag, HloOpcode::kComplex, HloOpcode::kFft}) {
+          EXPECT_NE(h->opcode(), gone) << h->ToString();
+        }
+      }
     }
   }
   std::vector<Literal> args = RandomArguments(*original, 11);
@@ -100,6 +106,21 @@ ENTRY e {
   ROOT t = (c64[16], c64[16], c64[16], c64[16], c64[16], c64[16]) tuple(exp, log, sqrt, rsqrt, sin, cos)
 })",
                 1e-4);
+  ExpectExpands(R"(
+HloModule m
+ENTRY e {
+  a = c128[16] parameter(0)
+  b = c128[16] parameter(1)
+  expm1 = c128[16] exponential-minus-one(a)
+  log1p = c128[16] log-plus-one(a)
+  logistic = c128[16] logistic(a)
+  tanh = c128[16] tanh(a)
+  tan = c128[16] tan(a)
+  cbrt = c128[16] cbrt(a)
+  pow = c128[16] power(a, b)
+  ROOT t = (c128[16], c128[16], c128[16], c128[16], c128[16], c128[16], c128[16]) tuple(expm1, log1p, logistic, tanh, tan, cbrt, pow)
+})",
+                1e-9);
 }
 
 TEST(ComplexExpansionTest, ConversionsPartsAndEquality) {
@@ -116,7 +137,9 @@ ENTRY e {
   m = f32[5] abs(z)
   eq = pred[5] compare(z, w), direction=EQ
   ne = pred[5] compare(z, z), direction=NE
-  ROOT t = (c128[5], f64[5], f32[5], f32[5], pred[5], pred[5]) tuple(wide, re, im, m, eq, ne)
+  re_of_real = f32[5] real(x)
+  im_of_real = f32[5] imag(x)
+  ROOT t = (c128[5], f64[5], f32[5], f32[5], pred[5], pred[5], f32[5], f32[5]) tuple(wide, re, im, m, eq, ne, re_of_real, im_of_real)
 })");
 }
 
@@ -166,16 +189,22 @@ ENTRY e {
 TEST(ComplexExpansionTest, WhatItDoesNotComputeIsRefusedByName) {
   std::unique_ptr<HloModule> m = Parse(R"(
 HloModule m
+mul_c {
+  x = c64[] parameter(0)
+  y = c64[] parameter(1)
+  ROOT p = c64[] multiply(x, y)
+}
 ENTRY e {
   a = c64[4] parameter(0)
-  ROOT t = c64[4] tanh(a)
+  one = c64[] constant((1, 0))
+  ROOT t = c64[] reduce(a, one), dimensions={0}, to_apply=mul_c
 })");
   ASSERT_NE(m, nullptr);
   absl::StatusOr<bool> refused = ExpandComplexArithmetic(m.get());
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.status().code(), absl::StatusCode::kUnimplemented);
   EXPECT_THAT(std::string(refused.status().message()),
-              HasSubstr("instruction 't' (tanh) on c64[4]: this compiler does not compute"));
+              HasSubstr("instruction 't' (reduce) on c64[]: this compiler does not compute"));
   std::unique_ptr<HloModule> long_fft = Parse(R"(
 HloModule m
 ENTRY e {

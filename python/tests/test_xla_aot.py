@@ -94,6 +94,37 @@ class XlaAotTest(unittest.TestCase):
         self.assertEqual(y.shape, (2, 3))
         np.testing.assert_array_equal(y, x * x)
 
+    def test_complex_arrays_with_their_emission_flag(self):
+        hlo = """
+HloModule spectrum
+
+ENTRY main {
+  z = c64[2,8] parameter(0)
+  w = c128[2,8] convert(z)
+  f = c128[2,8] fft(w), fft_type=FFT, fft_length={8}
+  ROOT m = f64[2,8] abs(f)
+}
+"""
+        with self.assertRaises(xla_aot.Error) as refused:
+            xla_aot.compile(hlo)
+        self.assertIn("emit_extended_element_types", str(refused.exception))
+        exe = xla_aot.load(xla_aot.compile(hlo, emission_flags=["emit_extended_element_types"]))
+        rng = np.random.default_rng(3)
+        z = (rng.standard_normal((2, 8)) + 1j * rng.standard_normal((2, 8))).astype(np.complex64)
+        m = exe(z)
+        self.assertEqual(m.dtype, np.float64)
+        np.testing.assert_allclose(m, np.abs(np.fft.fft(z.astype(np.complex128), axis=1)),
+                                   rtol=1e-9, atol=1e-9)
+        # A complex result comes back as a complex numpy array.
+        golden = os.path.join(SOURCE_DIR, "golden", "executables", "complex_types_host", "v1",
+                              "complex_loop_state.pbtxt")
+        loop = xla_aot.load(golden)
+        z40 = np.exp(1j * np.linspace(0, 1, 40)).astype(np.complex64)
+        out = loop(z40)
+        self.assertEqual(out.dtype, np.complex64)
+        rotated = z40 * np.complex64(0.28 + 0.96j) ** 7
+        np.testing.assert_allclose(out, rotated / np.abs(rotated), rtol=1e-5, atol=1e-5)
+
     def test_load_a_golden_artifact_from_a_path(self):
         golden = os.path.join(SOURCE_DIR, "golden", "executables", "host-x86-64-v2", "v1",
                               "add_mul.pbtxt")
