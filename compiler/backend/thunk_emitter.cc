@@ -80,6 +80,11 @@ absl::Status CheckSupported(const HloInstruction& instr, PlatformKind platform) 
       return Unsupported(instr,
                          "not lowered before emission (inside a fused computation, or its value "
                          "is used beyond what the lowering removes)");
+    case HloOpcode::kCholesky:
+    case HloOpcode::kTriangularSolve:
+      return Unsupported(instr,
+                         "this compiler does not generate code for it yet (the interpreter "
+                         "evaluates it)");
     default:
       (void)platform;
       return absl::OkStatus();

@@ -359,8 +359,10 @@ absl::StatusOr<std::vector<int64_t>> IntListAttribute(const HloInstruction& inst
 }
 
 absl::StatusOr<std::string> EnumAttribute(const HloInstruction& instruction, absl::string_view name,
-                                          absl::Span<const absl::string_view> allowed) {
+                                          absl::Span<const absl::string_view> allowed,
+                                          std::optional<absl::string_view> fallback) {
   const std::string* value = FindVerbatimAttribute(instruction, name);
+  if (value == nullptr && fallback.has_value()) return std::string(*fallback);
   if (value == nullptr || std::find(allowed.begin(), allowed.end(), *value) == allowed.end()) {
     const std::string expected = absl::StrJoin(allowed, ", ");
     if (value == nullptr) {

@@ -182,9 +182,11 @@ absl::StatusOr<bool> BoolAttribute(const HloInstruction& instruction, absl::stri
 // "{1,2,3}" (fft's fft_length).
 absl::StatusOr<std::vector<int64_t>> IntListAttribute(const HloInstruction& instruction,
                                                       absl::string_view name);
-// A bare word (fft's fft_type=RFFT), one of `allowed`.
+// A bare word (fft's fft_type=RFFT), one of `allowed`; `fallback` when
+// the attribute is absent and a fallback is given.
 absl::StatusOr<std::string> EnumAttribute(const HloInstruction& instruction, absl::string_view name,
-                                          absl::Span<const absl::string_view> allowed);
+                                          absl::Span<const absl::string_view> allowed,
+                                          std::optional<absl::string_view> fallback = std::nullopt);
 
 // "{0,1}" style list.
 std::string DimsToString(const std::vector<int64_t>& dims);

@@ -44,6 +44,7 @@ namespace aot {
   X(kCall, "call", -1, O)                                      \
   X(kCbrt, "cbrt", 1, U)                                       \
   X(kCeil, "ceil", 1, U)                                       \
+  X(kCholesky, "cholesky", 1, O)                               \
   X(kClamp, "clamp", 3, O)                                     \
   X(kClz, "count-leading-zeros", 1, U)                         \
   X(kCollectiveBroadcast, "collective-broadcast", -1, O)       \
@@ -125,6 +126,7 @@ namespace aot {
   X(kTanh, "tanh", 1, U)                                       \
   X(kTopK, "topk", 1, O)                                       \
   X(kTranspose, "transpose", 1, O)                             \
+  X(kTriangularSolve, "triangular-solve", 2, O)                \
   X(kTuple, "tuple", -1, O)                                    \
   X(kWhile, "while", 1, O)                                     \
   X(kXor, "xor", 2, B)

@@ -438,6 +438,10 @@ class HloEvaluator::Impl : public ComputationCaller {
         return EvalSort(instr, ops, *this);
       case HloOpcode::kDot:
         return EvalDot(instr, *ops[0], *ops[1]);
+      case HloOpcode::kCholesky:
+        return EvalCholesky(instr, *ops[0]);
+      case HloOpcode::kTriangularSolve:
+        return EvalTriangularSolve(instr, *ops[0], *ops[1]);
       case HloOpcode::kConvolution:
         return EvalConvolution(instr, *ops[0], *ops[1]);
       case HloOpcode::kTuple: {
@@ -656,6 +660,8 @@ class HloEvaluator::Impl : public ComputationCaller {
     const HloOpcode opcode = instr.opcode();
     if (opcode == HloOpcode::kFft) return EvalFft(instr, *ops[0]);
     if (IsComplexKernelOpcode(opcode)) return EvalComplexElementwise(instr, ops);
+    if (opcode == HloOpcode::kCholesky) return EvalCholesky(instr, *ops[0]);
+    if (opcode == HloOpcode::kTriangularSolve) return EvalTriangularSolve(instr, *ops[0], *ops[1]);
     const bool complex_result = instr.shape().IsArray() && IsComplex(instr.shape().element_type());
     switch (opcode) {
       case HloOpcode::kBroadcast:

@@ -825,6 +825,12 @@ absl::StatusOr<Literal> EvalFft(const HloInstruction& instr, const Literal& x);
 absl::StatusOr<Literal> EvalComplexAddReduce(const HloInstruction& instr, const Literal& x,
                                              const Literal& init);
 
+// factorization_ops.cc: cholesky (lower=) and triangular-solve
+// (left_side=, lower=, unit_diagonal=, transpose_a=), matrix by matrix.
+absl::StatusOr<Literal> EvalCholesky(const HloInstruction& instr, const Literal& a);
+absl::StatusOr<Literal> EvalTriangularSolve(const HloInstruction& instr, const Literal& a,
+                                            const Literal& b);
+
 // linalg_ops.cc
 absl::StatusOr<Literal> EvalDot(const HloInstruction& instr, const Literal& lhs,
                                 const Literal& rhs);

@@ -135,6 +135,15 @@ const std::map<std::string, std::string>& SpecialProbes() {
       {"complex",
        "a = f32[4] parameter(0)\n b = f32[4] parameter(1)\n ROOT r = c64[4] complex(a, b)"},
       {"fft", "p = f32[8] parameter(0)\n ROOT r = c64[5] fft(p), fft_type=RFFT, fft_length={8}"},
+      {"cholesky",
+       "p = f32[2,4,4] parameter(0)\n"
+       " s = f32[2,4,4] dot(p, p), lhs_batch_dims={0}, rhs_batch_dims={0}, "
+       "lhs_contracting_dims={2}, rhs_contracting_dims={2}\n"
+       " ROOT r = f32[2,4,4] cholesky(s), lower=true"},
+      {"triangular-solve",
+       "a = f32[4,4] parameter(0)\n b = f32[4,3] parameter(1)\n"
+       " ROOT r = f32[4,3] triangular-solve(a, b), left_side=true, lower=true, "
+       "unit_diagonal=true, transpose_a=NO_TRANSPOSE"},
       {"topk",
        "p = f32[2,6] parameter(0)\n ROOT r = (f32[2,3], s32[2,3]) topk(p), k=3, largest=true"},
       {"batch-norm-training",
@@ -306,6 +315,10 @@ std::string Why(const absl::Status& status) {
   if (i > 0 && i < text.size() && text[i] == ' ') text = text.substr(i + 1);
   for (const char* prefix : {"instruction 'r': ", "instruction 'p': ", "instruction 'c': "}) {
     if (absl::StartsWith(text, prefix)) text = text.substr(std::strlen(prefix));
+  }
+  // The compiler's form: "instruction 'r' (cholesky): ...".
+  if (absl::StartsWith(text, "instruction 'r' (")) {
+    if (size_t close = text.find("): "); close != std::string::npos) text = text.substr(close + 3);
   }
   text = absl::StrReplaceAll(text, {{"|", "/"}, {"`", "'"}});
   constexpr size_t kMax = 90;

@@ -301,6 +301,10 @@ class Inferrer {
         return Complex();
       case HloOpcode::kFft:
         return Fft();
+      case HloOpcode::kCholesky:
+        return Cholesky();
+      case HloOpcode::kTriangularSolve:
+        return TriangularSolve();
       case HloOpcode::kCompare:
         return Compare();
       case HloOpcode::kSelect:
@@ -832,6 +836,63 @@ class Inferrer {
       dims.back() = length->back();
     }
     return Shape(out, dims);
+  }
+
+  // cholesky(a), lower=: a batch of square matrices in the two minor
+  // dimensions, floating point or complex; the factor has a's shape.
+  absl::StatusOr<Shape> Cholesky() const {
+    AOT_RETURN_IF_ERROR(ExpectArray(0));
+    AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloatOrComplex));
+    AOT_RETURN_IF_ERROR(ExpectSquareMatrices(0, "a"));
+    absl::StatusOr<bool> lower = BoolAttribute(hlo_, "lower", false);
+    if (!lower.ok()) return Invalid(lower.status().message());
+    return WithoutLayout(Op(0));
+  }
+
+  // triangular-solve(a, b), left_side=, lower=, unit_diagonal=,
+  // transpose_a=: solves op(a) x = b (left side) or x op(a) = b for x, a
+  // batch of square a against b of the same batch; x has b's shape.
+  absl::StatusOr<Shape> TriangularSolve() const {
+    AOT_RETURN_IF_ERROR(ExpectAllArrays());
+    AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloatOrComplex));
+    AOT_RETURN_IF_ERROR(ExpectSameType(1, 0));
+    AOT_RETURN_IF_ERROR(ExpectSquareMatrices(0, "a"));
+    for (absl::string_view name : {"left_side", "lower", "unit_diagonal"}) {
+      absl::StatusOr<bool> v = BoolAttribute(hlo_, name, false);
+      if (!v.ok()) return Invalid(v.status().message());
+    }
+    constexpr absl::string_view kTranspose[] = {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"};
+    absl::StatusOr<std::string> t = EnumAttribute(hlo_, "transpose_a", kTranspose, "NO_TRANSPOSE");
+    if (!t.ok()) return Invalid(t.status().message());
+    const Shape& a = Op(0);
+    const Shape& b = Op(1);
+    if (b.rank() != a.rank()) {
+      return Invalid("b has shape ", Str(b), " but a has ", Str(a), "; the ranks must match");
+    }
+    const int64_t r = a.rank();
+    for (int64_t d = 0; d + 2 < r; ++d) {
+      if (a.dimensions(d) != b.dimensions(d)) {
+        return Invalid("batch dimension ", d, " of b (", Str(b), ") differs from a's (", Str(a),
+                       ")");
+      }
+    }
+    const bool left = *BoolAttribute(hlo_, "left_side", false);
+    const int64_t m = a.dimensions(r - 1);
+    const int64_t solved = left ? b.dimensions(r - 2) : b.dimensions(r - 1);
+    if (solved != m) {
+      return Invalid(left ? "left_side: b's dimension " : "right side: b's dimension ",
+                     left ? r - 2 : r - 1, " is ", solved, " but a is ", m, "x", m);
+    }
+    return WithoutLayout(b);
+  }
+
+  absl::Status ExpectSquareMatrices(int64_t i, absl::string_view role) const {
+    const Shape& x = Op(i);
+    if (x.rank() < 2 || x.dimensions(x.rank() - 1) != x.dimensions(x.rank() - 2)) {
+      return Invalid(role, " (", OperandDesc(i), ") has shape ", Str(x),
+                     "; expected square matrices in its two minor dimensions");
+    }
+    return absl::OkStatus();
   }
 
   absl::StatusOr<Shape> IsFinite() const {

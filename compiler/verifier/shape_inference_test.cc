@@ -1947,5 +1947,36 @@ TEST(ShapeInferenceTest, ComplexErrorsAreNamed) {
                         {"instruction 'd' (dot)", "complex operands"}));
 }
 
+TEST(ShapeInferenceTest, FactorizationShapesAndErrors) {
+  EXPECT_TRUE(Infers(Module(R"(
+  a = f32[3,4,4] parameter(0)
+  ROOT l = f32[3,4,4] cholesky(a), lower=true)"),
+                     "l", "f32[3,4,4]"));
+  EXPECT_TRUE(Infers(Module(R"(
+  a = f32[3,4,4] parameter(0)
+  b = f32[3,2,4] parameter(1)
+  ROOT x = f32[3,2,4] triangular-solve(a, b), left_side=false, lower=true, transpose_a=TRANSPOSE)"),
+                     "x", "f32[3,2,4]"));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  a = f32[4,3] parameter(0)
+  ROOT l = f32[4,3] cholesky(a))"),
+                        {"instruction 'l' (cholesky)", "expected square matrices"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  a = s32[4,4] parameter(0)
+  ROOT l = s32[4,4] cholesky(a))"),
+                        {"instruction 'l' (cholesky)", "floating-point or complex"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  a = f32[4,4] parameter(0)
+  b = f32[3,2] parameter(1)
+  ROOT x = f32[3,2] triangular-solve(a, b), left_side=true)"),
+                        {"instruction 'x' (triangular-solve)", "left_side: b's dimension 0 is 3"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  a = f32[4,4] parameter(0)
+  b = f32[4,2] parameter(1)
+  ROOT x = f32[4,2] triangular-solve(a, b), left_side=true, transpose_a=CONJUGATE)"),
+                        {"instruction 'x' (triangular-solve)", "transpose_a",
+                         "one of NO_TRANSPOSE, TRANSPOSE, ADJOINT"}));
+}
+
 }  // namespace
 }  // namespace aot
