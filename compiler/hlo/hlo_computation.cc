@@ -125,4 +125,13 @@ HloComputationProto HloComputation::ToProto() const {
   return p;
 }
 
+bool AddsItsTwoParameters(const HloComputation* computation) {
+  if (computation == nullptr || computation->num_parameters() != 2) return false;
+  const HloInstruction* root = computation->root_instruction();
+  return root != nullptr && root->opcode() == HloOpcode::kAdd && root->operand_count() == 2 &&
+         root->operand(0)->opcode() == HloOpcode::kParameter &&
+         root->operand(1)->opcode() == HloOpcode::kParameter &&
+         root->operand(0) != root->operand(1);
+}
+
 }  // namespace aot

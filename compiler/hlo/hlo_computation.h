@@ -65,6 +65,10 @@ class HloComputation {
   bool is_fusion_computation_ = false;
 };
 
+// Whether `computation` is add(p0, p1) of its two parameters: a reducer
+// whose reduction is a sum (linear, so it can act on the parts of a value).
+bool AddsItsTwoParameters(const HloComputation* computation);
+
 }  // namespace aot
 
 #endif  // AOT_COMPILER_HLO_HLO_COMPUTATION_H_

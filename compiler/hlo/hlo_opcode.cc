@@ -210,6 +210,35 @@ bool IsElementwise(HloOpcode opcode) {
   }
 }
 
+bool IsComplexUnaryOpcode(HloOpcode opcode) {
+  switch (opcode) {
+    case HloOpcode::kNegate:
+    case HloOpcode::kCopy:
+    case HloOpcode::kSign:
+    case HloOpcode::kExp:
+    case HloOpcode::kExpm1:
+    case HloOpcode::kLog:
+    case HloOpcode::kLog1p:
+    case HloOpcode::kLogistic:
+    case HloOpcode::kSqrt:
+    case HloOpcode::kRsqrt:
+    case HloOpcode::kCbrt:
+    case HloOpcode::kSin:
+    case HloOpcode::kCos:
+    case HloOpcode::kTan:
+    case HloOpcode::kTanh:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsComplexBinaryOpcode(HloOpcode opcode) {
+  return opcode == HloOpcode::kAdd || opcode == HloOpcode::kSubtract ||
+         opcode == HloOpcode::kMultiply || opcode == HloOpcode::kDivide ||
+         opcode == HloOpcode::kPower;
+}
+
 int HloOpcodeCount() { return static_cast<int>(std::size(kOpcodes)); }
 
 }  // namespace aot

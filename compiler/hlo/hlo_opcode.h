@@ -156,6 +156,12 @@ bool IsElementwiseBinary(HloOpcode opcode);
 // Any elementwise op: the above plus compare, select, clamp, convert,
 // is-finite.
 bool IsElementwise(HloOpcode opcode);
+// The elementwise ops XLA defines on complex values besides abs (whose
+// result is real): the transcendental unary ones that keep the type
+// (exponential, log, sqrt, sine, tanh, ... negate, sign, copy) and add,
+// subtract, multiply, divide, power.
+bool IsComplexUnaryOpcode(HloOpcode opcode);
+bool IsComplexBinaryOpcode(HloOpcode opcode);
 // Number of opcodes.
 int HloOpcodeCount();
 

@@ -105,34 +105,6 @@ std::complex<Part> Binary(HloOpcode op, std::complex<Part> a, std::complex<Part>
   }
 }
 
-bool IsComplexUnary(HloOpcode op) {
-  switch (op) {
-    case HloOpcode::kNegate:
-    case HloOpcode::kCopy:
-    case HloOpcode::kSign:
-    case HloOpcode::kExp:
-    case HloOpcode::kExpm1:
-    case HloOpcode::kLog:
-    case HloOpcode::kLog1p:
-    case HloOpcode::kLogistic:
-    case HloOpcode::kSqrt:
-    case HloOpcode::kRsqrt:
-    case HloOpcode::kCbrt:
-    case HloOpcode::kSin:
-    case HloOpcode::kCos:
-    case HloOpcode::kTan:
-    case HloOpcode::kTanh:
-      return true;
-    default:
-      return false;
-  }
-}
-
-bool IsComplexBinary(HloOpcode op) {
-  return op == HloOpcode::kAdd || op == HloOpcode::kSubtract || op == HloOpcode::kMultiply ||
-         op == HloOpcode::kDivide || op == HloOpcode::kPower;
-}
-
 template <typename Part>
 absl::StatusOr<Literal> UnaryOrBinary(const HloInstruction& instr, Operands ops) {
   using Z = std::complex<Part>;
@@ -168,7 +140,7 @@ bool IsComplexKernelOpcode(HloOpcode opcode) {
     case HloOpcode::kFft:
       return true;
     default:
-      return IsComplexUnary(opcode) || IsComplexBinary(opcode);
+      return IsComplexUnaryOpcode(opcode) || IsComplexBinaryOpcode(opcode);
   }
 }
 
@@ -242,7 +214,7 @@ absl::StatusOr<Literal> EvalComplexElementwise(const HloInstruction& instr, Oper
     default:
       break;
   }
-  if (!IsComplexUnary(op) && !IsComplexBinary(op)) return NotDefined(instr, in);
+  if (!IsComplexUnaryOpcode(op) && !IsComplexBinaryOpcode(op)) return NotDefined(instr, in);
   for (const Literal* x : ops) {
     if (x->shape().element_type() != in || !IsComplex(in)) {
       return NotDefined(instr, x->shape().element_type());

@@ -502,9 +502,14 @@ class HloEvaluator::Impl : public ComputationCaller {
       default:
         break;
     }
-    if (HasNarrowLeaf(instr.shape())) return true;
+    return AnyLeaf(instr, ops, HasNarrowLeaf);
+  }
+
+  // Whether the result or an operand has a leaf `has` holds for.
+  static bool AnyLeaf(const HloInstruction& instr, Operands ops, bool (*has)(const Shape&)) {
+    if (has(instr.shape())) return true;
     for (const Literal* op : ops) {
-      if (HasNarrowLeaf(op->shape())) return true;
+      if (has(op->shape())) return true;
     }
     return false;
   }
@@ -601,11 +606,7 @@ class HloEvaluator::Impl : public ComputationCaller {
       default:
         break;
     }
-    if (HasComplexLeaf(instr.shape())) return true;
-    for (const Literal* op : ops) {
-      if (HasComplexLeaf(op->shape())) return true;
-    }
-    return false;
+    return AnyLeaf(instr, ops, HasComplexLeaf);
   }
 
   // The real (imag=false) or imaginary part of a complex array; any other
@@ -644,15 +645,6 @@ class HloEvaluator::Impl : public ComputationCaller {
       out.SetFromComplex(i, std::complex<double>(re.GetAsDouble(i), im.GetAsDouble(i)));
     }
     return out;
-  }
-
-  static bool AddsItsParameters(const HloComputation* computation) {
-    if (computation == nullptr || computation->num_parameters() != 2) return false;
-    const HloInstruction* root = computation->root_instruction();
-    return root != nullptr && root->opcode() == HloOpcode::kAdd &&
-           root->operand(0)->opcode() == HloOpcode::kParameter &&
-           root->operand(1)->opcode() == HloOpcode::kParameter &&
-           root->operand(0) != root->operand(1);
   }
 
   absl::StatusOr<Literal> EvalComplex(const HloInstruction& instr, Operands ops) {
@@ -713,7 +705,7 @@ class HloEvaluator::Impl : public ComputationCaller {
       }
       case HloOpcode::kReduce:
         if (ops.size() == 2 && instr.called_computations().size() == 1 &&
-            AddsItsParameters(instr.called_computations()[0])) {
+            AddsItsTwoParameters(instr.called_computations()[0])) {
           return EvalComplexAddReduce(instr, *ops[0], *ops[1]);
         }
         break;

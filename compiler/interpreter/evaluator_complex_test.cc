@@ -12,10 +12,6 @@ namespace {
 
 using Z = std::complex<double>;
 
-std::string Hlo(absl::string_view module_text) {
-  return absl::StrCat("HloModule test\n", module_text);
-}
-
 Literal Complex(absl::string_view shape, std::vector<Z> values) {
   auto s = ParseShape(shape);
   EXPECT_TRUE(s.ok()) << s.status();

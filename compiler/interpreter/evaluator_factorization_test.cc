@@ -12,10 +12,6 @@ namespace {
 
 using Z = std::complex<double>;
 
-std::string Hlo(absl::string_view module_text) {
-  return absl::StrCat("HloModule test\n", module_text);
-}
-
 TEST(CholeskyTest, KnownFactorLowerAndUpper) {
   const std::string hlo = Hlo(R"(
 ENTRY main {

@@ -28,6 +28,11 @@ using ::aot::hlo_test_text::kGeF32;
 using ::aot::hlo_test_text::kMaxF32;
 using ::aot::hlo_test_text::Module;
 
+// A module's text after its header ("HloModule test").
+inline std::string Hlo(absl::string_view module_text) {
+  return absl::StrCat("HloModule test\n", module_text);
+}
+
 // Parses and evaluates; the status of whichever step failed.
 inline absl::StatusOr<Literal> TryRun(absl::string_view hlo,
                                       const std::vector<Literal>& args = {}) {

@@ -393,15 +393,6 @@ class ComplexExpander {
     return Join(z, h->shape(), b);
   }
 
-  static bool AddsItsParameters(const HloComputation* computation) {
-    if (computation == nullptr || computation->num_parameters() != 2) return false;
-    const HloInstruction* root = computation->root_instruction();
-    return root != nullptr && root->opcode() == HloOpcode::kAdd &&
-           root->operand(0)->opcode() == HloOpcode::kParameter &&
-           root->operand(1)->opcode() == HloOpcode::kParameter &&
-           root->operand(0) != root->operand(1);
-  }
-
   absl::StatusOr<HloInstruction*> Rewrite(HloInstruction* h, InstructionBuilder& b) {
     const Shape& shape = h->shape();
     const HloOpcode opcode = h->opcode();
@@ -554,7 +545,7 @@ class ComplexExpander {
                        b.Binary(HloOpcode::kAdd, dot(x.re, y.im), dot(x.im, y.re))});
       }
       case HloOpcode::kReduce: {
-        if (!complex_result || h->operand_count() != 2 || !AddsItsParameters(h->to_apply())) {
+        if (!complex_result || h->operand_count() != 2 || !AddsItsTwoParameters(h->to_apply())) {
           break;
         }
         Parts x = operand(0), init = operand(1);

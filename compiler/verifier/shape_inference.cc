@@ -694,21 +694,6 @@ class Inferrer {
       case HloOpcode::kNegate:
         AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kNumeric));
         break;
-      // XLA defines these on complex values too.
-      case HloOpcode::kExp:
-      case HloOpcode::kExpm1:
-      case HloOpcode::kLog:
-      case HloOpcode::kLog1p:
-      case HloOpcode::kLogistic:
-      case HloOpcode::kSqrt:
-      case HloOpcode::kRsqrt:
-      case HloOpcode::kCbrt:
-      case HloOpcode::kSin:
-      case HloOpcode::kCos:
-      case HloOpcode::kTan:
-      case HloOpcode::kTanh:
-        AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloatOrComplex));
-        break;
       case HloOpcode::kReducePrecision:
         AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloat));
         if (attrs_.exponent_bits < 1) {
@@ -719,8 +704,10 @@ class Inferrer {
         }
         break;
       default:
-        // exp, log, trig, sqrt, rsqrt, cbrt, erf, floor, ceil, round-*, ...
-        AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloat));
+        // exp, log, trig, sqrt, rsqrt, cbrt, erf, floor, ceil, round-*, ...;
+        // XLA defines the transcendental ones on complex values too.
+        AOT_RETURN_IF_ERROR(ExpectClass(
+            0, IsComplexUnaryOpcode(opcode_) ? TypeClass::kFloatOrComplex : TypeClass::kFloat));
         break;
     }
     return WithoutLayout(Op(0));
@@ -759,9 +746,7 @@ class Inferrer {
     }
     // Complex values have add, subtract, multiply, divide and power only
     // (no order, no bits).
-    if (IsComplex(t) && opcode_ != HloOpcode::kAdd && opcode_ != HloOpcode::kSubtract &&
-        opcode_ != HloOpcode::kMultiply && opcode_ != HloOpcode::kDivide &&
-        opcode_ != HloOpcode::kPower) {
+    if (IsComplex(t) && !IsComplexBinaryOpcode(opcode_)) {
       AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kIntegerOrFloat));
     }
     return WithoutLayout(Op(0));
