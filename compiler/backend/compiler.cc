@@ -17,6 +17,7 @@
 #include "compiler/passes/complex_expansion.h"
 #include "compiler/passes/composite_expansion.h"
 #include "compiler/passes/dot_upcast.h"
+#include "compiler/passes/factorization_expansion.h"
 #include "compiler/passes/hlo_pass.h"
 #include "compiler/passes/static_lowering.h"
 #include "compiler/rollout/emission_ledger.h"
@@ -75,6 +76,7 @@ absl::StatusOr<std::unique_ptr<HloModule>> OptimizeHlo(const HloModule& module,
   AOT_RETURN_IF_ERROR(LowerStaticOpcodes(optimized.get()).status());
   AOT_RETURN_IF_ERROR(InlineCalls(optimized.get()));
   AOT_RETURN_IF_ERROR(ExpandCompositeOpcodes(optimized.get()).status());
+  AOT_RETURN_IF_ERROR(ExpandFactorizations(optimized.get()).status());
   AOT_RETURN_IF_ERROR(ExpandComplexArithmetic(optimized.get()).status());
   PipelineOptions pipeline_options;
   pipeline_options.enable_fusion = options.enable_fusion;

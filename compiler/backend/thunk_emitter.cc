@@ -74,17 +74,14 @@ absl::Status CheckSupported(const HloInstruction& instr, PlatformKind platform) 
     case HloOpcode::kBatchNormTraining:
     case HloOpcode::kBatchNormInference:
     case HloOpcode::kBatchNormGrad:
-      // LowerStaticOpcodes and ExpandCompositeOpcodes remove them outside
-      // fusions (an after-all or async-start whose value is used otherwise
-      // stays); the runtime does not read them.
+    case HloOpcode::kCholesky:
+    case HloOpcode::kTriangularSolve:
+      // LowerStaticOpcodes, ExpandCompositeOpcodes and ExpandFactorizations
+      // remove them outside fusions (an after-all or async-start whose value
+      // is used otherwise stays); the runtime does not read them.
       return Unsupported(instr,
                          "not lowered before emission (inside a fused computation, or its value "
                          "is used beyond what the lowering removes)");
-    case HloOpcode::kCholesky:
-    case HloOpcode::kTriangularSolve:
-      return Unsupported(instr,
-                         "this compiler does not generate code for it yet (the interpreter "
-                         "evaluates it)");
     default:
       (void)platform;
       return absl::OkStatus();

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/passes/complex_expansion.h"
+#include "compiler/passes/factorization_expansion.h"
 #include "compiler/passes/test_util.h"
 #include "compiler/verifier/hlo_verifier.h"
 #include "gmock/gmock.h"
@@ -263,6 +264,11 @@ const std::map<std::string, int>& ExpectedFusions() {
       {"elementwise/transcendental.hlo", 4},
       {"gather_scatter/embedding_lookup.hlo", 0},
       {"gather_scatter/gather_2d_windows.hlo", 0},
+      // Expanded first: the kernels of three loop bodies (cholesky, two
+      // solves: the column or row update, its dynamic slices and update)
+      // and of the operands around them; the dots are GEMMs.
+      {"linalg/cholesky_solve.hlo", 21},
+      {"linalg/triangular_solve_batched.hlo", 16},
       {"gather_scatter/scatter_add.hlo", 0},
       {"gather_scatter/scatter_add_columns.hlo", 0},
       {"gather_scatter/sort_long_rows.hlo", 0},
@@ -338,9 +344,12 @@ TEST(PipelineCorpusTest, KernelCountsPerModule) {
     SCOPED_TRACE(path);
     auto m = testing_util::ParseFile(path);
     ASSERT_NE(m, nullptr);
-    // Complex arithmetic first, as the compiler does: the kernels of a
-    // complex module compute on its parts (a no-op elsewhere).
-    absl::StatusOr<bool> expanded = ExpandComplexArithmetic(m.get());
+    // The factorizations and complex arithmetic expanded first, as the
+    // compiler does: loops of dots for cholesky and triangular-solve, the
+    // parts of complex values (no-ops elsewhere).
+    absl::StatusOr<bool> expanded = ExpandFactorizations(m.get());
+    ASSERT_TRUE(expanded.ok()) << expanded.status();
+    expanded = ExpandComplexArithmetic(m.get());
     ASSERT_TRUE(expanded.ok()) << expanded.status();
     HloPassPipeline pipeline = DefaultPipeline();
     ASSERT_TRUE(pipeline.Run(m.get()).ok());

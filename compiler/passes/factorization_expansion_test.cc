@@ -1,0 +1,123 @@
+#include "compiler/passes/factorization_expansion.h"
+
+#include "absl/strings/str_cat.h"
+#include "compiler/passes/test_util.h"
+#include "compiler/tooling/literal_execution.h"
+#include "compiler/tooling/random_literal.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace aot {
+namespace {
+
+using testing_util::EvaluateModule;
+using testing_util::ExpectWellFormed;
+using testing_util::Parse;
+using ::testing::HasSubstr;
+
+int Count(const HloModule& m, HloOpcode opcode) {
+  int n = 0;
+  for (const HloComputation* c : m.computations()) {
+    for (const HloInstruction* h : c->instructions()) n += h->opcode() == opcode;
+  }
+  return n;
+}
+
+// Expands `text`; expects no factorization left, while loops in its place
+// and the interpreter's value (on random arguments) kept within `tolerance`.
+void ExpectExpands(const std::string& text, double tolerance) {
+  SCOPED_TRACE(text);
+  std::unique_ptr<HloModule> original = Parse(text);
+  ASSERT_NE(original, nullptr);
+  ASSERT_TRUE(VerifyHloModule(*original).ok()) << VerifyHloModule(*original);
+  std::unique_ptr<HloModule> m = Parse(text);
+  absl::StatusOr<bool> changed = ExpandFactorizations(m.get());
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_TRUE(*changed);
+  ExpectWellFormed(*m);
+  EXPECT_EQ(Count(*m, HloOpcode::kCholesky) + Count(*m, HloOpcode::kTriangularSolve), 0);
+  EXPECT_GT(Count(*m, HloOpcode::kWhile), 0);
+  std::vector<Literal> args = RandomArguments(*original, 5);
+  absl::StatusOr<Literal> want = EvaluateModule(*original, args);
+  ASSERT_TRUE(want.ok()) << want.status();
+  absl::StatusOr<Literal> got = EvaluateModule(*m, args);
+  ASSERT_TRUE(got.ok()) << got.status();
+  absl::Status match = CompareLiterals(*want, *got, Tolerance{tolerance, tolerance});
+  EXPECT_TRUE(match.ok()) << match << "\n" << m->ToString();
+}
+
+// a = x x^T + n I per batch: symmetric positive definite.
+std::string SpdPrelude(const std::string& type, const std::string& batch, int n) {
+  const std::string dims = absl::StrCat(batch, batch.empty() ? "" : ",", n, ",", n);
+  const int nb = batch.empty() ? 0 : 1;
+  std::string batch_dims = nb ? "lhs_batch_dims={0}, rhs_batch_dims={0}, " : "";
+  return absl::StrCat("  x = ", type, "[", dims, "] parameter(0)\n  xx = ", type, "[", dims,
+                      "] dot(x, x), ", batch_dims, "lhs_contracting_dims={", nb + 1,
+                      "}, rhs_contracting_dims={", nb + 1, "}\n  r = s32[", dims,
+                      "] iota(), iota_dimension=", nb, "\n  c = s32[", dims,
+                      "] iota(), iota_dimension=", nb + 1, "\n  eq = pred[", dims,
+                      "] compare(r, c), direction=EQ\n  nn = ", type, "[] constant(", n,
+                      ")\n  z = ", type, "[] constant(0)\n  nb = ", type, "[", dims,
+                      "] broadcast(nn), dimensions={}\n  zb = ", type, "[", dims,
+                      "] broadcast(z), dimensions={}\n  d = ", type, "[", dims,
+                      "] select(eq, nb, zb)\n  a = ", type, "[", dims, "] add(xx, d)\n");
+}
+
+TEST(FactorizationExpansionTest, CholeskyLowerAndUpperBatched) {
+  for (const char* lower : {"true", "false"}) {
+    ExpectExpands(absl::StrCat("HloModule m\nENTRY e {\n", SpdPrelude("f32", "3", 6),
+                               "  ROOT l = f32[3,6,6] cholesky(a), lower=", lower, "\n}\n"),
+                  1e-4);
+    ExpectExpands(absl::StrCat("HloModule m\nENTRY e {\n", SpdPrelude("f64", "", 5),
+                               "  ROOT l = f64[5,5] cholesky(a), lower=", lower, "\n}\n"),
+                  1e-12);
+  }
+}
+
+TEST(FactorizationExpansionTest, EveryTriangularSolveVariant) {
+  int checked = 0;
+  for (bool left : {true, false}) {
+    for (bool lower : {true, false}) {
+      for (bool unit : {true, false}) {
+        for (const char* transpose : {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"}) {
+          // A well-conditioned a: the SPD matrix of the prelude.
+          const std::string b_dims = left ? "2,5,3" : "2,3,5";
+          ExpectExpands(
+              absl::StrCat("HloModule m\nENTRY e {\n", SpdPrelude("f64", "2", 5),
+                           "  b = f64[", b_dims, "] parameter(1)\n  ROOT s = f64[", b_dims,
+                           "] triangular-solve(a, b), left_side=", left ? "true" : "false",
+                           ", lower=", lower ? "true" : "false",
+                           ", unit_diagonal=", unit ? "true" : "false", ", transpose_a=",
+                           transpose, "\n}\n"),
+              1e-10);
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(checked, 24);
+}
+
+TEST(FactorizationExpansionTest, HalfPrecisionIsComputedInF32) {
+  ExpectExpands(absl::StrCat("HloModule m\nENTRY e {\n", SpdPrelude("bf16", "", 4),
+                             "  ROOT l = bf16[4,4] cholesky(a), lower=true\n}\n"),
+                2e-2);
+}
+
+TEST(FactorizationExpansionTest, ComplexIsRefusedByName) {
+  std::unique_ptr<HloModule> m = Parse(R"(
+HloModule m
+ENTRY e {
+  a = c64[3,3] parameter(0)
+  ROOT l = c64[3,3] cholesky(a), lower=true
+})");
+  ASSERT_NE(m, nullptr);
+  absl::StatusOr<bool> refused = ExpandFactorizations(m.get());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("instruction 'l' (cholesky) on c64[3,3]: this compiler computes it for "
+                        "f16, bf16, f32 and f64 only"));
+}
+
+}  // namespace
+}  // namespace aot
