@@ -128,8 +128,7 @@ using LoopStep = std::function<std::vector<HloInstruction*>(
 // loop's final values, in `outer`'s computation.
 std::vector<HloInstruction*> CountedLoop(HloModule* module, InstructionBuilder& outer,
                                          const HloInstruction& base, int64_t trip_count,
-                                         std::vector<HloInstruction*> init,
-                                         const LoopStep& step) {
+                                         std::vector<HloInstruction*> init, const LoopStep& step) {
   std::vector<HloInstruction*> state_values = {outer.Constant(S32, 0)};
   state_values.insert(state_values.end(), init.begin(), init.end());
   HloInstruction* state = outer.Tuple(state_values);
@@ -141,8 +140,8 @@ std::vector<HloInstruction*> CountedLoop(HloModule* module, InstructionBuilder& 
   NameUniquer cond_names = NameUniquer::ForInstructions(*cond);
   InstructionBuilder c(cond, &cond_names, base);
   HloInstruction* i = c.GetTupleElement(cond_param, 0);
-  cond->set_root_instruction(c.Compare(i, c.Constant(S32, static_cast<double>(trip_count)),
-                                       ComparisonDirection::kLt));
+  cond->set_root_instruction(
+      c.Compare(i, c.Constant(S32, static_cast<double>(trip_count)), ComparisonDirection::kLt));
 
   HloComputation* body = NewComputation(module, absl::StrCat(base.name(), "_body"));
   HloInstruction* body_param =
@@ -155,8 +154,7 @@ std::vector<HloInstruction*> CountedLoop(HloModule* module, InstructionBuilder& 
     values.push_back(bb.GetTupleElement(body_param, static_cast<int64_t>(k) + 1));
   }
   std::vector<HloInstruction*> next = step(bb, j, values);
-  std::vector<HloInstruction*> next_state = {
-      bb.Binary(HloOpcode::kAdd, j, bb.Constant(S32, 1))};
+  std::vector<HloInstruction*> next_state = {bb.Binary(HloOpcode::kAdd, j, bb.Constant(S32, 1))};
   next_state.insert(next_state.end(), next.begin(), next.end());
   body->set_root_instruction(bb.Tuple(next_state));
 
@@ -170,9 +168,7 @@ std::vector<HloInstruction*> CountedLoop(HloModule* module, InstructionBuilder& 
 }
 
 // The type the factorizations compute in: f32 for f16/bf16.
-PrimitiveType ComputeType(PrimitiveType type) {
-  return type == F16 || type == BF16 ? F32 : type;
-}
+PrimitiveType ComputeType(PrimitiveType type) { return type == F16 || type == BF16 ? F32 : type; }
 
 absl::StatusOr<HloInstruction*> ExpandCholesky(HloModule* module, HloInstruction* h,
                                                InstructionBuilder& b) {
@@ -203,12 +199,11 @@ absl::StatusOr<HloInstruction*> ExpandCholesky(HloModule* module, HloInstruction
         HloInstruction* idx = mm.Iota({n}, 0);
         HloInstruction* jb = bb.Broadcast(j, Shape(S32, mm.Dims({n})), {});
         HloInstruction* zero = bb.Splat(t, 0, mm.Dims({n}));
-        HloInstruction* below = bb.Select(bb.Compare(idx, jb, ComparisonDirection::kEq), diag_b,
-                                          zero);
+        HloInstruction* below =
+            bb.Select(bb.Compare(idx, jb, ComparisonDirection::kEq), diag_b, zero);
         HloInstruction* column =
             bb.Select(bb.Compare(idx, jb, ComparisonDirection::kGt), scaled, below);
-        HloInstruction* updated =
-            mm.Update(l, bb.Reshape(column, mm.Dims({n, 1})), {mm.Zero(), j});
+        HloInstruction* updated = mm.Update(l, bb.Reshape(column, mm.Dims({n, 1})), {mm.Zero(), j});
         return std::vector<HloInstruction*>{a_in, updated};
       });
   HloInstruction* factor = done[1];
@@ -276,8 +271,7 @@ absl::StatusOr<HloInstruction*> ExpandTriangularSolve(HloModule* module, HloInst
         HloInstruction* diag = mm.BroadcastScalarPerMatrix(mm.Slice(mrow, {i}, {1}), {k});
         HloInstruction* xrow =
             bb.Binary(HloOpcode::kDivide, bb.Binary(HloOpcode::kSubtract, brow, sums), diag);
-        HloInstruction* updated =
-            mm.Update(x, bb.Reshape(xrow, mm.Dims({1, k})), {i, mm.Zero()});
+        HloInstruction* updated = mm.Update(x, bb.Reshape(xrow, mm.Dims({1, k})), {i, mm.Zero()});
         return std::vector<HloInstruction*>{lm, rb, updated};
       });
   HloInstruction* x = done[2];

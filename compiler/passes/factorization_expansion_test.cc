@@ -10,10 +10,10 @@
 namespace aot {
 namespace {
 
+using ::testing::HasSubstr;
 using testing_util::EvaluateModule;
 using testing_util::ExpectWellFormed;
 using testing_util::Parse;
-using ::testing::HasSubstr;
 
 int Count(const HloModule& m, HloOpcode opcode) {
   int n = 0;
@@ -51,16 +51,15 @@ std::string SpdPrelude(const std::string& type, const std::string& batch, int n)
   const std::string dims = absl::StrCat(batch, batch.empty() ? "" : ",", n, ",", n);
   const int nb = batch.empty() ? 0 : 1;
   std::string batch_dims = nb ? "lhs_batch_dims={0}, rhs_batch_dims={0}, " : "";
-  return absl::StrCat("  x = ", type, "[", dims, "] parameter(0)\n  xx = ", type, "[", dims,
-                      "] dot(x, x), ", batch_dims, "lhs_contracting_dims={", nb + 1,
-                      "}, rhs_contracting_dims={", nb + 1, "}\n  r = s32[", dims,
-                      "] iota(), iota_dimension=", nb, "\n  c = s32[", dims,
-                      "] iota(), iota_dimension=", nb + 1, "\n  eq = pred[", dims,
-                      "] compare(r, c), direction=EQ\n  nn = ", type, "[] constant(", n,
-                      ")\n  z = ", type, "[] constant(0)\n  nb = ", type, "[", dims,
-                      "] broadcast(nn), dimensions={}\n  zb = ", type, "[", dims,
-                      "] broadcast(z), dimensions={}\n  d = ", type, "[", dims,
-                      "] select(eq, nb, zb)\n  a = ", type, "[", dims, "] add(xx, d)\n");
+  return absl::StrCat(
+      "  x = ", type, "[", dims, "] parameter(0)\n  xx = ", type, "[", dims, "] dot(x, x), ",
+      batch_dims, "lhs_contracting_dims={", nb + 1, "}, rhs_contracting_dims={", nb + 1,
+      "}\n  r = s32[", dims, "] iota(), iota_dimension=", nb, "\n  c = s32[", dims,
+      "] iota(), iota_dimension=", nb + 1, "\n  eq = pred[", dims,
+      "] compare(r, c), direction=EQ\n  nn = ", type, "[] constant(", n, ")\n  z = ", type,
+      "[] constant(0)\n  nb = ", type, "[", dims, "] broadcast(nn), dimensions={}\n  zb = ", type,
+      "[", dims, "] broadcast(z), dimensions={}\n  d = ", type, "[", dims,
+      "] select(eq, nb, zb)\n  a = ", type, "[", dims, "] add(xx, d)\n");
 }
 
 TEST(FactorizationExpansionTest, CholeskyLowerAndUpperBatched) {
@@ -83,12 +82,11 @@ TEST(FactorizationExpansionTest, EveryTriangularSolveVariant) {
           // A well-conditioned a: the SPD matrix of the prelude.
           const std::string b_dims = left ? "2,5,3" : "2,3,5";
           ExpectExpands(
-              absl::StrCat("HloModule m\nENTRY e {\n", SpdPrelude("f64", "2", 5),
-                           "  b = f64[", b_dims, "] parameter(1)\n  ROOT s = f64[", b_dims,
+              absl::StrCat("HloModule m\nENTRY e {\n", SpdPrelude("f64", "2", 5), "  b = f64[",
+                           b_dims, "] parameter(1)\n  ROOT s = f64[", b_dims,
                            "] triangular-solve(a, b), left_side=", left ? "true" : "false",
-                           ", lower=", lower ? "true" : "false",
-                           ", unit_diagonal=", unit ? "true" : "false", ", transpose_a=",
-                           transpose, "\n}\n"),
+                           ", lower=", lower ? "true" : "false", ", unit_diagonal=",
+                           unit ? "true" : "false", ", transpose_a=", transpose, "\n}\n"),
               1e-10);
           ++checked;
         }
