@@ -11,6 +11,7 @@
 #include "absl/strings/strip.h"
 #include "compiler/hlo/collective_ops.h"
 #include "compiler/hlo/hlo_computation.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
@@ -372,6 +373,26 @@ absl::StatusOr<std::string> EnumAttribute(const HloInstruction& instruction, abs
     return BadAttribute(instruction, name, *value, absl::StrCat("one of ", expected));
   }
   return *value;
+}
+
+absl::StatusOr<FftAttributes> ReadFftAttributes(const HloInstruction& fft) {
+  constexpr absl::string_view kTypes[] = {"FFT", "IFFT", "RFFT", "IRFFT"};
+  FftAttributes a;
+  AOT_ASSIGN_OR_RETURN(a.type, EnumAttribute(fft, "fft_type", kTypes));
+  AOT_ASSIGN_OR_RETURN(a.length, IntListAttribute(fft, "fft_length"));
+  return a;
+}
+
+absl::StatusOr<TriangularSolveAttributes> ReadTriangularSolveAttributes(
+    const HloInstruction& solve) {
+  constexpr absl::string_view kTranspose[] = {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"};
+  TriangularSolveAttributes a;
+  AOT_ASSIGN_OR_RETURN(a.left_side, BoolAttribute(solve, "left_side", false));
+  AOT_ASSIGN_OR_RETURN(a.lower, BoolAttribute(solve, "lower", false));
+  AOT_ASSIGN_OR_RETURN(a.unit_diagonal, BoolAttribute(solve, "unit_diagonal", false));
+  AOT_ASSIGN_OR_RETURN(a.transpose_a,
+                       EnumAttribute(solve, "transpose_a", kTranspose, "NO_TRANSPOSE"));
+  return a;
 }
 
 std::string HloInstruction::AttributesToString() const {

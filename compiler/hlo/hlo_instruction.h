@@ -188,6 +188,23 @@ absl::StatusOr<std::string> EnumAttribute(const HloInstruction& instruction, abs
                                           absl::Span<const absl::string_view> allowed,
                                           std::optional<absl::string_view> fallback = std::nullopt);
 
+// fft's attributes: fft_type (FFT, IFFT, RFFT or IRFFT) and fft_length.
+struct FftAttributes {
+  std::string type;
+  std::vector<int64_t> length;
+};
+absl::StatusOr<FftAttributes> ReadFftAttributes(const HloInstruction& fft);
+// triangular-solve's attributes, XLA's defaults where absent (false,
+// NO_TRANSPOSE); transpose_a is NO_TRANSPOSE, TRANSPOSE or ADJOINT.
+struct TriangularSolveAttributes {
+  bool left_side = false;
+  bool lower = false;
+  bool unit_diagonal = false;
+  std::string transpose_a = "NO_TRANSPOSE";
+};
+absl::StatusOr<TriangularSolveAttributes> ReadTriangularSolveAttributes(
+    const HloInstruction& solve);
+
 // "{0,1}" style list.
 std::string DimsToString(const std::vector<int64_t>& dims);
 // "size=3x3 stride=2x2 pad=1_1x1_1 ..." (XLA's window syntax).

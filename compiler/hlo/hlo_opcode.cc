@@ -233,6 +233,26 @@ bool IsComplexUnaryOpcode(HloOpcode opcode) {
   }
 }
 
+bool RearrangesElementsOnly(HloOpcode opcode) {
+  switch (opcode) {
+    case HloOpcode::kBroadcast:
+    case HloOpcode::kReshape:
+    case HloOpcode::kBitcast:
+    case HloOpcode::kTranspose:
+    case HloOpcode::kSlice:
+    case HloOpcode::kDynamicSlice:
+    case HloOpcode::kDynamicUpdateSlice:
+    case HloOpcode::kConcatenate:
+    case HloOpcode::kPad:
+    case HloOpcode::kReverse:
+    case HloOpcode::kGather:
+    case HloOpcode::kSelect:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool IsComplexBinaryOpcode(HloOpcode opcode) {
   return opcode == HloOpcode::kAdd || opcode == HloOpcode::kSubtract ||
          opcode == HloOpcode::kMultiply || opcode == HloOpcode::kDivide ||

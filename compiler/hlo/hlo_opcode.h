@@ -161,6 +161,11 @@ bool IsElementwise(HloOpcode opcode);
 // (exponential, log, sqrt, sine, tanh, ... negate, sign, copy) and add,
 // subtract, multiply, divide, power.
 bool IsComplexUnaryOpcode(HloOpcode opcode);
+// Ops whose result only rearranges elements of their array operands
+// (broadcast, reshape, bitcast, transpose, slice, dynamic-slice,
+// dynamic-update-slice, concatenate, pad, reverse, gather, select): the
+// same op moves the real and the imaginary parts of a complex value.
+bool RearrangesElementsOnly(HloOpcode opcode);
 bool IsComplexBinaryOpcode(HloOpcode opcode);
 // Number of opcodes.
 int HloOpcodeCount();

@@ -298,9 +298,9 @@ void TransformAxis(std::vector<C>& data, absl::Span<const int64_t> dims, int64_t
 
 absl::StatusOr<Literal> EvalFft(const HloInstruction& instr, const Literal& x) {
   AOT_RETURN_IF_ERROR(ExpectArray(x, "operand"));
-  constexpr absl::string_view kTypes[] = {"FFT", "IFFT", "RFFT", "IRFFT"};
-  AOT_ASSIGN_OR_RETURN(const std::string type, EnumAttribute(instr, "fft_type", kTypes));
-  AOT_ASSIGN_OR_RETURN(const std::vector<int64_t> length, IntListAttribute(instr, "fft_length"));
+  AOT_ASSIGN_OR_RETURN(const FftAttributes fft, ReadFftAttributes(instr));
+  const std::string& type = fft.type;
+  const std::vector<int64_t>& length = fft.length;
   const int64_t k = static_cast<int64_t>(length.size());
   const int64_t rank = x.shape().rank();
   if (k < 1 || k > rank || !instr.shape().IsArray() || instr.shape().rank() != rank) {

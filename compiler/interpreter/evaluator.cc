@@ -569,12 +569,19 @@ class HloEvaluator::Impl : public ComputationCaller {
     for (const Literal* op : ops) wide.push_back(ConvertLeaves(*op, op->shape(), /*widen=*/true));
     std::vector<const Literal*> wide_ops;
     for (const Literal& w : wide) wide_ops.push_back(&w);
-    std::unique_ptr<HloInstruction> wide_instr =
-        HloInstruction::Create(opcode, WidenShape(instr.shape()), {});
-    wide_instr->set_name(instr.name());
-    *wide_instr->mutable_attrs() = instr.attrs();
-    AOT_ASSIGN_OR_RETURN(Literal result, EvalInstruction(*wide_instr, wide_ops));
+    AOT_ASSIGN_OR_RETURN(Literal result,
+                         EvalWithShape(instr, WidenShape(instr.shape()), std::move(wide_ops)));
     return ConvertLeaves(result, instr.shape(), /*widen=*/false);
+  }
+
+  // `instr` (its opcode, name and attributes) evaluated as if its shape
+  // were `shape`, on `ops`: the widened and the per-part evaluations.
+  absl::StatusOr<Literal> EvalWithShape(const HloInstruction& instr, Shape shape,
+                                        std::vector<const Literal*> ops) {
+    std::unique_ptr<HloInstruction> like = HloInstruction::Create(instr.opcode(), shape, {});
+    like->set_name(instr.name());
+    *like->mutable_attrs() = instr.attrs();
+    return EvalInstruction(*like, ops);
   }
 
   // c64 / c128 values. The ops that need complex arithmetic have kernels
@@ -629,10 +636,7 @@ class HloEvaluator::Impl : public ComputationCaller {
                                           std::vector<const Literal*> ops) {
     Shape shape = instr.shape();
     shape.set_element_type(ComplexComponentType(shape.element_type()));
-    std::unique_ptr<HloInstruction> part = HloInstruction::Create(instr.opcode(), shape, {});
-    part->set_name(instr.name());
-    *part->mutable_attrs() = instr.attrs();
-    return EvalInstruction(*part, ops);
+    return EvalWithShape(instr, std::move(shape), std::move(ops));
   }
 
   absl::StatusOr<Literal> JoinComplex(const HloInstruction& instr, const Literal& re,
@@ -655,34 +659,22 @@ class HloEvaluator::Impl : public ComputationCaller {
     if (opcode == HloOpcode::kCholesky) return EvalCholesky(instr, *ops[0]);
     if (opcode == HloOpcode::kTriangularSolve) return EvalTriangularSolve(instr, *ops[0], *ops[1]);
     const bool complex_result = instr.shape().IsArray() && IsComplex(instr.shape().element_type());
-    switch (opcode) {
-      case HloOpcode::kBroadcast:
-      case HloOpcode::kReshape:
-      case HloOpcode::kBitcast:
-      case HloOpcode::kTranspose:
-      case HloOpcode::kSlice:
-      case HloOpcode::kDynamicSlice:
-      case HloOpcode::kDynamicUpdateSlice:
-      case HloOpcode::kConcatenate:
-      case HloOpcode::kPad:
-      case HloOpcode::kReverse:
-      case HloOpcode::kGather:
-      case HloOpcode::kSelect: {
-        if (!complex_result) break;
-        std::vector<Literal> re, im;
-        for (const Literal* op : ops) {
-          re.push_back(ComplexPart(*op, false));
-          im.push_back(ComplexPart(*op, true));
-        }
-        std::vector<const Literal*> re_ops, im_ops;
-        for (size_t i = 0; i < ops.size(); ++i) {
-          re_ops.push_back(&re[i]);
-          im_ops.push_back(&im[i]);
-        }
-        AOT_ASSIGN_OR_RETURN(Literal re_out, EvalAsComponent(instr, re_ops));
-        AOT_ASSIGN_OR_RETURN(Literal im_out, EvalAsComponent(instr, im_ops));
-        return JoinComplex(instr, re_out, im_out);
+    if (complex_result && RearrangesElementsOnly(opcode)) {
+      std::vector<Literal> re, im;
+      for (const Literal* op : ops) {
+        re.push_back(ComplexPart(*op, false));
+        im.push_back(ComplexPart(*op, true));
       }
+      std::vector<const Literal*> re_ops, im_ops;
+      for (size_t i = 0; i < ops.size(); ++i) {
+        re_ops.push_back(&re[i]);
+        im_ops.push_back(&im[i]);
+      }
+      AOT_ASSIGN_OR_RETURN(Literal re_out, EvalAsComponent(instr, re_ops));
+      AOT_ASSIGN_OR_RETURN(Literal im_out, EvalAsComponent(instr, im_ops));
+      return JoinComplex(instr, re_out, im_out);
+    }
+    switch (opcode) {
       case HloOpcode::kDot:
       case HloOpcode::kConvolution: {
         // (a + bi)(c + di) = (ac - bd) + (ad + bc)i, term by term.

@@ -76,16 +76,9 @@ void CholeskyOne(const Literal& a, Literal& out, int64_t base, int64_t n, bool l
   }
 }
 
-struct SolveOptions {
-  bool left_side = false;
-  bool lower = false;
-  bool unit_diagonal = false;
-  std::string transpose_a = "NO_TRANSPOSE";
-};
-
 template <typename T>
 void SolveOne(const Literal& a, const Literal& b, Literal& out, int64_t a_base, int64_t b_base,
-              int64_t n, int64_t rows, int64_t cols, const SolveOptions& o) {
+              int64_t n, int64_t rows, int64_t cols, const TriangularSolveAttributes& o) {
   // M = op(the triangle of a): dense, then lower or upper triangular.
   std::vector<T> tri(n * n, T(0));
   for (int64_t i = 0; i < n; ++i) {
@@ -179,13 +172,7 @@ absl::StatusOr<Literal> EvalTriangularSolve(const HloInstruction& instr, const L
                                             const Literal& b) {
   AOT_RETURN_IF_ERROR(ExpectArray(a, "a"));
   AOT_RETURN_IF_ERROR(ExpectArray(b, "b"));
-  SolveOptions o;
-  AOT_ASSIGN_OR_RETURN(o.left_side, BoolAttribute(instr, "left_side", false));
-  AOT_ASSIGN_OR_RETURN(o.lower, BoolAttribute(instr, "lower", false));
-  AOT_ASSIGN_OR_RETURN(o.unit_diagonal, BoolAttribute(instr, "unit_diagonal", false));
-  constexpr absl::string_view kTranspose[] = {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"};
-  AOT_ASSIGN_OR_RETURN(o.transpose_a,
-                       EnumAttribute(instr, "transpose_a", kTranspose, "NO_TRANSPOSE"));
+  AOT_ASSIGN_OR_RETURN(const TriangularSolveAttributes o, ReadTriangularSolveAttributes(instr));
   const int64_t r = a.shape().rank();
   if (r < 2 || b.shape().rank() != r ||
       a.shape().dimensions(r - 1) != a.shape().dimensions(r - 2) ||

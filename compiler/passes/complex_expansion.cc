@@ -29,23 +29,12 @@ bool IsComplexArray(const Shape& shape) {
 
 // Ops that only move values: they stay on the complex type.
 bool MovesValuesOnly(HloOpcode opcode) {
+  if (RearrangesElementsOnly(opcode)) return true;
   switch (opcode) {
     case HloOpcode::kParameter:
     case HloOpcode::kConstant:
     case HloOpcode::kTuple:
     case HloOpcode::kGetTupleElement:
-    case HloOpcode::kBroadcast:
-    case HloOpcode::kReshape:
-    case HloOpcode::kBitcast:
-    case HloOpcode::kTranspose:
-    case HloOpcode::kSlice:
-    case HloOpcode::kDynamicSlice:
-    case HloOpcode::kDynamicUpdateSlice:
-    case HloOpcode::kConcatenate:
-    case HloOpcode::kPad:
-    case HloOpcode::kReverse:
-    case HloOpcode::kSelect:
-    case HloOpcode::kGather:
     case HloOpcode::kCopy:
     case HloOpcode::kWhile:
     case HloOpcode::kConditional:
@@ -347,9 +336,9 @@ class ComplexExpander {
   }
 
   absl::StatusOr<HloInstruction*> Fft(HloInstruction* h, InstructionBuilder& b) {
-    constexpr absl::string_view kTypes[] = {"FFT", "IFFT", "RFFT", "IRFFT"};
-    AOT_ASSIGN_OR_RETURN(const std::string type, EnumAttribute(*h, "fft_type", kTypes));
-    AOT_ASSIGN_OR_RETURN(const std::vector<int64_t> length, IntListAttribute(*h, "fft_length"));
+    AOT_ASSIGN_OR_RETURN(const FftAttributes fft, ReadFftAttributes(*h));
+    const std::string& type = fft.type;
+    const std::vector<int64_t>& length = fft.length;
     for (int64_t n : length) {
       if (n > kMaxFftLength) {
         return Refuse(*h, absl::StrCat("a transformed dimension of length ", n,

@@ -112,15 +112,6 @@ class MatrixOps {
   int64_t nb_;
 };
 
-// A new empty computation of the module named after `base`.
-HloComputation* NewComputation(HloModule* module, absl::string_view base) {
-  NameUniquer names = NameUniquer::ForComputations(*module);
-  HloComputation* c =
-      module->AddComputation(std::make_unique<HloComputation>(names.GetUniqueName(base)));
-  c->set_unique_id(module->NewUniqueId());
-  return c;
-}
-
 using LoopStep = std::function<std::vector<HloInstruction*>(
     InstructionBuilder& body, HloInstruction* i, std::vector<HloInstruction*> values)>;
 
@@ -134,7 +125,7 @@ std::vector<HloInstruction*> CountedLoop(HloModule* module, InstructionBuilder& 
   HloInstruction* state = outer.Tuple(state_values);
   const Shape& state_shape = state->shape();
 
-  HloComputation* cond = NewComputation(module, absl::StrCat(base.name(), "_cond"));
+  HloComputation* cond = AddEmptyComputation(module, absl::StrCat(base.name(), "_cond"));
   HloInstruction* cond_param =
       AddWithNewId(cond, HloInstruction::CreateParameter(0, state_shape, "state"));
   NameUniquer cond_names = NameUniquer::ForInstructions(*cond);
@@ -143,7 +134,7 @@ std::vector<HloInstruction*> CountedLoop(HloModule* module, InstructionBuilder& 
   cond->set_root_instruction(
       c.Compare(i, c.Constant(S32, static_cast<double>(trip_count)), ComparisonDirection::kLt));
 
-  HloComputation* body = NewComputation(module, absl::StrCat(base.name(), "_body"));
+  HloComputation* body = AddEmptyComputation(module, absl::StrCat(base.name(), "_body"));
   HloInstruction* body_param =
       AddWithNewId(body, HloInstruction::CreateParameter(0, state_shape, "state"));
   NameUniquer body_names = NameUniquer::ForInstructions(*body);
@@ -213,12 +204,12 @@ absl::StatusOr<HloInstruction*> ExpandCholesky(HloModule* module, HloInstruction
 
 absl::StatusOr<HloInstruction*> ExpandTriangularSolve(HloModule* module, HloInstruction* h,
                                                       InstructionBuilder& b) {
-  AOT_ASSIGN_OR_RETURN(const bool left_side, BoolAttribute(*h, "left_side", false));
-  AOT_ASSIGN_OR_RETURN(const bool lower, BoolAttribute(*h, "lower", false));
-  AOT_ASSIGN_OR_RETURN(const bool unit_diagonal, BoolAttribute(*h, "unit_diagonal", false));
-  constexpr absl::string_view kTranspose[] = {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"};
-  AOT_ASSIGN_OR_RETURN(const std::string transpose_a,
-                       EnumAttribute(*h, "transpose_a", kTranspose, "NO_TRANSPOSE"));
+  AOT_ASSIGN_OR_RETURN(const TriangularSolveAttributes attributes,
+                       ReadTriangularSolveAttributes(*h));
+  const bool left_side = attributes.left_side;
+  const bool lower = attributes.lower;
+  const bool unit_diagonal = attributes.unit_diagonal;
+  const std::string& transpose_a = attributes.transpose_a;
   const Shape& shape = h->shape();
   const PrimitiveType t = ComputeType(shape.element_type());
   const int64_t rank = shape.rank();

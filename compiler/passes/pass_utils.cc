@@ -424,13 +424,18 @@ HloInstruction* InstructionBuilder::Tuple(std::vector<HloInstruction*> elements)
   return Op(HloOpcode::kTuple, Shape::Tuple(std::move(shapes)), std::move(elements));
 }
 
-HloComputation* AddScalarComputation(
-    HloModule* module, absl::string_view base, std::vector<PrimitiveType> parameter_types,
-    const std::function<std::unique_ptr<HloInstruction>(std::vector<HloInstruction*>)>& body) {
+HloComputation* AddEmptyComputation(HloModule* module, absl::string_view base) {
   NameUniquer computation_names = NameUniquer::ForComputations(*module);
   HloComputation* c = module->AddComputation(
       std::make_unique<HloComputation>(computation_names.GetUniqueName(base)));
   c->set_unique_id(module->NewUniqueId());
+  return c;
+}
+
+HloComputation* AddScalarComputation(
+    HloModule* module, absl::string_view base, std::vector<PrimitiveType> parameter_types,
+    const std::function<std::unique_ptr<HloInstruction>(std::vector<HloInstruction*>)>& body) {
+  HloComputation* c = AddEmptyComputation(module, base);
   std::vector<HloInstruction*> parameters;
   for (size_t i = 0; i < parameter_types.size(); ++i) {
     parameters.push_back(AddWithNewId(

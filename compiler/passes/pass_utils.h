@@ -176,6 +176,9 @@ class InstructionBuilder {
   std::string base_;
 };
 
+// A new empty computation of the module named after `base` (made unique),
+// with a fresh unique id.
+HloComputation* AddEmptyComputation(HloModule* module, absl::string_view base);
 // A new scalar computation of the module named after `base`: `body` makes
 // its root from the parameters (of `parameter_types`).
 HloComputation* AddScalarComputation(

@@ -779,46 +779,45 @@ class Inferrer {
   // the trailing fft_length.size() (1 to 3) dimensions.
   absl::StatusOr<Shape> Fft() const {
     AOT_RETURN_IF_ERROR(ExpectArray(0));
-    constexpr absl::string_view kTypes[] = {"FFT", "IFFT", "RFFT", "IRFFT"};
-    absl::StatusOr<std::string> type = EnumAttribute(hlo_, "fft_type", kTypes);
-    if (!type.ok()) return Invalid(type.status().message());
-    absl::StatusOr<std::vector<int64_t>> length = IntListAttribute(hlo_, "fft_length");
-    if (!length.ok()) return Invalid(length.status().message());
+    absl::StatusOr<FftAttributes> fft = ReadFftAttributes(hlo_);
+    if (!fft.ok()) return Invalid(fft.status().message());
+    const std::string& type = fft->type;
+    const std::vector<int64_t>& length = fft->length;
     const Shape& x = Op(0);
-    const int64_t k = static_cast<int64_t>(length->size());
+    const int64_t k = static_cast<int64_t>(length.size());
     if (k < 1 || k > 3 || k > x.rank()) {
       return Invalid("fft_length has ", k, " entries; expected 1 to 3, at most the rank of ",
                      Str(x));
     }
-    for (int64_t l : *length) {
+    for (int64_t l : length) {
       if (l < 0) return Invalid("fft_length has a negative entry ", l);
     }
-    const bool real_in = *type == "RFFT";
-    const bool real_out = *type == "IRFFT";
+    const bool real_in = type == "RFFT";
+    const bool real_out = type == "IRFFT";
     if (real_in) {
       if (x.element_type() != F32 && x.element_type() != F64) {
         return Invalid("RFFT needs an f32 or f64 operand; got ", Str(x));
       }
     } else if (!IsComplex(x.element_type())) {
-      return Invalid(*type, " needs a c64 or c128 operand; got ", Str(x));
+      return Invalid(type, " needs a c64 or c128 operand; got ", Str(x));
     }
     std::vector<int64_t> dims = x.dimensions();
     for (int64_t i = 0; i < k; ++i) {
       const int64_t d = x.rank() - k + i;
-      int64_t expected = (*length)[i];
+      int64_t expected = length[i];
       if (real_out && i == k - 1) expected = expected / 2 + 1;
       if (dims[d] != expected) {
-        return Invalid(*type, " over fft_length=", DimsToString(*length), ": dimension ", d, " of ",
+        return Invalid(type, " over fft_length=", DimsToString(length), ": dimension ", d, " of ",
                        Str(x), " is ", dims[d], ", expected ", expected);
       }
     }
     PrimitiveType out = x.element_type();
     if (real_in) {
       out = ComplexTypeOf(x.element_type());
-      dims.back() = length->back() / 2 + 1;
+      dims.back() = length.back() / 2 + 1;
     } else if (real_out) {
       out = ComplexComponentType(x.element_type());
-      dims.back() = length->back();
+      dims.back() = length.back();
     }
     return Shape(out, dims);
   }
@@ -842,13 +841,8 @@ class Inferrer {
     AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloatOrComplex));
     AOT_RETURN_IF_ERROR(ExpectSameType(1, 0));
     AOT_RETURN_IF_ERROR(ExpectSquareMatrices(0, "a"));
-    for (absl::string_view name : {"left_side", "lower", "unit_diagonal"}) {
-      absl::StatusOr<bool> v = BoolAttribute(hlo_, name, false);
-      if (!v.ok()) return Invalid(v.status().message());
-    }
-    constexpr absl::string_view kTranspose[] = {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"};
-    absl::StatusOr<std::string> t = EnumAttribute(hlo_, "transpose_a", kTranspose, "NO_TRANSPOSE");
-    if (!t.ok()) return Invalid(t.status().message());
+    absl::StatusOr<TriangularSolveAttributes> attributes = ReadTriangularSolveAttributes(hlo_);
+    if (!attributes.ok()) return Invalid(attributes.status().message());
     const Shape& a = Op(0);
     const Shape& b = Op(1);
     if (b.rank() != a.rank()) {
@@ -861,7 +855,7 @@ class Inferrer {
                        ")");
       }
     }
-    const bool left = *BoolAttribute(hlo_, "left_side", false);
+    const bool left = attributes->left_side;
     const int64_t m = a.dimensions(r - 1);
     const int64_t solved = left ? b.dimensions(r - 2) : b.dimensions(r - 1);
     if (solved != m) {
