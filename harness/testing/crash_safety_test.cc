@@ -133,14 +133,15 @@ class CrashSafetyTest : public ::testing::Test {
   testing::TempDir scratch_{"aot_crash_safety"};
 };
 
-// The tests the corpus fixture uses: small modules of the bundled corpus.
+// The tests the corpus fixture uses: the small modules of one suite of the
+// bundled corpus. One suite is enough for every kind of crash point (each
+// module adds the same writes); every generate below compiles them all, at
+// every kill, so each module more costs CI time without a new point kind.
 std::vector<fs::path> FixtureModules() {
   std::vector<fs::path> out;
-  for (const char* group : {"elementwise", "reductions"}) {
-    for (const auto& e :
-         fs::directory_iterator(fs::path(AOT_SOURCE_DIR) / "golden/modules" / group)) {
-      if (e.path().extension() == ".hlo") out.push_back(e.path());
-    }
+  for (const auto& e :
+       fs::directory_iterator(fs::path(AOT_SOURCE_DIR) / "golden/modules/elementwise")) {
+    if (e.path().extension() == ".hlo") out.push_back(e.path());
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -148,7 +149,7 @@ std::vector<fs::path> FixtureModules() {
 
 TEST_F(CrashSafetyTest, GenerateLeavesTheOldOrTheNewCorpus) {
   std::vector<fs::path> modules = FixtureModules();
-  ASSERT_GE(modules.size(), 6u);
+  ASSERT_GE(modules.size(), 3u);
   // The old corpus: v1 of all modules but the last; the new one adds v2 with
   // the last module too.
   fs::path old_corpus = fs::path(scratch_.path()) / "old";
@@ -206,7 +207,9 @@ TEST_F(CrashSafetyTest, GenerateLeavesTheOldOrTheNewCorpus) {
               << "rerun after " << point << " left " << e.path();
         }
       });
-  EXPECT_GE(points, 40);
+  // 36 with the five elementwise modules: a writer that stops passing its
+  // crash points (or writes fewer files) drops below.
+  EXPECT_GE(points, 30);
   EXPECT_GT(old_seen, 0);
   EXPECT_GT(new_seen, 0);
   RecordProperty("kill_points", points);
