@@ -99,14 +99,16 @@ else
   status_lines+=("| replay | FAILED: the corpus has no golden target for compute capability $gpu_cc | 0 s |")
   overall=1
 fi
-# The complex element types' flag-on target (h100 spec, sm_90) on sm_90.
-if [ "$dry_run" = 1 ]; then
-  step replay_complex 60 "$build_dir/harness/aot-compat" replay --target=complex_types_h100 \
-    --all_versions
-elif [ "$gpu_cc" = 90 ]; then
-  step replay_complex 60 "$build_dir/harness/aot-compat" replay --target=complex_types_h100 \
-    --all_versions --require_execution
-fi
+# The extended element types' flag-on targets (h100 spec, sm_90) on sm_90.
+for kind in complex narrow; do
+  if [ "$dry_run" = 1 ]; then
+    step "replay_$kind" 60 "$build_dir/harness/aot-compat" replay "--target=${kind}_types_h100" \
+      --all_versions
+  elif [ "$gpu_cc" = 90 ]; then
+    step "replay_$kind" 60 "$build_dir/harness/aot-compat" replay "--target=${kind}_types_h100" \
+      --all_versions --require_execution
+  fi
+done
 
 # The emission paths still behind their flags (cuDNN convolutions, f16/bf16
 # cuBLAS GEMMs): the whole corpus compiled with them on, run on the device

@@ -113,9 +113,10 @@ uint8_t DoubleToMinifloat(double value, const MinifloatFormat& f) {
   uint8_t code;
   const auto& [max_value, max_code] = table.back();
   if (a >= max_value) {
-    // The spacing of the top binade; halfway to the next step rounds to
-    // the even of (max, beyond).
-    const double ulp = max_value - table[table.size() - 2].first;
+    // The spacing of the top binade (for e8m0fnu, without mantissa bits,
+    // the next step is twice the largest value); halfway to the next step
+    // rounds to the even of (max, beyond).
+    const double ulp = std::ldexp(1.0, std::ilogb(max_value) - f.mantissa_bits);
     const double halfway = max_value + ulp / 2;
     const bool overflow = a > halfway || (a == halfway && (max_code & 1) != 0);
     if (!overflow) {

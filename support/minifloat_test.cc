@@ -59,6 +59,11 @@ TEST(MinifloatTest, KnownValuesAndSpecials) {
   EXPECT_EQ(DoubleToMinifloat(1.0, kF8E8M0FNU), 0x7f);
   EXPECT_EQ(DoubleToMinifloat(0.5, kF8E8M0FNU), 0x7e);
   EXPECT_EQ(DoubleToMinifloat(-1.0, kF8E8M0FNU), 0xff);
+  // Its top value 2^127 (0xfe): the next step would be 2^128, so up to
+  // 1.5 * 2^127 rounds down (the tie to the even code 0xfe), beyond is NaN.
+  EXPECT_EQ(DoubleToMinifloat(std::ldexp(1.25, 127), kF8E8M0FNU), 0xfe);
+  EXPECT_EQ(DoubleToMinifloat(std::ldexp(1.5, 127), kF8E8M0FNU), 0xfe);
+  EXPECT_EQ(DoubleToMinifloat(std::ldexp(1.5, 127) * (1 + 1e-15), kF8E8M0FNU), 0xff);
   // f4e2m1fn: 0, 0.5, 1, 1.5, 2, 3, 4, 6; saturates; ties to even.
   EXPECT_EQ(DoubleToMinifloat(1.0, kF4E2M1FN), 0x2);
   EXPECT_EQ(DoubleToMinifloat(6.0, kF4E2M1FN), 0x7);

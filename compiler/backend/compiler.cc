@@ -19,6 +19,7 @@
 #include "compiler/passes/dot_upcast.h"
 #include "compiler/passes/factorization_expansion.h"
 #include "compiler/passes/hlo_pass.h"
+#include "compiler/passes/narrow_type_expansion.h"
 #include "compiler/passes/static_lowering.h"
 #include "compiler/rollout/emission_ledger.h"
 #include "compiler/verifier/hlo_verifier.h"
@@ -78,6 +79,7 @@ absl::StatusOr<std::unique_ptr<HloModule>> OptimizeHlo(const HloModule& module,
   AOT_RETURN_IF_ERROR(ExpandCompositeOpcodes(optimized.get()).status());
   AOT_RETURN_IF_ERROR(ExpandFactorizations(optimized.get()).status());
   AOT_RETURN_IF_ERROR(ExpandComplexArithmetic(optimized.get()).status());
+  AOT_RETURN_IF_ERROR(ExpandNarrowTypes(optimized.get()).status());
   PipelineOptions pipeline_options;
   pipeline_options.enable_fusion = options.enable_fusion;
   pipeline_options.enable_constant_folding = options.enable_constant_folding;
@@ -128,29 +130,23 @@ absl::Status FlagOffError(absl::string_view what, const EmissionFlag& flag, absl
 }
 
 // The element types of 2026-12-03 are read by runtimes since then (phase 1
-// of their staged rollout) and by the front end and the interpreter.
-// Complex values compile with the emission flag emit_extended_element_types
-// on (ExpandComplexArithmetic computes on their parts); nothing generates
-// code for the narrow types yet. Refused before any pass sees them, naming
-// the first instruction that holds one.
+// of their staged rollout) and by the front end and the interpreter. They
+// compile with the emission flag emit_extended_element_types on (phase 2:
+// ExpandComplexArithmetic computes on the parts of complex values,
+// ExpandNarrowTypes widens computations on the narrow types). Refused
+// before any pass sees them, naming the first instruction that holds one.
 absl::Status CheckElementTypesEmitted(const HloModule& module, const CompileOptions& options) {
   const EmissionFlag* flag = FindEmissionFlag("emit_extended_element_types");
+  if (EmissionFlagOn(*flag, options)) return absl::OkStatus();
   for (HloComputation* c : module.computations()) {
     for (HloInstruction* i : c->instructions()) {
-      const std::string what =
-          absl::StrCat("instruction '", i->name(), "' (", HloOpcodeString(i->opcode()), ")");
-      if (HasNarrowLeaf(i->shape())) {
-        return absl::UnimplementedError(absl::StrCat(
-            what, " has shape ", i->shape().ToString(false),
-            ": this compiler does not emit the element types added on 2026-12-03 yet (runtimes "
-            "read them since then; their emission will come behind the flag "
-            "emit_extended_element_types)"));
-      }
-      if (HasComplexLeaf(i->shape()) && !EmissionFlagOn(*flag, options)) {
-        return FlagOffError(
-            absl::StrCat(what, ": its complex element type (", i->shape().ToString(false), ")"),
-            *flag, "older runtimes reject it");
-      }
+      const bool complex = HasComplexLeaf(i->shape());
+      if (!complex && !HasNarrowLeaf(i->shape())) continue;
+      return FlagOffError(
+          absl::StrCat("instruction '", i->name(), "' (", HloOpcodeString(i->opcode()), "): its ",
+                       complex ? "complex" : "narrow", " element type (",
+                       i->shape().ToString(false), ")"),
+          *flag, "older runtimes reject it");
     }
   }
   return absl::OkStatus();

@@ -39,14 +39,14 @@ std::vector<std::filesystem::path> CorpusFiles() {
 
 // The options a corpus module compiles with, as its golden targets set: a
 // module of several replicas (the collectives suite) needs
-// emit_collectives, one with complex values (complex_types)
-// emit_extended_element_types.
+// emit_collectives, one with complex or narrow values (complex_types,
+// narrow_types) emit_extended_element_types.
 CompileOptions CorpusCompileOptions(const HloModule& module) {
   CompileOptions options;
   if (module.config().replica_count > 1) options.emission_flags.push_back("emit_collectives");
   for (const HloComputation* c : module.computations()) {
     for (const HloInstruction* h : c->instructions()) {
-      if (HasComplexLeaf(h->shape())) {
+      if (HasComplexLeaf(h->shape()) || HasNarrowLeaf(h->shape())) {
         options.emission_flags.push_back("emit_extended_element_types");
         return options;
       }

@@ -477,8 +477,8 @@ ENTRY main {
   ASSERT_FALSE(compiled.ok());
   EXPECT_EQ(compiled.status().code(), absl::StatusCode::kUnimplemented);
   EXPECT_THAT(std::string(compiled.status().message()),
-              HasSubstr("instruction 'a' (parameter) has shape f8e4m3fn[4,4]: this compiler does "
-                        "not emit the element types added on 2026-12-03 yet"));
+              HasSubstr("instruction 'a' (parameter): its narrow element type (f8e4m3fn[4,4]) is "
+                        "behind the emission flag 'emit_extended_element_types'"));
 }
 
 TEST(XlaFormsTest, ComplexValuesAreBehindTheirEmissionFlag) {

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/codegen/minifloat_ir.h"
 #include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
@@ -313,6 +314,39 @@ llvm::Value* ElementalEmitter::Convert(llvm::Value* v, PrimitiveType from, Primi
   llvm::LLVMContext& c = b_->getContext();
   llvm::Type* dst = ComputeType(to, c);
   if (from == to) return v;
+  // The narrow types (one byte each, i8 in kernels; ExpandNarrowTypes
+  // leaves them only to converts and ops that move values): a narrow float
+  // is read as its exact f32, a narrow integer's byte already holds its
+  // value (sign-extended) as an 8-bit integer's would.
+  if (const MinifloatFormat* format = NarrowFloatFormat(from)) {
+    v = EmitMinifloatToFloat(*b_, v, *format);
+    from = F32;
+    if (to == F32) return v;
+  } else if (IsNarrowInteger(from)) {
+    from = WideComputeType(from);
+  }
+  if (const MinifloatFormat* format = NarrowFloatFormat(to)) {
+    // One rounding, from the exact f64 of the value (as the interpreter).
+    llvm::Value* wide;
+    if (IsFloat(from)) {
+      wide = v->getType()->isDoubleTy() ? v : b_->CreateFPExt(v, b_->getDoubleTy());
+    } else if (from == PRED || !IsSigned(from)) {
+      wide = b_->CreateUIToFP(v, b_->getDoubleTy());
+    } else {
+      wide = b_->CreateSIToFP(v, b_->getDoubleTy());
+    }
+    return EmitDoubleToMinifloat(*b_, wide, *format);
+  }
+  if (IsNarrowInteger(to) && !IsFloat(from)) {
+    // Integer conversions wrap: to the low bits, sign-extended in the byte
+    // for the signed types.
+    llvm::Value* byte = Convert(v, from, IsSigned(from) ? S8 : U8);
+    const int unused = 8 - NarrowIntegerBits(to);
+    if (IsSigned(to)) {
+      return b_->CreateAShr(b_->CreateShl(byte, unused), unused);
+    }
+    return b_->CreateAnd(byte, b_->getInt8(static_cast<uint8_t>(0xFF >> unused)));
+  }
   if (to == PRED) {
     if (IsFloat(from)) {
       return b_->CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
@@ -332,7 +366,7 @@ llvm::Value* ElementalEmitter::Convert(llvm::Value* v, PrimitiveType from, Primi
   }
   if (IsFloat(from)) {
     // Saturating float -> int, NaN -> 0.
-    int bits = static_cast<int>(ByteWidth(to) * 8);
+    int bits = IsNarrowInteger(to) ? NarrowIntegerBits(to) : static_cast<int>(ByteWidth(to) * 8);
     bool is_signed = IsSigned(to);
     double lo = is_signed ? -std::ldexp(1.0, bits - 1) : 0.0;
     double hi = is_signed ? std::ldexp(1.0, bits - 1) : std::ldexp(1.0, bits);
@@ -347,6 +381,9 @@ llvm::Value* ElementalEmitter::Convert(llvm::Value* v, PrimitiveType from, Primi
         is_signed ? llvm::APInt::getSignedMinValue(bits) : llvm::APInt::getMinValue(bits);
     llvm::APInt max_value =
         is_signed ? llvm::APInt::getSignedMaxValue(bits) : llvm::APInt::getMaxValue(bits);
+    const unsigned dst_bits = dst->getIntegerBitWidth();  // a narrow integer's byte
+    min_value = is_signed ? min_value.sext(dst_bits) : min_value.zext(dst_bits);
+    max_value = is_signed ? max_value.sext(dst_bits) : max_value.zext(dst_bits);
     converted = b_->CreateSelect(too_low, llvm::ConstantInt::get(dst, min_value), converted);
     converted = b_->CreateSelect(too_high, llvm::ConstantInt::get(dst, max_value), converted);
     return b_->CreateSelect(is_nan, llvm::ConstantInt::get(dst, 0), converted);

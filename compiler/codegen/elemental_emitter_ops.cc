@@ -24,6 +24,8 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitConstant(const HloInstruction
   llvm::LLVMContext& c = b_->getContext();
   auto element = [&](int64_t i) -> llvm::Constant* {
     llvm::Type* t = ComputeType(type, c);
+    // A narrow type's byte as it is (its code, or its sign-extended value).
+    if (IsNarrowType(type)) return llvm::ConstantInt::get(t, literal.raw()[i]);
     if (IsFloatingPoint(type)) return llvm::ConstantFP::get(t, literal.GetAsDouble(i));
     if (IsComplex(type)) {
       // The (real, imaginary) pair's bytes as one integer (ComputeType).

@@ -253,6 +253,25 @@ bool RearrangesElementsOnly(HloOpcode opcode) {
   }
 }
 
+bool PassesValuesOn(HloOpcode opcode) {
+  if (RearrangesElementsOnly(opcode)) return true;
+  switch (opcode) {
+    case HloOpcode::kParameter:
+    case HloOpcode::kConstant:
+    case HloOpcode::kTuple:
+    case HloOpcode::kGetTupleElement:
+    case HloOpcode::kCopy:
+    case HloOpcode::kWhile:
+    case HloOpcode::kConditional:
+    case HloOpcode::kOptimizationBarrier:
+    case HloOpcode::kAfterAll:
+    case HloOpcode::kAddDependency:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool IsComplexBinaryOpcode(HloOpcode opcode) {
   return opcode == HloOpcode::kAdd || opcode == HloOpcode::kSubtract ||
          opcode == HloOpcode::kMultiply || opcode == HloOpcode::kDivide ||

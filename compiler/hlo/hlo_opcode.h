@@ -166,6 +166,12 @@ bool IsComplexUnaryOpcode(HloOpcode opcode);
 // dynamic-update-slice, concatenate, pad, reverse, gather, select): the
 // same op moves the real and the imaginary parts of a complex value.
 bool RearrangesElementsOnly(HloOpcode opcode);
+// Ops that hand values on without computing on them: those above, and
+// parameter, constant, tuple, get-tuple-element, copy, while, conditional,
+// optimization-barrier, after-all and add-dependency. The expansions of
+// element types no kernel computes on (complex, narrow) leave them as they
+// are.
+bool PassesValuesOn(HloOpcode opcode);
 bool IsComplexBinaryOpcode(HloOpcode opcode);
 // Number of opcodes.
 int HloOpcodeCount();

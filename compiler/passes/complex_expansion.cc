@@ -27,25 +27,10 @@ bool IsComplexArray(const Shape& shape) {
   return shape.IsArray() && IsComplex(shape.element_type());
 }
 
-// Ops that only move values: they stay on the complex type.
+// Ops that only move values stay on the complex type; bitcast-convert
+// reads or writes the (real, imaginary) pairs.
 bool MovesValuesOnly(HloOpcode opcode) {
-  if (RearrangesElementsOnly(opcode)) return true;
-  switch (opcode) {
-    case HloOpcode::kParameter:
-    case HloOpcode::kConstant:
-    case HloOpcode::kTuple:
-    case HloOpcode::kGetTupleElement:
-    case HloOpcode::kCopy:
-    case HloOpcode::kWhile:
-    case HloOpcode::kConditional:
-    case HloOpcode::kOptimizationBarrier:
-    case HloOpcode::kBitcastConvert:
-    case HloOpcode::kAfterAll:
-    case HloOpcode::kAddDependency:
-      return true;
-    default:
-      return false;
-  }
+  return PassesValuesOn(opcode) || opcode == HloOpcode::kBitcastConvert;
 }
 
 bool TouchesComplex(const HloInstruction& h) {

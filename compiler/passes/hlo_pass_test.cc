@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/passes/complex_expansion.h"
 #include "compiler/passes/factorization_expansion.h"
+#include "compiler/passes/narrow_type_expansion.h"
 #include "compiler/passes/test_util.h"
 #include "compiler/verifier/hlo_verifier.h"
 #include "gmock/gmock.h"
@@ -275,6 +276,13 @@ const std::map<std::string, int>& ExpectedFusions() {
       {"gather_scatter/sort_pairs.hlo", 1},
       // The pipeline alone (the compiler expands batch norm, topk and map
       // before it): only the elementwise work around them fuses.
+      // Computations on narrow values widened first (ExpandNarrowTypes):
+      // the converts fuse into their consumers like any elementwise op;
+      // microscaling's six results are kernels of their own.
+      {"narrow_types/fp8_scaled_matmul.hlo", 4},
+      {"narrow_types/int4_weights.hlo", 3},
+      {"narrow_types/microscaling.hlo", 7},
+      {"narrow_types/narrow_loop_state.hlo", 4},
       {"normalization/batch_norm_inference.hlo", 1},
       {"normalization/batch_norm_training.hlo", 0},
       {"normalization/layer_norm.hlo", 2},
@@ -344,12 +352,15 @@ TEST(PipelineCorpusTest, KernelCountsPerModule) {
     SCOPED_TRACE(path);
     auto m = testing_util::ParseFile(path);
     ASSERT_NE(m, nullptr);
-    // The factorizations and complex arithmetic expanded first, as the
-    // compiler does: loops of dots for cholesky and triangular-solve, the
-    // parts of complex values (no-ops elsewhere).
+    // The factorizations, complex arithmetic and narrow types expanded
+    // first, as the compiler does: loops of dots for cholesky and
+    // triangular-solve, the parts of complex values, computations on narrow
+    // values widened (no-ops elsewhere).
     absl::StatusOr<bool> expanded = ExpandFactorizations(m.get());
     ASSERT_TRUE(expanded.ok()) << expanded.status();
     expanded = ExpandComplexArithmetic(m.get());
+    ASSERT_TRUE(expanded.ok()) << expanded.status();
+    expanded = ExpandNarrowTypes(m.get());
     ASSERT_TRUE(expanded.ok()) << expanded.status();
     HloPassPipeline pipeline = DefaultPipeline();
     ASSERT_TRUE(pipeline.Run(m.get()).ok());

@@ -50,10 +50,12 @@ const std::vector<EmissionFlag>& EmissionLedger() {
                        "collective-broadcast"}},
       {.name = "emit_extended_element_types",
        .description = "the element types added to PrimitiveType on 2026-12-03 in artifacts "
-                      "(shapes, LiteralProto c64s/c128s/narrow_ints/narrow_floats): today the "
-                      "complex types c64 and c128, computed on their real and imaginary parts; "
-                      "off, a module with a complex value does not compile; runtimes before "
-                      "its support refuse the enum values",
+                      "(shapes, LiteralProto c64s/c128s/narrow_ints/narrow_floats): the "
+                      "complex types c64 and c128, computed on their real and imaginary parts, "
+                      "and the narrow types (f8*, f4e2m1fn, s4/u4/s2/u2/s1/u1, one byte per "
+                      "element), computed in f32 or 8-bit integers; off, a module with such a "
+                      "value does not compile; runtimes before its support refuse the enum "
+                      "values",
        .runtime_support_since = "2026-12-03",
        .enabled_by_default = false},
   };

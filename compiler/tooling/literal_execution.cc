@@ -154,8 +154,18 @@ Tolerance DefaultTolerance(PrimitiveType type) {
     case BF16:
       return {1e-2, 2e-2};
     default:
-      return {0, 0};
+      break;
   }
+  if (const MinifloatFormat* f = NarrowFloatFormat(type)) {
+    // One step of the format: a value computed in f32 that differs in its
+    // last bits (a sum in another order) may round to the neighbouring
+    // code. The smallest step absolutely, one mantissa step relatively.
+    const int smallest = f->specials == MinifloatFormat::Specials::kExponentOnly
+                             ? -f->bias
+                             : 1 - f->bias - f->mantissa_bits;
+    return {std::ldexp(1.0, smallest), std::ldexp(1.0, -f->mantissa_bits)};
+  }
+  return {0, 0};
 }
 
 namespace {

@@ -74,7 +74,8 @@ struct Tolerance {
 
 // The tolerance used to compare a compiled result with the interpreter's for
 // an element type: bitwise for integers and pred; for floats a bound that
-// covers libm/libdevice differences and summation order.
+// covers libm/libdevice differences and summation order; for the narrow
+// floats (f8*, f4e2m1fn) one step of the format.
 Tolerance DefaultTolerance(PrimitiveType type);
 
 // OK when `actual` matches `expected` (same shape; integers bitwise; floats

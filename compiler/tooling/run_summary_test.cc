@@ -34,6 +34,21 @@ TEST(RunSummaryTest, ToleranceDescription) {
       "s32: bitwise; f32: atol=1e-05 rtol=0.0001");
 }
 
+TEST(RunSummaryTest, NarrowFloatsMatchWithinOneStepOfTheirFormat) {
+  EXPECT_EQ(DescribeDefaultTolerance(Shape(F8E4M3FN, {2})), "f8e4m3fn: atol=0.00195312 rtol=0.125");
+  // e4m3fn: 1.0 (0x38) and its neighbours 1.125 (0x39) and 0.9375 (0x37)
+  // match, 1.25 (two steps) does not; the integers stay bitwise.
+  auto f8 = [](std::vector<uint8_t> codes) {
+    Literal l(Shape(F8E4M3FN, {static_cast<int64_t>(codes.size())}));
+    for (size_t i = 0; i < codes.size(); ++i) l.raw_data()[i] = codes[i];
+    return l;
+  };
+  EXPECT_EQ(CompareWithReference(f8({0x38, 0x38}), f8({0x39, 0x37})).result,
+            ReferenceResult::kMatch);
+  EXPECT_EQ(CompareWithReference(f8({0x38}), f8({0x3a})).result, ReferenceResult::kMismatch);
+  EXPECT_EQ(DescribeDefaultTolerance(Shape(S4, {2})), "s4: bitwise");
+}
+
 TEST(RunSummaryTest, ReferenceMatchWithinTolerance) {
   ReferenceOutcome r = CompareWithReference(F32Vector({1, 2}), F32Vector({1, 2.0000001}));
   EXPECT_EQ(r.result, ReferenceResult::kMatch);

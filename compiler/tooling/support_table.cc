@@ -293,9 +293,6 @@ std::string Why(const absl::Status& status) {
   if (text.find("is an XLA opcode this compiler does not support") != std::string::npos) {
     return "not implemented";
   }
-  if (text.find("does not emit the element types added on 2026-12-03") != std::string::npos) {
-    return "staged rollout: runtimes read it since 2026-12-03; the compiler does not emit it yet";
-  }
   const std::string kFlag = "is behind the emission flag '";
   if (size_t at = text.find(kFlag); at != std::string::npos) {
     size_t from = at + kFlag.size();

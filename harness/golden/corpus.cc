@@ -93,6 +93,14 @@ const std::vector<GoldenTarget>& GoldenTargets() {
        {"complex_types"},
        {"emit_extended_element_types"}},
       {"complex_types_h100", "h100", "cuda", {"complex_types"}, {"emit_extended_element_types"}},
+      // The narrow element types (f8*, f4e2m1fn, sub-byte integers), with
+      // the same flag.
+      {"narrow_types_host",
+       "host-x86-64-v2",
+       "host",
+       {"narrow_types"},
+       {"emit_extended_element_types"}},
+      {"narrow_types_h100", "h100", "cuda", {"narrow_types"}, {"emit_extended_element_types"}},
   };
   return *targets;
 }

@@ -16,6 +16,8 @@ class CollectiveHostGoldenTest : public AotGoldenTest {};
 class CollectiveGpuGoldenTest : public AotGoldenTest {};
 class ComplexHostGoldenTest : public AotGoldenTest {};
 class ComplexGpuGoldenTest : public AotGoldenTest {};
+class NarrowHostGoldenTest : public AotGoldenTest {};
+class NarrowGpuGoldenTest : public AotGoldenTest {};
 
 // clang-format off
 #define AOT_GOLDEN_CASES(X)                                                           \
@@ -49,6 +51,10 @@ class ComplexGpuGoldenTest : public AotGoldenTest {};
 #define AOT_COMPLEX_CASES(X)                                                          \
   X(ComplexArithmetic, "complex_arithmetic") X(Spectrum, "spectrum")                  \
   X(ComplexMatmulReduce, "complex_matmul_reduce") X(ComplexLoopState, "complex_loop_state")
+// The narrow_types suite: the same flag, its own targets.
+#define AOT_NARROW_CASES(X)                                                           \
+  X(Fp8ScaledMatmul, "fp8_scaled_matmul") X(Microscaling, "microscaling")             \
+  X(Int4Weights, "int4_weights") X(NarrowLoopState, "narrow_loop_state")
 // clang-format on
 
 #define AOT_HOST_CASE(name, test) \
@@ -75,6 +81,12 @@ AOT_COLLECTIVE_CASES(AOT_COLLECTIVE_GPU_CASE)
   TEST_P(ComplexGpuGoldenTest, name) { CheckGolden(test); }
 AOT_COMPLEX_CASES(AOT_COMPLEX_HOST_CASE)
 AOT_COMPLEX_CASES(AOT_COMPLEX_GPU_CASE)
+#define AOT_NARROW_HOST_CASE(name, test) \
+  TEST_P(NarrowHostGoldenTest, name) { CheckGolden(test); }
+#define AOT_NARROW_GPU_CASE(name, test) \
+  TEST_P(NarrowGpuGoldenTest, name) { CheckGolden(test); }
+AOT_NARROW_CASES(AOT_NARROW_HOST_CASE)
+AOT_NARROW_CASES(AOT_NARROW_GPU_CASE)
 
 INSTANTIATE_AOT_GOLDEN_TESTS(HostGoldenTest, "host-x86-64-v3");
 INSTANTIATE_AOT_GOLDEN_TESTS(HostV2GoldenTest, "host-x86-64-v2");
@@ -84,6 +96,8 @@ INSTANTIATE_AOT_GOLDEN_TESTS(CollectiveHostGoldenTest, "collective_ops_host_4rep
 INSTANTIATE_AOT_GOLDEN_TESTS(CollectiveGpuGoldenTest, "collective_ops_4gpu_h100");
 INSTANTIATE_AOT_GOLDEN_TESTS(ComplexHostGoldenTest, "complex_types_host");
 INSTANTIATE_AOT_GOLDEN_TESTS(ComplexGpuGoldenTest, "complex_types_h100");
+INSTANTIATE_AOT_GOLDEN_TESTS(NarrowHostGoldenTest, "narrow_types_host");
+INSTANTIATE_AOT_GOLDEN_TESTS(NarrowGpuGoldenTest, "narrow_types_h100");
 
 }  // namespace
 }  // namespace aot

@@ -1,0 +1,185 @@
+#include "compiler/passes/narrow_type_expansion.h"
+
+#include "compiler/passes/test_util.h"
+#include "compiler/tooling/literal_execution.h"
+#include "compiler/tooling/random_literal.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace aot {
+namespace {
+
+using ::testing::HasSubstr;
+using testing_util::EvaluateModule;
+using testing_util::ExpectWellFormed;
+using testing_util::Parse;
+
+// Expands `text`; expects every instruction that still touches a narrow
+// type to be one that hands values on, a convert or a bitcast-convert, and
+// the interpreter's value (on random arguments) unchanged, bit for bit:
+// the interpreter rounds once per instruction, as the expansion does.
+void ExpectExpands(absl::string_view text) {
+  SCOPED_TRACE(text);
+  std::unique_ptr<HloModule> original = Parse(text);
+  ASSERT_NE(original, nullptr);
+  ASSERT_TRUE(VerifyHloModule(*original).ok()) << VerifyHloModule(*original);
+  std::unique_ptr<HloModule> m = Parse(text);
+  absl::StatusOr<bool> changed = ExpandNarrowTypes(m.get());
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_TRUE(*changed);
+  ExpectWellFormed(*m);
+  for (const HloComputation* c : m->computations()) {
+    for (const HloInstruction* h : c->instructions()) {
+      bool narrow = HasNarrowLeaf(h->shape());
+      for (const HloInstruction* op : h->operands()) narrow |= HasNarrowLeaf(op->shape());
+      if (narrow) {
+        EXPECT_TRUE(PassesValuesOn(h->opcode()) || h->opcode() == HloOpcode::kConvert ||
+                    h->opcode() == HloOpcode::kBitcastConvert)
+            << h->ToString();
+      }
+    }
+  }
+  std::vector<Literal> args = RandomArguments(*original, 5);
+  absl::StatusOr<Literal> want = EvaluateModule(*original, args);
+  ASSERT_TRUE(want.ok()) << want.status();
+  absl::StatusOr<Literal> got = EvaluateModule(*m, args);
+  ASSERT_TRUE(got.ok()) << got.status();
+  absl::Status match = CompareLiterals(*want, *got, Tolerance{0, 0});
+  EXPECT_TRUE(match.ok()) << match << "\n" << m->ToString();
+  absl::StatusOr<bool> again = ExpandNarrowTypes(m.get());
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(*again);
+}
+
+TEST(NarrowTypeExpansionTest, FloatArithmeticRunsInF32AndRoundsOncePerInstruction) {
+  ExpectExpands(R"(
+HloModule f8
+ENTRY e {
+  a = f8e4m3fn[16] parameter(0)
+  b = f8e4m3fn[16] parameter(1)
+  m = f8e4m3fn[16] multiply(a, b)
+  s = f8e4m3fn[16] add(m, a)
+  c = pred[16] compare(s, b), direction=GT
+  r = f8e4m3fn[16] select(c, s, b)
+  e2 = f8e5m2[16] convert(r)
+  x = f8e5m2[16] exponential(e2)
+  ROOT t = (f8e4m3fn[16], f8e5m2[16]) tuple(r, x)
+})");
+}
+
+TEST(NarrowTypeExpansionTest, ScaledMatmulAndNarrowIntegers) {
+  ExpectExpands(R"(
+HloModule scaled
+ENTRY e {
+  a = f8e4m3fn[8,16] parameter(0)
+  b = f8e5m2[16,4] parameter(1)
+  d = f32[8,4] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  i = s4[8,4] parameter(2)
+  j = s4[8,4] parameter(3)
+  k = s4[8,4] add(i, j)
+  u = u4[8,4] convert(k)
+  n = s4[8,4] negate(k)
+  io = f4e2m1fn[8,4] iota(), iota_dimension=1
+  ROOT t = (f32[8,4], s4[8,4], u4[8,4], s4[8,4], f4e2m1fn[8,4]) tuple(d, k, u, n, io)
+})");
+}
+
+TEST(NarrowTypeExpansionTest, LoopStateAndValuesThatOnlyMoveStayNarrow) {
+  const char* text = R"(
+HloModule loop
+cond {
+  s = (s32[], f8e4m3fnuz[4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(3)
+  ROOT c = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], f8e4m3fnuz[4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  x = f8e4m3fnuz[4] get-tuple-element(s), index=1
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  h = f8e4m3fnuz[] constant(0.5)
+  hb = f8e4m3fnuz[4] broadcast(h), dimensions={}
+  y = f8e4m3fnuz[4] add(x, hb)
+  r = f8e4m3fnuz[4] reverse(y), dimensions={0}
+  ROOT t = (s32[], f8e4m3fnuz[4]) tuple(j, r)
+}
+ENTRY e {
+  x = f8e4m3fnuz[4] parameter(0)
+  zero = s32[] constant(0)
+  s = (s32[], f8e4m3fnuz[4]) tuple(zero, x)
+  w = (s32[], f8e4m3fnuz[4]) while(s), condition=cond, body=body
+  ROOT r = f8e4m3fnuz[4] get-tuple-element(w), index=1
+})";
+  ExpectExpands(text);
+  std::unique_ptr<HloModule> m = Parse(text);
+  ASSERT_TRUE(ExpandNarrowTypes(m.get()).ok());
+  // The loop still carries the narrow value; only the add computes wider.
+  EXPECT_THAT(m->ToString(), HasSubstr("(s32[], f8e4m3fnuz[4]{0}) while("));
+  EXPECT_THAT(m->ToString(), HasSubstr("f32[4]{0} add("));
+}
+
+TEST(NarrowTypeExpansionTest, RefusesWhatTheInterpreterRefuses) {
+  struct Case {
+    const char* text;
+    const char* message;
+  } cases[] = {
+      {R"(
+HloModule reduce
+add {
+  a = f8e5m2[] parameter(0)
+  b = f8e5m2[] parameter(1)
+  ROOT s = f8e5m2[] add(a, b)
+}
+ENTRY e {
+  x = f8e5m2[8] parameter(0)
+  z = f8e5m2[] constant(0)
+  ROOT r = f8e5m2[] reduce(x, z), dimensions={0}, to_apply=add
+})",
+       "instruction 'r' (reduce) on f8e5m2[]: an op with a called computation over the narrow "
+       "element types"},
+      {R"(
+HloModule pack
+ENTRY e {
+  x = s4[8,2] parameter(0)
+  ROOT r = s8[8] bitcast-convert(x)
+})",
+       "instruction 'r' (bitcast-convert) on s8[8]: bitcast-convert from or to a type narrower "
+       "than a byte"},
+      {R"(
+HloModule shift
+ENTRY e {
+  x = u4[8] parameter(0)
+  ROOT r = u4[8] shift-right-logical(x, x)
+})",
+       "a bit-level op on an integer narrower than a byte"},
+  };
+  for (const Case& c : cases) {
+    std::unique_ptr<HloModule> m = Parse(c.text);
+    ASSERT_NE(m, nullptr) << c.text;
+    absl::StatusOr<bool> changed = ExpandNarrowTypes(m.get());
+    ASSERT_FALSE(changed.ok()) << c.text;
+    EXPECT_EQ(changed.status().code(), absl::StatusCode::kUnimplemented);
+    EXPECT_THAT(std::string(changed.status().message()), HasSubstr(c.message));
+  }
+}
+
+TEST(NarrowTypeExpansionTest, ModulesWithoutNarrowTypesAreLeftAlone) {
+  std::unique_ptr<HloModule> m = Parse(R"(
+HloModule plain
+ENTRY e {
+  a = f32[4] parameter(0)
+  b = bf16[4] convert(a)
+  ROOT r = bf16[4] multiply(b, b)
+})");
+  ASSERT_NE(m, nullptr);
+  const std::string before = m->ToString();
+  absl::StatusOr<bool> changed = ExpandNarrowTypes(m.get());
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_FALSE(*changed);
+  EXPECT_EQ(m->ToString(), before);
+}
+
+}  // namespace
+}  // namespace aot
