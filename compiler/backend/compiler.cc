@@ -20,6 +20,7 @@
 #include "compiler/passes/factorization_expansion.h"
 #include "compiler/passes/hlo_pass.h"
 #include "compiler/passes/narrow_type_expansion.h"
+#include "compiler/passes/rng_expansion.h"
 #include "compiler/passes/static_lowering.h"
 #include "compiler/rollout/emission_ledger.h"
 #include "compiler/verifier/hlo_verifier.h"
@@ -78,6 +79,7 @@ absl::StatusOr<std::unique_ptr<HloModule>> OptimizeHlo(const HloModule& module,
   AOT_RETURN_IF_ERROR(InlineCalls(optimized.get()));
   AOT_RETURN_IF_ERROR(ExpandCompositeOpcodes(optimized.get()).status());
   AOT_RETURN_IF_ERROR(ExpandFactorizations(optimized.get()).status());
+  AOT_RETURN_IF_ERROR(ExpandRngBitGenerators(optimized.get()).status());
   AOT_RETURN_IF_ERROR(ExpandComplexArithmetic(optimized.get()).status());
   AOT_RETURN_IF_ERROR(ExpandNarrowTypes(optimized.get()).status());
   PipelineOptions pipeline_options;

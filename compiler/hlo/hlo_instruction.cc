@@ -395,6 +395,13 @@ absl::StatusOr<TriangularSolveAttributes> ReadTriangularSolveAttributes(
   return a;
 }
 
+absl::StatusOr<RngAlgorithm> ReadRngAlgorithm(const HloInstruction& rng) {
+  constexpr absl::string_view kAlgorithms[] = {"rng_default", "rng_three_fry", "rng_philox"};
+  AOT_ASSIGN_OR_RETURN(std::string name,
+                       EnumAttribute(rng, "algorithm", kAlgorithms, "rng_default"));
+  return name == "rng_three_fry" ? RngAlgorithm::kThreefry : RngAlgorithm::kPhilox;
+}
+
 std::string HloInstruction::AttributesToString() const {
   std::vector<std::string> a;
   const HloAttributes& at = attrs_;

@@ -204,6 +204,11 @@ struct TriangularSolveAttributes {
 };
 absl::StatusOr<TriangularSolveAttributes> ReadTriangularSolveAttributes(
     const HloInstruction& solve);
+// rng-bit-generator's algorithm (algorithm=rng_default, rng_three_fry or
+// rng_philox; XLA's default where absent). The default is Philox, as on
+// XLA's CPU and GPU back ends.
+enum class RngAlgorithm { kPhilox, kThreefry };
+absl::StatusOr<RngAlgorithm> ReadRngAlgorithm(const HloInstruction& rng);
 
 // "{0,1}" style list.
 std::string DimsToString(const std::vector<int64_t>& dims);

@@ -442,6 +442,8 @@ class HloEvaluator::Impl : public ComputationCaller {
         return EvalCholesky(instr, *ops[0]);
       case HloOpcode::kTriangularSolve:
         return EvalTriangularSolve(instr, *ops[0], *ops[1]);
+      case HloOpcode::kRngBitGenerator:
+        return EvalRngBitGenerator(instr, *ops[0]);
       case HloOpcode::kConvolution:
         return EvalConvolution(instr, *ops[0], *ops[1]);
       case HloOpcode::kTuple: {

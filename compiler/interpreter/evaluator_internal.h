@@ -831,6 +831,19 @@ absl::StatusOr<Literal> EvalCholesky(const HloInstruction& instr, const Literal&
 absl::StatusOr<Literal> EvalTriangularSolve(const HloInstruction& instr, const Literal& a,
                                             const Literal& b);
 
+// random_ops.cc: rng-bit-generator. Its stream of 32-bit words: word w
+// is lane w % L of block w / L, L = 4 for Philox-4x32 (the default) and 2
+// for Threefry-2x32; block b is the generator applied to the counter
+// state[1] + b (mod 2^64; Philox's counter takes state[2], or 0, as its
+// high 64 bits) with the key state[0], each 64-bit value split low half
+// first. A value of 8 to 32 bits is the low bits of one word, a 64-bit
+// value two words, low first, in row-major order; the next state is the
+// state with state[1] advanced by the blocks used.
+std::vector<uint32_t> RngBitGeneratorWords(RngAlgorithm algorithm,
+                                           const std::vector<uint64_t>& state, int64_t words,
+                                           std::vector<uint64_t>* next_state);
+absl::StatusOr<Literal> EvalRngBitGenerator(const HloInstruction& instr, const Literal& state);
+
 // linalg_ops.cc
 absl::StatusOr<Literal> EvalDot(const HloInstruction& instr, const Literal& lhs,
                                 const Literal& rhs);

@@ -9,6 +9,7 @@
 #include "compiler/passes/complex_expansion.h"
 #include "compiler/passes/factorization_expansion.h"
 #include "compiler/passes/narrow_type_expansion.h"
+#include "compiler/passes/rng_expansion.h"
 #include "compiler/passes/test_util.h"
 #include "compiler/verifier/hlo_verifier.h"
 #include "gmock/gmock.h"
@@ -261,6 +262,10 @@ const std::map<std::string, int>& ExpectedFusions() {
       {"elementwise/add_mul.hlo", 1},
       {"elementwise/compare_select.hlo", 1},
       {"elementwise/donated_accumulate.hlo", 1},
+      // The two generators' bits and the dropout and uniform kernels after
+      // them; the scalar state and key words, shared, are kernels of their
+      // own (slices with several consumers are not duplicated).
+      {"elementwise/dropout_rng.hlo", 13},
       {"elementwise/integer_ops.hlo", 4},
       {"elementwise/transcendental.hlo", 4},
       {"gather_scatter/embedding_lookup.hlo", 0},
@@ -352,11 +357,14 @@ TEST(PipelineCorpusTest, KernelCountsPerModule) {
     SCOPED_TRACE(path);
     auto m = testing_util::ParseFile(path);
     ASSERT_NE(m, nullptr);
-    // The factorizations, complex arithmetic and narrow types expanded
-    // first, as the compiler does: loops of dots for cholesky and
-    // triangular-solve, the parts of complex values, computations on narrow
-    // values widened (no-ops elsewhere).
+    // The factorizations, rng-bit-generators, complex arithmetic and narrow
+    // types expanded first, as the compiler does: loops of dots for
+    // cholesky and triangular-solve, the generators' rounds, the parts of
+    // complex values, computations on narrow values widened (no-ops
+    // elsewhere).
     absl::StatusOr<bool> expanded = ExpandFactorizations(m.get());
+    ASSERT_TRUE(expanded.ok()) << expanded.status();
+    expanded = ExpandRngBitGenerators(m.get());
     ASSERT_TRUE(expanded.ok()) << expanded.status();
     expanded = ExpandComplexArithmetic(m.get());
     ASSERT_TRUE(expanded.ok()) << expanded.status();

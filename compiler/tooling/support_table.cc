@@ -144,6 +144,9 @@ const std::map<std::string, std::string>& SpecialProbes() {
        "a = f32[4,4] parameter(0)\n b = f32[4,3] parameter(1)\n"
        " ROOT r = f32[4,3] triangular-solve(a, b), left_side=true, lower=true, "
        "unit_diagonal=true, transpose_a=NO_TRANSPOSE"},
+      {"rng-bit-generator",
+       "s = u64[2] parameter(0)\n"
+       " ROOT r = (u64[2], u32[4,4]) rng-bit-generator(s), algorithm=rng_philox"},
       {"topk",
        "p = f32[2,6] parameter(0)\n ROOT r = (f32[2,3], s32[2,3]) topk(p), k=3, largest=true"},
       {"batch-norm-training",

@@ -35,7 +35,7 @@ TEST(SupportTableTest, ProbesTellSupportedFromMissing) {
   EXPECT_FALSE(infeed->parse || infeed->interpret || infeed->host || infeed->cuda);
   EXPECT_EQ(infeed->note,
             "opcode 'infeed' is not supported by this runtime (no host transfer queue)");
-  const SupportRow* rng = Find(opcodes, "rng-bit-generator");
+  const SupportRow* rng = Find(opcodes, "rng-get-and-update-state");
   ASSERT_NE(rng, nullptr);
   EXPECT_FALSE(rng->parse || rng->interpret || rng->host || rng->cuda);
   EXPECT_EQ(rng->note, "not implemented");
@@ -53,8 +53,9 @@ TEST(SupportTableTest, ProbesTellSupportedFromMissing) {
         << name;
   }
   // Lowered or expanded before emission: supported end to end.
-  for (const char* name : {"async-done", "copy-start", "after-all", "map", "topk",
-                           "batch-norm-grad", "cholesky", "triangular-solve"}) {
+  for (const char* name :
+       {"async-done", "copy-start", "after-all", "map", "topk", "batch-norm-grad", "cholesky",
+        "triangular-solve", "rng-bit-generator"}) {
     const SupportRow* row = Find(opcodes, name);
     ASSERT_NE(row, nullptr) << name;
     EXPECT_TRUE(row->parse && row->interpret && row->host) << name << ": " << row->note;

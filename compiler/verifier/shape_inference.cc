@@ -303,6 +303,8 @@ class Inferrer {
         return Fft();
       case HloOpcode::kCholesky:
         return Cholesky();
+      case HloOpcode::kRngBitGenerator:
+        return RngBitGenerator();
       case HloOpcode::kTriangularSolve:
         return TriangularSolve();
       case HloOpcode::kCompare:
@@ -820,6 +822,35 @@ class Inferrer {
       dims.back() = length.back();
     }
     return Shape(out, dims);
+  }
+
+  // rng-bit-generator(state), algorithm=: (the next state, random bits).
+  // The state is u64[2] (Threefry) or u64[2] / u64[3] (Philox, the
+  // default); the bits, declared, an array of 8- to 64-bit integers.
+  absl::StatusOr<Shape> RngBitGenerator() const {
+    AOT_RETURN_IF_ERROR(ExpectArray(0));
+    absl::StatusOr<RngAlgorithm> algorithm = ReadRngAlgorithm(hlo_);
+    if (!algorithm.ok()) return Invalid(algorithm.status().message());
+    const Shape& state = Op(0);
+    const bool philox = *algorithm == RngAlgorithm::kPhilox;
+    if (state.element_type() != U64 || state.rank() != 1 ||
+        !(state.dimensions(0) == 2 || (philox && state.dimensions(0) == 3))) {
+      return Invalid("the state is ", Str(state), "; ", philox ? "Philox" : "Threefry",
+                     " takes u64[2]", philox ? " or u64[3]" : "");
+    }
+    const Shape& declared = hlo_.shape();
+    if (!declared.IsTuple() || declared.tuple_shapes().size() != 2 ||
+        !declared.tuple_shapes(0).Compatible(state)) {
+      return Invalid("the result is ", Str(declared), "; expected (", Str(state),
+                     ", an integer array)");
+    }
+    const Shape& bits = declared.tuple_shapes(1);
+    if (!bits.IsArray() || !IsInteger(bits.element_type()) ||
+        IsNarrowInteger(bits.element_type())) {
+      return Invalid("the random values are ", Str(bits),
+                     "; expected an array of 8-, 16-, 32- or 64-bit integers");
+    }
+    return Declared();
   }
 
   // cholesky(a), lower=: a batch of square matrices in the two minor

@@ -1947,6 +1947,35 @@ TEST(ShapeInferenceTest, ComplexErrorsAreNamed) {
                         {"instruction 'd' (dot)", "complex operands"}));
 }
 
+TEST(ShapeInferenceTest, RngBitGeneratorStatesAndValues) {
+  EXPECT_TRUE(Infers(Module(R"(
+  s = u64[3] parameter(0)
+  ROOT r = (u64[3], s16[4,5]) rng-bit-generator(s), algorithm=rng_philox)"),
+                     "r", "(u64[3], s16[4,5])"));
+  EXPECT_TRUE(FailsWith(
+      Module(R"(
+  s = u64[3] parameter(0)
+  ROOT r = (u64[3], u32[4]) rng-bit-generator(s), algorithm=rng_three_fry)"),
+      {"instruction 'r' (rng-bit-generator)", "the state is u64[3]; Threefry takes u64[2]"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  s = u32[2] parameter(0)
+  ROOT r = (u32[2], u32[4]) rng-bit-generator(s))"),
+                        {"the state is u32[2]; Philox takes u64[2] or u64[3]"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  s = u64[2] parameter(0)
+  ROOT r = (u64[2], f32[4]) rng-bit-generator(s))"),
+                        {"the random values are f32[4]; expected an array of 8-, 16-, 32- or "
+                         "64-bit integers"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  s = u64[2] parameter(0)
+  ROOT r = u32[4] rng-bit-generator(s))"),
+                        {"the result is u32[4]; expected (u64[2], an integer array)"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  s = u64[2] parameter(0)
+  ROOT r = (u64[2], u32[4]) rng-bit-generator(s), algorithm=rng_mersenne)"),
+                        {"rng_default, rng_three_fry, rng_philox"}));
+}
+
 TEST(ShapeInferenceTest, FactorizationShapesAndErrors) {
   EXPECT_TRUE(Infers(Module(R"(
   a = f32[3,4,4] parameter(0)

@@ -1,0 +1,73 @@
+// rng-bit-generator of the HLO evaluator: the words of the counter-based
+// generators (support/counter_rng.h) laid out as RngBitGeneratorWords
+// describes; ExpandRngBitGenerator builds the same stream from HLO ops.
+
+#include <cstring>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/interpreter/evaluator_internal.h"
+#include "support/counter_rng.h"
+#include "support/status_macros.h"
+
+namespace aot {
+namespace interpreter_internal {
+
+std::vector<uint32_t> RngBitGeneratorWords(RngAlgorithm algorithm,
+                                           const std::vector<uint64_t>& state, int64_t words,
+                                           std::vector<uint64_t>* next_state) {
+  const int64_t lanes = algorithm == RngAlgorithm::kPhilox ? 4 : 2;
+  const int64_t blocks = (words + lanes - 1) / lanes;
+  const std::array<uint32_t, 2> key = {static_cast<uint32_t>(state[0]),
+                                       static_cast<uint32_t>(state[0] >> 32)};
+  const uint64_t high = state.size() > 2 ? state[2] : 0;
+  std::vector<uint32_t> out;
+  out.reserve(static_cast<size_t>(blocks * lanes));
+  for (int64_t b = 0; b < blocks; ++b) {
+    const uint64_t counter = state[1] + static_cast<uint64_t>(b);
+    const uint32_t c0 = static_cast<uint32_t>(counter), c1 = static_cast<uint32_t>(counter >> 32);
+    if (algorithm == RngAlgorithm::kPhilox) {
+      for (uint32_t w : Philox4x32(
+               {c0, c1, static_cast<uint32_t>(high), static_cast<uint32_t>(high >> 32)}, key)) {
+        out.push_back(w);
+      }
+    } else {
+      for (uint32_t w : Threefry2x32({c0, c1}, key)) out.push_back(w);
+    }
+  }
+  out.resize(static_cast<size_t>(words));
+  *next_state = state;
+  (*next_state)[1] = state[1] + static_cast<uint64_t>(blocks);
+  return out;
+}
+
+absl::StatusOr<Literal> EvalRngBitGenerator(const HloInstruction& instr, const Literal& state) {
+  AOT_ASSIGN_OR_RETURN(RngAlgorithm algorithm, ReadRngAlgorithm(instr));
+  const Shape& bits_shape = instr.shape().tuple_shapes(1);
+  std::vector<uint64_t> words_of_state;
+  for (int64_t i = 0; i < state.element_count(); ++i) {
+    words_of_state.push_back(state.GetAsUint64(i));
+  }
+  const int64_t width = ByteWidth(bits_shape.element_type());
+  const int64_t per_value = width == 8 ? 2 : 1;
+  const int64_t n = bits_shape.ElementCount();
+  std::vector<uint64_t> next;
+  const std::vector<uint32_t> words =
+      RngBitGeneratorWords(algorithm, words_of_state, n * per_value, &next);
+  Literal bits(Shape(bits_shape.element_type(), bits_shape.dimensions()));
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t v = words[static_cast<size_t>(i * per_value)];
+    if (per_value == 2) v |= uint64_t{words[static_cast<size_t>(i * per_value + 1)]} << 32;
+    std::memcpy(bits.raw_data() + i * width, &v, static_cast<size_t>(width));  // little-endian
+  }
+  Literal next_state(Shape(U64, state.shape().dimensions()));
+  for (size_t i = 0; i < next.size(); ++i)
+    next_state.SetFromUint64(static_cast<int64_t>(i), next[i]);
+  std::vector<Literal> elements;
+  elements.push_back(std::move(next_state));
+  elements.push_back(std::move(bits));
+  return Literal::Tuple(std::move(elements));
+}
+
+}  // namespace interpreter_internal
+}  // namespace aot
