@@ -122,6 +122,7 @@ namespace aot {
   X(kSlice, "slice", 1, O)                                     \
   X(kSort, "sort", -1, O)                                      \
   X(kSqrt, "sqrt", 1, U)                                       \
+  X(kStochasticConvert, "stochastic-convert", 2, O)            \
   X(kSubtract, "subtract", 2, B)                               \
   X(kTan, "tan", 1, U)                                         \
   X(kTanh, "tanh", 1, U)                                       \

@@ -444,6 +444,8 @@ class HloEvaluator::Impl : public ComputationCaller {
         return EvalTriangularSolve(instr, *ops[0], *ops[1]);
       case HloOpcode::kRngBitGenerator:
         return EvalRngBitGenerator(instr, *ops[0]);
+      case HloOpcode::kStochasticConvert:
+        return EvalStochasticConvert(instr, *ops[0], *ops[1]);
       case HloOpcode::kConvolution:
         return EvalConvolution(instr, *ops[0], *ops[1]);
       case HloOpcode::kTuple: {

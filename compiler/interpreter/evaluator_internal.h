@@ -843,6 +843,12 @@ std::vector<uint32_t> RngBitGeneratorWords(RngAlgorithm algorithm,
                                            const std::vector<uint64_t>& state, int64_t words,
                                            std::vector<uint64_t>* next_state);
 absl::StatusOr<Literal> EvalRngBitGenerator(const HloInstruction& instr, const Literal& state);
+// stochastic-convert(x, random) to a signed integer, as XLA decomposes
+// it: |x| = w + f; w + 1 where random < f * 2^bits(random) (truncated to
+// an integer), else w; negated for negative x; x at or beyond the result's
+// range (as x's type holds the bounds) gives its minimum or maximum.
+absl::StatusOr<Literal> EvalStochasticConvert(const HloInstruction& instr, const Literal& x,
+                                              const Literal& random);
 
 // linalg_ops.cc
 absl::StatusOr<Literal> EvalDot(const HloInstruction& instr, const Literal& lhs,

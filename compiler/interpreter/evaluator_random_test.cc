@@ -67,6 +67,24 @@ ENTRY main {
   EXPECT_EQ(Words(r.tuple_element(0)), (std::vector<uint64_t>{0x1234, 42}));
 }
 
+TEST(StochasticConvertTest, RoundsUpWhereTheRandomBitsAreBelowTheFraction) {
+  const std::string hlo = Hlo(R"(
+ENTRY main {
+  x = f32[9] parameter(0)
+  r = u32[9] parameter(1)
+  ROOT s = s8[9] stochastic-convert(x, r)
+})");
+  // 2.25: the fraction 0.25 is 2^30 of 2^32. Up below it, down at it.
+  Literal x = L("f32[9]", {2.25, 2.25, -2.25, -2.25, 126.5, 127.5, -129, 1e10, std::nan("")});
+  Literal r(Shape(U32, {9}));
+  const uint64_t bits[9] = {(1u << 30) - 1, 1u << 30, 0, 0xffffffffu, 0, 0, 0, 0, 0};
+  for (int i = 0; i < 9; ++i) r.SetFromUint64(i, bits[i]);
+  Literal s = RunHlo(hlo, {x, r});
+  std::vector<int64_t> got;
+  for (int i = 0; i < 9; ++i) got.push_back(s.GetAsInt64(i));
+  EXPECT_EQ(got, (std::vector<int64_t>{3, 2, -3, -2, 127, 127, -128, 127, 0}));
+}
+
 }  // namespace
 }  // namespace interpreter_test
 }  // namespace aot

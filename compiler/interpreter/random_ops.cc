@@ -1,8 +1,11 @@
 // rng-bit-generator of the HLO evaluator: the words of the counter-based
 // generators (support/counter_rng.h) laid out as RngBitGeneratorWords
 // describes; ExpandRngBitGenerator builds the same stream from HLO ops.
+// And stochastic-convert, which rounds with random bits it is given.
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -67,6 +70,62 @@ absl::StatusOr<Literal> EvalRngBitGenerator(const HloInstruction& instr, const L
   elements.push_back(std::move(next_state));
   elements.push_back(std::move(bits));
   return Literal::Tuple(std::move(elements));
+}
+
+namespace {
+
+// `value` as the nearest value of `type` (a float type), as a constant of
+// that type holds it.
+double RoundTo(PrimitiveType type, double value) {
+  Literal scalar(Shape::Scalar(type));
+  scalar.SetFromDouble(0, value);
+  return scalar.GetAsDouble(0);
+}
+
+// convert's float -> unsigned integer of `bits` bits: truncation, NaN 0,
+// saturating.
+uint64_t ToUnsigned(double v, int bits) {
+  if (std::isnan(v) || v <= 0) return 0;
+  const double limit = std::ldexp(1.0, bits);
+  if (v >= limit) return bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  return static_cast<uint64_t>(v);
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvalStochasticConvert(const HloInstruction& instr, const Literal& x,
+                                              const Literal& random) {
+  const PrimitiveType type = x.shape().element_type();
+  const PrimitiveType out_type = instr.shape().element_type();
+  const int random_bits = static_cast<int>(8 * ByteWidth(random.shape().element_type()));
+  const int out_bits = static_cast<int>(8 * ByteWidth(out_type));
+  const double lowest = -std::ldexp(1.0, out_bits - 1);
+  const double highest = std::ldexp(1.0, out_bits - 1) - 1;
+  const int64_t lowest_int = std::numeric_limits<int64_t>::min() >> (64 - out_bits);
+  const int64_t highest_int = std::numeric_limits<int64_t>::max() >> (64 - out_bits);
+  // The bounds as the operand's type holds them (2^31 - 1 is 2^31 in f32).
+  const double at_or_below = RoundTo(type, lowest), at_or_above = RoundTo(type, highest);
+  Literal out(Shape(out_type, x.shape().dimensions()));
+  for (int64_t i = 0; i < x.element_count(); ++i) {
+    const double v = x.GetAsDouble(i);
+    // |v| = whole + fraction, both exact; the fraction scaled to the random
+    // operand's range and truncated, compared with the random bits.
+    const double a = std::fabs(v);
+    const double whole = std::floor(a);
+    const double scaled = std::ldexp(a - whole, random_bits);
+    const bool up = random.GetAsUint64(i) < ToUnsigned(scaled, random_bits);
+    // The whole part converted as convert does (saturating, NaN 0), plus
+    // one when rounding up, wrapping in the result's width.
+    int64_t r = std::isnan(whole)  ? 0
+                : whole >= highest ? highest_int
+                                   : static_cast<int64_t>(whole);
+    if (up) r = r == highest_int ? lowest_int : r + 1;
+    if (v < 0) r = r == lowest_int ? lowest_int : -r;
+    if (v <= at_or_below) r = lowest_int;
+    if (v >= at_or_above) r = highest_int;
+    out.SetFromInt64(i, r);
+  }
+  return out;
 }
 
 }  // namespace interpreter_internal

@@ -1,5 +1,7 @@
 #include "compiler/passes/composite_expansion.h"
 
+#include <cmath>
+#include <limits>
 #include <memory>
 #include <string>
 #include <utility>
@@ -184,6 +186,55 @@ absl::StatusOr<HloInstruction*> ExpandBatchNorm(HloInstruction* bn, InstructionB
   return b.Tuple(std::move(outputs));
 }
 
+// stochastic-convert(x, random) -> XLA's decomposition: the whole part of
+// |x|, plus one where random is below the fraction scaled to random's
+// range, negated for negative x, clamped at the result's bounds (as x's
+// type holds them). f16 scales in f32 (2^16 is beyond f16).
+absl::StatusOr<HloInstruction*> ExpandStochasticConvert(HloInstruction* sc, InstructionBuilder& b) {
+  HloInstruction* x = sc->operand(0);
+  HloInstruction* random = sc->operand(1);
+  const PrimitiveType type = x->shape().element_type();
+  const PrimitiveType random_type = random->shape().element_type();
+  const PrimitiveType out = sc->shape().element_type();
+  const std::vector<int64_t>& dims = x->shape().dimensions();
+  const int out_bits = static_cast<int>(8 * ByteWidth(out));
+  auto splat_int = [&](int64_t value) {
+    Literal scalar(Shape::Scalar(out));
+    scalar.SetFromInt64(0, value);
+    HloInstruction* c = b.Constant(std::move(scalar));
+    return b.Broadcast(c, Shape(out, dims), {});
+  };
+  HloInstruction* a = b.Unary(HloOpcode::kAbs, x);
+  HloInstruction* whole = b.Unary(HloOpcode::kFloor, a);
+  HloInstruction* fraction = b.Binary(HloOpcode::kSubtract, a, whole);
+  const PrimitiveType scale_type = type == F16 ? F32 : type;
+  HloInstruction* wide_fraction = b.Convert(fraction, scale_type);
+  HloInstruction* range =
+      b.Splat(scale_type, std::ldexp(1.0, static_cast<int>(8 * ByteWidth(random_type))), dims);
+  HloInstruction* scaled = b.Binary(HloOpcode::kMultiply, wide_fraction, range);
+  HloInstruction* fixed = b.Convert(scaled, random_type);
+  HloInstruction* up = b.Compare(random, fixed, ComparisonDirection::kLt);
+  HloInstruction* truncated = b.Convert(whole, out);
+  HloInstruction* one = splat_int(1);
+  HloInstruction* bumped = b.Binary(HloOpcode::kAdd, truncated, one);
+  HloInstruction* magnitude = b.Select(up, bumped, truncated);
+  HloInstruction* zero = b.Splat(type, 0, dims);
+  HloInstruction* negative = b.Compare(x, zero, ComparisonDirection::kLt);
+  HloInstruction* negated = b.Unary(HloOpcode::kNegate, magnitude);
+  HloInstruction* signed_value = b.Select(negative, negated, magnitude);
+  const int64_t lowest = std::numeric_limits<int64_t>::min() >> (64 - out_bits);
+  const int64_t highest = std::numeric_limits<int64_t>::max() >> (64 - out_bits);
+  HloInstruction* low_bound = b.Splat(type, static_cast<double>(lowest), dims);
+  HloInstruction* at_low = b.Compare(x, low_bound, ComparisonDirection::kLe);
+  HloInstruction* lowest_value = splat_int(lowest);
+  HloInstruction* low_clamped = b.Select(at_low, lowest_value, signed_value);
+  HloInstruction* high_bound = b.Splat(type, static_cast<double>(highest), dims);
+  HloInstruction* at_high = b.Compare(x, high_bound, ComparisonDirection::kGe);
+  HloInstruction* highest_value = splat_int(highest);
+  HloInstruction* clamped = b.Select(at_high, highest_value, low_clamped);
+  return b.WithLayoutOf(clamped, sc->shape());
+}
+
 }  // namespace
 
 absl::StatusOr<bool> ExpandCompositeOpcodes(HloModule* module) {
@@ -204,6 +255,9 @@ absl::StatusOr<bool> ExpandCompositeOpcodes(HloModule* module) {
         case HloOpcode::kBatchNormInference:
         case HloOpcode::kBatchNormGrad:
           replacement = ExpandBatchNorm(h, b, module);
+          break;
+        case HloOpcode::kStochasticConvert:
+          replacement = ExpandStochasticConvert(h, b);
           break;
         default:
           continue;

@@ -16,6 +16,8 @@ namespace aot {
 //    dimension (floats in total order), sliced to k;
 //  - batch-norm-inference, -training and -grad -> their formulas with
 //    per-feature reductions (f16/bf16 computed in f32 and rounded once).
+//  - stochastic-convert(x, random) -> XLA's decomposition into floor,
+//    compare with the scaled fraction, select, negate and clamps.
 // Runs before the pass pipeline, always. Returns whether anything changed.
 absl::StatusOr<bool> ExpandCompositeOpcodes(HloModule* module);
 

@@ -1,5 +1,10 @@
 #include "compiler/passes/composite_expansion.h"
 
+#include <cmath>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/hlo/hlo_parser.h"
 #include "compiler/passes/test_util.h"
 #include "compiler/tooling/literal_execution.h"
 #include "compiler/tooling/random_literal.h"
@@ -200,6 +205,35 @@ ENTRY e {
   ROOT t = (bf16[8,3], bf16[3], bf16[3]) batch-norm-training(x, scale, offset), epsilon=0.001, feature_index=1
 })",
                   HloOpcode::kBatchNormTraining, {1e-2, 2e-2});
+}
+
+// stochastic-convert over each operand type and result width, on values
+// that reach every branch: fractions both ways, negatives, the bounds as
+// the operand's type holds them, beyond them, infinities, NaN.
+TEST(CompositeExpansionTest, StochasticConvertMatchesTheInterpreterBitForBit) {
+  struct Case {
+    const char* type;
+    const char* random;
+    const char* out;
+  } cases[] = {{"f32", "u32", "s32"}, {"f32", "u32", "s8"},  {"f16", "u16", "s16"},
+               {"bf16", "u16", "s8"}, {"f64", "u64", "s64"}, {"f64", "u64", "s32"}};
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<double> values = {0.0,   -0.0,   0.5,  -0.5,  2.25,    -2.25,    126.75,
+                                127.5, -128.5, 1e3,  -1e3,  32767.5, -32768.7, 2147483520.0,
+                                3e9,   -3e9,   1e19, -1e19, inf,     -inf,     std::nan("")};
+  for (int i = 0; i < 43; ++i) values.push_back((i - 21) * 0.37);
+  const int64_t n = static_cast<int64_t>(values.size());
+  for (const Case& c : cases) {
+    const std::string text = absl::StrCat(
+        "HloModule sc\nENTRY e {\n  x = ", c.type, "[", n, "] parameter(0)\n  r = ", c.random, "[",
+        n, "] parameter(1)\n  ROOT s = ", c.out, "[", n, "] stochastic-convert(x, r)\n}\n");
+    std::vector<Literal> args;
+    args.push_back(Literal::FromDoubles(*ParseShape(absl::StrCat(c.type, "[", n, "]")), values));
+    std::unique_ptr<HloModule> m = Parse(text);
+    ASSERT_NE(m, nullptr) << text;
+    args.push_back(RandomArguments(*m, 9)[1]);
+    ExpectExpandsTo(text, HloOpcode::kStochasticConvert, Tolerance{0, 0}, std::move(args));
+  }
 }
 
 }  // namespace

@@ -267,6 +267,7 @@ const std::map<std::string, int>& ExpectedFusions() {
       // own (slices with several consumers are not duplicated).
       {"elementwise/dropout_rng.hlo", 13},
       {"elementwise/integer_ops.hlo", 4},
+      {"elementwise/stochastic_quantize.hlo", 8},
       {"elementwise/transcendental.hlo", 4},
       {"gather_scatter/embedding_lookup.hlo", 0},
       {"gather_scatter/gather_2d_windows.hlo", 0},

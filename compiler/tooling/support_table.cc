@@ -144,6 +144,9 @@ const std::map<std::string, std::string>& SpecialProbes() {
        "a = f32[4,4] parameter(0)\n b = f32[4,3] parameter(1)\n"
        " ROOT r = f32[4,3] triangular-solve(a, b), left_side=true, lower=true, "
        "unit_diagonal=true, transpose_a=NO_TRANSPOSE"},
+      {"stochastic-convert",
+       "x = f32[4] parameter(0)\n b = u32[4] parameter(1)\n"
+       " ROOT r = s32[4] stochastic-convert(x, b)"},
       {"rng-bit-generator",
        "s = u64[2] parameter(0)\n"
        " ROOT r = (u64[2], u32[4,4]) rng-bit-generator(s), algorithm=rng_philox"},

@@ -305,6 +305,8 @@ class Inferrer {
         return Cholesky();
       case HloOpcode::kRngBitGenerator:
         return RngBitGenerator();
+      case HloOpcode::kStochasticConvert:
+        return StochasticConvert();
       case HloOpcode::kTriangularSolve:
         return TriangularSolve();
       case HloOpcode::kCompare:
@@ -851,6 +853,31 @@ class Inferrer {
                      "; expected an array of 8-, 16-, 32- or 64-bit integers");
     }
     return Declared();
+  }
+
+  // stochastic-convert(x, random): x (f16, bf16, f32 or f64) to the
+  // declared signed integer type, rounding up where random (unsigned, of
+  // x's width and dimensions) is below the fraction scaled to its range.
+  absl::StatusOr<Shape> StochasticConvert() const {
+    AOT_RETURN_IF_ERROR(ExpectAllArrays());
+    const Shape& x = Op(0);
+    const Shape& random = Op(1);
+    const PrimitiveType t = x.element_type();
+    if (!IsFloatingPoint(t) || IsNarrowFloat(t)) {
+      return Invalid("the operand is ", Str(x), "; expected f16, bf16, f32 or f64");
+    }
+    if (!IsUnsignedInteger(random.element_type()) ||
+        ByteWidth(random.element_type()) != ByteWidth(t) || random.dimensions() != x.dimensions()) {
+      return Invalid("the random operand is ", Str(random), "; expected an unsigned integer of ",
+                     8 * ByteWidth(t), " bits with the dimensions of ", Str(x));
+    }
+    const PrimitiveType out =
+        hlo_.shape().IsArray() ? hlo_.shape().element_type() : PRIMITIVE_TYPE_INVALID;
+    if (!IsSignedInteger(out) || IsNarrowInteger(out)) {
+      return Invalid("the result is ", Str(hlo_.shape()),
+                     "; expected s8, s16, s32 or s64 (XLA converts to signed integers only)");
+    }
+    return Shape(out, x.dimensions());
   }
 
   // cholesky(a), lower=: a batch of square matrices in the two minor

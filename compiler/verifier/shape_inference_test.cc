@@ -1976,6 +1976,30 @@ TEST(ShapeInferenceTest, RngBitGeneratorStatesAndValues) {
                         {"rng_default, rng_three_fry, rng_philox"}));
 }
 
+TEST(ShapeInferenceTest, StochasticConvertOperandsAndResult) {
+  EXPECT_TRUE(Infers(Module(R"(
+  x = bf16[4,2] parameter(0)
+  r = u16[4,2] parameter(1)
+  ROOT s = s8[4,2] stochastic-convert(x, r))"),
+                     "s", "s8[4,2]"));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  x = f32[4] parameter(0)
+  r = u16[4] parameter(1)
+  ROOT s = s8[4] stochastic-convert(x, r))"),
+                        {"instruction 's' (stochastic-convert)",
+                         "the random operand is u16[4]; expected an unsigned integer of 32 bits"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  x = f32[4] parameter(0)
+  r = u32[4] parameter(1)
+  ROOT s = u8[4] stochastic-convert(x, r))"),
+                        {"expected s8, s16, s32 or s64"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  x = s32[4] parameter(0)
+  r = u32[4] parameter(1)
+  ROOT s = s8[4] stochastic-convert(x, r))"),
+                        {"the operand is s32[4]; expected f16, bf16, f32 or f64"}));
+}
+
 TEST(ShapeInferenceTest, FactorizationShapesAndErrors) {
   EXPECT_TRUE(Infers(Module(R"(
   a = f32[3,4,4] parameter(0)

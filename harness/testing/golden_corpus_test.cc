@@ -23,7 +23,6 @@ class NarrowGpuGoldenTest : public AotGoldenTest {};
 #define AOT_GOLDEN_CASES(X)                                                           \
   X(AddMul, "add_mul") X(Transcendental, "transcendental")                            \
   X(CompareSelect, "compare_select") X(IntegerOps, "integer_ops")                     \
-  X(DropoutRng, "dropout_rng")                                                        \
   X(BroadcastReshapeTranspose, "broadcast_reshape_transpose")                         \
   X(SliceConcatPad, "slice_concat_pad") X(InteriorPadReverse, "interior_pad_reverse") \
   X(DynamicSliceUpdate, "dynamic_slice_update") X(IotaLayouts, "iota_layouts")        \
