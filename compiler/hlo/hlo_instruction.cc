@@ -402,6 +402,29 @@ absl::StatusOr<RngAlgorithm> ReadRngAlgorithm(const HloInstruction& rng) {
   return name == "rng_three_fry" ? RngAlgorithm::kThreefry : RngAlgorithm::kPhilox;
 }
 
+absl::StatusOr<RaggedDotAttributes> ReadRaggedDotAttributes(const HloInstruction& ragged_dot) {
+  RaggedDotAttributes a;
+  AOT_ASSIGN_OR_RETURN(std::vector<int64_t> ragged,
+                       IntListAttribute(ragged_dot, "lhs_ragged_dims"));
+  if (ragged.size() != 1) {
+    return BadAttribute(ragged_dot, "lhs_ragged_dims",
+                        *FindVerbatimAttribute(ragged_dot, "lhs_ragged_dims"),
+                        "{d}: one dimension");
+  }
+  a.lhs_ragged = ragged[0];
+  if (FindVerbatimAttribute(ragged_dot, "rhs_group_dims") != nullptr) {
+    AOT_ASSIGN_OR_RETURN(std::vector<int64_t> group,
+                         IntListAttribute(ragged_dot, "rhs_group_dims"));
+    if (group.size() > 1) {
+      return BadAttribute(ragged_dot, "rhs_group_dims",
+                          *FindVerbatimAttribute(ragged_dot, "rhs_group_dims"),
+                          "{g}: at most one dimension");
+    }
+    if (!group.empty()) a.rhs_group = group[0];
+  }
+  return a;
+}
+
 std::string HloInstruction::AttributesToString() const {
   std::vector<std::string> a;
   const HloAttributes& at = attrs_;

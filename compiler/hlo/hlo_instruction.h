@@ -209,6 +209,15 @@ absl::StatusOr<TriangularSolveAttributes> ReadTriangularSolveAttributes(
 // XLA's CPU and GPU back ends.
 enum class RngAlgorithm { kPhilox, kThreefry };
 absl::StatusOr<RngAlgorithm> ReadRngAlgorithm(const HloInstruction& rng);
+// ragged-dot's own attributes beside the dot dimension numbers:
+// lhs_ragged_dims={d} (one lhs dimension) and rhs_group_dims={g} (at most
+// one rhs dimension; absent when the ragged dimension contracts or is a
+// batch dimension).
+struct RaggedDotAttributes {
+  int64_t lhs_ragged = 0;
+  std::optional<int64_t> rhs_group;
+};
+absl::StatusOr<RaggedDotAttributes> ReadRaggedDotAttributes(const HloInstruction& ragged_dot);
 
 // "{0,1}" style list.
 std::string DimsToString(const std::vector<int64_t>& dims);

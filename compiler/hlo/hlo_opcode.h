@@ -97,6 +97,7 @@ namespace aot {
   X(kPartitionId, "partition-id", 0, O)                        \
   X(kPopulationCount, "popcnt", 1, U)                          \
   X(kPower, "power", 2, B)                                     \
+  X(kRaggedDot, "ragged-dot", 3, O)                            \
   X(kReal, "real", 1, O)                                       \
   X(kReduce, "reduce", -1, O)                                  \
   X(kReducePrecision, "reduce-precision", 1, U)                \

@@ -446,6 +446,8 @@ class HloEvaluator::Impl : public ComputationCaller {
         return EvalRngBitGenerator(instr, *ops[0]);
       case HloOpcode::kStochasticConvert:
         return EvalStochasticConvert(instr, *ops[0], *ops[1]);
+      case HloOpcode::kRaggedDot:
+        return EvalRaggedDot(instr, *ops[0], *ops[1], *ops[2]);
       case HloOpcode::kConvolution:
         return EvalConvolution(instr, *ops[0], *ops[1]);
       case HloOpcode::kTuple: {

@@ -855,6 +855,11 @@ absl::StatusOr<Literal> EvalDot(const HloInstruction& instr, const Literal& lhs,
                                 const Literal& rhs);
 absl::StatusOr<Literal> EvalConvolution(const HloInstruction& instr, const Literal& lhs,
                                         const Literal& rhs);
+// ragged-dot with a ragged non-contracting lhs dimension: the dot with each
+// group's rhs matrix, kept where the ragged index falls in that group's run
+// (group_sizes consecutive indices; negative sizes count as 0); 0 beyond.
+absl::StatusOr<Literal> EvalRaggedDot(const HloInstruction& instr, const Literal& lhs,
+                                      const Literal& rhs, const Literal& group_sizes);
 
 // collectives.cc. `members[k]` holds the operands member k of the group
 // brought (group order); `rank` is this participant's place in the group.

@@ -226,6 +226,21 @@ TEST(PerformanceTest, SmallCnnRunsWellUnderASecond) {
   EXPECT_LT(seconds, kTimeLimitSeconds);
 }
 
+TEST(RaggedDotTest, EachRowUsesItsGroupsMatrix) {
+  // Rows 0-1 in group 0 (scale by 1), row 2 in group 1 (by 10), row 3 past
+  // the runs: 0.
+  Literal r = RunHlo(Hlo(R"(
+ENTRY main {
+  x = f32[4,2] parameter(0)
+  w = f32[2,2,2] parameter(1)
+  s = s32[2] parameter(2)
+  ROOT r = f32[4,2] ragged-dot(x, w, s), lhs_contracting_dims={1}, rhs_contracting_dims={1}, lhs_ragged_dims={0}, rhs_group_dims={0}
+})"),
+                     {L("f32[4,2]", {1, 2, 3, 4, 5, 6, 7, 8}),
+                      L("f32[2,2,2]", {1, 0, 0, 1, 10, 0, 0, 10}), L("s32[2]", {2, 1})});
+  EXPECT_EQ(Doubles(r), (std::vector<double>{1, 2, 3, 4, 50, 60, 0, 0}));
+}
+
 }  // namespace
 }  // namespace interpreter_test
 }  // namespace aot

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/interpreter/evaluator_internal.h"
 #include "support/status_macros.h"
@@ -229,6 +230,86 @@ absl::StatusOr<Literal> EvalDot(const HloInstruction& instr, const Literal& lhs,
     }
     StoreAccumulators(C, out);
   });
+  return out;
+}
+
+namespace {
+
+std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {
+  std::vector<int64_t> strides(dims.size(), 1);
+  for (int64_t d = static_cast<int64_t>(dims.size()) - 2; d >= 0; --d) {
+    strides[d] = strides[d + 1] * dims[d + 1];
+  }
+  return strides;
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvalRaggedDot(const HloInstruction& instr, const Literal& lhs,
+                                      const Literal& rhs, const Literal& group_sizes) {
+  AOT_ASSIGN_OR_RETURN(RaggedDotAttributes a, ReadRaggedDotAttributes(instr));
+  if (!a.rhs_group.has_value() || !instr.attrs().dot_dimension_numbers.has_value()) {
+    return absl::UnimplementedError(absl::StrCat(
+        "instruction '", instr.name(), "': only a ragged non-contracting dimension is supported"));
+  }
+  const DotDimensionNumbersProto& dn = *instr.attrs().dot_dimension_numbers;
+  const int64_t g = *a.rhs_group;
+  const Shape& rs = rhs.shape();
+  // Group j's matrix: rhs without dimension g, at index j of it.
+  std::vector<int64_t> group_dims;
+  for (int64_t d = 0; d < rs.rank(); ++d) {
+    if (d != g) group_dims.push_back(rs.dimensions(d));
+  }
+  const std::vector<int64_t> rhs_strides = RowMajorStrides(rs.dimensions());
+  const std::vector<int64_t> group_strides = RowMajorStrides(group_dims);
+  const int64_t width = ByteWidth(rs.element_type());
+  // The dot of lhs with one group's matrix: rhs's contracting dimensions
+  // past g move down by one.
+  std::unique_ptr<HloInstruction> dot = HloInstruction::Create(HloOpcode::kDot, instr.shape(), {});
+  dot->set_name(instr.name());
+  DotDimensionNumbersProto group_dn = dn;
+  group_dn.clear_rhs_contracting_dimensions();
+  for (int64_t d : dn.rhs_contracting_dimensions())
+    group_dn.add_rhs_contracting_dimensions(d > g ? d - 1 : d);
+  dot->mutable_attrs()->dot_dimension_numbers = group_dn;
+  // Where the ragged dimension lands in the result: among lhs's free ones.
+  int64_t position = 0;
+  for (int64_t d = 0; d < a.lhs_ragged; ++d) {
+    position += !absl::c_linear_search(dn.lhs_contracting_dimensions(), d);
+  }
+  const std::vector<int64_t>& out_dims = instr.shape().dimensions();
+  const std::vector<int64_t> out_strides = RowMajorStrides(out_dims);
+  const int64_t out_width = ByteWidth(instr.shape().element_type());
+  Literal out(Shape(instr.shape().element_type(), out_dims));  // zeros
+  int64_t start = 0;
+  for (int64_t j = 0; j < rs.dimensions(g); ++j) {
+    const int64_t size = std::max<int64_t>(group_sizes.GetAsInt64(j), 0);
+    const int64_t end = start + size;
+    Literal matrix(Shape(rs.element_type(), group_dims));
+    for (int64_t k = 0; k < matrix.element_count(); ++k) {
+      int64_t source = 0, rest = k;
+      for (int64_t d = 0, gd = 0; d < rs.rank(); ++d) {
+        if (d == g) {
+          source += j * rhs_strides[d];
+          continue;
+        }
+        source += (rest / group_strides[gd]) * rhs_strides[d];
+        rest %= group_strides[gd];
+        ++gd;
+      }
+      std::memcpy(matrix.raw_data() + k * width, rhs.raw().data() + source * width,
+                  static_cast<size_t>(width));
+    }
+    AOT_ASSIGN_OR_RETURN(Literal product, EvalDot(*dot, lhs, matrix));
+    for (int64_t k = 0; k < out.element_count(); ++k) {
+      const int64_t coordinate = (k / out_strides[position]) % out_dims[position];
+      if (coordinate >= start && coordinate < end) {
+        std::memcpy(out.raw_data() + k * out_width, product.raw().data() + k * out_width,
+                    static_cast<size_t>(out_width));
+      }
+    }
+    start = end;
+  }
   return out;
 }
 

@@ -10,8 +10,7 @@ namespace aot {
 namespace {
 
 using ::testing::HasSubstr;
-using testing_util::EvaluateModule;
-using testing_util::ExpectWellFormed;
+using testing_util::ExpectExpansionKeepsValues;
 using testing_util::Parse;
 
 // Ops that may still hold a complex value after the pass: they only move
@@ -41,14 +40,9 @@ bool MovesOnly(HloOpcode opcode) {
 // value (on random arguments) unchanged.
 void ExpectExpands(absl::string_view text, double tolerance = 1e-5) {
   SCOPED_TRACE(text);
-  std::unique_ptr<HloModule> original = Parse(text);
-  ASSERT_NE(original, nullptr);
-  ASSERT_TRUE(VerifyHloModule(*original).ok()) << VerifyHloModule(*original);
-  std::unique_ptr<HloModule> m = Parse(text);
-  absl::StatusOr<bool> changed = ExpandComplexArithmetic(m.get());
-  ASSERT_TRUE(changed.ok()) << changed.status();
-  EXPECT_TRUE(*changed);
-  ExpectWellFormed(*m);
+  std::unique_ptr<HloModule> m = ExpectExpansionKeepsValues(
+      text, ExpandComplexArithmetic, Tolerance{tolerance, tolerance}, {}, 11);
+  ASSERT_NE(m, nullptr);
   for (const HloComputation* c : m->computations()) {
     for (const HloInstruction* h : c->instructions()) {
       bool complex = HasComplexLeaf(h->shape());
@@ -64,16 +58,6 @@ void ExpectExpands(absl::string_view text, double tolerance = 1e-5) {
       }
     }
   }
-  std::vector<Literal> args = RandomArguments(*original, 11);
-  absl::StatusOr<Literal> want = EvaluateModule(*original, args);
-  ASSERT_TRUE(want.ok()) << want.status();
-  absl::StatusOr<Literal> got = EvaluateModule(*m, args);
-  ASSERT_TRUE(got.ok()) << got.status();
-  absl::Status match = CompareLiterals(*want, *got, Tolerance{tolerance, tolerance});
-  EXPECT_TRUE(match.ok()) << match << "\n" << m->ToString();
-  absl::StatusOr<bool> again = ExpandComplexArithmetic(m.get());
-  ASSERT_TRUE(again.ok());
-  EXPECT_FALSE(*again);
 }
 
 TEST(ComplexExpansionTest, ArithmeticOnParts) {

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/passes/pass_utils.h"
@@ -235,6 +236,67 @@ absl::StatusOr<HloInstruction*> ExpandStochasticConvert(HloInstruction* sc, Inst
   return b.WithLayoutOf(clamped, sc->shape());
 }
 
+// ragged-dot with a ragged non-contracting lhs dimension -> one dot per
+// group with that group's rhs matrix, each kept (select) where the ragged
+// index lies in the group's run [start_j, start_j + max(size_j, 0)), the
+// starts summed from group_sizes at run time; zeros elsewhere.
+absl::StatusOr<HloInstruction*> ExpandRaggedDot(HloInstruction* rd, InstructionBuilder& b) {
+  AOT_ASSIGN_OR_RETURN(RaggedDotAttributes a, ReadRaggedDotAttributes(*rd));
+  HloInstruction* lhs = rd->operand(0);
+  HloInstruction* rhs = rd->operand(1);
+  HloInstruction* sizes = rd->operand(2);
+  const DotDimensionNumbersProto& dn = *rd->attrs().dot_dimension_numbers;
+  const int64_t g = *a.rhs_group;
+  const Shape& rs = rhs->shape();
+  const Shape out_shape(rd->shape().element_type(), rd->shape().dimensions());
+  const PrimitiveType index_type = sizes->shape().element_type();
+  std::vector<int64_t> group_dims;
+  for (int64_t d = 0; d < rs.rank(); ++d) {
+    if (d != g) group_dims.push_back(rs.dimensions(d));
+  }
+  DotDimensionNumbersProto group_dn = dn;
+  group_dn.clear_rhs_contracting_dimensions();
+  for (int64_t d : dn.rhs_contracting_dimensions()) {
+    group_dn.add_rhs_contracting_dimensions(d > g ? d - 1 : d);
+  }
+  int64_t position = 0;
+  for (int64_t d = 0; d < a.lhs_ragged; ++d) {
+    position += !absl::c_linear_search(dn.lhs_contracting_dimensions(), d);
+  }
+  HloInstruction* coordinate =
+      b.Op(HloOpcode::kIota, Shape(index_type, out_shape.dimensions()), {});
+  coordinate->mutable_attrs()->dimensions = {position};
+  HloInstruction* result = b.Splat(out_shape.element_type(), 0, out_shape.dimensions());
+  HloInstruction* start = b.Constant(index_type, 0);
+  HloInstruction* zero = b.Constant(index_type, 0);
+  for (int64_t j = 0; j < rs.dimensions(g); ++j) {
+    std::vector<SliceSpec> specs;
+    std::vector<int64_t> one_group = rs.dimensions();
+    one_group[g] = 1;
+    for (int64_t d = 0; d < rs.rank(); ++d) {
+      specs.push_back(d == g ? SliceSpec{j, j + 1, 1} : SliceSpec{0, rs.dimensions(d), 1});
+    }
+    HloInstruction* slab = b.Op(HloOpcode::kSlice, Shape(rs.element_type(), one_group), {rhs});
+    slab->mutable_attrs()->slice = std::move(specs);
+    HloInstruction* matrix = b.Reshape(slab, group_dims);
+    HloInstruction* product = b.Op(HloOpcode::kDot, out_shape, {lhs, matrix});
+    product->mutable_attrs()->dot_dimension_numbers = group_dn;
+    HloInstruction* size_slab = b.Op(HloOpcode::kSlice, Shape(index_type, {1}), {sizes});
+    size_slab->mutable_attrs()->slice = {SliceSpec{j, j + 1, 1}};
+    HloInstruction* raw_size = b.Reshape(size_slab, {});
+    HloInstruction* size = b.Binary(HloOpcode::kMaximum, raw_size, zero);
+    HloInstruction* end = b.Binary(HloOpcode::kAdd, start, size);
+    HloInstruction* starts = b.Broadcast(start, coordinate->shape(), {});
+    HloInstruction* ends = b.Broadcast(end, coordinate->shape(), {});
+    HloInstruction* after_start = b.Compare(coordinate, starts, ComparisonDirection::kGe);
+    HloInstruction* before_end = b.Compare(coordinate, ends, ComparisonDirection::kLt);
+    HloInstruction* inside = b.Binary(HloOpcode::kAnd, after_start, before_end);
+    result = b.Select(inside, product, result);
+    start = end;
+  }
+  return b.WithLayoutOf(result, rd->shape());
+}
+
 }  // namespace
 
 absl::StatusOr<bool> ExpandCompositeOpcodes(HloModule* module) {
@@ -258,6 +320,9 @@ absl::StatusOr<bool> ExpandCompositeOpcodes(HloModule* module) {
           break;
         case HloOpcode::kStochasticConvert:
           replacement = ExpandStochasticConvert(h, b);
+          break;
+        case HloOpcode::kRaggedDot:
+          replacement = ExpandRaggedDot(h, b);
           break;
         default:
           continue;

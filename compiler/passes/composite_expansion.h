@@ -18,6 +18,9 @@ namespace aot {
 //    per-feature reductions (f16/bf16 computed in f32 and rounded once).
 //  - stochastic-convert(x, random) -> XLA's decomposition into floor,
 //    compare with the scaled fraction, select, negate and clamps.
+//  - ragged-dot (a ragged non-contracting dimension, mixture-of-experts
+//    style) -> one dot per group, each selected where the ragged index lies
+//    in the group's run of group_sizes.
 // Runs before the pass pipeline, always. Returns whether anything changed.
 absl::StatusOr<bool> ExpandCompositeOpcodes(HloModule* module);
 

@@ -15,7 +15,7 @@ namespace aot {
 namespace {
 
 using testing_util::EvaluateModule;
-using testing_util::ExpectWellFormed;
+using testing_util::ExpectExpansionKeepsValues;
 using testing_util::Parse;
 
 int CountInModule(const HloModule& m, HloOpcode opcode) {
@@ -31,25 +31,10 @@ int CountInModule(const HloModule& m, HloOpcode opcode) {
 void ExpectExpandsTo(absl::string_view text, HloOpcode opcode, Tolerance tolerance,
                      std::vector<Literal> args = {}) {
   SCOPED_TRACE(text);
-  std::unique_ptr<HloModule> original = Parse(text);
-  ASSERT_NE(original, nullptr);
-  ASSERT_TRUE(VerifyHloModule(*original).ok()) << VerifyHloModule(*original);
-  std::unique_ptr<HloModule> m = Parse(text);
-  absl::StatusOr<bool> changed = ExpandCompositeOpcodes(m.get());
-  ASSERT_TRUE(changed.ok()) << changed.status();
-  EXPECT_TRUE(*changed);
+  std::unique_ptr<HloModule> m =
+      ExpectExpansionKeepsValues(text, ExpandCompositeOpcodes, tolerance, std::move(args), 3);
+  ASSERT_NE(m, nullptr);
   EXPECT_EQ(CountInModule(*m, opcode), 0) << m->ToString();
-  ExpectWellFormed(*m);
-  if (args.empty()) args = RandomArguments(*original, 3);
-  absl::StatusOr<Literal> want = EvaluateModule(*original, args);
-  ASSERT_TRUE(want.ok()) << want.status();
-  absl::StatusOr<Literal> got = EvaluateModule(*m, args);
-  ASSERT_TRUE(got.ok()) << got.status();
-  absl::Status match = CompareLiterals(*want, *got, tolerance);
-  EXPECT_TRUE(match.ok()) << match << "\n" << m->ToString();
-  absl::StatusOr<bool> again = ExpandCompositeOpcodes(m.get());
-  ASSERT_TRUE(again.ok());
-  EXPECT_FALSE(*again);
 }
 
 TEST(CompositeExpansionTest, MapBecomesItsBodyAtTheOperandShape) {
@@ -234,6 +219,36 @@ TEST(CompositeExpansionTest, StochasticConvertMatchesTheInterpreterBitForBit) {
     args.push_back(RandomArguments(*m, 9)[1]);
     ExpectExpandsTo(text, HloOpcode::kStochasticConvert, Tolerance{0, 0}, std::move(args));
   }
+}
+
+// ragged-dot, mixture-of-experts style: rows in runs of group_sizes (with
+// an empty group, a negative size and rows past the last run), and a 3-D
+// lhs whose ragged dimension is in the middle.
+TEST(CompositeExpansionTest, RaggedDotIsOneDotPerGroupSelectedByRow) {
+  const char* text = R"(HloModule moe
+ENTRY e {
+  x = f32[10,6] parameter(0)
+  w = f32[4,6,3] parameter(1)
+  s = s32[4] parameter(2)
+  ROOT r = f32[10,3] ragged-dot(x, w, s), lhs_contracting_dims={1}, rhs_contracting_dims={1}, lhs_ragged_dims={0}, rhs_group_dims={0}
+})";
+  std::unique_ptr<HloModule> m = Parse(text);
+  ASSERT_NE(m, nullptr);
+  std::vector<Literal> args = RandomArguments(*m, 4);
+  args[2] = Literal::FromInt64s(Shape(S32, {4}), {3, 0, -2, 5});
+  ExpectExpandsTo(text, HloOpcode::kRaggedDot, Tolerance{0, 0}, std::move(args));
+  const char* middle = R"(HloModule moe3
+ENTRY e {
+  x = f32[2,7,5] parameter(0)
+  w = f32[5,3,2] parameter(1)
+  s = s64[2] parameter(2)
+  ROOT r = f32[2,7,3] ragged-dot(x, w, s), lhs_contracting_dims={2}, rhs_contracting_dims={0}, lhs_ragged_dims={1}, rhs_group_dims={2}
+})";
+  m = Parse(middle);
+  ASSERT_NE(m, nullptr);
+  args = RandomArguments(*m, 5);
+  args[2] = Literal::FromInt64s(Shape(S64, {2}), {4, 3});
+  ExpectExpandsTo(middle, HloOpcode::kRaggedDot, Tolerance{0, 0}, std::move(args));
 }
 
 }  // namespace

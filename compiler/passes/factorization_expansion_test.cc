@@ -11,8 +11,7 @@ namespace aot {
 namespace {
 
 using ::testing::HasSubstr;
-using testing_util::EvaluateModule;
-using testing_util::ExpectWellFormed;
+using testing_util::ExpectExpansionKeepsValues;
 using testing_util::Parse;
 
 int Count(const HloModule& m, HloOpcode opcode) {
@@ -27,23 +26,11 @@ int Count(const HloModule& m, HloOpcode opcode) {
 // and the interpreter's value (on random arguments) kept within `tolerance`.
 void ExpectExpands(const std::string& text, double tolerance) {
   SCOPED_TRACE(text);
-  std::unique_ptr<HloModule> original = Parse(text);
-  ASSERT_NE(original, nullptr);
-  ASSERT_TRUE(VerifyHloModule(*original).ok()) << VerifyHloModule(*original);
-  std::unique_ptr<HloModule> m = Parse(text);
-  absl::StatusOr<bool> changed = ExpandFactorizations(m.get());
-  ASSERT_TRUE(changed.ok()) << changed.status();
-  EXPECT_TRUE(*changed);
-  ExpectWellFormed(*m);
+  std::unique_ptr<HloModule> m = ExpectExpansionKeepsValues(text, ExpandFactorizations,
+                                                            Tolerance{tolerance, tolerance}, {}, 5);
+  ASSERT_NE(m, nullptr);
   EXPECT_EQ(Count(*m, HloOpcode::kCholesky) + Count(*m, HloOpcode::kTriangularSolve), 0);
   EXPECT_GT(Count(*m, HloOpcode::kWhile), 0);
-  std::vector<Literal> args = RandomArguments(*original, 5);
-  absl::StatusOr<Literal> want = EvaluateModule(*original, args);
-  ASSERT_TRUE(want.ok()) << want.status();
-  absl::StatusOr<Literal> got = EvaluateModule(*m, args);
-  ASSERT_TRUE(got.ok()) << got.status();
-  absl::Status match = CompareLiterals(*want, *got, Tolerance{tolerance, tolerance});
-  EXPECT_TRUE(match.ok()) << match << "\n" << m->ToString();
 }
 
 // a = x x^T + n I per batch: symmetric positive definite.

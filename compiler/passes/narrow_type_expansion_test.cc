@@ -10,24 +10,18 @@ namespace aot {
 namespace {
 
 using ::testing::HasSubstr;
-using testing_util::EvaluateModule;
-using testing_util::ExpectWellFormed;
+using testing_util::ExpectExpansionKeepsValues;
 using testing_util::Parse;
 
 // Expands `text`; expects every instruction that still touches a narrow
 // type to be one that hands values on, a convert or a bitcast-convert, and
-// the interpreter's value (on random arguments) unchanged, bit for bit:
-// the interpreter rounds once per instruction, as the expansion does.
+// the interpreter's value unchanged, bit for bit: the interpreter rounds
+// once per instruction, as the expansion does.
 void ExpectExpands(absl::string_view text) {
   SCOPED_TRACE(text);
-  std::unique_ptr<HloModule> original = Parse(text);
-  ASSERT_NE(original, nullptr);
-  ASSERT_TRUE(VerifyHloModule(*original).ok()) << VerifyHloModule(*original);
-  std::unique_ptr<HloModule> m = Parse(text);
-  absl::StatusOr<bool> changed = ExpandNarrowTypes(m.get());
-  ASSERT_TRUE(changed.ok()) << changed.status();
-  EXPECT_TRUE(*changed);
-  ExpectWellFormed(*m);
+  std::unique_ptr<HloModule> m =
+      ExpectExpansionKeepsValues(text, ExpandNarrowTypes, Tolerance{0, 0}, {}, 5);
+  ASSERT_NE(m, nullptr);
   for (const HloComputation* c : m->computations()) {
     for (const HloInstruction* h : c->instructions()) {
       bool narrow = HasNarrowLeaf(h->shape());
@@ -39,16 +33,6 @@ void ExpectExpands(absl::string_view text) {
       }
     }
   }
-  std::vector<Literal> args = RandomArguments(*original, 5);
-  absl::StatusOr<Literal> want = EvaluateModule(*original, args);
-  ASSERT_TRUE(want.ok()) << want.status();
-  absl::StatusOr<Literal> got = EvaluateModule(*m, args);
-  ASSERT_TRUE(got.ok()) << got.status();
-  absl::Status match = CompareLiterals(*want, *got, Tolerance{0, 0});
-  EXPECT_TRUE(match.ok()) << match << "\n" << m->ToString();
-  absl::StatusOr<bool> again = ExpandNarrowTypes(m.get());
-  ASSERT_TRUE(again.ok());
-  EXPECT_FALSE(*again);
 }
 
 TEST(NarrowTypeExpansionTest, FloatArithmeticRunsInF32AndRoundsOncePerInstruction) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "compiler/interpreter/replicated_evaluator.h"
 #include "compiler/passes/hlo_pass.h"
 #include "compiler/passes/pass_utils.h"
+#include "compiler/tooling/literal_execution.h"
 #include "compiler/tooling/random_literal.h"
 #include "compiler/verifier/hlo_verifier.h"
 #include "gtest/gtest.h"
@@ -120,6 +122,43 @@ inline void ExpectSameResults(const HloModule& before, const HloModule& after, u
   EXPECT_TRUE(BitwiseEqual(*want, *got))
       << "want " << want->ToString() << "\ngot  " << got->ToString() << "\n"
       << after.ToString();
+}
+
+// What every expansion test checks: `expand` on the module of `text`
+// (which verifies) reports a change, leaves a well-formed module that keeps
+// the interpreter's value on `args` (seeded random arguments when empty)
+// within `tolerance`, and changes nothing when run again. Returns the
+// expanded module for the caller's own checks; null after a failed step.
+inline std::unique_ptr<HloModule> ExpectExpansionKeepsValues(
+    absl::string_view text, const std::function<absl::StatusOr<bool>(HloModule*)>& expand,
+    Tolerance tolerance, std::vector<Literal> args = {}, uint64_t seed = 3) {
+  std::unique_ptr<HloModule> original = Parse(text);
+  if (original == nullptr) return nullptr;
+  absl::Status verified = VerifyHloModule(*original);
+  if (!verified.ok()) {
+    ADD_FAILURE() << verified;
+    return nullptr;
+  }
+  std::unique_ptr<HloModule> m = Parse(text);
+  absl::StatusOr<bool> changed = expand(m.get());
+  if (!changed.ok()) {
+    ADD_FAILURE() << changed.status();
+    return nullptr;
+  }
+  EXPECT_TRUE(*changed);
+  ExpectWellFormed(*m);
+  if (args.empty()) args = RandomArguments(*original, seed);
+  absl::StatusOr<Literal> want = EvaluateModule(*original, args);
+  absl::StatusOr<Literal> got = EvaluateModule(*m, args);
+  if (!want.ok() || !got.ok()) {
+    ADD_FAILURE() << "before: " << want.status() << "; after: " << got.status();
+    return nullptr;
+  }
+  absl::Status match = CompareLiterals(*want, *got, tolerance);
+  EXPECT_TRUE(match.ok()) << match << "\n" << m->ToString();
+  absl::StatusOr<bool> again = expand(m.get());
+  EXPECT_TRUE(again.ok() && !*again) << "a second run changed the module or failed";
+  return m;
 }
 
 // Runs `pass` on `before` and expects it to change the module into

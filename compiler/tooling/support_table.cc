@@ -144,6 +144,10 @@ const std::map<std::string, std::string>& SpecialProbes() {
        "a = f32[4,4] parameter(0)\n b = f32[4,3] parameter(1)\n"
        " ROOT r = f32[4,3] triangular-solve(a, b), left_side=true, lower=true, "
        "unit_diagonal=true, transpose_a=NO_TRANSPOSE"},
+      {"ragged-dot",
+       "a = f32[6,4] parameter(0)\n b = f32[2,4,3] parameter(1)\n s = s32[2] parameter(2)\n"
+       " ROOT r = f32[6,3] ragged-dot(a, b, s), lhs_contracting_dims={1}, "
+       "rhs_contracting_dims={1}, lhs_ragged_dims={0}, rhs_group_dims={0}"},
       {"stochastic-convert",
        "x = f32[4] parameter(0)\n b = u32[4] parameter(1)\n"
        " ROOT r = s32[4] stochastic-convert(x, b)"},

@@ -55,7 +55,7 @@ TEST(SupportTableTest, ProbesTellSupportedFromMissing) {
   // Lowered or expanded before emission: supported end to end.
   for (const char* name :
        {"async-done", "copy-start", "after-all", "map", "topk", "batch-norm-grad", "cholesky",
-        "triangular-solve", "rng-bit-generator", "stochastic-convert"}) {
+        "triangular-solve", "rng-bit-generator", "stochastic-convert", "ragged-dot"}) {
     const SupportRow* row = Find(opcodes, name);
     ASSERT_NE(row, nullptr) << name;
     EXPECT_TRUE(row->parse && row->interpret && row->host) << name << ": " << row->note;

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
@@ -307,6 +308,8 @@ class Inferrer {
         return RngBitGenerator();
       case HloOpcode::kStochasticConvert:
         return StochasticConvert();
+      case HloOpcode::kRaggedDot:
+        return RaggedDot();
       case HloOpcode::kTriangularSolve:
         return TriangularSolve();
       case HloOpcode::kCompare:
@@ -878,6 +881,77 @@ class Inferrer {
                      "; expected s8, s16, s32 or s64 (XLA converts to signed integers only)");
     }
     return Shape(out, x.dimensions());
+  }
+
+  // ragged-dot(lhs, rhs, group_sizes), the dot dimension numbers,
+  // lhs_ragged_dims={r}, rhs_group_dims={g}: each index of lhs's dimension
+  // r belongs to one of rhs's groups (consecutive runs of group_sizes
+  // indices) and is multiplied with that group's matrix. The form of
+  // mixture-of-experts layers, where r is not contracting: the result has
+  // lhs's free dimensions, then rhs's free ones without g. The forms with
+  // r contracting or a batch dimension are refused by name.
+  absl::StatusOr<Shape> RaggedDot() const {
+    AOT_RETURN_IF_ERROR(ExpectAllArrays());
+    absl::StatusOr<RaggedDotAttributes> attributes = ReadRaggedDotAttributes(hlo_);
+    if (!attributes.ok()) return Invalid(attributes.status().message());
+    const Shape& lhs = Op(0);
+    const Shape& rhs = Op(1);
+    const Shape& sizes = Op(2);
+    if (!hlo_.attrs().dot_dimension_numbers.has_value()) {
+      return Invalid("needs lhs_contracting_dims and rhs_contracting_dims");
+    }
+    const DotDimensionNumbersProto& dn = *hlo_.attrs().dot_dimension_numbers;
+    if (dn.lhs_batch_dimensions_size() > 0 || dn.rhs_batch_dimensions_size() > 0) {
+      return Invalid("batch dimensions in a ragged-dot are not supported by this compiler");
+    }
+    const int64_t r = attributes->lhs_ragged;
+    if (r < 0 || r >= lhs.rank()) {
+      return Invalid("lhs_ragged_dims={", r, "} is out of range for ", Str(lhs));
+    }
+    std::vector<int64_t> lc(dn.lhs_contracting_dimensions().begin(),
+                            dn.lhs_contracting_dimensions().end());
+    std::vector<int64_t> rc(dn.rhs_contracting_dimensions().begin(),
+                            dn.rhs_contracting_dimensions().end());
+    if (absl::c_linear_search(lc, r) || !attributes->rhs_group.has_value()) {
+      return Invalid(
+          "a ragged contracting dimension (no rhs_group_dims) is not supported by "
+          "this compiler; only a ragged non-contracting dimension is");
+    }
+    const int64_t g = *attributes->rhs_group;
+    if (g < 0 || g >= rhs.rank() || absl::c_linear_search(rc, g)) {
+      return Invalid("rhs_group_dims={", g, "} must be a dimension of ", Str(rhs),
+                     " that does not contract");
+    }
+    if (lc.size() != rc.size()) {
+      return Invalid("lhs and rhs differ in the number of contracting dimensions");
+    }
+    for (size_t i = 0; i < lc.size(); ++i) {
+      if (lc[i] < 0 || lc[i] >= lhs.rank() || rc[i] < 0 || rc[i] >= rhs.rank() ||
+          lhs.dimensions(lc[i]) != rhs.dimensions(rc[i])) {
+        return Invalid("contracting dimension pair ", i, " does not match between ", Str(lhs),
+                       " and ", Str(rhs));
+      }
+    }
+    if (lhs.element_type() != rhs.element_type() || !IsFloatingPoint(lhs.element_type()) ||
+        IsNarrowFloat(lhs.element_type())) {
+      return Invalid("lhs and rhs must be of one float type (f16, bf16, f32, f64); got ", Str(lhs),
+                     " and ", Str(rhs));
+    }
+    if (sizes.rank() != 1 || !IsInteger(sizes.element_type()) ||
+        IsNarrowInteger(sizes.element_type()) || sizes.dimensions(0) != rhs.dimensions(g)) {
+      return Invalid("group_sizes is ", Str(sizes), "; expected a rank-1 integer array of the ",
+                     rhs.dimensions(g), " groups of rhs's dimension ", g);
+    }
+    std::vector<int64_t> dims;
+    for (int64_t d = 0; d < lhs.rank(); ++d) {
+      if (!absl::c_linear_search(lc, d)) dims.push_back(lhs.dimensions(d));
+    }
+    for (int64_t d = 0; d < rhs.rank(); ++d) {
+      if (d != g && !absl::c_linear_search(rc, d)) dims.push_back(rhs.dimensions(d));
+    }
+    const PrimitiveType out =
+        hlo_.shape().IsArray() ? hlo_.shape().element_type() : lhs.element_type();
+    return Shape(out, dims);
   }
 
   // cholesky(a), lower=: a batch of square matrices in the two minor

@@ -2000,6 +2000,34 @@ TEST(ShapeInferenceTest, StochasticConvertOperandsAndResult) {
                         {"the operand is s32[4]; expected f16, bf16, f32 or f64"}));
 }
 
+TEST(ShapeInferenceTest, RaggedDotShapesAndUnsupportedForms) {
+  EXPECT_TRUE(Infers(Module(R"(
+  x = f32[2,7,5] parameter(0)
+  w = f32[5,3,2] parameter(1)
+  s = s64[2] parameter(2)
+  ROOT r = f32[2,7,3] ragged-dot(x, w, s), lhs_contracting_dims={2}, rhs_contracting_dims={0}, lhs_ragged_dims={1}, rhs_group_dims={2})"),
+                     "r", "f32[2,7,3]"));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  x = f32[8,6] parameter(0)
+  w = f32[6,3] parameter(1)
+  s = s32[2] parameter(2)
+  ROOT r = f32[2,8,3] ragged-dot(x, w, s), lhs_contracting_dims={1}, rhs_contracting_dims={0}, lhs_ragged_dims={1})"),
+                        {"instruction 'r' (ragged-dot)", "a ragged contracting dimension"}));
+  EXPECT_TRUE(
+      FailsWith(Module(R"(
+  x = f32[8,6] parameter(0)
+  w = f32[3,6,4] parameter(1)
+  s = s32[2] parameter(2)
+  ROOT r = f32[8,4] ragged-dot(x, w, s), lhs_contracting_dims={1}, rhs_contracting_dims={1}, lhs_ragged_dims={0}, rhs_group_dims={0})"),
+                {"group_sizes is s32[2]; expected a rank-1 integer array of the 3 groups"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  x = f32[8,6] parameter(0)
+  w = f32[3,6,4] parameter(1)
+  s = s32[3] parameter(2)
+  ROOT r = f32[8,4] ragged-dot(x, w, s), lhs_contracting_dims={1}, rhs_contracting_dims={1}, rhs_group_dims={0})"),
+                        {"needs the attribute lhs_ragged_dims"}));
+}
+
 TEST(ShapeInferenceTest, FactorizationShapesAndErrors) {
   EXPECT_TRUE(Infers(Module(R"(
   a = f32[3,4,4] parameter(0)
