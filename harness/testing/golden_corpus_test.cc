@@ -3,6 +3,10 @@
 // GoldenFileVerification/v<N> compiles with the current compiler. With
 // XLA_AOT_TEST_ALL_VERSIONS=1 every version is checked (ci/sweep.sh, which
 // shards it with GTEST_TOTAL_SHARDS / GTEST_SHARD_INDEX).
+#include <vector>
+
+#include "harness/golden/corpus.h"
+#include "harness/golden/golden_store.h"
 #include "harness/testing/aot_golden_test.h"
 
 namespace aot {
@@ -87,6 +91,21 @@ AOT_COMPLEX_CASES(AOT_COMPLEX_GPU_CASE)
   TEST_P(NarrowGpuGoldenTest, name) { CheckGolden(test); }
 AOT_NARROW_CASES(AOT_NARROW_HOST_CASE)
 AOT_NARROW_CASES(AOT_NARROW_GPU_CASE)
+
+// CTest gets an instance per version that runs: the boundary versions, or
+// all of them with XLA_AOT_TEST_ALL_VERSIONS=1 (ci/sweep.sh).
+TEST(GoldenParamsTest, OnlyTheVersionsThatRunAreInstantiated) {
+  auto versions = DiscoverVersions("golden", "host-x86-64-v3");
+  ASSERT_TRUE(versions.ok()) << versions.status();
+  auto all = AllVersionsFromEnvironment();
+  ASSERT_TRUE(all.ok()) << all.status();
+  std::vector<int> instantiated;
+  for (const GoldenParam& p : BackwardsCompatibilityParams("host-x86-64-v3")) {
+    instantiated.push_back(p.version);
+  }
+  EXPECT_EQ(instantiated, SelectVersions(*versions, *all));
+  if (!*all) EXPECT_LT(instantiated.size(), versions->size());
+}
 
 INSTANTIATE_AOT_GOLDEN_TESTS(HostGoldenTest, "host-x86-64-v3");
 INSTANTIATE_AOT_GOLDEN_TESTS(HostV2GoldenTest, "host-x86-64-v2");
