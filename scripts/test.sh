@@ -5,7 +5,7 @@
 # The parser fuzz tests and the malformed-artifact tests also run under
 # AddressSanitizer + UBSan (build-asan/) first, the concurrency tests under
 # ThreadSanitizer (build-tsan/), and after CTest each libFuzzer target runs
-# 20 s on its seeds (build-fuzz/, clang-19). AOT_SKIP_SANITIZER_TESTS=1,
+# 10 s on its seeds (build-fuzz/, clang-19). AOT_SKIP_SANITIZER_TESTS=1,
 # AOT_SKIP_TSAN=1 and AOT_SKIP_FUZZ=1 skip those steps. --sanitize runs the
 # whole suite sanitized instead; --tsan runs the ThreadSanitizer step alone.
 set -euo pipefail
@@ -114,7 +114,7 @@ elif ! command -v clang++-19 >/dev/null 2>&1; then
   echo "test.sh: note: fuzz step skipped: clang++-19 is not installed (scripts/setup.sh installs it)"
 else
   for target in $(bash scripts/fuzz.sh --list); do
-    AOT_FUZZ_SEED="${AOT_FUZZ_SEED:-1}" bash scripts/fuzz.sh "$target" "${AOT_FUZZ_SECONDS:-20}"
+    AOT_FUZZ_SEED="${AOT_FUZZ_SEED:-1}" bash scripts/fuzz.sh "$target" "${AOT_FUZZ_SECONDS:-10}"
   done
 fi
 

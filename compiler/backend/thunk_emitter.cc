@@ -76,6 +76,8 @@ absl::Status CheckSupported(const HloInstruction& instr, PlatformKind platform) 
     case HloOpcode::kBatchNormGrad:
     case HloOpcode::kCholesky:
     case HloOpcode::kTriangularSolve:
+    case HloOpcode::kScan:
+    case HloOpcode::kScaledDot:
       // LowerStaticOpcodes, ExpandCompositeOpcodes and ExpandFactorizations
       // remove them outside fusions (an after-all or async-start whose value
       // is used otherwise stays); the runtime does not read them.

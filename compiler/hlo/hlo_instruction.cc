@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/algorithm/container.h"
 #include "absl/memory/memory.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
@@ -422,6 +423,32 @@ absl::StatusOr<RaggedDotAttributes> ReadRaggedDotAttributes(const HloInstruction
     }
     if (!group.empty()) a.rhs_group = group[0];
   }
+  if (ragged_dot.attrs().dot_dimension_numbers.has_value()) {
+    const DotDimensionNumbersProto& dn = *ragged_dot.attrs().dot_dimension_numbers;
+    a.group_dot_dimension_numbers = dn;
+    if (a.rhs_group.has_value()) {
+      a.group_dot_dimension_numbers.clear_rhs_contracting_dimensions();
+      for (int64_t d : dn.rhs_contracting_dimensions()) {
+        a.group_dot_dimension_numbers.add_rhs_contracting_dimensions(d > *a.rhs_group ? d - 1 : d);
+      }
+    }
+    for (int64_t d = 0; d < a.lhs_ragged; ++d) {
+      a.result_ragged_dimension += !absl::c_linear_search(dn.lhs_contracting_dimensions(), d);
+    }
+  }
+  return a;
+}
+
+absl::StatusOr<ScanAttributes> ReadScanAttributes(const HloInstruction& scan) {
+  ScanAttributes a;
+  if (scan.dimensions().size() != 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "instruction '", scan.name(), "' (scan): needs dimensions={d}, one dimension; got ",
+        DimsToString(scan.dimensions())));
+  }
+  a.dimension = scan.dimensions()[0];
+  AOT_ASSIGN_OR_RETURN(a.num_carries, IntAttribute(scan, "num_carries"));
+  AOT_ASSIGN_OR_RETURN(a.is_reverse, BoolAttribute(scan, "is_reverse", false));
   return a;
 }
 
@@ -445,6 +472,7 @@ std::string HloInstruction::AttributesToString() const {
     case HloOpcode::kReverse:
     case HloOpcode::kConcatenate:
     case HloOpcode::kSort:
+    case HloOpcode::kScan:
       a.push_back(absl::StrCat("dimensions=", DimsToString(at.dimensions)));
       break;
     case HloOpcode::kMap:

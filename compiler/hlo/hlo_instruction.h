@@ -213,11 +213,30 @@ absl::StatusOr<RngAlgorithm> ReadRngAlgorithm(const HloInstruction& rng);
 // lhs_ragged_dims={d} (one lhs dimension) and rhs_group_dims={g} (at most
 // one rhs dimension; absent when the ragged dimension contracts or is a
 // batch dimension).
+// With a group dimension, the two things derived from it that the shape
+// inference, the interpreter and the expansion share: the dimension
+// numbers of one group's dot (rhs without g, so rhs contracting dimensions
+// past g shift down by one) and the ragged dimension's position among the
+// result's dimensions (lhs's free dimensions come first).
 struct RaggedDotAttributes {
   int64_t lhs_ragged = 0;
   std::optional<int64_t> rhs_group;
+  DotDimensionNumbersProto group_dot_dimension_numbers;
+  int64_t result_ragged_dimension = 0;
 };
 absl::StatusOr<RaggedDotAttributes> ReadRaggedDotAttributes(const HloInstruction& ragged_dot);
+
+// scan's attributes: dimensions={d}, the dimension every input is scanned
+// along; num_carries=n, the number of carries (the last n operands are
+// their initial values, the last n results their final values);
+// is_reverse, from the last index down (false when absent).
+// is_associative is a hint this compiler does not need; it stays verbatim.
+struct ScanAttributes {
+  int64_t dimension = 0;
+  int64_t num_carries = 0;
+  bool is_reverse = false;
+};
+absl::StatusOr<ScanAttributes> ReadScanAttributes(const HloInstruction& scan);
 
 // "{0,1}" style list.
 std::string DimsToString(const std::vector<int64_t>& dims);

@@ -87,6 +87,7 @@ namespace aot {
   X(kMap, "map", -1, O)                                        \
   X(kMaximum, "maximum", 2, B)                                 \
   X(kMinimum, "minimum", 2, B)                                 \
+  X(kMulhi, "mulhi", 2, B)                                     \
   X(kMultiply, "multiply", 2, B)                               \
   X(kNegate, "negate", 1, U)                                   \
   X(kNot, "not", 1, U)                                         \
@@ -111,6 +112,8 @@ namespace aot {
   X(kRoundNearestAfz, "round-nearest-afz", 1, U)               \
   X(kRoundNearestEven, "round-nearest-even", 1, U)             \
   X(kRsqrt, "rsqrt", 1, U)                                     \
+  X(kScaledDot, "scaled-dot", 4, O)                            \
+  X(kScan, "scan", -1, O)                                      \
   X(kScatter, "scatter", -1, O)                                \
   X(kSelect, "select", 3, O)                                   \
   X(kSelectAndScatter, "select-and-scatter", 3, O)             \

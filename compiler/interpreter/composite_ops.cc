@@ -1,4 +1,4 @@
-// The interpreter's map, topk and batch-norm: evaluated directly from
+// The interpreter's map, scan, topk and batch-norm: evaluated directly from
 // their definitions (the compiler expands them into other opcodes, and the
 // interpreter is the reference those expansions are checked against).
 #include <algorithm>
@@ -43,6 +43,104 @@ absl::StatusOr<Literal> EvalMap(const HloInstruction& instr, Operands ops,
     std::memcpy(out.raw_data() + e * out_width, function->result(0), out_width);
   }
   return out;
+}
+
+namespace {
+
+// Moves the elements of index `i` along dimension `d` of an array shaped
+// `dims` between `whole` and `part` (the same dimensions without d): to
+// `part` when `into_part`, else back into `whole`.
+void MoveIndex(const std::vector<int64_t>& dims, int64_t d, int64_t i, int64_t width,
+               const uint8_t* from, uint8_t* to, bool into_part) {
+  const std::vector<int64_t> strides = RowMajorStrides(dims);
+  const int64_t outer = d == 0 ? 1
+                               : std::accumulate(dims.begin(), dims.begin() + d, int64_t{1},
+                                                 std::multiplies<int64_t>());
+  const int64_t inner = strides[d];  // elements after d
+  for (int64_t o = 0; o < outer; ++o) {
+    const int64_t whole_at = (o * dims[d] + i) * inner * width;
+    const int64_t part_at = o * inner * width;
+    const size_t bytes = static_cast<size_t>(inner * width);
+    if (into_part) {
+      std::memcpy(to + part_at, from + whole_at, bytes);
+    } else {
+      std::memcpy(to + whole_at, from + part_at, bytes);
+    }
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvalScan(const HloInstruction& instr, Operands ops,
+                                 ComputationCaller& caller) {
+  AOT_ASSIGN_OR_RETURN(ScanAttributes a, ReadScanAttributes(instr));
+  const int64_t carries = a.num_carries;
+  const int64_t inputs = static_cast<int64_t>(ops.size()) - carries;
+  const int64_t d = a.dimension;
+  const HloComputation* f = instr.to_apply();
+  if (f == nullptr || carries < 0 || inputs < 1 || !instr.shape().IsTuple()) {
+    return absl::InvalidArgumentError("scan needs inputs, num_carries and a to_apply computation");
+  }
+  const int64_t outputs = static_cast<int64_t>(instr.shape().tuple_shapes().size()) - carries;
+  for (int64_t k = 0; k < inputs; ++k) {
+    AOT_RETURN_IF_ERROR(ExpectArray(*ops[k], "input"));
+    if (d < 0 || d >= ops[k]->shape().rank() ||
+        ops[k]->shape().dimensions(d) != ops[0]->shape().dimensions(d)) {
+      return absl::InvalidArgumentError(absl::StrCat("scan input ", k, " ",
+                                                     ops[k]->shape().ToString(false),
+                                                     " does not have the scanned dimension ", d));
+    }
+  }
+  const int64_t length = ops[0]->shape().dimensions(d);
+  std::vector<Literal> results;
+  for (int64_t k = 0; k < outputs; ++k) {
+    const Shape& shape = instr.shape().tuple_shapes(k);
+    if (!shape.IsArray() || shape.rank() <= d || shape.dimensions(d) != length) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("scan output ", k, " ", shape.ToString(false), " is not stacked along ", d));
+    }
+    results.emplace_back(Shape(shape.element_type(), shape.dimensions()));
+  }
+  std::vector<Literal> carry;
+  for (int64_t k = 0; k < carries; ++k) carry.push_back(*ops[inputs + k]);
+  std::vector<Literal> slices;
+  for (int64_t k = 0; k < inputs; ++k) {
+    std::vector<int64_t> dims = ops[k]->shape().dimensions();
+    dims.erase(dims.begin() + d);
+    slices.emplace_back(Shape(ops[k]->shape().element_type(), dims));
+  }
+  for (int64_t step = 0; step < length; ++step) {
+    const int64_t i = a.is_reverse ? length - 1 - step : step;
+    std::vector<const Literal*> args;
+    for (int64_t k = 0; k < inputs; ++k) {
+      MoveIndex(ops[k]->shape().dimensions(), d, i, ByteWidth(ops[k]->shape().element_type()),
+                ops[k]->raw().data(), slices[k].raw_data(), /*into_part=*/true);
+      args.push_back(&slices[k]);
+    }
+    for (const Literal& c : carry) args.push_back(&c);
+    AOT_ASSIGN_OR_RETURN(Literal out, caller.Call(*f, args));
+    if (!out.shape().IsTuple() ||
+        static_cast<int64_t>(out.tuple_elements().size()) != outputs + carries) {
+      return absl::InvalidArgumentError(absl::StrCat("scan's to_apply returned ",
+                                                     out.shape().ToString(false), "; expected ",
+                                                     outputs + carries, " elements"));
+    }
+    for (int64_t k = 0; k < outputs; ++k) {
+      const Literal& part = out.tuple_element(k);
+      const Shape& whole = results[k].shape();
+      if (!part.shape().IsArray() || part.shape().element_type() != whole.element_type() ||
+          part.element_count() * whole.dimensions(d) != results[k].element_count()) {
+        return absl::InvalidArgumentError(absl::StrCat("scan's to_apply returned ",
+                                                       part.shape().ToString(false), " for output ",
+                                                       k, " of ", whole.ToString(false)));
+      }
+      MoveIndex(whole.dimensions(), d, i, ByteWidth(whole.element_type()), part.raw().data(),
+                results[k].raw_data(), /*into_part=*/false);
+    }
+    for (int64_t k = 0; k < carries; ++k) carry[k] = out.tuple_element(outputs + k);
+  }
+  for (Literal& c : carry) results.push_back(std::move(c));
+  return Literal::Tuple(std::move(results));
 }
 
 absl::StatusOr<Literal> EvalTopK(const HloInstruction& instr, const Literal& x) {

@@ -53,6 +53,7 @@ int BinaryClasses(HloOpcode opcode) {
     case HloOpcode::kShiftLeft:
     case HloOpcode::kShiftRightLogical:
     case HloOpcode::kShiftRightArithmetic:
+    case HloOpcode::kMulhi:
       return kInts;
     default:
       return 0;

@@ -448,6 +448,10 @@ class HloEvaluator::Impl : public ComputationCaller {
         return EvalStochasticConvert(instr, *ops[0], *ops[1]);
       case HloOpcode::kRaggedDot:
         return EvalRaggedDot(instr, *ops[0], *ops[1], *ops[2]);
+      case HloOpcode::kScaledDot:
+        return EvalScaledDot(instr, ops);
+      case HloOpcode::kScan:
+        return EvalScan(instr, ops, *this);
       case HloOpcode::kConvolution:
         return EvalConvolution(instr, *ops[0], *ops[1]);
       case HloOpcode::kTuple: {
@@ -554,11 +558,12 @@ class HloEvaluator::Impl : public ComputationCaller {
     };
     bool narrow_integer = IsNarrowInteger(instr.shape().element_type());
     for (const Literal* op : ops) narrow_integer |= IsNarrowInteger(op->shape().element_type());
-    // Bit-level ops would see the carrier's width; bit-level reinterpretation
-    // of sub-byte types is by bits, not bytes; called computations would
-    // run on the narrow types themselves.
-    if ((narrow_integer && (opcode == HloOpcode::kShiftRightLogical || opcode == HloOpcode::kClz ||
-                            opcode == HloOpcode::kPopulationCount)) ||
+    // Bit-level ops and mulhi (a high half) would see the carrier's width;
+    // bit-level reinterpretation of sub-byte types is by bits, not bytes;
+    // called computations would run on the narrow types themselves.
+    if ((narrow_integer &&
+         (opcode == HloOpcode::kShiftRightLogical || opcode == HloOpcode::kClz ||
+          opcode == HloOpcode::kPopulationCount || opcode == HloOpcode::kMulhi)) ||
         !instr.called_computations().empty()) {
       return refused();
     }

@@ -1,6 +1,7 @@
 // Control flow and structure: while, conditional, call, fusion, tuples,
 // parameters and argument checking, replica/partition ids, error reporting.
 
+#include "absl/strings/str_replace.h"
 #include "compiler/interpreter/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -255,6 +256,32 @@ TEST(EvaluatorTest, EvaluateComputationDirectly) {
   auto again = evaluator.EvaluateComputation(*add, args);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(*again, *r);
+}
+
+// scan: a running sum (its output is each step's carry), forward and
+// reversed.
+TEST(ScanTest, RunningSumForwardAndReversed) {
+  const char* text = R"(HloModule scan
+sum {
+  x = f32[] parameter(0)
+  c = f32[] parameter(1)
+  s = f32[] add(c, x)
+  ROOT t = (f32[], f32[]) tuple(s, s)
+}
+ENTRY e {
+  x = f32[4] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = (f32[4], f32[]) scan(x, z), dimensions={0}, num_carries=1%s, to_apply=sum
+})";
+  Literal forward = RunHlo(absl::StrReplaceAll(text, {{"%s", ""}}), {L("f32[4]", {1, 2, 3, 4})});
+  ASSERT_TRUE(forward.shape().IsTuple());
+  EXPECT_THAT(Doubles(forward.tuple_element(0)), ElementsAre(1, 3, 6, 10));
+  EXPECT_THAT(Doubles(forward.tuple_element(1)), ElementsAre(10));
+  Literal reversed =
+      RunHlo(absl::StrReplaceAll(text, {{"%s", ", is_reverse=true"}}), {L("f32[4]", {1, 2, 3, 4})});
+  ASSERT_TRUE(reversed.shape().IsTuple());
+  EXPECT_THAT(Doubles(reversed.tuple_element(0)), ElementsAre(10, 9, 7, 4));
+  EXPECT_THAT(Doubles(reversed.tuple_element(1)), ElementsAre(10));
 }
 
 }  // namespace

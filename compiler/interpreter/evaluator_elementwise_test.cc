@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "absl/strings/str_replace.h"
 #include "compiler/interpreter/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -393,6 +394,45 @@ TEST(NarrowTypesTest, SubByteIntegersWrapAndConvertsSaturate) {
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.status().code(), absl::StatusCode::kUnimplemented);
   EXPECT_THAT(std::string(refused.status().message()), HasSubstr("'popcnt'"));
+}
+
+// mulhi: the high half of the product at twice the width, signed or
+// unsigned as the type is.
+TEST(MulhiTest, HighHalfOfTheDoubleWidthProduct) {
+  const char* text = R"(HloModule mh
+ENTRY e {
+  a = %s[5] parameter(0)
+  b = %s[5] parameter(1)
+  ROOT m = %s[5] mulhi(a, b)
+})";
+  auto run = [&](const char* type, std::vector<int64_t> a, std::vector<int64_t> b) {
+    std::string hlo = absl::StrReplaceAll(text, {{"%s", type}});
+    const std::string shape = absl::StrCat(type, "[5]");
+    return Ints(RunHlo(hlo, {LI(shape, a), LI(shape, b)}));
+  };
+  const int64_t s32_min = -2147483648LL;
+  EXPECT_THAT(run("s32", {-1, -1, 1 << 30, s32_min, 2147483647}, {-1, 1, 4, s32_min, 2147483647}),
+              ElementsAre(0, -1, 1, 1073741824, 1073741823));
+  EXPECT_THAT(run("u32", {4294967295LL, 2147483648LL, 7, 65536, 0}, {4294967295LL, 2, 9, 65536, 5}),
+              ElementsAre(4294967294LL, 1, 0, 1, 0));
+  const int64_t s64_min = std::numeric_limits<int64_t>::min();
+  const int64_t s64_max = std::numeric_limits<int64_t>::max();
+  EXPECT_THAT(
+      run("s64", {s64_min, int64_t{1} << 62, -3, s64_max, s64_min}, {2, 4, 5, s64_max, s64_min}),
+      ElementsAre(-1, 1, -1, 4611686018427387903LL, int64_t{1} << 62));
+  EXPECT_THAT(run("s8", {-128, 127, -1, 16, 100}, {-128, 127, 1, 16, -100}),
+              ElementsAre(64, 63, -1, 1, -40));
+}
+
+TEST(MulhiTest, FloatsAreRefused) {
+  auto r = TryRun(R"(HloModule mh
+ENTRY e {
+  a = f32[2] parameter(0)
+  ROOT m = f32[2] mulhi(a, a)
+})",
+                  {L("f32[2]", {1, 2})});
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr("mulhi"));
 }
 
 }  // namespace

@@ -266,6 +266,22 @@ inline T OpXor(T a, T b) {
     return static_cast<T>(a ^ b);
   }
 }
+// The high half of the product at twice T's width (mulhi).
+template <typename T>
+inline T OpMulhi(T a, T b) {
+  if constexpr (kIsInt<T>) {
+    constexpr bool kSigned = std::is_signed_v<T>;
+    // The product of two 64-bit values needs 128 bits: GCC's and Clang's
+    // __int128, which both compilers this project builds with have.
+    using Wide =
+        std::conditional_t<sizeof(T) == 8, std::conditional_t<kSigned, __int128, unsigned __int128>,
+                           std::conditional_t<kSigned, int64_t, uint64_t>>;
+    const Wide product = static_cast<Wide>(a) * static_cast<Wide>(b);
+    return static_cast<T>(product >> (8 * sizeof(T)));
+  } else {
+    return a;
+  }
+}
 template <typename T>
 inline bool ShiftOutOfRange(T amount) {
   using U = std::make_unsigned_t<T>;
@@ -347,6 +363,9 @@ bool VisitBinaryOp(HloOpcode opcode, F&& f) {
       return true;
     case HloOpcode::kShiftLeft:
       f([](T a, T b) { return OpShiftLeft(a, b); });
+      return true;
+    case HloOpcode::kMulhi:
+      f([](T a, T b) { return OpMulhi(a, b); });
       return true;
     case HloOpcode::kShiftRightLogical:
       f([](T a, T b) { return OpShiftRightLogical(a, b); });
@@ -809,6 +828,12 @@ absl::StatusOr<Literal> EvalSort(const HloInstruction& instr, Operands ops,
                                  ComputationCaller& caller);
 
 // composite_ops.cc: opcodes the compiler expands before emission.
+// scan: to_apply called once per index of the scanned dimension (from the
+// last one down when is_reverse), on that index's slice of every input and
+// the carries; its outputs' slices are stacked along the dimension, its
+// carries passed on. The result: the outputs, then the final carries.
+absl::StatusOr<Literal> EvalScan(const HloInstruction& instr, Operands ops,
+                                 ComputationCaller& caller);
 absl::StatusOr<Literal> EvalMap(const HloInstruction& instr, Operands ops,
                                 ComputationCaller& caller);
 absl::StatusOr<Literal> EvalTopK(const HloInstruction& instr, const Literal& x);
@@ -860,6 +885,11 @@ absl::StatusOr<Literal> EvalConvolution(const HloInstruction& instr, const Liter
 // (group_sizes consecutive indices; negative sizes count as 0); 0 beyond.
 absl::StatusOr<Literal> EvalRaggedDot(const HloInstruction& instr, const Literal& lhs,
                                       const Literal& rhs, const Literal& group_sizes);
+// scaled-dot: lhs and rhs dequantized in the result's type (each value
+// and its block's scale converted to it, then multiplied, each step rounded
+// to that type as the expansion's converts and multiply round), then their
+// dot.
+absl::StatusOr<Literal> EvalScaledDot(const HloInstruction& instr, Operands ops);
 
 // collectives.cc. `members[k]` holds the operands member k of the group
 // brought (group order); `rank` is this participant's place in the group.

@@ -241,6 +241,36 @@ ENTRY main {
   EXPECT_EQ(Doubles(r), (std::vector<double>{1, 2, 3, 4, 50, 60, 0, 0}));
 }
 
+// scaled-dot: each block of an operand multiplied by its scale, then the
+// dot.
+TEST(ScaledDotTest, EachBlockIsScaledBeforeTheDot) {
+  Literal r = RunHlo(R"(HloModule sd
+ENTRY e {
+  a = f32[1,4] parameter(0)
+  b = f32[4,1] parameter(1)
+  sa = f32[1,2] parameter(2)
+  sb = f32[1,1] parameter(3)
+  ROOT r = f32[1,1] scaled-dot(a, b, sa, sb), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})",
+                     {L("f32[1,4]", {1, 2, 3, 4}), L("f32[4,1]", {1, 1, 1, 1}),
+                      L("f32[1,2]", {10, 100}), L("f32[1,1]", {2})});
+  // (10 + 20 + 300 + 400) * 2
+  EXPECT_THAT(Doubles(r), ElementsAre(1460));
+  // MX form: e4m3fn values with e8m0 power-of-two scales (2^-1 and 2^3).
+  Literal mx = RunHlo(R"(HloModule mx
+ENTRY e {
+  a = f8e4m3fn[1,4] parameter(0)
+  b = f8e4m3fn[4,1] parameter(1)
+  sa = f8e8m0fnu[1,2] parameter(2)
+  sb = f8e8m0fnu[1,1] parameter(3)
+  ROOT r = f32[1,1] scaled-dot(a, b, sa, sb), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})",
+                      {L("f8e4m3fn[1,4]", {1, 2, 3, 4}), L("f8e4m3fn[4,1]", {1, 1, 1, -1}),
+                       L("f8e8m0fnu[1,2]", {0.5, 8}), L("f8e8m0fnu[1,1]", {1})});
+  // 0.5 + 1 + 24 - 32
+  EXPECT_THAT(Doubles(mx), ElementsAre(-6.5));
+}
+
 }  // namespace
 }  // namespace interpreter_test
 }  // namespace aot

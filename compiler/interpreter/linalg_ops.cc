@@ -252,7 +252,6 @@ absl::StatusOr<Literal> EvalRaggedDot(const HloInstruction& instr, const Literal
     return absl::UnimplementedError(absl::StrCat(
         "instruction '", instr.name(), "': only a ragged non-contracting dimension is supported"));
   }
-  const DotDimensionNumbersProto& dn = *instr.attrs().dot_dimension_numbers;
   const int64_t g = *a.rhs_group;
   const Shape& rs = rhs.shape();
   // Group j's matrix: rhs without dimension g, at index j of it.
@@ -263,20 +262,11 @@ absl::StatusOr<Literal> EvalRaggedDot(const HloInstruction& instr, const Literal
   const std::vector<int64_t> rhs_strides = RowMajorStrides(rs.dimensions());
   const std::vector<int64_t> group_strides = RowMajorStrides(group_dims);
   const int64_t width = ByteWidth(rs.element_type());
-  // The dot of lhs with one group's matrix: rhs's contracting dimensions
-  // past g move down by one.
+  // The dot of lhs with one group's matrix.
   std::unique_ptr<HloInstruction> dot = HloInstruction::Create(HloOpcode::kDot, instr.shape(), {});
   dot->set_name(instr.name());
-  DotDimensionNumbersProto group_dn = dn;
-  group_dn.clear_rhs_contracting_dimensions();
-  for (int64_t d : dn.rhs_contracting_dimensions())
-    group_dn.add_rhs_contracting_dimensions(d > g ? d - 1 : d);
-  dot->mutable_attrs()->dot_dimension_numbers = group_dn;
-  // Where the ragged dimension lands in the result: among lhs's free ones.
-  int64_t position = 0;
-  for (int64_t d = 0; d < a.lhs_ragged; ++d) {
-    position += !absl::c_linear_search(dn.lhs_contracting_dimensions(), d);
-  }
+  dot->mutable_attrs()->dot_dimension_numbers = a.group_dot_dimension_numbers;
+  const int64_t position = a.result_ragged_dimension;
   const std::vector<int64_t>& out_dims = instr.shape().dimensions();
   const std::vector<int64_t> out_strides = RowMajorStrides(out_dims);
   const int64_t out_width = ByteWidth(instr.shape().element_type());
@@ -482,6 +472,49 @@ absl::StatusOr<Literal> EvalConvolution(const HloInstruction& instr, const Liter
     StoreAccumulators(C, out);
   });
   return out;
+}
+
+absl::StatusOr<Literal> EvalScaledDot(const HloInstruction& instr, Operands ops) {
+  AOT_RETURN_IF_ERROR(CheckResultType(instr));
+  const PrimitiveType t = instr.shape().element_type();
+  std::vector<Literal> dequantized;
+  for (int k = 0; k < 2; ++k) {
+    const Literal& x = *ops[k];
+    const Literal& scale = *ops[k + 2];
+    AOT_RETURN_IF_ERROR(ExpectArray(x, "operand"));
+    AOT_RETURN_IF_ERROR(ExpectArray(scale, "scale"));
+    const std::vector<int64_t>& xd = x.shape().dimensions();
+    const std::vector<int64_t>& sd = scale.shape().dimensions();
+    bool blocks = xd.size() == sd.size();
+    for (size_t d = 0; blocks && d < xd.size(); ++d) blocks = sd[d] > 0 && xd[d] % sd[d] == 0;
+    if (!blocks) {
+      return absl::InvalidArgumentError(absl::StrCat("scale ", scale.shape().ToString(false),
+                                                     " does not divide ", x.shape().ToString(false),
+                                                     " into blocks"));
+    }
+    const std::vector<int64_t> x_strides = RowMajorStrides(xd);
+    const std::vector<int64_t> s_strides = RowMajorStrides(sd);
+    Literal out(Shape(t, xd));
+    for (int64_t i = 0; i < out.element_count(); ++i) {
+      int64_t at = 0;
+      for (size_t d = 0; d < xd.size(); ++d) {
+        const int64_t coordinate = (i / x_strides[d]) % xd[d];
+        at += coordinate / (xd[d] / sd[d]) * s_strides[d];
+      }
+      // Each value rounded to t on its own, then their product rounded
+      // once: two values of t multiply exactly in double.
+      out.SetFromDouble(i, x.GetAsDouble(i));
+      const double value = out.GetAsDouble(i);
+      out.SetFromDouble(i, scale.GetAsDouble(at));
+      out.SetFromDouble(i, value * out.GetAsDouble(i));
+    }
+    dequantized.push_back(std::move(out));
+  }
+  std::unique_ptr<HloInstruction> dot = HloInstruction::Create(HloOpcode::kDot, instr.shape(), {});
+  dot->set_name(instr.name());
+  dot->mutable_attrs()->dot_dimension_numbers = instr.attrs().dot_dimension_numbers;
+  dot->mutable_attrs()->operand_precision = instr.attrs().operand_precision;
+  return EvalDot(*dot, dequantized[0], dequantized[1]);
 }
 
 }  // namespace interpreter_internal

@@ -245,7 +245,6 @@ absl::StatusOr<HloInstruction*> ExpandRaggedDot(HloInstruction* rd, InstructionB
   HloInstruction* lhs = rd->operand(0);
   HloInstruction* rhs = rd->operand(1);
   HloInstruction* sizes = rd->operand(2);
-  const DotDimensionNumbersProto& dn = *rd->attrs().dot_dimension_numbers;
   const int64_t g = *a.rhs_group;
   const Shape& rs = rhs->shape();
   const Shape out_shape(rd->shape().element_type(), rd->shape().dimensions());
@@ -254,18 +253,9 @@ absl::StatusOr<HloInstruction*> ExpandRaggedDot(HloInstruction* rd, InstructionB
   for (int64_t d = 0; d < rs.rank(); ++d) {
     if (d != g) group_dims.push_back(rs.dimensions(d));
   }
-  DotDimensionNumbersProto group_dn = dn;
-  group_dn.clear_rhs_contracting_dimensions();
-  for (int64_t d : dn.rhs_contracting_dimensions()) {
-    group_dn.add_rhs_contracting_dimensions(d > g ? d - 1 : d);
-  }
-  int64_t position = 0;
-  for (int64_t d = 0; d < a.lhs_ragged; ++d) {
-    position += !absl::c_linear_search(dn.lhs_contracting_dimensions(), d);
-  }
   HloInstruction* coordinate =
       b.Op(HloOpcode::kIota, Shape(index_type, out_shape.dimensions()), {});
-  coordinate->mutable_attrs()->dimensions = {position};
+  coordinate->mutable_attrs()->dimensions = {a.result_ragged_dimension};
   HloInstruction* result = b.Splat(out_shape.element_type(), 0, out_shape.dimensions());
   HloInstruction* start = b.Constant(index_type, 0);
   HloInstruction* zero = b.Constant(index_type, 0);
@@ -280,7 +270,7 @@ absl::StatusOr<HloInstruction*> ExpandRaggedDot(HloInstruction* rd, InstructionB
     slab->mutable_attrs()->slice = std::move(specs);
     HloInstruction* matrix = b.Reshape(slab, group_dims);
     HloInstruction* product = b.Op(HloOpcode::kDot, out_shape, {lhs, matrix});
-    product->mutable_attrs()->dot_dimension_numbers = group_dn;
+    product->mutable_attrs()->dot_dimension_numbers = a.group_dot_dimension_numbers;
     HloInstruction* size_slab = b.Op(HloOpcode::kSlice, Shape(index_type, {1}), {sizes});
     size_slab->mutable_attrs()->slice = {SliceSpec{j, j + 1, 1}};
     HloInstruction* raw_size = b.Reshape(size_slab, {});
@@ -295,6 +285,192 @@ absl::StatusOr<HloInstruction*> ExpandRaggedDot(HloInstruction* rd, InstructionB
     start = end;
   }
   return b.WithLayoutOf(result, rd->shape());
+}
+
+// mulhi(a, b) -> the high half of the product at twice the width. Up to 32
+// bits: the values widened to 64 bits, multiplied and shifted down. 64-bit
+// values (no 128-bit type here): the unsigned high product from the four
+// products of 32-bit halves with their carries, and for signed values
+// hi(a*b) = hi_unsigned(a, b) - (a < 0 ? b : 0) - (b < 0 ? a : 0), modulo
+// 2^64.
+absl::StatusOr<HloInstruction*> ExpandMulhi(HloInstruction* mulhi, InstructionBuilder& b) {
+  HloInstruction* x = mulhi->operand(0);
+  HloInstruction* y = mulhi->operand(1);
+  const PrimitiveType t = x->shape().element_type();
+  const std::vector<int64_t>& dims = x->shape().dimensions();
+  const bool is_signed = IsSignedInteger(t);
+  if (!IsInteger(t) || IsNarrowInteger(t)) {
+    return absl::UnimplementedError(
+        absl::StrCat("instruction '", mulhi->name(), "' (mulhi) on ", PrimitiveTypeName(t),
+                     ": this compiler computes it for 8- to 64-bit integers"));
+  }
+  const int64_t bits = 8 * ByteWidth(t);
+  if (bits <= 32) {
+    const PrimitiveType wide = is_signed ? S64 : U64;
+    HloInstruction* wx = b.Convert(x, wide);
+    HloInstruction* wy = b.Convert(y, wide);
+    HloInstruction* product = b.Binary(HloOpcode::kMultiply, wx, wy);
+    HloInstruction* by = b.Splat(wide, static_cast<double>(bits), dims);
+    HloInstruction* high = b.Binary(
+        is_signed ? HloOpcode::kShiftRightArithmetic : HloOpcode::kShiftRightLogical, product, by);
+    return b.WithLayoutOf(b.Convert(high, t), mulhi->shape());
+  }
+  auto as_unsigned = [&](HloInstruction* v) {
+    return is_signed ? b.Op(HloOpcode::kBitcastConvert, Shape(U64, dims), {v}) : v;
+  };
+  HloInstruction* ux = as_unsigned(x);
+  HloInstruction* uy = as_unsigned(y);
+  HloInstruction* mask = b.Splat(U64, 4294967295.0, dims);
+  HloInstruction* by32 = b.Splat(U64, 32, dims);
+  auto low = [&](HloInstruction* v) { return b.Binary(HloOpcode::kAnd, v, mask); };
+  auto high = [&](HloInstruction* v) { return b.Binary(HloOpcode::kShiftRightLogical, v, by32); };
+  auto mul = [&](HloInstruction* p, HloInstruction* q) {
+    return b.Binary(HloOpcode::kMultiply, p, q);
+  };
+  auto add = [&](HloInstruction* p, HloInstruction* q) { return b.Binary(HloOpcode::kAdd, p, q); };
+  HloInstruction* xl = low(ux);
+  HloInstruction* xh = high(ux);
+  HloInstruction* yl = low(uy);
+  HloInstruction* yh = high(uy);
+  HloInstruction* ll = mul(xl, yl);
+  HloInstruction* hl = mul(xh, yl);
+  HloInstruction* lh = mul(xl, yh);
+  HloInstruction* hh = mul(xh, yh);
+  HloInstruction* ll_high = high(ll);
+  HloInstruction* middle = add(hl, ll_high);
+  HloInstruction* middle_low = low(middle);
+  HloInstruction* cross = add(middle_low, lh);
+  HloInstruction* middle_high = high(middle);
+  HloInstruction* cross_high = high(cross);
+  HloInstruction* upper = add(hh, middle_high);
+  HloInstruction* result = add(upper, cross_high);
+  if (is_signed) {
+    HloInstruction* zero = b.Splat(t, 0, dims);
+    HloInstruction* zero_u = b.Splat(U64, 0, dims);
+    HloInstruction* x_negative = b.Compare(x, zero, ComparisonDirection::kLt);
+    HloInstruction* y_negative = b.Compare(y, zero, ComparisonDirection::kLt);
+    HloInstruction* less_y = b.Select(x_negative, uy, zero_u);
+    HloInstruction* less_x = b.Select(y_negative, ux, zero_u);
+    HloInstruction* corrected = b.Binary(HloOpcode::kSubtract, result, less_y);
+    corrected = b.Binary(HloOpcode::kSubtract, corrected, less_x);
+    result = b.Op(HloOpcode::kBitcastConvert, Shape(t, dims), {corrected});
+  }
+  return b.WithLayoutOf(result, mulhi->shape());
+}
+
+// scaled-dot -> each operand and its scale converted to the result's type,
+// the scale repeated over its block (broadcast to [s0, b0, s1, b1, ...],
+// reshaped to the operand's dimensions), multiplied, then the dot.
+absl::StatusOr<HloInstruction*> ExpandScaledDot(HloInstruction* sd, InstructionBuilder& b) {
+  const PrimitiveType t = sd->shape().element_type();
+  std::vector<HloInstruction*> dequantized;
+  for (int64_t k = 0; k < 2; ++k) {
+    HloInstruction* x = sd->operand(k);
+    HloInstruction* scale = sd->operand(k + 2);
+    const std::vector<int64_t>& xd = x->shape().dimensions();
+    const std::vector<int64_t>& sdims = scale->shape().dimensions();
+    std::vector<int64_t> blocks, positions;
+    for (size_t d = 0; d < xd.size(); ++d) {
+      positions.push_back(static_cast<int64_t>(blocks.size()));
+      blocks.push_back(sdims[d]);
+      blocks.push_back(xd[d] / sdims[d]);
+    }
+    HloInstruction* value = b.Convert(x, t);
+    HloInstruction* per_block = b.Convert(scale, t);
+    HloInstruction* repeated = b.Broadcast(per_block, Shape(t, blocks), positions);
+    HloInstruction* spread = b.Reshape(repeated, xd);
+    dequantized.push_back(b.Binary(HloOpcode::kMultiply, value, spread));
+  }
+  HloInstruction* dot = b.Op(HloOpcode::kDot, Shape(t, sd->shape().dimensions()), dequantized);
+  dot->mutable_attrs()->dot_dimension_numbers = sd->attrs().dot_dimension_numbers;
+  dot->mutable_attrs()->operand_precision = sd->attrs().operand_precision;
+  return b.WithLayoutOf(dot, sd->shape());
+}
+
+// scan -> a counted while loop over the scanned dimension, as XLA's
+// ScanExpander does: the state holds the carries, the inputs and the
+// stacked outputs (zeros at first); each iteration takes index i (length -
+// 1 - i when reversed) of every input by dynamic-slice, runs to_apply's
+// instructions (cloned into the loop body) on those slices and the
+// carries, and writes its outputs' slices at i by dynamic-update-slice.
+absl::StatusOr<HloInstruction*> ExpandScan(HloInstruction* scan, InstructionBuilder& b,
+                                           HloModule* module) {
+  AOT_ASSIGN_OR_RETURN(ScanAttributes a, ReadScanAttributes(*scan));
+  const int64_t carries = a.num_carries;
+  const int64_t inputs = scan->operand_count() - carries;
+  const int64_t outputs = static_cast<int64_t>(scan->shape().tuple_shapes().size()) - carries;
+  const int64_t d = a.dimension;
+  const int64_t length = scan->operand(0)->shape().dimensions(d);
+  const HloComputation* f = scan->to_apply();
+  std::vector<HloInstruction*> init;
+  for (int64_t k = 0; k < carries; ++k) init.push_back(scan->operand(inputs + k));
+  for (int64_t k = 0; k < inputs; ++k) init.push_back(scan->operand(k));
+  for (int64_t k = 0; k < outputs; ++k) {
+    const Shape& out = scan->shape().tuple_shapes(k);
+    init.push_back(b.Splat(out.element_type(), 0, out.dimensions()));
+  }
+  auto step = [&](InstructionBuilder& body, HloInstruction* i,
+                  std::vector<HloInstruction*> values) {
+    HloInstruction* index = i;
+    if (a.is_reverse) {
+      HloInstruction* last = body.Constant(S32, static_cast<double>(length - 1));
+      index = body.Binary(HloOpcode::kSubtract, last, i);
+    }
+    HloInstruction* zero = body.Constant(S32, 0);
+    auto starts = [&](int64_t rank) {
+      std::vector<HloInstruction*> at(rank, zero);
+      at[d] = index;
+      return at;
+    };
+    absl::flat_hash_map<const HloInstruction*, HloInstruction*> value_of;
+    for (HloInstruction* p : f->parameter_instructions()) {
+      const int64_t number = p->parameter_number();
+      if (number >= inputs) {
+        value_of[p] = values[number - inputs];
+        continue;
+      }
+      HloInstruction* input = values[carries + number];
+      const Shape& shape = input->shape();
+      std::vector<int64_t> sizes = shape.dimensions();
+      sizes[d] = 1;
+      std::vector<HloInstruction*> operands = {input};
+      for (HloInstruction* s : starts(shape.rank())) operands.push_back(s);
+      HloInstruction* slice =
+          body.Op(HloOpcode::kDynamicSlice, Shape(shape.element_type(), sizes), operands);
+      slice->mutable_attrs()->dynamic_slice_sizes = sizes;
+      value_of[p] = body.Reshape(slice, p->shape().dimensions());
+    }
+    for (HloInstruction* instruction : f->MakeInstructionPostOrder()) {
+      if (instruction->opcode() == HloOpcode::kParameter) continue;
+      std::vector<HloInstruction*> operands;
+      for (HloInstruction* op : instruction->operands()) operands.push_back(value_of.at(op));
+      value_of[instruction] = body.Add(CloneWithOperands(*instruction, operands));
+    }
+    HloInstruction* root = value_of.at(f->root_instruction());
+    std::vector<HloInstruction*> next;
+    for (int64_t k = 0; k < carries; ++k) next.push_back(body.GetTupleElement(root, outputs + k));
+    for (int64_t k = 0; k < inputs; ++k) next.push_back(values[carries + k]);
+    for (int64_t k = 0; k < outputs; ++k) {
+      HloInstruction* stacked = values[carries + inputs + k];
+      const Shape& shape = stacked->shape();
+      std::vector<int64_t> one = shape.dimensions();
+      one[d] = 1;
+      HloInstruction* part = body.GetTupleElement(root, k);
+      std::vector<HloInstruction*> operands = {stacked, body.Reshape(part, one)};
+      for (HloInstruction* s : starts(shape.rank())) operands.push_back(s);
+      next.push_back(body.Op(HloOpcode::kDynamicUpdateSlice,
+                             Shape(shape.element_type(), shape.dimensions()), operands));
+    }
+    return next;
+  };
+  std::vector<HloInstruction*> final_values = CountedLoop(module, b, *scan, length, init, step);
+  std::vector<HloInstruction*> elements;
+  for (int64_t k = 0; k < outputs; ++k) {
+    elements.push_back(
+        b.WithLayoutOf(final_values[carries + inputs + k], scan->shape().tuple_shapes(k)));
+  }
+  for (int64_t k = 0; k < carries; ++k) elements.push_back(final_values[k]);
+  return b.Tuple(elements);
 }
 
 }  // namespace
@@ -323,6 +499,15 @@ absl::StatusOr<bool> ExpandCompositeOpcodes(HloModule* module) {
           break;
         case HloOpcode::kRaggedDot:
           replacement = ExpandRaggedDot(h, b);
+          break;
+        case HloOpcode::kMulhi:
+          replacement = ExpandMulhi(h, b);
+          break;
+        case HloOpcode::kScaledDot:
+          replacement = ExpandScaledDot(h, b);
+          break;
+        case HloOpcode::kScan:
+          replacement = ExpandScan(h, b, module);
           break;
         default:
           continue;

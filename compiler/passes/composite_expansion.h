@@ -21,6 +21,13 @@ namespace aot {
 //  - ragged-dot (a ragged non-contracting dimension, mixture-of-experts
 //    style) -> one dot per group, each selected where the ragged index lies
 //    in the group's run of group_sizes.
+//  - mulhi(a, b) -> the product at twice the width, shifted down (64-bit
+//    values from their 32-bit halves);
+//  - scaled-dot -> the operands dequantized (converted to the result's
+//    type, multiplied by their block's scale), then a dot;
+//  - scan -> a counted while loop taking one slice of each input per
+//    iteration, running to_apply's instructions on it and the carries, and
+//    writing the outputs' slices by dynamic-update-slice.
 // Runs before the pass pipeline, always. Returns whether anything changed.
 absl::StatusOr<bool> ExpandCompositeOpcodes(HloModule* module);
 

@@ -1,6 +1,7 @@
 #include "compiler/passes/composite_expansion.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "absl/strings/str_cat.h"
@@ -249,6 +250,126 @@ ENTRY e {
   args = RandomArguments(*m, 5);
   args[2] = Literal::FromInt64s(Shape(S64, {2}), {4, 3});
   ExpectExpandsTo(middle, HloOpcode::kRaggedDot, Tolerance{0, 0}, std::move(args));
+}
+
+// mulhi at every integer width, on the values where the high half is
+// decided: zero, one, -1, the extremes and their neighbours, and powers of
+// two, every pair of them (64-bit values go through 32-bit halves).
+TEST(CompositeExpansionTest, MulhiMatchesTheInterpreterAtEveryWidth) {
+  for (const char* type : {"s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64"}) {
+    const Shape scalar = *ParseShape(absl::StrCat(type, "[]"));
+    const bool is_signed = type[0] == 's';
+    const int bits = 8 * static_cast<int>(ByteWidth(scalar.element_type()));
+    std::vector<int64_t> values = {0, 1, 2, 3, 7, 12345};
+    // As the type's bit patterns: max, max - 1, min, min + 1, -1, -2 (for
+    // unsigned types: the top values).
+    const uint64_t mask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+    const uint64_t top = mask >> (is_signed ? 1 : 0);
+    for (uint64_t pattern : {top, top - 1, top + 1, top + 2, mask, mask - 1, mask / 3,
+                             uint64_t{1} << (bits - 1), uint64_t{1} << (bits / 2)}) {
+      values.push_back(static_cast<int64_t>(pattern & mask));
+    }
+    const int64_t n = static_cast<int64_t>(values.size());
+    std::vector<int64_t> lhs, rhs;
+    for (int64_t a : values) {
+      for (int64_t b : values) {
+        lhs.push_back(a);
+        rhs.push_back(b);
+      }
+    }
+    const Shape shape(scalar.element_type(), {n * n});
+    std::vector<Literal> args;
+    args.push_back(Literal(shape));
+    args.push_back(Literal(shape));
+    for (int64_t i = 0; i < n * n; ++i) {
+      // Bit patterns: store the low `bits` bits whatever the signedness.
+      const uint64_t a = static_cast<uint64_t>(lhs[i]);
+      const uint64_t b = static_cast<uint64_t>(rhs[i]);
+      std::memcpy(args[0].raw_data() + i * (bits / 8), &a, static_cast<size_t>(bits / 8));
+      std::memcpy(args[1].raw_data() + i * (bits / 8), &b, static_cast<size_t>(bits / 8));
+    }
+    const std::string text = absl::StrCat(
+        "HloModule mh\nENTRY e {\n  a = ", type, "[", n * n, "] parameter(0)\n  b = ", type, "[",
+        n * n, "] parameter(1)\n  ROOT m = ", type, "[", n * n, "] mulhi(a, b)\n}\n");
+    ExpectExpandsTo(text, HloOpcode::kMulhi, Tolerance{0, 0}, std::move(args));
+  }
+}
+
+TEST(CompositeExpansionTest, MulhiOfASubByteIntegerIsRefusedByName) {
+  std::unique_ptr<HloModule> m = Parse(R"(HloModule mh4
+ENTRY e {
+  a = s4[4] parameter(0)
+  ROOT m = s4[4] mulhi(a, a)
+})");
+  ASSERT_NE(m, nullptr);
+  absl::StatusOr<bool> r = ExpandCompositeOpcodes(m.get());
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), ::testing::HasSubstr("instruction 'm' (mulhi) on s4"));
+}
+
+// scaled-dot: f8 operands with e8m0 block scales (MX form, blocks along
+// the contracting dimension), and bf16 operands with f32 scales blocked in
+// both dimensions, a batch dimension and a bf16 result.
+TEST(CompositeExpansionTest, ScaledDotDequantizesBlockByBlock) {
+  ExpectExpandsTo(R"(HloModule mx
+ENTRY e {
+  a = f8e4m3fn[4,64] parameter(0)
+  b = f8e5m2[64,3] parameter(1)
+  sa = f8e8m0fnu[4,2] parameter(2)
+  sb = f8e8m0fnu[2,3] parameter(3)
+  ROOT r = f32[4,3] scaled-dot(a, b, sa, sb), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})",
+                  HloOpcode::kScaledDot, Tolerance{0, 0});
+  ExpectExpandsTo(R"(HloModule blocked
+ENTRY e {
+  a = bf16[2,6,8] parameter(0)
+  b = bf16[2,3,8] parameter(1)
+  sa = f32[1,3,4] parameter(2)
+  sb = f32[2,3,2] parameter(3)
+  ROOT r = bf16[2,6,3] scaled-dot(a, b, sa, sb), lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={2}
+})",
+                  HloOpcode::kScaledDot, Tolerance{0, 0});
+}
+
+// scan: a running sum with a second output (forward), a reversed scan with
+// two inputs and two carries of different shapes, scanned along an inner
+// dimension.
+TEST(CompositeExpansionTest, ScanBecomesACountedLoop) {
+  ExpectExpandsTo(R"(HloModule cumsum
+running {
+  x = f32[3] parameter(0)
+  c = f32[3] parameter(1)
+  s = f32[3] add(c, x)
+  m = f32[3] multiply(s, x)
+  ROOT t = (f32[3], f32[3], f32[3]) tuple(s, m, s)
+}
+ENTRY e {
+  x = f32[5,3] parameter(0)
+  z = f32[3] constant({0, 0, 0})
+  ROOT r = (f32[5,3], f32[5,3], f32[3]) scan(x, z), dimensions={0}, num_carries=1, to_apply=running
+})",
+                  HloOpcode::kScan, Tolerance{0, 0});
+  ExpectExpandsTo(R"(HloModule reversed
+step {
+  x = f32[2] parameter(0)
+  k = s32[2] parameter(1)
+  h = f32[2] parameter(2)
+  n = s32[] parameter(3)
+  kx = f32[2] convert(k)
+  a = f32[2] multiply(h, x)
+  h2 = f32[2] add(a, kx)
+  one = s32[] constant(1)
+  n2 = s32[] add(n, one)
+  ROOT t = (f32[2], f32[2], s32[]) tuple(h2, h2, n2)
+}
+ENTRY e {
+  x = f32[2,4] parameter(0)
+  k = s32[2,4] parameter(1)
+  h = f32[2] parameter(2)
+  n = s32[] constant(0)
+  ROOT r = (f32[2,4], f32[2], s32[]) scan(x, k, h, n), dimensions={1}, num_carries=2, is_reverse=true, is_associative=false, to_apply=step
+})",
+                  HloOpcode::kScan, Tolerance{0, 0});
 }
 
 }  // namespace

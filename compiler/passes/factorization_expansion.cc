@@ -112,52 +112,6 @@ class MatrixOps {
   int64_t nb_;
 };
 
-using LoopStep = std::function<std::vector<HloInstruction*>(
-    InstructionBuilder& body, HloInstruction* i, std::vector<HloInstruction*> values)>;
-
-// while (i < trip_count) { values = step(i, values); ++i }, i from 0: the
-// loop's final values, in `outer`'s computation.
-std::vector<HloInstruction*> CountedLoop(HloModule* module, InstructionBuilder& outer,
-                                         const HloInstruction& base, int64_t trip_count,
-                                         std::vector<HloInstruction*> init, const LoopStep& step) {
-  std::vector<HloInstruction*> state_values = {outer.Constant(S32, 0)};
-  state_values.insert(state_values.end(), init.begin(), init.end());
-  HloInstruction* state = outer.Tuple(state_values);
-  const Shape& state_shape = state->shape();
-
-  HloComputation* cond = AddEmptyComputation(module, absl::StrCat(base.name(), "_cond"));
-  HloInstruction* cond_param =
-      AddWithNewId(cond, HloInstruction::CreateParameter(0, state_shape, "state"));
-  NameUniquer cond_names = NameUniquer::ForInstructions(*cond);
-  InstructionBuilder c(cond, &cond_names, base);
-  HloInstruction* i = c.GetTupleElement(cond_param, 0);
-  cond->set_root_instruction(
-      c.Compare(i, c.Constant(S32, static_cast<double>(trip_count)), ComparisonDirection::kLt));
-
-  HloComputation* body = AddEmptyComputation(module, absl::StrCat(base.name(), "_body"));
-  HloInstruction* body_param =
-      AddWithNewId(body, HloInstruction::CreateParameter(0, state_shape, "state"));
-  NameUniquer body_names = NameUniquer::ForInstructions(*body);
-  InstructionBuilder bb(body, &body_names, base);
-  HloInstruction* j = bb.GetTupleElement(body_param, 0);
-  std::vector<HloInstruction*> values;
-  for (size_t k = 0; k < init.size(); ++k) {
-    values.push_back(bb.GetTupleElement(body_param, static_cast<int64_t>(k) + 1));
-  }
-  std::vector<HloInstruction*> next = step(bb, j, values);
-  std::vector<HloInstruction*> next_state = {bb.Binary(HloOpcode::kAdd, j, bb.Constant(S32, 1))};
-  next_state.insert(next_state.end(), next.begin(), next.end());
-  body->set_root_instruction(bb.Tuple(next_state));
-
-  HloInstruction* loop = outer.Op(HloOpcode::kWhile, state_shape, {state});
-  *loop->mutable_called_computations() = {cond, body};
-  std::vector<HloInstruction*> out;
-  for (size_t k = 0; k < init.size(); ++k) {
-    out.push_back(outer.GetTupleElement(loop, static_cast<int64_t>(k) + 1));
-  }
-  return out;
-}
-
 // The type the factorizations compute in: f32 for f16/bf16.
 PrimitiveType ComputeType(PrimitiveType type) { return type == F16 || type == BF16 ? F32 : type; }
 

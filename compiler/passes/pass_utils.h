@@ -187,6 +187,17 @@ HloComputation* AddScalarComputation(
 // add(p0, p1) of scalars of `type`, as a new computation of the module.
 HloComputation* AddComputationFor(HloModule* module, PrimitiveType type);
 
+// One iteration of a counted loop: from the counter `i` (s32[]) and the
+// values carried in, the values carried out, built with `body`.
+using LoopStep = std::function<std::vector<HloInstruction*>(
+    InstructionBuilder& body, HloInstruction* i, std::vector<HloInstruction*> values)>;
+// while (i < trip_count) { values = step(i, values); ++i }, i from 0, as a
+// while loop in `outer`'s computation whose condition and body are new
+// computations of `module` named after `base`: the loop's final values.
+std::vector<HloInstruction*> CountedLoop(HloModule* module, InstructionBuilder& outer,
+                                         const HloInstruction& base, int64_t trip_count,
+                                         std::vector<HloInstruction*> init, const LoopStep& step);
+
 }  // namespace aot
 
 #endif  // AOT_COMPILER_PASSES_PASS_UTILS_H_

@@ -47,6 +47,12 @@ negate4 {
 identity4 {
   ROOT p = f32[4] parameter(0)
 }
+cumulative_sum {
+  x = f32[] parameter(0)
+  c = f32[] parameter(1)
+  s = f32[] add(c, x)
+  ROOT t = (f32[], f32[]) tuple(s, s)
+}
 fused_exp {
   p = f32[4] parameter(0)
   ROOT e = f32[4] exponential(p)
@@ -148,6 +154,15 @@ const std::map<std::string, std::string>& SpecialProbes() {
        "a = f32[6,4] parameter(0)\n b = f32[2,4,3] parameter(1)\n s = s32[2] parameter(2)\n"
        " ROOT r = f32[6,3] ragged-dot(a, b, s), lhs_contracting_dims={1}, "
        "rhs_contracting_dims={1}, lhs_ragged_dims={0}, rhs_group_dims={0}"},
+      {"scaled-dot",
+       "a = bf16[2,64] parameter(0)\n b = bf16[64,3] parameter(1)\n"
+       " sa = bf16[2,2] parameter(2)\n sb = bf16[2,3] parameter(3)\n"
+       " ROOT r = f32[2,3] scaled-dot(a, b, sa, sb), lhs_contracting_dims={1}, "
+       "rhs_contracting_dims={0}"},
+      {"scan",
+       "x = f32[6] parameter(0)\n z = f32[] constant(0)\n"
+       " ROOT r = (f32[6], f32[]) scan(x, z), dimensions={0}, num_carries=1, "
+       "to_apply=cumulative_sum"},
       {"stochastic-convert",
        "x = f32[4] parameter(0)\n b = u32[4] parameter(1)\n"
        " ROOT r = s32[4] stochastic-convert(x, b)"},
@@ -260,7 +275,7 @@ const std::map<std::string, std::string>& SpecialProbes() {
 bool IntegerOnly(absl::string_view op) {
   return op == "and" || op == "or" || op == "xor" || op == "not" || op == "popcnt" ||
          op == "count-leading-zeros" || op == "shift-left" || op == "shift-right-arithmetic" ||
-         op == "shift-right-logical";
+         op == "shift-right-logical" || op == "mulhi";
 }
 
 // The probe module of an opcode. Opcodes this project does not know get the

@@ -53,9 +53,9 @@ TEST(SupportTableTest, ProbesTellSupportedFromMissing) {
         << name;
   }
   // Lowered or expanded before emission: supported end to end.
-  for (const char* name :
-       {"async-done", "copy-start", "after-all", "map", "topk", "batch-norm-grad", "cholesky",
-        "triangular-solve", "rng-bit-generator", "stochastic-convert", "ragged-dot"}) {
+  for (const char* name : {"async-done", "copy-start", "after-all", "map", "topk",
+                           "batch-norm-grad", "cholesky", "triangular-solve", "rng-bit-generator",
+                           "stochastic-convert", "ragged-dot", "mulhi", "scaled-dot", "scan"}) {
     const SupportRow* row = Find(opcodes, name);
     ASSERT_NE(row, nullptr) << name;
     EXPECT_TRUE(row->parse && row->interpret && row->host) << name << ": " << row->note;

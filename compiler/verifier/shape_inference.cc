@@ -310,6 +310,10 @@ class Inferrer {
         return StochasticConvert();
       case HloOpcode::kRaggedDot:
         return RaggedDot();
+      case HloOpcode::kScaledDot:
+        return ScaledDot();
+      case HloOpcode::kScan:
+        return Scan();
       case HloOpcode::kTriangularSolve:
         return TriangularSolve();
       case HloOpcode::kCompare:
@@ -495,6 +499,7 @@ class Inferrer {
       case HloOpcode::kSort:
         return expect(1, "to_apply comparator");
       case HloOpcode::kMap:
+      case HloOpcode::kScan:
         return expect(1, "to_apply");
       case HloOpcode::kAsyncStart:
         return expect(1, "calls, the wrapped computation");
@@ -733,6 +738,7 @@ class Inferrer {
       case HloOpcode::kShiftLeft:
       case HloOpcode::kShiftRightArithmetic:
       case HloOpcode::kShiftRightLogical:
+      case HloOpcode::kMulhi:
         AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kInteger));
         break;
       case HloOpcode::kAtan2:
@@ -952,6 +958,112 @@ class Inferrer {
     const PrimitiveType out =
         hlo_.shape().IsArray() ? hlo_.shape().element_type() : lhs.element_type();
     return Shape(out, dims);
+  }
+
+  // scaled-dot(lhs, rhs, lhs_scale, rhs_scale), the dot dimension numbers:
+  // the dot of the operands dequantized block by block. Each scale has its
+  // operand's rank and each of its dimensions divides the operand's (a
+  // block of operand / scale indices per scale value); lhs, rhs and scales
+  // are floats. The result is the dot's, in the declared float type, which
+  // the dequantized values and the products are computed in.
+  absl::StatusOr<Shape> ScaledDot() const {
+    AOT_RETURN_IF_ERROR(ExpectAllArrays());
+    for (int64_t k = 0; k < 4; ++k) {
+      if (!IsFloatingPoint(Op(k).element_type())) {
+        return Invalid(OperandDesc(k), " is ", Str(Op(k)), "; scaled-dot takes floats");
+      }
+    }
+    for (int64_t k = 0; k < 2; ++k) {
+      const Shape& x = Op(k);
+      const Shape& scale = Op(k + 2);
+      bool blocks = scale.rank() == x.rank();
+      for (int64_t d = 0; blocks && d < x.rank(); ++d) {
+        blocks = scale.dimensions(d) > 0 && x.dimensions(d) % scale.dimensions(d) == 0;
+      }
+      if (!blocks) {
+        return Invalid("the ", k == 0 ? "lhs" : "rhs", " scale is ", Str(scale),
+                       "; expected the rank of ", Str(x),
+                       " with each dimension dividing the operand's (one scale per block)");
+      }
+    }
+    if (!hlo_.shape().IsArray() || !IsFloatingPoint(hlo_.shape().element_type()) ||
+        IsNarrowFloat(hlo_.shape().element_type())) {
+      return Invalid("the result is ", Str(hlo_.shape()), "; expected f16, bf16, f32 or f64");
+    }
+    AOT_ASSIGN_OR_RETURN(Shape dot, Dot());
+    dot.set_element_type(hlo_.shape().element_type());
+    return dot;
+  }
+
+  // scan(inputs..., inits...), dimensions={d}, num_carries=n, to_apply=f:
+  // f takes one slice of each input along d (d removed) and the carries,
+  // and returns one slice of each output and the next carries. The result
+  // is each output with d inserted at position d (the inputs' length
+  // there), then the final carries.
+  absl::StatusOr<Shape> Scan() const {
+    absl::StatusOr<ScanAttributes> a = ReadScanAttributes(hlo_);
+    if (!a.ok()) return Invalid(a.status().message());
+    const int64_t carries = a->num_carries;
+    if (carries < 0 || carries >= n()) {
+      return Invalid("num_carries=", carries, " must leave at least one of its ", n(),
+                     " operands as an input");
+    }
+    const int64_t inputs = n() - carries;
+    const int64_t d = a->dimension;
+    int64_t length = -1;
+    for (int64_t i = 0; i < inputs; ++i) {
+      AOT_RETURN_IF_ERROR(ExpectArray(i));
+      if (d < 0 || d >= Op(i).rank()) {
+        return Invalid("dimensions={", d, "} is out of range for input ", i, " ", Str(Op(i)));
+      }
+      if (length >= 0 && Op(i).dimensions(d) != length) {
+        return Invalid("input ", i, " is ", Str(Op(i)), " but input 0 has length ", length,
+                       " along dimension ", d);
+      }
+      length = Op(i).dimensions(d);
+    }
+    AOT_ASSIGN_OR_RETURN(Signature f, Callee(0, "to_apply computation"));
+    AOT_RETURN_IF_ERROR(ExpectParameterCount(f, n()));
+    for (int64_t i = 0; i < n(); ++i) {
+      Shape want = WithoutLayout(Op(i));
+      if (i < inputs) {
+        std::vector<int64_t> dims = want.dimensions();
+        dims.erase(dims.begin() + d);
+        want = Shape(want.element_type(), dims);
+      }
+      if (!f.parameters[i].Compatible(want)) {
+        return Invalid(f.description, " parameter ", i, " has shape ", Str(f.parameters[i]),
+                       " but ", i < inputs ? "a slice of input " : "carry ",
+                       i < inputs ? i : i - inputs, " is ", Str(want));
+      }
+    }
+    const int64_t results =
+        f.result.IsTuple() ? static_cast<int64_t>(f.result.tuple_shapes().size()) : -1;
+    if (results < carries) {
+      return Invalid(f.description, " returns ", Str(f.result),
+                     "; expected a tuple of the outputs' slices then the ", carries, " carries");
+    }
+    std::vector<Shape> elements;
+    for (int64_t k = 0; k < results; ++k) {
+      const Shape& r = f.result.tuple_shapes(k);
+      if (k >= results - carries) {
+        const Shape& carry = Op(inputs + k - (results - carries));
+        if (!r.Compatible(carry)) {
+          return Invalid(f.description, " returns ", Str(r), " for carry ", k - (results - carries),
+                         " whose initial value is ", Str(carry));
+        }
+        elements.push_back(WithoutLayout(carry));
+        continue;
+      }
+      if (!r.IsArray() || r.rank() < d) {
+        return Invalid(f.description, " returns ", Str(r), " for output ", k,
+                       "; expected an array of rank at least ", d);
+      }
+      std::vector<int64_t> dims = r.dimensions();
+      dims.insert(dims.begin() + d, length);
+      elements.push_back(Shape(r.element_type(), dims));
+    }
+    return Shape::Tuple(std::move(elements));
   }
 
   // cholesky(a), lower=: a batch of square matrices in the two minor

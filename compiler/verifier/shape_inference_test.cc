@@ -2000,6 +2000,78 @@ TEST(ShapeInferenceTest, StochasticConvertOperandsAndResult) {
                         {"the operand is s32[4]; expected f16, bf16, f32 or f64"}));
 }
 
+TEST(ShapeInferenceTest, MulhiTakesIntegers) {
+  EXPECT_TRUE(Infers(Module(R"(
+  a = u64[3] parameter(0)
+  ROOT m = u64[3] mulhi(a, a))"),
+                     "m", "u64[3]"));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  a = f32[3] parameter(0)
+  ROOT m = f32[3] mulhi(a, a))"),
+                        {"instruction 'm' (mulhi)", "f32"}));
+}
+
+TEST(ShapeInferenceTest, ScaledDotBlocksAndResult) {
+  EXPECT_TRUE(Infers(Module(R"(
+  a = f8e4m3fn[4,64] parameter(0)
+  b = f8e4m3fn[64,8] parameter(1)
+  sa = f8e8m0fnu[4,2] parameter(2)
+  sb = f8e8m0fnu[2,8] parameter(3)
+  ROOT d = f32[4,8] scaled-dot(a, b, sa, sb), lhs_contracting_dims={1}, rhs_contracting_dims={0})"),
+                     "d", "f32[4,8]"));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  a = f8e4m3fn[4,64] parameter(0)
+  b = f8e4m3fn[64,8] parameter(1)
+  sa = f8e8m0fnu[4,3] parameter(2)
+  sb = f8e8m0fnu[2,8] parameter(3)
+  ROOT d = f32[4,8] scaled-dot(a, b, sa, sb), lhs_contracting_dims={1}, rhs_contracting_dims={0})"),
+                        {"instruction 'd' (scaled-dot)",
+                         "the lhs scale is f8e8m0fnu[4,3]; expected the rank of f8e4m3fn[4,64]"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  a = f32[4,64] parameter(0)
+  b = f32[64,8] parameter(1)
+  sa = f32[4,2] parameter(2)
+  sb = f32[2,8] parameter(3)
+  ROOT d = f8e4m3fn[4,8] scaled-dot(a, b, sa, sb), lhs_contracting_dims={1}, rhs_contracting_dims={0})"),
+                        {"expected f16, bf16, f32 or f64"}));
+}
+
+TEST(ShapeInferenceTest, ScanStacksOutputsAndPassesCarries) {
+  const char* step = R"(
+step {
+  x = f32[3] parameter(0)
+  c = f32[3] parameter(1)
+  s = f32[3] add(c, x)
+  n = s32[] constant(0)
+  ROOT t = (s32[], f32[3]) tuple(n, s)
+})";
+  EXPECT_TRUE(Infers(Module(R"(
+  x = f32[5,3] parameter(0)
+  c = f32[3] parameter(1)
+  ROOT r = (s32[5], f32[3]) scan(x, c), dimensions={0}, num_carries=1, to_apply=step)",
+                            step),
+                     "r", "(s32[5], f32[3])"));
+  EXPECT_TRUE(FailsWith(
+      Module(R"(
+  x = f32[5,3] parameter(0)
+  c = f32[3] parameter(1)
+  ROOT r = (s32[5], f32[3]) scan(x, c), dimensions={1}, num_carries=1, to_apply=step)",
+             step),
+      {"instruction 'r' (scan)", "parameter 0 has shape f32[3]", "a slice of input 0 is f32[5]"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  x = f32[3,5] parameter(0)
+  c = f32[3] parameter(1)
+  ROOT r = (s32[5], f32[3]) scan(x, c), dimensions={1}, num_carries=2, to_apply=step)",
+                               step),
+                        {"num_carries=2 must leave at least one of its 2 operands as an input"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  x = f32[3,5] parameter(0)
+  c = f32[3] parameter(1)
+  ROOT r = (s32[5], f32[3]) scan(x, c), dimensions={1}, to_apply=step)",
+                               step),
+                        {"num_carries"}));
+}
+
 TEST(ShapeInferenceTest, RaggedDotShapesAndUnsupportedForms) {
   EXPECT_TRUE(Infers(Module(R"(
   x = f32[2,7,5] parameter(0)
