@@ -424,16 +424,24 @@ absl::StatusOr<RaggedDotAttributes> ReadRaggedDotAttributes(const HloInstruction
     if (!group.empty()) a.rhs_group = group[0];
   }
   if (ragged_dot.attrs().dot_dimension_numbers.has_value()) {
+    // One group's dot: rhs without g, so rhs dimensions past g move down.
     const DotDimensionNumbersProto& dn = *ragged_dot.attrs().dot_dimension_numbers;
-    a.group_dot_dimension_numbers = dn;
+    DotDimensionNumbersProto& gdn = a.group_dot_dimension_numbers;
+    gdn = dn;
     if (a.rhs_group.has_value()) {
-      a.group_dot_dimension_numbers.clear_rhs_contracting_dimensions();
+      const int64_t g = *a.rhs_group;
+      gdn.clear_rhs_contracting_dimensions();
+      gdn.clear_rhs_batch_dimensions();
       for (int64_t d : dn.rhs_contracting_dimensions()) {
-        a.group_dot_dimension_numbers.add_rhs_contracting_dimensions(d > *a.rhs_group ? d - 1 : d);
+        gdn.add_rhs_contracting_dimensions(d > g ? d - 1 : d);
       }
+      for (int64_t d : dn.rhs_batch_dimensions()) gdn.add_rhs_batch_dimensions(d > g ? d - 1 : d);
     }
+    // The dot's result: batch dimensions, then lhs's free ones in order.
+    a.result_ragged_dimension = dn.lhs_batch_dimensions_size();
     for (int64_t d = 0; d < a.lhs_ragged; ++d) {
-      a.result_ragged_dimension += !absl::c_linear_search(dn.lhs_contracting_dimensions(), d);
+      a.result_ragged_dimension += !absl::c_linear_search(dn.lhs_contracting_dimensions(), d) &&
+                                   !absl::c_linear_search(dn.lhs_batch_dimensions(), d);
     }
   }
   return a;

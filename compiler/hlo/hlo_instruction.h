@@ -213,11 +213,12 @@ absl::StatusOr<RngAlgorithm> ReadRngAlgorithm(const HloInstruction& rng);
 // lhs_ragged_dims={d} (one lhs dimension) and rhs_group_dims={g} (at most
 // one rhs dimension; absent when the ragged dimension contracts or is a
 // batch dimension).
-// With a group dimension, the two things derived from it that the shape
-// inference, the interpreter and the expansion share: the dimension
-// numbers of one group's dot (rhs without g, so rhs contracting dimensions
-// past g shift down by one) and the ragged dimension's position among the
-// result's dimensions (lhs's free dimensions come first).
+// Derived once for the shape inference, the interpreter and the
+// expansion: the dimension numbers of one group's dot (rhs without g, so
+// rhs contracting and batch dimensions past g shift down by one; the dot's
+// own without a group dimension) and, for a free ragged dimension, its
+// position among the result's dimensions (batch dimensions, then lhs's
+// free ones).
 struct RaggedDotAttributes {
   int64_t lhs_ragged = 0;
   std::optional<int64_t> rhs_group;

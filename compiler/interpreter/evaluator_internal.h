@@ -880,9 +880,11 @@ absl::StatusOr<Literal> EvalDot(const HloInstruction& instr, const Literal& lhs,
                                 const Literal& rhs);
 absl::StatusOr<Literal> EvalConvolution(const HloInstruction& instr, const Literal& lhs,
                                         const Literal& rhs);
-// ragged-dot with a ragged non-contracting lhs dimension: the dot with each
-// group's rhs matrix, kept where the ragged index falls in that group's run
-// (group_sizes consecutive indices; negative sizes count as 0); 0 beyond.
+// ragged-dot in XLA's three modes. A ragged free lhs dimension: the dot
+// with each group's rhs, kept where the ragged index falls in that group's
+// run (group_sizes consecutive indices; negative sizes count as 0); 0
+// beyond. A ragged contracting dimension: per group, the dot over its run
+// alone, the groups leading the result. A ragged batch dimension: the dot.
 absl::StatusOr<Literal> EvalRaggedDot(const HloInstruction& instr, const Literal& lhs,
                                       const Literal& rhs, const Literal& group_sizes);
 // scaled-dot: lhs and rhs dequantized in the result's type (each value

@@ -271,6 +271,32 @@ ENTRY e {
   EXPECT_THAT(Doubles(mx), ElementsAre(-6.5));
 }
 
+// A ragged contracting dimension: each group's dot over its run alone,
+// the groups leading the result; a ragged batch dimension: the dot.
+TEST(RaggedDotTest, ContractingAndBatchModes) {
+  Literal r = RunHlo(R"(HloModule rc
+ENTRY e {
+  x = f32[1,4] parameter(0)
+  w = f32[4,2] parameter(1)
+  s = s32[3] parameter(2)
+  ROOT r = f32[3,1,2] ragged-dot(x, w, s), lhs_contracting_dims={1}, rhs_contracting_dims={0}, lhs_ragged_dims={1}
+})",
+                     {L("f32[1,4]", {1, 2, 3, 4}), L("f32[4,2]", {1, 10, 1, 10, 1, 10, 1, 10}),
+                      LI("s32[3]", {1, 2, 5})});
+  // Runs [0,1), [1,3), [3,4): 1, 2 + 3, 4 (the last run is cut by k = 4).
+  EXPECT_THAT(Doubles(r), ElementsAre(1, 10, 5, 50, 4, 40));
+  Literal batch =
+      RunHlo(R"(HloModule rb
+ENTRY e {
+  x = f32[2,1,2] parameter(0)
+  w = f32[2,2,1] parameter(1)
+  s = s32[2] parameter(2)
+  ROOT r = f32[2,1,1] ragged-dot(x, w, s), lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}, lhs_ragged_dims={0}
+})",
+             {L("f32[2,1,2]", {1, 2, 3, 4}), L("f32[2,2,1]", {5, 6, 7, 8}), LI("s32[2]", {2, 0})});
+  EXPECT_THAT(Doubles(batch), ElementsAre(17, 53));
+}
+
 }  // namespace
 }  // namespace interpreter_test
 }  // namespace aot

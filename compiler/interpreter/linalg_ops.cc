@@ -245,12 +245,71 @@ std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {
 
 }  // namespace
 
+namespace {
+
+// A ragged contracting dimension r: for group j, lhs with the indices of r
+// outside the group's run zeroed, dotted with rhs, is slab j of the result
+// (whose leading dimension is the groups).
+absl::StatusOr<Literal> EvalRaggedContractingDot(const HloInstruction& instr,
+                                                 const RaggedDotAttributes& a, const Literal& lhs,
+                                                 const Literal& rhs, const Literal& group_sizes) {
+  const std::vector<int64_t>& out_dims = instr.shape().dimensions();
+  if (out_dims.empty() || group_sizes.shape().rank() != 1 ||
+      group_sizes.shape().dimensions(0) != out_dims[0]) {
+    return absl::InvalidArgumentError("ragged-dot: the result must lead with the groups");
+  }
+  std::vector<int64_t> slab_dims(out_dims.begin() + 1, out_dims.end());
+  std::unique_ptr<HloInstruction> dot =
+      HloInstruction::Create(HloOpcode::kDot, Shape(instr.shape().element_type(), slab_dims), {});
+  dot->set_name(instr.name());
+  dot->mutable_attrs()->dot_dimension_numbers = *instr.attrs().dot_dimension_numbers;
+  const std::vector<int64_t>& lhs_dims = lhs.shape().dimensions();
+  const std::vector<int64_t> lhs_strides = RowMajorStrides(lhs_dims);
+  const int64_t r = a.lhs_ragged;
+  const int64_t width = ByteWidth(lhs.shape().element_type());
+  Literal out(instr.shape());
+  int64_t start = 0;
+  int64_t at = 0;
+  for (int64_t j = 0; j < out_dims[0]; ++j) {
+    const int64_t end = start + std::max<int64_t>(group_sizes.GetAsInt64(j), 0);
+    Literal masked(Shape(lhs.shape().element_type(), lhs_dims));  // zeros
+    for (int64_t k = 0; k < masked.element_count(); ++k) {
+      const int64_t coordinate = (k / lhs_strides[r]) % lhs_dims[r];
+      if (coordinate >= start && coordinate < end) {
+        std::memcpy(masked.raw_data() + k * width, lhs.raw().data() + k * width,
+                    static_cast<size_t>(width));
+      }
+    }
+    AOT_ASSIGN_OR_RETURN(Literal slab, EvalDot(*dot, masked, rhs));
+    std::memcpy(out.raw_data() + at, slab.raw().data(), slab.raw().size());
+    at += static_cast<int64_t>(slab.raw().size());
+    start = end;
+  }
+  return out;
+}
+
+}  // namespace
+
 absl::StatusOr<Literal> EvalRaggedDot(const HloInstruction& instr, const Literal& lhs,
                                       const Literal& rhs, const Literal& group_sizes) {
   AOT_ASSIGN_OR_RETURN(RaggedDotAttributes a, ReadRaggedDotAttributes(instr));
-  if (!a.rhs_group.has_value() || !instr.attrs().dot_dimension_numbers.has_value()) {
-    return absl::UnimplementedError(absl::StrCat(
-        "instruction '", instr.name(), "': only a ragged non-contracting dimension is supported"));
+  if (!instr.attrs().dot_dimension_numbers.has_value()) {
+    return absl::InvalidArgumentError("ragged-dot has no dot dimension numbers");
+  }
+  const DotDimensionNumbersProto& dn = *instr.attrs().dot_dimension_numbers;
+  if (absl::c_linear_search(dn.lhs_batch_dimensions(), a.lhs_ragged)) {
+    // A ragged batch dimension: the dot itself.
+    std::unique_ptr<HloInstruction> dot =
+        HloInstruction::Create(HloOpcode::kDot, instr.shape(), {});
+    dot->set_name(instr.name());
+    dot->mutable_attrs()->dot_dimension_numbers = dn;
+    return EvalDot(*dot, lhs, rhs);
+  }
+  if (absl::c_linear_search(dn.lhs_contracting_dimensions(), a.lhs_ragged)) {
+    return EvalRaggedContractingDot(instr, a, lhs, rhs, group_sizes);
+  }
+  if (!a.rhs_group.has_value()) {
+    return absl::InvalidArgumentError("a ragged non-contracting dimension needs rhs_group_dims");
   }
   const int64_t g = *a.rhs_group;
   const Shape& rs = rhs.shape();

@@ -236,15 +236,87 @@ absl::StatusOr<HloInstruction*> ExpandStochasticConvert(HloInstruction* sc, Inst
   return b.WithLayoutOf(clamped, sc->shape());
 }
 
-// ragged-dot with a ragged non-contracting lhs dimension -> one dot per
-// group with that group's rhs matrix, each kept (select) where the ragged
+// ragged-dot, in XLA's three modes. A ragged free lhs dimension -> one dot
+// per group with that group's rhs, each kept (select) where the ragged
 // index lies in the group's run [start_j, start_j + max(size_j, 0)), the
-// starts summed from group_sizes at run time; zeros elsewhere.
+// starts summed from group_sizes at run time; zeros elsewhere. A ragged
+// contracting dimension -> per group, lhs with the indices outside its run
+// zeroed (select), dotted with rhs; the dots stacked along a leading
+// dimension of the groups. A ragged batch dimension -> the dot.
+// The run bounds of the groups, as s32/s64 scalars of group_sizes' type:
+// start_0 = 0, end_j = start_j + max(size_j, 0), start_{j+1} = end_j.
+std::vector<std::pair<HloInstruction*, HloInstruction*>> GroupRuns(HloInstruction* sizes,
+                                                                   InstructionBuilder& b) {
+  const PrimitiveType index_type = sizes->shape().element_type();
+  std::vector<std::pair<HloInstruction*, HloInstruction*>> runs;
+  HloInstruction* start = b.Constant(index_type, 0);
+  HloInstruction* zero = b.Constant(index_type, 0);
+  for (int64_t j = 0; j < sizes->shape().dimensions(0); ++j) {
+    HloInstruction* size_slab = b.Op(HloOpcode::kSlice, Shape(index_type, {1}), {sizes});
+    size_slab->mutable_attrs()->slice = {SliceSpec{j, j + 1, 1}};
+    HloInstruction* raw_size = b.Reshape(size_slab, {});
+    HloInstruction* size = b.Binary(HloOpcode::kMaximum, raw_size, zero);
+    HloInstruction* end = b.Binary(HloOpcode::kAdd, start, size);
+    runs.emplace_back(start, end);
+    start = end;
+  }
+  return runs;
+}
+
+// Whether coordinate (an iota) lies in [start, end), elementwise.
+HloInstruction* InRun(HloInstruction* coordinate, std::pair<HloInstruction*, HloInstruction*> run,
+                      InstructionBuilder& b) {
+  HloInstruction* starts = b.Broadcast(run.first, coordinate->shape(), {});
+  HloInstruction* ends = b.Broadcast(run.second, coordinate->shape(), {});
+  HloInstruction* after_start = b.Compare(coordinate, starts, ComparisonDirection::kGe);
+  HloInstruction* before_end = b.Compare(coordinate, ends, ComparisonDirection::kLt);
+  return b.Binary(HloOpcode::kAnd, after_start, before_end);
+}
+
+absl::StatusOr<HloInstruction*> ExpandRaggedContractingDot(HloInstruction* rd,
+                                                           const RaggedDotAttributes& a,
+                                                           InstructionBuilder& b) {
+  HloInstruction* lhs = rd->operand(0);
+  HloInstruction* rhs = rd->operand(1);
+  HloInstruction* sizes = rd->operand(2);
+  const Shape& ls = lhs->shape();
+  const std::vector<int64_t>& out_dims = rd->shape().dimensions();
+  std::vector<int64_t> slab_dims(out_dims.begin() + 1, out_dims.end());
+  std::vector<int64_t> one_slab = slab_dims;
+  one_slab.insert(one_slab.begin(), 1);
+  const PrimitiveType t = rd->shape().element_type();
+  HloInstruction* coordinate =
+      b.Op(HloOpcode::kIota, Shape(sizes->shape().element_type(), ls.dimensions()), {});
+  coordinate->mutable_attrs()->dimensions = {a.lhs_ragged};
+  HloInstruction* zeros = b.Splat(ls.element_type(), 0, ls.dimensions());
+  std::vector<HloInstruction*> slabs;
+  for (const auto& run : GroupRuns(sizes, b)) {
+    HloInstruction* inside = InRun(coordinate, run, b);
+    HloInstruction* masked = b.Select(inside, lhs, zeros);
+    HloInstruction* product = b.Op(HloOpcode::kDot, Shape(t, slab_dims), {masked, rhs});
+    product->mutable_attrs()->dot_dimension_numbers = rd->attrs().dot_dimension_numbers;
+    slabs.push_back(b.Reshape(product, one_slab));
+  }
+  HloInstruction* stacked = b.Op(HloOpcode::kConcatenate, Shape(t, out_dims), slabs);
+  stacked->mutable_attrs()->dimensions = {0};
+  return b.WithLayoutOf(stacked, rd->shape());
+}
+
 absl::StatusOr<HloInstruction*> ExpandRaggedDot(HloInstruction* rd, InstructionBuilder& b) {
   AOT_ASSIGN_OR_RETURN(RaggedDotAttributes a, ReadRaggedDotAttributes(*rd));
   HloInstruction* lhs = rd->operand(0);
   HloInstruction* rhs = rd->operand(1);
   HloInstruction* sizes = rd->operand(2);
+  const DotDimensionNumbersProto& dn = *rd->attrs().dot_dimension_numbers;
+  if (absl::c_linear_search(dn.lhs_batch_dimensions(), a.lhs_ragged)) {
+    HloInstruction* product = b.Op(
+        HloOpcode::kDot, Shape(rd->shape().element_type(), rd->shape().dimensions()), {lhs, rhs});
+    product->mutable_attrs()->dot_dimension_numbers = dn;
+    return b.WithLayoutOf(product, rd->shape());
+  }
+  if (absl::c_linear_search(dn.lhs_contracting_dimensions(), a.lhs_ragged)) {
+    return ExpandRaggedContractingDot(rd, a, b);
+  }
   const int64_t g = *a.rhs_group;
   const Shape& rs = rhs->shape();
   const Shape out_shape(rd->shape().element_type(), rd->shape().dimensions());
@@ -257,8 +329,7 @@ absl::StatusOr<HloInstruction*> ExpandRaggedDot(HloInstruction* rd, InstructionB
       b.Op(HloOpcode::kIota, Shape(index_type, out_shape.dimensions()), {});
   coordinate->mutable_attrs()->dimensions = {a.result_ragged_dimension};
   HloInstruction* result = b.Splat(out_shape.element_type(), 0, out_shape.dimensions());
-  HloInstruction* start = b.Constant(index_type, 0);
-  HloInstruction* zero = b.Constant(index_type, 0);
+  const std::vector<std::pair<HloInstruction*, HloInstruction*>> runs = GroupRuns(sizes, b);
   for (int64_t j = 0; j < rs.dimensions(g); ++j) {
     std::vector<SliceSpec> specs;
     std::vector<int64_t> one_group = rs.dimensions();
@@ -271,18 +342,8 @@ absl::StatusOr<HloInstruction*> ExpandRaggedDot(HloInstruction* rd, InstructionB
     HloInstruction* matrix = b.Reshape(slab, group_dims);
     HloInstruction* product = b.Op(HloOpcode::kDot, out_shape, {lhs, matrix});
     product->mutable_attrs()->dot_dimension_numbers = a.group_dot_dimension_numbers;
-    HloInstruction* size_slab = b.Op(HloOpcode::kSlice, Shape(index_type, {1}), {sizes});
-    size_slab->mutable_attrs()->slice = {SliceSpec{j, j + 1, 1}};
-    HloInstruction* raw_size = b.Reshape(size_slab, {});
-    HloInstruction* size = b.Binary(HloOpcode::kMaximum, raw_size, zero);
-    HloInstruction* end = b.Binary(HloOpcode::kAdd, start, size);
-    HloInstruction* starts = b.Broadcast(start, coordinate->shape(), {});
-    HloInstruction* ends = b.Broadcast(end, coordinate->shape(), {});
-    HloInstruction* after_start = b.Compare(coordinate, starts, ComparisonDirection::kGe);
-    HloInstruction* before_end = b.Compare(coordinate, ends, ComparisonDirection::kLt);
-    HloInstruction* inside = b.Binary(HloOpcode::kAnd, after_start, before_end);
+    HloInstruction* inside = InRun(coordinate, runs[j], b);
     result = b.Select(inside, product, result);
-    start = end;
   }
   return b.WithLayoutOf(result, rd->shape());
 }

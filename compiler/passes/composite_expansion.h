@@ -18,9 +18,11 @@ namespace aot {
 //    per-feature reductions (f16/bf16 computed in f32 and rounded once).
 //  - stochastic-convert(x, random) -> XLA's decomposition into floor,
 //    compare with the scaled fraction, select, negate and clamps.
-//  - ragged-dot (a ragged non-contracting dimension, mixture-of-experts
-//    style) -> one dot per group, each selected where the ragged index lies
-//    in the group's run of group_sizes.
+//  - ragged-dot -> with a ragged free dimension (mixture-of-experts style),
+//    one dot per group, each selected where the ragged index lies in the
+//    group's run of group_sizes; with a ragged contracting dimension, one
+//    dot per group over its run (the rest of lhs zeroed), stacked; with a
+//    ragged batch dimension, the dot.
 //  - mulhi(a, b) -> the product at twice the width, shifted down (64-bit
 //    values from their 32-bit halves);
 //  - scaled-dot -> the operands dequantized (converted to the result's

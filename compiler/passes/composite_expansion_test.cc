@@ -372,5 +372,43 @@ ENTRY e {
                   HloOpcode::kScan, Tolerance{0, 0});
 }
 
+// ragged-dot's other modes: a ragged contracting dimension (runs cut by
+// k, an empty and a negative group), a ragged batch dimension, and a ragged
+// free dimension with batch dimensions.
+TEST(CompositeExpansionTest, RaggedDotContractingBatchAndBatchedModes) {
+  const char* contracting = R"(HloModule rc
+ENTRY e {
+  x = f32[2,5,9] parameter(0)
+  w = f32[2,9,3] parameter(1)
+  s = s32[4] parameter(2)
+  ROOT r = f32[4,2,5,3] ragged-dot(x, w, s), lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}, lhs_ragged_dims={2}
+})";
+  std::unique_ptr<HloModule> m = Parse(contracting);
+  ASSERT_NE(m, nullptr);
+  std::vector<Literal> args = RandomArguments(*m, 6);
+  args[2] = Literal::FromInt64s(Shape(S32, {4}), {4, 0, -1, 7});
+  ExpectExpandsTo(contracting, HloOpcode::kRaggedDot, Tolerance{0, 0}, std::move(args));
+  ExpectExpandsTo(R"(HloModule rb
+ENTRY e {
+  x = f32[3,4,5] parameter(0)
+  w = f32[3,5,2] parameter(1)
+  s = s64[2] parameter(2)
+  ROOT r = f32[3,4,2] ragged-dot(x, w, s), lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}, lhs_ragged_dims={0}
+})",
+                  HloOpcode::kRaggedDot, Tolerance{0, 0});
+  const char* batched = R"(HloModule rn
+ENTRY e {
+  x = f32[2,7,5] parameter(0)
+  w = f32[2,3,5,4] parameter(1)
+  s = s32[3] parameter(2)
+  ROOT r = f32[2,7,4] ragged-dot(x, w, s), lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={2}, lhs_ragged_dims={1}, rhs_group_dims={1}
+})";
+  m = Parse(batched);
+  ASSERT_NE(m, nullptr);
+  args = RandomArguments(*m, 7);
+  args[2] = Literal::FromInt64s(Shape(S32, {3}), {2, 4, 1});
+  ExpectExpandsTo(batched, HloOpcode::kRaggedDot, Tolerance{0, 0}, std::move(args));
+}
+
 }  // namespace
 }  // namespace aot

@@ -261,6 +261,8 @@ const std::map<std::string, int>& ExpectedFusions() {
       {"dot/mlp.hlo", 2},
       // The relu between the ragged-dots (expanded by the compiler, not here).
       {"dot/moe_ragged_dot.hlo", 1},
+      // The transpose and the reshape around the ragged-dots.
+      {"dot/moe_weight_grad.hlo", 2},
       {"dtypes/bf16_dot_gemm.hlo", 0},
       {"dtypes/bf16_matmul.hlo", 1},
       {"dtypes/f16_elementwise.hlo", 1},

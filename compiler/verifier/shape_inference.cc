@@ -890,12 +890,17 @@ class Inferrer {
   }
 
   // ragged-dot(lhs, rhs, group_sizes), the dot dimension numbers,
-  // lhs_ragged_dims={r}, rhs_group_dims={g}: each index of lhs's dimension
-  // r belongs to one of rhs's groups (consecutive runs of group_sizes
-  // indices) and is multiplied with that group's matrix. The form of
-  // mixture-of-experts layers, where r is not contracting: the result has
-  // lhs's free dimensions, then rhs's free ones without g. The forms with
-  // r contracting or a batch dimension are refused by name.
+  // lhs_ragged_dims={r} and, when r is a free lhs dimension,
+  // rhs_group_dims={g}: XLA's three modes, as JAX's ragged_dot_general
+  // defines them (group_sizes cuts r into consecutive runs, one per group):
+  //  1. r free (not contracting, not batch): each index of r is multiplied
+  //     with its group's rhs (rhs without g, which is neither batch nor
+  //     contracting): the dot's shape without g, [b.., m.., n..];
+  //  2. r contracting (no g): one dot per group, contracting only its run:
+  //     the dot's shape with a leading dimension of the groups;
+  //  3. r a batch dimension (no g): the dot itself.
+  // group_sizes is a rank-1 integer array (XLA's per-batch group sizes are
+  // refused by name).
   absl::StatusOr<Shape> RaggedDot() const {
     AOT_RETURN_IF_ERROR(ExpectAllArrays());
     absl::StatusOr<RaggedDotAttributes> attributes = ReadRaggedDotAttributes(hlo_);
@@ -907,53 +912,80 @@ class Inferrer {
       return Invalid("needs lhs_contracting_dims and rhs_contracting_dims");
     }
     const DotDimensionNumbersProto& dn = *hlo_.attrs().dot_dimension_numbers;
-    if (dn.lhs_batch_dimensions_size() > 0 || dn.rhs_batch_dimensions_size() > 0) {
-      return Invalid("batch dimensions in a ragged-dot are not supported by this compiler");
-    }
     const int64_t r = attributes->lhs_ragged;
     if (r < 0 || r >= lhs.rank()) {
       return Invalid("lhs_ragged_dims={", r, "} is out of range for ", Str(lhs));
     }
-    std::vector<int64_t> lc(dn.lhs_contracting_dimensions().begin(),
-                            dn.lhs_contracting_dimensions().end());
-    std::vector<int64_t> rc(dn.rhs_contracting_dimensions().begin(),
-                            dn.rhs_contracting_dimensions().end());
-    if (absl::c_linear_search(lc, r) || !attributes->rhs_group.has_value()) {
-      return Invalid(
-          "a ragged contracting dimension (no rhs_group_dims) is not supported by "
-          "this compiler; only a ragged non-contracting dimension is");
-    }
-    const int64_t g = *attributes->rhs_group;
-    if (g < 0 || g >= rhs.rank() || absl::c_linear_search(rc, g)) {
-      return Invalid("rhs_group_dims={", g, "} must be a dimension of ", Str(rhs),
-                     " that does not contract");
-    }
-    if (lc.size() != rc.size()) {
-      return Invalid("lhs and rhs differ in the number of contracting dimensions");
-    }
-    for (size_t i = 0; i < lc.size(); ++i) {
-      if (lc[i] < 0 || lc[i] >= lhs.rank() || rc[i] < 0 || rc[i] >= rhs.rank() ||
-          lhs.dimensions(lc[i]) != rhs.dimensions(rc[i])) {
-        return Invalid("contracting dimension pair ", i, " does not match between ", Str(lhs),
-                       " and ", Str(rhs));
+    const bool contracting = absl::c_linear_search(dn.lhs_contracting_dimensions(), r);
+    const bool batch = absl::c_linear_search(dn.lhs_batch_dimensions(), r);
+    std::vector<int64_t> rhs_dims = rhs.dimensions();
+    if (!contracting && !batch) {
+      if (!attributes->rhs_group.has_value()) {
+        return Invalid("a ragged non-contracting dimension needs rhs_group_dims={g}");
       }
+      const int64_t g = *attributes->rhs_group;
+      if (g < 0 || g >= rhs.rank() || absl::c_linear_search(dn.rhs_contracting_dimensions(), g) ||
+          absl::c_linear_search(dn.rhs_batch_dimensions(), g)) {
+        return Invalid("rhs_group_dims={", g, "} must be a dimension of ", Str(rhs),
+                       " that is neither contracting nor batch");
+      }
+      if (sizes.rank() != 1 || !IsInteger(sizes.element_type()) ||
+          IsNarrowInteger(sizes.element_type()) || sizes.dimensions(0) != rhs.dimensions(g)) {
+        return Invalid("group_sizes is ", Str(sizes), "; expected a rank-1 integer array of the ",
+                       rhs.dimensions(g), " groups of rhs's dimension ", g);
+      }
+      rhs_dims.erase(rhs_dims.begin() + g);
+    } else {
+      if (attributes->rhs_group.has_value()) {
+        return Invalid("rhs_group_dims must be empty when the ragged dimension is ",
+                       contracting ? "contracting" : "a batch dimension");
+      }
+      if (sizes.rank() != 1 || !IsInteger(sizes.element_type()) ||
+          IsNarrowInteger(sizes.element_type())) {
+        return Invalid("group_sizes is ", Str(sizes),
+                       "; expected a rank-1 integer array, one size per group (per-batch group "
+                       "sizes are not supported by this compiler)");
+      }
+    }
+    const DotDimensionNumbersProto& gdn = attributes->group_dot_dimension_numbers;
+    const std::vector<int64_t> lc = ToVector(gdn.lhs_contracting_dimensions());
+    const std::vector<int64_t> rc = ToVector(gdn.rhs_contracting_dimensions());
+    const std::vector<int64_t> lb = ToVector(gdn.lhs_batch_dimensions());
+    const std::vector<int64_t> rb = ToVector(gdn.rhs_batch_dimensions());
+    const int64_t rhs_rank = static_cast<int64_t>(rhs_dims.size());
+    if (lc.size() != rc.size() || lb.size() != rb.size()) {
+      return Invalid("lhs and rhs differ in the number of contracting or batch dimensions");
+    }
+    auto pairs_match = [&](const std::vector<int64_t>& l, const std::vector<int64_t>& rr) {
+      for (size_t i = 0; i < l.size(); ++i) {
+        if (l[i] < 0 || l[i] >= lhs.rank() || rr[i] < 0 || rr[i] >= rhs_rank ||
+            lhs.dimensions(l[i]) != rhs_dims[rr[i]]) {
+          return false;
+        }
+      }
+      return true;
+    };
+    if (!pairs_match(lc, rc) || !pairs_match(lb, rb)) {
+      return Invalid("the contracting or batch dimensions of ", Str(lhs), " and ", Str(rhs),
+                     " do not match");
     }
     if (lhs.element_type() != rhs.element_type() || !IsFloatingPoint(lhs.element_type()) ||
         IsNarrowFloat(lhs.element_type())) {
       return Invalid("lhs and rhs must be of one float type (f16, bf16, f32, f64); got ", Str(lhs),
                      " and ", Str(rhs));
     }
-    if (sizes.rank() != 1 || !IsInteger(sizes.element_type()) ||
-        IsNarrowInteger(sizes.element_type()) || sizes.dimensions(0) != rhs.dimensions(g)) {
-      return Invalid("group_sizes is ", Str(sizes), "; expected a rank-1 integer array of the ",
-                     rhs.dimensions(g), " groups of rhs's dimension ", g);
-    }
     std::vector<int64_t> dims;
+    if (contracting) dims.push_back(sizes.dimensions(0));
+    for (int64_t d : lb) dims.push_back(lhs.dimensions(d));
     for (int64_t d = 0; d < lhs.rank(); ++d) {
-      if (!absl::c_linear_search(lc, d)) dims.push_back(lhs.dimensions(d));
+      if (!absl::c_linear_search(lc, d) && !absl::c_linear_search(lb, d)) {
+        dims.push_back(lhs.dimensions(d));
+      }
     }
-    for (int64_t d = 0; d < rhs.rank(); ++d) {
-      if (d != g && !absl::c_linear_search(rc, d)) dims.push_back(rhs.dimensions(d));
+    for (int64_t d = 0; d < rhs_rank; ++d) {
+      if (!absl::c_linear_search(rc, d) && !absl::c_linear_search(rb, d)) {
+        dims.push_back(rhs_dims[d]);
+      }
     }
     const PrimitiveType out =
         hlo_.shape().IsArray() ? hlo_.shape().element_type() : lhs.element_type();

@@ -2079,12 +2079,40 @@ TEST(ShapeInferenceTest, RaggedDotShapesAndUnsupportedForms) {
   s = s64[2] parameter(2)
   ROOT r = f32[2,7,3] ragged-dot(x, w, s), lhs_contracting_dims={2}, rhs_contracting_dims={0}, lhs_ragged_dims={1}, rhs_group_dims={2})"),
                      "r", "f32[2,7,3]"));
-  EXPECT_TRUE(FailsWith(Module(R"(
+  // A ragged contracting dimension: the groups lead the result.
+  EXPECT_TRUE(Infers(Module(R"(
   x = f32[8,6] parameter(0)
   w = f32[6,3] parameter(1)
   s = s32[2] parameter(2)
   ROOT r = f32[2,8,3] ragged-dot(x, w, s), lhs_contracting_dims={1}, rhs_contracting_dims={0}, lhs_ragged_dims={1})"),
-                        {"instruction 'r' (ragged-dot)", "a ragged contracting dimension"}));
+                     "r", "f32[2,8,3]"));
+  // A ragged batch dimension: the dot's shape.
+  EXPECT_TRUE(Infers(Module(R"(
+  x = f32[4,8,6] parameter(0)
+  w = f32[4,6,3] parameter(1)
+  s = s32[3] parameter(2)
+  ROOT r = f32[4,8,3] ragged-dot(x, w, s), lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}, lhs_ragged_dims={0})"),
+                     "r", "f32[4,8,3]"));
+  // A ragged free dimension with batch dimensions: g after rhs's batch.
+  EXPECT_TRUE(Infers(Module(R"(
+  x = f32[2,7,5] parameter(0)
+  w = f32[2,3,5,4] parameter(1)
+  s = s32[3] parameter(2)
+  ROOT r = f32[2,7,4] ragged-dot(x, w, s), lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={2}, lhs_ragged_dims={1}, rhs_group_dims={1})"),
+                     "r", "f32[2,7,4]"));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  x = f32[8,6] parameter(0)
+  w = f32[6,3] parameter(1)
+  s = s32[2,2] parameter(2)
+  ROOT r = f32[2,8,3] ragged-dot(x, w, s), lhs_contracting_dims={1}, rhs_contracting_dims={0}, lhs_ragged_dims={1})"),
+                        {"instruction 'r' (ragged-dot)",
+                         "per-batch group sizes are not supported by this compiler"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  x = f32[8,6] parameter(0)
+  w = f32[2,6,3] parameter(1)
+  s = s32[2] parameter(2)
+  ROOT r = f32[2,8,3] ragged-dot(x, w, s), lhs_contracting_dims={1}, rhs_contracting_dims={1}, lhs_ragged_dims={1}, rhs_group_dims={0})"),
+                        {"rhs_group_dims must be empty when the ragged dimension is contracting"}));
   EXPECT_TRUE(
       FailsWith(Module(R"(
   x = f32[8,6] parameter(0)
