@@ -509,7 +509,9 @@ class ComplexExpander {
         return real_result(
             b.Binary(d == ComparisonDirection::kEq ? HloOpcode::kAnd : HloOpcode::kOr, re, im));
       }
-      case HloOpcode::kDot: {
+      case HloOpcode::kDot:
+      case HloOpcode::kConvolution: {
+        // Bilinear: four real products.
         if (!complex_result) break;
         Parts x = operand(0), y = operand(1);
         auto dot = [&](HloInstruction* l, HloInstruction* r) {
@@ -535,11 +537,12 @@ class ComplexExpander {
       default:
         break;
     }
-    return Refuse(*h,
-                  "this compiler does not compute this op on complex values (it computes the "
-                  "elementwise ops XLA defines on them, real, imag, complex, convert, compare "
-                  "EQ/NE, dot, add-reductions and fft; ops that move values are compiled as "
-                  "they are)");
+    return Refuse(
+        *h,
+        "this compiler does not compute this op on complex values (it computes the "
+        "elementwise ops XLA defines on them, real, imag, complex, convert, compare "
+        "EQ/NE, dot, convolution, add-reductions and fft; ops that move values are compiled as "
+        "they are)");
   }
 
   HloComputation* add_for(PrimitiveType part) {

@@ -21,10 +21,10 @@ namespace aot {
 // Rewritten: add, subtract, multiply, divide (Smith's scaling), power,
 // negate, sign, exponential, exponential-minus-one, log, log-plus-one,
 // logistic, sqrt, rsqrt, cbrt, sine, cosine, tan, tanh, abs, real, imag,
-// complex, convert to complex, compare (EQ, NE), dot (four real dots), a
-// reduce whose reducer adds its parameters, and fft (each transformed
-// dimension as a product with the DFT matrix of its length, up to
-// kMaxFftLength). Any other op on complex values (convolution, a reduce
+// complex, convert to complex, compare (EQ, NE), dot and convolution (four
+// real products each), a reduce whose reducer adds its parameters, and fft
+// (each transformed dimension as a product with the DFT matrix of its
+// length, up to kMaxFftLength). Any other op on complex values (a reduce
 // with another reducer, sort, scatter, ...) fails the compile, naming the
 // instruction. Returns whether anything changed.
 absl::StatusOr<bool> ExpandComplexArithmetic(HloModule* module);

@@ -147,6 +147,24 @@ ENTRY e {
                 1e-4);
 }
 
+// Convolution is bilinear too: four real convolutions, here grouped and
+// strided with a complex kernel, and a real signal with a complex kernel.
+TEST(ComplexExpansionTest, ConvolutionAsFourRealConvolutions) {
+  ExpectExpands(R"(
+HloModule m
+ENTRY e {
+  x = c64[2,9,4] parameter(0)
+  k = c64[3,2,6] parameter(1)
+  c = c64[2,4,6] convolution(x, k), window={size=3 stride=2}, dim_labels=b0f_0io->b0f, feature_group_count=2
+  r = f32[1,8,1] parameter(2)
+  h = c64[5,1,1] parameter(3)
+  rc = c64[1,8,1] convert(r)
+  f = c64[1,4,1] convolution(rc, h), window={size=5}, dim_labels=b0f_0io->b0f
+  ROOT t = (c64[2,4,6], c64[1,4,1]) tuple(c, f)
+})",
+                1e-4);
+}
+
 TEST(ComplexExpansionTest, FftAsDftMatrixProducts) {
   ExpectExpands(R"(
 HloModule m
