@@ -712,6 +712,12 @@ class HloEvaluator::Impl : public ComputationCaller {
           return EvalComplexAddReduce(instr, *ops[0], *ops[1]);
         }
         break;
+      case HloOpcode::kScatter:
+        if (complex_result && ops.size() == 3 && instr.called_computations().size() == 1 &&
+            AddsItsTwoParameters(instr.called_computations()[0])) {
+          return EvalComplexScatterAdd(instr, ops);
+        }
+        break;
       default:
         break;
     }
@@ -719,6 +725,37 @@ class HloEvaluator::Impl : public ComputationCaller {
                                                  instr.shape().ToString(false),
                                                  " or its operands is not supported by the "
                                                  "interpreter for complex element types"));
+  }
+
+  // A scatter that adds complex values: the same scatter of each part with
+  // a real add (a sum of complex values is the sums of their parts).
+  absl::StatusOr<Literal> EvalComplexScatterAdd(const HloInstruction& instr, Operands ops) {
+    const PrimitiveType part = ComplexComponentType(instr.shape().element_type());
+    // Kept as long as the evaluator (plans are cached by computation).
+    std::unique_ptr<HloComputation>& add = part_adds_[part];
+    if (add == nullptr) {
+      add = std::make_unique<HloComputation>(absl::StrCat("add_", PrimitiveTypeName(part)));
+      HloInstruction* a =
+          add->AddInstruction(HloInstruction::CreateParameter(0, Shape::Scalar(part), "a"));
+      HloInstruction* b =
+          add->AddInstruction(HloInstruction::CreateParameter(1, Shape::Scalar(part), "b"));
+      add->set_root_instruction(add->AddInstruction(
+          HloInstruction::Create(HloOpcode::kAdd, Shape::Scalar(part), {a, b})));
+    }
+    Shape shape = instr.shape();
+    shape.set_element_type(part);
+    std::unique_ptr<HloInstruction> like = HloInstruction::Create(instr.opcode(), shape, {});
+    like->set_name(instr.name());
+    *like->mutable_attrs() = instr.attrs();
+    *like->mutable_called_computations() = {add.get()};
+    std::vector<Literal> parts;
+    for (bool imag : {false, true}) {
+      const Literal operand = ComplexPart(*ops[0], imag);
+      const Literal updates = ComplexPart(*ops[2], imag);
+      AOT_ASSIGN_OR_RETURN(Literal p, EvalInstruction(*like, {&operand, ops[1], &updates}));
+      parts.push_back(std::move(p));
+    }
+    return JoinComplex(instr, parts[0], parts[1]);
   }
 
   // async-start: ((operands), the wrapped computation's result, context),
@@ -909,6 +946,8 @@ class HloEvaluator::Impl : public ComputationCaller {
 
   const CustomCallRegistry* registry_;
   absl::flat_hash_map<const HloComputation*, std::unique_ptr<Plan>> plans_;
+  // Real add computations for complex scatter-adds, by component type.
+  absl::flat_hash_map<PrimitiveType, std::unique_ptr<HloComputation>> part_adds_;
   int depth_ = 0;
   CollectiveParticipant participant_;
   // Collective calls made since the evaluation started (the rendezvous key).

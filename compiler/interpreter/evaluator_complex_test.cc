@@ -207,6 +207,25 @@ ENTRY main {
   EXPECT_NE(refused.status().message().find("'r'"), std::string::npos) << refused.status();
 }
 
+// A scatter that adds complex updates: repeated indices accumulate.
+TEST(ComplexTest, ScatterAddAccumulatesComplexUpdates) {
+  Literal r = RunHlo(Hlo(R"(
+add_c64 {
+  a = c64[] parameter(0)
+  b = c64[] parameter(1)
+  ROOT s = c64[] add(a, b)
+}
+ENTRY main {
+  x = c64[3] parameter(0)
+  i = s32[3,1] constant({{2}, {0}, {2}})
+  u = c64[3] parameter(1)
+  ROOT r = c64[3] scatter(x, i, u), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add_c64
+})"),
+                     {Complex("c64[3]", {Z(1, 1), Z(2, 2), Z(3, 3)}),
+                      Complex("c64[3]", {Z(10, -1), Z(0, 5), Z(-4, 2)})});
+  ExpectNear(Complexes(r), {Z(1, 6), Z(2, 2), Z(9, 4)}, 1e-6);
+}
+
 // The DFT by its definition, for the checks below.
 std::vector<Z> Dft(const std::vector<Z>& x, bool inverse) {
   const size_t n = x.size();

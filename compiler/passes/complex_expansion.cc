@@ -532,17 +532,31 @@ class ComplexExpander {
         };
         return result({reduce(x.re, init.re), reduce(x.im, init.im)});
       }
+      case HloOpcode::kScatter: {
+        // A scatter that adds: the same scatter of each part.
+        if (!complex_result || h->operand_count() != 3 || !AddsItsTwoParameters(h->to_apply())) {
+          break;
+        }
+        Parts x = operand(0), updates = operand(2);
+        HloInstruction* indices = h->operand(1);
+        auto scatter = [&](HloInstruction* into, HloInstruction* from) {
+          HloInstruction* r = RealClone(*h, part, {into, indices, from}, b);
+          *r->mutable_called_computations() = {add_for(part)};
+          return r;
+        };
+        return result({scatter(x.re, updates.re), scatter(x.im, updates.im)});
+      }
       case HloOpcode::kFft:
         return Fft(h, b);
       default:
         break;
     }
-    return Refuse(
-        *h,
-        "this compiler does not compute this op on complex values (it computes the "
-        "elementwise ops XLA defines on them, real, imag, complex, convert, compare "
-        "EQ/NE, dot, convolution, add-reductions and fft; ops that move values are compiled as "
-        "they are)");
+    return Refuse(*h,
+                  "this compiler does not compute this op on complex values (it computes the "
+                  "elementwise ops XLA defines on them, real, imag, complex, convert, compare "
+                  "EQ/NE, dot, convolution, add-reductions, scatter-adds and fft; ops that move "
+                  "values are compiled as "
+                  "they are)");
   }
 
   HloComputation* add_for(PrimitiveType part) {

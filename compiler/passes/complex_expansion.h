@@ -22,10 +22,11 @@ namespace aot {
 // negate, sign, exponential, exponential-minus-one, log, log-plus-one,
 // logistic, sqrt, rsqrt, cbrt, sine, cosine, tan, tanh, abs, real, imag,
 // complex, convert to complex, compare (EQ, NE), dot and convolution (four
-// real products each), a reduce whose reducer adds its parameters, and fft
+// real products each), a reduce or a scatter whose reducer adds its
+// parameters (one per part), and fft
 // (each transformed dimension as a product with the DFT matrix of its
 // length, up to kMaxFftLength). Any other op on complex values (a reduce
-// with another reducer, sort, scatter, ...) fails the compile, naming the
+// or scatter with another reducer, sort, ...) fails the compile, naming the
 // instruction. Returns whether anything changed.
 absl::StatusOr<bool> ExpandComplexArithmetic(HloModule* module);
 

@@ -165,6 +165,25 @@ ENTRY e {
                 1e-4);
 }
 
+// A scatter that adds complex updates (repeated indices accumulate): one
+// real scatter-add per part.
+TEST(ComplexExpansionTest, ScatterAddOnParts) {
+  ExpectExpands(R"(
+HloModule m
+add_c {
+  a = c64[] parameter(0)
+  b = c64[] parameter(1)
+  ROOT s = c64[] add(a, b)
+}
+ENTRY e {
+  table = c64[6,3] parameter(0)
+  rows = s32[4,1] constant({{1}, {4}, {1}, {0}})
+  updates = c64[4,3] parameter(1)
+  ROOT r = c64[6,3] scatter(table, rows, updates), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add_c
+})",
+                1e-5);
+}
+
 TEST(ComplexExpansionTest, FftAsDftMatrixProducts) {
   ExpectExpands(R"(
 HloModule m
