@@ -247,6 +247,17 @@ std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {
 
 namespace {
 
+// A dot named after `instr` with `shape` and `dn`: what ragged-dot and
+// scaled-dot evaluate through EvalDot.
+std::unique_ptr<HloInstruction> DotLike(const HloInstruction& instr, Shape shape,
+                                        const DotDimensionNumbersProto& dn) {
+  std::unique_ptr<HloInstruction> dot =
+      HloInstruction::Create(HloOpcode::kDot, std::move(shape), {});
+  dot->set_name(instr.name());
+  dot->mutable_attrs()->dot_dimension_numbers = dn;
+  return dot;
+}
+
 // A ragged contracting dimension r: for group j, lhs with the indices of r
 // outside the group's run zeroed, dotted with rhs, is slab j of the result
 // (whose leading dimension is the groups).
@@ -259,10 +270,8 @@ absl::StatusOr<Literal> EvalRaggedContractingDot(const HloInstruction& instr,
     return absl::InvalidArgumentError("ragged-dot: the result must lead with the groups");
   }
   std::vector<int64_t> slab_dims(out_dims.begin() + 1, out_dims.end());
-  std::unique_ptr<HloInstruction> dot =
-      HloInstruction::Create(HloOpcode::kDot, Shape(instr.shape().element_type(), slab_dims), {});
-  dot->set_name(instr.name());
-  dot->mutable_attrs()->dot_dimension_numbers = *instr.attrs().dot_dimension_numbers;
+  std::unique_ptr<HloInstruction> dot = DotLike(
+      instr, Shape(instr.shape().element_type(), slab_dims), *instr.attrs().dot_dimension_numbers);
   const std::vector<int64_t>& lhs_dims = lhs.shape().dimensions();
   const std::vector<int64_t> lhs_strides = RowMajorStrides(lhs_dims);
   const int64_t r = a.lhs_ragged;
@@ -299,11 +308,7 @@ absl::StatusOr<Literal> EvalRaggedDot(const HloInstruction& instr, const Literal
   const DotDimensionNumbersProto& dn = *instr.attrs().dot_dimension_numbers;
   if (absl::c_linear_search(dn.lhs_batch_dimensions(), a.lhs_ragged)) {
     // A ragged batch dimension: the dot itself.
-    std::unique_ptr<HloInstruction> dot =
-        HloInstruction::Create(HloOpcode::kDot, instr.shape(), {});
-    dot->set_name(instr.name());
-    dot->mutable_attrs()->dot_dimension_numbers = dn;
-    return EvalDot(*dot, lhs, rhs);
+    return EvalDot(*DotLike(instr, instr.shape(), dn), lhs, rhs);
   }
   if (absl::c_linear_search(dn.lhs_contracting_dimensions(), a.lhs_ragged)) {
     return EvalRaggedContractingDot(instr, a, lhs, rhs, group_sizes);
@@ -322,9 +327,8 @@ absl::StatusOr<Literal> EvalRaggedDot(const HloInstruction& instr, const Literal
   const std::vector<int64_t> group_strides = RowMajorStrides(group_dims);
   const int64_t width = ByteWidth(rs.element_type());
   // The dot of lhs with one group's matrix.
-  std::unique_ptr<HloInstruction> dot = HloInstruction::Create(HloOpcode::kDot, instr.shape(), {});
-  dot->set_name(instr.name());
-  dot->mutable_attrs()->dot_dimension_numbers = a.group_dot_dimension_numbers;
+  std::unique_ptr<HloInstruction> dot =
+      DotLike(instr, instr.shape(), a.group_dot_dimension_numbers);
   const int64_t position = a.result_ragged_dimension;
   const std::vector<int64_t>& out_dims = instr.shape().dimensions();
   const std::vector<int64_t> out_strides = RowMajorStrides(out_dims);
@@ -569,9 +573,9 @@ absl::StatusOr<Literal> EvalScaledDot(const HloInstruction& instr, Operands ops)
     }
     dequantized.push_back(std::move(out));
   }
-  std::unique_ptr<HloInstruction> dot = HloInstruction::Create(HloOpcode::kDot, instr.shape(), {});
-  dot->set_name(instr.name());
-  dot->mutable_attrs()->dot_dimension_numbers = instr.attrs().dot_dimension_numbers;
+  std::unique_ptr<HloInstruction> dot =
+      DotLike(instr, instr.shape(),
+              instr.attrs().dot_dimension_numbers.value_or(DotDimensionNumbersProto()));
   dot->mutable_attrs()->operand_precision = instr.attrs().operand_precision;
   return EvalDot(*dot, dequantized[0], dequantized[1]);
 }

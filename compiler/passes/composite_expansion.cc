@@ -236,14 +236,7 @@ absl::StatusOr<HloInstruction*> ExpandStochasticConvert(HloInstruction* sc, Inst
   return b.WithLayoutOf(clamped, sc->shape());
 }
 
-// ragged-dot, in XLA's three modes. A ragged free lhs dimension -> one dot
-// per group with that group's rhs, each kept (select) where the ragged
-// index lies in the group's run [start_j, start_j + max(size_j, 0)), the
-// starts summed from group_sizes at run time; zeros elsewhere. A ragged
-// contracting dimension -> per group, lhs with the indices outside its run
-// zeroed (select), dotted with rhs; the dots stacked along a leading
-// dimension of the groups. A ragged batch dimension -> the dot.
-// The run bounds of the groups, as s32/s64 scalars of group_sizes' type:
+// ragged-dot's group runs: their bounds, scalars of group_sizes' type:
 // start_0 = 0, end_j = start_j + max(size_j, 0), start_{j+1} = end_j.
 std::vector<std::pair<HloInstruction*, HloInstruction*>> GroupRuns(HloInstruction* sizes,
                                                                    InstructionBuilder& b) {
@@ -273,6 +266,7 @@ HloInstruction* InRun(HloInstruction* coordinate, std::pair<HloInstruction*, Hlo
   return b.Binary(HloOpcode::kAnd, after_start, before_end);
 }
 
+// A ragged contracting dimension (see ExpandRaggedDot).
 absl::StatusOr<HloInstruction*> ExpandRaggedContractingDot(HloInstruction* rd,
                                                            const RaggedDotAttributes& a,
                                                            InstructionBuilder& b) {
@@ -302,6 +296,13 @@ absl::StatusOr<HloInstruction*> ExpandRaggedContractingDot(HloInstruction* rd,
   return b.WithLayoutOf(stacked, rd->shape());
 }
 
+// ragged-dot, in XLA's three modes. A ragged free lhs dimension -> one dot
+// per group with that group's rhs, each kept (select) where the ragged
+// index lies in the group's run [start_j, start_j + max(size_j, 0)), the
+// starts summed from group_sizes at run time; zeros elsewhere. A ragged
+// contracting dimension -> per group, lhs with the indices outside its run
+// zeroed (select), dotted with rhs; the dots stacked along a leading
+// dimension of the groups. A ragged batch dimension -> the dot.
 absl::StatusOr<HloInstruction*> ExpandRaggedDot(HloInstruction* rd, InstructionBuilder& b) {
   AOT_ASSIGN_OR_RETURN(RaggedDotAttributes a, ReadRaggedDotAttributes(*rd));
   HloInstruction* lhs = rd->operand(0);
