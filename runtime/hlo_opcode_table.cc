@@ -9,6 +9,8 @@ namespace aot {
 const std::vector<std::string>& RuntimeKnownHloOpcodes() {
   // Sorted. Adding an opcode here is a runtime-support change (staged
   // rollout phase 1); removing one breaks the 6-month backward window.
+  // rng-get-and-update-state: since 2026-12-03 (emission flag
+  // emit_rng_state).
   static const std::vector<std::string>* opcodes =
       new std::vector<std::string>{"abs",
                                    "acos",
@@ -78,6 +80,7 @@ const std::vector<std::string>& RuntimeKnownHloOpcodes() {
                                    "replica-id",
                                    "reshape",
                                    "reverse",
+                                   "rng-get-and-update-state",
                                    "round-nearest-afz",
                                    "round-nearest-even",
                                    "rsqrt",

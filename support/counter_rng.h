@@ -25,6 +25,12 @@ inline constexpr int kThreefryRotations[8] = {13, 15, 26, 6, 17, 29, 16, 24};
 inline constexpr uint32_t kThreefryParity = 0x1BD11BDAu;
 inline constexpr int kThreefryRounds = 20;
 
+// The Philox key of XLA's rng op as this project defines it: rng draws
+// rng-bit-generator words (Philox, state {key, counter, high}) keyed by this
+// constant at the executable's 128-bit state, which rng-get-and-update-state
+// returns and advances (the digits of pi; any fixed key would do).
+inline constexpr uint64_t kRngPhiloxKey = 0x243F6A8885A308D3ull;
+
 std::array<uint32_t, 4> Philox4x32(std::array<uint32_t, 4> counter, std::array<uint32_t, 2> key);
 std::array<uint32_t, 2> Threefry2x32(std::array<uint32_t, 2> counter, std::array<uint32_t, 2> key);
 

@@ -76,6 +76,9 @@ absl::StatusOr<std::unique_ptr<HloModule>> OptimizeHlo(const HloModule& module,
   }
   // Async wrappers become calls, so lowering precedes inlining.
   AOT_RETURN_IF_ERROR(LowerStaticOpcodes(optimized.get()).status());
+  // Each computation's draws take the state in its first instruction, so
+  // before inlining merges computations (ExpandRngs).
+  AOT_RETURN_IF_ERROR(ExpandRngs(optimized.get()).status());
   AOT_RETURN_IF_ERROR(InlineCalls(optimized.get()));
   AOT_RETURN_IF_ERROR(ExpandCompositeOpcodes(optimized.get()).status());
   AOT_RETURN_IF_ERROR(ExpandFactorizations(optimized.get()).status());

@@ -119,5 +119,127 @@ TEST(StagedOpcodesTest, WithTheFlagOnEveryGatedOpcodeMatchesTheInterpreter) {
   EXPECT_EQ(checked, 8 * 4);
 }
 
+// rng: the state it draws from lives in the runtime (one per loaded
+// executable), so the compiler emits rng-get-and-update-state only with the
+// emission flag emit_rng_state on.
+constexpr char kRngFlag[] = "emit_rng_state";
+
+// Draws of every kind: uniform f32 with parameter bounds, normal f64,
+// uniform s32, one per iteration of a loop, and the state itself.
+constexpr char kRngModule[] = R"(
+HloModule draws
+cond {
+  t = (s32[], f32[3,5]) parameter(0)
+  i = s32[] get-tuple-element(t), index=0
+  n = s32[] constant(3)
+  ROOT c = pred[] compare(i, n), direction=LT
+}
+body {
+  t = (s32[], f32[3,5]) parameter(0)
+  i = s32[] get-tuple-element(t), index=0
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  acc = f32[3,5] get-tuple-element(t), index=1
+  a = f32[] constant(0)
+  b = f32[] constant(1)
+  u = f32[1,5] rng(a, b), distribution=rng_uniform
+  z = s32[] constant(0)
+  next = f32[3,5] dynamic-update-slice(acc, u, i, z)
+  ROOT o = (s32[], f32[3,5]) tuple(j, next)
+}
+ENTRY e {
+  lo = f32[] parameter(0)
+  hi = f32[] parameter(1)
+  uniform = f32[257] rng(lo, hi), distribution=rng_uniform
+  mean = f64[] constant(2)
+  deviation = f64[] constant(0.5)
+  normal = f64[33,3] rng(mean, deviation), distribution=rng_normal
+  least = s32[] constant(-50)
+  most = s32[] constant(50)
+  integers = s32[100] rng(least, most), distribution=rng_uniform
+  z = s32[] constant(0)
+  f = f32[] constant(0)
+  acc = f32[3,5] broadcast(f), dimensions={}
+  init = (s32[], f32[3,5]) tuple(z, acc)
+  loop = (s32[], f32[3,5]) while(init), condition=cond, body=body
+  rows = f32[3,5] get-tuple-element(loop), index=1
+  state = u64[2] rng-get-and-update-state(), delta=7
+  ROOT r = (f32[257], f64[33,3], s32[100], f32[3,5], u64[2]) tuple(uniform, normal, integers, rows, state)
+}
+)";
+
+TEST(StagedOpcodesTest, TheRngStateFlagGatesTheStateOpcode) {
+  const EmissionFlag* flag = FindEmissionFlag(kRngFlag);
+  ASSERT_NE(flag, nullptr);
+  EXPECT_FALSE(flag->enabled_by_default);
+  EXPECT_EQ(flag->runtime_support_since, "2026-12-03");
+  EXPECT_EQ(EmissionFlagForOpcode("rng-get-and-update-state"), flag);
+  EXPECT_EQ(EmissionFlagForOpcode("rng"), nullptr);  // expanded before emission
+}
+
+TEST(StagedOpcodesTest, RngIsRefusedByDefaultNamingTheFlag) {
+  auto module = ParseHloModule(kRngModule);
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto compiled = Compile(**module, *ShippedTargetConfig("host-x86-64-v3"));
+  ASSERT_FALSE(compiled.ok());
+  EXPECT_EQ(compiled.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(std::string(compiled.status().message()),
+              HasSubstr("(rng-get-and-update-state): the opcode is behind the emission flag "
+                        "'emit_rng_state'"));
+}
+
+TEST(StagedOpcodesTest, WithTheFlagOnRngRunsDrawFromTheExecutablesState) {
+  auto module = ParseHloModule(kRngModule);
+  ASSERT_TRUE(module.ok()) << module.status();
+  CompileOptions options;
+  options.emission_flags = {kRngFlag};
+  auto compiled = Compile(**module, *ShippedTargetConfig("host-x86-64-v3"), options);
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  auto client = Client::Create("host");
+  ASSERT_TRUE(client.ok());
+  std::vector<Literal> args;
+  args.push_back(Literal::Scalar(F32, -4));
+  args.push_back(Literal::Scalar(F32, 4));
+  // Each run of one loaded executable continues from the state the last
+  // left, as the interpreter's evaluations do.
+  HloEvaluator evaluator;
+  auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  std::vector<Literal> runs;
+  for (int run = 0; run < 3; ++run) {
+    SCOPED_TRACE(run);
+    auto expected = evaluator.Evaluate(**module, args);
+    ASSERT_TRUE(expected.ok()) << expected.status();
+    auto actual = ExecuteWithLiterals(**executable, args);
+    ASSERT_TRUE(actual.ok()) << actual.status();
+    absl::Status same = CompareLiteralsWithDefaultTolerance(*expected, *actual);
+    EXPECT_TRUE(same.ok()) << same;
+    runs.push_back(*std::move(actual));
+  }
+  // A run advances the state by 202: the entry's draws take 65 + 99 + 25
+  // blocks first, each iteration of the loop 2, the explicit state 7. The
+  // second run's state op sees the first run's 202 and its own 189 + 6.
+  EXPECT_EQ(runs[0].tuple_element(4).GetAsUint64(0), 65 + 99 + 25 + 6);
+  EXPECT_EQ(runs[1].tuple_element(4).GetAsUint64(0), 202 + 65 + 99 + 25 + 6);
+  EXPECT_NE(runs[0].tuple_element(0).GetAsDouble(0), runs[1].tuple_element(0).GetAsDouble(0));
+  // Another loaded executable has a state of its own, from 0.
+  auto other = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
+  ASSERT_TRUE(other.ok()) << other.status();
+  auto first = ExecuteWithLiterals(**other, args);
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_TRUE(CompareLiterals(runs[0], *first, Tolerance{0, 0}).ok());
+  if (std::filesystem::exists("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc")) {
+    options.compile_cubin = false;
+    options.keep_dumps = true;
+    auto ptx = Compile(**module, *ShippedTargetConfig("h100"), options);
+    ASSERT_TRUE(ptx.ok()) << ptx.status();
+    // The state kernel reads the pointer the runtime binds at load and
+    // advances the state atomically.
+    EXPECT_THAT((*ptx)->ptx(), HasSubstr(".visible .global .align 8 .u64 aot_rng_state_ptr"));
+    EXPECT_THAT((*ptx)->ptx(), HasSubstr("ld.global.u64"));
+    EXPECT_THAT((*ptx)->ptx(), HasSubstr("atom.add.u64"));
+  }
+}
+
 }  // namespace
 }  // namespace aot

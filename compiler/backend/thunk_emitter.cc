@@ -78,6 +78,7 @@ absl::Status CheckSupported(const HloInstruction& instr, PlatformKind platform) 
     case HloOpcode::kTriangularSolve:
     case HloOpcode::kScan:
     case HloOpcode::kScaledDot:
+    case HloOpcode::kRng:
       // LowerStaticOpcodes, ExpandCompositeOpcodes and ExpandFactorizations
       // remove them outside fusions (an after-all or async-start whose value
       // is used otherwise stays); the runtime does not read them.

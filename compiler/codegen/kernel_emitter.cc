@@ -20,6 +20,7 @@
 #include "runtime/kernel_payload.h"
 #include "runtime/platform/host/host_kernel_abi.h"
 #include "runtime/platform/host/host_kernel_loader.h"
+#include "runtime/platform/rng_state_abi.h"
 #include "support/status_macros.h"
 
 namespace aot {
@@ -187,6 +188,9 @@ class KernelBuilder {
       case HloOpcode::kSelectAndScatter:
         status = EmitSelectAndScatter(*root);
         break;
+      case HloOpcode::kRngGetAndUpdateState:
+        status = EmitRngGetAndUpdateState(*root);
+        break;
       case HloOpcode::kDynamicUpdateSlice:
         if (spec_.update_in_place) {
           status = EmitDynamicUpdateSliceInPlace(*root);
@@ -273,6 +277,48 @@ class KernelBuilder {
                                b_.getInt64(static_cast<int64_t>(arity)),
                                absl::StrCat(spec_.name, kHostKernelAritySuffix));
     }
+  }
+
+  // rng-get-and-update-state, delta=N: one thread returns the executable's
+  // state {low, high} (runtime/platform/rng_state_abi.h) and advances it
+  // by N: an atomic add to the low word, then the carry added to the high
+  // word (so concurrent runs of the executable each take their own
+  // values; a carry happens once in 2^64 counts).
+  absl::Status EmitRngGetAndUpdateState(const HloInstruction& instr) {
+    AOT_ASSIGN_OR_RETURN(int64_t delta, ReadRngDelta(instr));
+    if (spec_.output_shapes.size() != 1 || spec_.output_shapes[0].ElementCount() != 2) {
+      return Unsupported(instr, "the state is not one u64[2] output");
+    }
+    SetDims(1, 1);
+    llvm::Type* i64 = b_.getInt64Ty();
+    llvm::Value* low;
+    if (gpu_) {
+      // The runtime stores the state's device address here at load.
+      auto* holder = new llvm::GlobalVariable(*module_, i64, /*isConstant=*/false,
+                                              llvm::GlobalValue::ExternalLinkage, b_.getInt64(0),
+                                              kCudaRngStatePointerSymbol, nullptr,
+                                              llvm::GlobalValue::NotThreadLocal, /*AddressSpace=*/1,
+                                              /*isExternallyInitialized=*/true);
+      llvm::Value* address = b_.CreateLoad(i64, holder);
+      low = b_.CreateIntToPtr(address, b_.getPtrTy());
+    } else {
+      low = new llvm::GlobalVariable(*module_, llvm::ArrayType::get(i64, 2),
+                                     /*isConstant=*/false, llvm::GlobalValue::ExternalLinkage,
+                                     nullptr, kHostRngStateSymbol);
+    }
+    llvm::Value* high = b_.CreateConstInBoundsGEP1_64(i64, low, 1);
+    llvm::Value* step = b_.getInt64(static_cast<uint64_t>(delta));
+    llvm::Value* old_low = b_.CreateAtomicRMW(llvm::AtomicRMWInst::Add, low, step,
+                                              llvm::MaybeAlign(8), llvm::AtomicOrdering::Monotonic);
+    llvm::Value* new_low = b_.CreateAdd(old_low, step);
+    llvm::Value* carry = b_.CreateZExt(b_.CreateICmpULT(new_low, old_low), i64);
+    llvm::Value* old_high =
+        b_.CreateAtomicRMW(llvm::AtomicRMWInst::Add, high, carry, llvm::MaybeAlign(8),
+                           llvm::AtomicOrdering::Monotonic);
+    llvm::Value* out = arg_ptrs_[spec_.input_shapes.size()];
+    b_.CreateStore(old_low, out);
+    b_.CreateStore(old_high, b_.CreateConstInBoundsGEP1_64(i64, out, 1));
+    return absl::OkStatus();
   }
 
   // The target's launch limits (DeviceDescriptionProto), with those of

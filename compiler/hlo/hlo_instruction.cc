@@ -403,6 +403,44 @@ absl::StatusOr<RngAlgorithm> ReadRngAlgorithm(const HloInstruction& rng) {
   return name == "rng_three_fry" ? RngAlgorithm::kThreefry : RngAlgorithm::kPhilox;
 }
 
+absl::StatusOr<RngDistribution> ReadRngDistribution(const HloInstruction& rng) {
+  constexpr absl::string_view kDistributions[] = {"rng_uniform", "rng_normal"};
+  AOT_ASSIGN_OR_RETURN(std::string name, EnumAttribute(rng, "distribution", kDistributions));
+  return name == "rng_normal" ? RngDistribution::kNormal : RngDistribution::kUniform;
+}
+
+int64_t RngDraws(RngDistribution distribution, const Shape& shape) {
+  return (distribution == RngDistribution::kNormal ? 2 : 1) * shape.ElementCount();
+}
+
+PrimitiveType RngBitsType(PrimitiveType type) {
+  if (IsFloatingPoint(type)) return type == F64 ? U64 : U32;
+  switch (ByteWidth(type)) {
+    case 1:
+      return U8;
+    case 2:
+      return U16;
+    case 4:
+      return U32;
+    default:
+      return U64;
+  }
+}
+
+int64_t RngStateAdvance(RngDistribution distribution, const Shape& shape) {
+  const int64_t words_per_draw = ByteWidth(RngBitsType(shape.element_type())) == 8 ? 2 : 1;
+  return (RngDraws(distribution, shape) * words_per_draw + 3) / 4;
+}
+
+absl::StatusOr<int64_t> ReadRngDelta(const HloInstruction& get_and_update) {
+  AOT_ASSIGN_OR_RETURN(int64_t delta, IntAttribute(get_and_update, "delta"));
+  if (delta < 0) {
+    return BadAttribute(get_and_update, "delta", *FindVerbatimAttribute(get_and_update, "delta"),
+                        "a count of at least 0");
+  }
+  return delta;
+}
+
 absl::StatusOr<RaggedDotAttributes> ReadRaggedDotAttributes(const HloInstruction& ragged_dot) {
   RaggedDotAttributes a;
   AOT_ASSIGN_OR_RETURN(std::vector<int64_t> ragged,

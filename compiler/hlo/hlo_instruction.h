@@ -209,6 +209,23 @@ absl::StatusOr<TriangularSolveAttributes> ReadTriangularSolveAttributes(
 // XLA's CPU and GPU back ends.
 enum class RngAlgorithm { kPhilox, kThreefry };
 absl::StatusOr<RngAlgorithm> ReadRngAlgorithm(const HloInstruction& rng);
+// rng's distribution=rng_uniform (values in [a, b)) or rng_normal (mean a,
+// standard deviation b); XLA requires it.
+enum class RngDistribution { kUniform, kNormal };
+absl::StatusOr<RngDistribution> ReadRngDistribution(const HloInstruction& rng);
+// The random values behind rng's result of `shape`: one per element, two
+// for rng_normal (Box-Muller turns two uniforms into one normal value).
+// Each is an unsigned integer of RngBitsType's width drawn by
+// rng-bit-generator; RngStateAdvance is how many 4-word Philox blocks they
+// take, which is how far the call advances the executable's state.
+int64_t RngDraws(RngDistribution distribution, const Shape& shape);
+// u64 for f64 and 64-bit integers, u32 for the other floats, the unsigned
+// type of the width for 8- to 32-bit integers.
+PrimitiveType RngBitsType(PrimitiveType type);
+int64_t RngStateAdvance(RngDistribution distribution, const Shape& shape);
+// rng-get-and-update-state's delta=N: how far the call advances the state
+// (XLA requires it; a negative delta is refused).
+absl::StatusOr<int64_t> ReadRngDelta(const HloInstruction& get_and_update);
 // ragged-dot's own attributes beside the dot dimension numbers:
 // lhs_ragged_dims={d} (one lhs dimension) and rhs_group_dims={g} (at most
 // one rhs dimension; absent when the ragged dimension contracts or is a

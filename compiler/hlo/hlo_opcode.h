@@ -108,7 +108,9 @@ namespace aot {
   X(kReplicaId, "replica-id", 0, O)                            \
   X(kReshape, "reshape", 1, O)                                 \
   X(kReverse, "reverse", 1, O)                                 \
+  X(kRng, "rng", 2, O)                                         \
   X(kRngBitGenerator, "rng-bit-generator", 1, O)               \
+  X(kRngGetAndUpdateState, "rng-get-and-update-state", 0, O)   \
   X(kRoundNearestAfz, "round-nearest-afz", 1, U)               \
   X(kRoundNearestEven, "round-nearest-even", 1, U)             \
   X(kRsqrt, "rsqrt", 1, U)                                     \

@@ -1,6 +1,7 @@
 #include "compiler/interpreter/evaluator.h"
 
 #include <algorithm>
+#include <array>
 #include <complex>
 #include <memory>
 #include <new>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/hlo/collective_ops.h"
 #include "compiler/interpreter/evaluator_internal.h"
@@ -89,6 +91,11 @@ struct Value {
 // Post order of the instructions reachable from the root, with operand
 // slots and use counts.
 struct Plan {
+  // The computation's rng draws: their offsets in the blocks the
+  // computation takes from the state (their advances, in definition order).
+  bool has_rng = false;
+  int64_t rng_advance = 0;
+  absl::flat_hash_map<const HloInstruction*, int64_t> rng_offsets;
   std::vector<const HloInstruction*> order;
   std::vector<std::vector<int32_t>> operands;
   std::vector<int32_t> uses;
@@ -188,7 +195,12 @@ class HloEvaluator::Impl : public ComputationCaller {
     AOT_ASSIGN_OR_RETURN(auto plan_or, GetPlan(computation));
     const Plan& plan = *plan_or;
     ++depth_;
+    if (plan.has_rng) {
+      rng_draws_.push_back(
+          {&plan, TakeRngState(&rng_state_, static_cast<uint64_t>(plan.rng_advance))});
+    }
     auto result = RunPlan(plan, arguments);
+    if (plan.has_rng) rng_draws_.pop_back();
     --depth_;
     return result;
   }
@@ -203,41 +215,73 @@ class HloEvaluator::Impl : public ComputationCaller {
           absl::StrCat("computation '", computation.name(), "' has no root instruction"));
     }
     auto plan = std::make_unique<Plan>();
+    // What the root reaches, evaluated in the compiler's order: a
+    // depth-first post order started from each instruction in definition
+    // order (HloComputation::MakeInstructionPostOrder), so instructions
+    // that take the random state do so in the order a compiled program runs
+    // them.
+    absl::flat_hash_set<const HloInstruction*> reached = {root};
+    for (std::vector<const HloInstruction*> todo = {root}; !todo.empty();) {
+      const HloInstruction* h = todo.back();
+      todo.pop_back();
+      for (const HloInstruction* op : h->operands()) {
+        if (op != nullptr && reached.insert(op).second) todo.push_back(op);
+      }
+    }
     absl::flat_hash_map<const HloInstruction*, int32_t> slot;
     absl::flat_hash_map<const HloInstruction*, int> state;  // 1 open, 2 done
-    std::vector<std::pair<const HloInstruction*, size_t>> stack = {{root, 0}};
-    state[root] = 1;
-    while (!stack.empty()) {
-      auto& [node, next] = stack.back();
-      if (next < static_cast<size_t>(node->operand_count())) {
-        const HloInstruction* op = node->operand(static_cast<int64_t>(next++));
-        if (op == nullptr) {
-          return absl::InvalidArgumentError(
-              absl::StrCat(Describe(*node), ": operand ", next - 1, " is missing"));
+    std::vector<std::pair<const HloInstruction*, size_t>> stack;
+    std::vector<const HloInstruction*> starts;
+    for (const HloInstruction* h : computation.instructions()) {
+      if (reached.contains(h)) starts.push_back(h);
+    }
+    if (std::find(starts.begin(), starts.end(), root) == starts.end()) starts.push_back(root);
+    for (const HloInstruction* start : starts) {
+      if (state[start] != 0) continue;
+      state[start] = 1;
+      stack.push_back({start, 0});
+      while (!stack.empty()) {
+        auto& [node, next] = stack.back();
+        if (next < static_cast<size_t>(node->operand_count())) {
+          const HloInstruction* op = node->operand(static_cast<int64_t>(next++));
+          if (op == nullptr) {
+            return absl::InvalidArgumentError(
+                absl::StrCat(Describe(*node), ": operand ", next - 1, " is missing"));
+          }
+          int& s = state[op];
+          if (s == 1) {
+            return absl::InvalidArgumentError(
+                absl::StrCat(Describe(*node), ": operand '", op->name(), "' forms a cycle"));
+          }
+          if (s == 0) {
+            s = 1;
+            stack.push_back({op, 0});
+          }
+          continue;
         }
-        int& s = state[op];
-        if (s == 1) {
-          return absl::InvalidArgumentError(
-              absl::StrCat(Describe(*node), ": operand '", op->name(), "' forms a cycle"));
+        const HloInstruction* done = node;
+        stack.pop_back();
+        if (absl::Status s = CheckAllocatable(done->shape()); !s.ok()) {
+          return Annotate(*done, s);
         }
-        if (s == 0) {
-          s = 1;
-          stack.push_back({op, 0});
-        }
-        continue;
+        state[done] = 2;
+        int32_t index = static_cast<int32_t>(plan->order.size());
+        slot[done] = index;
+        plan->order.push_back(done);
+        std::vector<int32_t> operand_slots;
+        for (const HloInstruction* op : done->operands()) operand_slots.push_back(slot.at(op));
+        plan->operands.push_back(std::move(operand_slots));
       }
-      const HloInstruction* done = node;
-      stack.pop_back();
-      if (absl::Status s = CheckAllocatable(done->shape()); !s.ok()) {
-        return Annotate(*done, s);
-      }
-      state[done] = 2;
-      int32_t index = static_cast<int32_t>(plan->order.size());
-      slot[done] = index;
-      plan->order.push_back(done);
-      std::vector<int32_t> operand_slots;
-      for (const HloInstruction* op : done->operands()) operand_slots.push_back(slot.at(op));
-      plan->operands.push_back(std::move(operand_slots));
+    }
+    // rng takes the state once per evaluation of the computation, before
+    // anything else, for all its draws (EvalRng).
+    for (const HloInstruction* h : computation.instructions()) {
+      if (h->opcode() != HloOpcode::kRng) continue;
+      auto distribution = ReadRngDistribution(*h);
+      if (!distribution.ok()) return Annotate(*h, distribution.status());
+      plan->rng_offsets[h] = plan->rng_advance;
+      plan->rng_advance += RngStateAdvance(*distribution, h->shape());
+      plan->has_rng = true;
     }
     plan->uses.assign(plan->order.size(), 0);
     for (const auto& ops : plan->operands) {
@@ -444,6 +488,20 @@ class HloEvaluator::Impl : public ComputationCaller {
         return EvalTriangularSolve(instr, *ops[0], *ops[1]);
       case HloOpcode::kRngBitGenerator:
         return EvalRngBitGenerator(instr, *ops[0]);
+      case HloOpcode::kRng: {
+        // The state its computation took, advanced by the draws before it.
+        if (rng_draws_.empty() || !rng_draws_.back().plan->rng_offsets.contains(&instr)) {
+          return absl::InternalError("rng evaluated outside its computation's evaluation");
+        }
+        const RngDraws& draws = rng_draws_.back();
+        const uint64_t offset = static_cast<uint64_t>(draws.plan->rng_offsets.at(&instr));
+        std::array<uint64_t, 2> counter = draws.taken;
+        counter[0] += offset;
+        if (counter[0] < offset) ++counter[1];
+        return EvalRng(instr, *ops[0], *ops[1], counter);
+      }
+      case HloOpcode::kRngGetAndUpdateState:
+        return EvalRngGetAndUpdateState(instr, &rng_state_);
       case HloOpcode::kStochasticConvert:
         return EvalStochasticConvert(instr, *ops[0], *ops[1]);
       case HloOpcode::kRaggedDot:
@@ -948,6 +1006,15 @@ class HloEvaluator::Impl : public ComputationCaller {
   absl::flat_hash_map<const HloComputation*, std::unique_ptr<Plan>> plans_;
   // Real add computations for complex scatter-adds, by component type.
   absl::flat_hash_map<PrimitiveType, std::unique_ptr<HloComputation>> part_adds_;
+  // rng's and rng-get-and-update-state's state: kept across evaluations,
+  // as a loaded executable keeps it across runs.
+  interpreter_internal::RngState rng_state_;
+  // The state each computation under evaluation took for its rng draws.
+  struct RngDraws {
+    const Plan* plan;
+    std::array<uint64_t, 2> taken;
+  };
+  std::vector<RngDraws> rng_draws_;
   int depth_ = 0;
   CollectiveParticipant participant_;
   // Collective calls made since the evaluation started (the rendezvous key).

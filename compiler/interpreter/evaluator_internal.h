@@ -4,6 +4,7 @@
 // Internals of the HLO evaluator shared by its kernel files. Not a public
 // API: include evaluator.h instead.
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -868,6 +869,37 @@ std::vector<uint32_t> RngBitGeneratorWords(RngAlgorithm algorithm,
                                            const std::vector<uint64_t>& state, int64_t words,
                                            std::vector<uint64_t>* next_state);
 absl::StatusOr<Literal> EvalRngBitGenerator(const HloInstruction& instr, const Literal& state);
+// The executable's random state as the interpreter keeps it: 128 bits,
+// starting at 0 for each evaluator as a loaded executable's does, and
+// carried across its evaluations.
+struct RngState {
+  uint64_t low = 0;
+  uint64_t high = 0;
+};
+// Returns the state {low, high} and advances it by `delta` (mod 2^128).
+std::array<uint64_t, 2> TakeRngState(RngState* state, uint64_t delta);
+// rng-get-and-update-state, delta=N: the state as u64[2] {low, high};
+// then the state advances by N (mod 2^128).
+absl::StatusOr<Literal> EvalRngGetAndUpdateState(const HloInstruction& instr, RngState* state);
+// rng(a, b), distribution=, as ExpandRngs builds it from XLA's other ops.
+// Each evaluation of a computation holding rng draws first takes the state
+// s once for all of them, advancing it by the sum of their
+// RngStateAdvance; a draw's counter c is s plus the advances of the draws
+// defined before it in the computation (so draws that do not depend on one
+// another cannot take the state in another order than a compiled program,
+// which takes it first too). rng-bit-generator (Philox) with the state
+// {kRngPhiloxKey, c.low, c.high} draws RngDraws values of RngBitsType x,
+// in row-major order (for rng_normal, the first half then the second).
+// With c the compute type (f64 for f64, f32 for the other floats) and
+// U(x) = the float of exponent 0 whose mantissa is x's high bits, minus
+// one (in [0, 1)):
+//  - uniform floats: U(x) * (b - a) + a in c, rounded to the result type;
+//  - uniform integers: a + x mod (b - a), wrapping in the type's width
+//    (b - a taken unsigned; a when b == a);
+//  - normal: sqrt(-2 log(1 - U(x1))) * cos(2 pi U(x2)) * b + a in c
+//    (Box-Muller), x1 from the first half of the values, x2 the second.
+absl::StatusOr<Literal> EvalRng(const HloInstruction& instr, const Literal& a, const Literal& b,
+                                std::array<uint64_t, 2> counter);
 // stochastic-convert(x, random) to a signed integer, as XLA decomposes
 // it: |x| = w + f; w + 1 where random < f * 2^bits(random) (truncated to
 // an integer), else w; negated for negative x; x at or beyond the result's

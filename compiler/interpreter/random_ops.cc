@@ -3,6 +3,7 @@
 // describes; ExpandRngBitGenerator builds the same stream from HLO ops.
 // And stochastic-convert, which rounds with random bits it is given.
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -70,6 +71,111 @@ absl::StatusOr<Literal> EvalRngBitGenerator(const HloInstruction& instr, const L
   elements.push_back(std::move(next_state));
   elements.push_back(std::move(bits));
   return Literal::Tuple(std::move(elements));
+}
+
+std::array<uint64_t, 2> TakeRngState(RngState* state, uint64_t delta) {
+  const std::array<uint64_t, 2> taken = {state->low, state->high};
+  const uint64_t low = state->low + delta;
+  if (low < state->low) ++state->high;
+  state->low = low;
+  return taken;
+}
+
+namespace {
+
+// U(x): x's high mantissa-width bits under the exponent of 1.0, minus one.
+float UniformOf(uint32_t x) {
+  const uint32_t bits = (x >> 9) | 0x3F800000u;
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f - 1.0f;
+}
+double UniformOf(uint64_t x) {
+  const uint64_t bits = (x >> 12) | 0x3FF0000000000000ull;
+  double d;
+  std::memcpy(&d, &bits, sizeof d);
+  return d - 1.0;
+}
+
+// One rng value of compute type C (float or double) from draws x1 (and x2
+// for the normal distribution), as EvalRng's comment defines it. Every
+// step is one IEEE operation of C, as the expansion's instructions are.
+template <typename C, typename X>
+C RngFloat(RngDistribution distribution, X x1, X x2, C a, C b) {
+  if (distribution == RngDistribution::kUniform) {
+    const C u = UniformOf(x1);
+    const C width = b - a;
+    const C scaled = u * width;
+    return scaled + a;
+  }
+  const C one_minus = C(1) - UniformOf(x1);
+  const C log = std::log(one_minus);
+  const C minus_two_log = C(-2) * log;
+  const C radius = std::sqrt(minus_two_log);
+  const C angle = static_cast<C>(2 * M_PI) * UniformOf(x2);
+  const C cosine = std::cos(angle);
+  const C z = radius * cosine;
+  const C scaled = z * b;
+  return scaled + a;
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvalRngGetAndUpdateState(const HloInstruction& instr, RngState* state) {
+  AOT_ASSIGN_OR_RETURN(int64_t delta, ReadRngDelta(instr));
+  const std::array<uint64_t, 2> taken = TakeRngState(state, static_cast<uint64_t>(delta));
+  Literal out(Shape(U64, {2}));
+  out.SetFromUint64(0, taken[0]);
+  out.SetFromUint64(1, taken[1]);
+  return out;
+}
+
+absl::StatusOr<Literal> EvalRng(const HloInstruction& instr, const Literal& a, const Literal& b,
+                                std::array<uint64_t, 2> counter) {
+  AOT_ASSIGN_OR_RETURN(RngDistribution distribution, ReadRngDistribution(instr));
+  const Shape& shape = instr.shape();
+  const PrimitiveType type = shape.element_type();
+  const int64_t n = shape.ElementCount();
+  const int64_t draws = RngDraws(distribution, shape);
+  const int64_t per_draw = ByteWidth(RngBitsType(type)) == 8 ? 2 : 1;
+  std::vector<uint64_t> next;
+  const std::vector<uint32_t> words = RngBitGeneratorWords(
+      RngAlgorithm::kPhilox, {kRngPhiloxKey, counter[0], counter[1]}, draws * per_draw, &next);
+  auto draw = [&](int64_t i) -> uint64_t {
+    uint64_t v = words[static_cast<size_t>(i * per_draw)];
+    if (per_draw == 2) v |= uint64_t{words[static_cast<size_t>(i * per_draw + 1)]} << 32;
+    return v;
+  };
+  const int64_t second = distribution == RngDistribution::kNormal ? n : 0;
+  Literal out(Shape(type, shape.dimensions()));
+  if (type == F64) {
+    const double lo = a.GetAsDouble(0), hi = b.GetAsDouble(0);
+    for (int64_t i = 0; i < n; ++i) {
+      out.SetFromDouble(i, RngFloat<double>(distribution, draw(i), draw(i + second), lo, hi));
+    }
+  } else if (IsFloatingPoint(type)) {
+    // f16 and bf16 are exact in f32, so a and b convert exactly.
+    const float lo = static_cast<float>(a.GetAsDouble(0));
+    const float hi = static_cast<float>(b.GetAsDouble(0));
+    for (int64_t i = 0; i < n; ++i) {
+      const float v = RngFloat<float>(distribution, static_cast<uint32_t>(draw(i)),
+                                      static_cast<uint32_t>(draw(i + second)), lo, hi);
+      out.SetFromDouble(i, v);  // f32 -> f64 is exact: one rounding to the type
+    }
+  } else {
+    const int64_t width = ByteWidth(type);
+    const uint64_t mask = width == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * width)) - 1;
+    uint64_t lo = 0, hi = 0;
+    std::memcpy(&lo, a.raw().data(), static_cast<size_t>(width));  // little-endian
+    std::memcpy(&hi, b.raw().data(), static_cast<size_t>(width));
+    const uint64_t range = (hi - lo) & mask;
+    for (int64_t i = 0; i < n; ++i) {
+      const uint64_t x = draw(i) & mask;
+      const uint64_t v = (lo + (range == 0 ? 0 : x % range)) & mask;
+      std::memcpy(out.raw_data() + i * width, &v, static_cast<size_t>(width));
+    }
+  }
+  return out;
 }
 
 namespace {

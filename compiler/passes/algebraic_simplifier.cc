@@ -142,7 +142,7 @@ class Simplifier {
   absl::StatusOr<HloInstruction*> Simplify(HloInstruction* h) {
     // Collectives exchange values between participants: never rewritten.
     if (IsCollectiveOpcode(h->opcode()) || h->opcode() == HloOpcode::kReplicaId ||
-        h->opcode() == HloOpcode::kPartitionId) {
+        h->opcode() == HloOpcode::kPartitionId || DrawsRandomState(*h)) {
       return nullptr;
     }
     if (!h->shape().IsArray()) {

@@ -36,7 +36,7 @@ bool IsFoldableOpcode(HloOpcode opcode) {
 
 bool ShouldFold(const HloInstruction& h, const ConstantFoldingOptions& options) {
   // A collective's value depends on the other participants.
-  if (IsCollectiveOpcode(h.opcode())) return false;
+  if (IsCollectiveOpcode(h.opcode()) || DrawsRandomState(h)) return false;
   if (!IsFoldableOpcode(h.opcode()) || h.operand_count() == 0) return false;
   if (!h.shape().IsArray()) return false;
   if (h.shape().ElementCount() > options.max_result_elements) return false;

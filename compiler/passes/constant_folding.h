@@ -16,7 +16,8 @@ namespace aot {
 //  - results with a tuple shape or more than max_result_elements elements;
 //  - parameter, constant, iota and broadcast (they would only materialize
 //    big constants from small ones), instructions without operands
-//    (replica-id, partition-id), custom-call, while, conditional, call,
+//    (replica-id, partition-id), rng (it draws from the executable's
+//    state), custom-call, while, conditional, call,
 //    fusion, tuple, and anything reading a constant whose data was elided
 //    in the HLO text (constant({...}));
 //  - instructions the interpreter rejects (left as they are).

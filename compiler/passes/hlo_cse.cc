@@ -40,7 +40,7 @@ bool LiteralsIdentical(const Literal& a, const Literal& b) {
 }
 
 bool CanMerge(const HloInstruction& h) {
-  return h.opcode() != HloOpcode::kParameter && !HasSideEffect(h) &&
+  return h.opcode() != HloOpcode::kParameter && !HasSideEffect(h) && !DrawsRandomState(h) &&
          h.opcode() != HloOpcode::kCustomCall;
 }
 

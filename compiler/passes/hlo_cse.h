@@ -15,9 +15,9 @@ namespace aot {
 // same order, the same shape including layouts, the same attributes
 // (metadata aside), constants equal bit for bit (so 0.0 and -0.0 differ,
 // and NaNs are equal only with the same bits), and the very same called
-// computations. Parameters and side-effecting custom-calls are never
-// merged. Iterates in definition order, so the kept instruction is always
-// the earlier one.
+// computations. Parameters, side-effecting custom-calls and random draws
+// (rng, rng-get-and-update-state) are never merged. Iterates in definition order, so the kept
+// instruction is always the earlier one.
 class HloCse : public HloPass {
  public:
   static constexpr absl::string_view kName = "cse";

@@ -44,6 +44,11 @@ bool HasSideEffect(const HloInstruction& instruction) {
   return false;
 }
 
+bool DrawsRandomState(const HloInstruction& instruction) {
+  return instruction.opcode() == HloOpcode::kRng ||
+         instruction.opcode() == HloOpcode::kRngGetAndUpdateState;
+}
+
 absl::StatusOr<bool> RemoveIfDead(HloInstruction* instruction) {
   HloComputation* computation = instruction->parent();
   if (computation == nullptr) return false;

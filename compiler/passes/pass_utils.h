@@ -49,6 +49,13 @@ absl::StatusOr<bool> RemoveIfDead(HloInstruction* instruction);
 // collective calls).
 bool HasSideEffect(const HloInstruction& instruction);
 
+// rng and rng-get-and-update-state: each call takes the executable's
+// random state and advances it, so two calls are never one (CSE), and no
+// call is computed at compile time (constant folding) or rewritten. One
+// whose value is unused is dead like any other instruction: the
+// interpreter does not evaluate it either, so both draw the same values.
+bool DrawsRandomState(const HloInstruction& instruction);
+
 // HloComputation keeps instructions in definition order (operands before
 // users) and the parser relies on it, but appending an instruction that
 // replaces an earlier one breaks it. This puts the computation into its

@@ -1,8 +1,11 @@
 #include "compiler/passes/rng_expansion.h"
 
 #include <array>
+#include <cmath>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
 #include "compiler/passes/pass_utils.h"
 #include "support/counter_rng.h"
 #include "support/status_macros.h"
@@ -228,6 +231,141 @@ class RngBuilder {
   InstructionBuilder& b_;
 };
 
+// Builds one rng's replacement (see ExpandRngs), each instruction in a
+// statement of its own like RngBuilder.
+class RngDrawBuilder {
+ public:
+  explicit RngDrawBuilder(InstructionBuilder& b) : b_(b) {}
+
+  // `rng`'s replacement: its values drawn at the counter `state` (the
+  // computation's take) + `offset` blocks.
+  absl::StatusOr<HloInstruction*> Expand(HloInstruction* rng, HloInstruction* state,
+                                         int64_t offset) {
+    AOT_ASSIGN_OR_RETURN(RngDistribution distribution, ReadRngDistribution(*rng));
+    const Shape& shape = rng->shape();
+    const PrimitiveType type = shape.element_type();
+    const int64_t n = shape.ElementCount();
+    if (n == 0) {  // draws nothing
+      HloInstruction* zero = b_.Constant(type, 0);
+      return b_.Broadcast(zero, shape, {});
+    }
+    const PrimitiveType bits_type = RngBitsType(type);
+    const int64_t draws = RngDraws(distribution, shape);
+    Literal key_value(Shape(U64, {1}));
+    key_value.SetFromUint64(0, kRngPhiloxKey);
+    HloInstruction* key = b_.Constant(std::move(key_value));
+    HloInstruction* counter = state;
+    if (offset != 0) {  // {low + offset, high + carry}
+      HloInstruction* low = StateWord(state, 0);
+      HloInstruction* high = StateWord(state, 1);
+      HloInstruction* step = b_.Constant(U64, static_cast<double>(offset));
+      HloInstruction* moved = b_.Binary(HloOpcode::kAdd, low, step);
+      HloInstruction* wrapped = b_.Compare(moved, low, ComparisonDirection::kLt);
+      HloInstruction* carry = b_.Convert(wrapped, U64);
+      HloInstruction* carried = b_.Binary(HloOpcode::kAdd, high, carry);
+      HloInstruction* moved_word = b_.Reshape(moved, {1});
+      HloInstruction* carried_word = b_.Reshape(carried, {1});
+      counter = b_.Op(HloOpcode::kConcatenate, Shape(U64, {2}), {moved_word, carried_word});
+      counter->mutable_attrs()->dimensions = {0};
+    }
+    HloInstruction* keyed = b_.Op(HloOpcode::kConcatenate, Shape(U64, {3}), {key, counter});
+    keyed->mutable_attrs()->dimensions = {0};
+    HloInstruction* generator =
+        b_.Op(HloOpcode::kRngBitGenerator,
+              Shape::Tuple({Shape(U64, {3}), Shape(bits_type, {draws})}), {keyed});
+    generator->mutable_attrs()->unknown_attributes.emplace_back("algorithm", "rng_philox");
+    HloInstruction* bits = b_.GetTupleElement(generator, 1);
+    HloInstruction* a = rng->operand(0);
+    HloInstruction* b = rng->operand(1);
+    HloInstruction* values;
+    if (IsFloatingPoint(type)) {
+      const PrimitiveType compute = type == F64 ? F64 : F32;
+      HloInstruction* lo = Converted(a, compute);
+      HloInstruction* hi = Converted(b, compute);
+      if (distribution == RngDistribution::kUniform) {
+        HloInstruction* u = Uniform(bits, compute);
+        HloInstruction* width = b_.Binary(HloOpcode::kSubtract, hi, lo);
+        HloInstruction* scaled = b_.Binary(HloOpcode::kMultiply, u, Spread(width, n));
+        values = b_.Binary(HloOpcode::kAdd, scaled, Spread(lo, n));
+      } else {
+        HloInstruction* x1 = Slice(bits, 0, n);
+        HloInstruction* x2 = Slice(bits, n, 2 * n);
+        HloInstruction* u1 = Uniform(x1, compute);
+        HloInstruction* one = b_.Splat(compute, 1, {n});
+        HloInstruction* one_minus = b_.Binary(HloOpcode::kSubtract, one, u1);
+        HloInstruction* log = b_.Unary(HloOpcode::kLog, one_minus);
+        HloInstruction* minus_two = b_.Splat(compute, -2, {n});
+        HloInstruction* minus_two_log = b_.Binary(HloOpcode::kMultiply, minus_two, log);
+        HloInstruction* radius = b_.Unary(HloOpcode::kSqrt, minus_two_log);
+        HloInstruction* two_pi = b_.Splat(compute, 2 * M_PI, {n});
+        HloInstruction* u2 = Uniform(x2, compute);
+        HloInstruction* angle = b_.Binary(HloOpcode::kMultiply, two_pi, u2);
+        HloInstruction* cosine = b_.Unary(HloOpcode::kCos, angle);
+        HloInstruction* z = b_.Binary(HloOpcode::kMultiply, radius, cosine);
+        HloInstruction* scaled = b_.Binary(HloOpcode::kMultiply, z, Spread(hi, n));
+        values = b_.Binary(HloOpcode::kAdd, scaled, Spread(lo, n));
+      }
+      if (compute != type) values = b_.Convert(values, type);
+    } else {
+      // In the unsigned type of the width, where add and subtract wrap.
+      HloInstruction* lo = Reinterpreted(a, bits_type);
+      HloInstruction* hi = Reinterpreted(b, bits_type);
+      HloInstruction* range = b_.Binary(HloOpcode::kSubtract, hi, lo);
+      HloInstruction* zero = b_.Constant(bits_type, 0);
+      HloInstruction* empty = b_.Compare(range, zero, ComparisonDirection::kEq);
+      HloInstruction* one = b_.Constant(bits_type, 1);
+      HloInstruction* divisor = b_.Select(empty, one, range);
+      HloInstruction* offset = b_.Binary(HloOpcode::kRemainder, bits, Spread(divisor, n));
+      HloInstruction* sum = b_.Binary(HloOpcode::kAdd, Spread(lo, n), offset);
+      values = Reinterpreted(sum, type);
+    }
+    HloInstruction* shaped = b_.Reshape(values, shape.dimensions());
+    return b_.WithLayoutOf(shaped, shape);
+  }
+
+ private:
+  // U(x) (EvalRng): x's high bits as the mantissa of a float in [1, 2),
+  // minus one.
+  HloInstruction* Uniform(HloInstruction* x, PrimitiveType compute) {
+    const bool f64 = compute == F64;
+    const PrimitiveType word = x->shape().element_type();
+    const std::vector<int64_t> dims = x->shape().dimensions();
+    HloInstruction* by = b_.Splat(word, f64 ? 12 : 9, dims);
+    HloInstruction* mantissa = b_.Binary(HloOpcode::kShiftRightLogical, x, by);
+    HloInstruction* exponent =
+        b_.Splat(word, f64 ? static_cast<double>(0x3FF0000000000000ull) : 0x3F800000, dims);
+    HloInstruction* in_one_two = b_.Binary(HloOpcode::kOr, mantissa, exponent);
+    HloInstruction* as_float =
+        b_.Op(HloOpcode::kBitcastConvert, Shape(compute, dims), {in_one_two});
+    HloInstruction* one = b_.Splat(compute, 1, dims);
+    return b_.Binary(HloOpcode::kSubtract, as_float, one);
+  }
+  HloInstruction* StateWord(HloInstruction* state, int64_t i) {
+    HloInstruction* one = b_.Op(HloOpcode::kSlice, Shape(U64, {1}), {state});
+    one->mutable_attrs()->slice = {{i, i + 1, 1}};
+    return b_.Reshape(one, {});
+  }
+  HloInstruction* Converted(HloInstruction* x, PrimitiveType type) {
+    return x->shape().element_type() == type ? x : b_.Convert(x, type);
+  }
+  // Same width, another integer type: bitcast-convert (or `x` itself).
+  HloInstruction* Reinterpreted(HloInstruction* x, PrimitiveType type) {
+    if (x->shape().element_type() == type) return x;
+    return b_.Op(HloOpcode::kBitcastConvert, Shape(type, x->shape().dimensions()), {x});
+  }
+  HloInstruction* Spread(HloInstruction* scalar, int64_t n) {
+    return b_.Broadcast(scalar, Shape(scalar->shape().element_type(), {n}), {});
+  }
+  HloInstruction* Slice(HloInstruction* x, int64_t begin, int64_t end) {
+    HloInstruction* s =
+        b_.Op(HloOpcode::kSlice, Shape(x->shape().element_type(), {end - begin}), {x});
+    s->mutable_attrs()->slice = {{begin, end, 1}};
+    return s;
+  }
+
+  InstructionBuilder& b_;
+};
+
 }  // namespace
 
 absl::StatusOr<bool> ExpandRngBitGenerators(HloModule* module) {
@@ -239,6 +377,81 @@ absl::StatusOr<bool> ExpandRngBitGenerators(HloModule* module) {
                                          InstructionBuilder b(c, &names, *h);
                                          return RngBuilder(b).Expand(h);
                                        });
+}
+
+namespace {
+
+// Moves `first` (an instruction without operands) before every other
+// instruction of its computation but the parameters: each of them is
+// re-added after it (a clone takes over the uses), as EnsureDefinitionOrder
+// moves instructions. HloComputation only appends, and this is the one pass
+// that needs an instruction in front.
+absl::Status MoveToFront(HloComputation* computation, HloInstruction* first) {
+  for (HloInstruction* h : computation->instructions()) {
+    if (h == first || h->opcode() == HloOpcode::kParameter) continue;
+    std::unique_ptr<HloInstruction> clone = CloneWithOperands(*h, h->operands());
+    clone->set_unique_id(h->unique_id());
+    HloInstruction* added = computation->AddInstruction(std::move(clone));
+    h->ReplaceAllUsesWith(added);
+    if (computation->root_instruction() == h) computation->set_root_instruction(added);
+    AOT_RETURN_IF_ERROR(computation->RemoveInstruction(h));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<bool> ExpandRngs(HloModule* module) {
+  // Each computation takes the state once, in its first instruction, for
+  // all its draws, each at the advances of the draws defined before it
+  // (EvalRng): a compiled program runs the take first, as the interpreter
+  // does, whatever order the draws run in.
+  struct Take {
+    HloInstruction* state = nullptr;
+    int64_t state_id = -1;
+    int64_t advance = 0;
+    absl::flat_hash_map<const HloInstruction*, int64_t> offsets;
+  };
+  absl::flat_hash_map<const HloComputation*, Take> takes;
+  for (HloComputation* c : module->computations()) {
+    for (HloInstruction* h : c->instructions()) {
+      if (h->opcode() != HloOpcode::kRng) continue;
+      AOT_ASSIGN_OR_RETURN(RngDistribution distribution, ReadRngDistribution(*h));
+      Take& take = takes[c];
+      take.offsets[h] = take.advance;
+      take.advance += RngStateAdvance(distribution, h->shape());
+    }
+  }
+  AOT_ASSIGN_OR_RETURN(bool changed,
+                       ReplaceInTopLevelComputations(
+                           module,
+                           [&](HloComputation* c, NameUniquer& names,
+                               HloInstruction* h) -> absl::StatusOr<HloInstruction*> {
+                             if (h->opcode() != HloOpcode::kRng) return nullptr;
+                             Take& take = takes[c];
+                             InstructionBuilder b(c, &names, *h);
+                             if (take.state == nullptr) {
+                               take.state =
+                                   b.Op(HloOpcode::kRngGetAndUpdateState, Shape(U64, {2}), {});
+                               take.state->mutable_attrs()->unknown_attributes.emplace_back(
+                                   "delta", absl::StrCat(take.advance));
+                               take.state_id = take.state->unique_id();
+                             }
+                             return RngDrawBuilder(b).Expand(h, take.state, take.offsets.at(h));
+                           }));
+  // The rewrite reordered the computations, replacing instructions by
+  // clones of the same unique id: find each take again by its id.
+  for (HloComputation* c : module->computations()) {
+    auto it = takes.find(c);
+    if (it == takes.end() || it->second.state_id < 0) continue;
+    for (HloInstruction* h : c->instructions()) {
+      if (h->unique_id() == it->second.state_id) {
+        AOT_RETURN_IF_ERROR(MoveToFront(c, h));
+        break;
+      }
+    }
+  }
+  return changed;
 }
 
 }  // namespace aot

@@ -17,6 +17,18 @@ namespace aot {
 // project's. Returns whether anything changed.
 absl::StatusOr<bool> ExpandRngBitGenerators(HloModule* module);
 
+// Rewrites every rng into what defines it (EvalRng,
+// compiler/interpreter/evaluator_internal.h): one rng-get-and-update-state
+// per computation, its first instruction, takes the executable's state for
+// all the computation's draws, rng-bit-generator (Philox,
+// keyed by kRngPhiloxKey) draws the bits, and elementwise ops make them
+// uniform floats, integers in [a, b) or normal values (Box-Muller), each
+// step the interpreter's. Run before any pass that inlines or reorders
+// computations (first), and before ExpandRngBitGenerators. What remains
+// for the runtime is rng-get-and-update-state, which the staged rollout
+// gates (emission flag emit_rng_state). Returns whether anything changed.
+absl::StatusOr<bool> ExpandRngs(HloModule* module);
+
 }  // namespace aot
 
 #endif  // AOT_COMPILER_PASSES_RNG_EXPANSION_H_

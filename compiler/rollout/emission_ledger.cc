@@ -58,6 +58,15 @@ const std::vector<EmissionFlag>& EmissionLedger() {
                       "values",
        .runtime_support_since = "2026-12-03",
        .enabled_by_default = false},
+      {.name = "emit_rng_state",
+       .description = "XLA's rng op, drawn from the executable's random state: the HLO opcode "
+                      "rng-get-and-update-state in the embedded module, and host kernels that "
+                      "import the runtime's state symbol aot_rng_state (CUDA kernels: the "
+                      "pointer aot_rng_state_ptr the runtime fills at load); runtimes before "
+                      "its support refuse the opcode",
+       .runtime_support_since = "2026-12-03",
+       .enabled_by_default = false,
+       .hlo_opcodes = {"rng-get-and-update-state"}},
   };
   return *ledger;
 }

@@ -166,6 +166,10 @@ const std::map<std::string, std::string>& SpecialProbes() {
       {"stochastic-convert",
        "x = f32[4] parameter(0)\n b = u32[4] parameter(1)\n"
        " ROOT r = s32[4] stochastic-convert(x, b)"},
+      {"rng",
+       "a = f32[] parameter(0)\n b = f32[] parameter(1)\n"
+       " ROOT r = f32[4,4] rng(a, b), distribution=rng_uniform"},
+      {"rng-get-and-update-state", "ROOT r = u64[2] rng-get-and-update-state(), delta=4"},
       {"rng-bit-generator",
        "s = u64[2] parameter(0)\n"
        " ROOT r = (u64[2], u32[4,4]) rng-bit-generator(s), algorithm=rng_philox"},

@@ -35,10 +35,20 @@ TEST(SupportTableTest, ProbesTellSupportedFromMissing) {
   EXPECT_FALSE(infeed->parse || infeed->interpret || infeed->host || infeed->cuda);
   EXPECT_EQ(infeed->note,
             "opcode 'infeed' is not supported by this runtime (no host transfer queue)");
-  const SupportRow* rng = Find(opcodes, "rng-get-and-update-state");
-  ASSERT_NE(rng, nullptr);
-  EXPECT_FALSE(rng->parse || rng->interpret || rng->host || rng->cuda);
-  EXPECT_EQ(rng->note, "not implemented");
+  const SupportRow* missing = Find(opcodes, "set-dimension-size");
+  ASSERT_NE(missing, nullptr);
+  EXPECT_FALSE(missing->parse || missing->interpret || missing->host || missing->cuda);
+  EXPECT_EQ(missing->note, "not implemented");
+  // rng draws from the runtime's state: read, interpreted, compiled behind
+  // its emission flag.
+  for (const char* name : {"rng", "rng-get-and-update-state"}) {
+    const SupportRow* row = Find(opcodes, name);
+    ASSERT_NE(row, nullptr) << name;
+    EXPECT_TRUE(row->parse && row->interpret) << name << ": " << row->note;
+    EXPECT_FALSE(row->host || row->cuda) << name;
+    EXPECT_EQ(row->note, "staged rollout: behind the emission flag emit_rng_state (off by default)")
+        << name;
+  }
 
   // Complex values: read, interpreted, and compiled behind their emission
   // flag (staged rollout), so not by default.

@@ -306,6 +306,10 @@ class Inferrer {
         return Cholesky();
       case HloOpcode::kRngBitGenerator:
         return RngBitGenerator();
+      case HloOpcode::kRng:
+        return Rng();
+      case HloOpcode::kRngGetAndUpdateState:
+        return RngGetAndUpdateState();
       case HloOpcode::kStochasticConvert:
         return StochasticConvert();
       case HloOpcode::kRaggedDot:
@@ -862,6 +866,44 @@ class Inferrer {
                      "; expected an array of 8-, 16-, 32- or 64-bit integers");
     }
     return Declared();
+  }
+
+  // rng(a, b), distribution=: an array of the declared shape drawn from
+  // the executable's random state: uniform in [a, b) (floats and 8- to
+  // 64-bit integers) or normal with mean a and standard deviation b
+  // (floats). a and b are scalars of the result's element type.
+  absl::StatusOr<Shape> Rng() const {
+    AOT_RETURN_IF_ERROR(ExpectAllArrays());
+    absl::StatusOr<RngDistribution> distribution = ReadRngDistribution(hlo_);
+    if (!distribution.ok()) return Invalid(distribution.status().message());
+    const Shape& declared = hlo_.shape();
+    if (!declared.IsArray()) return Invalid("the result is ", Str(declared), "; expected an array");
+    const PrimitiveType t = declared.element_type();
+    const bool wide_float = IsFloatingPoint(t) && !IsNarrowFloat(t);
+    const bool wide_integer = IsInteger(t) && !IsNarrowInteger(t);
+    if (*distribution == RngDistribution::kNormal && !wide_float) {
+      return Invalid("the result is ", Str(declared),
+                     "; rng_normal draws f16, bf16, f32 or f64 values");
+    }
+    if (!wide_float && !wide_integer) {
+      return Invalid("the result is ", Str(declared),
+                     "; rng_uniform draws f16, bf16, f32, f64 or 8- to 64-bit integer values");
+    }
+    for (int i = 0; i < 2; ++i) {
+      if (Op(i).rank() != 0 || Op(i).element_type() != t) {
+        return Invalid("operand ", i, " is ", Str(Op(i)), "; expected a scalar of the result's ",
+                       PrimitiveTypeName(t));
+      }
+    }
+    return Shape(t, declared.dimensions());
+  }
+
+  // rng-get-and-update-state, delta=N: the executable's 128-bit random
+  // state as u64[2] (low word first), which the call then advances by N.
+  absl::StatusOr<Shape> RngGetAndUpdateState() const {
+    absl::StatusOr<int64_t> delta = ReadRngDelta(hlo_);
+    if (!delta.ok()) return Invalid(delta.status().message());
+    return Shape(U64, {2});
   }
 
   // stochastic-convert(x, random): x (f16, bf16, f32 or f64) to the

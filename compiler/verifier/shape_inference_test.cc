@@ -1976,6 +1976,53 @@ TEST(ShapeInferenceTest, RngBitGeneratorStatesAndValues) {
                         {"rng_default, rng_three_fry, rng_philox"}));
 }
 
+TEST(ShapeInferenceTest, RngBoundsDistributionsAndState) {
+  EXPECT_TRUE(Infers(Module(R"(
+  a = bf16[] parameter(0)
+  b = bf16[] parameter(1)
+  ROOT r = bf16[3,4] rng(a, b), distribution=rng_normal)"),
+                     "r", "bf16[3,4]"));
+  EXPECT_TRUE(Infers(Module(R"(
+  a = u16[] parameter(0)
+  b = u16[] parameter(1)
+  ROOT r = u16[7] rng(a, b), distribution=rng_uniform)"),
+                     "r", "u16[7]"));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  ROOT r = s32[7] rng(a, b), distribution=rng_normal)"),
+                        {"instruction 'r' (rng)", "rng_normal draws f16, bf16, f32 or f64"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  a = pred[] parameter(0)
+  b = pred[] parameter(1)
+  ROOT r = pred[7] rng(a, b), distribution=rng_uniform)"),
+                        {"rng_uniform draws f16, bf16, f32, f64 or 8- to 64-bit integer"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  a = f32[2] parameter(0)
+  b = f32[] parameter(1)
+  ROOT r = f32[7] rng(a, b), distribution=rng_uniform)"),
+                        {"operand 0 is f32[2]; expected a scalar of the result's f32"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  a = f32[] parameter(0)
+  b = f64[] parameter(1)
+  ROOT r = f32[7] rng(a, b), distribution=rng_uniform)"),
+                        {"operand 1 is f64[]"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT r = f32[7] rng(a, b))"),
+                        {"needs the attribute distribution=<one of rng_uniform, rng_normal>"}));
+  EXPECT_TRUE(Infers(Module(R"(
+  ROOT s = u64[2] rng-get-and-update-state(), delta=12)"),
+                     "s", "u64[2]"));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  ROOT s = u64[2] rng-get-and-update-state(), delta=-1)"),
+                        {"instruction 's' (rng-get-and-update-state)", "a count of at least 0"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  ROOT s = u64[2] rng-get-and-update-state())"),
+                        {"needs the attribute delta=<integer>"}));
+}
+
 TEST(ShapeInferenceTest, StochasticConvertOperandsAndResult) {
   EXPECT_TRUE(Infers(Module(R"(
   x = bf16[4,2] parameter(0)

@@ -32,6 +32,7 @@ namespace aot {
   X(cuCtxSetCurrent, "cuCtxSetCurrent")                                  \
   X(cuModuleLoadData, "cuModuleLoadData")                                \
   X(cuModuleGetFunction, "cuModuleGetFunction")                          \
+  X(cuModuleGetGlobal, "cuModuleGetGlobal_v2")                           \
   X(cuModuleUnload, "cuModuleUnload")                                    \
   X(cuMemAlloc, "cuMemAlloc_v2")                                         \
   X(cuMemFree, "cuMemFree_v2")                                           \

@@ -16,6 +16,7 @@
 #include "runtime/platform/cuda/cuda_driver.h"
 #include "runtime/platform/cuda/nccl_api.h"
 #include "runtime/platform/cuda/nccl_collectives.h"
+#include "runtime/platform/rng_state_abi.h"
 #include "support/status_macros.h"
 
 namespace aot {
@@ -186,9 +187,15 @@ class CudaKernelLoader : public KernelLoader {
                                            absl::string_view kernel_name) override;
 
  private:
+  // Stores the device address of the executable's random state (allocated
+  // at the first module that needs it) in the module's
+  // kCudaRngStatePointerSymbol (runtime/platform/rng_state_abi.h).
+  absl::Status BindRngState(CUmodule module);
+
   CudaPlatform* platform_;
   std::vector<CUmodule> modules_;
   std::vector<std::unique_ptr<CudaKernelHandle>> handles_;
+  DeviceMemory rng_state_;  // {low, high}; allocated on first use
 };
 
 // Pooled per-stream state: one non-blocking stream, its cuBLAS handle
@@ -871,6 +878,33 @@ std::unique_ptr<CommandBuffer> CudaPlatform::CreateCommandBuffer(
 
 CudaKernelLoader::~CudaKernelLoader() {
   for (CUmodule m : modules_) platform_->UnloadModule(m);
+  if (rng_state_.ptr != nullptr) platform_->Free(rng_state_);
+}
+
+// Added 2026-12-03 with rng-get-and-update-state (staged rollout phase 1;
+// the compiler emits it behind the emission flag emit_rng_state).
+absl::Status CudaKernelLoader::BindRngState(CUmodule module) {
+  const CudaDriverApi& driver = platform_->driver();
+  CUdeviceptr holder = 0;
+  size_t bytes = 0;
+  if (CUresult r = driver.cuModuleGetGlobal(&holder, &bytes, module, kCudaRngStatePointerSymbol);
+      r != CUDA_SUCCESS) {
+    return platform_->Error(absl::StrCat("cuModuleGetGlobal(", kCudaRngStatePointerSymbol, ")"), r);
+  }
+  if (bytes != sizeof(uint64_t)) {
+    return absl::InvalidArgumentError(absl::StrCat("the global ", kCudaRngStatePointerSymbol,
+                                                   " has ", bytes, " bytes; expected 8"));
+  }
+  AOT_ASSIGN_OR_RETURN(auto stream, platform_->AcquireStream());
+  if (rng_state_.ptr == nullptr) {
+    // The executable's state {low, high}, zero at load.
+    AOT_ASSIGN_OR_RETURN(rng_state_, platform_->Allocate(2 * sizeof(uint64_t)));
+    AOT_RETURN_IF_ERROR(stream->Memset32(rng_state_, 0, 2 * sizeof(uint64_t)));
+  }
+  const uint64_t address = reinterpret_cast<uint64_t>(rng_state_.ptr);
+  AOT_RETURN_IF_ERROR(stream->CopyHostToDevice(
+      &address, DeviceMemory{reinterpret_cast<void*>(holder), sizeof(uint64_t)}, sizeof(uint64_t)));
+  return stream->Synchronize();
 }
 
 absl::StatusOr<const KernelHandle*> CudaKernelLoader::Load(const KernelBinaryProto& binary,
@@ -907,6 +941,12 @@ absl::StatusOr<const KernelHandle*> CudaKernelLoader::Load(const KernelBinaryPro
           absl::StrCat("kernel '", kernel_name, "': ", loaded.status().message()));
     }
     fn = *loaded;
+    if (absl::StrContains(binary.ptx(), kCudaRngStatePointerSymbol)) {
+      if (absl::Status s = BindRngState(modules_.back()); !s.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("kernel '", kernel_name, "': ", s.message()));
+      }
+    }
   }
   handles_.push_back(std::make_unique<CudaKernelHandle>(std::string(kernel_name), fn, *arity));
   return handles_.back().get();

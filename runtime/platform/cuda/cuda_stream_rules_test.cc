@@ -325,6 +325,48 @@ TEST(CudaStreamRulesTest, ChangedBufferAddressesUpdateOnlyTheAffectedGraphNodes)
   EXPECT_EQ(driver.Count("cuLaunchKernel"), 0);
 }
 
+// rng-get-and-update-state's kernels (runtime/platform/rng_state_abi.h):
+// each module that names aot_rng_state_ptr gets the device address of the
+// executable's one state, allocated and zeroed at the first; a module that
+// does not name it is left alone.
+TEST(CudaStreamRulesTest, KernelsNamingTheRngStatePointerShareTheLoadersState) {
+  RecordingCudaDriver& driver = RecordingCudaDriver::Get();
+  auto platform = FakeDevicePlatform();
+  auto kernel = [](const std::string& name, bool state) {
+    KernelBinaryProto binary;
+    binary.set_format(KernelBinaryProto::CUDA_PTX);
+    binary.set_ptx(absl::StrCat(".version 7.8\n.target sm_90\n.address_size 64\n",
+                                state ? ".visible .global .align 8 .u64 aot_rng_state_ptr;\n" : "",
+                                ".visible .entry ", name, "(\n.param .u64 ", name,
+                                "_param_0\n)\n{\nret;\n}\n"));
+    return binary;
+  };
+  const size_t before = driver.BoundGlobals().size();
+  driver.ClearCalls();
+  auto loader = platform->CreateKernelLoader();
+  ASSERT_TRUE(loader.ok());
+  for (const auto& [name, state] : std::vector<std::pair<std::string, bool>>{
+           {"draw_a", true}, {"plain", false}, {"draw_b", true}}) {
+    auto handle = (*loader)->Load(kernel(name, state), name);
+    ASSERT_TRUE(handle.ok()) << handle.status();
+  }
+  EXPECT_EQ(driver.Count("cuModuleGetGlobal"), 2);
+  EXPECT_EQ(driver.Count("cuMemAlloc"), 1);  // one state for the executable
+  const std::vector<uint64_t> bound = driver.BoundGlobals();
+  ASSERT_EQ(bound.size(), before + 2);
+  EXPECT_NE(bound[before], 0u);
+  EXPECT_EQ(bound[before], bound[before + 1]);
+  const auto* state = reinterpret_cast<const uint64_t*>(bound[before]);
+  EXPECT_EQ(state[0], 0u);
+  EXPECT_EQ(state[1], 0u);
+  // Another executable's loader has a state of its own.
+  auto other = platform->CreateKernelLoader();
+  ASSERT_TRUE(other.ok());
+  ASSERT_TRUE((*other)->Load(kernel("draw_c", true), "draw_c").ok());
+  ASSERT_EQ(driver.BoundGlobals().size(), before + 3);
+  EXPECT_NE(driver.BoundGlobals()[before + 2], bound[before]);
+}
+
 TEST(CudaStreamRulesTest, HostTransfersArePinnedStagedAndStagingIsReused) {
   RecordingCudaDriver& driver = RecordingCudaDriver::Get();
   auto platform = FakeDevicePlatform();

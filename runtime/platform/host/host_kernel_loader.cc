@@ -1,5 +1,6 @@
 #include "runtime/platform/host/host_kernel_loader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -16,6 +17,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/TargetParser/Triple.h"
+#include "runtime/platform/rng_state_abi.h"
 #include "support/sha256.h"
 #include "support/status_macros.h"
 
@@ -134,6 +136,11 @@ class HostKernelLoader : public KernelLoader {
           llvm::orc::ExecutorAddr::fromPtr(address),
           llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
     }
+    // This executable's random state (runtime/platform/rng_state_abi.h).
+    // Added 2026-12-03 with rng-get-and-update-state (staged rollout phase
+    // 1; the compiler emits it behind the emission flag emit_rng_state).
+    symbols[session_->intern(kHostRngStateSymbol)] = llvm::orc::ExecutorSymbolDef(
+        llvm::orc::ExecutorAddr::fromPtr(&rng_state_[0]), llvm::JITSymbolFlags::Exported);
     if (llvm::Error err =
             runtime_symbols_->define(llvm::orc::absoluteSymbols(std::move(symbols)))) {
       return absl::InternalError(ToString(std::move(err)));
@@ -221,6 +228,8 @@ class HostKernelLoader : public KernelLoader {
   llvm::orc::JITDylib* runtime_symbols_ = nullptr;
   std::vector<std::unique_ptr<HostKernelHandle>> handles_;
   std::map<std::string, const KernelHandle*> cache_;
+  // The executable's random state {low, high} (kHostRngStateSymbol).
+  alignas(16) uint64_t rng_state_[2] = {0, 0};
 };
 
 }  // namespace
@@ -228,6 +237,8 @@ class HostKernelLoader : public KernelLoader {
 std::vector<std::string> HostKernelSymbolAllowList() {
   std::vector<std::string> names;
   for (const auto& [name, address] : AllowedSymbols()) names.push_back(name);
+  names.push_back(kHostRngStateSymbol);  // defined per executable by the loader
+  std::sort(names.begin(), names.end());
   return names;
 }
 
@@ -393,7 +404,9 @@ absl::StatusOr<std::vector<std::string>> DisallowedSymbols(absl::string_view obj
   const auto& allowed = AllowedSymbols();
   std::vector<std::string> disallowed;
   for (std::string& name : undefined) {
-    if (allowed.find(name) == allowed.end()) disallowed.push_back(std::move(name));
+    if (allowed.find(name) == allowed.end() && name != kHostRngStateSymbol) {
+      disallowed.push_back(std::move(name));
+    }
   }
   return disallowed;
 }

@@ -116,6 +116,23 @@ CUresult FakeModuleGetFunction(CUfunction* function, CUmodule, const char*) {
   *function = NewHandle<CUfunction>();
   return CUDA_SUCCESS;
 }
+// Every module defines the u64 global the runtime binds the random state
+// to (fresh and zeroed for each lookup, kept for BoundGlobals); no other.
+std::mutex globals_mu;
+std::vector<uint64_t*>* bound_globals = new std::vector<uint64_t*>();
+CUresult FakeModuleGetGlobal(CUdeviceptr* ptr, size_t* bytes, CUmodule, const char* name) {
+  Record("cuModuleGetGlobal");
+  if (std::string(name) != "aot_rng_state_ptr") return CUDA_ERROR_NOT_FOUND;
+  auto* global = static_cast<uint64_t*>(ZeroedAllocation(sizeof(uint64_t)));
+  if (global == nullptr) return CUDA_ERROR_OUT_OF_MEMORY;
+  {
+    std::lock_guard<std::mutex> lock(globals_mu);
+    bound_globals->push_back(global);
+  }
+  *ptr = reinterpret_cast<CUdeviceptr>(global);
+  *bytes = sizeof(uint64_t);
+  return CUDA_SUCCESS;
+}
 CUresult FakeModuleUnload(CUmodule) {
   Record("cuModuleUnload");
   return CUDA_SUCCESS;
@@ -354,6 +371,13 @@ RecordingCudaDriver& RecordingCudaDriver::Get() {
   return *driver;
 }
 
+std::vector<uint64_t> RecordingCudaDriver::BoundGlobals() const {
+  std::lock_guard<std::mutex> lock(globals_mu);
+  std::vector<uint64_t> values;
+  for (const uint64_t* g : *bound_globals) values.push_back(*g);
+  return values;
+}
+
 CudaDriverApi RecordingCudaDriver::DriverApi() const {
   CudaDriverApi api;
   api.cuInit = &FakeInit;
@@ -365,6 +389,7 @@ CudaDriverApi RecordingCudaDriver::DriverApi() const {
   api.cuCtxSetCurrent = &FakeCtxSetCurrent;
   api.cuModuleLoadData = &FakeModuleLoadData;
   api.cuModuleGetFunction = &FakeModuleGetFunction;
+  api.cuModuleGetGlobal = &FakeModuleGetGlobal;
   api.cuModuleUnload = &FakeModuleUnload;
   api.cuMemAlloc = &FakeMemAlloc;
   api.cuMemFree = &FakeMemFree;

@@ -50,6 +50,9 @@ class RecordingCudaDriver {
   // The flags cuStreamCreate was given for `stream`; -1 if it never
   // created it (or it was destroyed).
   int StreamFlags(CUstream stream) const;
+  // The values of the aot_rng_state_ptr globals cuModuleGetGlobal handed
+  // out (every module defines one), in the order it did.
+  std::vector<uint64_t> BoundGlobals() const;
   // Every kernel launch (cuLaunchKernel, cuGraphLaunch) sleeps this long,
   // widening the windows in which concurrent executions could interleave.
   void set_launch_delay(absl::Duration delay);
