@@ -127,6 +127,36 @@ ENTRY e {
   EXPECT_EQ(checked, 2);
 }
 
+// rng with emit_rng_state on: every release before 2026-12-03-d1ae2d74
+// refuses the state opcode and its host kernel's import of the state; that
+// release, the first with runtime support, accepts both.
+TEST(ForwardCheckTest, FlagOnRngStateIsAnErrorForReleasesBeforeRuntimeSupport) {
+  auto compiled = CompileWithFlag(R"(
+HloModule m
+ENTRY e {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT r = f32[64] rng(a, b), distribution=rng_uniform
+})",
+                                  "emit_rng_state");
+  ASSERT_NE(compiled, nullptr);
+  int before = 0, supported = 0;
+  for (const auto& [id, findings] : CheckAgainstEachRelease(compiled->SerializeAsString(), "rng")) {
+    SCOPED_TRACE(id);
+    std::vector<std::string> rules = Rules(findings);
+    if (id == "2026-12-03-d1ae2d74") {
+      EXPECT_THAT(rules, ::testing::IsEmpty());
+      ++supported;
+    } else {  // the seven cut before it
+      EXPECT_THAT(rules, ::testing::Contains("UNKNOWN_OPCODE"));
+      EXPECT_THAT(rules, ::testing::Contains("UNRESOLVED_KERNEL_SYMBOL"));
+      ++before;
+    }
+  }
+  EXPECT_EQ(before, 7);
+  EXPECT_EQ(supported, 1);
+}
+
 // input_output_alias with its flag on: the field is unknown to the releases
 // cut before its runtime support, and a required one (not ignorable), so
 // each of them reports it as an error naming the field path.
