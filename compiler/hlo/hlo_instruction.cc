@@ -432,6 +432,22 @@ int64_t RngStateAdvance(RngDistribution distribution, const Shape& shape) {
   return (RngDraws(distribution, shape) * words_per_draw + 3) / 4;
 }
 
+absl::StatusOr<RngTake> RngTakeOf(const std::vector<HloInstruction*>& instructions) {
+  RngTake take;
+  for (const HloInstruction* h : instructions) {
+    if (h->opcode() != HloOpcode::kRng) continue;
+    absl::StatusOr<RngDistribution> distribution = ReadRngDistribution(*h);
+    if (!distribution.ok()) {
+      return absl::Status(
+          distribution.status().code(),
+          absl::StrCat("instruction '", h->name(), "' (rng): ", distribution.status().message()));
+    }
+    take.offsets[h] = take.advance;
+    take.advance += RngStateAdvance(*distribution, h->shape());
+  }
+  return take;
+}
+
 absl::StatusOr<int64_t> ReadRngDelta(const HloInstruction& get_and_update) {
   AOT_ASSIGN_OR_RETURN(int64_t delta, IntAttribute(get_and_update, "delta"));
   if (delta < 0) {

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "compiler/hlo/hlo_opcode.h"
@@ -223,6 +224,16 @@ int64_t RngDraws(RngDistribution distribution, const Shape& shape);
 // type of the width for 8- to 32-bit integers.
 PrimitiveType RngBitsType(PrimitiveType type);
 int64_t RngStateAdvance(RngDistribution distribution, const Shape& shape);
+// How a computation's rng draws share the state: one take for all of them,
+// advancing it by `advance` (the sum of their RngStateAdvance); each draw at
+// `offsets[draw]` blocks past the take (the advances of the draws defined
+// before it). `instructions` are the computation's, in definition order. An
+// rng without a valid distribution is InvalidArgument naming it.
+struct RngTake {
+  int64_t advance = 0;
+  absl::flat_hash_map<const HloInstruction*, int64_t> offsets;
+};
+absl::StatusOr<RngTake> RngTakeOf(const std::vector<HloInstruction*>& instructions);
 // rng-get-and-update-state's delta=N: how far the call advances the state
 // (XLA requires it; a negative delta is refused).
 absl::StatusOr<int64_t> ReadRngDelta(const HloInstruction& get_and_update);

@@ -1,7 +1,6 @@
 #include "compiler/interpreter/evaluator.h"
 
 #include <algorithm>
-#include <array>
 #include <complex>
 #include <memory>
 #include <new>
@@ -91,11 +90,8 @@ struct Value {
 // Post order of the instructions reachable from the root, with operand
 // slots and use counts.
 struct Plan {
-  // The computation's rng draws: their offsets in the blocks the
-  // computation takes from the state (their advances, in definition order).
-  bool has_rng = false;
-  int64_t rng_advance = 0;
-  absl::flat_hash_map<const HloInstruction*, int64_t> rng_offsets;
+  // The computation's rng draws: one take of the state for all of them.
+  RngTake rng;
   std::vector<const HloInstruction*> order;
   std::vector<std::vector<int32_t>> operands;
   std::vector<int32_t> uses;
@@ -195,12 +191,13 @@ class HloEvaluator::Impl : public ComputationCaller {
     AOT_ASSIGN_OR_RETURN(auto plan_or, GetPlan(computation));
     const Plan& plan = *plan_or;
     ++depth_;
-    if (plan.has_rng) {
-      rng_draws_.push_back(
-          {&plan, TakeRngState(&rng_state_, static_cast<uint64_t>(plan.rng_advance))});
+    const bool draws = !plan.rng.offsets.empty();
+    if (draws) {
+      rng_draws_.push_back({&plan, interpreter_internal::TakeRngState(
+                                       &rng_state_, static_cast<uint64_t>(plan.rng.advance))});
     }
     auto result = RunPlan(plan, arguments);
-    if (plan.has_rng) rng_draws_.pop_back();
+    if (draws) rng_draws_.pop_back();
     --depth_;
     return result;
   }
@@ -275,14 +272,7 @@ class HloEvaluator::Impl : public ComputationCaller {
     }
     // rng takes the state once per evaluation of the computation, before
     // anything else, for all its draws (EvalRng).
-    for (const HloInstruction* h : computation.instructions()) {
-      if (h->opcode() != HloOpcode::kRng) continue;
-      auto distribution = ReadRngDistribution(*h);
-      if (!distribution.ok()) return Annotate(*h, distribution.status());
-      plan->rng_offsets[h] = plan->rng_advance;
-      plan->rng_advance += RngStateAdvance(*distribution, h->shape());
-      plan->has_rng = true;
-    }
+    AOT_ASSIGN_OR_RETURN(plan->rng, RngTakeOf(computation.instructions()));
     plan->uses.assign(plan->order.size(), 0);
     for (const auto& ops : plan->operands) {
       for (int32_t s : ops) ++plan->uses[s];
@@ -490,15 +480,13 @@ class HloEvaluator::Impl : public ComputationCaller {
         return EvalRngBitGenerator(instr, *ops[0]);
       case HloOpcode::kRng: {
         // The state its computation took, advanced by the draws before it.
-        if (rng_draws_.empty() || !rng_draws_.back().plan->rng_offsets.contains(&instr)) {
+        if (rng_draws_.empty() || !rng_draws_.back().plan->rng.offsets.contains(&instr)) {
           return absl::InternalError("rng evaluated outside its computation's evaluation");
         }
         const RngDraws& draws = rng_draws_.back();
-        const uint64_t offset = static_cast<uint64_t>(draws.plan->rng_offsets.at(&instr));
-        std::array<uint64_t, 2> counter = draws.taken;
-        counter[0] += offset;
-        if (counter[0] < offset) ++counter[1];
-        return EvalRng(instr, *ops[0], *ops[1], counter);
+        const int64_t offset = draws.plan->rng.offsets.at(&instr);
+        return EvalRng(instr, *ops[0], *ops[1],
+                       RngCounterPlus(draws.taken, static_cast<uint64_t>(offset)));
       }
       case HloOpcode::kRngGetAndUpdateState:
         return EvalRngGetAndUpdateState(instr, &rng_state_);
@@ -1008,11 +996,11 @@ class HloEvaluator::Impl : public ComputationCaller {
   absl::flat_hash_map<PrimitiveType, std::unique_ptr<HloComputation>> part_adds_;
   // rng's and rng-get-and-update-state's state: kept across evaluations,
   // as a loaded executable keeps it across runs.
-  interpreter_internal::RngState rng_state_;
+  interpreter_internal::RngState rng_state_ = {0, 0};
   // The state each computation under evaluation took for its rng draws.
   struct RngDraws {
     const Plan* plan;
-    std::array<uint64_t, 2> taken;
+    interpreter_internal::RngState taken;
   };
   std::vector<RngDraws> rng_draws_;
   int depth_ = 0;

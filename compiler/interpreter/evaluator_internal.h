@@ -869,15 +869,14 @@ std::vector<uint32_t> RngBitGeneratorWords(RngAlgorithm algorithm,
                                            const std::vector<uint64_t>& state, int64_t words,
                                            std::vector<uint64_t>* next_state);
 absl::StatusOr<Literal> EvalRngBitGenerator(const HloInstruction& instr, const Literal& state);
-// The executable's random state as the interpreter keeps it: 128 bits,
-// starting at 0 for each evaluator as a loaded executable's does, and
-// carried across its evaluations.
-struct RngState {
-  uint64_t low = 0;
-  uint64_t high = 0;
-};
-// Returns the state {low, high} and advances it by `delta` (mod 2^128).
-std::array<uint64_t, 2> TakeRngState(RngState* state, uint64_t delta);
+// The executable's random state as the interpreter keeps it: 128 bits
+// {low, high}, starting at 0 for each evaluator as a loaded executable's
+// does, and carried across its evaluations.
+using RngState = std::array<uint64_t, 2>;
+// The 128-bit counter {low, high} plus `delta` (mod 2^128).
+RngState RngCounterPlus(RngState counter, uint64_t delta);
+// Returns the state and advances it by `delta` (mod 2^128).
+RngState TakeRngState(RngState* state, uint64_t delta);
 // rng-get-and-update-state, delta=N: the state as u64[2] {low, high};
 // then the state advances by N (mod 2^128).
 absl::StatusOr<Literal> EvalRngGetAndUpdateState(const HloInstruction& instr, RngState* state);
@@ -899,7 +898,7 @@ absl::StatusOr<Literal> EvalRngGetAndUpdateState(const HloInstruction& instr, Rn
 //  - normal: sqrt(-2 log(1 - U(x1))) * cos(2 pi U(x2)) * b + a in c
 //    (Box-Muller), x1 from the first half of the values, x2 the second.
 absl::StatusOr<Literal> EvalRng(const HloInstruction& instr, const Literal& a, const Literal& b,
-                                std::array<uint64_t, 2> counter);
+                                RngState counter);
 // stochastic-convert(x, random) to a signed integer, as XLA decomposes
 // it: |x| = w + f; w + 1 where random < f * 2^bits(random) (truncated to
 // an integer), else w; negated for negative x; x at or beyond the result's

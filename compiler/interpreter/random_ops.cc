@@ -73,11 +73,16 @@ absl::StatusOr<Literal> EvalRngBitGenerator(const HloInstruction& instr, const L
   return Literal::Tuple(std::move(elements));
 }
 
-std::array<uint64_t, 2> TakeRngState(RngState* state, uint64_t delta) {
-  const std::array<uint64_t, 2> taken = {state->low, state->high};
-  const uint64_t low = state->low + delta;
-  if (low < state->low) ++state->high;
-  state->low = low;
+RngState RngCounterPlus(RngState counter, uint64_t delta) {
+  const uint64_t low = counter[0] + delta;
+  if (low < counter[0]) ++counter[1];
+  counter[0] = low;
+  return counter;
+}
+
+RngState TakeRngState(RngState* state, uint64_t delta) {
+  const RngState taken = *state;
+  *state = RngCounterPlus(taken, delta);
   return taken;
 }
 
@@ -123,7 +128,7 @@ C RngFloat(RngDistribution distribution, X x1, X x2, C a, C b) {
 
 absl::StatusOr<Literal> EvalRngGetAndUpdateState(const HloInstruction& instr, RngState* state) {
   AOT_ASSIGN_OR_RETURN(int64_t delta, ReadRngDelta(instr));
-  const std::array<uint64_t, 2> taken = TakeRngState(state, static_cast<uint64_t>(delta));
+  const RngState taken = TakeRngState(state, static_cast<uint64_t>(delta));
   Literal out(Shape(U64, {2}));
   out.SetFromUint64(0, taken[0]);
   out.SetFromUint64(1, taken[1]);
@@ -131,7 +136,7 @@ absl::StatusOr<Literal> EvalRngGetAndUpdateState(const HloInstruction& instr, Rn
 }
 
 absl::StatusOr<Literal> EvalRng(const HloInstruction& instr, const Literal& a, const Literal& b,
-                                std::array<uint64_t, 2> counter) {
+                                RngState counter) {
   AOT_ASSIGN_OR_RETURN(RngDistribution distribution, ReadRngDistribution(instr));
   const Shape& shape = instr.shape();
   const PrimitiveType type = shape.element_type();

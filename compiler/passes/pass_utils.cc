@@ -147,17 +147,21 @@ absl::StatusOr<bool> EnsureDefinitionOrder(HloComputation* computation) {
   // Re-add everything from there on in the new order: a clone goes to the
   // end, takes over the uses, and the original is removed.
   for (size_t i = first_moved; i < order.size(); ++i) {
-    HloInstruction* h = order[i];
-    std::unique_ptr<HloInstruction> clone = CloneWithOperands(*h, h->operands());
-    clone->set_unique_id(h->unique_id());
-    HloInstruction* added = computation->AddInstruction(std::move(clone));
-    h->ReplaceAllUsesWith(added);
-    if (absl::Status s = computation->RemoveInstruction(h); !s.ok()) {
-      return absl::InternalError(
-          absl::StrCat("reordering computation '", computation->name(), "': ", s.message()));
-    }
+    AOT_RETURN_IF_ERROR(MoveToEnd(computation, order[i]).status());
   }
   return true;
+}
+
+absl::StatusOr<HloInstruction*> MoveToEnd(HloComputation* computation, HloInstruction* h) {
+  std::unique_ptr<HloInstruction> clone = CloneWithOperands(*h, h->operands());
+  clone->set_unique_id(h->unique_id());
+  HloInstruction* added = computation->AddInstruction(std::move(clone));
+  h->ReplaceAllUsesWith(added);
+  if (absl::Status s = computation->RemoveInstruction(h); !s.ok()) {
+    return absl::InternalError(
+        absl::StrCat("reordering computation '", computation->name(), "': ", s.message()));
+  }
+  return added;
 }
 
 absl::StatusOr<bool> EnsureDefinitionOrder(HloModule* module) {

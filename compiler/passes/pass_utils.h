@@ -68,6 +68,10 @@ bool DrawsRandomState(const HloInstruction& instruction);
 // Instructions keep their names and ids; pointers to moved instructions
 // (other than parameters) are invalidated.
 absl::StatusOr<bool> EnsureDefinitionOrder(HloComputation* computation);
+// Moves `h` to the end of its computation's definition order: a clone with
+// its name and id takes over its uses (the root too) and `h` is removed.
+// Returns the clone. How EnsureDefinitionOrder moves instructions.
+absl::StatusOr<HloInstruction*> MoveToEnd(HloComputation* computation, HloInstruction* h);
 // The same for every computation of the module.
 absl::StatusOr<bool> EnsureDefinitionOrder(HloModule* module);
 // EnsureDefinitionOrder() only when the order is not valid (passes call it

@@ -14,6 +14,19 @@ namespace aot {
 
 namespace {
 
+HloInstruction* Slice(InstructionBuilder& b, HloInstruction* x, std::vector<SliceSpec> specs,
+                      Shape shape) {
+  HloInstruction* s = b.Op(HloOpcode::kSlice, std::move(shape), {x});
+  s->mutable_attrs()->slice = std::move(specs);
+  return s;
+}
+
+// Element `i` of the u64[k] state as a scalar.
+HloInstruction* StateWord(InstructionBuilder& b, HloInstruction* state, int64_t i) {
+  HloInstruction* one = Slice(b, state, {{i, i + 1, 1}}, Shape(U64, {1}));
+  return b.Reshape(one, {});
+}
+
 // Builds one rng-bit-generator's replacement. Every instruction is created
 // in a statement of its own, so the names it gets do not depend on the
 // order in which a compiler evaluates function arguments.
@@ -22,15 +35,10 @@ class RngBuilder {
   RngBuilder(InstructionBuilder& b) : b_(b) {}
 
   HloInstruction* Slice(HloInstruction* x, std::vector<SliceSpec> specs, Shape shape) {
-    HloInstruction* s = b_.Op(HloOpcode::kSlice, std::move(shape), {x});
-    s->mutable_attrs()->slice = std::move(specs);
-    return s;
+    return aot::Slice(b_, x, std::move(specs), std::move(shape));
   }
-
-  // Element `i` of the u64[k] state as a scalar.
   HloInstruction* StateWord(HloInstruction* state, int64_t i) {
-    HloInstruction* one = Slice(state, {{i, i + 1, 1}}, Shape(U64, {1}));
-    return b_.Reshape(one, {});
+    return aot::StateWord(b_, state, i);
   }
 
   // The low or high 32 bits of u64 `x`.
@@ -256,8 +264,8 @@ class RngDrawBuilder {
     HloInstruction* key = b_.Constant(std::move(key_value));
     HloInstruction* counter = state;
     if (offset != 0) {  // {low + offset, high + carry}
-      HloInstruction* low = StateWord(state, 0);
-      HloInstruction* high = StateWord(state, 1);
+      HloInstruction* low = StateWord(b_, state, 0);
+      HloInstruction* high = StateWord(b_, state, 1);
       HloInstruction* step = b_.Constant(U64, static_cast<double>(offset));
       HloInstruction* moved = b_.Binary(HloOpcode::kAdd, low, step);
       HloInstruction* wrapped = b_.Compare(moved, low, ComparisonDirection::kLt);
@@ -340,11 +348,6 @@ class RngDrawBuilder {
     HloInstruction* one = b_.Splat(compute, 1, dims);
     return b_.Binary(HloOpcode::kSubtract, as_float, one);
   }
-  HloInstruction* StateWord(HloInstruction* state, int64_t i) {
-    HloInstruction* one = b_.Op(HloOpcode::kSlice, Shape(U64, {1}), {state});
-    one->mutable_attrs()->slice = {{i, i + 1, 1}};
-    return b_.Reshape(one, {});
-  }
   HloInstruction* Converted(HloInstruction* x, PrimitiveType type) {
     return x->shape().element_type() == type ? x : b_.Convert(x, type);
   }
@@ -357,10 +360,7 @@ class RngDrawBuilder {
     return b_.Broadcast(scalar, Shape(scalar->shape().element_type(), {n}), {});
   }
   HloInstruction* Slice(HloInstruction* x, int64_t begin, int64_t end) {
-    HloInstruction* s =
-        b_.Op(HloOpcode::kSlice, Shape(x->shape().element_type(), {end - begin}), {x});
-    s->mutable_attrs()->slice = {{begin, end, 1}};
-    return s;
+    return aot::Slice(b_, x, {{begin, end, 1}}, Shape(x->shape().element_type(), {end - begin}));
   }
 
   InstructionBuilder& b_;
@@ -382,19 +382,13 @@ absl::StatusOr<bool> ExpandRngBitGenerators(HloModule* module) {
 namespace {
 
 // Moves `first` (an instruction without operands) before every other
-// instruction of its computation but the parameters: each of them is
-// re-added after it (a clone takes over the uses), as EnsureDefinitionOrder
-// moves instructions. HloComputation only appends, and this is the one pass
-// that needs an instruction in front.
+// instruction of its computation but the parameters, by moving each of
+// them to the end in turn. HloComputation only appends, and this is the one
+// pass that needs an instruction in front.
 absl::Status MoveToFront(HloComputation* computation, HloInstruction* first) {
   for (HloInstruction* h : computation->instructions()) {
     if (h == first || h->opcode() == HloOpcode::kParameter) continue;
-    std::unique_ptr<HloInstruction> clone = CloneWithOperands(*h, h->operands());
-    clone->set_unique_id(h->unique_id());
-    HloInstruction* added = computation->AddInstruction(std::move(clone));
-    h->ReplaceAllUsesWith(added);
-    if (computation->root_instruction() == h) computation->set_root_instruction(added);
-    AOT_RETURN_IF_ERROR(computation->RemoveInstruction(h));
+    AOT_RETURN_IF_ERROR(MoveToEnd(computation, h).status());
   }
   return absl::OkStatus();
 }
@@ -407,38 +401,32 @@ absl::StatusOr<bool> ExpandRngs(HloModule* module) {
   // (EvalRng): a compiled program runs the take first, as the interpreter
   // does, whatever order the draws run in.
   struct Take {
+    RngTake draws;
     HloInstruction* state = nullptr;
     int64_t state_id = -1;
-    int64_t advance = 0;
-    absl::flat_hash_map<const HloInstruction*, int64_t> offsets;
   };
   absl::flat_hash_map<const HloComputation*, Take> takes;
   for (HloComputation* c : module->computations()) {
-    for (HloInstruction* h : c->instructions()) {
-      if (h->opcode() != HloOpcode::kRng) continue;
-      AOT_ASSIGN_OR_RETURN(RngDistribution distribution, ReadRngDistribution(*h));
-      Take& take = takes[c];
-      take.offsets[h] = take.advance;
-      take.advance += RngStateAdvance(distribution, h->shape());
-    }
+    AOT_ASSIGN_OR_RETURN(RngTake draws, RngTakeOf(c->instructions()));
+    if (!draws.offsets.empty()) takes[c].draws = std::move(draws);
   }
-  AOT_ASSIGN_OR_RETURN(bool changed,
-                       ReplaceInTopLevelComputations(
-                           module,
-                           [&](HloComputation* c, NameUniquer& names,
-                               HloInstruction* h) -> absl::StatusOr<HloInstruction*> {
-                             if (h->opcode() != HloOpcode::kRng) return nullptr;
-                             Take& take = takes[c];
-                             InstructionBuilder b(c, &names, *h);
-                             if (take.state == nullptr) {
-                               take.state =
-                                   b.Op(HloOpcode::kRngGetAndUpdateState, Shape(U64, {2}), {});
-                               take.state->mutable_attrs()->unknown_attributes.emplace_back(
-                                   "delta", absl::StrCat(take.advance));
-                               take.state_id = take.state->unique_id();
-                             }
-                             return RngDrawBuilder(b).Expand(h, take.state, take.offsets.at(h));
-                           }));
+  AOT_ASSIGN_OR_RETURN(
+      bool changed, ReplaceInTopLevelComputations(
+                        module,
+                        [&](HloComputation* c, NameUniquer& names,
+                            HloInstruction* h) -> absl::StatusOr<HloInstruction*> {
+                          if (h->opcode() != HloOpcode::kRng) return nullptr;
+                          Take& take = takes[c];
+                          InstructionBuilder b(c, &names, *h);
+                          if (take.state == nullptr) {
+                            take.state =
+                                b.Op(HloOpcode::kRngGetAndUpdateState, Shape(U64, {2}), {});
+                            take.state->mutable_attrs()->unknown_attributes.emplace_back(
+                                "delta", absl::StrCat(take.draws.advance));
+                            take.state_id = take.state->unique_id();
+                          }
+                          return RngDrawBuilder(b).Expand(h, take.state, take.draws.offsets.at(h));
+                        }));
   // The rewrite reordered the computations, replacing instructions by
   // clones of the same unique id: find each take again by its id.
   for (HloComputation* c : module->computations()) {
