@@ -157,7 +157,30 @@ absl::Status CheckElementTypesEmitted(const HloModule& module, const CompileOpti
   return absl::OkStatus();
 }
 
-absl::Status CheckEmissionFlags(const HloModule& module, const CompileOptions& options) {
+// How a refusal names `i` of the optimized module: as the instruction of
+// `source` it stands for where a pass made it. ExpandRngs makes the
+// rng-get-and-update-state each computation's draws take the state with,
+// so that refusal names the user's rng instructions.
+std::string RefusedInstruction(const HloInstruction& i, const HloModule& source) {
+  std::string what = absl::StrCat("instruction '", i.name(), "' (", HloOpcodeString(i.opcode()));
+  if (i.opcode() == HloOpcode::kRngGetAndUpdateState) {
+    std::vector<std::string> draws;
+    bool written = false;
+    for (HloComputation* c : source.computations()) {
+      for (HloInstruction* s : c->instructions()) {
+        if (s->opcode() == HloOpcode::kRng) draws.push_back(absl::StrCat("'", s->name(), "'"));
+        written |= s->opcode() == i.opcode() && s->name() == i.name();
+      }
+    }
+    if (!written && !draws.empty()) {
+      absl::StrAppend(&what, ", the random state taken for rng ", absl::StrJoin(draws, ", "));
+    }
+  }
+  return absl::StrCat(what, ")");
+}
+
+absl::Status CheckEmissionFlags(const HloModule& module, const HloModule& source,
+                                const CompileOptions& options) {
   for (const std::string& name : options.emission_flags) {
     if (FindEmissionFlag(name) == nullptr) {
       std::vector<std::string> known;
@@ -171,8 +194,8 @@ absl::Status CheckEmissionFlags(const HloModule& module, const CompileOptions& o
       absl::string_view opcode = HloOpcodeString(i->opcode());
       const EmissionFlag* flag = EmissionFlagForOpcode(opcode);
       if (flag == nullptr || EmissionFlagOn(*flag, options)) continue;
-      return FlagOffError(absl::StrCat("instruction '", i->name(), "' (", opcode, "): the opcode"),
-                          *flag, "older runtimes reject it");
+      return FlagOffError(absl::StrCat(RefusedInstruction(*i, source), ": the opcode"), *flag,
+                          "older runtimes reject it");
     }
   }
   if (ParticipantCount(module) > 1) {
@@ -352,7 +375,7 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
   AOT_RETURN_IF_ERROR(MakeCollectiveDimensionsMajor(&m).status());
   m.Renumber();
   AOT_RETURN_IF_ERROR(CheckModuleSupported(m, target.platform()));
-  AOT_RETURN_IF_ERROR(CheckEmissionFlags(m, options));
+  AOT_RETURN_IF_ERROR(CheckEmissionFlags(m, module, options));
   AOT_RETURN_IF_ERROR(ApplyInputOutputAliasFlag(m, options));
   end_phase("hlo passes");
   AOT_ASSIGN_OR_RETURN(auto assignment, BufferAssignment::Run(m));

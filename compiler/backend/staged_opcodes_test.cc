@@ -184,7 +184,28 @@ TEST(StagedOpcodesTest, TheRngStateFlagGatesTheStateOpcode) {
 }
 
 TEST(StagedOpcodesTest, RngIsRefusedByDefaultNamingTheFlag) {
-  ExpectRefusedNamingTheFlag(kRngModule, "(rng-get-and-update-state)", kRngFlag);
+  ExpectRefusedNamingTheFlag(
+      kRngModule, "the random state taken for rng 'u', 'uniform', 'normal', 'integers')", kRngFlag);
+}
+
+TEST(StagedOpcodesTest, TheRefusalNamesTheUsersRngNotTheExpansion) {
+  // The state take is made by the compiler (ExpandRngs): the refusal names
+  // the draw it serves; a state take the module writes is named itself.
+  ExpectRefusedNamingTheFlag(R"(
+HloModule one_draw
+ENTRY e {
+  a = f32[] constant(0)
+  b = f32[] constant(1)
+  ROOT dropout = f32[4] rng(a, b), distribution=rng_uniform
+})",
+                             "(rng-get-and-update-state, the random state taken for rng 'dropout')",
+                             kRngFlag);
+  ExpectRefusedNamingTheFlag(R"(
+HloModule explicit_state
+ENTRY e {
+  ROOT state = u64[2] rng-get-and-update-state(), delta=4
+})",
+                             "instruction 'state' (rng-get-and-update-state)", kRngFlag);
 }
 
 TEST(StagedOpcodesTest, WithTheFlagOnRngRunsDrawFromTheExecutablesState) {
