@@ -2,6 +2,7 @@
 // emit_extended_element_types: refused by default naming the flag (see
 // XlaFormsTest), and with the flag on compiled, loaded by this runtime and
 // matching the interpreter on host; compiled for CUDA where libdevice is.
+#include <complex>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -106,7 +107,136 @@ ENTRY e {
   w = (s32[], c64[8]) while(s), condition=cond, body=body
   ROOT r = c64[8] get-tuple-element(w), index=1
 })",
+    // Any computation of reduce, reduce-window, scatter and sort: a
+    // variadic arg-max by magnitude, products, a lexicographic sort and
+    // complex payloads of a sort by real keys.
+    R"(HloModule computations
+pick {
+  av = c64[] parameter(0)
+  ai = s32[] parameter(1)
+  bv = c64[] parameter(2)
+  bi = s32[] parameter(3)
+  aa = f32[] abs(av)
+  ba = f32[] abs(bv)
+  ge = pred[] compare(aa, ba), direction=GE
+  v = c64[] select(ge, av, bv)
+  i = s32[] select(ge, ai, bi)
+  ROOT t = (c64[], s32[]) tuple(v, i)
+}
+mul {
+  x = c128[] parameter(0)
+  y = c128[] parameter(1)
+  half = c128[] constant((0.5, 0.25))
+  xy = c128[] multiply(x, y)
+  ROOT m = c128[] multiply(xy, half)
+}
+lex {
+  x = c64[] parameter(0)
+  y = c64[] parameter(1)
+  rx = f32[] real(x)
+  ry = f32[] real(y)
+  ix = f32[] imag(x)
+  iy = f32[] imag(y)
+  lt = pred[] compare(rx, ry), direction=LT
+  eq = pred[] compare(rx, ry), direction=EQ
+  ilt = pred[] compare(ix, iy), direction=LT
+  tie = pred[] and(eq, ilt)
+  ROOT o = pred[] or(lt, tie)
+}
+by_key {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  c = c64[] parameter(2)
+  d = c64[] parameter(3)
+  ROOT lt = pred[] compare(a, b), direction=LT
+}
+ENTRY e {
+  a = c64[4,16] parameter(0)
+  ix = s32[4,16] iota(), iota_dimension=1
+  z = c64[] constant((0, 0))
+  m = s32[] constant(-1)
+  arg = (c64[4], s32[4]) reduce(a, ix, z, m), dimensions={1}, to_apply=pick
+  w = c128[4,6] parameter(1)
+  one = c128[] constant((1, 0))
+  win = c128[2,5] reduce-window(w, one), window={size=2x2 stride=2x1}, to_apply=mul
+  at = s32[2,1] constant({{1},{3}})
+  u = c128[2,6] parameter(2)
+  sc = c128[4,6] scatter(w, at, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=mul
+  s = c64[4,16] sort(a), dimensions={1}, to_apply=lex, is_stable=true
+  k = f32[4,16] parameter(3)
+  kv = (f32[4,16], c64[4,16]) sort(k, a), dimensions={1}, to_apply=by_key
+  ROOT t = ((c64[4], s32[4]), c128[2,5], c128[4,6], c64[4,16], (f32[4,16], c64[4,16])) tuple(arg, win, sc, s, kv)
+})",
+    // Hermitian positive definite matrices (x x^H + 4 I) factored both
+    // ways, and solves with every op(a).
+    R"(HloModule factorizations
+ENTRY e {
+  x = c64[2,4,4] parameter(0)
+  re = f32[2,4,4] real(x)
+  im = f32[2,4,4] imag(x)
+  nim = f32[2,4,4] negate(im)
+  xt = f32[2,4,4] transpose(re), dimensions={0,2,1}
+  xit = f32[2,4,4] transpose(nim), dimensions={0,2,1}
+  xh = c64[2,4,4] complex(xt, xit)
+  g = c64[2,4,4] dot(x, xh), lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}
+  four = c64[] constant((4, 0))
+  i0 = s32[4,4] iota(), iota_dimension=0
+  i1 = s32[4,4] iota(), iota_dimension=1
+  eye = pred[4,4] compare(i0, i1), direction=EQ
+  eyeb = pred[2,4,4] broadcast(eye), dimensions={1,2}
+  fb = c64[2,4,4] broadcast(four), dimensions={}
+  zero = c64[] constant((0, 0))
+  zb = c64[2,4,4] broadcast(zero), dimensions={}
+  d = c64[2,4,4] select(eyeb, fb, zb)
+  a = c64[2,4,4] add(g, d)
+  lo = c64[2,4,4] cholesky(a), lower=true
+  up = c64[2,4,4] cholesky(a), lower=false
+  b = c64[2,4,3] parameter(1)
+  s1 = c64[2,4,3] triangular-solve(lo, b), left_side=true, lower=true, transpose_a=ADJOINT
+  s2 = c64[2,4,3] triangular-solve(up, b), left_side=true, lower=false, transpose_a=TRANSPOSE
+  bt = c64[2,3,4] parameter(2)
+  s3 = c64[2,3,4] triangular-solve(lo, bt), left_side=false, lower=true, transpose_a=NO_TRANSPOSE, unit_diagonal=true
+  ROOT t = (c64[2,4,4], c64[2,4,4], c64[2,4,3], c64[2,4,3], c64[2,3,4]) tuple(lo, up, s1, s2, s3)
+})",
 };
+
+// The compiled factorization against known values (not the interpreter):
+// a = [[4, 2+2i], [2-2i, 6]] has L = [[2, 0], [1-i, 2]] and U = L^H; L^H x
+// = [1+i, 2i] has x = [1, i].
+TEST(ComplexTypesTest, CompiledCholeskyAndAdjointSolveGiveKnownValues) {
+  auto module = ParseHloModule(R"(HloModule known
+ENTRY e {
+  a = c128[2,2] constant({{(4, 0), (2, 2)}, {(2, -2), (6, 0)}})
+  l = c128[2,2] cholesky(a), lower=true
+  u = c128[2,2] cholesky(a), lower=false
+  b = c128[2,1] constant({{(1, 1)}, {(0, 2)}})
+  x = c128[2,1] triangular-solve(l, b), left_side=true, lower=true, transpose_a=ADJOINT
+  ROOT t = (c128[2,2], c128[2,2], c128[2,1]) tuple(l, u, x)
+})");
+  ASSERT_TRUE(module.ok()) << module.status();
+  CompileOptions options;
+  options.emission_flags = {kFlag};
+  auto compiled = Compile(**module, *ShippedTargetConfig("host-x86-64-v3"), options);
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  auto client = Client::Create("host");
+  ASSERT_TRUE(client.ok());
+  auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  auto result = ExecuteWithLiterals(**executable, {});
+  ASSERT_TRUE(result.ok()) << result.status();
+  auto leaves = result->Leaves();
+  ASSERT_EQ(leaves.size(), 3u);
+  using Z = std::complex<double>;
+  const std::vector<std::vector<Z>> want = {
+      {{2, 0}, {0, 0}, {1, -1}, {2, 0}}, {{2, 0}, {1, 1}, {0, 0}, {2, 0}}, {{1, 0}, {0, 1}}};
+  for (size_t k = 0; k < want.size(); ++k) {
+    for (size_t i = 0; i < want[k].size(); ++i) {
+      const Z got = leaves[k]->GetAsComplex(static_cast<int64_t>(i));
+      EXPECT_NEAR(got.real(), want[k][i].real(), 1e-12) << "result " << k << " element " << i;
+      EXPECT_NEAR(got.imag(), want[k][i].imag(), 1e-12) << "result " << k << " element " << i;
+    }
+  }
+}
 
 TEST(ComplexTypesTest, WithTheFlagOnModulesMatchTheInterpreter) {
   CompileOptions options;

@@ -752,18 +752,24 @@ class HloEvaluator::Impl : public ComputationCaller {
         }
         return out;
       }
+      // Any other computation is called element by element on complex
+      // scalars (its complex arithmetic evaluated by EvalComplex).
       case HloOpcode::kReduce:
         if (ops.size() == 2 && instr.called_computations().size() == 1 &&
             AddsItsTwoParameters(instr.called_computations()[0])) {
           return EvalComplexAddReduce(instr, *ops[0], *ops[1]);
         }
-        break;
+        return EvalReduce(instr, ops, *this);
       case HloOpcode::kScatter:
         if (complex_result && ops.size() == 3 && instr.called_computations().size() == 1 &&
             AddsItsTwoParameters(instr.called_computations()[0])) {
           return EvalComplexScatterAdd(instr, ops);
         }
-        break;
+        return EvalScatter(instr, ops, *this);
+      case HloOpcode::kReduceWindow:
+        return EvalReduceWindow(instr, ops, *this);
+      case HloOpcode::kSort:
+        return EvalSort(instr, ops, *this);
       default:
         break;
     }

@@ -1,6 +1,8 @@
 #include "compiler/passes/complex_expansion.h"
 
 #include <cmath>
+#include <complex>
+#include <map>
 #include <numbers>
 #include <optional>
 #include <string>
@@ -44,17 +46,24 @@ bool TouchesComplex(const HloInstruction& h) {
 
 class ComplexExpander {
  public:
-  ComplexExpander(HloModule* module, HloComputation* computation)
+  // `split_scalars`: `computation` is a scalar computation made by
+  // SplitComplexScalars, where complex constants and selects are split too
+  // (nothing complex may be left in it).
+  ComplexExpander(HloModule* module, HloComputation* computation, bool split_scalars = false)
       : module_(module),
         computation_(computation),
-        names_(NameUniquer::ForInstructions(*computation)) {}
+        names_(NameUniquer::ForInstructions(*computation)),
+        split_scalars_(split_scalars) {}
 
   absl::StatusOr<bool> Run() {
     bool changed = false;
     for (HloInstruction* h : computation_->MakeInstructionPostOrder()) {
       // real / imag of a real value too: the value itself, zeros.
       const bool part_of_real = h->opcode() == HloOpcode::kReal || h->opcode() == HloOpcode::kImag;
-      if ((!TouchesComplex(*h) && !part_of_real) || MovesValuesOnly(h->opcode())) continue;
+      const bool split_move = split_scalars_ && (h->opcode() == HloOpcode::kConstant ||
+                                                 h->opcode() == HloOpcode::kSelect);
+      if (!TouchesComplex(*h) && !part_of_real) continue;
+      if (MovesValuesOnly(h->opcode()) && !split_move) continue;
       InstructionBuilder b(computation_, &names_, *h);
       AOT_ASSIGN_OR_RETURN(HloInstruction * replacement, Rewrite(h, b));
       h->ReplaceAllUsesWith(replacement);
@@ -520,9 +529,30 @@ class ComplexExpander {
         return result({b.Binary(HloOpcode::kSubtract, dot(x.re, y.re), dot(x.im, y.im)),
                        b.Binary(HloOpcode::kAdd, dot(x.re, y.im), dot(x.im, y.re))});
       }
+      case HloOpcode::kConstant: {
+        // Only in split scalar computations (elsewhere constants move).
+        if (!complex_result) break;
+        Literal re(Shape(part, shape.dimensions())), im(Shape(part, shape.dimensions()));
+        for (int64_t i = 0; i < re.element_count(); ++i) {
+          const std::complex<double> v = h->literal().GetAsComplex(i);
+          re.SetFromDouble(i, v.real());
+          im.SetFromDouble(i, v.imag());
+        }
+        return result({b.Constant(std::move(re)), b.Constant(std::move(im))});
+      }
+      case HloOpcode::kSelect: {
+        // Only in split scalar computations (elsewhere selects move).
+        if (!complex_result) break;
+        Parts x = operand(1), y = operand(2);
+        HloInstruction* p = h->operand(0);
+        return result({b.Select(p, x.re, y.re), b.Select(p, x.im, y.im)});
+      }
+      case HloOpcode::kReduceWindow:
+      case HloOpcode::kSort:
+        return SplitCall(h, b);
       case HloOpcode::kReduce: {
         if (!complex_result || h->operand_count() != 2 || !AddsItsTwoParameters(h->to_apply())) {
-          break;
+          return SplitCall(h, b);
         }
         Parts x = operand(0), init = operand(1);
         auto reduce = [&](HloInstruction* v, HloInstruction* i) {
@@ -535,7 +565,7 @@ class ComplexExpander {
       case HloOpcode::kScatter: {
         // A scatter that adds: the same scatter of each part.
         if (!complex_result || h->operand_count() != 3 || !AddsItsTwoParameters(h->to_apply())) {
-          break;
+          return SplitCall(h, b);
         }
         Parts x = operand(0), updates = operand(2);
         HloInstruction* indices = h->operand(1);
@@ -554,9 +584,188 @@ class ComplexExpander {
     return Refuse(*h,
                   "this compiler does not compute this op on complex values (it computes the "
                   "elementwise ops XLA defines on them, real, imag, complex, convert, compare "
-                  "EQ/NE, dot, convolution, add-reductions, scatter-adds and fft; ops that move "
-                  "values are compiled as "
-                  "they are)");
+                  "EQ/NE, dot, convolution, fft, and reduce, reduce-window, scatter and sort "
+                  "with any computation of those; ops that move values are compiled as they "
+                  "are)");
+  }
+
+  // `callee` as a computation of real scalars: old parameter i becomes the
+  // new parameters `places[i]` (two for a complex one: its real, then its
+  // imaginary part), and each complex output of its root two outputs in its
+  // place. The body is the callee's with its complex arithmetic expanded;
+  // refused (naming `caller`) where a complex value would be left in it.
+  absl::StatusOr<HloComputation*> SplitComplexScalars(
+      const HloInstruction& caller, const HloComputation& callee,
+      const std::vector<std::vector<int64_t>>& places) {
+    HloComputation* c = AddEmptyComputation(module_, absl::StrCat(callee.name(), "_parts"));
+    int64_t count = 0;
+    for (const std::vector<int64_t>& p : places) count += static_cast<int64_t>(p.size());
+    std::vector<std::pair<PrimitiveType, std::string>> spec(static_cast<size_t>(count));
+    for (int64_t i = 0; i < callee.num_parameters(); ++i) {
+      const HloInstruction* old = callee.parameter_instruction(i);
+      if (!old->shape().IsArray() || old->shape().rank() != 0) {
+        return Refuse(caller, absl::StrCat("its computation '", callee.name(),
+                                           "' takes a parameter that is not a scalar"));
+      }
+      const PrimitiveType type = old->shape().element_type();
+      const std::vector<int64_t>& at = places[static_cast<size_t>(i)];
+      if (at.size() == 2) {
+        spec[at[0]] = {ComplexComponentType(type), absl::StrCat(old->name(), ".re")};
+        spec[at[1]] = {ComplexComponentType(type), absl::StrCat(old->name(), ".im")};
+      } else {
+        spec[at[0]] = {type, old->name()};
+      }
+    }
+    std::vector<HloInstruction*> params;
+    for (int64_t j = 0; j < count; ++j) {
+      const auto& [type, name] = spec[static_cast<size_t>(j)];
+      params.push_back(
+          AddWithNewId(c, HloInstruction::CreateParameter(j, Shape::Scalar(type), name)));
+    }
+    std::map<const HloInstruction*, HloInstruction*> mapped;
+    for (int64_t i = 0; i < callee.num_parameters(); ++i) {
+      const HloInstruction* old = callee.parameter_instruction(i);
+      const std::vector<int64_t>& at = places[static_cast<size_t>(i)];
+      if (at.size() == 1) {
+        mapped[old] = params[at[0]];
+        continue;
+      }
+      auto value =
+          HloInstruction::Create(HloOpcode::kComplex, old->shape(), {params[at[0]], params[at[1]]});
+      value->set_name(old->name());
+      mapped[old] = AddWithNewId(c, std::move(value));
+    }
+    for (const HloInstruction* instr : callee.MakeInstructionPostOrder()) {
+      if (instr->opcode() == HloOpcode::kParameter) continue;
+      std::vector<HloInstruction*> operands;
+      for (const HloInstruction* op : instr->operands()) operands.push_back(mapped.at(op));
+      mapped[instr] = AddWithNewId(c, CloneWithOperands(*instr, operands));
+    }
+    const HloInstruction* root = callee.root_instruction();
+    std::vector<HloInstruction*> outputs;
+    if (root->opcode() == HloOpcode::kTuple) {
+      for (const HloInstruction* op : root->operands()) outputs.push_back(mapped.at(op));
+    } else if (root->shape().IsArray()) {
+      outputs.push_back(mapped.at(root));
+    } else {
+      return Refuse(caller, absl::StrCat("the root of its computation '", callee.name(),
+                                         "' is neither a value nor a tuple instruction"));
+    }
+    NameUniquer names = NameUniquer::ForInstructions(*c);
+    InstructionBuilder b(c, &names, *root);
+    std::vector<HloInstruction*> split;
+    for (HloInstruction* out : outputs) {
+      if (!IsComplexArray(out->shape())) {
+        split.push_back(out);
+        continue;
+      }
+      const PrimitiveType part = ComplexComponentType(out->shape().element_type());
+      split.push_back(b.Op(HloOpcode::kReal, Shape::Scalar(part), {out}));
+      split.push_back(b.Op(HloOpcode::kImag, Shape::Scalar(part), {out}));
+    }
+    c->set_root_instruction(root->opcode() == HloOpcode::kTuple || split.size() > 1 ? b.Tuple(split)
+                                                                                    : split[0]);
+    AOT_RETURN_IF_ERROR(ComplexExpander(module_, c, /*split_scalars=*/true).Run().status());
+    AOT_RETURN_IF_ERROR(RemoveDeadCode(c).status());
+    AOT_RETURN_IF_ERROR(EnsureDefinitionOrder(c).status());
+    // Named as the callee's own instruction where one is left (rather than
+    // the value this pass joined for it).
+    const HloInstruction* kept = nullptr;
+    for (const HloInstruction* i : c->instructions()) {
+      if (!HasComplexLeaf(i->shape())) continue;
+      const HloInstruction* own = callee.FindInstruction(i->name());
+      if (kept == nullptr || (own != nullptr && own->opcode() == i->opcode())) kept = i;
+    }
+    if (kept != nullptr) {
+      return Refuse(caller,
+                    absl::StrCat("its computation '", callee.name(), "' keeps complex values in '",
+                                 kept->name(), "' (", HloOpcodeString(kept->opcode()),
+                                 "), which this compiler does not split into parts"));
+    }
+    return c;
+  }
+
+  // reduce, reduce-window, scatter or sort of complex values as the same op
+  // on their parts: each complex operand of the n the op computes on becomes
+  // two (real, imaginary), and the computation SplitComplexScalars of the
+  // callee; the results are joined back.
+  absl::StatusOr<HloInstruction*> SplitCall(HloInstruction* h, InstructionBuilder& b) {
+    const HloOpcode opcode = h->opcode();
+    const bool sort = opcode == HloOpcode::kSort;
+    const bool scatter = opcode == HloOpcode::kScatter;
+    const int64_t n = sort ? h->operand_count() : (h->operand_count() - (scatter ? 1 : 0)) / 2;
+    // Where each of the n values' parts go among the m new ones.
+    std::vector<std::vector<int64_t>> at;
+    int64_t m = 0;
+    for (int64_t k = 0; k < n; ++k) {
+      if (IsComplexArray(h->operand(k)->shape())) {
+        at.push_back({m, m + 1});
+        m += 2;
+      } else {
+        at.push_back({m++});
+      }
+    }
+    auto split_operands = [&](int64_t first, std::vector<HloInstruction*>& into) {
+      for (int64_t k = 0; k < n; ++k) {
+        HloInstruction* x = h->operand(first + k);
+        if (!IsComplexArray(x->shape())) {
+          into.push_back(x);
+          continue;
+        }
+        Parts p = PartsOf(x, b);
+        into.push_back(p.re);
+        into.push_back(p.im);
+      }
+    };
+    std::vector<HloInstruction*> operands;
+    std::vector<std::vector<int64_t>> places;
+    split_operands(0, operands);
+    if (sort) {
+      // Comparator parameters: lhs and rhs of each operand in turn.
+      for (int64_t k = 0; k < n; ++k) {
+        for (int64_t side = 0; side < 2; ++side) {
+          std::vector<int64_t> p;
+          for (int64_t j : at[k]) p.push_back(2 * j + side);
+          places.push_back(p);
+        }
+      }
+    } else {
+      // Accumulators, then values (inputs then updates for scatter).
+      if (scatter) operands.push_back(h->operand(n));
+      split_operands(scatter ? n + 1 : n, operands);
+      places = at;
+      for (const std::vector<int64_t>& p : at) {
+        std::vector<int64_t> shifted;
+        for (int64_t j : p) shifted.push_back(m + j);
+        places.push_back(shifted);
+      }
+    }
+    AOT_ASSIGN_OR_RETURN(HloComputation * callee, SplitComplexScalars(*h, *h->to_apply(), places));
+    auto result_of = [&](int64_t k) -> const Shape& {
+      return h->shape().IsTuple() ? h->shape().tuple_shapes(k) : h->shape();
+    };
+    std::vector<Shape> parts;
+    for (int64_t k = 0; k < n; ++k) {
+      const Shape& r = result_of(k);
+      const PrimitiveType type =
+          IsComplexArray(r) ? ComplexComponentType(r.element_type()) : r.element_type();
+      for (size_t j = 0; j < at[k].size(); ++j) parts.push_back(Shape(type, r.dimensions()));
+    }
+    std::unique_ptr<HloInstruction> clone = CloneWithOperands(*h, operands);
+    *clone->mutable_shape() = Shape::Tuple(parts);
+    *clone->mutable_called_computations() = {callee};
+    HloInstruction* split = b.Add(std::move(clone));
+    std::vector<HloInstruction*> results;
+    for (int64_t k = 0; k < n; ++k) {
+      if (at[k].size() == 2) {
+        results.push_back(
+            Join({b.GetTupleElement(split, at[k][0]), b.GetTupleElement(split, at[k][1])},
+                 result_of(k), b));
+      } else {
+        results.push_back(b.WithLayoutOf(b.GetTupleElement(split, at[k][0]), result_of(k)));
+      }
+    }
+    return h->shape().IsTuple() ? b.Tuple(results) : results[0];
   }
 
   HloComputation* add_for(PrimitiveType part) {
@@ -568,6 +777,7 @@ class ComplexExpander {
   HloModule* module_;
   HloComputation* computation_;
   NameUniquer names_;
+  bool split_scalars_ = false;
   absl::flat_hash_map<PrimitiveType, HloComputation*> adds_;
   absl::flat_hash_map<HloInstruction*, Parts> parts_;
 };

@@ -207,6 +207,55 @@ ENTRY e {
                 1e-9);
 }
 
+TEST(ComplexExpansionTest, CalledComputationsAreSplitIntoParts) {
+  // reduce, reduce-window, scatter and sort with any computation: the same
+  // op on the parts, its computation over real scalars.
+  const char* kText = R"(
+HloModule m
+mul_c {
+  x = c64[] parameter(0)
+  y = c64[] parameter(1)
+  k = c64[] constant((0.5, -1))
+  xy = c64[] multiply(x, y)
+  ROOT p = c64[] multiply(xy, k)
+}
+lex {
+  x = c64[] parameter(0)
+  y = c64[] parameter(1)
+  i = s32[] parameter(2)
+  j = s32[] parameter(3)
+  rx = f32[] real(x)
+  ry = f32[] real(y)
+  ROOT lt = pred[] compare(rx, ry), direction=LT
+}
+ENTRY e {
+  a = c64[4,6] parameter(0)
+  one = c64[] constant((1, 0))
+  r = c64[6] reduce(a, one), dimensions={0}, to_apply=mul_c
+  w = c64[2,6] reduce-window(a, one), window={size=2x1 stride=2x1}, to_apply=mul_c
+  at = s32[1,1] constant({{2}})
+  u = c64[1,6] parameter(1)
+  sc = c64[4,6] scatter(a, at, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=mul_c
+  ix = s32[4,6] iota(), iota_dimension=1
+  s = (c64[4,6], s32[4,6]) sort(a, ix), dimensions={1}, to_apply=lex
+  ROOT t = (c64[6], c64[2,6], c64[4,6], (c64[4,6], s32[4,6])) tuple(r, w, sc, s)
+})";
+  ExpectExpands(kText);
+  std::unique_ptr<HloModule> m = Parse(kText);
+  ASSERT_NE(m, nullptr);
+  ASSERT_TRUE(ExpandComplexArithmetic(m.get()).ok());
+  int split = 0;
+  for (const HloInstruction* h : m->entry_computation()->instructions()) {
+    for (const HloComputation* callee : h->called_computations()) {
+      ++split;
+      for (const HloInstruction* i : callee->instructions()) {
+        EXPECT_FALSE(HasComplexLeaf(i->shape())) << callee->name() << ": " << i->ToString();
+      }
+    }
+  }
+  EXPECT_EQ(split, 4);
+}
+
 TEST(ComplexExpansionTest, WhatItDoesNotComputeIsRefusedByName) {
   std::unique_ptr<HloModule> m = Parse(R"(
 HloModule m
@@ -217,15 +266,34 @@ mul_c {
 }
 ENTRY e {
   a = c64[4] parameter(0)
-  one = c64[] constant((1, 0))
-  ROOT t = c64[] reduce(a, one), dimensions={0}, to_apply=mul_c
+  b = c64[4] parameter(1)
+  ROOT t = c64[4] map(a, b), dimensions={0}, to_apply=mul_c
 })");
   ASSERT_NE(m, nullptr);
   absl::StatusOr<bool> refused = ExpandComplexArithmetic(m.get());
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.status().code(), absl::StatusCode::kUnimplemented);
   EXPECT_THAT(std::string(refused.status().message()),
-              HasSubstr("instruction 't' (reduce) on c64[]: this compiler does not compute"));
+              HasSubstr("instruction 't' (map) on c64[4]: this compiler does not compute"));
+  // A computation that keeps a complex value it only moves.
+  std::unique_ptr<HloModule> kept = Parse(R"(
+HloModule m
+first {
+  x = c64[] parameter(0)
+  y = c64[] parameter(1)
+  ROOT c = c64[] copy(x)
+}
+ENTRY e {
+  a = c64[4] parameter(0)
+  one = c64[] constant((1, 0))
+  ROOT t = c64[] reduce(a, one), dimensions={0}, to_apply=first
+})");
+  ASSERT_NE(kept, nullptr);
+  refused = ExpandComplexArithmetic(kept.get());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(std::string(refused.status().message()),
+              HasSubstr("instruction 't' (reduce) on c64[]: its computation 'first' keeps complex "
+                        "values in 'c' (copy)"));
   std::unique_ptr<HloModule> long_fft = Parse(R"(
 HloModule m
 ENTRY e {

@@ -67,6 +67,17 @@ class MatrixOps {
     t->mutable_attrs()->dimensions = std::move(perm);
     return t;
   }
+  // The complex conjugate of x; x itself when it is real.
+  HloInstruction* Conj(HloInstruction* x) {
+    const PrimitiveType type = x->shape().element_type();
+    if (!IsComplex(type)) return x;
+    const Shape part(ComplexComponentType(type), x->shape().dimensions());
+    HloInstruction* re = b_.Op(HloOpcode::kReal, part, {x});
+    HloInstruction* im = b_.Unary(HloOpcode::kNegate, b_.Op(HloOpcode::kImag, part, {x}));
+    return b_.Op(HloOpcode::kComplex, Shape(type, x->shape().dimensions()), {re, im});
+  }
+  // The conjugate transpose (the transpose of a real x).
+  HloInstruction* Adjoint(HloInstruction* x) { return Conj(Transpose(x)); }
   HloInstruction* Reverse(HloInstruction* x, std::vector<int64_t> dims) {
     HloInstruction* r = b_.Unary(HloOpcode::kReverse, x);
     r->mutable_attrs()->dimensions = std::move(dims);
@@ -112,7 +123,9 @@ class MatrixOps {
   int64_t nb_;
 };
 
-// The type the factorizations compute in: f32 for f16/bf16.
+// The type the factorizations compute in: f32 for f16/bf16. Complex
+// matrices are factored as they are (their arithmetic is expanded into
+// parts later, by ExpandComplexArithmetic).
 PrimitiveType ComputeType(PrimitiveType type) { return type == F16 || type == BF16 ? F32 : type; }
 
 absl::StatusOr<HloInstruction*> ExpandCholesky(HloModule* module, HloInstruction* h,
@@ -125,7 +138,8 @@ absl::StatusOr<HloInstruction*> ExpandCholesky(HloModule* module, HloInstruction
   std::vector<int64_t> batch(shape.dimensions().begin(), shape.dimensions().end() - 2);
   MatrixOps m(b, batch);
   HloInstruction* a = b.Convert(h->operand(0), t);
-  if (!lower) a = m.Transpose(a);  // the lower factor of a^T, transposed
+  // Upper: U = L^H for the lower factor L of a^H (a Hermitian).
+  if (!lower) a = m.Adjoint(a);
   HloInstruction* zeros = b.Splat(t, 0, m.Dims({n, n}));
   std::vector<HloInstruction*> done = CountedLoop(
       module, b, *h, n, {a, zeros},
@@ -133,8 +147,9 @@ absl::StatusOr<HloInstruction*> ExpandCholesky(HloModule* module, HloInstruction
         MatrixOps mm(bb, batch);
         HloInstruction* a_in = v[0];
         HloInstruction* l = v[1];
-        // Columns j.. of L are still zero: L L[j, :]^T sums over k < j.
-        HloInstruction* row = bb.Reshape(mm.Slice(l, {j, mm.Zero()}, {1, n}), mm.Dims({n}));
+        // Columns j.. of L are still zero: L L[j, :]^H sums over k < j.
+        HloInstruction* row =
+            mm.Conj(bb.Reshape(mm.Slice(l, {j, mm.Zero()}, {1, n}), mm.Dims({n})));
         HloInstruction* sums = mm.Dot(l, row, mm.nb() + 1, mm.nb());
         HloInstruction* col = bb.Reshape(mm.Slice(a_in, {mm.Zero(), j}, {n, 1}), mm.Dims({n}));
         HloInstruction* d = bb.Binary(HloOpcode::kSubtract, col, sums);
@@ -152,7 +167,7 @@ absl::StatusOr<HloInstruction*> ExpandCholesky(HloModule* module, HloInstruction
         return std::vector<HloInstruction*>{a_in, updated};
       });
   HloInstruction* factor = done[1];
-  if (!lower) factor = m.Transpose(factor);
+  if (!lower) factor = m.Adjoint(factor);
   return b.WithLayoutOf(b.Convert(factor, shape.element_type()), shape);
 }
 
@@ -184,7 +199,7 @@ absl::StatusOr<HloInstruction*> ExpandTriangularSolve(HloModule* module, HloInst
   }
   bool m_lower = lower;
   if (transpose_a != "NO_TRANSPOSE") {  // ADJOINT is TRANSPOSE for real a
-    tri = m.Transpose(tri);
+    tri = transpose_a == "ADJOINT" ? m.Adjoint(tri) : m.Transpose(tri);
     m_lower = !m_lower;
   }
   // A right-side solve x M = b is M^T x^T = b^T.
@@ -235,12 +250,12 @@ absl::StatusOr<bool> ExpandFactorizations(HloModule* module) {
       if (h->opcode() != HloOpcode::kCholesky && h->opcode() != HloOpcode::kTriangularSolve) {
         continue;
       }
-      if (!h->shape().IsArray() || !IsFloatingPoint(h->shape().element_type()) ||
-          IsNarrowFloat(h->shape().element_type())) {
+      const PrimitiveType type = h->shape().IsArray() ? h->shape().element_type() : TUPLE;
+      if ((!IsFloatingPoint(type) || IsNarrowFloat(type)) && !IsComplex(type)) {
         return absl::UnimplementedError(
             absl::StrCat("instruction '", h->name(), "' (", HloOpcodeString(h->opcode()), ") on ",
                          h->shape().ToString(false),
-                         ": this compiler computes it for f16, bf16, f32 and f64 only"));
+                         ": this compiler computes it for f16, bf16, f32, f64, c64 and c128 only"));
       }
       InstructionBuilder b(c, &names, *h);
       absl::StatusOr<HloInstruction*> replacement = h->opcode() == HloOpcode::kCholesky

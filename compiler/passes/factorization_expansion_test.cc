@@ -89,19 +89,51 @@ TEST(FactorizationExpansionTest, HalfPrecisionIsComputedInF32) {
                 2e-2);
 }
 
-TEST(FactorizationExpansionTest, ComplexIsRefusedByName) {
+TEST(FactorizationExpansionTest, ComplexHermitianFactorsAndAdjointSolves) {
+  // a = x x^H + 4 I: Hermitian positive definite. Upper factors are L^H,
+  // ADJOINT solves conjugate.
+  ExpectExpands(R"(HloModule m
+ENTRY e {
+  x = c128[3,3] parameter(0)
+  re = f64[3,3] real(x)
+  im = f64[3,3] imag(x)
+  nim = f64[3,3] negate(im)
+  xt = f64[3,3] transpose(re), dimensions={1,0}
+  xit = f64[3,3] transpose(nim), dimensions={1,0}
+  xh = c128[3,3] complex(xt, xit)
+  g = c128[3,3] dot(x, xh), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  i0 = s32[3,3] iota(), iota_dimension=0
+  i1 = s32[3,3] iota(), iota_dimension=1
+  eye = pred[3,3] compare(i0, i1), direction=EQ
+  four = c128[] constant((4, 0))
+  fb = c128[3,3] broadcast(four), dimensions={}
+  zero = c128[] constant((0, 0))
+  zb = c128[3,3] broadcast(zero), dimensions={}
+  d = c128[3,3] select(eye, fb, zb)
+  a = c128[3,3] add(g, d)
+  lo = c128[3,3] cholesky(a), lower=true
+  up = c128[3,3] cholesky(a), lower=false
+  b = c128[3,2] parameter(1)
+  s1 = c128[3,2] triangular-solve(lo, b), left_side=true, lower=true, transpose_a=ADJOINT
+  s2 = c128[3,2] triangular-solve(up, b), left_side=true, lower=false, transpose_a=ADJOINT
+  ROOT t = (c128[3,3], c128[3,3], c128[3,2], c128[3,2]) tuple(lo, up, s1, s2)
+})",
+                1e-9);
+}
+
+TEST(FactorizationExpansionTest, OtherTypesAreRefusedByName) {
   std::unique_ptr<HloModule> m = Parse(R"(
 HloModule m
 ENTRY e {
-  a = c64[3,3] parameter(0)
-  ROOT l = c64[3,3] cholesky(a), lower=true
+  a = f8e4m3fn[3,3] parameter(0)
+  ROOT l = f8e4m3fn[3,3] cholesky(a), lower=true
 })");
   ASSERT_NE(m, nullptr);
   absl::StatusOr<bool> refused = ExpandFactorizations(m.get());
   ASSERT_FALSE(refused.ok());
   EXPECT_THAT(std::string(refused.status().message()),
-              HasSubstr("instruction 'l' (cholesky) on c64[3,3]: this compiler computes it for "
-                        "f16, bf16, f32 and f64 only"));
+              HasSubstr("instruction 'l' (cholesky) on f8e4m3fn[3,3]: this compiler computes it "
+                        "for f16, bf16, f32, f64, c64 and c128 only"));
 }
 
 }  // namespace
