@@ -244,7 +244,13 @@ const std::map<std::string, int>& ExpectedFusions() {
       // (library calls, not kernels), and the power.
       {"complex_types/complex_conv.hlo", 8},
       {"complex_types/complex_loop_state.hlo", 4},
+      // Factored and solved in loops (ExpandFactorizations), on the parts:
+      // each body's part reads, updates and joins, and the Gram matrix's.
+      {"complex_types/hermitian_solve.hlo", 62},
       {"complex_types/complex_matmul_reduce.hlo", 10},
+      // The part reads and joins around the reduce, reduce-window and sorts
+      // of the parts (their computations split too), the magnitude, phase.
+      {"complex_types/complex_select_sort.hlo", 15},
       {"complex_types/spectrum.hlo", 11},
       {"conv_pool/cnn_block.hlo", 1},
       {"conv_pool/conv2d.hlo", 0},
