@@ -54,7 +54,9 @@ class NarrowGpuGoldenTest : public AotGoldenTest {};
 // The complex_types suite: the targets with emit_extended_element_types on.
 #define AOT_COMPLEX_CASES(X)                                                          \
   X(ComplexArithmetic, "complex_arithmetic") X(Spectrum, "spectrum")                  \
-  X(ComplexMatmulReduce, "complex_matmul_reduce") X(ComplexLoopState, "complex_loop_state")
+  X(ComplexMatmulReduce, "complex_matmul_reduce") X(ComplexLoopState, "complex_loop_state") \
+  X(ComplexConv, "complex_conv") X(ComplexSelectSort, "complex_select_sort")          \
+  X(HermitianSolve, "hermitian_solve")
 // The narrow_types suite: the same flag, its own targets.
 #define AOT_NARROW_CASES(X)                                                           \
   X(Fp8ScaledMatmul, "fp8_scaled_matmul") X(Microscaling, "microscaling")             \
