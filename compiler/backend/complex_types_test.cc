@@ -107,9 +107,9 @@ ENTRY e {
   w = (s32[], c64[8]) while(s), condition=cond, body=body
   ROOT r = c64[8] get-tuple-element(w), index=1
 })",
-    // Any computation of reduce, reduce-window, scatter and sort: a
-    // variadic arg-max by magnitude, products, a lexicographic sort and
-    // complex payloads of a sort by real keys.
+    // Any computation of reduce, reduce-window, scatter, sort and map: a
+    // variadic arg-max by magnitude, products, a lexicographic sort,
+    // complex payloads of a sort by real keys and a complex map.
     R"(HloModule computations
 pick {
   av = c64[] parameter(0)
@@ -143,6 +143,12 @@ lex {
   tie = pred[] and(eq, ilt)
   ROOT o = pred[] or(lt, tie)
 }
+twist {
+  x = c64[] parameter(0)
+  y = c64[] parameter(1)
+  xy = c64[] multiply(x, y)
+  ROOT d = c64[] divide(xy, y)
+}
 by_key {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
@@ -165,7 +171,8 @@ ENTRY e {
   s = c64[4,16] sort(a), dimensions={1}, to_apply=lex, is_stable=true
   k = f32[4,16] parameter(3)
   kv = (f32[4,16], c64[4,16]) sort(k, a), dimensions={1}, to_apply=by_key
-  ROOT t = ((c64[4], s32[4]), c128[2,5], c128[4,6], c64[4,16], (f32[4,16], c64[4,16])) tuple(arg, win, sc, s, kv)
+  mp = c64[4,16] map(a, s), dimensions={0,1}, to_apply=twist
+  ROOT t = ((c64[4], s32[4]), c128[2,5], c128[4,6], c64[4,16], (f32[4,16], c64[4,16]), c64[4,16]) tuple(arg, win, sc, s, kv, mp)
 })",
     // Hermitian positive definite matrices (x x^H + 4 I) factored both
     // ways, and solves with every op(a).

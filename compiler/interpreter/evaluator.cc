@@ -770,6 +770,8 @@ class HloEvaluator::Impl : public ComputationCaller {
         return EvalReduceWindow(instr, ops, *this);
       case HloOpcode::kSort:
         return EvalSort(instr, ops, *this);
+      case HloOpcode::kMap:
+        return EvalMap(instr, ops, *this);
       default:
         break;
     }
