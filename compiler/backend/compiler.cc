@@ -13,15 +13,8 @@
 #include "compiler/backend/embedded_constants.h"
 #include "compiler/backend/thunk_emitter.h"
 #include "compiler/codegen/llvm_backend.h"
-#include "compiler/passes/call_inliner.h"
-#include "compiler/passes/complex_expansion.h"
-#include "compiler/passes/composite_expansion.h"
 #include "compiler/passes/dot_upcast.h"
-#include "compiler/passes/factorization_expansion.h"
 #include "compiler/passes/hlo_pass.h"
-#include "compiler/passes/narrow_type_expansion.h"
-#include "compiler/passes/rng_expansion.h"
-#include "compiler/passes/static_lowering.h"
 #include "compiler/rollout/emission_ledger.h"
 #include "compiler/verifier/hlo_verifier.h"
 #include "google/protobuf/io/coded_stream.h"
@@ -74,17 +67,7 @@ absl::StatusOr<std::unique_ptr<HloModule>> OptimizeHlo(const HloModule& module,
   if (optimized == nullptr) {
     return absl::InternalError("cannot copy the module (it does not print back to HLO)");
   }
-  // Async wrappers become calls, so lowering precedes inlining.
-  AOT_RETURN_IF_ERROR(LowerStaticOpcodes(optimized.get()).status());
-  // Each computation's draws take the state in its first instruction, so
-  // before inlining merges computations (ExpandRngs).
-  AOT_RETURN_IF_ERROR(ExpandRngs(optimized.get()).status());
-  AOT_RETURN_IF_ERROR(InlineCalls(optimized.get()));
-  AOT_RETURN_IF_ERROR(ExpandCompositeOpcodes(optimized.get()).status());
-  AOT_RETURN_IF_ERROR(ExpandFactorizations(optimized.get()).status());
-  AOT_RETURN_IF_ERROR(ExpandRngBitGenerators(optimized.get()).status());
-  AOT_RETURN_IF_ERROR(ExpandComplexArithmetic(optimized.get()).status());
-  AOT_RETURN_IF_ERROR(ExpandNarrowTypes(optimized.get()).status());
+  AOT_RETURN_IF_ERROR(ExpandBeforePipeline(optimized.get()));
   PipelineOptions pipeline_options;
   pipeline_options.enable_fusion = options.enable_fusion;
   pipeline_options.enable_constant_folding = options.enable_constant_folding;

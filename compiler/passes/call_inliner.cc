@@ -39,11 +39,6 @@ absl::StatusOr<HloInstruction*> InlineOne(HloInstruction* call) {
   return replacement;
 }
 
-// Re-sorts a computation's instructions so operands precede users.
-void Resequence(HloComputation* computation) {
-  (void)computation;  // MakeInstructionPostOrder is used by every consumer.
-}
-
 }  // namespace
 
 absl::StatusOr<bool> InlineCalls(HloModule* module) {
@@ -54,8 +49,9 @@ absl::StatusOr<bool> InlineCalls(HloModule* module) {
     for (HloComputation* computation : module->computations()) {
       for (HloInstruction* instr : computation->MakeInstructionPostOrder()) {
         if (instr->opcode() != HloOpcode::kCall) continue;
+        // The clones follow the call in definition order; consumers walk
+        // MakeInstructionPostOrder, which puts operands first.
         AOT_RETURN_IF_ERROR(InlineOne(instr));
-        Resequence(computation);
         changed = again = true;
         break;
       }

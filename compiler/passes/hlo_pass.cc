@@ -5,13 +5,20 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/passes/algebraic_simplifier.h"
+#include "compiler/passes/call_inliner.h"
 #include "compiler/passes/collective_async_to_sync.h"
+#include "compiler/passes/complex_expansion.h"
+#include "compiler/passes/composite_expansion.h"
 #include "compiler/passes/constant_folding.h"
 #include "compiler/passes/conv_im2col.h"
+#include "compiler/passes/factorization_expansion.h"
 #include "compiler/passes/fusion.h"
 #include "compiler/passes/hlo_cse.h"
 #include "compiler/passes/hlo_dce.h"
 #include "compiler/passes/layout_normalization.h"
+#include "compiler/passes/narrow_type_expansion.h"
+#include "compiler/passes/rng_expansion.h"
+#include "compiler/passes/static_lowering.h"
 #include "compiler/passes/tree_reduction.h"
 #include "support/status_macros.h"
 
@@ -185,6 +192,17 @@ absl::StatusOr<bool> HloPassPipeline::RunPasses(HloModule* module,
     changed |= c;
   }
   return changed;
+}
+
+absl::Status ExpandBeforePipeline(HloModule* module) {
+  AOT_RETURN_IF_ERROR(LowerStaticOpcodes(module).status());
+  AOT_RETURN_IF_ERROR(ExpandRngs(module).status());
+  AOT_RETURN_IF_ERROR(InlineCalls(module).status());
+  AOT_RETURN_IF_ERROR(ExpandCompositeOpcodes(module).status());
+  AOT_RETURN_IF_ERROR(ExpandFactorizations(module).status());
+  AOT_RETURN_IF_ERROR(ExpandRngBitGenerators(module).status());
+  AOT_RETURN_IF_ERROR(ExpandComplexArithmetic(module).status());
+  return ExpandNarrowTypes(module).status();
 }
 
 HloPassPipeline DefaultPipeline(const PipelineOptions& options) {

@@ -153,6 +153,14 @@ struct PipelineOptions {
 // Disabled passes are left out; the stages always exist.
 HloPassPipeline DefaultPipeline(const PipelineOptions& options = {});
 
+// What the compiler expands before DefaultPipeline, in its order: async
+// wrappers lowered (LowerStaticOpcodes, before inlining), rng draws
+// (ExpandRngs: each computation's draws take the state first, so before
+// inlining merges computations), calls inlined, then the composite
+// opcodes, the factorizations, the rng-bit-generators, complex arithmetic
+// on parts and computations on narrow types widened.
+absl::Status ExpandBeforePipeline(HloModule* module);
+
 // A pass with default options by name ("algsimp", "constant-folding",
 // "cse", "dce", "layout-normalization", "fusion", "tree-reduction",
 // "conv-im2col", "collective-async-to-sync"); nullptr if unknown.
