@@ -47,25 +47,23 @@ absl::StatusOr<Literal> EvalMap(const HloInstruction& instr, Operands ops,
 
 namespace {
 
-// Moves the elements of index `i` along dimension `d` of an array shaped
+// Copies the elements of index `i` along dimension `d` of an array shaped
 // `dims` between `whole` and `part` (the same dimensions without d): to
-// `part` when `into_part`, else back into `whole`.
+// `part` when `into_part`, else back into `whole`. A strided copy of the
+// [outer, inner] block around `d`.
 void MoveIndex(const std::vector<int64_t>& dims, int64_t d, int64_t i, int64_t width,
                const uint8_t* from, uint8_t* to, bool into_part) {
   const std::vector<int64_t> strides = RowMajorStrides(dims);
-  const int64_t outer = d == 0 ? 1
-                               : std::accumulate(dims.begin(), dims.begin() + d, int64_t{1},
-                                                 std::multiplies<int64_t>());
-  const int64_t inner = strides[d];  // elements after d
-  for (int64_t o = 0; o < outer; ++o) {
-    const int64_t whole_at = (o * dims[d] + i) * inner * width;
-    const int64_t part_at = o * inner * width;
-    const size_t bytes = static_cast<size_t>(inner * width);
-    if (into_part) {
-      std::memcpy(to + part_at, from + whole_at, bytes);
-    } else {
-      std::memcpy(to + whole_at, from + part_at, bytes);
-    }
+  std::vector<int64_t> block = dims;  // the part's dimensions
+  block.erase(block.begin() + d);
+  std::vector<int64_t> whole_strides = strides;
+  whole_strides.erase(whole_strides.begin() + d);
+  const std::vector<int64_t> part_strides = RowMajorStrides(block);
+  const int64_t whole_at = i * strides[d];
+  if (into_part) {
+    StridedCopy(from, whole_at, whole_strides, to, 0, part_strides, block, width);
+  } else {
+    StridedCopy(from, 0, part_strides, to, whole_at, whole_strides, block, width);
   }
 }
 
