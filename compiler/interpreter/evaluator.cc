@@ -48,6 +48,8 @@ std::optional<ScalarBinaryMatch> MatchScalarBinary(const HloComputation& computa
   match.lhs_param = a->parameter_number();
   match.rhs_param = b->parameter_number();
   match.type = a->shape().element_type();
+  // Narrow values compute widened (EvalWidened), not on their carrier.
+  if (IsNarrowType(match.type)) return std::nullopt;
   if (b->shape().element_type() != match.type || !root->shape().IsArray() ||
       root->shape().rank() != 0) {
     return std::nullopt;
@@ -596,6 +598,7 @@ class HloEvaluator::Impl : public ComputationCaller {
   }
 
   absl::StatusOr<Literal> EvalWidened(const HloInstruction& instr, Operands ops) {
+    using namespace interpreter_internal;  // NOLINT: kernels
     const HloOpcode opcode = instr.opcode();
     auto refused = [&] {
       return absl::UnimplementedError(absl::StrCat(
@@ -607,6 +610,22 @@ class HloEvaluator::Impl : public ComputationCaller {
     // Bit-level ops and mulhi (a high half) would see the carrier's width;
     // bit-level reinterpretation of sub-byte types is by bits, not bytes;
     // called computations would run on the narrow types themselves.
+    // A computation called per element runs on the narrow scalars (its
+    // instructions widened one by one).
+    switch (opcode) {
+      case HloOpcode::kReduce:
+        return EvalReduce(instr, ops, *this);
+      case HloOpcode::kReduceWindow:
+        return EvalReduceWindow(instr, ops, *this);
+      case HloOpcode::kScatter:
+        return EvalScatter(instr, ops, *this);
+      case HloOpcode::kSort:
+        return EvalSort(instr, ops, *this);
+      case HloOpcode::kMap:
+        return EvalMap(instr, ops, *this);
+      default:
+        break;
+    }
     if ((narrow_integer &&
          (opcode == HloOpcode::kShiftRightLogical || opcode == HloOpcode::kClz ||
           opcode == HloOpcode::kPopulationCount || opcode == HloOpcode::kMulhi)) ||

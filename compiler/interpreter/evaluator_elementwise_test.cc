@@ -396,6 +396,44 @@ TEST(NarrowTypesTest, SubByteIntegersWrapAndConvertsSaturate) {
   EXPECT_THAT(std::string(refused.status().message()), HasSubstr("'popcnt'"));
 }
 
+TEST(NarrowTypesTest, ComputationsAreCalledOnNarrowScalarsRoundingPerStep) {
+  // The reducer adds in f8e5m2, rounding each step: 4 + 0.5 ties to 4
+  // twice (not the 5 of a wider sum); max and sort order as the values.
+  Literal sums = RunHlo(Hlo(R"(
+add8 {
+  x = f8e5m2[] parameter(0)
+  y = f8e5m2[] parameter(1)
+  ROOT s = f8e5m2[] add(x, y)
+}
+mx {
+  x = f8e4m3fn[] parameter(0)
+  y = f8e4m3fn[] parameter(1)
+  ROOT m = f8e4m3fn[] maximum(x, y)
+}
+lt {
+  x = s4[] parameter(0)
+  y = s4[] parameter(1)
+  ROOT l = pred[] compare(x, y), direction=LT
+}
+ENTRY main {
+  a = f8e5m2[3] parameter(0)
+  z = f8e5m2[] constant(0)
+  s = f8e5m2[] reduce(a, z), dimensions={0}, to_apply=add8
+  w = f8e4m3fn[4] parameter(1)
+  lo = f8e4m3fn[] constant(-448)
+  m = f8e4m3fn[] reduce(w, lo), dimensions={0}, to_apply=mx
+  q = s4[4] parameter(2)
+  o = s4[4] sort(q), dimensions={0}, to_apply=lt
+  ROOT t = (f8e5m2[], f8e4m3fn[], s4[4]) tuple(s, m, o)
+})"),
+                        {L("f8e5m2[3]", {4, 0.5, 0.5}), L("f8e4m3fn[4]", {1, 3, -2, 0.5}),
+                         LI("s4[4]", {3, -8, 7, -1})});
+  ASSERT_EQ(sums.tuple_elements().size(), 3u);
+  EXPECT_THAT(Doubles(sums.tuple_element(0)), ElementsAre(4));
+  EXPECT_THAT(Doubles(sums.tuple_element(1)), ElementsAre(3));
+  EXPECT_THAT(Doubles(sums.tuple_element(2)), ElementsAre(-8, -1, 3, 7));
+}
+
 // mulhi: the high half of the product at twice the width, signed or
 // unsigned as the type is.
 TEST(MulhiTest, HighHalfOfTheDoubleWidthProduct) {

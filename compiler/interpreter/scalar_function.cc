@@ -95,6 +95,9 @@ class ScalarFunction::Program {
       return true;
     };
     for (const HloInstruction* instr : computation.MakeInstructionPostOrder()) {
+      // Narrow values compute widened, one rounding per instruction
+      // (HloEvaluator's EvalWidened): the general path.
+      if (HasNarrowLeaf(instr->shape())) return false;
       const HloOpcode op = instr->opcode();
       const int arity = HloOpcodeArity(op);
       if (arity >= 0 && instr->operand_count() != arity) return false;

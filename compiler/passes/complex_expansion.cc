@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <complex>
-#include <map>
 #include <numbers>
 #include <optional>
 #include <string>
@@ -597,16 +596,11 @@ class ComplexExpander {
   absl::StatusOr<HloComputation*> SplitComplexScalars(
       const HloInstruction& caller, const HloComputation& callee,
       const std::vector<std::vector<int64_t>>& places) {
-    HloComputation* c = AddEmptyComputation(module_, absl::StrCat(callee.name(), "_parts"));
     int64_t count = 0;
     for (const std::vector<int64_t>& p : places) count += static_cast<int64_t>(p.size());
     std::vector<std::pair<PrimitiveType, std::string>> spec(static_cast<size_t>(count));
     for (int64_t i = 0; i < callee.num_parameters(); ++i) {
       const HloInstruction* old = callee.parameter_instruction(i);
-      if (!old->shape().IsArray() || old->shape().rank() != 0) {
-        return Refuse(caller, absl::StrCat("its computation '", callee.name(),
-                                           "' takes a parameter that is not a scalar"));
-      }
       const PrimitiveType type = old->shape().element_type();
       const std::vector<int64_t>& at = places[static_cast<size_t>(i)];
       if (at.size() == 2) {
@@ -616,55 +610,22 @@ class ComplexExpander {
         spec[at[0]] = {type, old->name()};
       }
     }
-    std::vector<HloInstruction*> params;
-    for (int64_t j = 0; j < count; ++j) {
-      const auto& [type, name] = spec[static_cast<size_t>(j)];
-      params.push_back(
-          AddWithNewId(c, HloInstruction::CreateParameter(j, Shape::Scalar(type), name)));
-    }
-    std::map<const HloInstruction*, HloInstruction*> mapped;
-    for (int64_t i = 0; i < callee.num_parameters(); ++i) {
-      const HloInstruction* old = callee.parameter_instruction(i);
-      const std::vector<int64_t>& at = places[static_cast<size_t>(i)];
-      if (at.size() == 1) {
-        mapped[old] = params[at[0]];
-        continue;
-      }
-      auto value =
-          HloInstruction::Create(HloOpcode::kComplex, old->shape(), {params[at[0]], params[at[1]]});
-      value->set_name(old->name());
-      mapped[old] = AddWithNewId(c, std::move(value));
-    }
-    for (const HloInstruction* instr : callee.MakeInstructionPostOrder()) {
-      if (instr->opcode() == HloOpcode::kParameter) continue;
-      std::vector<HloInstruction*> operands;
-      for (const HloInstruction* op : instr->operands()) operands.push_back(mapped.at(op));
-      mapped[instr] = AddWithNewId(c, CloneWithOperands(*instr, operands));
-    }
-    const HloInstruction* root = callee.root_instruction();
-    std::vector<HloInstruction*> outputs;
-    if (root->opcode() == HloOpcode::kTuple) {
-      for (const HloInstruction* op : root->operands()) outputs.push_back(mapped.at(op));
-    } else if (root->shape().IsArray()) {
-      outputs.push_back(mapped.at(root));
-    } else {
-      return Refuse(caller, absl::StrCat("the root of its computation '", callee.name(),
-                                         "' is neither a value nor a tuple instruction"));
-    }
-    NameUniquer names = NameUniquer::ForInstructions(*c);
-    InstructionBuilder b(c, &names, *root);
-    std::vector<HloInstruction*> split;
-    for (HloInstruction* out : outputs) {
-      if (!IsComplexArray(out->shape())) {
-        split.push_back(out);
-        continue;
-      }
-      const PrimitiveType part = ComplexComponentType(out->shape().element_type());
-      split.push_back(b.Op(HloOpcode::kReal, Shape::Scalar(part), {out}));
-      split.push_back(b.Op(HloOpcode::kImag, Shape::Scalar(part), {out}));
-    }
-    c->set_root_instruction(root->opcode() == HloOpcode::kTuple || split.size() > 1 ? b.Tuple(split)
-                                                                                    : split[0]);
+    absl::StatusOr<HloComputation*> split = RewriteScalarComputation(
+        module_, callee, "_parts", spec,
+        [&](int64_t i, absl::Span<HloInstruction* const> params, InstructionBuilder& b) {
+          const std::vector<int64_t>& at = places[static_cast<size_t>(i)];
+          if (at.size() == 1) return params[at[0]];
+          return b.Op(HloOpcode::kComplex, callee.parameter_instruction(i)->shape(),
+                      {params[at[0]], params[at[1]]});
+        },
+        [](HloInstruction* out, InstructionBuilder& b) {
+          if (!IsComplexArray(out->shape())) return std::vector<HloInstruction*>{out};
+          const Shape part = Shape::Scalar(ComplexComponentType(out->shape().element_type()));
+          return std::vector<HloInstruction*>{b.Op(HloOpcode::kReal, part, {out}),
+                                              b.Op(HloOpcode::kImag, part, {out})};
+        });
+    if (!split.ok()) return Refuse(caller, split.status().message());
+    HloComputation* c = *split;
     AOT_RETURN_IF_ERROR(ComplexExpander(module_, c, /*split_scalars=*/true).Run().status());
     AOT_RETURN_IF_ERROR(RemoveDeadCode(c).status());
     AOT_RETURN_IF_ERROR(EnsureDefinitionOrder(c).status());

@@ -311,6 +311,10 @@ const std::map<std::string, int>& ExpectedFusions() {
       {"narrow_types/microscaling.hlo", 7},
       {"narrow_types/mxfp8_scaled_dot.hlo", 3},
       {"narrow_types/narrow_loop_state.hlo", 4},
+      // The widened operands of the reduce, reduce-window, sort and
+      // scatter (their computations widened with them) and their results
+      // narrowed back, and the magnitudes.
+      {"narrow_types/narrow_reductions.hlo", 9},
       {"normalization/batch_norm_inference.hlo", 1},
       // Batch norm expanded first: its statistics and normalization.
       {"normalization/batch_norm_training.hlo", 9},

@@ -58,9 +58,81 @@ absl::Status CheckWidenable(const HloInstruction& h) {
   return absl::OkStatus();
 }
 
+// `widened_calls`, when given, is set when an op's computation was widened
+// (its old computation is then left uncalled).
+absl::StatusOr<bool> WidenComputation(HloComputation* computation, bool* widened_calls = nullptr);
+
+// The ops whose computation runs on their operands' elements, which widen
+// with it.
+bool CallsPerElement(HloOpcode opcode) {
+  return opcode == HloOpcode::kReduce || opcode == HloOpcode::kReduceWindow ||
+         opcode == HloOpcode::kScatter || opcode == HloOpcode::kSort;
+}
+
+Shape WidenedLeaves(const Shape& shape) {
+  if (!shape.IsTuple()) {
+    return shape.IsArray() && IsNarrowType(shape.element_type()) ? Widened(shape) : shape;
+  }
+  std::vector<Shape> leaves;
+  for (const Shape& s : shape.tuple_shapes()) leaves.push_back(WidenedLeaves(s));
+  return Shape::Tuple(std::move(leaves));
+}
+
+// reduce, reduce-window, scatter or sort of narrow values as the same op on
+// their widened values, with a computation that converts its parameters
+// back to the narrow types, runs the callee's body (widened per
+// instruction, one rounding each, as the interpreter) and widens its
+// results: every value it carries is one the narrow type holds, so the op
+// computes what it computes in the narrow types.
+absl::StatusOr<HloInstruction*> WidenCall(HloInstruction* h, InstructionBuilder& b) {
+  const HloComputation& callee = *h->to_apply();
+  std::vector<std::pair<PrimitiveType, std::string>> params;
+  for (int64_t i = 0; i < callee.num_parameters(); ++i) {
+    const HloInstruction* p = callee.parameter_instruction(i);
+    const PrimitiveType type = p->shape().IsArray() ? p->shape().element_type() : TUPLE;
+    const bool narrow = IsNarrowType(type);
+    params.push_back({narrow ? WideComputeType(type) : type,
+                      narrow ? absl::StrCat(p->name(), ".wide") : p->name()});
+  }
+  absl::StatusOr<HloComputation*> wide = RewriteScalarComputation(
+      h->parent()->parent(), callee, "_widened", params,
+      [&](int64_t i, absl::Span<HloInstruction* const> parameters, InstructionBuilder& cb) {
+        const Shape& shape = callee.parameter_instruction(i)->shape();
+        if (!IsNarrowType(shape.element_type())) return parameters[i];
+        return cb.Op(HloOpcode::kConvert, shape, {parameters[i]});
+      },
+      [](HloInstruction* out, InstructionBuilder& cb) {
+        if (!IsNarrowType(out->shape().element_type())) return std::vector<HloInstruction*>{out};
+        return std::vector<HloInstruction*>{
+            cb.Op(HloOpcode::kConvert, Widened(out->shape()), {out})};
+      });
+  if (!wide.ok()) return Refuse(*h, wide.status().message());
+  AOT_RETURN_IF_ERROR(WidenComputation(*wide).status());
+  AOT_RETURN_IF_ERROR(RemoveDeadCode(*wide).status());
+  AOT_RETURN_IF_ERROR(EnsureDefinitionOrder(*wide).status());
+  std::vector<HloInstruction*> operands;
+  for (HloInstruction* op : h->operands()) {
+    const bool narrow = op->shape().IsArray() && IsNarrowType(op->shape().element_type());
+    operands.push_back(narrow ? b.Op(HloOpcode::kConvert, Widened(op->shape()), {op}) : op);
+  }
+  std::unique_ptr<HloInstruction> clone = CloneWithOperands(*h, operands);
+  *clone->mutable_shape() = WidenedLeaves(h->shape());
+  *clone->mutable_called_computations() = {*wide};
+  HloInstruction* result = b.Add(std::move(clone));
+  auto narrowed = [&](HloInstruction* value, const Shape& shape) {
+    return IsNarrowType(shape.element_type()) ? b.Op(HloOpcode::kConvert, shape, {value}) : value;
+  };
+  if (!h->shape().IsTuple()) return narrowed(result, h->shape());
+  std::vector<HloInstruction*> elements;
+  for (int64_t k = 0; k < static_cast<int64_t>(h->shape().tuple_shapes().size()); ++k) {
+    elements.push_back(narrowed(b.GetTupleElement(result, k), h->shape().tuple_shapes(k)));
+  }
+  return b.Tuple(elements);
+}
+
 // One computation: each instruction on narrow values that computes is
 // replaced by convert(op(convert(operands))).
-absl::StatusOr<bool> WidenComputation(HloComputation* computation) {
+absl::StatusOr<bool> WidenComputation(HloComputation* computation, bool* widened_calls) {
   NameUniquer names = NameUniquer::ForInstructions(*computation);
   bool changed = false;
   for (HloInstruction* h : computation->MakeInstructionPostOrder()) {
@@ -75,8 +147,15 @@ absl::StatusOr<bool> WidenComputation(HloComputation* computation) {
       }
       continue;  // whole bytes
     }
-    AOT_RETURN_IF_ERROR(CheckWidenable(*h));
     InstructionBuilder b(computation, &names, *h);
+    if (CallsPerElement(h->opcode())) {
+      AOT_ASSIGN_OR_RETURN(HloInstruction * widened, WidenCall(h, b));
+      h->ReplaceAllUsesWith(widened);
+      changed = true;
+      if (widened_calls != nullptr) *widened_calls = true;
+      continue;
+    }
+    AOT_RETURN_IF_ERROR(CheckWidenable(*h));
     std::vector<HloInstruction*> operands;
     for (HloInstruction* op : h->operands()) {
       const bool narrow = op->shape().IsArray() && IsNarrowType(op->shape().element_type());
@@ -101,11 +180,17 @@ absl::StatusOr<bool> ExpandNarrowTypes(HloModule* module) {
   // embedded ones (reducers, comparators) belong to an instruction that is
   // refused when it computes on narrow values.
   const absl::flat_hash_set<const HloComputation*> embedded = EmbeddedComputations(*module);
-  return RewriteUnfusedComputations(module, AfterRewrite::kRemoveDeadAndReorder,
-                                    [&](HloComputation* c) -> absl::StatusOr<bool> {
-                                      if (embedded.contains(c)) return false;
-                                      return WidenComputation(c);
-                                    });
+  bool widened_calls = false;
+  AOT_ASSIGN_OR_RETURN(bool changed,
+                       RewriteUnfusedComputations(module, AfterRewrite::kRemoveDeadAndReorder,
+                                                  [&](HloComputation* c) -> absl::StatusOr<bool> {
+                                                    if (embedded.contains(c)) return false;
+                                                    return WidenComputation(c, &widened_calls);
+                                                  }));
+  // The computations the widened ops called are no longer run (nor
+  // rewritten on a second run).
+  if (widened_calls) module->RemoveUnreachableComputations();
+  return changed;
 }
 
 }  // namespace aot

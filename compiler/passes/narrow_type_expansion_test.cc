@@ -104,13 +104,79 @@ ENTRY e {
   EXPECT_THAT(m->ToString(), HasSubstr("f32[4]{0} add("));
 }
 
+TEST(NarrowTypeExpansionTest, CalledComputationsWidenWithTheirOps) {
+  // reduce, reduce-window, scatter and sort on widened values, their
+  // computations converting back to the narrow type and rounding once per
+  // instruction: bit for bit the interpreter's per-element calls.
+  const char* kText = R"(
+HloModule calls
+add8 {
+  x = f8e5m2[] parameter(0)
+  y = f8e5m2[] parameter(1)
+  ROOT s = f8e5m2[] add(x, y)
+}
+mx {
+  x = f8e4m3fn[] parameter(0)
+  y = f8e4m3fn[] parameter(1)
+  ROOT m = f8e4m3fn[] maximum(x, y)
+}
+add4 {
+  x = s4[] parameter(0)
+  y = s4[] parameter(1)
+  ROOT s = s4[] add(x, y)
+}
+gt {
+  a = f8e4m3fn[] parameter(0)
+  b = f8e4m3fn[] parameter(1)
+  c = s32[] parameter(2)
+  d = s32[] parameter(3)
+  ROOT g = pred[] compare(a, b), direction=GT
+}
+ENTRY e {
+  a = f8e5m2[4,16] parameter(0)
+  z = f8e5m2[] constant(0)
+  sums = f8e5m2[4] reduce(a, z), dimensions={1}, to_apply=add8
+  w = f8e4m3fn[4,16] parameter(1)
+  lo = f8e4m3fn[] constant(-448)
+  amax = f8e4m3fn[4,4] reduce-window(w, lo), window={size=1x4 stride=1x4}, to_apply=mx
+  q = s4[6,4] parameter(2)
+  i = s32[3,1] constant({{1},{4},{1}})
+  u = s4[3,4] parameter(3)
+  sc = s4[6,4] scatter(q, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add4
+  ix = s32[4,16] iota(), iota_dimension=1
+  top = (f8e4m3fn[4,16], s32[4,16]) sort(w, ix), dimensions={1}, to_apply=gt, is_stable=true
+  ROOT t = (f8e5m2[4], f8e4m3fn[4,4], s4[6,4], (f8e4m3fn[4,16], s32[4,16])) tuple(sums, amax, sc, top)
+})";
+  ExpectExpands(kText);
+  std::unique_ptr<HloModule> m = Parse(kText);
+  ASSERT_NE(m, nullptr);
+  ASSERT_TRUE(ExpandNarrowTypes(m.get()).ok());
+  int widened = 0;
+  for (const HloInstruction* h : m->entry_computation()->instructions()) {
+    for (const HloComputation* callee : h->called_computations()) {
+      ++widened;
+      EXPECT_THAT(callee->name(), HasSubstr("_widened"));
+      for (int64_t p = 0; p < callee->num_parameters(); ++p) {
+        EXPECT_FALSE(HasNarrowLeaf(callee->parameter_instruction(p)->shape())) << callee->name();
+      }
+      EXPECT_FALSE(HasNarrowLeaf(callee->root_instruction()->shape())) << callee->name();
+    }
+  }
+  EXPECT_EQ(widened, 4);
+}
+
 TEST(NarrowTypeExpansionTest, RefusesWhatTheInterpreterRefuses) {
   struct Case {
     const char* text;
     const char* message;
   } cases[] = {
       {R"(
-HloModule reduce
+HloModule select_and_scatter
+ge {
+  a = f8e5m2[] parameter(0)
+  b = f8e5m2[] parameter(1)
+  ROOT g = pred[] compare(a, b), direction=GE
+}
 add {
   a = f8e5m2[] parameter(0)
   b = f8e5m2[] parameter(1)
@@ -118,11 +184,12 @@ add {
 }
 ENTRY e {
   x = f8e5m2[8] parameter(0)
+  src = f8e5m2[4] parameter(1)
   z = f8e5m2[] constant(0)
-  ROOT r = f8e5m2[] reduce(x, z), dimensions={0}, to_apply=add
+  ROOT r = f8e5m2[8] select-and-scatter(x, src, z), window={size=2 stride=2}, select=ge, scatter=add
 })",
-       "instruction 'r' (reduce) on f8e5m2[]: an op with a called computation over the narrow "
-       "element types"},
+       "instruction 'r' (select-and-scatter) on f8e5m2[8]: an op with a called computation over "
+       "the narrow element types"},
       {R"(
 HloModule pack
 ENTRY e {

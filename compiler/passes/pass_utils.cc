@@ -1,6 +1,7 @@
 #include "compiler/passes/pass_utils.h"
 
 #include <algorithm>
+#include <map>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
@@ -463,6 +464,65 @@ HloComputation* AddComputationFor(HloModule* module, PrimitiveType type) {
       [&](std::vector<HloInstruction*> p) {
         return HloInstruction::Create(HloOpcode::kAdd, Shape::Scalar(type), {p[0], p[1]});
       });
+}
+
+absl::StatusOr<HloComputation*> RewriteScalarComputation(
+    HloModule* module, const HloComputation& callee, absl::string_view suffix,
+    const std::vector<std::pair<PrimitiveType, std::string>>& params, const ScalarRebuild& rebuild,
+    const ScalarSplit& split) {
+  for (int64_t i = 0; i < callee.num_parameters(); ++i) {
+    const Shape& shape = callee.parameter_instruction(i)->shape();
+    if (!shape.IsArray() || shape.rank() != 0) {
+      return absl::UnimplementedError(absl::StrCat("its computation '", callee.name(),
+                                                   "' takes a parameter that is not a scalar"));
+    }
+  }
+  const HloInstruction* root = callee.root_instruction();
+  if (root->opcode() != HloOpcode::kTuple && !root->shape().IsArray()) {
+    return absl::UnimplementedError(absl::StrCat("the root of its computation '", callee.name(),
+                                                 "' is neither a value nor a tuple"));
+  }
+  HloComputation* c = AddEmptyComputation(module, absl::StrCat(callee.name(), suffix));
+  std::vector<HloInstruction*> parameters;
+  for (size_t j = 0; j < params.size(); ++j) {
+    parameters.push_back(AddWithNewId(
+        c, HloInstruction::CreateParameter(static_cast<int64_t>(j), Shape::Scalar(params[j].first),
+                                           params[j].second)));
+  }
+  // The clones keep the callee's names; what `rebuild` makes avoids them
+  // (and the value standing for a parameter takes the parameter's name).
+  NameUniquer rebuild_names = NameUniquer::ForInstructions(*c);
+  for (const HloInstruction* i : callee.instructions()) rebuild_names.Add(i->name());
+  InstructionBuilder rb(c, &rebuild_names, *root);
+  std::map<const HloInstruction*, HloInstruction*> mapped;
+  for (int64_t i = 0; i < callee.num_parameters(); ++i) {
+    const HloInstruction* old = callee.parameter_instruction(i);
+    HloInstruction* value = rebuild(i, parameters, rb);
+    if (value->opcode() != HloOpcode::kParameter) value->set_name(old->name());
+    mapped[old] = value;
+  }
+  for (const HloInstruction* instr : callee.MakeInstructionPostOrder()) {
+    if (instr->opcode() == HloOpcode::kParameter) continue;
+    std::vector<HloInstruction*> operands;
+    for (const HloInstruction* op : instr->operands()) operands.push_back(mapped.at(op));
+    mapped[instr] = AddWithNewId(c, CloneWithOperands(*instr, operands));
+  }
+  std::vector<HloInstruction*> outputs;
+  if (root->opcode() == HloOpcode::kTuple) {
+    for (const HloInstruction* op : root->operands()) outputs.push_back(mapped.at(op));
+  } else {
+    outputs.push_back(mapped.at(root));
+  }
+  NameUniquer names = NameUniquer::ForInstructions(*c);
+  InstructionBuilder b(c, &names, *root);
+  std::vector<HloInstruction*> split_outputs;
+  for (HloInstruction* out : outputs) {
+    for (HloInstruction* part : split(out, b)) split_outputs.push_back(part);
+  }
+  c->set_root_instruction(root->opcode() == HloOpcode::kTuple || split_outputs.size() > 1
+                              ? b.Tuple(split_outputs)
+                              : split_outputs[0]);
+  return c;
 }
 
 std::vector<HloInstruction*> CountedLoop(HloModule* module, InstructionBuilder& outer,

@@ -9,10 +9,12 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "compiler/hlo/hlo_computation.h"
@@ -197,6 +199,24 @@ HloComputation* AddScalarComputation(
     const std::function<std::unique_ptr<HloInstruction>(std::vector<HloInstruction*>)>& body);
 // add(p0, p1) of scalars of `type`, as a new computation of the module.
 HloComputation* AddComputationFor(HloModule* module, PrimitiveType type);
+
+// A new scalar computation of `module` (named after `callee` with
+// `suffix`) computing what `callee` computes, over other parameters: the
+// new parameters are `params` (scalars of a type, with a name); the
+// callee's parameter i is `rebuild(i, new_parameters, b)` (named as it
+// was); its body is cloned on those; each output of its root (a scalar, or
+// the operands of a root tuple instruction) becomes the outputs
+// `split(output, b)`, the root a tuple when the callee's was or when they
+// are several. Unimplemented, naming the callee, when a parameter is not a
+// scalar or the root is neither a scalar nor a tuple instruction.
+using ScalarRebuild = std::function<HloInstruction*(
+    int64_t parameter, absl::Span<HloInstruction* const> parameters, InstructionBuilder& b)>;
+using ScalarSplit =
+    std::function<std::vector<HloInstruction*>(HloInstruction* output, InstructionBuilder& b)>;
+absl::StatusOr<HloComputation*> RewriteScalarComputation(
+    HloModule* module, const HloComputation& callee, absl::string_view suffix,
+    const std::vector<std::pair<PrimitiveType, std::string>>& params, const ScalarRebuild& rebuild,
+    const ScalarSplit& split);
 
 // One iteration of a counted loop: from the counter `i` (s32[]) and the
 // values carried in, the values carried out, built with `body`.
