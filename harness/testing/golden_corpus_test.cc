@@ -60,7 +60,8 @@ class NarrowGpuGoldenTest : public AotGoldenTest {};
 // The narrow_types suite: the same flag, its own targets.
 #define AOT_NARROW_CASES(X)                                                           \
   X(Fp8ScaledMatmul, "fp8_scaled_matmul") X(Microscaling, "microscaling")             \
-  X(Int4Weights, "int4_weights") X(NarrowLoopState, "narrow_loop_state")
+  X(Int4Weights, "int4_weights") X(NarrowLoopState, "narrow_loop_state")               \
+  X(MxFp8ScaledDot, "mxfp8_scaled_dot") X(NarrowReductions, "narrow_reductions")
 // clang-format on
 
 #define AOT_HOST_CASE(name, test) \
