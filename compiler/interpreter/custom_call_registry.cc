@@ -8,6 +8,8 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "compiler/hlo/xla_custom_calls.h"
+#include "compiler/interpreter/evaluator_internal.h"
 #include "support/status_macros.h"
 
 namespace aot {
@@ -187,11 +189,62 @@ absl::StatusOr<Literal> Gelu(absl::Span<const Literal* const> operands,
   return out;
 }
 
+// XLA's annotations: the operand's value (compiler/hlo/xla_custom_calls.h).
+absl::StatusOr<Literal> PassThrough(absl::Span<const Literal* const> operands,
+                                    const HloInstruction& instruction) {
+  AOT_RETURN_IF_ERROR(CheckPassThrough(instruction));
+  Literal value = *operands[0];
+  value.set_layout(instruction.shape().minor_to_major());
+  return value;
+}
+
+// XLA's TopK: aot.topk's k largest, k from the result.
+absl::StatusOr<Literal> XlaTopK(absl::Span<const Literal* const> operands,
+                                const HloInstruction& instruction) {
+  AOT_RETURN_IF_ERROR(ReadXlaTopK(instruction).status());
+  return TopK(operands, instruction);
+}
+
+// XLA:GPU's GEMM: the dot, then alpha, beta * c, the bias and the relu
+// element by element in double, rounded once to the output type.
+absl::StatusOr<Literal> Gemm(absl::Span<const Literal* const> operands,
+                             const HloInstruction& instruction) {
+  AOT_ASSIGN_OR_RETURN(const GemmConfig gemm, ReadGemmConfig(instruction));
+  Shape dot_shape(gemm.output.element_type(), gemm.output.dimensions());
+  std::unique_ptr<HloInstruction> dot = HloInstruction::Create(HloOpcode::kDot, dot_shape, {});
+  dot->set_name(instruction.name());
+  dot->mutable_attrs()->dot_dimension_numbers = gemm.dot_dimension_numbers;
+  AOT_ASSIGN_OR_RETURN(Literal product,
+                       interpreter_internal::EvalDot(*dot, *operands[0], *operands[1]));
+  Literal out(dot_shape);
+  const int64_t n = gemm.output.rank() == 0 ? 1 : gemm.output.dimensions(gemm.output.rank() - 1);
+  for (int64_t i = 0; i < out.element_count(); ++i) {
+    double v = gemm.alpha * product.GetAsDouble(i);
+    if (gemm.has_c) v += gemm.beta * operands[2]->GetAsDouble(i);
+    if (gemm.has_bias) v += operands[operands.size() - 1]->GetAsDouble(i % n);
+    if (gemm.relu) v = std::max(v, 0.0);
+    out.SetFromDouble(i, v);
+  }
+  out.set_layout(gemm.output.minor_to_major());
+  if (!gemm.has_workspace) return out;
+  std::vector<Literal> elements;
+  elements.push_back(std::move(out));
+  elements.emplace_back(instruction.shape().tuple_shapes(1));
+  return Literal::Tuple(std::move(elements));
+}
+
 }  // namespace
 
 absl::Status RegisterBuiltinCustomCalls(CustomCallRegistry& registry) {
   AOT_RETURN_IF_ERROR(registry.Register("aot.topk", TopK));
-  return registry.Register("aot.gelu", Gelu);
+  AOT_RETURN_IF_ERROR(registry.Register("aot.gelu", Gelu));
+  for (const char* annotation :
+       {"Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape", "MoveToHost", "MoveToDevice"}) {
+    AOT_RETURN_IF_ERROR(registry.Register(annotation, PassThrough));
+  }
+  AOT_RETURN_IF_ERROR(registry.Register("TopK", XlaTopK));
+  AOT_RETURN_IF_ERROR(registry.Register("__cublas$gemm", Gemm));
+  return registry.Register("__cublas$lt$matmul", Gemm);
 }
 
 CustomCallRegistry& CustomCallRegistry::Global() {

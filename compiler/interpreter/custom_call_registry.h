@@ -41,6 +41,14 @@ using CustomCallHandler = std::function<absl::StatusOr<Literal>(
 //               (the tanh approximation), computed in float for
 //               f16/bf16/f32 (rounded once to the element type) and in
 //               double for f64.
+//
+// and the targets XLA's own passes write, with the meaning
+// compiler/hlo/xla_custom_calls.h gives them (the compiler lowers these to
+// HLO instead): the annotations "Sharding", "SPMDFullToShardShape",
+// "SPMDShardToFullShape", "MoveToHost" and "MoveToDevice" (the operand's
+// value), "TopK" (as aot.topk, k from the result), and "__cublas$gemm" and
+// "__cublas$lt$matmul" (the dot, alpha, beta * c, bias and relu in double,
+// rounded once).
 class CustomCallRegistry {
  public:
   CustomCallRegistry() = default;

@@ -114,6 +114,55 @@ TEST(TopKTest, KFromTheResultShapeAndIntegers) {
   EXPECT_THAT(std::string(bad.status().message()), HasSubstr("k=9"));
 }
 
+// The targets XLA's passes write (compiler/hlo/xla_custom_calls.h).
+TEST(XlaCustomCallsTest, GemmScalesAddsBiasAndRelu) {
+  // a = [[1, 2], [3, 4]], b = I: dot = a. 0.5 * a + 2 * c, then + bias and
+  // relu for the lt form (its workspace zeros).
+  Literal r = RunHlo(Module(R"(
+  a = f32[2,2] parameter(0)
+  b = f32[2,2] parameter(1)
+  c = f32[2,2] parameter(2)
+  bias = f32[2] parameter(3)
+  g = f32[2,2] custom-call(a, b, c), custom_call_target="__cublas$gemm", backend_config={"alpha_real":0.5,"alpha_imag":0,"beta":2,"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]},"epilogue":"DEFAULT"}
+  l = (f32[2,2], s8[16]) custom-call(a, b, bias), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"alpha_real":1,"beta":0,"dot_dimension_numbers":{"lhs_contracting_dimensions":[1],"rhs_contracting_dimensions":[0]},"epilogue":"BIAS_RELU"}}
+  ROOT t = (f32[2,2], (f32[2,2], s8[16])) tuple(g, l))"),
+                     {L("f32[2,2]", {1, 2, 3, 4}), L("f32[2,2]", {1, 0, 0, 1}),
+                      L("f32[2,2]", {1, 1, -1, 0}), L("f32[2]", {-2.5, 1})});
+  EXPECT_THAT(Doubles(r.tuple_element(0)), ElementsAre(2.5, 3, -0.5, 2));
+  const Literal& lt = r.tuple_element(1);
+  EXPECT_THAT(Doubles(lt.tuple_element(0)), ElementsAre(0, 3, 0.5, 5));
+  EXPECT_EQ(lt.tuple_element(1).element_count(), 16);
+}
+
+TEST(XlaCustomCallsTest, AnnotationsPassValuesAndTopKTakesTheLargest) {
+  Literal r = RunHlo(Module(R"(
+  x = f32[5] parameter(0)
+  s = f32[5] custom-call(x), custom_call_target="Sharding", sharding={replicated}
+  h = f32[5] custom-call(s), custom_call_target="MoveToHost"
+  d = f32[5] custom-call(h), custom_call_target="MoveToDevice"
+  t = (f32[2], s32[2]) custom-call(d), custom_call_target="TopK"
+  ROOT r = (f32[5], (f32[2], s32[2])) tuple(d, t))"),
+                     {L("f32[5]", {1, 5, 3, 5, 2})});
+  EXPECT_THAT(Doubles(r.tuple_element(0)), ElementsAre(1, 5, 3, 5, 2));
+  EXPECT_THAT(Doubles(r.tuple_element(1).tuple_element(0)), ElementsAre(5, 5));
+  EXPECT_THAT(Ints(r.tuple_element(1).tuple_element(1)), ElementsAre(1, 3));
+  // More than one partition, a GELU epilogue: refused by name.
+  auto sharded = TryRun(Module(R"(
+  x = f32[4] parameter(0)
+  ROOT s = f32[2] custom-call(x), custom_call_target="SPMDFullToShardShape")"),
+                        {L("f32[4]", {1, 2, 3, 4})});
+  ASSERT_FALSE(sharded.ok());
+  EXPECT_THAT(std::string(sharded.status().message()),
+              HasSubstr("SPMDFullToShardShape changes f32[4] into f32[2], which takes more than "
+                        "one partition"));
+  auto gelu = TryRun(Module(R"(
+  a = f32[2,2] parameter(0)
+  ROOT g = f32[2,2] custom-call(a, a), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"dot_dimension_numbers":{"lhs_contracting_dimensions":[1],"rhs_contracting_dimensions":[0]},"epilogue":"GELU"}})"),
+                     {L("f32[2,2]", {1, 2, 3, 4})});
+  ASSERT_FALSE(gelu.ok());
+  EXPECT_THAT(std::string(gelu.status().message()), HasSubstr("with the epilogue GELU"));
+}
+
 TEST(GeluTest, TanhApproximation) {
   std::vector<double> r = Doubles(RunHlo(Module(R"(
   x = f32[3] parameter(0)

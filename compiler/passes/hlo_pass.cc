@@ -20,6 +20,7 @@
 #include "compiler/passes/rng_expansion.h"
 #include "compiler/passes/static_lowering.h"
 #include "compiler/passes/tree_reduction.h"
+#include "compiler/passes/xla_custom_call_lowering.h"
 #include "support/status_macros.h"
 
 namespace aot {
@@ -195,6 +196,7 @@ absl::StatusOr<bool> HloPassPipeline::RunPasses(HloModule* module,
 }
 
 absl::Status ExpandBeforePipeline(HloModule* module) {
+  AOT_RETURN_IF_ERROR(LowerXlaCustomCalls(module).status());
   AOT_RETURN_IF_ERROR(LowerStaticOpcodes(module).status());
   AOT_RETURN_IF_ERROR(ExpandRngs(module).status());
   AOT_RETURN_IF_ERROR(InlineCalls(module).status());

@@ -1,0 +1,178 @@
+#include "compiler/hlo/xla_custom_calls.h"
+
+#include <string>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "compiler/hlo/hlo_computation.h"
+#include "nlohmann/json.hpp"
+
+namespace aot {
+
+namespace {
+
+// Errors name the target; the compiler and the interpreter put the
+// instruction in front, as for any instruction.
+absl::Status Unsupported(const HloInstruction& h, absl::string_view why) {
+  return absl::UnimplementedError(absl::StrCat(h.attrs().custom_call_target, " ", why));
+}
+
+absl::Status Malformed(const HloInstruction& h, absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat(h.attrs().custom_call_target, " ", why));
+}
+
+// A number of the config: JSON numbers, or strings as protobuf's JSON
+// mapping writes int64 fields.
+bool ReadNumber(const nlohmann::json& j, double* out) {
+  if (j.is_number()) {
+    *out = j.get<double>();
+    return true;
+  }
+  return j.is_string() && absl::SimpleAtod(j.get<std::string>(), out);
+}
+
+bool ReadDims(const nlohmann::json& config, const char* key,
+              google::protobuf::RepeatedField<int64_t>* out) {
+  if (!config.contains(key)) return true;
+  const nlohmann::json& list = config[key];
+  if (!list.is_array()) return false;
+  for (const nlohmann::json& v : list) {
+    double d = 0;
+    if (!ReadNumber(v, &d)) return false;
+    out->Add(static_cast<int64_t>(d));
+  }
+  return true;
+}
+
+}  // namespace
+
+XlaCustomCall ClassifyXlaCustomCall(const HloInstruction& instruction) {
+  if (instruction.opcode() != HloOpcode::kCustomCall) return XlaCustomCall::kNone;
+  const std::string& target = instruction.attrs().custom_call_target;
+  if (target == "Sharding" || target == "SPMDFullToShardShape" ||
+      target == "SPMDShardToFullShape" || target == "MoveToHost" || target == "MoveToDevice") {
+    return XlaCustomCall::kPassThrough;
+  }
+  if (target == "TopK") return XlaCustomCall::kTopK;
+  if (target == "__cublas$gemm" || target == "__cublas$lt$matmul") return XlaCustomCall::kGemm;
+  return XlaCustomCall::kNone;
+}
+
+absl::Status CheckPassThrough(const HloInstruction& custom_call) {
+  if (custom_call.operand_count() != 1) {
+    return Malformed(custom_call, absl::StrCat("takes one operand, has ",
+                                               custom_call.operand_count()));
+  }
+  const Shape& from = custom_call.operand(0)->shape();
+  if (!from.Compatible(custom_call.shape())) {
+    return Unsupported(custom_call, absl::StrCat("changes ", from.ToString(false), " into ",
+                                                 custom_call.shape().ToString(false),
+                                                 ", which takes more than one partition"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int64_t> ReadXlaTopK(const HloInstruction& custom_call) {
+  const Shape& shape = custom_call.shape();
+  if (custom_call.operand_count() != 1 || !custom_call.operand(0)->shape().IsArray() ||
+      custom_call.operand(0)->shape().rank() < 1 || !shape.IsTuple() ||
+      shape.tuple_shapes().size() != 2 || !shape.tuple_shapes(0).IsArray() ||
+      shape.tuple_shapes(0).rank() != custom_call.operand(0)->shape().rank()) {
+    return Malformed(custom_call,
+                     "takes one array operand and gives a (values, indices) tuple of its rank");
+  }
+  if (!custom_call.called_computations().empty()) {
+    const HloComputation* c = custom_call.called_computations()[0];
+    const HloInstruction* root = c == nullptr ? nullptr : c->root_instruction();
+    const bool greater = root != nullptr && root->opcode() == HloOpcode::kCompare &&
+                         root->attrs().comparison_direction == ComparisonDirection::kGt &&
+                         root->operand(0)->opcode() == HloOpcode::kParameter &&
+                         root->operand(1)->opcode() == HloOpcode::kParameter &&
+                         root->operand(0)->parameter_number() == 0 &&
+                         root->operand(1)->parameter_number() == 1;
+    if (!greater) {
+      return Unsupported(custom_call,
+                         "with a comparator that is not a greater-than of its two parameters: not "
+                         "supported (this compiler computes the k largest)");
+    }
+  }
+  const Shape& values = shape.tuple_shapes(0);
+  return values.dimensions(values.rank() - 1);
+}
+
+absl::StatusOr<GemmConfig> ReadGemmConfig(const HloInstruction& custom_call) {
+  nlohmann::json root = nlohmann::json::parse(custom_call.attrs().backend_config, nullptr,
+                                              /*allow_exceptions=*/false);
+  if (root.is_discarded() || !root.is_object()) {
+    return Malformed(custom_call, "has a backend_config that is not a JSON object");
+  }
+  const nlohmann::json& config =
+      root.contains("gemm_backend_config") ? root["gemm_backend_config"] : root;
+  if (!config.is_object() || !config.contains("dot_dimension_numbers")) {
+    return Malformed(custom_call,
+                     "has no gemm_backend_config.dot_dimension_numbers in its backend_config");
+  }
+  GemmConfig gemm;
+  const nlohmann::json& dn = config["dot_dimension_numbers"];
+  DotDimensionNumbersProto& d = gemm.dot_dimension_numbers;
+  if (!dn.is_object() ||
+      !ReadDims(dn, "lhs_contracting_dimensions", d.mutable_lhs_contracting_dimensions()) ||
+      !ReadDims(dn, "rhs_contracting_dimensions", d.mutable_rhs_contracting_dimensions()) ||
+      !ReadDims(dn, "lhs_batch_dimensions", d.mutable_lhs_batch_dimensions()) ||
+      !ReadDims(dn, "rhs_batch_dimensions", d.mutable_rhs_batch_dimensions())) {
+    return Malformed(custom_call, "has dot_dimension_numbers that are not lists of integers");
+  }
+  double alpha_imag = 0;
+  if ((config.contains("alpha_real") && !ReadNumber(config["alpha_real"], &gemm.alpha)) ||
+      (config.contains("alpha_imag") && !ReadNumber(config["alpha_imag"], &alpha_imag)) ||
+      (config.contains("beta") && !ReadNumber(config["beta"], &gemm.beta))) {
+    return Malformed(custom_call, "has an alpha_real, alpha_imag or beta that is not a number");
+  }
+  if (alpha_imag != 0) {
+    return Unsupported(custom_call, "with a complex alpha (alpha_imag != 0): not supported");
+  }
+  const std::string epilogue =
+      config.contains("epilogue") && config["epilogue"].is_string()
+          ? config["epilogue"].get<std::string>()
+          : "DEFAULT";
+  if (epilogue == "RELU" || epilogue == "BIAS_RELU") gemm.relu = true;
+  if (epilogue == "BIAS" || epilogue == "BIAS_RELU") gemm.has_bias = true;
+  if (epilogue != "DEFAULT" && !gemm.relu && !gemm.has_bias) {
+    return Unsupported(custom_call, absl::StrCat("with the epilogue ", epilogue,
+                                                 ": not supported (this compiler computes "
+                                                 "DEFAULT, RELU, BIAS and BIAS_RELU)"));
+  }
+  gemm.has_c = gemm.beta != 0;
+  const Shape& shape = custom_call.shape();
+  gemm.has_workspace = shape.IsTuple();
+  if (gemm.has_workspace && (shape.tuple_shapes().size() != 2 ||
+                             !shape.tuple_shapes(0).IsArray() || !shape.tuple_shapes(1).IsArray())) {
+    return Malformed(custom_call, "has a tuple result that is not (output, workspace)");
+  }
+  gemm.output = gemm.has_workspace ? shape.tuple_shapes(0) : shape;
+  const int64_t operands = 2 + (gemm.has_c ? 1 : 0) + (gemm.has_bias ? 1 : 0);
+  if (custom_call.operand_count() != operands) {
+    return Malformed(custom_call,
+                     absl::StrCat("takes ", operands, " operands (lhs, rhs", gemm.has_c ? ", c" : "",
+                                  gemm.has_bias ? ", bias" : "", ") for beta ", gemm.beta,
+                                  " and the epilogue ", epilogue, ", has ",
+                                  custom_call.operand_count()));
+  }
+  if (gemm.has_c && !custom_call.operand(2)->shape().Compatible(gemm.output)) {
+    return Malformed(custom_call, absl::StrCat("has c ", custom_call.operand(2)->shape().ToString(false),
+                                               ", not the output's ",
+                                               gemm.output.ToString(false)));
+  }
+  if (gemm.has_bias) {
+    const Shape& bias = custom_call.operand(operands - 1)->shape();
+    if (!bias.IsArray() || bias.rank() != 1 || gemm.output.rank() < 1 ||
+        bias.dimensions(0) != gemm.output.dimensions(gemm.output.rank() - 1)) {
+      return Malformed(custom_call, absl::StrCat("has the bias ", bias.ToString(false),
+                                                 ", not a vector along the last dimension of ",
+                                                 gemm.output.ToString(false)));
+    }
+  }
+  return gemm;
+}
+
+}  // namespace aot

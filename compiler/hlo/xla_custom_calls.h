@@ -1,0 +1,57 @@
+#ifndef AOT_COMPILER_HLO_XLA_CUSTOM_CALLS_H_
+#define AOT_COMPILER_HLO_XLA_CUSTOM_CALLS_H_
+
+#include <cstdint>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "compiler/hlo/hlo_instruction.h"
+#include "proto/hlo.pb.h"
+
+namespace aot {
+
+// The custom-call targets XLA's own passes write into HLO whose meaning on
+// one device this project defines, rather than a runtime FFI handler. The
+// compiler lowers them to HLO (LowerXlaCustomCalls); the interpreter
+// evaluates them (its built-in custom calls):
+//  - pass-through annotations, the operand's value: "Sharding",
+//    "SPMDFullToShardShape" and "SPMDShardToFullShape" (one partition),
+//    "MoveToHost" and "MoveToDevice" (one memory space);
+//  - "TopK" (XLA's TopkRewriter): the k largest along the last dimension
+//    as (values, s32 indices), k from the result; its comparator, when it
+//    has one, must be a greater-than of its two parameters;
+//  - "__cublas$gemm" and "__cublas$lt$matmul" (XLA:GPU's GemmRewriter):
+//    alpha * dot(lhs, rhs) [+ beta * c] [+ bias] [then relu], from the
+//    gemm_backend_config in backend_config.
+enum class XlaCustomCall { kNone, kPassThrough, kTopK, kGemm };
+XlaCustomCall ClassifyXlaCustomCall(const HloInstruction& instruction);
+
+// The annotation's operand has the result's dimensions and element type;
+// otherwise Unimplemented naming the instruction (it needs more than one
+// partition).
+absl::Status CheckPassThrough(const HloInstruction& custom_call);
+
+// TopK's k (the last dimension of the result's first element), after
+// checking the operand, the result and the comparator.
+absl::StatusOr<int64_t> ReadXlaTopK(const HloInstruction& custom_call);
+
+// A GEMM custom call, read from backend_config (the gemm_backend_config of
+// a GpuBackendConfig, or a bare GemmBackendConfig as older XLA wrote it).
+struct GemmConfig {
+  DotDimensionNumbersProto dot_dimension_numbers;
+  double alpha = 1;
+  double beta = 0;
+  bool relu = false;
+  // Operand 2 is c (the output's shape), scaled by beta, when beta != 0.
+  bool has_c = false;
+  // The last operand is a bias vector along the output's last dimension.
+  bool has_bias = false;
+  // The result is a tuple (output, s8[N] workspace).
+  bool has_workspace = false;
+  Shape output;  // the output array's shape
+};
+absl::StatusOr<GemmConfig> ReadGemmConfig(const HloInstruction& custom_call);
+
+}  // namespace aot
+
+#endif  // AOT_COMPILER_HLO_XLA_CUSTOM_CALLS_H_
