@@ -60,8 +60,8 @@ XlaCustomCall ClassifyXlaCustomCall(const HloInstruction& instruction) {
 
 absl::Status CheckPassThrough(const HloInstruction& custom_call) {
   if (custom_call.operand_count() != 1) {
-    return Malformed(custom_call, absl::StrCat("takes one operand, has ",
-                                               custom_call.operand_count()));
+    return Malformed(custom_call,
+                     absl::StrCat("takes one operand, has ", custom_call.operand_count()));
   }
   const Shape& from = custom_call.operand(0)->shape();
   if (!from.Compatible(custom_call.shape())) {
@@ -131,10 +131,9 @@ absl::StatusOr<GemmConfig> ReadGemmConfig(const HloInstruction& custom_call) {
   if (alpha_imag != 0) {
     return Unsupported(custom_call, "with a complex alpha (alpha_imag != 0): not supported");
   }
-  const std::string epilogue =
-      config.contains("epilogue") && config["epilogue"].is_string()
-          ? config["epilogue"].get<std::string>()
-          : "DEFAULT";
+  const std::string epilogue = config.contains("epilogue") && config["epilogue"].is_string()
+                                   ? config["epilogue"].get<std::string>()
+                                   : "DEFAULT";
   if (epilogue == "RELU" || epilogue == "BIAS_RELU") gemm.relu = true;
   if (epilogue == "BIAS" || epilogue == "BIAS_RELU") gemm.has_bias = true;
   if (epilogue != "DEFAULT" && !gemm.relu && !gemm.has_bias) {
@@ -145,23 +144,23 @@ absl::StatusOr<GemmConfig> ReadGemmConfig(const HloInstruction& custom_call) {
   gemm.has_c = gemm.beta != 0;
   const Shape& shape = custom_call.shape();
   gemm.has_workspace = shape.IsTuple();
-  if (gemm.has_workspace && (shape.tuple_shapes().size() != 2 ||
-                             !shape.tuple_shapes(0).IsArray() || !shape.tuple_shapes(1).IsArray())) {
+  if (gemm.has_workspace && (shape.tuple_shapes().size() != 2 || !shape.tuple_shapes(0).IsArray() ||
+                             !shape.tuple_shapes(1).IsArray())) {
     return Malformed(custom_call, "has a tuple result that is not (output, workspace)");
   }
   gemm.output = gemm.has_workspace ? shape.tuple_shapes(0) : shape;
   const int64_t operands = 2 + (gemm.has_c ? 1 : 0) + (gemm.has_bias ? 1 : 0);
   if (custom_call.operand_count() != operands) {
-    return Malformed(custom_call,
-                     absl::StrCat("takes ", operands, " operands (lhs, rhs", gemm.has_c ? ", c" : "",
-                                  gemm.has_bias ? ", bias" : "", ") for beta ", gemm.beta,
-                                  " and the epilogue ", epilogue, ", has ",
-                                  custom_call.operand_count()));
+    return Malformed(
+        custom_call,
+        absl::StrCat("takes ", operands, " operands (lhs, rhs", gemm.has_c ? ", c" : "",
+                     gemm.has_bias ? ", bias" : "", ") for beta ", gemm.beta, " and the epilogue ",
+                     epilogue, ", has ", custom_call.operand_count()));
   }
   if (gemm.has_c && !custom_call.operand(2)->shape().Compatible(gemm.output)) {
-    return Malformed(custom_call, absl::StrCat("has c ", custom_call.operand(2)->shape().ToString(false),
-                                               ", not the output's ",
-                                               gemm.output.ToString(false)));
+    return Malformed(custom_call,
+                     absl::StrCat("has c ", custom_call.operand(2)->shape().ToString(false),
+                                  ", not the output's ", gemm.output.ToString(false)));
   }
   if (gemm.has_bias) {
     const Shape& bias = custom_call.operand(operands - 1)->shape();

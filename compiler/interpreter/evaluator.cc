@@ -450,8 +450,6 @@ class HloEvaluator::Impl : public ComputationCaller {
       }
       case HloOpcode::kAsyncStart:
         return EvalAsyncStart(instr, ops);
-      case HloOpcode::kMap:
-        return EvalMap(instr, ops, *this);
       case HloOpcode::kTopK:
         return EvalTopK(instr, *ops[0]);
       case HloOpcode::kBatchNormTraining:
@@ -463,15 +461,13 @@ class HloEvaluator::Impl : public ComputationCaller {
       case HloOpcode::kGather:
         return EvalGather(instr, *ops[0], *ops[1]);
       case HloOpcode::kScatter:
-        return EvalScatter(instr, ops, *this);
       case HloOpcode::kReduce:
-        return EvalReduce(instr, ops, *this);
       case HloOpcode::kReduceWindow:
-        return EvalReduceWindow(instr, ops, *this);
+      case HloOpcode::kSort:
+      case HloOpcode::kMap:
+        return EvalPerElementCall(instr, ops);
       case HloOpcode::kSelectAndScatter:
         return EvalSelectAndScatter(instr, ops, *this);
-      case HloOpcode::kSort:
-        return EvalSort(instr, ops, *this);
       case HloOpcode::kDot:
         return EvalDot(instr, *ops[0], *ops[1]);
       case HloOpcode::kCholesky:
@@ -597,22 +593,16 @@ class HloEvaluator::Impl : public ComputationCaller {
     return wide;
   }
 
-  absl::StatusOr<Literal> EvalWidened(const HloInstruction& instr, Operands ops) {
+  // reduce, reduce-window, scatter, sort and map: their computation called
+  // element by element, on whatever scalars the operands hold (narrow and
+  // complex ones too: the computation's own instructions widen or split).
+  static bool CallsPerElement(HloOpcode opcode) {
+    return opcode == HloOpcode::kReduce || opcode == HloOpcode::kReduceWindow ||
+           opcode == HloOpcode::kScatter || opcode == HloOpcode::kSort || opcode == HloOpcode::kMap;
+  }
+  absl::StatusOr<Literal> EvalPerElementCall(const HloInstruction& instr, Operands ops) {
     using namespace interpreter_internal;  // NOLINT: kernels
-    const HloOpcode opcode = instr.opcode();
-    auto refused = [&] {
-      return absl::UnimplementedError(absl::StrCat(
-          "opcode '", HloOpcodeString(opcode), "' on ", instr.shape().ToString(false),
-          " or its operands is not supported by the interpreter for the narrow element types"));
-    };
-    bool narrow_integer = IsNarrowInteger(instr.shape().element_type());
-    for (const Literal* op : ops) narrow_integer |= IsNarrowInteger(op->shape().element_type());
-    // Bit-level ops and mulhi (a high half) would see the carrier's width;
-    // bit-level reinterpretation of sub-byte types is by bits, not bytes;
-    // called computations would run on the narrow types themselves.
-    // A computation called per element runs on the narrow scalars (its
-    // instructions widened one by one).
-    switch (opcode) {
+    switch (instr.opcode()) {
       case HloOpcode::kReduce:
         return EvalReduce(instr, ops, *this);
       case HloOpcode::kReduceWindow:
@@ -624,8 +614,26 @@ class HloEvaluator::Impl : public ComputationCaller {
       case HloOpcode::kMap:
         return EvalMap(instr, ops, *this);
       default:
-        break;
+        return absl::InternalError(absl::StrCat("'", HloOpcodeString(instr.opcode()),
+                                                "' does not call a computation per element"));
     }
+  }
+
+  absl::StatusOr<Literal> EvalWidened(const HloInstruction& instr, Operands ops) {
+    const HloOpcode opcode = instr.opcode();
+    auto refused = [&] {
+      return absl::UnimplementedError(absl::StrCat(
+          "opcode '", HloOpcodeString(opcode), "' on ", instr.shape().ToString(false),
+          " or its operands is not supported by the interpreter for the narrow element types"));
+    };
+    bool narrow_integer = IsNarrowInteger(instr.shape().element_type());
+    for (const Literal* op : ops) narrow_integer |= IsNarrowInteger(op->shape().element_type());
+    // A computation called per element runs on the narrow scalars (its
+    // instructions widened one by one).
+    if (CallsPerElement(opcode)) return EvalPerElementCall(instr, ops);
+    // Bit-level ops and mulhi (a high half) would see the carrier's width;
+    // bit-level reinterpretation of sub-byte types is by bits, not bytes;
+    // called computations would run on the narrow types themselves.
     if ((narrow_integer &&
          (opcode == HloOpcode::kShiftRightLogical || opcode == HloOpcode::kClz ||
           opcode == HloOpcode::kPopulationCount || opcode == HloOpcode::kMulhi)) ||
@@ -778,19 +786,17 @@ class HloEvaluator::Impl : public ComputationCaller {
             AddsItsTwoParameters(instr.called_computations()[0])) {
           return EvalComplexAddReduce(instr, *ops[0], *ops[1]);
         }
-        return EvalReduce(instr, ops, *this);
+        return EvalPerElementCall(instr, ops);
       case HloOpcode::kScatter:
         if (complex_result && ops.size() == 3 && instr.called_computations().size() == 1 &&
             AddsItsTwoParameters(instr.called_computations()[0])) {
           return EvalComplexScatterAdd(instr, ops);
         }
-        return EvalScatter(instr, ops, *this);
+        return EvalPerElementCall(instr, ops);
       case HloOpcode::kReduceWindow:
-        return EvalReduceWindow(instr, ops, *this);
       case HloOpcode::kSort:
-        return EvalSort(instr, ops, *this);
       case HloOpcode::kMap:
-        return EvalMap(instr, ops, *this);
+        return EvalPerElementCall(instr, ops);
       default:
         break;
     }

@@ -36,8 +36,8 @@ absl::StatusOr<HloInstruction*> LowerGemm(HloInstruction* h, InstructionBuilder&
   value = b.WithLayoutOf(value, gemm.output);
   if (!gemm.has_workspace) return value;
   const Shape& workspace = h->shape().tuple_shapes(1);
-  HloInstruction* zeros = b.WithLayoutOf(
-      b.Splat(workspace.element_type(), 0, workspace.dimensions()), workspace);
+  HloInstruction* zeros =
+      b.WithLayoutOf(b.Splat(workspace.element_type(), 0, workspace.dimensions()), workspace);
   return b.Tuple({value, zeros});
 }
 
@@ -73,8 +73,8 @@ absl::StatusOr<bool> LowerXlaCustomCalls(HloModule* module) {
           absl::StatusOr<HloInstruction*> lowered = Lower(h, b);
           if (!lowered.ok()) {
             return absl::Status(lowered.status().code(),
-                                absl::StrCat("instruction '", h->name(), "' (custom-call): ",
-                                             lowered.status().message()));
+                                absl::StrCat("instruction '", h->name(),
+                                             "' (custom-call): ", lowered.status().message()));
           }
           h->ReplaceAllUsesWith(*lowered);
           // A GEMM's output read from its (output, workspace) tuple is the

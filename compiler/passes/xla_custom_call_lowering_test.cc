@@ -15,7 +15,8 @@ using testing_util::Parse;
 // workspaces), TopK with its comparator and the annotations: lowered to
 // HLO with the interpreter's values, no custom call left.
 TEST(XlaCustomCallLoweringTest, GemmsTopKAndAnnotationsBecomeHlo) {
-  std::unique_ptr<HloModule> m = ExpectExpansionKeepsValues(R"(
+  std::unique_ptr<HloModule> m =
+      ExpectExpansionKeepsValues(R"(
 HloModule xla_custom_calls
 greater {
   a = f32[] parameter(0)
@@ -35,8 +36,7 @@ ENTRY main {
   t = (f32[2,8,2]{2,1,0}, s32[2,8,2]{2,1,0}) custom-call(sum), custom_call_target="TopK", to_apply=greater
   ROOT r = (f32[2,8,4]{2,1,0}, (f32[2,8,2]{2,1,0}, s32[2,8,2]{2,1,0})) tuple(sum, t)
 })",
-                                                            LowerXlaCustomCalls,
-                                                            Tolerance{1e-5, 1e-5});
+                                 LowerXlaCustomCalls, Tolerance{1e-5, 1e-5});
   ASSERT_NE(m, nullptr);
   for (const HloInstruction* h : m->entry_computation()->instructions()) {
     EXPECT_NE(h->opcode(), HloOpcode::kCustomCall) << h->ToString();
