@@ -282,47 +282,6 @@ ENTRY e {
   w = (s32[], f8e4m3fnuz[16], s4[16]) while(s), condition=cond, body=body
   ROOT r = f8e4m3fnuz[16] get-tuple-element(w), index=1
 })",
-      // Computations called per element on narrow values: an f8 sum
-      // rounding each step, an amax per block, an s4 scatter-add and a
-      // sort by f8 keys.
-      R"(HloModule narrow_calls
-add8 {
-  x = f8e5m2[] parameter(0)
-  y = f8e5m2[] parameter(1)
-  ROOT s = f8e5m2[] add(x, y)
-}
-mx {
-  x = f8e4m3fn[] parameter(0)
-  y = f8e4m3fn[] parameter(1)
-  ROOT m = f8e4m3fn[] maximum(x, y)
-}
-add4 {
-  x = s4[] parameter(0)
-  y = s4[] parameter(1)
-  ROOT s = s4[] add(x, y)
-}
-gt {
-  a = f8e4m3fn[] parameter(0)
-  b = f8e4m3fn[] parameter(1)
-  c = s32[] parameter(2)
-  d = s32[] parameter(3)
-  ROOT g = pred[] compare(a, b), direction=GT
-}
-ENTRY e {
-  a = f8e5m2[8,32] parameter(0)
-  z = f8e5m2[] constant(0)
-  sums = f8e5m2[8] reduce(a, z), dimensions={1}, to_apply=add8
-  w = f8e4m3fn[8,32] parameter(1)
-  lo = f8e4m3fn[] constant(-448)
-  amax = f8e4m3fn[8,8] reduce-window(w, lo), window={size=1x4 stride=1x4}, to_apply=mx
-  q = s4[6,4] parameter(2)
-  i = s32[3,1] constant({{1},{4},{1}})
-  u = s4[3,4] parameter(3)
-  sc = s4[6,4] scatter(q, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add4
-  ix = s32[8,32] iota(), iota_dimension=1
-  top = (f8e4m3fn[8,32], s32[8,32]) sort(w, ix), dimensions={1}, to_apply=gt, is_stable=true
-  ROOT t = (f8e5m2[8], f8e4m3fn[8,8], s4[6,4], (f8e4m3fn[8,32], s32[8,32])) tuple(sums, amax, sc, top)
-})",
   };
   uint64_t seed = 0;
   for (const char* text : modules) {
