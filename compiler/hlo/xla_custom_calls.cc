@@ -134,12 +134,17 @@ absl::StatusOr<GemmConfig> ReadGemmConfig(const HloInstruction& custom_call) {
   const std::string epilogue = config.contains("epilogue") && config["epilogue"].is_string()
                                    ? config["epilogue"].get<std::string>()
                                    : "DEFAULT";
-  if (epilogue == "RELU" || epilogue == "BIAS_RELU") gemm.relu = true;
-  if (epilogue == "BIAS" || epilogue == "BIAS_RELU") gemm.has_bias = true;
-  if (epilogue != "DEFAULT" && !gemm.relu && !gemm.has_bias) {
+  if (epilogue == "RELU" || epilogue == "BIAS_RELU")
+    gemm.activation = GemmConfig::Activation::kRelu;
+  if (epilogue == "GELU" || epilogue == "BIAS_GELU")
+    gemm.activation = GemmConfig::Activation::kGelu;
+  gemm.has_bias = epilogue == "BIAS" || epilogue == "BIAS_RELU" || epilogue == "BIAS_GELU";
+  if (epilogue != "DEFAULT" && epilogue != "BIAS" &&
+      gemm.activation == GemmConfig::Activation::kNone) {
     return Unsupported(custom_call, absl::StrCat("with the epilogue ", epilogue,
                                                  ": not supported (this compiler computes "
-                                                 "DEFAULT, RELU, BIAS and BIAS_RELU)"));
+                                                 "DEFAULT, RELU, GELU, BIAS, BIAS_RELU and "
+                                                 "BIAS_GELU)"));
   }
   gemm.has_c = gemm.beta != 0;
   const Shape& shape = custom_call.shape();

@@ -21,8 +21,8 @@ namespace aot {
 //    as (values, s32 indices), k from the result; its comparator, when it
 //    has one, must be a greater-than of its two parameters;
 //  - "__cublas$gemm" and "__cublas$lt$matmul" (XLA:GPU's GemmRewriter):
-//    alpha * dot(lhs, rhs) [+ beta * c] [+ bias] [then relu], from the
-//    gemm_backend_config in backend_config.
+//    alpha * dot(lhs, rhs) [+ beta * c] [+ bias] [then relu or GELU], from
+//    the gemm_backend_config in backend_config.
 enum class XlaCustomCall { kNone, kPassThrough, kTopK, kGemm };
 XlaCustomCall ClassifyXlaCustomCall(const HloInstruction& instruction);
 
@@ -41,7 +41,10 @@ struct GemmConfig {
   DotDimensionNumbersProto dot_dimension_numbers;
   double alpha = 1;
   double beta = 0;
-  bool relu = false;
+  // The epilogue's activation, after the bias: relu, or GELU as cuBLASLt's
+  // GELU epilogues compute it (the tanh approximation).
+  enum class Activation { kNone, kRelu, kGelu };
+  Activation activation = Activation::kNone;
   // Operand 2 is c (the output's shape), scaled by beta, when beta != 0.
   bool has_c = false;
   // The last operand is a bias vector along the output's last dimension.

@@ -205,7 +205,7 @@ absl::StatusOr<Literal> XlaTopK(absl::Span<const Literal* const> operands,
   return TopK(operands, instruction);
 }
 
-// XLA:GPU's GEMM: the dot, then alpha, beta * c, the bias and the relu
+// XLA:GPU's GEMM: the dot, then alpha, beta * c, the bias and the relu or GELU
 // element by element in double, rounded once to the output type.
 absl::StatusOr<Literal> Gemm(absl::Span<const Literal* const> operands,
                              const HloInstruction& instruction) {
@@ -222,7 +222,8 @@ absl::StatusOr<Literal> Gemm(absl::Span<const Literal* const> operands,
     double v = gemm.alpha * product.GetAsDouble(i);
     if (gemm.has_c) v += gemm.beta * operands[2]->GetAsDouble(i);
     if (gemm.has_bias) v += operands[operands.size() - 1]->GetAsDouble(i % n);
-    if (gemm.relu) v = std::max(v, 0.0);
+    if (gemm.activation == GemmConfig::Activation::kRelu) v = std::max(v, 0.0);
+    if (gemm.activation == GemmConfig::Activation::kGelu) v = GeluValue<double>(v);
     out.SetFromDouble(i, v);
   }
   out.set_layout(gemm.output.minor_to_major());

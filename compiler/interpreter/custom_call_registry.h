@@ -47,8 +47,8 @@ using CustomCallHandler = std::function<absl::StatusOr<Literal>(
 // HLO instead): the annotations "Sharding", "SPMDFullToShardShape",
 // "SPMDShardToFullShape", "MoveToHost" and "MoveToDevice" (the operand's
 // value), "TopK" (as aot.topk, k from the result), and "__cublas$gemm" and
-// "__cublas$lt$matmul" (the dot, alpha, beta * c, bias and relu in double,
-// rounded once).
+// "__cublas$lt$matmul" (the dot, alpha, beta * c, bias and relu or GELU in
+// double, rounded once).
 class CustomCallRegistry {
  public:
   CustomCallRegistry() = default;

@@ -134,6 +134,23 @@ TEST(XlaCustomCallsTest, GemmScalesAddsBiasAndRelu) {
   EXPECT_EQ(lt.tuple_element(1).element_count(), 16);
 }
 
+TEST(XlaCustomCallsTest, GeluEpilogueIsTheTanhApproximation) {
+  Literal r =
+      RunHlo(Module(R"(
+  a = f32[2,2] parameter(0)
+  b = f32[2,2] parameter(1)
+  bias = f32[2] parameter(2)
+  ROOT g = f32[2,2] custom-call(a, b, bias), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"dot_dimension_numbers":{"lhs_contracting_dimensions":[1],"rhs_contracting_dimensions":[0]},"epilogue":"BIAS_GELU"}})"),
+             {L("f32[2,2]", {1, 2, 3, 4}), L("f32[2,2]", {1, 0, 0, 1}), L("f32[2]", {-2.5, 1})});
+  const std::vector<double> got = Doubles(r);
+  const double x[] = {-1.5, 3, 0.5, 5};
+  for (int i = 0; i < 4; ++i) {
+    const double want =
+        0.5 * x[i] * (1 + std::tanh(0.7978845608028654 * (x[i] + 0.044715 * x[i] * x[i] * x[i])));
+    EXPECT_NEAR(got[i], want, 1e-6) << i;
+  }
+}
+
 TEST(XlaCustomCallsTest, AnnotationsPassValuesAndTopKTakesTheLargest) {
   Literal r = RunHlo(Module(R"(
   x = f32[5] parameter(0)
@@ -146,7 +163,7 @@ TEST(XlaCustomCallsTest, AnnotationsPassValuesAndTopKTakesTheLargest) {
   EXPECT_THAT(Doubles(r.tuple_element(0)), ElementsAre(1, 5, 3, 5, 2));
   EXPECT_THAT(Doubles(r.tuple_element(1).tuple_element(0)), ElementsAre(5, 5));
   EXPECT_THAT(Ints(r.tuple_element(1).tuple_element(1)), ElementsAre(1, 3));
-  // More than one partition, a GELU epilogue: refused by name.
+  // More than one partition, a GELU_AUX epilogue: refused by name.
   auto sharded = TryRun(Module(R"(
   x = f32[4] parameter(0)
   ROOT s = f32[2] custom-call(x), custom_call_target="SPMDFullToShardShape")"),
@@ -157,10 +174,10 @@ TEST(XlaCustomCallsTest, AnnotationsPassValuesAndTopKTakesTheLargest) {
                         "one partition"));
   auto gelu = TryRun(Module(R"(
   a = f32[2,2] parameter(0)
-  ROOT g = f32[2,2] custom-call(a, a), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"dot_dimension_numbers":{"lhs_contracting_dimensions":[1],"rhs_contracting_dimensions":[0]},"epilogue":"GELU"}})"),
+  ROOT g = f32[2,2] custom-call(a, a), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"dot_dimension_numbers":{"lhs_contracting_dimensions":[1],"rhs_contracting_dimensions":[0]},"epilogue":"GELU_AUX"}})"),
                      {L("f32[2,2]", {1, 2, 3, 4})});
   ASSERT_FALSE(gelu.ok());
-  EXPECT_THAT(std::string(gelu.status().message()), HasSubstr("with the epilogue GELU"));
+  EXPECT_THAT(std::string(gelu.status().message()), HasSubstr("with the epilogue GELU_AUX"));
 }
 
 TEST(GeluTest, TanhApproximation) {

@@ -32,7 +32,21 @@ absl::StatusOr<HloInstruction*> LowerGemm(HloInstruction* h, InstructionBuilder&
     value = b.Binary(HloOpcode::kAdd, value,
                      b.Broadcast(bias, Shape(type, dims), {static_cast<int64_t>(dims.size()) - 1}));
   }
-  if (gemm.relu) value = b.Binary(HloOpcode::kMaximum, value, b.Splat(type, 0, dims));
+  if (gemm.activation == GemmConfig::Activation::kRelu) {
+    value = b.Binary(HloOpcode::kMaximum, value, b.Splat(type, 0, dims));
+  } else if (gemm.activation == GemmConfig::Activation::kGelu) {
+    // 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
+    auto mul = [&](HloInstruction* x, HloInstruction* y) {
+      return b.Binary(HloOpcode::kMultiply, x, y);
+    };
+    HloInstruction* cube = mul(mul(value, value), value);
+    HloInstruction* inner =
+        b.Binary(HloOpcode::kAdd, value, mul(b.Splat(type, 0.044715, dims), cube));
+    HloInstruction* t = b.Unary(
+        HloOpcode::kTanh, mul(b.Splat(type, 0.79788456080286535587989211986876, dims), inner));
+    value = mul(mul(b.Splat(type, 0.5, dims), value),
+                b.Binary(HloOpcode::kAdd, b.Splat(type, 1, dims), t));
+  }
   value = b.WithLayoutOf(value, gemm.output);
   if (!gemm.has_workspace) return value;
   const Shape& workspace = h->shape().tuple_shapes(1);

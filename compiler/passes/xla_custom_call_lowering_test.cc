@@ -11,7 +11,7 @@ using ::testing::HasSubstr;
 using testing_util::ExpectExpansionKeepsValues;
 using testing_util::Parse;
 
-// XLA's GEMMs (both backend_config forms, beta and c, a bias and relu,
+// XLA's GEMMs (both backend_config forms, beta and c, a bias and GELU,
 // workspaces), TopK with its comparator and the annotations: lowered to
 // HLO with the interpreter's values, no custom call left.
 TEST(XlaCustomCallLoweringTest, GemmsTopKAndAnnotationsBecomeHlo) {
@@ -30,7 +30,7 @@ ENTRY main {
   bias = f32[4]{0} parameter(3)
   g = (f32[2,8,4]{2,1,0}, s8[256]{0}) custom-call(a, b, c), custom_call_target="__cublas$gemm", backend_config={"operation_queue_id":"0","gemm_backend_config":{"alpha_real":1.5,"alpha_imag":0,"beta":-1,"dot_dimension_numbers":{"lhs_contracting_dimensions":["2"],"rhs_contracting_dimensions":["1"],"lhs_batch_dimensions":["0"],"rhs_batch_dimensions":["0"]},"epilogue":"DEFAULT"}}
   g0 = f32[2,8,4]{2,1,0} get-tuple-element(g), index=0
-  l = f32[2,8,4]{2,1,0} custom-call(a, b, bias), custom_call_target="__cublas$lt$matmul", backend_config={"alpha_real":1,"beta":0,"dot_dimension_numbers":{"lhs_contracting_dimensions":[2],"rhs_contracting_dimensions":[1],"lhs_batch_dimensions":[0],"rhs_batch_dimensions":[0]},"epilogue":"BIAS_RELU"}
+  l = f32[2,8,4]{2,1,0} custom-call(a, b, bias), custom_call_target="__cublas$lt$matmul", backend_config={"alpha_real":1,"beta":0,"dot_dimension_numbers":{"lhs_contracting_dimensions":[2],"rhs_contracting_dimensions":[1],"lhs_batch_dimensions":[0],"rhs_batch_dimensions":[0]},"epilogue":"BIAS_GELU"}
   s = f32[2,8,4]{2,1,0} custom-call(l), custom_call_target="Sharding", sharding={replicated}
   sum = f32[2,8,4]{2,1,0} add(g0, s)
   t = (f32[2,8,2]{2,1,0}, s32[2,8,2]{2,1,0}) custom-call(sum), custom_call_target="TopK", to_apply=greater
