@@ -779,27 +779,24 @@ class HloEvaluator::Impl : public ComputationCaller {
         }
         return out;
       }
-      // Any other computation is called element by element on complex
-      // scalars (its complex arithmetic evaluated by EvalComplex).
       case HloOpcode::kReduce:
         if (ops.size() == 2 && instr.called_computations().size() == 1 &&
             AddsItsTwoParameters(instr.called_computations()[0])) {
           return EvalComplexAddReduce(instr, *ops[0], *ops[1]);
         }
-        return EvalPerElementCall(instr, ops);
+        break;
       case HloOpcode::kScatter:
         if (complex_result && ops.size() == 3 && instr.called_computations().size() == 1 &&
             AddsItsTwoParameters(instr.called_computations()[0])) {
           return EvalComplexScatterAdd(instr, ops);
         }
-        return EvalPerElementCall(instr, ops);
-      case HloOpcode::kReduceWindow:
-      case HloOpcode::kSort:
-      case HloOpcode::kMap:
-        return EvalPerElementCall(instr, ops);
+        break;
       default:
         break;
     }
+    // Any other computation is called element by element on complex
+    // scalars (its complex arithmetic evaluated by EvalComplex).
+    if (CallsPerElement(opcode)) return EvalPerElementCall(instr, ops);
     return absl::UnimplementedError(absl::StrCat("opcode '", HloOpcodeString(opcode), "' on ",
                                                  instr.shape().ToString(false),
                                                  " or its operands is not supported by the "

@@ -58,6 +58,20 @@ absl::Status CheckWidenable(const HloInstruction& h) {
   return absl::OkStatus();
 }
 
+// `h` on its operands widened (each narrow array converted to its compute
+// type), with the result shape `shape`; not yet added.
+std::unique_ptr<HloInstruction> CloneOnWidenedOperands(const HloInstruction& h, Shape shape,
+                                                       InstructionBuilder& b) {
+  std::vector<HloInstruction*> operands;
+  for (HloInstruction* op : h.operands()) {
+    const bool narrow = op->shape().IsArray() && IsNarrowType(op->shape().element_type());
+    operands.push_back(narrow ? b.Op(HloOpcode::kConvert, Widened(op->shape()), {op}) : op);
+  }
+  std::unique_ptr<HloInstruction> wide = CloneWithOperands(h, operands);
+  *wide->mutable_shape() = std::move(shape);
+  return wide;
+}
+
 // `widened_calls`, when given, is set when an op's computation was widened
 // (its old computation is then left uncalled).
 absl::StatusOr<bool> WidenComputation(HloComputation* computation, bool* widened_calls = nullptr);
@@ -110,13 +124,7 @@ absl::StatusOr<HloInstruction*> WidenCall(HloInstruction* h, InstructionBuilder&
   AOT_RETURN_IF_ERROR(WidenComputation(*wide).status());
   AOT_RETURN_IF_ERROR(RemoveDeadCode(*wide).status());
   AOT_RETURN_IF_ERROR(EnsureDefinitionOrder(*wide).status());
-  std::vector<HloInstruction*> operands;
-  for (HloInstruction* op : h->operands()) {
-    const bool narrow = op->shape().IsArray() && IsNarrowType(op->shape().element_type());
-    operands.push_back(narrow ? b.Op(HloOpcode::kConvert, Widened(op->shape()), {op}) : op);
-  }
-  std::unique_ptr<HloInstruction> clone = CloneWithOperands(*h, operands);
-  *clone->mutable_shape() = WidenedLeaves(h->shape());
+  std::unique_ptr<HloInstruction> clone = CloneOnWidenedOperands(*h, WidenedLeaves(h->shape()), b);
   *clone->mutable_called_computations() = {*wide};
   HloInstruction* result = b.Add(std::move(clone));
   auto narrowed = [&](HloInstruction* value, const Shape& shape) {
@@ -156,14 +164,7 @@ absl::StatusOr<bool> WidenComputation(HloComputation* computation, bool* widened
       continue;
     }
     AOT_RETURN_IF_ERROR(CheckWidenable(*h));
-    std::vector<HloInstruction*> operands;
-    for (HloInstruction* op : h->operands()) {
-      const bool narrow = op->shape().IsArray() && IsNarrowType(op->shape().element_type());
-      operands.push_back(narrow ? b.Op(HloOpcode::kConvert, Widened(op->shape()), {op}) : op);
-    }
-    std::unique_ptr<HloInstruction> wide = CloneWithOperands(*h, operands);
-    *wide->mutable_shape() = Widened(h->shape());
-    HloInstruction* result = b.Add(std::move(wide));
+    HloInstruction* result = b.Add(CloneOnWidenedOperands(*h, Widened(h->shape()), b));
     if (IsNarrowType(h->shape().element_type())) {
       result = b.Op(HloOpcode::kConvert, h->shape(), {result});
     }
@@ -177,8 +178,8 @@ absl::StatusOr<bool> WidenComputation(HloComputation* computation, bool* widened
 
 absl::StatusOr<bool> ExpandNarrowTypes(HloModule* module) {
   // The computations the program runs, as in ExpandComplexArithmetic: the
-  // embedded ones (reducers, comparators) belong to an instruction that is
-  // refused when it computes on narrow values.
+  // embedded ones (reducers, comparators) are widened with the instruction
+  // that calls them (WidenCall) or refused with it.
   const absl::flat_hash_set<const HloComputation*> embedded = EmbeddedComputations(*module);
   bool widened_calls = false;
   AOT_ASSIGN_OR_RETURN(bool changed,
