@@ -7,11 +7,18 @@
 # against the interpreter, runs the CUDA benchmarks, and writes one
 # results file (Markdown).
 #   scripts/gpu_check.sh [--dry_run] [--out=FILE] [--build_dir=DIR]
+#                        [--prebuilt=BUNDLE] [--keep_logs=DIR]
 # --dry_run: run every step without a GPU (tests skip execution, the replay
 #   is device-less and not required to execute, benchmarks report why they
 #   skip) to check the script itself; the results file says DRY RUN.
 # --out: the results file (default gpu_check_results.md).
 # --build_dir: build tree (default build-gpu; an existing tree is reused).
+# --prebuilt: a bundle from scripts/gpu_bundle.sh (built elsewhere, for a
+#   GPU machine without this project's toolchain): unpacked here instead of
+#   the build step; its libraries and CUDA's (cuBLAS, cuDNN, NCCL, found
+#   under /usr/local/cuda*, /usr/lib and Python's nvidia packages) go on
+#   LD_LIBRARY_PATH. Use --build_dir to name the bundle's build tree.
+# --keep_logs: copy every step's full log into DIR.
 # Without a GPU and without --dry_run it says so in one line and exits 0.
 # Budget: under 8 minutes on one H100-class GPU with 16 cores (each step
 # has a timeout; the build dominates on a fresh tree).
@@ -22,12 +29,16 @@ cd "$ROOT"
 dry_run=0
 out="gpu_check_results.md"
 build_dir="build-gpu"
+prebuilt=""
+keep_logs=""
 for arg in "$@"; do
   case "$arg" in
     --dry_run) dry_run=1 ;;
     --out=*) out="${arg#--out=}" ;;
     --build_dir=*) build_dir="${arg#--build_dir=}" ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --prebuilt=*) prebuilt="${arg#--prebuilt=}" ;;
+    --keep_logs=*) keep_logs="${arg#--keep_logs=}" ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "gpu_check: unknown argument '$arg' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -47,12 +58,6 @@ fi
 mode="GPU"
 [ "$dry_run" = 1 ] && mode="DRY RUN (no device required; nothing below executed on a GPU)"
 
-# The golden target of this device (cuda-sm_<cc>), if the corpus has one.
-target=""
-if [ -n "$gpu_cc" ] && [ -d "golden/executables/cuda-sm_$gpu_cc" ]; then
-  target="cuda-sm_$gpu_cc"
-fi
-
 start_all=$(date +%s)
 results="$(mktemp -d)"
 trap 'rm -rf "$results"' EXIT
@@ -66,7 +71,11 @@ step() {
   local t0 rc
   t0=$(date +%s)
   echo "gpu_check: $name ..." >&2
-  timeout "$limit" "$@" > "$results/$name.log" 2>&1
+  if declare -F "$1" > /dev/null; then
+    "$@" > "$results/$name.log" 2>&1 # a function of this script: no timeout
+  else
+    timeout "$limit" "$@" > "$results/$name.log" 2>&1
+  fi
   rc=$?
   local dt=$(($(date +%s) - t0))
   local verdict="ok"
@@ -81,10 +90,44 @@ step() {
   echo "gpu_check: $name: $verdict (${dt} s)" >&2
 }
 
-# Everything (the CUDA tests live in several test binaries) and the
-# benchmark binary (not part of "all").
-step build 300 env AOT_BUILD_DIR="$build_dir" bash -c \
-  'bash scripts/build.sh && bash scripts/build.sh cuda_bench'
+# unpack_prebuilt: the bundle's files in place; the build tree's CTest
+# files name the root it was built in, so that path leads here; libraries.
+unpack_prebuilt() {
+  tar -xJf "$prebuilt" -C "$ROOT" || return 1
+  local built_root
+  built_root="$(cat "$ROOT/.gpu/root")"
+  if [ "$built_root" != "$ROOT" ]; then
+    if [ -e "$built_root" ] && [ ! -L "$built_root" ]; then
+      echo "the bundle was built in $built_root, which exists here and is not this tree"
+      return 1
+    fi
+    mkdir -p "$(dirname "$built_root")" && ln -sfn "$ROOT" "$built_root" || return 1
+  fi
+  echo "unpacked $prebuilt (built in $built_root)"
+}
+
+if [ -n "$prebuilt" ]; then
+  step unpack_prebuilt 120 unpack_prebuilt
+  libs="$ROOT/.gpu/lib"
+  while IFS= read -r dir; do libs="$libs:$dir"; done < <(
+    find /usr/local/cuda*/ /usr/local/nvidia /usr/lib /usr/lib64 /opt -maxdepth 10 \
+      \( -name 'libcuda.so.1' -o -name 'libcublas.so.*' -o -name 'libcudnn.so.*' \
+      -o -name 'libnccl.so.*' \) -not -path '*/compat/*' -not -path '*/stubs/*' \
+      -printf '%h\n' 2> /dev/null | sort -u)
+  export LD_LIBRARY_PATH="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  echo "gpu_check: LD_LIBRARY_PATH=$LD_LIBRARY_PATH" >&2
+else
+  # Everything (the CUDA tests live in several test binaries) and the
+  # benchmark binary (not part of "all").
+  step build 300 env AOT_BUILD_DIR="$build_dir" bash -c \
+    'bash scripts/build.sh && bash scripts/build.sh cuda_bench'
+fi
+
+# The golden target (after the unpacking, which may bring it) of this device (cuda-sm_<cc>), if the corpus has one.
+target=""
+if [ -n "$gpu_cc" ] && [ -d "golden/executables/cuda-sm_$gpu_cc" ]; then
+  target="cuda-sm_$gpu_cc"
+fi
 
 # Every CUDA test (with a device the golden tests execute and compare).
 step cuda_tests 150 ctest --test-dir "$build_dir" -R '[Cc]uda' --output-on-failure -j "$(nproc)"
@@ -111,15 +154,21 @@ for kind in complex narrow; do
 done
 
 # The emission paths still behind their flags (cuDNN convolutions, f16/bf16
-# cuBLAS GEMMs): the whole corpus compiled with them on, run on the device
-# and compared with the interpreter.
-flag_on=(--emission_flags=emit_cudnn_convolution,emit_low_precision_gemm)
+# cuBLAS GEMMs, complex and narrow element types): every single-device
+# suite of the corpus compiled with them on, run on the device and
+# compared with the interpreter (the collectives suite needs several
+# devices: its goldens are replayed by the multi-GPU check).
+flag_on=(--emission_flags=emit_cudnn_convolution,emit_low_precision_gemm,emit_extended_element_types)
+suites=()
+for dir in golden/modules/*/; do
+  [ "$(basename "$dir")" = collectives ] || suites+=("${dir%/}")
+done
 if [ "$dry_run" = 1 ]; then
   step flag_on_paths 90 "$build_dir/compiler/tools/aot-run" --platform=cuda "${flag_on[@]}" \
-    golden/modules
+    "${suites[@]}"
 else
   step flag_on_paths 90 "$build_dir/compiler/tools/aot-run" --platform=cuda "${flag_on[@]}" \
-    --require_execution golden/modules
+    --require_execution "${suites[@]}"
 fi
 
 step benchmarks 60 "$build_dir/compiler/bench/cuda_bench" --benchmark_min_time=0.2 \
@@ -159,7 +208,11 @@ elapsed=$(($(date +%s) - start_all))
   echo
   echo "- mode: $mode"
   echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "- commit: $(git describe --always --dirty 2> /dev/null || echo unknown)"
+  commit="$(git describe --always --dirty 2> /dev/null)"
+  if [ -z "$commit" ] && [ -n "$prebuilt" ] && [ -f "$ROOT/.gpu/commit" ]; then
+    commit="$(cat "$ROOT/.gpu/commit") (the bundle's)"
+  fi
+  echo "- commit: ${commit:-unknown}"
   echo "- device: ${gpu_name:-none} (compute capability ${gpu_cc:-n/a}; golden target ${target:-none})"
   echo "- driver: $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2> /dev/null | head -n1 || true)"
   echo "- total: ${elapsed} s (budget 480 s)"
@@ -206,5 +259,8 @@ elapsed=$(($(date +%s) - start_all))
     done
   fi
 } > "$out"
+if [ -n "$keep_logs" ]; then
+  mkdir -p "$keep_logs" && cp "$results"/* "$keep_logs"/
+fi
 echo "gpu_check: $([ "$overall" = 0 ] && echo PASS || echo FAIL) in ${elapsed} s; results in $out"
 exit "$overall"
