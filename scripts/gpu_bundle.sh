@@ -11,7 +11,9 @@
 # the CTest files of the build tree; the shared libraries those executables
 # load, other than the C runtime, libstdc++ and the driver, under .gpu/lib;
 # every CUDA golden target under golden/executables; .gpu/root, the
-# repository root the build tree's CTest files name; .gpu/commit.
+# repository root the build tree's CTest files name; .gpu/commit; and
+# .gpu/external_tests.tsv, the CUDA tests that run a program from outside
+# the build tree (name, program).
 # --build_dir: build tree (default build). --out: default .gpu/bundle.tar.xz
 # (.gpu/ is ignored by git).
 set -euo pipefail
@@ -70,6 +72,12 @@ mkdir -p "$stage/.gpu/lib"
 ldd "${exes[@]}" 2> /dev/null | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | sort -u |
   grep -v -E '/(libc|libm|libdl|libpthread|librt|libresolv|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcuda|libnvidia[^/]*)\.so' |
   while IFS= read -r lib; do cp -L "$lib" "$stage/.gpu/lib/$(basename "$lib")"; done
+# The CUDA tests that run a program of this machine's (cmake -P checks of
+# a tool's exit): gpu_check leaves out those whose program is missing there.
+ctest --test-dir "$build_dir" -N -R '[Cc]uda' --show-only=json-v1 |
+  jq -r --arg b "$ROOT/$build_dir/" \
+    '.tests[] | select(.command[0] != null and (.command[0] | startswith($b) | not)) |
+     .name + "\t" + .command[0]' > "$stage/.gpu/external_tests.tsv"
 echo "$ROOT" > "$stage/.gpu/root"
 git describe --always --dirty > "$stage/.gpu/commit" 2> /dev/null || echo unknown > "$stage/.gpu/commit"
 
