@@ -226,8 +226,9 @@ elapsed=$(($(date +%s) - start_all))
   echo "- mode: $mode"
   echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   commit="$(git describe --always --dirty 2> /dev/null)"
-  if [ -z "$commit" ] && [ -n "$prebuilt" ] && [ -f "$ROOT/.gpu/commit" ]; then
-    commit="$(cat "$ROOT/.gpu/commit") (the bundle's)"
+  if [ -n "$prebuilt" ] && [ -f "$ROOT/.gpu/commit" ]; then
+    # What ran is what the bundle was built from; this tree may differ.
+    commit="$(cat "$ROOT/.gpu/commit") (the bundle's build; this tree: ${commit:-not a git checkout})"
   fi
   echo "- commit: ${commit:-unknown}"
   echo "- device: ${gpu_name:-none} (compute capability ${gpu_cc:-n/a}; golden target ${target:-none})"
