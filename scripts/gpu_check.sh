@@ -172,7 +172,7 @@ done
 
 # The emission paths still behind their flags (cuDNN convolutions, f16/bf16
 # cuBLAS GEMMs, complex and narrow element types): every single-device
-# suite of the corpus compiled with them on, run on the device and
+# suite of the corpus, and the row reductions below, compiled with them on, run on the device and
 # compared with the interpreter (the collectives suite needs several
 # devices: its goldens are replayed by the multi-GPU check).
 flag_on=(--emission_flags=emit_cudnn_convolution,emit_low_precision_gemm,emit_extended_element_types)
@@ -180,6 +180,9 @@ suites=()
 for dir in golden/modules/*/; do
   [ "$(basename "$dir")" = collectives ] || suites+=("${dir%/}")
 done
+# Row reductions whose rows leave the GPU kernel's threads uneven shares
+# (the unrolled loop's tail), long and short rows, f32/s32/f64.
+suites+=(compiler/tools/testdata/gpu_row_reductions)
 if [ "$dry_run" = 1 ]; then
   step flag_on_paths 90 "$build_dir/compiler/tools/aot-run" --platform=cuda "${flag_on[@]}" \
     "${suites[@]}"
