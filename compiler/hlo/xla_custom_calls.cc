@@ -1,11 +1,15 @@
 #include "compiler/hlo/xla_custom_calls.h"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/hlo/hlo_computation.h"
 #include "nlohmann/json.hpp"
+#include "support/status_macros.h"
 
 namespace aot {
 
@@ -44,6 +48,22 @@ bool ReadDims(const nlohmann::json& config, const char* key,
   return true;
 }
 
+// The backend_config's `section` (a GpuBackendConfig's field), or the
+// whole config when it has no such field (as older XLA wrote it bare).
+absl::StatusOr<nlohmann::json> BackendConfigSection(const HloInstruction& h, const char* section) {
+  nlohmann::json root =
+      nlohmann::json::parse(h.attrs().backend_config, nullptr, /*allow_exceptions=*/false);
+  if (root.is_discarded() || !root.is_object()) {
+    return Malformed(h, "has a backend_config that is not a JSON object");
+  }
+  nlohmann::json config = root.contains(section) ? root[section] : root;
+  if (!config.is_object()) {
+    return Malformed(h,
+                     absl::StrCat("has a backend_config whose ", section, " is not a JSON object"));
+  }
+  return config;
+}
+
 }  // namespace
 
 XlaCustomCall ClassifyXlaCustomCall(const HloInstruction& instruction) {
@@ -55,6 +75,7 @@ XlaCustomCall ClassifyXlaCustomCall(const HloInstruction& instruction) {
   }
   if (target == "TopK") return XlaCustomCall::kTopK;
   if (target == "__cublas$gemm" || target == "__cublas$lt$matmul") return XlaCustomCall::kGemm;
+  if (absl::StartsWith(target, "__cudnn$conv")) return XlaCustomCall::kCudnnConvolution;
   return XlaCustomCall::kNone;
 }
 
@@ -101,14 +122,9 @@ absl::StatusOr<int64_t> ReadXlaTopK(const HloInstruction& custom_call) {
 }
 
 absl::StatusOr<GemmConfig> ReadGemmConfig(const HloInstruction& custom_call) {
-  nlohmann::json root = nlohmann::json::parse(custom_call.attrs().backend_config, nullptr,
-                                              /*allow_exceptions=*/false);
-  if (root.is_discarded() || !root.is_object()) {
-    return Malformed(custom_call, "has a backend_config that is not a JSON object");
-  }
-  const nlohmann::json& config =
-      root.contains("gemm_backend_config") ? root["gemm_backend_config"] : root;
-  if (!config.is_object() || !config.contains("dot_dimension_numbers")) {
+  AOT_ASSIGN_OR_RETURN(const nlohmann::json config,
+                       BackendConfigSection(custom_call, "gemm_backend_config"));
+  if (!config.contains("dot_dimension_numbers")) {
     return Malformed(custom_call,
                      "has no gemm_backend_config.dot_dimension_numbers in its backend_config");
   }
@@ -177,6 +193,118 @@ absl::StatusOr<GemmConfig> ReadGemmConfig(const HloInstruction& custom_call) {
     }
   }
   return gemm;
+}
+
+absl::StatusOr<CudnnConvConfig> ReadCudnnConvConfig(const HloInstruction& custom_call) {
+  const std::string& target = custom_call.attrs().custom_call_target;
+  const bool fused = target == "__cudnn$convBiasActivationForward";
+  if (!fused && target != "__cudnn$convForward") {
+    return Unsupported(custom_call,
+                       "is not supported (of XLA's cuDNN convolutions this compiler computes "
+                       "__cudnn$convForward and __cudnn$convBiasActivationForward)");
+  }
+  const HloAttributes& attrs = custom_call.attrs();
+  if (!attrs.convolution_dimension_numbers.has_value()) {
+    return Malformed(custom_call, "has no dim_labels");
+  }
+  AOT_ASSIGN_OR_RETURN(const nlohmann::json config,
+                       BackendConfigSection(custom_call, "cudnn_conv_backend_config"));
+  CudnnConvConfig conv;
+  if ((config.contains("conv_result_scale") &&
+       !ReadNumber(config["conv_result_scale"], &conv.conv_result_scale)) ||
+      (config.contains("side_input_scale") &&
+       !ReadNumber(config["side_input_scale"], &conv.side_input_scale)) ||
+      (config.contains("leakyrelu_alpha") &&
+       !ReadNumber(config["leakyrelu_alpha"], &conv.leakyrelu_alpha))) {
+    return Malformed(custom_call,
+                     "has a conv_result_scale, side_input_scale or leakyrelu_alpha that is not a "
+                     "number");
+  }
+  std::string mode = "kNone";
+  if (config.contains("activation_mode")) {
+    const nlohmann::json& m = config["activation_mode"];
+    if (m.is_string()) {
+      mode = m.get<std::string>();
+    } else if (!(m.is_number_integer() && m.get<int64_t>() == 0)) {
+      return Unsupported(custom_call, absl::StrCat("with the numeric activation_mode ", m.dump(),
+                                                   ": not supported (write the mode's name)"));
+    }
+  }
+  using Activation = CudnnConvConfig::Activation;
+  if (mode == "kRelu") {
+    conv.activation = Activation::kRelu;
+  } else if (mode == "kRelu6") {
+    conv.activation = Activation::kRelu6;
+  } else if (mode == "kElu") {
+    conv.activation = Activation::kElu;
+  } else if (mode == "kLeakyRelu") {
+    conv.activation = Activation::kLeakyRelu;
+  } else if (mode != "kNone") {
+    return Unsupported(custom_call,
+                       absl::StrCat("with the activation ", mode,
+                                    ": not supported (this compiler computes kNone, kRelu, "
+                                    "kRelu6, kElu and kLeakyRelu)"));
+  }
+  if (!fused && (conv.activation != Activation::kNone || conv.side_input_scale != 0)) {
+    return Malformed(custom_call,
+                     "has an activation or a side input scale, which only "
+                     "__cudnn$convBiasActivationForward applies");
+  }
+  const Shape& shape = custom_call.shape();
+  conv.has_scratch = shape.IsTuple();
+  if (conv.has_scratch && (shape.tuple_shapes().size() != 2 || !shape.tuple_shapes(0).IsArray() ||
+                           !shape.tuple_shapes(1).IsArray())) {
+    return Malformed(custom_call, "has a tuple result that is not (output, scratch)");
+  }
+  conv.output = conv.has_scratch ? shape.tuple_shapes(0) : shape;
+  conv.output_feature_dimension = attrs.convolution_dimension_numbers->output_feature_dimension();
+  if (conv.output_feature_dimension < 0 || conv.output_feature_dimension >= conv.output.rank()) {
+    return Malformed(custom_call, "has an output feature dimension outside its output");
+  }
+  conv.has_bias = fused && custom_call.operand_count() >= 3;
+  conv.has_side_input = fused && custom_call.operand_count() == 4;
+  const int64_t most = fused ? 4 : 2, least = fused ? 3 : 2;
+  if (custom_call.operand_count() < least || custom_call.operand_count() > most) {
+    return Malformed(custom_call,
+                     absl::StrCat("takes ",
+                                  fused ? "3 or 4 operands (input, filter, bias[, side "
+                                          "input])"
+                                        : "2 operands (input, filter)",
+                                  ", has ", custom_call.operand_count()));
+  }
+  if (conv.has_bias) {
+    const Shape& bias = custom_call.operand(2)->shape();
+    if (!bias.IsArray() || bias.rank() != 1 ||
+        bias.dimensions(0) != conv.output.dimensions(conv.output_feature_dimension)) {
+      return Malformed(custom_call, absl::StrCat("has the bias ", bias.ToString(false),
+                                                 ", not a vector along the feature dimension of ",
+                                                 conv.output.ToString(false)));
+    }
+  }
+  if (conv.has_side_input &&
+      custom_call.operand(3)->shape().dimensions() != conv.output.dimensions()) {
+    return Malformed(
+        custom_call,
+        absl::StrCat("has the side input ", custom_call.operand(3)->shape().ToString(false),
+                     ", not the output's dimensions ", conv.output.ToString(false)));
+  }
+  return conv;
+}
+
+double ApplyConvActivation(const CudnnConvConfig& config, double v) {
+  switch (config.activation) {
+    case CudnnConvConfig::Activation::kNone:
+      return v;
+    case CudnnConvConfig::Activation::kRelu:
+      return std::max(v, 0.0);
+    case CudnnConvConfig::Activation::kRelu6:
+      return std::min(std::max(v, 0.0), 6.0);
+    case CudnnConvConfig::Activation::kElu:
+      return v > 0 ? v : std::expm1(v);
+    case CudnnConvConfig::Activation::kLeakyRelu:
+      return v > 0 ? v : config.leakyrelu_alpha * v;
+  }
+  return v;
 }
 
 }  // namespace aot

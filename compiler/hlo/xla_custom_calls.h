@@ -22,8 +22,15 @@ namespace aot {
 //    has one, must be a greater-than of its two parameters;
 //  - "__cublas$gemm" and "__cublas$lt$matmul" (XLA:GPU's GemmRewriter):
 //    alpha * dot(lhs, rhs) [+ beta * c] [+ bias] [then relu or GELU], from
-//    the gemm_backend_config in backend_config.
-enum class XlaCustomCall { kNone, kPassThrough, kTopK, kGemm };
+//    the gemm_backend_config in backend_config;
+//  - "__cudnn$convForward" and "__cudnn$convBiasActivationForward" (XLA:GPU's
+//    convolution rewriters): the convolution the custom call's window,
+//    dim_labels and group counts describe, times conv_result_scale
+//    [+ side_input_scale * side input] [+ bias along the output's feature
+//    dimension], then the activation, from the cudnn_conv_backend_config in
+//    backend_config. The other "__cudnn$conv" targets (the backward
+//    convolutions, graphs) are refused by name.
+enum class XlaCustomCall { kNone, kPassThrough, kTopK, kGemm, kCudnnConvolution };
 XlaCustomCall ClassifyXlaCustomCall(const HloInstruction& instruction);
 
 // The annotation's operand has the result's dimensions and element type;
@@ -54,6 +61,28 @@ struct GemmConfig {
   Shape output;  // the output array's shape
 };
 absl::StatusOr<GemmConfig> ReadGemmConfig(const HloInstruction& custom_call);
+
+// A cuDNN convolution custom call, read from its attributes and the
+// cudnn_conv_backend_config of its backend_config (or a bare
+// CudnnConvBackendConfig).
+struct CudnnConvConfig {
+  double conv_result_scale = 1;
+  double side_input_scale = 0;
+  // XLA's fused convolutions' activations (ActivationMode's kNone, kRelu,
+  // kRelu6, kElu, kLeakyRelu).
+  enum class Activation { kNone, kRelu, kRelu6, kElu, kLeakyRelu };
+  Activation activation = Activation::kNone;
+  double leakyrelu_alpha = 0;
+  bool has_bias = false;        // operand 2, a vector along the feature dimension
+  bool has_side_input = false;  // operand 3, the output's shape
+  bool has_scratch = false;     // the result is (output, u8[N] scratch)
+  Shape output;                 // the output array's shape
+  int64_t output_feature_dimension = 0;
+};
+absl::StatusOr<CudnnConvConfig> ReadCudnnConvConfig(const HloInstruction& custom_call);
+
+// Applies a fused convolution's activation to one value.
+double ApplyConvActivation(const CudnnConvConfig& config, double v);
 
 }  // namespace aot
 

@@ -234,6 +234,45 @@ absl::StatusOr<Literal> Gemm(absl::Span<const Literal* const> operands,
   return Literal::Tuple(std::move(elements));
 }
 
+// XLA:GPU's cuDNN convolutions: the convolution, then the scale, the side
+// input, the bias and the activation element by element in double, rounded
+// once to the output type.
+absl::StatusOr<Literal> CudnnConvolution(absl::Span<const Literal* const> operands,
+                                         const HloInstruction& instruction) {
+  AOT_ASSIGN_OR_RETURN(const CudnnConvConfig conv, ReadCudnnConvConfig(instruction));
+  Shape conv_shape(conv.output.element_type(), conv.output.dimensions());
+  std::unique_ptr<HloInstruction> op =
+      HloInstruction::Create(HloOpcode::kConvolution, conv_shape, {});
+  op->set_name(instruction.name());
+  HloAttributes& attrs = *op->mutable_attrs();
+  attrs.window = instruction.attrs().window;
+  attrs.convolution_dimension_numbers = instruction.attrs().convolution_dimension_numbers;
+  attrs.feature_group_count = instruction.attrs().feature_group_count;
+  attrs.batch_group_count = instruction.attrs().batch_group_count;
+  AOT_ASSIGN_OR_RETURN(Literal result,
+                       interpreter_internal::EvalConvolution(*op, *operands[0], *operands[1]));
+  // Elements are in row-major logical order: the feature index of element
+  // i is (i / inner) % features.
+  int64_t inner = 1;
+  for (int64_t d = conv.output_feature_dimension + 1; d < conv_shape.rank(); ++d) {
+    inner *= conv_shape.dimensions(d);
+  }
+  const int64_t features = conv_shape.dimensions(conv.output_feature_dimension);
+  Literal out(conv_shape);
+  for (int64_t i = 0; i < out.element_count(); ++i) {
+    double v = conv.conv_result_scale * result.GetAsDouble(i);
+    if (conv.has_side_input) v += conv.side_input_scale * operands[3]->GetAsDouble(i);
+    if (conv.has_bias) v += operands[2]->GetAsDouble((i / inner) % features);
+    out.SetFromDouble(i, ApplyConvActivation(conv, v));
+  }
+  out.set_layout(conv.output.minor_to_major());
+  if (!conv.has_scratch) return out;
+  std::vector<Literal> elements;
+  elements.push_back(std::move(out));
+  elements.emplace_back(instruction.shape().tuple_shapes(1));
+  return Literal::Tuple(std::move(elements));
+}
+
 }  // namespace
 
 absl::Status RegisterBuiltinCustomCalls(CustomCallRegistry& registry) {
@@ -245,6 +284,13 @@ absl::Status RegisterBuiltinCustomCalls(CustomCallRegistry& registry) {
   }
   AOT_RETURN_IF_ERROR(registry.Register("TopK", XlaTopK));
   AOT_RETURN_IF_ERROR(registry.Register("__cublas$gemm", Gemm));
+  // The other __cudnn$conv targets too, so that ReadCudnnConvConfig's
+  // refusal names them.
+  for (const char* target :
+       {"__cudnn$convForward", "__cudnn$convBiasActivationForward", "__cudnn$convBackwardInput",
+        "__cudnn$convBackwardFilter", "__cudnn$convForwardGraph"}) {
+    AOT_RETURN_IF_ERROR(registry.Register(target, CudnnConvolution));
+  }
   return registry.Register("__cublas$lt$matmul", Gemm);
 }
 

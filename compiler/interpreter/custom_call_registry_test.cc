@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "absl/strings/str_cat.h"
 #include "compiler/interpreter/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -178,6 +179,48 @@ TEST(XlaCustomCallsTest, AnnotationsPassValuesAndTopKTakesTheLargest) {
                      {L("f32[2,2]", {1, 2, 3, 4})});
   ASSERT_FALSE(gelu.ok());
   EXPECT_THAT(std::string(gelu.status().message()), HasSubstr("with the epilogue GELU_AUX"));
+}
+
+TEST(XlaCustomCallsTest, CudnnConvolutionsScaleAddAndActivate) {
+  // x = [2, -3] at two positions, a 1x1 filter [1, -1] into two features:
+  // conv = [2, -2, -3, 3] (position-major, feature minor). Fused: 0.5 conv
+  // + 2 side + bias by feature = [3, -1.25, 1.5, -0.75], then activated.
+  auto run = [](const char* activation) {
+    return Doubles(RunHlo(
+        Module(absl::StrCat(
+            R"(
+  x = f32[1,2,1,1] parameter(0)
+  w = f32[1,1,1,2] parameter(1)
+  bias = f32[2] parameter(2)
+  side = f32[1,2,1,2] parameter(3)
+  c = (f32[1,2,1,2], u8[0]) custom-call(x, w, bias, side), window={size=1x1}, dim_labels=b01f_01io->b01f, custom_call_target="__cudnn$convBiasActivationForward", backend_config={"cudnn_conv_backend_config":{"activation_mode":")",
+            activation, R"(","conv_result_scale":0.5,"side_input_scale":2,"leakyrelu_alpha":0.1}}
+  ROOT r = f32[1,2,1,2] get-tuple-element(c), index=0)")),
+        {L("f32[1,2,1,1]", {2, -3}), L("f32[1,1,1,2]", {1, -1}), L("f32[2]", {1, -0.25}),
+         L("f32[1,2,1,2]", {0.5, 0, 1, -1})}));
+  };
+  EXPECT_THAT(run("kNone"), ElementsAre(3, -1.25, 1.5, -0.75));
+  EXPECT_THAT(run("kRelu"), ElementsAre(3, 0, 1.5, 0));
+  EXPECT_THAT(run("kRelu6"), ElementsAre(3, 0, 1.5, 0));
+  std::vector<double> leaky = run("kLeakyRelu");
+  EXPECT_NEAR(leaky[1], -0.125, 1e-7);
+  EXPECT_NEAR(leaky[3], -0.075, 1e-7);
+  std::vector<double> elu = run("kElu");
+  EXPECT_NEAR(elu[1], std::expm1(-1.25), 1e-7);
+  EXPECT_NEAR(elu[3], std::expm1(-0.75), 1e-7);
+  EXPECT_EQ(elu[0], 3);
+  // The plain forward convolution, with its scratch; relu6's upper clamp.
+  Literal f = RunHlo(Module(R"(
+  x = f32[1,2,1,1] parameter(0)
+  w = f32[1,1,1,2] parameter(1)
+  bias = f32[2] parameter(2)
+  c = (f32[1,2,1,2], u8[4]) custom-call(x, w), window={size=1x1}, dim_labels=b01f_01io->b01f, custom_call_target="__cudnn$convForward", backend_config={"cudnn_conv_backend_config":{"conv_result_scale":1}}
+  six = (f32[1,2,1,2], u8[0]) custom-call(x, w, bias), window={size=1x1}, dim_labels=b01f_01io->b01f, custom_call_target="__cudnn$convBiasActivationForward", backend_config={"cudnn_conv_backend_config":{"activation_mode":"kRelu6","conv_result_scale":4}}
+  ROOT r = ((f32[1,2,1,2], u8[4]), (f32[1,2,1,2], u8[0])) tuple(c, six))"),
+                     {L("f32[1,2,1,1]", {2, -3}), L("f32[1,1,1,2]", {1, -1}), L("f32[2]", {0, 1})});
+  EXPECT_THAT(Doubles(f.tuple_element(0).tuple_element(0)), ElementsAre(2, -2, -3, 3));
+  EXPECT_EQ(f.tuple_element(0).tuple_element(1).element_count(), 4);
+  EXPECT_THAT(Doubles(f.tuple_element(1).tuple_element(0)), ElementsAre(6, 0, 0, 6));
 }
 
 TEST(GeluTest, TanhApproximation) {

@@ -333,6 +333,9 @@ const std::map<std::string, int>& ExpectedFusions() {
       {"xla_syntax/batched_gather_scatter.hlo", 1},
       {"xla_syntax/bitcast_convert_widths.hlo", 1},
       {"xla_syntax/conv_batch_group.hlo", 0},
+      // The cuDNN convolutions lowered first: each convolution's scale,
+      // side input, bias and activation fuse into one kernel after it.
+      {"xla_syntax/cudnn_convolutions.hlo", 4},
       {"xla_syntax/dump_attributes.hlo", 2},
       {"xla_syntax/headerless_entry.hlo", 1},
       // The map expanded first (one elementwise kernel), and topk's index

@@ -55,6 +55,62 @@ absl::StatusOr<HloInstruction*> LowerGemm(HloInstruction* h, InstructionBuilder&
   return b.Tuple({value, zeros});
 }
 
+absl::StatusOr<HloInstruction*> LowerCudnnConvolution(HloInstruction* h, InstructionBuilder& b) {
+  AOT_ASSIGN_OR_RETURN(const CudnnConvConfig conv, ReadCudnnConvConfig(*h));
+  const PrimitiveType type = conv.output.element_type();
+  const std::vector<int64_t>& dims = conv.output.dimensions();
+  HloInstruction* value =
+      b.Op(HloOpcode::kConvolution, Shape(type, dims), {h->operand(0), h->operand(1)});
+  HloAttributes& attrs = *value->mutable_attrs();
+  attrs.window = h->attrs().window;
+  attrs.convolution_dimension_numbers = h->attrs().convolution_dimension_numbers;
+  attrs.feature_group_count = h->attrs().feature_group_count;
+  attrs.batch_group_count = h->attrs().batch_group_count;
+  if (conv.conv_result_scale != 1) {
+    value = b.Binary(HloOpcode::kMultiply, value, b.Splat(type, conv.conv_result_scale, dims));
+  }
+  if (conv.has_side_input && conv.side_input_scale != 0) {
+    HloInstruction* side = b.Convert(h->operand(3), type);
+    if (conv.side_input_scale != 1) {
+      side = b.Binary(HloOpcode::kMultiply, side, b.Splat(type, conv.side_input_scale, dims));
+    }
+    value = b.Binary(HloOpcode::kAdd, value, side);
+  }
+  if (conv.has_bias) {
+    value = b.Binary(HloOpcode::kAdd, value,
+                     b.Broadcast(b.Convert(h->operand(2), type), Shape(type, dims),
+                                 {conv.output_feature_dimension}));
+  }
+  using Activation = CudnnConvConfig::Activation;
+  HloInstruction* zero = conv.activation == Activation::kNone ? nullptr : b.Splat(type, 0, dims);
+  switch (conv.activation) {
+    case Activation::kNone:
+      break;
+    case Activation::kRelu:
+      value = b.Binary(HloOpcode::kMaximum, value, zero);
+      break;
+    case Activation::kRelu6:
+      value = b.Binary(HloOpcode::kMinimum, b.Binary(HloOpcode::kMaximum, value, zero),
+                       b.Splat(type, 6, dims));
+      break;
+    case Activation::kElu:
+      value = b.Select(b.Compare(value, zero, ComparisonDirection::kGt), value,
+                       b.Unary(HloOpcode::kExpm1, value));
+      break;
+    case Activation::kLeakyRelu:
+      value = b.Select(
+          b.Compare(value, zero, ComparisonDirection::kGt), value,
+          b.Binary(HloOpcode::kMultiply, b.Splat(type, conv.leakyrelu_alpha, dims), value));
+      break;
+  }
+  value = b.WithLayoutOf(value, conv.output);
+  if (!conv.has_scratch) return value;
+  const Shape& scratch = h->shape().tuple_shapes(1);
+  HloInstruction* zeros =
+      b.WithLayoutOf(b.Splat(scratch.element_type(), 0, scratch.dimensions()), scratch);
+  return b.Tuple({value, zeros});
+}
+
 absl::StatusOr<HloInstruction*> Lower(HloInstruction* h, InstructionBuilder& b) {
   switch (ClassifyXlaCustomCall(*h)) {
     case XlaCustomCall::kPassThrough:
@@ -68,6 +124,8 @@ absl::StatusOr<HloInstruction*> Lower(HloInstruction* h, InstructionBuilder& b) 
     }
     case XlaCustomCall::kGemm:
       return LowerGemm(h, b);
+    case XlaCustomCall::kCudnnConvolution:
+      return LowerCudnnConvolution(h, b);
     case XlaCustomCall::kNone:
       break;
   }
@@ -91,8 +149,9 @@ absl::StatusOr<bool> LowerXlaCustomCalls(HloModule* module) {
                                              "' (custom-call): ", lowered.status().message()));
           }
           h->ReplaceAllUsesWith(*lowered);
-          // A GEMM's output read from its (output, workspace) tuple is the
-          // output itself: the workspace's zeros are then dead code.
+          // A GEMM's or convolution's output read from its (output,
+          // workspace) tuple is the output itself: the workspace's zeros
+          // are then dead code.
           if ((*lowered)->opcode() == HloOpcode::kTuple) {
             const std::vector<HloInstruction*> users = (*lowered)->users();
             for (HloInstruction* user : users) {

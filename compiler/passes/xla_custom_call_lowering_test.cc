@@ -1,5 +1,6 @@
 #include "compiler/passes/xla_custom_call_lowering.h"
 
+#include "absl/strings/str_replace.h"
 #include "compiler/passes/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -40,6 +41,41 @@ ENTRY main {
   ASSERT_NE(m, nullptr);
   for (const HloInstruction* h : m->entry_computation()->instructions()) {
     EXPECT_NE(h->opcode(), HloOpcode::kCustomCall) << h->ToString();
+  }
+}
+
+// XLA:GPU's cuDNN convolutions: the forward one (NHWC, its scratch) and
+// the fused one (NCHW, strided, scale, side input, bias, each activation):
+// lowered to a convolution and elementwise HLO with the interpreter's
+// values.
+TEST(XlaCustomCallLoweringTest, CudnnConvolutionsBecomeHlo) {
+  for (const char* activation : {"kNone", "kRelu", "kRelu6", "kElu", "kLeakyRelu"}) {
+    SCOPED_TRACE(activation);
+    std::unique_ptr<HloModule> m =
+        ExpectExpansionKeepsValues(absl::StrReplaceAll(R"(
+HloModule cudnn_convolutions
+ENTRY main {
+  x = f32[2,6,6,3]{3,2,1,0} parameter(0)
+  w = f32[3,3,3,4]{3,2,1,0} parameter(1)
+  f = (f32[2,6,6,4]{3,2,1,0}, u8[0]{0}) custom-call(x, w), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, custom_call_target="__cudnn$convForward", backend_config={"operation_queue_id":"0","wait_on_operation_queues":[],"cudnn_conv_backend_config":{"activation_mode":"kNone","conv_result_scale":1,"side_input_scale":0,"leakyrelu_alpha":0}}
+  f0 = f32[2,6,6,4]{3,2,1,0} get-tuple-element(f), index=0
+  nchw = f32[2,3,9,9]{3,2,1,0} parameter(2)
+  k = f32[4,3,3,3]{3,2,1,0} parameter(3)
+  bias = f32[4]{0} parameter(4)
+  side = f32[2,4,5,5]{3,2,1,0} parameter(5)
+  b = (f32[2,4,5,5]{3,2,1,0}, u8[32]{0}) custom-call(nchw, k, bias, side), window={size=3x3 stride=2x2 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01, custom_call_target="__cudnn$convBiasActivationForward", backend_config={"cudnn_conv_backend_config":{"activation_mode":"ACT","conv_result_scale":0.5,"side_input_scale":2,"leakyrelu_alpha":0.1}}
+  b0 = f32[2,4,5,5]{3,2,1,0} get-tuple-element(b), index=0
+  ROOT r = (f32[2,6,6,4]{3,2,1,0}, f32[2,4,5,5]{3,2,1,0}) tuple(f0, b0)
+})",
+                                                       {{"ACT", activation}}),
+                                   LowerXlaCustomCalls, Tolerance{1e-5, 1e-5});
+    ASSERT_NE(m, nullptr);
+    int convolutions = 0;
+    for (const HloInstruction* h : m->entry_computation()->instructions()) {
+      EXPECT_NE(h->opcode(), HloOpcode::kCustomCall) << h->ToString();
+      if (h->opcode() == HloOpcode::kConvolution) ++convolutions;
+    }
+    EXPECT_EQ(convolutions, 2);
   }
 }
 
@@ -91,6 +127,34 @@ ENTRY main {
   ROOT g = f32[2,2] custom-call(a, a), custom_call_target="__cublas$gemm", backend_config={"beta":1,"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"]}}
 })",
        "__cublas$gemm takes 3 operands (lhs, rhs, c) for beta 1 and the epilogue DEFAULT, has 2"},
+      {R"(
+HloModule backward
+ENTRY main {
+  d = f32[1,4,4,2] parameter(0)
+  w = f32[3,3,1,2] parameter(1)
+  ROOT g = (f32[1,4,4,1], u8[0]) custom-call(d, w), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, custom_call_target="__cudnn$convBackwardInput", backend_config={"cudnn_conv_backend_config":{}}
+})",
+       "instruction 'g' (custom-call): __cudnn$convBackwardInput is not supported (of XLA's cuDNN "
+       "convolutions this compiler computes __cudnn$convForward and "
+       "__cudnn$convBiasActivationForward)"},
+      {R"(
+HloModule sigmoid
+ENTRY main {
+  x = f32[1,4,4,1] parameter(0)
+  w = f32[1,1,1,2] parameter(1)
+  bias = f32[2] parameter(2)
+  ROOT c = (f32[1,4,4,2], u8[0]) custom-call(x, w, bias), window={size=1x1}, dim_labels=b01f_01io->b01f, custom_call_target="__cudnn$convBiasActivationForward", backend_config={"cudnn_conv_backend_config":{"activation_mode":"kSigmoid"}}
+})",
+       "__cudnn$convBiasActivationForward with the activation kSigmoid: not supported"},
+      {R"(
+HloModule bias_length
+ENTRY main {
+  x = f32[1,4,4,1] parameter(0)
+  w = f32[1,1,1,2] parameter(1)
+  bias = f32[3] parameter(2)
+  ROOT c = (f32[1,4,4,2], u8[0]) custom-call(x, w, bias), window={size=1x1}, dim_labels=b01f_01io->b01f, custom_call_target="__cudnn$convBiasActivationForward", backend_config={"cudnn_conv_backend_config":{"activation_mode":"kRelu"}}
+})",
+       "has the bias f32[3], not a vector along the feature dimension of f32[1,4,4,2]"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.text);
