@@ -141,8 +141,11 @@ inline constexpr int kCudnnDataBfloat16 = 9;
 inline constexpr int kCudnnTensorNchw = 0;
 inline constexpr int kCudnnTensorNhwc = 1;
 inline constexpr int kCudnnCrossCorrelation = 1;
-inline constexpr int kCudnnDefaultMath = 0;
 inline constexpr int kCudnnTensorOpMath = 1;
+// FMA only: CUDNN_DEFAULT_MATH lets cuDNN use TF32 tensor cores for f32 on
+// Ampere and newer (seen on an H200: 3e-4 relative error in a 144-term
+// sum, against an f32 reference).
+inline constexpr int kCudnnFmaMath = 3;
 
 // libcudnn's table; Unavailable when no libcudnn can be opened.
 absl::StatusOr<CudnnApi> OpenCudnn();

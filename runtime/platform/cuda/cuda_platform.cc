@@ -646,11 +646,12 @@ class CudaStream : public Stream {
     AOT_RETURN_IF_ERROR(
         check("cudnnSetConvolutionGroupCount",
               dnn->set_convolution_group_count(d.conv, static_cast<int>(p.feature_group_count))));
-    // Tensor cores for f16/bf16; f32 stays f32 (no TF32 conversion).
+    // Tensor cores for f16/bf16; f32 and f64 stay FMA (no TF32 conversion,
+    // which cuDNN's default math type allows on Ampere and newer).
     const bool half = p.element_type == F16 || p.element_type == BF16;
-    AOT_RETURN_IF_ERROR(check(
-        "cudnnSetConvolutionMathType",
-        dnn->set_convolution_math_type(d.conv, half ? kCudnnTensorOpMath : kCudnnDefaultMath)));
+    AOT_RETURN_IF_ERROR(
+        check("cudnnSetConvolutionMathType",
+              dnn->set_convolution_math_type(d.conv, half ? kCudnnTensorOpMath : kCudnnFmaMath)));
     // cuDNN's heuristics, best first: the first that succeeds within the
     // stream's workspace.
     CudnnConvolutionFwdAlgoPerf perf[8];

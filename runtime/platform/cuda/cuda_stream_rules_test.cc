@@ -572,6 +572,10 @@ TEST(CudaStreamRulesTest, ConvolutionsCallCudnnOnTheExecutionStream) {
   ASSERT_NE(conv, calls.end());
   EXPECT_EQ(conv->detail, absl::StrCat("pad=1,1 stride=2,2 dilation=1,1 mode=",
                                        kCudnnCrossCorrelation, " compute=", kCudnnDataFloat));
+  // f32 stays f32: FMA math, not the default (which allows TF32).
+  auto math = find("cudnnSetConvolutionMathType");
+  ASSERT_NE(math, calls.end());
+  EXPECT_EQ(math->detail, absl::StrCat("math=", kCudnnFmaMath));
   // Not packed: (O, C, S) with the spatial dimensions swapped.
   ConvolutionParams unpacked = p;
   unpacked.filter_strides = {18, 9, 1, 3};
