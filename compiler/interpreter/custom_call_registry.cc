@@ -205,6 +205,15 @@ absl::StatusOr<Literal> XlaTopK(absl::Span<const Literal* const> operands,
   return TopK(operands, instruction);
 }
 
+// (out, zeros of the custom call's second result): a library call's
+// workspace or scratch.
+Literal WithZeroWorkspace(Literal out, const HloInstruction& custom_call) {
+  std::vector<Literal> elements;
+  elements.push_back(std::move(out));
+  elements.emplace_back(custom_call.shape().tuple_shapes(1));
+  return Literal::Tuple(std::move(elements));
+}
+
 // XLA:GPU's GEMM: the dot, then alpha, beta * c, the bias and the relu or GELU
 // element by element in double, rounded once to the output type.
 absl::StatusOr<Literal> Gemm(absl::Span<const Literal* const> operands,
@@ -227,11 +236,7 @@ absl::StatusOr<Literal> Gemm(absl::Span<const Literal* const> operands,
     out.SetFromDouble(i, v);
   }
   out.set_layout(gemm.output.minor_to_major());
-  if (!gemm.has_workspace) return out;
-  std::vector<Literal> elements;
-  elements.push_back(std::move(out));
-  elements.emplace_back(instruction.shape().tuple_shapes(1));
-  return Literal::Tuple(std::move(elements));
+  return gemm.has_workspace ? WithZeroWorkspace(std::move(out), instruction) : std::move(out);
 }
 
 // XLA:GPU's cuDNN convolutions: the convolution, then the scale, the side
@@ -266,11 +271,7 @@ absl::StatusOr<Literal> CudnnConvolution(absl::Span<const Literal* const> operan
     out.SetFromDouble(i, ApplyConvActivation(conv, v));
   }
   out.set_layout(conv.output.minor_to_major());
-  if (!conv.has_scratch) return out;
-  std::vector<Literal> elements;
-  elements.push_back(std::move(out));
-  elements.emplace_back(instruction.shape().tuple_shapes(1));
-  return Literal::Tuple(std::move(elements));
+  return conv.has_scratch ? WithZeroWorkspace(std::move(out), instruction) : std::move(out);
 }
 
 }  // namespace

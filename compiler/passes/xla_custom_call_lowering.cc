@@ -13,6 +13,16 @@ namespace aot {
 
 namespace {
 
+// (value, zeros of the custom call's second result): a library call's
+// workspace or scratch, which nothing reads.
+HloInstruction* WithZeroWorkspace(HloInstruction* value, const HloInstruction& custom_call,
+                                  InstructionBuilder& b) {
+  const Shape& workspace = custom_call.shape().tuple_shapes(1);
+  HloInstruction* zeros =
+      b.WithLayoutOf(b.Splat(workspace.element_type(), 0, workspace.dimensions()), workspace);
+  return b.Tuple({value, zeros});
+}
+
 absl::StatusOr<HloInstruction*> LowerGemm(HloInstruction* h, InstructionBuilder& b) {
   AOT_ASSIGN_OR_RETURN(const GemmConfig gemm, ReadGemmConfig(*h));
   const PrimitiveType type = gemm.output.element_type();
@@ -48,11 +58,7 @@ absl::StatusOr<HloInstruction*> LowerGemm(HloInstruction* h, InstructionBuilder&
                 b.Binary(HloOpcode::kAdd, b.Splat(type, 1, dims), t));
   }
   value = b.WithLayoutOf(value, gemm.output);
-  if (!gemm.has_workspace) return value;
-  const Shape& workspace = h->shape().tuple_shapes(1);
-  HloInstruction* zeros =
-      b.WithLayoutOf(b.Splat(workspace.element_type(), 0, workspace.dimensions()), workspace);
-  return b.Tuple({value, zeros});
+  return gemm.has_workspace ? WithZeroWorkspace(value, *h, b) : value;
 }
 
 absl::StatusOr<HloInstruction*> LowerCudnnConvolution(HloInstruction* h, InstructionBuilder& b) {
@@ -104,11 +110,7 @@ absl::StatusOr<HloInstruction*> LowerCudnnConvolution(HloInstruction* h, Instruc
       break;
   }
   value = b.WithLayoutOf(value, conv.output);
-  if (!conv.has_scratch) return value;
-  const Shape& scratch = h->shape().tuple_shapes(1);
-  HloInstruction* zeros =
-      b.WithLayoutOf(b.Splat(scratch.element_type(), 0, scratch.dimensions()), scratch);
-  return b.Tuple({value, zeros});
+  return conv.has_scratch ? WithZeroWorkspace(value, *h, b) : value;
 }
 
 absl::StatusOr<HloInstruction*> Lower(HloInstruction* h, InstructionBuilder& b) {
