@@ -40,13 +40,16 @@ AOT_BUILD_DIR="$build_dir" bash scripts/build.sh cuda_bench
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 
+# The CUDA tests, listed once.
+ctest --test-dir "$build_dir" -N -R '[Cc]uda' --show-only=json-v1 > "$stage/tests.json"
+
 # The executables: this build's of the CUDA tests (a test may run one
 # through cmake -P, which the GPU machine has), and the tools gpu_check runs.
 exes=()
 while IFS= read -r arg; do
   if [ -f "$arg" ] && [ -x "$arg" ]; then exes+=("$arg"); fi
-done < <(ctest --test-dir "$build_dir" -N -R '[Cc]uda' --show-only=json-v1 |
-  jq -r '.tests[].command[] // empty' | grep -F "$ROOT/$build_dir/" | sort -u)
+done < <(jq -r '.tests[].command[] // empty' "$stage/tests.json" |
+  grep -F "$ROOT/$build_dir/" | sort -u)
 if [ "${#exes[@]}" = 0 ]; then
   echo "gpu_bundle: CTest lists no test matching 'Cuda' in $build_dir" >&2
   exit 1
@@ -74,10 +77,9 @@ ldd "${exes[@]}" 2> /dev/null | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | sort
   while IFS= read -r lib; do cp -L "$lib" "$stage/.gpu/lib/$(basename "$lib")"; done
 # The CUDA tests that run a program of this machine's (cmake -P checks of
 # a tool's exit): gpu_check leaves out those whose program is missing there.
-ctest --test-dir "$build_dir" -N -R '[Cc]uda' --show-only=json-v1 |
-  jq -r --arg b "$ROOT/$build_dir/" \
-    '.tests[] | select(.command[0] != null and (.command[0] | startswith($b) | not)) |
-     .name + "\t" + .command[0]' > "$stage/.gpu/external_tests.tsv"
+jq -r --arg b "$ROOT/$build_dir/" \
+  '.tests[] | select(.command[0] != null and (.command[0] | startswith($b) | not)) |
+   .name + "\t" + .command[0]' "$stage/tests.json" > "$stage/.gpu/external_tests.tsv"
 echo "$ROOT" > "$stage/.gpu/root"
 git describe --always --dirty > "$stage/.gpu/commit" 2> /dev/null || echo unknown > "$stage/.gpu/commit"
 

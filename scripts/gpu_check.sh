@@ -123,7 +123,8 @@ else
     'bash scripts/build.sh && bash scripts/build.sh cuda_bench'
 fi
 
-# The golden target (after the unpacking, which may bring it) of this device (cuda-sm_<cc>), if the corpus has one.
+# The golden target of this device (cuda-sm_<cc>), if the corpus has one
+# (looked up after the unpacking, which may bring it).
 target=""
 if [ -n "$gpu_cc" ] && [ -d "golden/executables/cuda-sm_$gpu_cc" ]; then
   target="cuda-sm_$gpu_cc"
@@ -146,8 +147,8 @@ ctest_exclude=()
 if [ "${#exclude[@]}" -gt 0 ]; then
   ctest_exclude=(-E "$(IFS='|'; echo "${exclude[*]}")")
 fi
-step cuda_tests 150 ctest --test-dir "$build_dir" -R '[Cc]uda' ${ctest_exclude[@]+"${ctest_exclude[@]}"} \
-  --output-on-failure -j "$(nproc)"
+step cuda_tests 150 ctest --test-dir "$build_dir" -R '[Cc]uda' \
+  ${ctest_exclude[@]+"${ctest_exclude[@]}"} --output-on-failure -j "$(nproc)"
 
 # Every version of the device's target, execution required.
 if [ "$dry_run" = 1 ]; then
@@ -172,9 +173,10 @@ done
 
 # The emission paths still behind their flags (cuDNN convolutions, f16/bf16
 # cuBLAS GEMMs, complex and narrow element types): every single-device
-# suite of the corpus, and the row reductions below, compiled with them on, run on the device and
-# compared with the interpreter (the collectives suite needs several
-# devices: its goldens are replayed by the multi-GPU check).
+# suite of the corpus, and the row reductions below, compiled with them
+# on, run on the device and compared with the interpreter (the collectives
+# suite needs several devices: its goldens are replayed by the multi-GPU
+# check).
 flag_on=(--emission_flags=emit_cudnn_convolution,emit_low_precision_gemm,emit_extended_element_types)
 suites=()
 for dir in golden/modules/*/; do

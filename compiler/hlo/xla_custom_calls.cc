@@ -291,6 +291,14 @@ absl::StatusOr<CudnnConvConfig> ReadCudnnConvConfig(const HloInstruction& custom
   return conv;
 }
 
+void SetCudnnConvolutionAttributes(const HloInstruction& custom_call, HloAttributes* to) {
+  const HloAttributes& from = custom_call.attrs();
+  to->window = from.window;
+  to->convolution_dimension_numbers = from.convolution_dimension_numbers;
+  to->feature_group_count = from.feature_group_count;
+  to->batch_group_count = from.batch_group_count;
+}
+
 double ApplyConvActivation(const CudnnConvConfig& config, double v) {
   switch (config.activation) {
     case CudnnConvConfig::Activation::kNone:

@@ -81,6 +81,10 @@ struct CudnnConvConfig {
 };
 absl::StatusOr<CudnnConvConfig> ReadCudnnConvConfig(const HloInstruction& custom_call);
 
+// Gives `to` the convolution a cuDNN custom call computes: its window,
+// dimension numbers (dim_labels) and group counts.
+void SetCudnnConvolutionAttributes(const HloInstruction& custom_call, HloAttributes* to);
+
 // Applies a fused convolution's activation to one value.
 double ApplyConvActivation(const CudnnConvConfig& config, double v);
 

@@ -249,11 +249,7 @@ absl::StatusOr<Literal> CudnnConvolution(absl::Span<const Literal* const> operan
   std::unique_ptr<HloInstruction> op =
       HloInstruction::Create(HloOpcode::kConvolution, conv_shape, {});
   op->set_name(instruction.name());
-  HloAttributes& attrs = *op->mutable_attrs();
-  attrs.window = instruction.attrs().window;
-  attrs.convolution_dimension_numbers = instruction.attrs().convolution_dimension_numbers;
-  attrs.feature_group_count = instruction.attrs().feature_group_count;
-  attrs.batch_group_count = instruction.attrs().batch_group_count;
+  SetCudnnConvolutionAttributes(instruction, op->mutable_attrs());
   AOT_ASSIGN_OR_RETURN(Literal result,
                        interpreter_internal::EvalConvolution(*op, *operands[0], *operands[1]));
   // Elements are in row-major logical order: the feature index of element

@@ -67,11 +67,7 @@ absl::StatusOr<HloInstruction*> LowerCudnnConvolution(HloInstruction* h, Instruc
   const std::vector<int64_t>& dims = conv.output.dimensions();
   HloInstruction* value =
       b.Op(HloOpcode::kConvolution, Shape(type, dims), {h->operand(0), h->operand(1)});
-  HloAttributes& attrs = *value->mutable_attrs();
-  attrs.window = h->attrs().window;
-  attrs.convolution_dimension_numbers = h->attrs().convolution_dimension_numbers;
-  attrs.feature_group_count = h->attrs().feature_group_count;
-  attrs.batch_group_count = h->attrs().batch_group_count;
+  SetCudnnConvolutionAttributes(*h, value->mutable_attrs());
   if (conv.conv_result_scale != 1) {
     value = b.Binary(HloOpcode::kMultiply, value, b.Splat(type, conv.conv_result_scale, dims));
   }
