@@ -581,7 +581,8 @@ std::string HloInstruction::AttributesToString() const {
     a.push_back(absl::StrCat(
         "dim_labels=", ConvolutionDimensionNumbersToString(*at.convolution_dimension_numbers)));
   }
-  if (opcode_ == HloOpcode::kConvolution) {
+  // A custom call carries them too (XLA:GPU's cuDNN convolutions).
+  if (opcode_ == HloOpcode::kConvolution || opcode_ == HloOpcode::kCustomCall) {
     if (at.feature_group_count != 1) {
       a.push_back(absl::StrCat("feature_group_count=", at.feature_group_count));
     }
@@ -753,6 +754,10 @@ HloInstructionProto HloInstruction::ToProto() const {
   if (opcode_ == HloOpcode::kConvolution) {
     p.set_feature_group_count(at.feature_group_count);
     p.set_batch_group_count(at.batch_group_count);
+  } else if (opcode_ == HloOpcode::kCustomCall) {
+    // Only where they are not 1: a custom call's proto leaves them unset.
+    if (at.feature_group_count != 1) p.set_feature_group_count(at.feature_group_count);
+    if (at.batch_group_count != 1) p.set_batch_group_count(at.batch_group_count);
   }
   if (at.gather_dimension_numbers) {
     *p.mutable_gather_dimension_numbers() = *at.gather_dimension_numbers;

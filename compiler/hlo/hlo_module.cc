@@ -285,6 +285,10 @@ absl::StatusOr<std::unique_ptr<HloModule>> HloModuleFromProto(const HloModulePro
       if (*opcode == HloOpcode::kConvolution) {
         at.feature_group_count = ip.feature_group_count();
         at.batch_group_count = ip.batch_group_count();
+      } else if (*opcode == HloOpcode::kCustomCall) {
+        // Unset (0) on a custom call means 1.
+        if (ip.feature_group_count() > 0) at.feature_group_count = ip.feature_group_count();
+        if (ip.batch_group_count() > 0) at.batch_group_count = ip.batch_group_count();
       }
       if (ip.has_gather_dimension_numbers()) {
         at.gather_dimension_numbers = ip.gather_dimension_numbers();

@@ -211,7 +211,9 @@ ENTRY e {
   cmp = pred[4] compare(i, i), direction=LT, type=SIGNED
   rp = f32[2,5] reduce-precision(d), exponent_bits=5, mantissa_bits=10
   cc = f32[2,5] custom-call(rp), custom_call_target="aot.gelu", api_version=API_VERSION_TYPED_FFI, backend_config="x=1"
-  ROOT t = (f32[1,6,9,2], pred[4], f32[2,5]) tuple(p, cmp, cc)
+  gk = f32[3,3,1,4]{3,2,1,0} parameter(4)
+  g = (f32[1,4,4,4]{3,2,1,0}, u8[0]{0}) custom-call(conv, gk), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, feature_group_count=4, batch_group_count=1, custom_call_target="__cudnn$convForward"
+  ROOT t = (f32[1,6,9,2], pred[4], f32[2,5], (f32[1,4,4,4]{3,2,1,0}, u8[0]{0})) tuple(p, cmp, cc, g)
 })";
   auto module = ParseHloModule(kText);
   ASSERT_TRUE(module.ok()) << module.status();
@@ -231,6 +233,15 @@ ENTRY e {
   auto again = ParseHloModule(printed);
   ASSERT_TRUE(again.ok()) << again.status() << "\n" << printed;
   EXPECT_EQ((*again)->ToString(), printed);
+  // A convolution custom call's group count survives the text and the proto.
+  EXPECT_EQ((*again)->entry_computation()->FindInstruction("g")->attrs().feature_group_count, 4);
+  HloModuleConfigProto config = (*module)->ConfigToProto();
+  auto from_proto = HloModuleFromProto((*module)->ToProto(), &config);
+  ASSERT_TRUE(from_proto.ok()) << from_proto.status();
+  EXPECT_EQ((*from_proto)->entry_computation()->FindInstruction("g")->attrs().feature_group_count,
+            4);
+  EXPECT_EQ((*from_proto)->entry_computation()->FindInstruction("cc")->attrs().feature_group_count,
+            1);
 }
 
 TEST(HloParserTest, ConstantsOfEveryForm) {

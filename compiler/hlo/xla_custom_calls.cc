@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -51,6 +52,9 @@ bool ReadDims(const nlohmann::json& config, const char* key,
 // The backend_config's `section` (a GpuBackendConfig's field), or the
 // whole config when it has no such field (as older XLA wrote it bare).
 absl::StatusOr<nlohmann::json> BackendConfigSection(const HloInstruction& h, const char* section) {
+  // No backend_config (as XLA's own tests write the custom calls): every
+  // field takes its default.
+  if (h.attrs().backend_config.empty()) return nlohmann::json::object();
   nlohmann::json root =
       nlohmann::json::parse(h.attrs().backend_config, nullptr, /*allow_exceptions=*/false);
   if (root.is_discarded() || !root.is_object()) {
@@ -62,6 +66,92 @@ absl::StatusOr<nlohmann::json> BackendConfigSection(const HloInstruction& h, con
                      absl::StrCat("has a backend_config whose ", section, " is not a JSON object"));
   }
   return config;
+}
+
+// The dimension numbers label every dimension of an array of `rank` once.
+bool Labels(int64_t a, int64_t b, const google::protobuf::RepeatedField<int64_t>& spatial,
+            int64_t rank) {
+  std::vector<int> uses(static_cast<size_t>(std::max<int64_t>(rank, 0)), 0);
+  if (spatial.size() + 2 != rank) return false;
+  for (int64_t d : spatial) {
+    if (d < 0 || d >= rank || uses[d]++ > 0) return false;
+  }
+  for (int64_t d : {a, b}) {
+    if (d < 0 || d >= rank || uses[d]++ > 0) return false;
+  }
+  return true;
+}
+
+// A gradient's operands and result fit the forward convolution its
+// attributes describe: x, w and y of one geometry, a window cuDNN's
+// gradients take (no base dilation, no reversal) and one batch group.
+absl::Status CheckGradientGeometry(const HloInstruction& custom_call, const CudnnConvConfig& conv) {
+  const HloAttributes& attrs = custom_call.attrs();
+  const ConvolutionDimensionNumbersProto& dn = *attrs.convolution_dimension_numbers;
+  const bool input = conv.kind == CudnnConvConfig::Kind::kBackwardInput;
+  const Shape& a = custom_call.operand(0)->shape();
+  const Shape& b = custom_call.operand(1)->shape();
+  if (!a.IsArray() || !b.IsArray()) return Malformed(custom_call, "takes two array operands");
+  const Shape& x = input ? conv.output : a;
+  const Shape& w = input ? b : conv.output;
+  const Shape& y = input ? a : b;
+  if (!Labels(dn.input_batch_dimension(), dn.input_feature_dimension(),
+              dn.input_spatial_dimensions(), x.rank()) ||
+      !Labels(dn.kernel_input_feature_dimension(), dn.kernel_output_feature_dimension(),
+              dn.kernel_spatial_dimensions(), w.rank()) ||
+      !Labels(dn.output_batch_dimension(), dn.output_feature_dimension(),
+              dn.output_spatial_dimensions(), y.rank())) {
+    return Malformed(custom_call,
+                     absl::StrCat("has dim_labels that do not label the dimensions of the input ",
+                                  x.ToString(false), ", the kernel ", w.ToString(false),
+                                  " and the output ", y.ToString(false), " once each"));
+  }
+  if (attrs.batch_group_count != 1) {
+    return Unsupported(custom_call, absl::StrCat("with batch_group_count=", attrs.batch_group_count,
+                                                 ": not supported"));
+  }
+  const int64_t groups = attrs.feature_group_count;
+  const int64_t kernel_in = w.dimensions(dn.kernel_input_feature_dimension());
+  const int64_t features = y.dimensions(dn.output_feature_dimension());
+  const int64_t spatial = dn.input_spatial_dimensions_size();
+  const bool fits =
+      groups >= 1 &&
+      x.dimensions(dn.input_batch_dimension()) == y.dimensions(dn.output_batch_dimension()) &&
+      features == w.dimensions(dn.kernel_output_feature_dimension()) && features % groups == 0 &&
+      x.dimensions(dn.input_feature_dimension()) == kernel_in * groups &&
+      (attrs.window.has_value() ? attrs.window->dimensions_size() == spatial : spatial == 0);
+  std::string why;
+  for (int64_t i = 0; fits && why.empty() && i < spatial; ++i) {
+    const int64_t in = x.dimensions(dn.input_spatial_dimensions(i));
+    const int64_t k = w.dimensions(dn.kernel_spatial_dimensions(i));
+    const WindowDimensionProto& d = attrs.window->dimensions(static_cast<int>(i));
+    const int64_t stride = std::max<int64_t>(d.stride(), 1);
+    const int64_t dilation = std::max<int64_t>(d.window_dilation(), 1);
+    if (d.base_dilation() > 1 || d.window_reversal()) {
+      return Unsupported(custom_call,
+                         "with a base dilation or window reversal: not supported (cuDNN's "
+                         "gradients take neither)");
+    }
+    if (d.size() != k) {
+      why = absl::StrCat("a window of size ", d.size(), " over a kernel of size ", k);
+      break;
+    }
+    const int64_t padded = in + d.padding_low() + d.padding_high();
+    const int64_t span = k == 0 ? 0 : (k - 1) * dilation + 1;
+    const int64_t out = padded < span ? 0 : (padded - span) / stride + 1;
+    if (y.dimensions(dn.output_spatial_dimensions(i)) != out) {
+      why = absl::StrCat("spatial dimension ", i, ": the input's ", in, " gives an output of ", out,
+                         ", not ", y.dimensions(dn.output_spatial_dimensions(i)));
+    }
+  }
+  if (!fits || !why.empty()) {
+    return Malformed(
+        custom_call,
+        absl::StrCat("has the input ", x.ToString(false), ", the kernel ", w.ToString(false),
+                     " and the output ", y.ToString(false), ", which are not one convolution's",
+                     why.empty() ? "" : absl::StrCat(" (", why, ")")));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -198,10 +288,16 @@ absl::StatusOr<GemmConfig> ReadGemmConfig(const HloInstruction& custom_call) {
 absl::StatusOr<CudnnConvConfig> ReadCudnnConvConfig(const HloInstruction& custom_call) {
   const std::string& target = custom_call.attrs().custom_call_target;
   const bool fused = target == "__cudnn$convBiasActivationForward";
-  if (!fused && target != "__cudnn$convForward") {
+  CudnnConvConfig conv;
+  if (target == "__cudnn$convBackwardInput") {
+    conv.kind = CudnnConvConfig::Kind::kBackwardInput;
+  } else if (target == "__cudnn$convBackwardFilter") {
+    conv.kind = CudnnConvConfig::Kind::kBackwardFilter;
+  } else if (!fused && target != "__cudnn$convForward") {
     return Unsupported(custom_call,
                        "is not supported (of XLA's cuDNN convolutions this compiler computes "
-                       "__cudnn$convForward and __cudnn$convBiasActivationForward)");
+                       "__cudnn$convForward, __cudnn$convBiasActivationForward, "
+                       "__cudnn$convBackwardInput and __cudnn$convBackwardFilter)");
   }
   const HloAttributes& attrs = custom_call.attrs();
   if (!attrs.convolution_dimension_numbers.has_value()) {
@@ -209,7 +305,6 @@ absl::StatusOr<CudnnConvConfig> ReadCudnnConvConfig(const HloInstruction& custom
   }
   AOT_ASSIGN_OR_RETURN(const nlohmann::json config,
                        BackendConfigSection(custom_call, "cudnn_conv_backend_config"));
-  CudnnConvConfig conv;
   if ((config.contains("conv_result_scale") &&
        !ReadNumber(config["conv_result_scale"], &conv.conv_result_scale)) ||
       (config.contains("side_input_scale") &&
@@ -258,7 +353,8 @@ absl::StatusOr<CudnnConvConfig> ReadCudnnConvConfig(const HloInstruction& custom
   }
   conv.output = conv.has_scratch ? shape.tuple_shapes(0) : shape;
   conv.output_feature_dimension = attrs.convolution_dimension_numbers->output_feature_dimension();
-  if (conv.output_feature_dimension < 0 || conv.output_feature_dimension >= conv.output.rank()) {
+  if (conv.kind == CudnnConvConfig::Kind::kForward &&
+      (conv.output_feature_dimension < 0 || conv.output_feature_dimension >= conv.output.rank())) {
     return Malformed(custom_call, "has an output feature dimension outside its output");
   }
   conv.has_bias = fused && custom_call.operand_count() >= 3;
@@ -269,7 +365,11 @@ absl::StatusOr<CudnnConvConfig> ReadCudnnConvConfig(const HloInstruction& custom
                      absl::StrCat("takes ",
                                   fused ? "3 or 4 operands (input, filter, bias[, side "
                                           "input])"
-                                        : "2 operands (input, filter)",
+                                  : conv.kind == CudnnConvConfig::Kind::kBackwardInput
+                                      ? "2 operands (output gradient, filter)"
+                                  : conv.kind == CudnnConvConfig::Kind::kBackwardFilter
+                                      ? "2 operands (input, output gradient)"
+                                      : "2 operands (input, filter)",
                                   ", has ", custom_call.operand_count()));
   }
   if (conv.has_bias) {
@@ -287,6 +387,9 @@ absl::StatusOr<CudnnConvConfig> ReadCudnnConvConfig(const HloInstruction& custom
         custom_call,
         absl::StrCat("has the side input ", custom_call.operand(3)->shape().ToString(false),
                      ", not the output's dimensions ", conv.output.ToString(false)));
+  }
+  if (conv.kind != CudnnConvConfig::Kind::kForward) {
+    AOT_RETURN_IF_ERROR(CheckGradientGeometry(custom_call, conv));
   }
   return conv;
 }

@@ -28,8 +28,10 @@ namespace aot {
 //    dim_labels and group counts describe, times conv_result_scale
 //    [+ side_input_scale * side input] [+ bias along the output's feature
 //    dimension], then the activation, from the cudnn_conv_backend_config in
-//    backend_config. The other "__cudnn$conv" targets (the backward
-//    convolutions, graphs) are refused by name.
+//    backend_config; "__cudnn$convBackwardInput" and
+//    "__cudnn$convBackwardFilter", the gradients of the forward convolution
+//    the attributes describe (times conv_result_scale). The other
+//    "__cudnn$conv" targets (graphs, fused attention) are refused by name.
 enum class XlaCustomCall { kNone, kPassThrough, kTopK, kGemm, kCudnnConvolution };
 XlaCustomCall ClassifyXlaCustomCall(const HloInstruction& instruction);
 
@@ -66,6 +68,12 @@ absl::StatusOr<GemmConfig> ReadGemmConfig(const HloInstruction& custom_call);
 // cudnn_conv_backend_config of its backend_config (or a bare
 // CudnnConvBackendConfig).
 struct CudnnConvConfig {
+  // For the gradients the window, dim_labels and group counts describe the
+  // forward convolution y = conv(x, w): __cudnn$convBackwardInput(dy, w)
+  // gives dx (shaped as the dim_labels' input), __cudnn$convBackwardFilter(x,
+  // dy) gives dw (shaped as their kernel).
+  enum class Kind { kForward, kBackwardInput, kBackwardFilter };
+  Kind kind = Kind::kForward;
   double conv_result_scale = 1;
   double side_input_scale = 0;
   // XLA's fused convolutions' activations (ActivationMode's kNone, kRelu,

@@ -239,12 +239,82 @@ absl::StatusOr<Literal> Gemm(absl::Span<const Literal* const> operands,
   return gemm.has_workspace ? WithZeroWorkspace(std::move(out), instruction) : std::move(out);
 }
 
+// A cuDNN convolution's gradient by its definition, in double: each term
+// x[b, g * z_count + z, p] * w[z, o, k] of the forward convolution's
+// y[b, o, q] (p = q * stride + k * dilation - padding_low, inside x) adds
+// dy[b, o, q] * w[z, o, k] to dx[b, g * z_count + z, p] (backward input) or
+// x[b, g * z_count + z, p] * dy[b, o, q] to dw[z, o, k] (backward filter).
+// Written apart from the compiler's lowering (a transposed convolution),
+// which it checks.
+Literal CudnnConvolutionGradient(const CudnnConvConfig& conv, const HloInstruction& instruction,
+                                 const Literal& a, const Literal& b) {
+  const HloAttributes& attrs = instruction.attrs();
+  const ConvolutionDimensionNumbersProto& dn = *attrs.convolution_dimension_numbers;
+  const bool input = conv.kind == CudnnConvConfig::Kind::kBackwardInput;
+  const Literal& dy = input ? a : b;
+  const Literal& other = input ? b : a;  // w for dx, x for dw
+  const std::vector<int64_t>& xd = input ? conv.output.dimensions() : a.shape().dimensions();
+  const std::vector<int64_t>& wd = input ? b.shape().dimensions() : conv.output.dimensions();
+  const std::vector<int64_t>& yd = dy.shape().dimensions();
+  const std::vector<int64_t> xs = RowMajorStrides(xd), ws = RowMajorStrides(wd);
+  const int64_t spatial = dn.input_spatial_dimensions_size();
+  const int64_t z_count = wd[dn.kernel_input_feature_dimension()];
+  const int64_t per_group = yd[dn.output_feature_dimension()] / attrs.feature_group_count;
+  std::vector<int64_t> kernel(spatial);
+  for (int64_t i = 0; i < spatial; ++i) kernel[i] = wd[dn.kernel_spatial_dimensions(i)];
+  std::vector<double> grad(static_cast<size_t>(conv.output.ElementCount()), 0.0);
+  std::vector<int64_t> q(yd.size(), 0), k(spatial, 0);
+  int64_t y_linear = 0;
+  if (dy.element_count() > 0 && other.element_count() > 0 && !grad.empty()) {
+    do {
+      const double dyv = dy.GetAsDouble(y_linear++);
+      const int64_t o = q[dn.output_feature_dimension()];
+      const int64_t x_fixed = q[dn.output_batch_dimension()] * xs[dn.input_batch_dimension()] +
+                              (o / per_group) * z_count * xs[dn.input_feature_dimension()];
+      const int64_t w_fixed = o * ws[dn.kernel_output_feature_dimension()];
+      std::fill(k.begin(), k.end(), 0);
+      do {
+        int64_t x_off = x_fixed, w_off = w_fixed;
+        bool inside = true;
+        for (int64_t i = 0; i < spatial && inside; ++i) {
+          const WindowDimensionProto& f = attrs.window->dimensions(static_cast<int>(i));
+          const int64_t p = q[dn.output_spatial_dimensions(i)] * std::max<int64_t>(f.stride(), 1) +
+                            k[i] * std::max<int64_t>(f.window_dilation(), 1) - f.padding_low();
+          inside = p >= 0 && p < xd[dn.input_spatial_dimensions(i)];
+          x_off += p * xs[dn.input_spatial_dimensions(i)];
+          w_off += k[i] * ws[dn.kernel_spatial_dimensions(i)];
+        }
+        if (!inside) continue;
+        for (int64_t z = 0; z < z_count; ++z) {
+          const int64_t xi = x_off + z * xs[dn.input_feature_dimension()];
+          const int64_t wi = w_off + z * ws[dn.kernel_input_feature_dimension()];
+          if (input) {
+            grad[xi] += dyv * other.GetAsDouble(wi);
+          } else {
+            grad[wi] += other.GetAsDouble(xi) * dyv;
+          }
+        }
+      } while (NextIndex(kernel, k));
+    } while (NextIndex(yd, q));
+  }
+  Literal out(Shape(conv.output.element_type(), conv.output.dimensions()));
+  for (int64_t i = 0; i < out.element_count(); ++i) {
+    out.SetFromDouble(i, conv.conv_result_scale * grad[i]);
+  }
+  return out;
+}
+
 // XLA:GPU's cuDNN convolutions: the convolution, then the scale, the side
 // input, the bias and the activation element by element in double, rounded
-// once to the output type.
+// once to the output type; the gradients by their definition.
 absl::StatusOr<Literal> CudnnConvolution(absl::Span<const Literal* const> operands,
                                          const HloInstruction& instruction) {
   AOT_ASSIGN_OR_RETURN(const CudnnConvConfig conv, ReadCudnnConvConfig(instruction));
+  if (conv.kind != CudnnConvConfig::Kind::kForward) {
+    Literal out = CudnnConvolutionGradient(conv, instruction, *operands[0], *operands[1]);
+    out.set_layout(conv.output.minor_to_major());
+    return conv.has_scratch ? WithZeroWorkspace(std::move(out), instruction) : std::move(out);
+  }
   Shape conv_shape(conv.output.element_type(), conv.output.dimensions());
   std::unique_ptr<HloInstruction> op =
       HloInstruction::Create(HloOpcode::kConvolution, conv_shape, {});
@@ -281,8 +351,8 @@ absl::Status RegisterBuiltinCustomCalls(CustomCallRegistry& registry) {
   }
   AOT_RETURN_IF_ERROR(registry.Register("TopK", XlaTopK));
   AOT_RETURN_IF_ERROR(registry.Register("__cublas$gemm", Gemm));
-  // The other __cudnn$conv targets too, so that ReadCudnnConvConfig's
-  // refusal names them.
+  // __cudnn$convForwardGraph too, so that ReadCudnnConvConfig's refusal
+  // names it.
   for (const char* target :
        {"__cudnn$convForward", "__cudnn$convBiasActivationForward", "__cudnn$convBackwardInput",
         "__cudnn$convBackwardFilter", "__cudnn$convForwardGraph"}) {

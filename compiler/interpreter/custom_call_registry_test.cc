@@ -223,6 +223,35 @@ TEST(XlaCustomCallsTest, CudnnConvolutionsScaleAddAndActivate) {
   EXPECT_THAT(Doubles(f.tuple_element(1).tuple_element(0)), ElementsAre(6, 0, 0, 6));
 }
 
+TEST(XlaCustomCallsTest, CudnnConvolutionGradientsByDefinition) {
+  // Forward: y[q] = x[q] w0 + x[q + 1] w1 over x = [1, 2, 3], w = [2, 3].
+  // With dy = [1, 10]: dx = [w0, 10 w0 + w1, 10 w1] = [2, 23, 30] and
+  // dw[k] = x[k] + 10 x[k + 1] = [21, 32]; conv_result_scale 2 doubles dw.
+  Literal r =
+      RunHlo(Module(R"(
+  dy = f32[1,2,1] parameter(0)
+  w = f32[2,1,1] parameter(1)
+  x = f32[1,3,1] parameter(2)
+  di = (f32[1,3,1], u8[0]) custom-call(dy, w), window={size=2}, dim_labels=b0f_0io->b0f, custom_call_target="__cudnn$convBackwardInput"
+  df = (f32[2,1,1], u8[8]) custom-call(x, dy), window={size=2}, dim_labels=b0f_0io->b0f, custom_call_target="__cudnn$convBackwardFilter", backend_config={"cudnn_conv_backend_config":{"conv_result_scale":2}}
+  ROOT r = ((f32[1,3,1], u8[0]), (f32[2,1,1], u8[8])) tuple(di, df))"),
+             {L("f32[1,2,1]", {1, 10}), L("f32[2,1,1]", {2, 3}), L("f32[1,3,1]", {1, 2, 3})});
+  EXPECT_THAT(Doubles(r.tuple_element(0).tuple_element(0)), ElementsAre(2, 23, 30));
+  EXPECT_THAT(Doubles(r.tuple_element(1).tuple_element(0)), ElementsAre(42, 64));
+  EXPECT_EQ(r.tuple_element(1).tuple_element(1).element_count(), 8);
+  // Stride 2, padding 1_0: y[q] = x[2q - 1] w0 + x[2q] w1 (x[-1] = 0), two
+  // feature groups of one feature each: x's feature g feeds y's feature g.
+  Literal s = RunHlo(Module(R"(
+  dy = f32[1,2,2] parameter(0)
+  w = f32[2,1,2] parameter(1)
+  ROOT di = (f32[1,3,2], u8[0]) custom-call(dy, w), window={size=2 stride=2 pad=1_0}, dim_labels=b0f_0io->b0f, feature_group_count=2, custom_call_target="__cudnn$convBackwardInput")"),
+                     {L("f32[1,2,2]", {1, 2, 10, 20}), L("f32[2,1,2]", {3, 5, 7, 11})});
+  // Group 0 (w = [3, 7], dy = [1, 10]): dx = [dy0 w1, dy1 w0, dy1 w1] =
+  // [7, 30, 70]; group 1 (w = [5, 11], dy = [2, 20]): [22, 100, 220];
+  // position-major, feature minor.
+  EXPECT_THAT(Doubles(s.tuple_element(0)), ElementsAre(7, 22, 30, 100, 70, 220));
+}
+
 TEST(GeluTest, TanhApproximation) {
   std::vector<double> r = Doubles(RunHlo(Module(R"(
   x = f32[3] parameter(0)

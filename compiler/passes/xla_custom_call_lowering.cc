@@ -1,5 +1,6 @@
 #include "compiler/passes/xla_custom_call_lowering.h"
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -61,13 +62,164 @@ absl::StatusOr<HloInstruction*> LowerGemm(HloInstruction* h, InstructionBuilder&
   return gemm.has_workspace ? WithZeroWorkspace(value, *h, b) : value;
 }
 
+// The forward window's extent along spatial dimension i of an array of
+// `size` elements: (size - 1) * step + 1, or 0 when empty.
+int64_t Span(int64_t size, int64_t step) { return size == 0 ? 0 : (size - 1) * step + 1; }
+
+// dx = __cudnn$convBackwardInput(dy, w) as a forward convolution, the
+// transpose of y = conv(x, w): dy dilated by the forward stride, convolved
+// with w reversed in space and its features swapped (per group: the kernel
+// [o_g, g * i + z] from w[z, g * o_g + j]), padded so that each dx position
+// sees the dy positions it fed.
+HloInstruction* BackwardInputConvolution(HloInstruction* h, const CudnnConvConfig& conv,
+                                         InstructionBuilder& b) {
+  const HloAttributes& attrs = h->attrs();
+  const ConvolutionDimensionNumbersProto& dn = *attrs.convolution_dimension_numbers;
+  HloInstruction* dy = h->operand(0);
+  HloInstruction* w = h->operand(1);
+  const Shape& ws = w->shape();
+  const Shape& ys = dy->shape();
+  const Shape& xs = conv.output;
+  const int64_t spatial = dn.input_spatial_dimensions_size();
+  const int64_t groups = attrs.feature_group_count;
+
+  HloInstruction* reversed =
+      b.Op(HloOpcode::kReverse, Shape(ws.element_type(), ws.dimensions()), {w});
+  reversed->mutable_attrs()->dimensions.assign(dn.kernel_spatial_dimensions().begin(),
+                                               dn.kernel_spatial_dimensions().end());
+  ConvolutionDimensionNumbersProto t;
+  t.set_input_batch_dimension(dn.output_batch_dimension());
+  t.set_input_feature_dimension(dn.output_feature_dimension());
+  *t.mutable_input_spatial_dimensions() = dn.output_spatial_dimensions();
+  t.set_output_batch_dimension(dn.input_batch_dimension());
+  t.set_output_feature_dimension(dn.input_feature_dimension());
+  *t.mutable_output_spatial_dimensions() = dn.input_spatial_dimensions();
+  HloInstruction* kernel = reversed;
+  if (groups == 1) {
+    t.set_kernel_input_feature_dimension(dn.kernel_output_feature_dimension());
+    t.set_kernel_output_feature_dimension(dn.kernel_input_feature_dimension());
+    *t.mutable_kernel_spatial_dimensions() = dn.kernel_spatial_dimensions();
+  } else {
+    // [o, z, s...] -> [g, j, z, s...] -> [j, g, z, s...] -> [j, g * z, s...].
+    const int64_t out = ws.dimensions(dn.kernel_output_feature_dimension());
+    const int64_t in = ws.dimensions(dn.kernel_input_feature_dimension());
+    std::vector<int64_t> perm = {dn.kernel_output_feature_dimension(),
+                                 dn.kernel_input_feature_dimension()};
+    std::vector<int64_t> sizes;
+    for (int64_t d : dn.kernel_spatial_dimensions()) {
+      perm.push_back(d);
+      sizes.push_back(ws.dimensions(d));
+    }
+    std::vector<int64_t> oz = {out, in};
+    oz.insert(oz.end(), sizes.begin(), sizes.end());
+    HloInstruction* canonical = b.Op(HloOpcode::kTranspose, Shape(ws.element_type(), oz), {kernel});
+    canonical->mutable_attrs()->dimensions = perm;
+    std::vector<int64_t> split = {groups, out / groups, in};
+    split.insert(split.end(), sizes.begin(), sizes.end());
+    std::vector<int64_t> swapped = {out / groups, groups, in};
+    swapped.insert(swapped.end(), sizes.begin(), sizes.end());
+    std::vector<int64_t> swap(split.size());
+    for (size_t i = 0; i < swap.size(); ++i) swap[i] = static_cast<int64_t>(i);
+    std::swap(swap[0], swap[1]);
+    HloInstruction* moved = b.Op(HloOpcode::kTranspose, Shape(ws.element_type(), swapped),
+                                 {b.Reshape(canonical, split)});
+    moved->mutable_attrs()->dimensions = swap;
+    std::vector<int64_t> merged = {out / groups, groups * in};
+    merged.insert(merged.end(), sizes.begin(), sizes.end());
+    kernel = b.Reshape(moved, merged);
+    t.set_kernel_input_feature_dimension(0);
+    t.set_kernel_output_feature_dimension(1);
+    for (int64_t i = 0; i < spatial; ++i) t.add_kernel_spatial_dimensions(2 + i);
+  }
+  WindowProto window;
+  for (int64_t i = 0; i < spatial; ++i) {
+    const WindowDimensionProto& f = attrs.window->dimensions(static_cast<int>(i));
+    const int64_t stride = std::max<int64_t>(f.stride(), 1);
+    const int64_t dilation = std::max<int64_t>(f.window_dilation(), 1);
+    const int64_t k = ws.dimensions(dn.kernel_spatial_dimensions(i));
+    const int64_t dilated_dy = Span(ys.dimensions(dn.output_spatial_dimensions(i)), stride);
+    WindowDimensionProto* d = window.add_dimensions();
+    d->set_size(k);
+    d->set_stride(1);
+    d->set_window_dilation(dilation);
+    d->set_base_dilation(stride);
+    d->set_padding_low((k - 1) * dilation - f.padding_low());
+    d->set_padding_high(xs.dimensions(dn.input_spatial_dimensions(i)) + (k - 1) * dilation -
+                        dilated_dy - d->padding_low());
+  }
+  HloInstruction* value =
+      b.Op(HloOpcode::kConvolution, Shape(xs.element_type(), xs.dimensions()), {dy, kernel});
+  value->mutable_attrs()->window = window;
+  value->mutable_attrs()->convolution_dimension_numbers = t;
+  value->mutable_attrs()->feature_group_count = groups;
+  return value;
+}
+
+// dw = __cudnn$convBackwardFilter(x, dy) as a forward convolution: x's
+// batch contracted with dy's, dy the window (dilated by the forward stride)
+// sliding over x with the forward dilation as its stride; with feature
+// groups, x's features are batch groups, each seeing its group's dy
+// features.
+HloInstruction* BackwardFilterConvolution(HloInstruction* h, const CudnnConvConfig& conv,
+                                          InstructionBuilder& b) {
+  const HloAttributes& attrs = h->attrs();
+  const ConvolutionDimensionNumbersProto& dn = *attrs.convolution_dimension_numbers;
+  const Shape& xs = h->operand(0)->shape();
+  const Shape& ys = h->operand(1)->shape();
+  const Shape& ws = conv.output;
+  ConvolutionDimensionNumbersProto t;
+  t.set_input_batch_dimension(dn.input_feature_dimension());
+  t.set_input_feature_dimension(dn.input_batch_dimension());
+  *t.mutable_input_spatial_dimensions() = dn.input_spatial_dimensions();
+  t.set_kernel_input_feature_dimension(dn.output_batch_dimension());
+  t.set_kernel_output_feature_dimension(dn.output_feature_dimension());
+  *t.mutable_kernel_spatial_dimensions() = dn.output_spatial_dimensions();
+  t.set_output_batch_dimension(dn.kernel_input_feature_dimension());
+  t.set_output_feature_dimension(dn.kernel_output_feature_dimension());
+  *t.mutable_output_spatial_dimensions() = dn.kernel_spatial_dimensions();
+  WindowProto window;
+  for (int64_t i = 0; i < dn.input_spatial_dimensions_size(); ++i) {
+    const WindowDimensionProto& f = attrs.window->dimensions(static_cast<int>(i));
+    const int64_t stride = std::max<int64_t>(f.stride(), 1);
+    const int64_t dilation = std::max<int64_t>(f.window_dilation(), 1);
+    const int64_t k = ws.dimensions(dn.kernel_spatial_dimensions(i));
+    const int64_t o = ys.dimensions(dn.output_spatial_dimensions(i));
+    WindowDimensionProto* d = window.add_dimensions();
+    d->set_size(o);
+    d->set_stride(dilation);
+    d->set_window_dilation(stride);
+    d->set_base_dilation(1);
+    d->set_padding_low(f.padding_low());
+    d->set_padding_high((k - 1) * dilation + Span(o, stride) -
+                        xs.dimensions(dn.input_spatial_dimensions(i)) - f.padding_low());
+  }
+  HloInstruction* value = b.Op(HloOpcode::kConvolution, Shape(ws.element_type(), ws.dimensions()),
+                               {h->operand(0), h->operand(1)});
+  value->mutable_attrs()->window = window;
+  value->mutable_attrs()->convolution_dimension_numbers = t;
+  value->mutable_attrs()->batch_group_count = attrs.feature_group_count;
+  return value;
+}
+
 absl::StatusOr<HloInstruction*> LowerCudnnConvolution(HloInstruction* h, InstructionBuilder& b) {
   AOT_ASSIGN_OR_RETURN(const CudnnConvConfig conv, ReadCudnnConvConfig(*h));
   const PrimitiveType type = conv.output.element_type();
   const std::vector<int64_t>& dims = conv.output.dimensions();
-  HloInstruction* value =
-      b.Op(HloOpcode::kConvolution, Shape(type, dims), {h->operand(0), h->operand(1)});
-  SetCudnnConvolutionAttributes(*h, value->mutable_attrs());
+  HloInstruction* value = nullptr;
+  // The gradient of a convolution without terms is all zeros.
+  const bool no_terms = conv.output.ElementCount() == 0 ||
+                        h->operand(0)->shape().ElementCount() == 0 ||
+                        h->operand(1)->shape().ElementCount() == 0;
+  if (conv.kind != CudnnConvConfig::Kind::kForward && no_terms) {
+    value = b.Splat(type, 0, dims);
+  } else if (conv.kind == CudnnConvConfig::Kind::kBackwardInput) {
+    value = BackwardInputConvolution(h, conv, b);
+  } else if (conv.kind == CudnnConvConfig::Kind::kBackwardFilter) {
+    value = BackwardFilterConvolution(h, conv, b);
+  } else {
+    value = b.Op(HloOpcode::kConvolution, Shape(type, dims), {h->operand(0), h->operand(1)});
+    SetCudnnConvolutionAttributes(*h, value->mutable_attrs());
+  }
   if (conv.conv_result_scale != 1) {
     value = b.Binary(HloOpcode::kMultiply, value, b.Splat(type, conv.conv_result_scale, dims));
   }

@@ -79,6 +79,48 @@ ENTRY main {
   }
 }
 
+// XLA:GPU's convolution gradients, lowered to transposed convolutions with
+// the values of the interpreter's definition: strides, uneven and negative
+// padding (padding past the kernel's reach), dilation, feature groups,
+// NHWC and NCHW, with and without a backend_config.
+TEST(XlaCustomCallLoweringTest, CudnnConvolutionGradientsBecomeHlo) {
+  std::unique_ptr<HloModule> m =
+      ExpectExpansionKeepsValues(R"(
+HloModule cudnn_gradients
+ENTRY main {
+  dy = f32[2,3,3,4]{3,2,1,0} parameter(0)
+  w = f32[3,3,5,4]{3,2,1,0} parameter(1)
+  x = f32[2,6,6,5]{3,2,1,0} parameter(2)
+  di = (f32[2,6,6,5]{3,2,1,0}, u8[0]{0}) custom-call(dy, w), window={size=3x3 stride=2x2 pad=0_1x1_1}, dim_labels=b01f_01io->b01f, custom_call_target="__cudnn$convBackwardInput", backend_config={"cudnn_conv_backend_config":{"activation_mode":"kNone","conv_result_scale":1,"side_input_scale":0,"leakyrelu_alpha":0}}
+  di0 = f32[2,6,6,5]{3,2,1,0} get-tuple-element(di), index=0
+  df = (f32[3,3,5,4]{3,2,1,0}, u8[16]{0}) custom-call(x, dy), window={size=3x3 stride=2x2 pad=0_1x1_1}, dim_labels=b01f_01io->b01f, custom_call_target="__cudnn$convBackwardFilter", backend_config={"cudnn_conv_backend_config":{"conv_result_scale":0.5}}
+  df0 = f32[3,3,5,4]{3,2,1,0} get-tuple-element(df), index=0
+  gy = f32[1,6,6,6]{3,2,1,0} parameter(3)
+  gw = f32[6,2,3,3]{3,2,1,0} parameter(4)
+  gx = f32[1,4,8,8]{3,2,1,0} parameter(5)
+  gi = (f32[1,4,8,8]{3,2,1,0}, u8[0]{0}) custom-call(gy, gw), window={size=3x3 pad=1_1x1_1 rhs_dilate=2x2}, dim_labels=bf01_oi01->bf01, feature_group_count=2, custom_call_target="__cudnn$convBackwardInput"
+  gi0 = f32[1,4,8,8]{3,2,1,0} get-tuple-element(gi), index=0
+  gf = (f32[6,2,3,3]{3,2,1,0}, u8[0]{0}) custom-call(gx, gy), window={size=3x3 pad=1_1x1_1 rhs_dilate=2x2}, dim_labels=bf01_oi01->bf01, feature_group_count=2, custom_call_target="__cudnn$convBackwardFilter"
+  gf0 = f32[6,2,3,3]{3,2,1,0} get-tuple-element(gf), index=0
+  ly = f32[1,5,3]{2,1,0} parameter(6)
+  lw = f32[5,3,2]{2,1,0} parameter(7)
+  lx = f32[1,5,2]{2,1,0} parameter(8)
+  li = (f32[1,5,2]{2,1,0}, u8[0]{0}) custom-call(ly, lw), window={size=5 stride=2 pad=5_4}, dim_labels=b0f_0oi->b0f, custom_call_target="__cudnn$convBackwardInput"
+  li0 = f32[1,5,2]{2,1,0} get-tuple-element(li), index=0
+  lf = (f32[5,3,2]{2,1,0}, u8[0]{0}) custom-call(lx, ly), window={size=5 stride=2 pad=5_4}, dim_labels=b0f_0oi->b0f, custom_call_target="__cudnn$convBackwardFilter"
+  lf0 = f32[5,3,2]{2,1,0} get-tuple-element(lf), index=0
+  ROOT r = (f32[2,6,6,5]{3,2,1,0}, f32[3,3,5,4]{3,2,1,0}, f32[1,4,8,8]{3,2,1,0}, f32[6,2,3,3]{3,2,1,0}, f32[1,5,2]{2,1,0}, f32[5,3,2]{2,1,0}) tuple(di0, df0, gi0, gf0, li0, lf0)
+})",
+                                 LowerXlaCustomCalls, Tolerance{1e-5, 1e-5});
+  ASSERT_NE(m, nullptr);
+  int convolutions = 0;
+  for (const HloInstruction* h : m->entry_computation()->instructions()) {
+    EXPECT_NE(h->opcode(), HloOpcode::kCustomCall) << h->ToString();
+    if (h->opcode() == HloOpcode::kConvolution) ++convolutions;
+  }
+  EXPECT_EQ(convolutions, 6);
+}
+
 TEST(XlaCustomCallLoweringTest, OtherCustomCallsStayAndWhatItCannotComputeIsRefused) {
   std::unique_ptr<HloModule> m = Parse(R"(
 HloModule other
@@ -128,15 +170,61 @@ ENTRY main {
 })",
        "__cublas$gemm takes 3 operands (lhs, rhs, c) for beta 1 and the epilogue DEFAULT, has 2"},
       {R"(
-HloModule backward
+HloModule graph
+ENTRY main {
+  d = f32[1,4,4,2] parameter(0)
+  w = f32[3,3,2,1] parameter(1)
+  ROOT g = (f32[1,4,4,1], u8[0]) custom-call(d, w), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, custom_call_target="__cudnn$convForwardGraph", backend_config={"cudnn_conv_backend_config":{}}
+})",
+       "instruction 'g' (custom-call): __cudnn$convForwardGraph is not supported (of XLA's cuDNN "
+       "convolutions this compiler computes __cudnn$convForward, "
+       "__cudnn$convBiasActivationForward, __cudnn$convBackwardInput and "
+       "__cudnn$convBackwardFilter)"},
+      {R"(
+HloModule backward_sizes
+ENTRY main {
+  d = f32[1,3,4,2] parameter(0)
+  w = f32[3,3,1,2] parameter(1)
+  ROOT g = (f32[1,4,4,1], u8[0]) custom-call(d, w), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, custom_call_target="__cudnn$convBackwardInput"
+})",
+       "__cudnn$convBackwardInput has the input f32[1,4,4,1], the kernel f32[3,3,1,2] and the "
+       "output f32[1,3,4,2], which are not one convolution's (spatial dimension 0: the input's "
+       "4 gives an output of 4, not 3)"},
+      {R"(
+HloModule backward_features
+ENTRY main {
+  x = f32[1,4,4,3] parameter(0)
+  d = f32[1,4,4,2] parameter(1)
+  ROOT g = (f32[3,3,1,2], u8[0]) custom-call(x, d), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, custom_call_target="__cudnn$convBackwardFilter"
+})",
+       "__cudnn$convBackwardFilter has the input f32[1,4,4,3], the kernel f32[3,3,1,2] and the "
+       "output f32[1,4,4,2], which are not one convolution's"},
+      {R"(
+HloModule backward_labels
+ENTRY main {
+  x = f32[1,4,4,1] parameter(0)
+  d = f32[1,4,4,2] parameter(1)
+  ROOT g = (f32[3,3,2], u8[0]) custom-call(x, d), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, custom_call_target="__cudnn$convBackwardFilter"
+})",
+       "has dim_labels that do not label the dimensions of the input f32[1,4,4,1], the kernel "
+       "f32[3,3,2] and the output f32[1,4,4,2] once each"},
+      {R"(
+HloModule backward_batch_groups
+ENTRY main {
+  x = f32[2,4,4,1] parameter(0)
+  d = f32[1,4,4,2] parameter(1)
+  ROOT g = (f32[3,3,1,2], u8[0]) custom-call(x, d), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, batch_group_count=2, custom_call_target="__cudnn$convBackwardFilter"
+})",
+       "__cudnn$convBackwardFilter with batch_group_count=2: not supported"},
+      {R"(
+HloModule backward_activation
 ENTRY main {
   d = f32[1,4,4,2] parameter(0)
   w = f32[3,3,1,2] parameter(1)
-  ROOT g = (f32[1,4,4,1], u8[0]) custom-call(d, w), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, custom_call_target="__cudnn$convBackwardInput", backend_config={"cudnn_conv_backend_config":{}}
+  ROOT g = (f32[1,4,4,1], u8[0]) custom-call(d, w), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, custom_call_target="__cudnn$convBackwardInput", backend_config={"cudnn_conv_backend_config":{"activation_mode":"kRelu"}}
 })",
-       "instruction 'g' (custom-call): __cudnn$convBackwardInput is not supported (of XLA's cuDNN "
-       "convolutions this compiler computes __cudnn$convForward and "
-       "__cudnn$convBiasActivationForward)"},
+       "__cudnn$convBackwardInput has an activation or a side input scale, which only "
+       "__cudnn$convBiasActivationForward applies"},
       {R"(
 HloModule sigmoid
 ENTRY main {
