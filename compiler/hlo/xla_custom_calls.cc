@@ -192,21 +192,6 @@ absl::StatusOr<int64_t> ReadXlaTopK(const HloInstruction& custom_call) {
     return Malformed(custom_call,
                      "takes one array operand and gives a (values, indices) tuple of its rank");
   }
-  if (!custom_call.called_computations().empty()) {
-    const HloComputation* c = custom_call.called_computations()[0];
-    const HloInstruction* root = c == nullptr ? nullptr : c->root_instruction();
-    const bool greater = root != nullptr && root->opcode() == HloOpcode::kCompare &&
-                         root->attrs().comparison_direction == ComparisonDirection::kGt &&
-                         root->operand(0)->opcode() == HloOpcode::kParameter &&
-                         root->operand(1)->opcode() == HloOpcode::kParameter &&
-                         root->operand(0)->parameter_number() == 0 &&
-                         root->operand(1)->parameter_number() == 1;
-    if (!greater) {
-      return Unsupported(custom_call,
-                         "with a comparator that is not a greater-than of its two parameters: not "
-                         "supported (this compiler computes the k largest)");
-    }
-  }
   const Shape& values = shape.tuple_shapes(0);
   return values.dimensions(values.rank() - 1);
 }
@@ -242,24 +227,44 @@ absl::StatusOr<GemmConfig> ReadGemmConfig(const HloInstruction& custom_call) {
                                    : "DEFAULT";
   if (epilogue == "RELU" || epilogue == "BIAS_RELU")
     gemm.activation = GemmConfig::Activation::kRelu;
-  if (epilogue == "GELU" || epilogue == "BIAS_GELU")
+  if (epilogue == "GELU" || epilogue == "BIAS_GELU" || epilogue == "GELU_AUX" ||
+      epilogue == "BIAS_GELU_AUX") {
     gemm.activation = GemmConfig::Activation::kGelu;
-  gemm.has_bias = epilogue == "BIAS" || epilogue == "BIAS_RELU" || epilogue == "BIAS_GELU";
+  }
+  gemm.has_bias = epilogue == "BIAS" || epilogue == "BIAS_RELU" || epilogue == "BIAS_GELU" ||
+                  epilogue == "BIAS_GELU_AUX";
+  gemm.has_aux = absl::EndsWith(epilogue, "_AUX");
   if (epilogue != "DEFAULT" && epilogue != "BIAS" &&
       gemm.activation == GemmConfig::Activation::kNone) {
     return Unsupported(custom_call, absl::StrCat("with the epilogue ", epilogue,
                                                  ": not supported (this compiler computes "
-                                                 "DEFAULT, RELU, GELU, BIAS, BIAS_RELU and "
-                                                 "BIAS_GELU)"));
+                                                 "DEFAULT, RELU, GELU, GELU_AUX, BIAS, BIAS_RELU, "
+                                                 "BIAS_GELU and BIAS_GELU_AUX)"));
   }
   gemm.has_c = gemm.beta != 0;
   const Shape& shape = custom_call.shape();
-  gemm.has_workspace = shape.IsTuple();
-  if (gemm.has_workspace && (shape.tuple_shapes().size() != 2 || !shape.tuple_shapes(0).IsArray() ||
-                             !shape.tuple_shapes(1).IsArray())) {
-    return Malformed(custom_call, "has a tuple result that is not (output, workspace)");
+  // (output[, aux][, workspace]): an array alone without aux or workspace.
+  const size_t arrays = shape.IsTuple() ? shape.tuple_shapes().size() : 1;
+  bool arrays_only = true;
+  for (size_t i = 0; shape.IsTuple() && i < arrays; ++i) {
+    arrays_only = arrays_only && shape.tuple_shapes(static_cast<int64_t>(i)).IsArray();
   }
-  gemm.output = gemm.has_workspace ? shape.tuple_shapes(0) : shape;
+  const size_t values = gemm.has_aux ? 2 : 1;
+  gemm.has_workspace = shape.IsTuple() && arrays == values + 1;
+  const bool fits = shape.IsTuple()
+                        ? arrays_only && (gemm.has_workspace || (gemm.has_aux && arrays == 2))
+                        : !gemm.has_aux;
+  if (!fits) {
+    return Malformed(custom_call,
+                     absl::StrCat("has the result ", shape.ToString(false), ", not (output",
+                                  gemm.has_aux ? ", aux" : "", "[, workspace])"));
+  }
+  gemm.output = shape.IsTuple() ? shape.tuple_shapes(0) : shape;
+  if (gemm.has_aux && shape.tuple_shapes(1).dimensions() != gemm.output.dimensions()) {
+    return Malformed(custom_call,
+                     absl::StrCat("has the aux ", shape.tuple_shapes(1).ToString(false),
+                                  ", not the output's dimensions ", gemm.output.ToString(false)));
+  }
   const int64_t operands = 2 + (gemm.has_c ? 1 : 0) + (gemm.has_bias ? 1 : 0);
   if (custom_call.operand_count() != operands) {
     return Malformed(

@@ -18,11 +18,13 @@ namespace aot {
 //    "SPMDFullToShardShape" and "SPMDShardToFullShape" (one partition),
 //    "MoveToHost" and "MoveToDevice" (one memory space);
 //  - "TopK" (XLA's TopkRewriter): the k largest along the last dimension
-//    as (values, s32 indices), k from the result; its comparator, when it
-//    has one, must be a greater-than of its two parameters;
+//    as (values, s32 indices), k from the result, or the k smallest where
+//    its comparator orders as less-than (the interpreter's
+//    XlaTopKTakesLargest reads the comparator);
 //  - "__cublas$gemm" and "__cublas$lt$matmul" (XLA:GPU's GemmRewriter):
 //    alpha * dot(lhs, rhs) [+ beta * c] [+ bias] [then relu or GELU], from
-//    the gemm_backend_config in backend_config;
+//    the gemm_backend_config in backend_config (the _AUX epilogues also give
+//    the value before the GELU);
 //  - "__cudnn$convForward" and "__cudnn$convBiasActivationForward" (XLA:GPU's
 //    convolution rewriters): the convolution the custom call's window,
 //    dim_labels and group counts describe, times conv_result_scale
@@ -41,7 +43,7 @@ XlaCustomCall ClassifyXlaCustomCall(const HloInstruction& instruction);
 absl::Status CheckPassThrough(const HloInstruction& custom_call);
 
 // TopK's k (the last dimension of the result's first element), after
-// checking the operand, the result and the comparator.
+// checking the operand and the result.
 absl::StatusOr<int64_t> ReadXlaTopK(const HloInstruction& custom_call);
 
 // A GEMM custom call, read from backend_config (the gemm_backend_config of
@@ -58,7 +60,11 @@ struct GemmConfig {
   bool has_c = false;
   // The last operand is a bias vector along the output's last dimension.
   bool has_bias = false;
-  // The result is a tuple (output, s8[N] workspace).
+  // The _AUX epilogues (GELU_AUX, BIAS_GELU_AUX): the result's second
+  // element is the value before the activation, which the backward pass
+  // reads.
+  bool has_aux = false;
+  // The result is a tuple (output[, aux], s8[N] workspace).
   bool has_workspace = false;
   Shape output;  // the output array's shape
 };

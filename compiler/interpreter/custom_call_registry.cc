@@ -3,12 +3,17 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <memory>
 #include <numeric>
+#include <optional>
+#include <string>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/hlo/xla_custom_calls.h"
+#include "compiler/interpreter/evaluator.h"
 #include "compiler/interpreter/evaluator_internal.h"
 #include "support/status_macros.h"
 
@@ -198,20 +203,31 @@ absl::StatusOr<Literal> PassThrough(absl::Span<const Literal* const> operands,
   return value;
 }
 
-// XLA's TopK: aot.topk's k largest, k from the result.
+// XLA's TopK: topk's k largest or smallest, k from the result.
 absl::StatusOr<Literal> XlaTopK(absl::Span<const Literal* const> operands,
                                 const HloInstruction& instruction) {
-  AOT_RETURN_IF_ERROR(ReadXlaTopK(instruction).status());
-  return TopK(operands, instruction);
+  AOT_ASSIGN_OR_RETURN(const int64_t k, ReadXlaTopK(instruction));
+  AOT_ASSIGN_OR_RETURN(const bool largest, XlaTopKTakesLargest(instruction));
+  std::unique_ptr<HloInstruction> topk =
+      HloInstruction::Create(HloOpcode::kTopK, instruction.shape(), {});
+  topk->set_name(instruction.name());
+  topk->mutable_attrs()->unknown_attributes = {{"k", absl::StrCat(k)},
+                                               {"largest", largest ? "true" : "false"}};
+  return interpreter_internal::EvalTopK(*topk, *operands[0]);
 }
 
-// (out, zeros of the custom call's second result): a library call's
+// (values..., zeros of the custom call's next result): a library call's
 // workspace or scratch.
+Literal WithZeroWorkspace(std::vector<Literal> values, const HloInstruction& custom_call) {
+  values.emplace_back(custom_call.shape().tuple_shapes(static_cast<int64_t>(values.size())));
+  return Literal::Tuple(std::move(values));
+}
+
+// The custom call's results: `out` alone, or with zeros for its scratch.
 Literal WithZeroWorkspace(Literal out, const HloInstruction& custom_call) {
-  std::vector<Literal> elements;
-  elements.push_back(std::move(out));
-  elements.emplace_back(custom_call.shape().tuple_shapes(1));
-  return Literal::Tuple(std::move(elements));
+  std::vector<Literal> values;
+  values.push_back(std::move(out));
+  return WithZeroWorkspace(std::move(values), custom_call);
 }
 
 // XLA:GPU's GEMM: the dot, then alpha, beta * c, the bias and the relu or GELU
@@ -226,17 +242,31 @@ absl::StatusOr<Literal> Gemm(absl::Span<const Literal* const> operands,
   AOT_ASSIGN_OR_RETURN(Literal product,
                        interpreter_internal::EvalDot(*dot, *operands[0], *operands[1]));
   Literal out(dot_shape);
+  // The _AUX epilogues' second result: the value before the activation.
+  std::optional<Literal> aux;
+  if (gemm.has_aux) {
+    const Shape& aux_shape = instruction.shape().tuple_shapes(1);
+    aux.emplace(Shape(aux_shape.element_type(), aux_shape.dimensions()));
+  }
   const int64_t n = gemm.output.rank() == 0 ? 1 : gemm.output.dimensions(gemm.output.rank() - 1);
   for (int64_t i = 0; i < out.element_count(); ++i) {
     double v = gemm.alpha * product.GetAsDouble(i);
     if (gemm.has_c) v += gemm.beta * operands[2]->GetAsDouble(i);
     if (gemm.has_bias) v += operands[operands.size() - 1]->GetAsDouble(i % n);
+    if (aux.has_value()) aux->SetFromDouble(i, v);
     if (gemm.activation == GemmConfig::Activation::kRelu) v = std::max(v, 0.0);
     if (gemm.activation == GemmConfig::Activation::kGelu) v = GeluValue<double>(v);
     out.SetFromDouble(i, v);
   }
   out.set_layout(gemm.output.minor_to_major());
-  return gemm.has_workspace ? WithZeroWorkspace(std::move(out), instruction) : std::move(out);
+  std::vector<Literal> values;
+  values.push_back(std::move(out));
+  if (aux.has_value()) {
+    aux->set_layout(instruction.shape().tuple_shapes(1).minor_to_major());
+    values.push_back(std::move(*aux));
+  }
+  if (gemm.has_workspace) return WithZeroWorkspace(std::move(values), instruction);
+  return values.size() == 1 ? std::move(values[0]) : Literal::Tuple(std::move(values));
 }
 
 // A cuDNN convolution's gradient by its definition, in double: each term
@@ -359,6 +389,60 @@ absl::Status RegisterBuiltinCustomCalls(CustomCallRegistry& registry) {
     AOT_RETURN_IF_ERROR(registry.Register(target, CudnnConvolution));
   }
   return registry.Register("__cublas$lt$matmul", Gemm);
+}
+
+absl::StatusOr<bool> XlaTopKTakesLargest(const HloInstruction& custom_call) {
+  if (custom_call.called_computations().empty()) return true;
+  const HloComputation* comparator = custom_call.called_computations()[0];
+  const auto scalar = [&](int64_t i) {
+    return comparator->parameter_instruction(i)->shape().IsArray() &&
+           comparator->parameter_instruction(i)->shape().rank() == 0;
+  };
+  if (comparator->num_parameters() != 2 || !scalar(0) || !scalar(1) ||
+      comparator->parameter_instruction(0)->shape().element_type() !=
+          comparator->parameter_instruction(1)->shape().element_type()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("TopK's comparator '", comparator->name(),
+                     "' does not take two scalars of one element type"));
+  }
+  const PrimitiveType type = comparator->parameter_instruction(0)->shape().element_type();
+  // Probes that every type holds some of; rounding to the type may merge or
+  // lose some (NaN for a float type without infinities), so each is read
+  // back and the distinct ordinary ones kept.
+  std::vector<Literal> probes;
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  for (double v : {-kInf, -3.5, -2.0, -1.0, -0.25, 0.0, 0.5, 1.0, 3.0, 6.0, kInf}) {
+    if (!IsFloatingPoint(type) && (std::isinf(v) || v != std::floor(v))) continue;
+    if (IsUnsignedInteger(type) && v < 0) continue;
+    Literal probe{Shape(type, {})};
+    probe.SetFromDouble(0, v);
+    const double got = probe.GetAsDouble(0);
+    bool fresh = !std::isnan(got);
+    for (const Literal& p : probes) fresh = fresh && p.GetAsDouble(0) != got;
+    if (fresh) probes.push_back(std::move(probe));
+  }
+  bool greater = true, less = true;
+  std::string disagreement;
+  HloEvaluator evaluator;
+  for (const Literal& a : probes) {
+    for (const Literal& b : probes) {
+      if (&a == &b) continue;
+      AOT_ASSIGN_OR_RETURN(Literal r, evaluator.EvaluateComputation(*comparator, {&a, &b}));
+      const bool before = r.GetAsDouble(0) != 0;
+      const double x = a.GetAsDouble(0), y = b.GetAsDouble(0);
+      if (before != (x > y)) greater = false;
+      if (before != (x < y)) less = false;
+      if (!greater && !less && disagreement.empty()) {
+        disagreement = absl::StrCat("gives ", before ? "true" : "false", " for (", x, ", ", y, ")");
+      }
+    }
+  }
+  if (probes.size() < 2 || greater) return true;
+  if (less) return false;
+  return absl::UnimplementedError(
+      absl::StrCat("TopK with the comparator '", comparator->name(),
+                   "', which orders neither as greater-than nor as less-than (it ", disagreement,
+                   "): not supported (this compiler computes the k largest or smallest)"));
 }
 
 CustomCallRegistry& CustomCallRegistry::Global() {

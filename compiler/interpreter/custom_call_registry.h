@@ -46,7 +46,8 @@ using CustomCallHandler = std::function<absl::StatusOr<Literal>(
 // compiler/hlo/xla_custom_calls.h gives them (the compiler lowers these to
 // HLO instead): the annotations "Sharding", "SPMDFullToShardShape",
 // "SPMDShardToFullShape", "MoveToHost" and "MoveToDevice" (the operand's
-// value), "TopK" (as aot.topk, k from the result), and "__cublas$gemm" and
+// value), "TopK" (the k largest or smallest, see XlaTopKTakesLargest; k
+// from the result), and "__cublas$gemm" and
 // "__cublas$lt$matmul" (the dot, alpha, beta * c, bias and relu or GELU in
 // double, rounded once).
 class CustomCallRegistry {
@@ -75,6 +76,17 @@ class CustomCallRegistry {
 // Registers the built-ins listed above into `registry` (Global() already
 // has them); for tests building their own registry.
 absl::Status RegisterBuiltinCustomCalls(CustomCallRegistry& registry);
+
+// Whether XLA's "TopK" custom call takes the k largest (true) or the k
+// smallest (false). Its comparator (to_apply), when it has one, is run on
+// probe pairs of its element type and must order every pair of distinct
+// ordinary values (not NaN) as greater-than does, or every one as less-than
+// does; ties, -0/+0 and NaN then order totally, as topk's do. That takes the
+// comparators XLA writes and rewrites into TopK (compare GT or LT, with
+// type=TOTALORDER or not, and the NaN-safe forms on the values' bits)
+// whatever their spelling; any other is Unimplemented, naming a pair it
+// orders otherwise.
+absl::StatusOr<bool> XlaTopKTakesLargest(const HloInstruction& custom_call);
 
 }  // namespace aot
 

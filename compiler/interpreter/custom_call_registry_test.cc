@@ -152,6 +152,65 @@ TEST(XlaCustomCallsTest, GeluEpilogueIsTheTanhApproximation) {
   }
 }
 
+TEST(XlaCustomCallsTest, TopKWithALessThanTakesTheSmallest) {
+  Literal r = RunHlo(Module(R"(
+  x = f32[5] parameter(0)
+  ROOT t = (f32[2], s32[2]) custom-call(x), custom_call_target="TopK", to_apply=less)",
+                            R"(
+less {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT lt = pred[] compare(a, b), direction=LT
+})"),
+                     {L("f32[5]", {3, 5, 1, 5, 1})});
+  EXPECT_THAT(Doubles(r.tuple_element(0)), ElementsAre(1, 1));
+  EXPECT_THAT(Ints(r.tuple_element(1)), ElementsAre(2, 4));
+}
+
+TEST(XlaCustomCallsTest, AuxEpiloguesGiveTheValueBeforeTheGelu) {
+  // a = [[1, 2], [3, 4]], b = I, bias [-2.5, 1]: before the GELU
+  // [-1.5, 3, 0.5, 5] (the aux), after it the GELU of each; GELU_AUX
+  // without a bias or workspace gives a itself as the aux.
+  Literal r =
+      RunHlo(Module(R"(
+  a = f32[2,2] parameter(0)
+  b = f32[2,2] parameter(1)
+  bias = f32[2] parameter(2)
+  g = (f32[2,2], f32[2,2], s8[8]) custom-call(a, b, bias), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"dot_dimension_numbers":{"lhs_contracting_dimensions":[1],"rhs_contracting_dimensions":[0]},"epilogue":"BIAS_GELU_AUX"}}
+  h = (f32[2,2], f32[2,2]) custom-call(a, b), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"dot_dimension_numbers":{"lhs_contracting_dimensions":[1],"rhs_contracting_dimensions":[0]},"epilogue":"GELU_AUX"}}
+  ROOT t = ((f32[2,2], f32[2,2], s8[8]), (f32[2,2], f32[2,2])) tuple(g, h))"),
+             {L("f32[2,2]", {1, 2, 3, 4}), L("f32[2,2]", {1, 0, 0, 1}), L("f32[2]", {-2.5, 1})});
+  const Literal& g = r.tuple_element(0);
+  EXPECT_THAT(Doubles(g.tuple_element(1)), ElementsAre(-1.5, 3, 0.5, 5));
+  const std::vector<double> out = Doubles(g.tuple_element(0));
+  const double x[] = {-1.5, 3, 0.5, 5};
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_NEAR(
+        out[i],
+        0.5 * x[i] * (1 + std::tanh(0.7978845608028654 * (x[i] + 0.044715 * x[i] * x[i] * x[i]))),
+        1e-6)
+        << i;
+  }
+  EXPECT_EQ(g.tuple_element(2).element_count(), 8);
+  EXPECT_THAT(Doubles(r.tuple_element(1).tuple_element(1)), ElementsAre(1, 2, 3, 4));
+  // An _AUX epilogue whose result has no aux, or an aux not shaped as the
+  // output: refused, naming the forms.
+  auto no_aux = TryRun(Module(R"(
+  a = f32[2,2] parameter(0)
+  ROOT g = f32[2,2] custom-call(a, a), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"dot_dimension_numbers":{"lhs_contracting_dimensions":[1],"rhs_contracting_dimensions":[0]},"epilogue":"GELU_AUX"}})"),
+                       {L("f32[2,2]", {1, 2, 3, 4})});
+  ASSERT_FALSE(no_aux.ok());
+  EXPECT_THAT(std::string(no_aux.status().message()),
+              HasSubstr("has the result f32[2,2], not (output, aux[, workspace])"));
+  auto bad_aux = TryRun(Module(R"(
+  a = f32[2,2] parameter(0)
+  ROOT g = (f32[2,2], s8[8]) custom-call(a, a), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"dot_dimension_numbers":{"lhs_contracting_dimensions":[1],"rhs_contracting_dimensions":[0]},"epilogue":"GELU_AUX"}})"),
+                        {L("f32[2,2]", {1, 2, 3, 4})});
+  ASSERT_FALSE(bad_aux.ok());
+  EXPECT_THAT(std::string(bad_aux.status().message()),
+              HasSubstr("has the aux s8[8], not the output's dimensions f32[2,2]"));
+}
+
 TEST(XlaCustomCallsTest, AnnotationsPassValuesAndTopKTakesTheLargest) {
   Literal r = RunHlo(Module(R"(
   x = f32[5] parameter(0)
@@ -164,7 +223,7 @@ TEST(XlaCustomCallsTest, AnnotationsPassValuesAndTopKTakesTheLargest) {
   EXPECT_THAT(Doubles(r.tuple_element(0)), ElementsAre(1, 5, 3, 5, 2));
   EXPECT_THAT(Doubles(r.tuple_element(1).tuple_element(0)), ElementsAre(5, 5));
   EXPECT_THAT(Ints(r.tuple_element(1).tuple_element(1)), ElementsAre(1, 3));
-  // More than one partition, a GELU_AUX epilogue: refused by name.
+  // More than one partition, a RELU_AUX epilogue: refused by name.
   auto sharded = TryRun(Module(R"(
   x = f32[4] parameter(0)
   ROOT s = f32[2] custom-call(x), custom_call_target="SPMDFullToShardShape")"),
@@ -175,10 +234,10 @@ TEST(XlaCustomCallsTest, AnnotationsPassValuesAndTopKTakesTheLargest) {
                         "one partition"));
   auto gelu = TryRun(Module(R"(
   a = f32[2,2] parameter(0)
-  ROOT g = f32[2,2] custom-call(a, a), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"dot_dimension_numbers":{"lhs_contracting_dimensions":[1],"rhs_contracting_dimensions":[0]},"epilogue":"GELU_AUX"}})"),
+  ROOT g = f32[2,2] custom-call(a, a), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"dot_dimension_numbers":{"lhs_contracting_dimensions":[1],"rhs_contracting_dimensions":[0]},"epilogue":"RELU_AUX"}})"),
                      {L("f32[2,2]", {1, 2, 3, 4})});
   ASSERT_FALSE(gelu.ok());
-  EXPECT_THAT(std::string(gelu.status().message()), HasSubstr("with the epilogue GELU_AUX"));
+  EXPECT_THAT(std::string(gelu.status().message()), HasSubstr("with the epilogue RELU_AUX"));
 }
 
 TEST(XlaCustomCallsTest, CudnnConvolutionsScaleAddAndActivate) {

@@ -337,6 +337,7 @@ const std::map<std::string, int>& ExpectedFusions() {
       // side input, bias and activation fuse into one kernel after it.
       {"xla_syntax/cudnn_convolutions.hlo", 4},
       {"xla_syntax/cudnn_conv_gradients.hlo", 4},
+      {"xla_syntax/gelu_aux_topk.hlo", 9},
       {"xla_syntax/dump_attributes.hlo", 2},
       {"xla_syntax/headerless_entry.hlo", 1},
       // The map expanded first (one elementwise kernel), and topk's index

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/hlo/xla_custom_calls.h"
+#include "compiler/interpreter/custom_call_registry.h"
 #include "compiler/passes/pass_utils.h"
 #include "support/status_macros.h"
 
@@ -14,14 +15,14 @@ namespace aot {
 
 namespace {
 
-// (value, zeros of the custom call's second result): a library call's
+// (values..., zeros of the custom call's next result): a library call's
 // workspace or scratch, which nothing reads.
-HloInstruction* WithZeroWorkspace(HloInstruction* value, const HloInstruction& custom_call,
-                                  InstructionBuilder& b) {
-  const Shape& workspace = custom_call.shape().tuple_shapes(1);
-  HloInstruction* zeros =
-      b.WithLayoutOf(b.Splat(workspace.element_type(), 0, workspace.dimensions()), workspace);
-  return b.Tuple({value, zeros});
+HloInstruction* WithZeroWorkspace(std::vector<HloInstruction*> values,
+                                  const HloInstruction& custom_call, InstructionBuilder& b) {
+  const Shape& workspace = custom_call.shape().tuple_shapes(static_cast<int64_t>(values.size()));
+  values.push_back(
+      b.WithLayoutOf(b.Splat(workspace.element_type(), 0, workspace.dimensions()), workspace));
+  return b.Tuple(std::move(values));
 }
 
 absl::StatusOr<HloInstruction*> LowerGemm(HloInstruction* h, InstructionBuilder& b) {
@@ -43,6 +44,7 @@ absl::StatusOr<HloInstruction*> LowerGemm(HloInstruction* h, InstructionBuilder&
     value = b.Binary(HloOpcode::kAdd, value,
                      b.Broadcast(bias, Shape(type, dims), {static_cast<int64_t>(dims.size()) - 1}));
   }
+  HloInstruction* before_activation = value;
   if (gemm.activation == GemmConfig::Activation::kRelu) {
     value = b.Binary(HloOpcode::kMaximum, value, b.Splat(type, 0, dims));
   } else if (gemm.activation == GemmConfig::Activation::kGelu) {
@@ -58,8 +60,13 @@ absl::StatusOr<HloInstruction*> LowerGemm(HloInstruction* h, InstructionBuilder&
     value = mul(mul(b.Splat(type, 0.5, dims), value),
                 b.Binary(HloOpcode::kAdd, b.Splat(type, 1, dims), t));
   }
-  value = b.WithLayoutOf(value, gemm.output);
-  return gemm.has_workspace ? WithZeroWorkspace(value, *h, b) : value;
+  std::vector<HloInstruction*> values = {b.WithLayoutOf(value, gemm.output)};
+  if (gemm.has_aux) {
+    const Shape& aux = h->shape().tuple_shapes(1);
+    values.push_back(b.WithLayoutOf(b.Convert(before_activation, aux.element_type()), aux));
+  }
+  if (gemm.has_workspace) return WithZeroWorkspace(std::move(values), *h, b);
+  return values.size() == 1 ? values[0] : b.Tuple(std::move(values));
 }
 
 // The forward window's extent along spatial dimension i of an array of
@@ -258,7 +265,7 @@ absl::StatusOr<HloInstruction*> LowerCudnnConvolution(HloInstruction* h, Instruc
       break;
   }
   value = b.WithLayoutOf(value, conv.output);
-  return conv.has_scratch ? WithZeroWorkspace(value, *h, b) : value;
+  return conv.has_scratch ? WithZeroWorkspace({value}, *h, b) : value;
 }
 
 absl::StatusOr<HloInstruction*> Lower(HloInstruction* h, InstructionBuilder& b) {
@@ -268,8 +275,10 @@ absl::StatusOr<HloInstruction*> Lower(HloInstruction* h, InstructionBuilder& b) 
       return b.WithLayoutOf(h->operand(0), h->shape());
     case XlaCustomCall::kTopK: {
       AOT_ASSIGN_OR_RETURN(const int64_t k, ReadXlaTopK(*h));
+      AOT_ASSIGN_OR_RETURN(const bool largest, XlaTopKTakesLargest(*h));
       HloInstruction* topk = b.Op(HloOpcode::kTopK, h->shape(), {h->operand(0)});
-      topk->mutable_attrs()->unknown_attributes = {{"k", absl::StrCat(k)}, {"largest", "true"}};
+      topk->mutable_attrs()->unknown_attributes = {{"k", absl::StrCat(k)},
+                                                   {"largest", largest ? "true" : "false"}};
       return topk;
     }
     case XlaCustomCall::kGemm:

@@ -13,8 +13,8 @@ using testing_util::ExpectExpansionKeepsValues;
 using testing_util::Parse;
 
 // XLA's GEMMs (both backend_config forms, beta and c, a bias and GELU,
-// workspaces), TopK with its comparator and the annotations: lowered to
-// HLO with the interpreter's values, no custom call left.
+// the _AUX epilogues' value before the GELU, workspaces), TopK with its comparator and the
+// annotations: lowered to HLO with the interpreter's values, no custom call left.
 TEST(XlaCustomCallLoweringTest, GemmsTopKAndAnnotationsBecomeHlo) {
   std::unique_ptr<HloModule> m =
       ExpectExpansionKeepsValues(R"(
@@ -35,13 +35,71 @@ ENTRY main {
   s = f32[2,8,4]{2,1,0} custom-call(l), custom_call_target="Sharding", sharding={replicated}
   sum = f32[2,8,4]{2,1,0} add(g0, s)
   t = (f32[2,8,2]{2,1,0}, s32[2,8,2]{2,1,0}) custom-call(sum), custom_call_target="TopK", to_apply=greater
-  ROOT r = (f32[2,8,4]{2,1,0}, (f32[2,8,2]{2,1,0}, s32[2,8,2]{2,1,0})) tuple(sum, t)
+  x = (f32[2,8,4]{2,1,0}, f32[2,8,4]{2,1,0}, s8[64]{0}) custom-call(a, b, bias), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"alpha_real":0.5,"beta":0,"dot_dimension_numbers":{"lhs_contracting_dimensions":["2"],"rhs_contracting_dimensions":["1"],"lhs_batch_dimensions":["0"],"rhs_batch_dimensions":["0"]},"epilogue":"BIAS_GELU_AUX"}}
+  y = (f32[2,8,4]{2,1,0}, f32[2,8,4]{2,1,0}) custom-call(a, b), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"dot_dimension_numbers":{"lhs_contracting_dimensions":["2"],"rhs_contracting_dimensions":["1"],"lhs_batch_dimensions":["0"],"rhs_batch_dimensions":["0"]},"epilogue":"GELU_AUX"}}
+  ROOT r = (f32[2,8,4]{2,1,0}, (f32[2,8,2]{2,1,0}, s32[2,8,2]{2,1,0}), (f32[2,8,4]{2,1,0}, f32[2,8,4]{2,1,0}, s8[64]{0}), (f32[2,8,4]{2,1,0}, f32[2,8,4]{2,1,0})) tuple(sum, t, x, y)
 })",
                                  LowerXlaCustomCalls, Tolerance{1e-5, 1e-5});
   ASSERT_NE(m, nullptr);
   for (const HloInstruction* h : m->entry_computation()->instructions()) {
     EXPECT_NE(h->opcode(), HloOpcode::kCustomCall) << h->ToString();
   }
+}
+
+// TopK's comparator read by what it does: a less-than takes the k smallest,
+// the NaN-safe greater-than on the values' bits (as XLA writes it for
+// sorts it rewrites into TopK) the k largest, on s32 too.
+TEST(XlaCustomCallLoweringTest, TopKComparatorsChooseLargestOrSmallest) {
+  std::unique_ptr<HloModule> m = ExpectExpansionKeepsValues(R"(
+HloModule topk_comparators
+less {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT lt = pred[] compare(a, b), direction=LT, type=TOTALORDER
+}
+nan_safe_gt {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ai = s32[] bitcast-convert(a)
+  bi = s32[] bitcast-convert(b)
+  au = u32[] bitcast-convert(a)
+  bu = u32[] bitcast-convert(b)
+  zero = s32[] constant(0)
+  top = u32[] constant(2147483647)
+  an = pred[] compare(ai, zero), direction=LT
+  bn = pred[] compare(bi, zero), direction=LT
+  af = u32[] subtract(top, au)
+  bf = u32[] subtract(top, bu)
+  afs = s32[] bitcast-convert(af)
+  bfs = s32[] bitcast-convert(bf)
+  ak = s32[] select(an, afs, ai)
+  bk = s32[] select(bn, bfs, bi)
+  ROOT gt = pred[] compare(ak, bk), direction=GT
+}
+greater_s32 {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  ROOT gt = pred[] compare(b, a), direction=LT
+}
+ENTRY main {
+  x = f32[4,8] parameter(0)
+  i = s32[3,6] parameter(1)
+  small = (f32[4,3], s32[4,3]) custom-call(x), custom_call_target="TopK", to_apply=less
+  large = (f32[4,3], s32[4,3]) custom-call(x), custom_call_target="TopK", to_apply=nan_safe_gt
+  ints = (s32[3,2], s32[3,2]) custom-call(i), custom_call_target="TopK", to_apply=greater_s32
+  ROOT r = ((f32[4,3], s32[4,3]), (f32[4,3], s32[4,3]), (s32[3,2], s32[3,2])) tuple(small, large, ints)
+})",
+                                                            LowerXlaCustomCalls, Tolerance{0, 0});
+  ASSERT_NE(m, nullptr);
+  std::vector<std::string> largest;
+  for (const HloInstruction* h : m->entry_computation()->instructions()) {
+    EXPECT_NE(h->opcode(), HloOpcode::kCustomCall) << h->ToString();
+    if (h->opcode() != HloOpcode::kTopK) continue;
+    for (const auto& [name, value] : h->attrs().unknown_attributes) {
+      if (name == "largest") largest.push_back(value);
+    }
+  }
+  EXPECT_THAT(largest, ::testing::UnorderedElementsAre("false", "true", "true"));
 }
 
 // XLA:GPU's cuDNN convolutions: the forward one (NHWC, its scratch) and
@@ -137,17 +195,18 @@ ENTRY main {
     const char* message;
   } cases[] = {
       {R"(
-HloModule smallest
-less {
+HloModule unordered
+equal {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
-  ROOT lt = pred[] compare(a, b), direction=LT
+  ROOT eq = pred[] compare(a, b), direction=EQ
 }
 ENTRY main {
   x = f32[4,8] parameter(0)
-  ROOT t = (f32[4,2], s32[4,2]) custom-call(x), custom_call_target="TopK", to_apply=less
+  ROOT t = (f32[4,2], s32[4,2]) custom-call(x), custom_call_target="TopK", to_apply=equal
 })",
-       "instruction 't' (custom-call): TopK with a comparator that is not a greater-than"},
+       "instruction 't' (custom-call): TopK with the comparator 'equal', which orders neither as "
+       "greater-than nor as less-than (it gives false for (-3.5, -inf)): not supported"},
       {R"(
 HloModule complex_alpha
 ENTRY main {
