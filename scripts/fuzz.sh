@@ -2,6 +2,8 @@
 # Runs a libFuzzer target on its seed corpus.
 #   scripts/fuzz.sh TARGET [SECONDS]   run for SECONDS (default 60)
 #   scripts/fuzz.sh --list             the targets
+#   scripts/fuzz.sh --build [TARGET...] build every fuzz target and the given
+#                                      other targets (ASan + UBSan tests) only
 # Builds build-fuzz/ with clang-19 (-DAOT_FUZZ=ON: libFuzzer + ASan + UBSan)
 # on first use. The working corpus grows in build-fuzz/corpus/TARGET; seeds
 # come from golden/. Findings (crash-*, leak-*, timeout-*, oom-*) are written
@@ -16,9 +18,29 @@ cd "$ROOT"
 TARGETS=(hlo_parser_fuzzer artifact_loader_fuzzer text_artifact_fuzzer schema_check_fuzzer
          literal_json_fuzzer golden_metadata_fuzzer)
 case "${1:-}" in
-  ""|-h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ]; exit $? ;;
+  ""|-h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ]; exit $? ;;
   --list) printf '%s\n' "${TARGETS[@]}"; exit 0 ;;
 esac
+
+# The build directory, configured on first use.
+configure() {
+  AOT_SETUP_QUIET=1 bash scripts/setup.sh
+  BUILD_DIR="${AOT_FUZZ_BUILD_DIR:-build-fuzz}"
+  if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+    CC=clang-19 CXX=clang++-19 cmake -S . -B "$BUILD_DIR" -G Ninja -DAOT_FUZZ=ON \
+      -DCMAKE_BUILD_TYPE=Release -DAOT_BUILD_BENCHMARKS=OFF >/dev/null
+  fi
+}
+
+if [ "$1" = --build ]; then
+  # One Ninja run for all of them: the libraries they share build once, in
+  # parallel (scripts/test.sh runs its ASan + UBSan tests from this build).
+  shift
+  configure
+  cmake --build "$BUILD_DIR" --target "${TARGETS[@]}" "$@" -j "${AOT_JOBS:-$(nproc)}"
+  exit 0
+fi
+
 target="$1"
 seconds="${2:-60}"
 # A loop, not `printf | grep -q`: under pipefail grep's early exit can
@@ -31,12 +53,7 @@ if [ "$known" = 0 ]; then
 fi
 case "$seconds" in ''|*[!0-9]*) echo "fuzz.sh: error: SECONDS must be a whole number, got '$seconds'" >&2; exit 2 ;; esac
 
-AOT_SETUP_QUIET=1 bash scripts/setup.sh
-BUILD_DIR="${AOT_FUZZ_BUILD_DIR:-build-fuzz}"
-if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  CC=clang-19 CXX=clang++-19 cmake -S . -B "$BUILD_DIR" -G Ninja -DAOT_FUZZ=ON \
-    -DCMAKE_BUILD_TYPE=Release -DAOT_BUILD_BENCHMARKS=OFF >/dev/null
-fi
+configure
 cmake --build "$BUILD_DIR" --target "$target" -j "${AOT_JOBS:-$(nproc)}" >/dev/null
 binary="$(find "$BUILD_DIR" -type f -name "$target" -perm -u+x | head -1)"
 

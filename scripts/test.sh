@@ -3,11 +3,13 @@
 # configures, builds and runs every test with CTest.
 #   scripts/test.sh [--sanitize|--tsan] [ctest args...]
 # The parser fuzz tests and the malformed-artifact tests also run under
-# AddressSanitizer + UBSan (build-asan/) first, the concurrency tests under
-# ThreadSanitizer (build-tsan/), and after CTest each libFuzzer target runs
-# 10 s on its seeds (build-fuzz/, clang-19). AOT_SKIP_SANITIZER_TESTS=1,
-# AOT_SKIP_TSAN=1 and AOT_SKIP_FUZZ=1 skip those steps. --sanitize runs the
-# whole suite sanitized instead; --tsan runs the ThreadSanitizer step alone.
+# AddressSanitizer + UBSan first (in build-fuzz/, clang-19's ASan + UBSan
+# build of the libFuzzer targets; build-asan/ with GCC where clang-19 is
+# missing), the concurrency tests under ThreadSanitizer (build-tsan/), and
+# before CTest each libFuzzer target runs 10 s on its seeds.
+# AOT_SKIP_SANITIZER_TESTS=1, AOT_SKIP_TSAN=1 and AOT_SKIP_FUZZ=1 skip those
+# steps. --sanitize runs the whole suite sanitized instead; --tsan runs the
+# ThreadSanitizer step alone. Each step's time is printed as it ends.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -19,7 +21,7 @@ for arg in "$@"; do
   case "$arg" in
     --sanitize) build_args+=(--sanitize) ;;
     --tsan) tsan_only=1 ;;
-    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) ctest_args+=("$arg") ;;
   esac
 done
@@ -68,28 +70,49 @@ if [ "${#build_args[@]}" -gt 0 ]; then
   exit 0
 fi
 
+# Each step's wall time, printed when it ends (where CI time goes).
+step_start=$SECONDS
+step_done() {
+  echo "test.sh: $1 took $((SECONDS - step_start)) s"
+  step_start=$SECONDS
+}
+
 # Formatting first: a difference from clang-format fails the run at once.
 AOT_SETUP_QUIET=1 bash scripts/setup.sh
 bash scripts/format.sh --check
+step_done "set-up and format check"
+
+have_clang=0
+! command -v clang++-19 >/dev/null 2>&1 || have_clang=1
 
 # The fuzz-style tests (mutated HLO text, malformed artifacts) always run
-# under AddressSanitizer + UBSan too, in build-asan/ (a small build: the
-# parser and the runtime).
+# under AddressSanitizer + UBSan too. With clang-19 they build in the
+# libFuzzer targets' build (ASan + UBSan, build-fuzz/), which the fuzz step
+# below needs anyway: the parser and the runtime compile once for both.
 if [ "${AOT_SKIP_SANITIZER_TESTS:-0}" != 1 ]; then
-  AOT_BUILD_DIR=build-asan bash scripts/build.sh --sanitize hlo_test executable_test
-  ./build-asan/compiler/hlo/hlo_test --gtest_brief=1 \
+  if [ "$have_clang" = 1 ]; then
+    bash scripts/fuzz.sh --build hlo_test executable_test
+    asan_dir="${AOT_FUZZ_BUILD_DIR:-build-fuzz}"
+  else
+    AOT_BUILD_DIR=build-asan bash scripts/build.sh --sanitize hlo_test executable_test
+    asan_dir=build-asan
+  fi
+  "./$asan_dir/compiler/hlo/hlo_test" --gtest_brief=1 \
       --gtest_filter='*Fuzz*:*Mutated*:*ErrorsNamePosition*'
-  ./build-asan/runtime/executable/executable_test --gtest_brief=1 \
+  "./$asan_dir/runtime/executable/executable_test" --gtest_brief=1 \
       --gtest_filter='*Malformed*:*Truncated*:*System*:*WrongIsa*:*Concurrent*'
+  step_done "ASan + UBSan build and tests ($asan_dir)"
 fi
 
 if [ "${AOT_SKIP_TSAN:-0}" != 1 ]; then
   tsan_step
+  step_done "ThreadSanitizer build and tests"
 else
   echo "test.sh: note: ThreadSanitizer step skipped (AOT_SKIP_TSAN=1)"
 fi
 
 bash scripts/build.sh
+step_done "build"
 
 # `buf breaking` (npm @bufbuild/buf) for the schema guard's cross-check;
 # best effort: without npm or the registry the cross-check test skips.
@@ -110,14 +133,16 @@ fi
 # parser or the loader on its own seeds (or close mutations) fails here.
 if [ "${AOT_SKIP_FUZZ:-0}" = 1 ]; then
   echo "test.sh: note: fuzz step skipped (AOT_SKIP_FUZZ=1)"
-elif ! command -v clang++-19 >/dev/null 2>&1; then
+elif [ "$have_clang" = 0 ]; then
   echo "test.sh: note: fuzz step skipped: clang++-19 is not installed (scripts/setup.sh installs it)"
 else
   for target in $(bash scripts/fuzz.sh --list); do
     AOT_FUZZ_SEED="${AOT_FUZZ_SEED:-1}" bash scripts/fuzz.sh "$target" "${AOT_FUZZ_SECONDS:-10}"
   done
+  step_done "fuzz targets"
 fi
 
 # CTest last: its summary closes the run.
 (cd "${AOT_BUILD_DIR:-build}" &&
   ctest --output-on-failure -j "${AOT_JOBS:-$(nproc)}" ${ctest_args[@]+"${ctest_args[@]}"})
+step_done "CTest"
