@@ -166,6 +166,8 @@ XlaCustomCall ClassifyXlaCustomCall(const HloInstruction& instruction) {
   if (target == "TopK") return XlaCustomCall::kTopK;
   if (target == "__cublas$gemm" || target == "__cublas$lt$matmul") return XlaCustomCall::kGemm;
   if (absl::StartsWith(target, "__cudnn$conv")) return XlaCustomCall::kCudnnConvolution;
+  if (target == "__cublas$triangularSolve") return XlaCustomCall::kTriangularSolve;
+  if (target == "__cusolver$cholesky") return XlaCustomCall::kCholesky;
   return XlaCustomCall::kNone;
 }
 
@@ -397,6 +399,99 @@ absl::StatusOr<CudnnConvConfig> ReadCudnnConvConfig(const HloInstruction& custom
     AOT_RETURN_IF_ERROR(CheckGradientGeometry(custom_call, conv));
   }
   return conv;
+}
+
+namespace {
+
+// A bool field of an options proto in JSON, false when absent.
+bool ReadBool(const nlohmann::json& config, const char* key, bool* out) {
+  if (!config.contains(key)) return true;
+  if (!config[key].is_boolean()) return false;
+  *out = config[key].get<bool>();
+  return true;
+}
+
+// The matrices' batch: every dimension but the two minor ones.
+int64_t MatrixCount(const Shape& shape) {
+  int64_t count = 1;
+  for (int64_t d = 0; d + 2 < shape.rank(); ++d) count *= shape.dimensions(d);
+  return count;
+}
+
+}  // namespace
+
+absl::StatusOr<TriangularSolveConfig> ReadTriangularSolveConfig(const HloInstruction& custom_call) {
+  AOT_ASSIGN_OR_RETURN(const nlohmann::json config,
+                       BackendConfigSection(custom_call, "triangular_solve_options"));
+  TriangularSolveConfig solve;
+  TriangularSolveAttributes& o = solve.options;
+  if (!ReadBool(config, "left_side", &o.left_side) || !ReadBool(config, "lower", &o.lower) ||
+      !ReadBool(config, "unit_diagonal", &o.unit_diagonal)) {
+    return Malformed(custom_call, "has a left_side, lower or unit_diagonal that is not a bool");
+  }
+  if (config.contains("transpose_a")) {
+    const nlohmann::json& t = config["transpose_a"];
+    static constexpr const char* kNames[] = {"TRANSPOSE_INVALID", "NO_TRANSPOSE", "TRANSPOSE",
+                                             "ADJOINT"};
+    if (t.is_number_integer() && t.get<int64_t>() >= 1 && t.get<int64_t>() <= 3) {
+      o.transpose_a = kNames[t.get<int64_t>()];
+    } else if (t.is_string() && (t == "NO_TRANSPOSE" || t == "TRANSPOSE" || t == "ADJOINT")) {
+      o.transpose_a = t.get<std::string>();
+    } else {
+      return Malformed(custom_call, absl::StrCat("has the transpose_a ", t.dump(),
+                                                 " (NO_TRANSPOSE, TRANSPOSE or ADJOINT)"));
+    }
+  }
+  const Shape& shape = custom_call.shape();
+  solve.has_scratch = shape.IsTuple();
+  if (custom_call.operand_count() != 2 ||
+      (solve.has_scratch && (shape.tuple_shapes().size() != 2 || !shape.tuple_shapes(0).IsArray() ||
+                             !shape.tuple_shapes(1).IsArray()))) {
+    return Malformed(custom_call, absl::StrCat("takes (a, b) and gives x or (x, scratch); has ",
+                                               custom_call.operand_count(),
+                                               " operands and the result ", shape.ToString(false)));
+  }
+  solve.output = solve.has_scratch ? shape.tuple_shapes(0) : shape;
+  if (solve.output.dimensions() != custom_call.operand(1)->shape().dimensions()) {
+    return Malformed(custom_call,
+                     absl::StrCat("gives ", solve.output.ToString(false), ", not b's dimensions ",
+                                  custom_call.operand(1)->shape().ToString(false)));
+  }
+  return solve;
+}
+
+absl::StatusOr<CusolverCholeskyConfig> ReadCusolverCholeskyConfig(
+    const HloInstruction& custom_call) {
+  AOT_ASSIGN_OR_RETURN(const nlohmann::json config,
+                       BackendConfigSection(custom_call, "cholesky_options"));
+  CusolverCholeskyConfig chol;
+  if (!ReadBool(config, "lower", &chol.lower)) {
+    return Malformed(custom_call, "has a lower that is not a bool");
+  }
+  const Shape& shape = custom_call.shape();
+  const Shape& a = custom_call.operand_count() == 1 ? custom_call.operand(0)->shape() : shape;
+  const bool fits = custom_call.operand_count() == 1 && a.IsArray() && a.rank() >= 2 &&
+                    shape.IsTuple() && shape.tuple_shapes().size() == 3 &&
+                    shape.tuple_shapes(0).IsArray() && shape.tuple_shapes(1).IsArray() &&
+                    shape.tuple_shapes(2).IsArray();
+  if (!fits) {
+    return Malformed(custom_call,
+                     absl::StrCat("takes one matrix operand and gives (factor, workspace, info); "
+                                  "has the result ",
+                                  shape.ToString(false)));
+  }
+  chol.factor = shape.tuple_shapes(0);
+  chol.workspace = shape.tuple_shapes(1);
+  chol.info = shape.tuple_shapes(2);
+  if (chol.factor.dimensions() != a.dimensions() ||
+      a.dimensions(a.rank() - 1) != a.dimensions(a.rank() - 2) || chol.info.element_type() != S32 ||
+      chol.info.ElementCount() != MatrixCount(a)) {
+    return Malformed(custom_call,
+                     absl::StrCat("gives ", shape.ToString(false), " for ", a.ToString(false),
+                                  ": not (square matrices of its dimensions, workspace, s32 info "
+                                  "with one element per matrix)"));
+  }
+  return chol;
 }
 
 void SetCudnnConvolutionAttributes(const HloInstruction& custom_call, HloAttributes* to) {

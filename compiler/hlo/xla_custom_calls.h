@@ -33,8 +33,26 @@ namespace aot {
 //    backend_config; "__cudnn$convBackwardInput" and
 //    "__cudnn$convBackwardFilter", the gradients of the forward convolution
 //    the attributes describe (times conv_result_scale). The other
-//    "__cudnn$conv" targets (graphs, fused attention) are refused by name.
-enum class XlaCustomCall { kNone, kPassThrough, kTopK, kGemm, kCudnnConvolution };
+//    "__cudnn$conv" targets (graphs, fused attention) are refused by name;
+//  - "__cublas$triangularSolve" (XLA:GPU's TriangularSolveRewriter):
+//    triangular-solve(a, b) with the TriangularSolveOptions in backend_config
+//    [, its scratch];
+//  - "__cusolver$cholesky" (XLA:GPU's CusolverRewriter): potrf's (factor,
+//    workspace, info) for cholesky(a) with the CholeskyOptions in
+//    backend_config: the factor's `lower` (or upper) triangle is
+//    cholesky(a)'s and its other strict triangle a's (potrf leaves it), info
+//    per matrix 0, or 1 + the first diagonal index where the factor is not
+//    > 0 (the order of the first leading minor that is not positive
+//    definite).
+enum class XlaCustomCall {
+  kNone,
+  kPassThrough,
+  kTopK,
+  kGemm,
+  kCudnnConvolution,
+  kTriangularSolve,
+  kCholesky
+};
 XlaCustomCall ClassifyXlaCustomCall(const HloInstruction& instruction);
 
 // The annotation's operand has the result's dimensions and element type;
@@ -94,6 +112,27 @@ struct CudnnConvConfig {
   int64_t output_feature_dimension = 0;
 };
 absl::StatusOr<CudnnConvConfig> ReadCudnnConvConfig(const HloInstruction& custom_call);
+
+// A __cublas$triangularSolve's options (absent fields take the proto's
+// defaults; transpose_a by name or number, NO_TRANSPOSE when absent) and
+// whether its result is (x, scratch).
+struct TriangularSolveConfig {
+  TriangularSolveAttributes options;
+  bool has_scratch = false;
+  Shape output;  // x's shape
+};
+absl::StatusOr<TriangularSolveConfig> ReadTriangularSolveConfig(const HloInstruction& custom_call);
+
+// A __cusolver$cholesky's options and result: (factor, workspace, info),
+// info an s32 array with one element per matrix.
+struct CusolverCholeskyConfig {
+  bool lower = false;
+  Shape factor;
+  Shape workspace;
+  Shape info;
+};
+absl::StatusOr<CusolverCholeskyConfig> ReadCusolverCholeskyConfig(
+    const HloInstruction& custom_call);
 
 // Gives `to` the convolution a cuDNN custom call computes: its window,
 // dimension numbers (dim_labels) and group counts.

@@ -370,6 +370,64 @@ absl::StatusOr<Literal> CudnnConvolution(absl::Span<const Literal* const> operan
   return conv.has_scratch ? WithZeroWorkspace(std::move(out), instruction) : std::move(out);
 }
 
+// XLA:GPU's cuBLAS triangular solve: triangular-solve with its options.
+absl::StatusOr<Literal> CublasTriangularSolve(absl::Span<const Literal* const> operands,
+                                              const HloInstruction& instruction) {
+  AOT_ASSIGN_OR_RETURN(const TriangularSolveConfig solve, ReadTriangularSolveConfig(instruction));
+  std::unique_ptr<HloInstruction> op =
+      HloInstruction::Create(HloOpcode::kTriangularSolve,
+                             Shape(solve.output.element_type(), solve.output.dimensions()), {});
+  op->set_name(instruction.name());
+  const TriangularSolveAttributes& o = solve.options;
+  auto flag = [](bool v) { return std::string(v ? "true" : "false"); };
+  op->mutable_attrs()->unknown_attributes = {{"left_side", flag(o.left_side)},
+                                             {"lower", flag(o.lower)},
+                                             {"unit_diagonal", flag(o.unit_diagonal)},
+                                             {"transpose_a", o.transpose_a}};
+  AOT_ASSIGN_OR_RETURN(Literal x,
+                       interpreter_internal::EvalTriangularSolve(*op, *operands[0], *operands[1]));
+  x.set_layout(solve.output.minor_to_major());
+  return solve.has_scratch ? WithZeroWorkspace(std::move(x), instruction) : std::move(x);
+}
+
+// XLA:GPU's cuSOLVER Cholesky: potrf's result, from cholesky's (the
+// definition in compiler/hlo/xla_custom_calls.h), matrix by matrix.
+absl::StatusOr<Literal> CusolverCholesky(absl::Span<const Literal* const> operands,
+                                         const HloInstruction& instruction) {
+  AOT_ASSIGN_OR_RETURN(const CusolverCholeskyConfig chol, ReadCusolverCholeskyConfig(instruction));
+  const Literal& a = *operands[0];
+  const Shape plain(a.shape().element_type(), a.shape().dimensions());
+  std::unique_ptr<HloInstruction> op = HloInstruction::Create(HloOpcode::kCholesky, plain, {});
+  op->set_name(instruction.name());
+  op->mutable_attrs()->unknown_attributes = {{"lower", chol.lower ? "true" : "false"}};
+  AOT_ASSIGN_OR_RETURN(Literal l, interpreter_internal::EvalCholesky(*op, a));
+  const int64_t n = plain.dimensions().back();
+  const int64_t width = ByteWidth(plain.element_type());
+  Literal factor(plain);
+  Literal info(Shape(S32, chol.info.dimensions()));
+  for (int64_t m = 0; n > 0 && m < a.element_count() / (n * n); ++m) {
+    int32_t failed = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        const int64_t at = m * n * n + i * n + j;
+        const bool in_factor = chol.lower ? i >= j : i <= j;
+        std::memcpy(factor.raw_data() + at * width, (in_factor ? l : a).raw().data() + at * width,
+                    width);
+      }
+      if (failed == 0 && !(l.GetAsDouble(m * n * n + i * n + i) > 0))
+        failed = static_cast<int32_t>(i + 1);
+    }
+    info.Set<int32_t>(m, failed);
+  }
+  factor.set_layout(chol.factor.minor_to_major());
+  info.set_layout(chol.info.minor_to_major());
+  std::vector<Literal> elements;
+  elements.push_back(std::move(factor));
+  elements.emplace_back(chol.workspace);
+  elements.push_back(std::move(info));
+  return Literal::Tuple(std::move(elements));
+}
+
 }  // namespace
 
 absl::Status RegisterBuiltinCustomCalls(CustomCallRegistry& registry) {
@@ -388,6 +446,8 @@ absl::Status RegisterBuiltinCustomCalls(CustomCallRegistry& registry) {
         "__cudnn$convBackwardFilter", "__cudnn$convForwardGraph"}) {
     AOT_RETURN_IF_ERROR(registry.Register(target, CudnnConvolution));
   }
+  AOT_RETURN_IF_ERROR(registry.Register("__cublas$triangularSolve", CublasTriangularSolve));
+  AOT_RETURN_IF_ERROR(registry.Register("__cusolver$cholesky", CusolverCholesky));
   return registry.Register("__cublas$lt$matmul", Gemm);
 }
 

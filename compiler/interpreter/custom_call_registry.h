@@ -47,9 +47,10 @@ using CustomCallHandler = std::function<absl::StatusOr<Literal>(
 // HLO instead): the annotations "Sharding", "SPMDFullToShardShape",
 // "SPMDShardToFullShape", "MoveToHost" and "MoveToDevice" (the operand's
 // value), "TopK" (the k largest or smallest, see XlaTopKTakesLargest; k
-// from the result), and "__cublas$gemm" and
-// "__cublas$lt$matmul" (the dot, alpha, beta * c, bias and relu or GELU in
-// double, rounded once).
+// from the result), "__cublas$gemm" and "__cublas$lt$matmul" (the dot,
+// alpha, beta * c, bias and relu or GELU in double, rounded once), the
+// cuDNN convolutions (the gradients by their definition),
+// "__cublas$triangularSolve" and "__cusolver$cholesky".
 class CustomCallRegistry {
  public:
   CustomCallRegistry() = default;

@@ -152,6 +152,49 @@ TEST(XlaCustomCallsTest, GeluEpilogueIsTheTanhApproximation) {
   }
 }
 
+TEST(XlaCustomCallsTest, CusolverCholeskyAndCublasTriangularSolve) {
+  // [[4, 2], [2, 5]] = L L^T with L = [[2, 0], [1, 2]]: potrf leaves a's
+  // upper triangle, info 0; [[1, 2], [2, 1]] fails at the second pivot
+  // (1 - 4 < 0): info 2. Then L x = [2, 4] gives x = [1, 1.5].
+  Literal r = RunHlo(Module(R"(
+  a = f32[2,2,2] parameter(0)
+  c = (f32[2,2,2], f32[8], s32[2]) custom-call(a), custom_call_target="__cusolver$cholesky", backend_config={"lower":true}
+  l = f32[2,2,2] get-tuple-element(c), index=0
+  l0 = f32[1,2,2] slice(l), slice={[0:1], [0:2], [0:2]}
+  m = f32[2,2] reshape(l0)
+  b = f32[2,1] parameter(1)
+  x = (f32[2,1], s8[16]) custom-call(m, b), custom_call_target="__cublas$triangularSolve", backend_config={"operation_queue_id":"0","triangular_solve_options":{"left_side":true,"lower":true,"unit_diagonal":false,"transpose_a":"NO_TRANSPOSE"}}
+  ROOT t = ((f32[2,2,2], f32[8], s32[2]), (f32[2,1], s8[16])) tuple(c, x))"),
+                     {L("f32[2,2,2]", {4, 2, 2, 5, 1, 2, 2, 1}), L("f32[2,1]", {2, 4})});
+  const Literal& c = r.tuple_element(0);
+  const std::vector<double> factor = Doubles(c.tuple_element(0));
+  EXPECT_THAT(std::vector<double>(factor.begin(), factor.begin() + 4), ElementsAre(2, 2, 1, 2));
+  EXPECT_EQ(factor[4], 1);  // the failed matrix: its first column is fine
+  EXPECT_EQ(factor[5], 2);  // a's upper triangle
+  EXPECT_TRUE(std::isnan(factor[7]));
+  EXPECT_THAT(Doubles(c.tuple_element(1)), ElementsAre(0, 0, 0, 0, 0, 0, 0, 0));
+  EXPECT_THAT(Ints(c.tuple_element(2)), ElementsAre(0, 2));
+  EXPECT_THAT(Doubles(r.tuple_element(1).tuple_element(0)), ElementsAre(1, 1.5));
+  // The upper factor and a transposed solve: U = L^T, U^T x = b.
+  Literal u = RunHlo(Module(R"(
+  a = f32[2,2] parameter(0)
+  c = (f32[2,2], f32[0], s32[1]) custom-call(a), custom_call_target="__cusolver$cholesky", backend_config={"cholesky_options":{"lower":false}}
+  f = f32[2,2] get-tuple-element(c), index=0
+  b = f32[2,1] parameter(1)
+  ROOT x = f32[2,1] custom-call(f, b), custom_call_target="__cublas$triangularSolve", backend_config={"left_side":true,"transpose_a":2})"),
+                     {L("f32[2,2]", {4, 2, 2, 5}), L("f32[2,1]", {2, 4})});
+  EXPECT_THAT(Doubles(u), ElementsAre(1, 1.5));
+  auto bad = TryRun(Module(R"(
+  a = f32[2,2] parameter(0)
+  ROOT c = (f32[2,2], f32[0], s32[2]) custom-call(a), custom_call_target="__cusolver$cholesky")"),
+                    {L("f32[2,2]", {4, 2, 2, 5})});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.status().message()),
+              HasSubstr("__cusolver$cholesky gives (f32[2,2], f32[0], s32[2]) for f32[2,2]: not "
+                        "(square matrices of its dimensions, workspace, s32 info with one element "
+                        "per matrix)"));
+}
+
 TEST(XlaCustomCallsTest, TopKWithALessThanTakesTheSmallest) {
   Literal r = RunHlo(Module(R"(
   x = f32[5] parameter(0)

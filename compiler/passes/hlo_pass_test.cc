@@ -338,6 +338,7 @@ const std::map<std::string, int>& ExpectedFusions() {
       {"xla_syntax/cudnn_convolutions.hlo", 4},
       {"xla_syntax/cudnn_conv_gradients.hlo", 4},
       {"xla_syntax/gelu_aux_topk.hlo", 9},
+      {"xla_syntax/cusolver_gp_solve.hlo", 24},
       {"xla_syntax/dump_attributes.hlo", 2},
       {"xla_syntax/headerless_entry.hlo", 1},
       // The map expanded first (one elementwise kernel), and topk's index

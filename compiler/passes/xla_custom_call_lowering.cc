@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -268,6 +269,75 @@ absl::StatusOr<HloInstruction*> LowerCudnnConvolution(HloInstruction* h, Instruc
   return conv.has_scratch ? WithZeroWorkspace({value}, *h, b) : value;
 }
 
+// The attributes a triangular-solve instruction reads.
+std::vector<std::pair<std::string, std::string>> TriangularSolveAttributeList(
+    const TriangularSolveAttributes& o) {
+  auto flag = [](bool v) { return std::string(v ? "true" : "false"); };
+  return {{"left_side", flag(o.left_side)},
+          {"lower", flag(o.lower)},
+          {"unit_diagonal", flag(o.unit_diagonal)},
+          {"transpose_a", o.transpose_a}};
+}
+
+absl::StatusOr<HloInstruction*> LowerTriangularSolve(HloInstruction* h, InstructionBuilder& b) {
+  AOT_ASSIGN_OR_RETURN(const TriangularSolveConfig solve, ReadTriangularSolveConfig(*h));
+  HloInstruction* x = b.Op(HloOpcode::kTriangularSolve,
+                           Shape(solve.output.element_type(), solve.output.dimensions()),
+                           {h->operand(0), h->operand(1)});
+  x->mutable_attrs()->unknown_attributes = TriangularSolveAttributeList(solve.options);
+  x = b.WithLayoutOf(x, solve.output);
+  return solve.has_scratch ? WithZeroWorkspace({x}, *h, b) : x;
+}
+
+// potrf's (factor, workspace, info) from cholesky: the factor's triangle
+// where it belongs and a's elsewhere; info from the factor's diagonal (the
+// first element that is not > 0, where a column's pivot failed, counted
+// from 1), reduced by min over each matrix.
+absl::StatusOr<HloInstruction*> LowerCusolverCholesky(HloInstruction* h, InstructionBuilder& b) {
+  AOT_ASSIGN_OR_RETURN(const CusolverCholeskyConfig chol, ReadCusolverCholeskyConfig(*h));
+  HloInstruction* a = h->operand(0);
+  const PrimitiveType type = a->shape().element_type();
+  const std::vector<int64_t>& dims = a->shape().dimensions();
+  const int64_t rank = static_cast<int64_t>(dims.size());
+  const int64_t n = dims.back();
+  HloInstruction* l = b.Op(HloOpcode::kCholesky, Shape(type, dims), {a});
+  l->mutable_attrs()->unknown_attributes = {{"lower", chol.lower ? "true" : "false"}};
+  auto iota = [&](int64_t dimension) {
+    HloInstruction* i = b.Op(HloOpcode::kIota, Shape(S32, dims), {});
+    i->mutable_attrs()->dimensions = {dimension};
+    return i;
+  };
+  HloInstruction* row = iota(rank - 2);
+  HloInstruction* col = iota(rank - 1);
+  HloInstruction* factor = b.Select(
+      b.Compare(row, col, chol.lower ? ComparisonDirection::kGe : ComparisonDirection::kLe), l, a);
+  const PrimitiveType real = IsComplex(type) ? ComplexComponentType(type) : type;
+  HloInstruction* diagonal = IsComplex(type) ? b.Op(HloOpcode::kReal, Shape(real, dims), {l}) : l;
+  HloInstruction* failed =
+      b.Binary(HloOpcode::kAnd, b.Compare(row, col, ComparisonDirection::kEq),
+               b.Unary(HloOpcode::kNot,
+                       b.Compare(diagonal, b.Splat(real, 0, dims), ComparisonDirection::kGt)));
+  HloInstruction* none = b.Splat(S32, static_cast<double>(n + 1), dims);
+  HloInstruction* order =
+      b.Select(failed, b.Binary(HloOpcode::kAdd, col, b.Splat(S32, 1, dims)), none);
+  HloComputation* min = AddScalarComputation(
+      h->parent()->parent(), "cholesky_info_min", {S32, S32}, [](std::vector<HloInstruction*> p) {
+        return HloInstruction::Create(HloOpcode::kMinimum, Shape::Scalar(S32), {p[0], p[1]});
+      });
+  const std::vector<int64_t> batch(dims.begin(), dims.end() - 2);
+  HloInstruction* first =
+      b.Op(HloOpcode::kReduce, Shape(S32, batch), {order, b.Constant(S32, n + 1)});
+  first->mutable_attrs()->dimensions = {rank - 2, rank - 1};
+  first->mutable_called_computations()->push_back(min);
+  HloInstruction* info = b.Select(
+      b.Compare(first, b.Splat(S32, static_cast<double>(n + 1), batch), ComparisonDirection::kEq),
+      b.Splat(S32, 0, batch), first);
+  info = b.WithLayoutOf(b.Reshape(info, chol.info.dimensions()), chol.info);
+  HloInstruction* workspace = b.WithLayoutOf(
+      b.Splat(chol.workspace.element_type(), 0, chol.workspace.dimensions()), chol.workspace);
+  return b.Tuple({b.WithLayoutOf(factor, chol.factor), workspace, info});
+}
+
 absl::StatusOr<HloInstruction*> Lower(HloInstruction* h, InstructionBuilder& b) {
   switch (ClassifyXlaCustomCall(*h)) {
     case XlaCustomCall::kPassThrough:
@@ -285,6 +355,10 @@ absl::StatusOr<HloInstruction*> Lower(HloInstruction* h, InstructionBuilder& b) 
       return LowerGemm(h, b);
     case XlaCustomCall::kCudnnConvolution:
       return LowerCudnnConvolution(h, b);
+    case XlaCustomCall::kTriangularSolve:
+      return LowerTriangularSolve(h, b);
+    case XlaCustomCall::kCholesky:
+      return LowerCusolverCholesky(h, b);
     case XlaCustomCall::kNone:
       break;
   }

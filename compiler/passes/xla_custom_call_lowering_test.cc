@@ -46,6 +46,36 @@ ENTRY main {
   }
 }
 
+// XLA:GPU's solver calls: potrf's (factor, workspace, info) from cholesky
+// (batched, lower and upper, the failure order from the diagonal) and
+// cuBLAS's triangular solve with its options, with the interpreter's values.
+TEST(XlaCustomCallLoweringTest, SolverCallsBecomeHlo) {
+  std::unique_ptr<HloModule> m =
+      ExpectExpansionKeepsValues(R"(
+HloModule solvers
+ENTRY main {
+  x = f32[3,4,4]{2,1,0} parameter(0)
+  xt = f32[3,4,4]{2,1,0} transpose(x), dimensions={0,2,1}
+  g = f32[3,4,4]{2,1,0} dot(x, xt), lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}
+  eye = f32[3,4,4]{2,1,0} parameter(1)
+  spd = f32[3,4,4]{2,1,0} add(g, eye)
+  lo = (f32[3,4,4]{1,2,0}, f32[64]{0}, s32[3]{0}) custom-call(spd), custom_call_target="__cusolver$cholesky", backend_config={"operation_queue_id":"0","wait_on_operation_queues":[],"cholesky_options":{"lower":true}}
+  l = f32[3,4,4]{1,2,0} get-tuple-element(lo), index=0
+  up = (f32[3,4,4]{2,1,0}, f32[0]{0}, s32[3]{0}) custom-call(x), custom_call_target="__cusolver$cholesky", backend_config={"cholesky_options":{"lower":false}}
+  b = f32[3,4,2]{2,1,0} parameter(2)
+  s = (f32[3,4,2]{2,1,0}, s8[48]{0}) custom-call(l, b), custom_call_target="__cublas$triangularSolve", backend_config={"triangular_solve_options":{"left_side":true,"lower":true,"transpose_a":"NO_TRANSPOSE"}}
+  s0 = f32[3,4,2]{2,1,0} get-tuple-element(s), index=0
+  r = f32[3,2,4]{2,1,0} parameter(3)
+  t = f32[3,2,4]{2,1,0} custom-call(l, r), custom_call_target="__cublas$triangularSolve", backend_config={"triangular_solve_options":{"lower":true,"unit_diagonal":true,"transpose_a":"TRANSPOSE"}}
+  ROOT out = ((f32[3,4,4]{1,2,0}, f32[64]{0}, s32[3]{0}), (f32[3,4,4]{2,1,0}, f32[0]{0}, s32[3]{0}), f32[3,4,2]{2,1,0}, f32[3,2,4]{2,1,0}) tuple(lo, up, s0, t)
+})",
+                                 LowerXlaCustomCalls, Tolerance{1e-4, 1e-4});
+  ASSERT_NE(m, nullptr);
+  for (const HloInstruction* h : m->entry_computation()->instructions()) {
+    EXPECT_NE(h->opcode(), HloOpcode::kCustomCall) << h->ToString();
+  }
+}
+
 // TopK's comparator read by what it does: a less-than takes the k smallest,
 // the NaN-safe greater-than on the values' bits (as XLA writes it for
 // sorts it rewrites into TopK) the k largest, on s32 too.
