@@ -22,6 +22,7 @@
 #include "compiler/tooling/literal_execution.h"
 #include "compiler/tooling/random_literal.h"
 #include "google/protobuf/text_format.h"
+#include "google/protobuf/util/field_comparator.h"
 #include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "harness/golden/windows.h"
@@ -59,6 +60,11 @@ const std::vector<std::string>& VerificationIgnoreList() {
 
 std::string DiffExecutables(const ExecutableProto& golden, const ExecutableProto& current) {
   google::protobuf::util::MessageDifferencer differencer;
+  // Floats compare exactly, except that a NaN equals a NaN: a NaN constant
+  // of the embedded HLO is the same NaN in both.
+  google::protobuf::util::DefaultFieldComparator floats;
+  floats.set_treat_nan_as_equal(true);
+  differencer.set_field_comparator(&floats);
   std::string diff;
   differencer.ReportDifferencesToString(&diff);
   const google::protobuf::DescriptorPool* pool = google::protobuf::DescriptorPool::generated_pool();
