@@ -132,6 +132,16 @@ absl::Status CheckGradientGeometry(const HloInstruction& custom_call, const Cudn
                          "with a base dilation or window reversal: not supported (cuDNN's "
                          "gradients take neither)");
     }
+    // Bounded, so that the lowering's and the interpreter's index
+    // arithmetic (sums and products of these) cannot overflow int64.
+    constexpr int64_t kLimit = int64_t{1} << 40;
+    for (int64_t v : {in, k, y.dimensions(dn.output_spatial_dimensions(i)), d.stride(),
+                      d.window_dilation(), d.padding_low(), d.padding_high()}) {
+      if (v > kLimit || v < -kLimit) {
+        return Malformed(custom_call, absl::StrCat("has a window or spatial size of magnitude ", v,
+                                                   ", above 2^40"));
+      }
+    }
     if (d.size() != k) {
       why = absl::StrCat("a window of size ", d.size(), " over a kernel of size ", k);
       break;

@@ -298,6 +298,15 @@ ENTRY main {
        "has dim_labels that do not label the dimensions of the input f32[1,4,4,1], the kernel "
        "f32[3,3,2] and the output f32[1,4,4,2] once each"},
       {R"(
+HloModule backward_huge_padding
+ENTRY main {
+  d = f32[1,3,4,2] parameter(0)
+  w = f32[3,3,1,2] parameter(1)
+  ROOT g = (f32[1,4,4,1], u8[0]) custom-call(d, w), window={size=3x3 stride=4611686018427387904x1 pad=9223372036854775807_-9223372036854775807x1_1}, dim_labels=b01f_01io->b01f, custom_call_target="__cudnn$convBackwardInput"
+})",
+       "__cudnn$convBackwardInput has a window or spatial size of magnitude "
+       "4611686018427387904, above 2^40"},
+      {R"(
 HloModule backward_batch_groups
 ENTRY main {
   x = f32[2,4,4,1] parameter(0)
