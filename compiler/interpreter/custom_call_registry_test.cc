@@ -14,6 +14,11 @@ namespace aot {
 namespace interpreter_test {
 namespace {
 
+// GELU's tanh approximation, written out here as the tests' reference.
+double TanhGelu(double x) {
+  return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+}
+
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -145,11 +150,7 @@ TEST(XlaCustomCallsTest, GeluEpilogueIsTheTanhApproximation) {
              {L("f32[2,2]", {1, 2, 3, 4}), L("f32[2,2]", {1, 0, 0, 1}), L("f32[2]", {-2.5, 1})});
   const std::vector<double> got = Doubles(r);
   const double x[] = {-1.5, 3, 0.5, 5};
-  for (int i = 0; i < 4; ++i) {
-    const double want =
-        0.5 * x[i] * (1 + std::tanh(0.7978845608028654 * (x[i] + 0.044715 * x[i] * x[i] * x[i])));
-    EXPECT_NEAR(got[i], want, 1e-6) << i;
-  }
+  for (int i = 0; i < 4; ++i) EXPECT_NEAR(got[i], TanhGelu(x[i]), 1e-6) << i;
 }
 
 TEST(XlaCustomCallsTest, CusolverCholeskyAndCublasTriangularSolve) {
@@ -227,13 +228,7 @@ TEST(XlaCustomCallsTest, AuxEpiloguesGiveTheValueBeforeTheGelu) {
   EXPECT_THAT(Doubles(g.tuple_element(1)), ElementsAre(-1.5, 3, 0.5, 5));
   const std::vector<double> out = Doubles(g.tuple_element(0));
   const double x[] = {-1.5, 3, 0.5, 5};
-  for (int i = 0; i < 4; ++i) {
-    EXPECT_NEAR(
-        out[i],
-        0.5 * x[i] * (1 + std::tanh(0.7978845608028654 * (x[i] + 0.044715 * x[i] * x[i] * x[i]))),
-        1e-6)
-        << i;
-  }
+  for (int i = 0; i < 4; ++i) EXPECT_NEAR(out[i], TanhGelu(x[i]), 1e-6) << i;
   EXPECT_EQ(g.tuple_element(2).element_count(), 8);
   EXPECT_THAT(Doubles(r.tuple_element(1).tuple_element(1)), ElementsAre(1, 2, 3, 4));
   // An _AUX epilogue whose result has no aux, or an aux not shaped as the
@@ -359,13 +354,10 @@ TEST(GeluTest, TanhApproximation) {
   x = f32[3] parameter(0)
   ROOT g = f32[3] custom-call(x), custom_call_target="aot.gelu")"),
                                          {L("f32[3]", {0, 1, -2})}));
-  auto gelu = [](double x) {
-    return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
-  };
   EXPECT_EQ(r[0], 0);
-  EXPECT_NEAR(r[1], gelu(1), 1e-6);
+  EXPECT_NEAR(r[1], TanhGelu(1), 1e-6);
   EXPECT_NEAR(r[1], 0.841192, 1e-6);
-  EXPECT_NEAR(r[2], gelu(-2), 1e-6);
+  EXPECT_NEAR(r[2], TanhGelu(-2), 1e-6);
 }
 
 }  // namespace

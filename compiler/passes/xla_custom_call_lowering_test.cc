@@ -12,12 +12,29 @@ using ::testing::HasSubstr;
 using testing_util::ExpectExpansionKeepsValues;
 using testing_util::Parse;
 
+// `text` lowered, after checking that it keeps the interpreter's values and
+// that no custom call is left; null when the lowering failed.
+std::unique_ptr<HloModule> LowerAll(absl::string_view text, Tolerance tolerance) {
+  std::unique_ptr<HloModule> m = ExpectExpansionKeepsValues(text, LowerXlaCustomCalls, tolerance);
+  for (const HloInstruction* h :
+       m == nullptr ? std::vector<HloInstruction*>{} : m->entry_computation()->instructions()) {
+    EXPECT_NE(h->opcode(), HloOpcode::kCustomCall) << h->ToString();
+  }
+  return m;
+}
+
+// The entry's instructions of `opcode`.
+int Count(const HloModule& m, HloOpcode opcode) {
+  int n = 0;
+  for (const HloInstruction* h : m.entry_computation()->instructions()) n += h->opcode() == opcode;
+  return n;
+}
+
 // XLA's GEMMs (both backend_config forms, beta and c, a bias and GELU,
 // the _AUX epilogues' value before the GELU, workspaces), TopK with its comparator and the
 // annotations: lowered to HLO with the interpreter's values, no custom call left.
 TEST(XlaCustomCallLoweringTest, GemmsTopKAndAnnotationsBecomeHlo) {
-  std::unique_ptr<HloModule> m =
-      ExpectExpansionKeepsValues(R"(
+  std::unique_ptr<HloModule> m = LowerAll(R"(
 HloModule xla_custom_calls
 greater {
   a = f32[] parameter(0)
@@ -39,19 +56,15 @@ ENTRY main {
   y = (f32[2,8,4]{2,1,0}, f32[2,8,4]{2,1,0}) custom-call(a, b), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"dot_dimension_numbers":{"lhs_contracting_dimensions":["2"],"rhs_contracting_dimensions":["1"],"lhs_batch_dimensions":["0"],"rhs_batch_dimensions":["0"]},"epilogue":"GELU_AUX"}}
   ROOT r = (f32[2,8,4]{2,1,0}, (f32[2,8,2]{2,1,0}, s32[2,8,2]{2,1,0}), (f32[2,8,4]{2,1,0}, f32[2,8,4]{2,1,0}, s8[64]{0}), (f32[2,8,4]{2,1,0}, f32[2,8,4]{2,1,0})) tuple(sum, t, x, y)
 })",
-                                 LowerXlaCustomCalls, Tolerance{1e-5, 1e-5});
+                                          Tolerance{1e-5, 1e-5});
   ASSERT_NE(m, nullptr);
-  for (const HloInstruction* h : m->entry_computation()->instructions()) {
-    EXPECT_NE(h->opcode(), HloOpcode::kCustomCall) << h->ToString();
-  }
 }
 
 // XLA:GPU's solver calls: potrf's (factor, workspace, info) from cholesky
 // (batched, lower and upper, the failure order from the diagonal) and
 // cuBLAS's triangular solve with its options, with the interpreter's values.
 TEST(XlaCustomCallLoweringTest, SolverCallsBecomeHlo) {
-  std::unique_ptr<HloModule> m =
-      ExpectExpansionKeepsValues(R"(
+  std::unique_ptr<HloModule> m = LowerAll(R"(
 HloModule solvers
 ENTRY main {
   x = f32[3,4,4]{2,1,0} parameter(0)
@@ -69,18 +82,15 @@ ENTRY main {
   t = f32[3,2,4]{2,1,0} custom-call(l, r), custom_call_target="__cublas$triangularSolve", backend_config={"triangular_solve_options":{"lower":true,"unit_diagonal":true,"transpose_a":"TRANSPOSE"}}
   ROOT out = ((f32[3,4,4]{1,2,0}, f32[64]{0}, s32[3]{0}), (f32[3,4,4]{2,1,0}, f32[0]{0}, s32[3]{0}), f32[3,4,2]{2,1,0}, f32[3,2,4]{2,1,0}) tuple(lo, up, s0, t)
 })",
-                                 LowerXlaCustomCalls, Tolerance{1e-4, 1e-4});
+                                          Tolerance{1e-4, 1e-4});
   ASSERT_NE(m, nullptr);
-  for (const HloInstruction* h : m->entry_computation()->instructions()) {
-    EXPECT_NE(h->opcode(), HloOpcode::kCustomCall) << h->ToString();
-  }
 }
 
 // TopK's comparator read by what it does: a less-than takes the k smallest,
 // the NaN-safe greater-than on the values' bits (as XLA writes it for
 // sorts it rewrites into TopK) the k largest, on s32 too.
 TEST(XlaCustomCallLoweringTest, TopKComparatorsChooseLargestOrSmallest) {
-  std::unique_ptr<HloModule> m = ExpectExpansionKeepsValues(R"(
+  std::unique_ptr<HloModule> m = LowerAll(R"(
 HloModule topk_comparators
 less {
   a = f32[] parameter(0)
@@ -119,11 +129,10 @@ ENTRY main {
   ints = (s32[3,2], s32[3,2]) custom-call(i), custom_call_target="TopK", to_apply=greater_s32
   ROOT r = ((f32[4,3], s32[4,3]), (f32[4,3], s32[4,3]), (s32[3,2], s32[3,2])) tuple(small, large, ints)
 })",
-                                                            LowerXlaCustomCalls, Tolerance{0, 0});
+                                          Tolerance{0, 0});
   ASSERT_NE(m, nullptr);
   std::vector<std::string> largest;
   for (const HloInstruction* h : m->entry_computation()->instructions()) {
-    EXPECT_NE(h->opcode(), HloOpcode::kCustomCall) << h->ToString();
     if (h->opcode() != HloOpcode::kTopK) continue;
     for (const auto& [name, value] : h->attrs().unknown_attributes) {
       if (name == "largest") largest.push_back(value);
@@ -139,8 +148,7 @@ ENTRY main {
 TEST(XlaCustomCallLoweringTest, CudnnConvolutionsBecomeHlo) {
   for (const char* activation : {"kNone", "kRelu", "kRelu6", "kElu", "kLeakyRelu"}) {
     SCOPED_TRACE(activation);
-    std::unique_ptr<HloModule> m =
-        ExpectExpansionKeepsValues(absl::StrReplaceAll(R"(
+    std::unique_ptr<HloModule> m = LowerAll(absl::StrReplaceAll(R"(
 HloModule cudnn_convolutions
 ENTRY main {
   x = f32[2,6,6,3]{3,2,1,0} parameter(0)
@@ -155,15 +163,10 @@ ENTRY main {
   b0 = f32[2,4,5,5]{3,2,1,0} get-tuple-element(b), index=0
   ROOT r = (f32[2,6,6,4]{3,2,1,0}, f32[2,4,5,5]{3,2,1,0}) tuple(f0, b0)
 })",
-                                                       {{"ACT", activation}}),
-                                   LowerXlaCustomCalls, Tolerance{1e-5, 1e-5});
+                                                                {{"ACT", activation}}),
+                                            Tolerance{1e-5, 1e-5});
     ASSERT_NE(m, nullptr);
-    int convolutions = 0;
-    for (const HloInstruction* h : m->entry_computation()->instructions()) {
-      EXPECT_NE(h->opcode(), HloOpcode::kCustomCall) << h->ToString();
-      if (h->opcode() == HloOpcode::kConvolution) ++convolutions;
-    }
-    EXPECT_EQ(convolutions, 2);
+    EXPECT_EQ(Count(*m, HloOpcode::kConvolution), 2);
   }
 }
 
@@ -172,8 +175,7 @@ ENTRY main {
 // padding (padding past the kernel's reach), dilation, feature groups,
 // NHWC and NCHW, with and without a backend_config.
 TEST(XlaCustomCallLoweringTest, CudnnConvolutionGradientsBecomeHlo) {
-  std::unique_ptr<HloModule> m =
-      ExpectExpansionKeepsValues(R"(
+  std::unique_ptr<HloModule> m = LowerAll(R"(
 HloModule cudnn_gradients
 ENTRY main {
   dy = f32[2,3,3,4]{3,2,1,0} parameter(0)
@@ -199,14 +201,9 @@ ENTRY main {
   lf0 = f32[5,3,2]{2,1,0} get-tuple-element(lf), index=0
   ROOT r = (f32[2,6,6,5]{3,2,1,0}, f32[3,3,5,4]{3,2,1,0}, f32[1,4,8,8]{3,2,1,0}, f32[6,2,3,3]{3,2,1,0}, f32[1,5,2]{2,1,0}, f32[5,3,2]{2,1,0}) tuple(di0, df0, gi0, gf0, li0, lf0)
 })",
-                                 LowerXlaCustomCalls, Tolerance{1e-5, 1e-5});
+                                          Tolerance{1e-5, 1e-5});
   ASSERT_NE(m, nullptr);
-  int convolutions = 0;
-  for (const HloInstruction* h : m->entry_computation()->instructions()) {
-    EXPECT_NE(h->opcode(), HloOpcode::kCustomCall) << h->ToString();
-    if (h->opcode() == HloOpcode::kConvolution) ++convolutions;
-  }
-  EXPECT_EQ(convolutions, 6);
+  EXPECT_EQ(Count(*m, HloOpcode::kConvolution), 6);
 }
 
 TEST(XlaCustomCallLoweringTest, OtherCustomCallsStayAndWhatItCannotComputeIsRefused) {

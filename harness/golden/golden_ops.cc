@@ -22,10 +22,9 @@
 #include "compiler/tooling/literal_execution.h"
 #include "compiler/tooling/random_literal.h"
 #include "google/protobuf/text_format.h"
-#include "google/protobuf/util/field_comparator.h"
 #include "google/protobuf/util/json_util.h"
-#include "google/protobuf/util/message_differencer.h"
 #include "harness/golden/windows.h"
+#include "proto/message_diff.h"
 #include "proto/schema.h"
 #include "runtime/executable/client.h"
 #include "runtime/platform/host/thread_pool.h"
@@ -59,21 +58,7 @@ const std::vector<std::string>& VerificationIgnoreList() {
 }
 
 std::string DiffExecutables(const ExecutableProto& golden, const ExecutableProto& current) {
-  google::protobuf::util::MessageDifferencer differencer;
-  // Floats compare exactly, except that a NaN equals a NaN: a NaN constant
-  // of the embedded HLO is the same NaN in both.
-  google::protobuf::util::DefaultFieldComparator floats;
-  floats.set_treat_nan_as_equal(true);
-  differencer.set_field_comparator(&floats);
-  std::string diff;
-  differencer.ReportDifferencesToString(&diff);
-  const google::protobuf::DescriptorPool* pool = google::protobuf::DescriptorPool::generated_pool();
-  for (const std::string& name : VerificationIgnoreList()) {
-    if (const google::protobuf::FieldDescriptor* f = pool->FindFieldByName(name)) {
-      differencer.IgnoreField(f);
-    }
-  }
-  if (differencer.Compare(golden, current)) return "";
+  std::string diff = DiffMessages(golden, current, VerificationIgnoreList());
   if (diff.size() > 4000) diff = diff.substr(0, 4000) + "... (diff truncated)\n";
   return diff;
 }

@@ -30,9 +30,9 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/descriptor.pb.h"
-#include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "proto/executable.pb.h"
+#include "proto/message_diff.h"
 #include "runtime/executable/client.h"
 #include "runtime/kernel_payload.h"
 #include "runtime/testing/executable_builder.h"
@@ -71,13 +71,10 @@ ShapeProto Shape(PrimitiveType type, std::vector<int64_t> dims) {
   return s;
 }
 
-// The differences between two messages, empty when they are equal.
+// The differences between two messages, empty when they are equal (a NaN
+// equals a NaN).
 std::string Diff(const Message& expected, const Message& actual) {
-  google::protobuf::util::MessageDifferencer differ;
-  std::string diff;
-  differ.ReportDifferencesToString(&diff);
-  if (!differ.Compare(expected, actual) && diff.empty()) diff = "(differ)";
-  return diff;
+  return DiffMessages(expected, actual);
 }
 
 ExecutableProto Executable(std::vector<ThunkProto> thunks) {
