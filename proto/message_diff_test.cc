@@ -23,9 +23,10 @@ TEST(DiffMessagesTest, NanEqualsNanOtherFloatsCompareExactly) {
   c->mutable_literal()->add_f32s(1.5f);
   EXPECT_EQ(DiffMessages(golden, golden), "");
   ExecutableProto changed = golden;
-  HloInstructionProto* d =
-      changed.mutable_hlo_module()->mutable_hlo_module()->mutable_computations(0)->mutable_instructions(
-          0);
+  HloInstructionProto* d = changed.mutable_hlo_module()
+                               ->mutable_hlo_module()
+                               ->mutable_computations(0)
+                               ->mutable_instructions(0);
   d->mutable_literal()->set_f32s(1, 1.5000001f);
   EXPECT_THAT(DiffMessages(golden, changed), HasSubstr("f32s[1]"));
   changed = golden;
