@@ -10,7 +10,9 @@
 # to build-fuzz/findings/TARGET/ and fail the run (exit 1).
 # Environment: AOT_FUZZ_RUNS=N stops after N executions instead of a time;
 # AOT_FUZZ_SEED=N fixes libFuzzer's random seed (scripts/test.sh uses 1, so a
-# CI run explores the same inputs every time; by default each run differs).
+# CI run explores the same inputs every time; by default each run differs);
+# AOT_FUZZ_ALL_VERSIONS=1 seeds the artifact fuzzers from every golden
+# version (by default each target's oldest and newest).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -18,7 +20,7 @@ cd "$ROOT"
 TARGETS=(hlo_parser_fuzzer artifact_loader_fuzzer text_artifact_fuzzer schema_check_fuzzer
          literal_json_fuzzer golden_metadata_fuzzer)
 case "${1:-}" in
-  ""|-h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ]; exit $? ;;
+  ""|-h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ]; exit $? ;;
   --list) printf '%s\n' "${TARGETS[@]}"; exit 0 ;;
 esac
 
@@ -67,8 +69,18 @@ case "$target" in
     find golden/modules compiler/tools/testdata -name '*.hlo' -exec cp {} "$seeds"/ \;
     extra+=(-dict=compiler/hlo/hlo_parser_fuzzer.dict) ;;
   artifact_loader_fuzzer|text_artifact_fuzzer)
+    # Each target's oldest and newest version: the forms the loader reads
+    # span them and the versions between repeat them (CTest's golden replay
+    # loads every version); AOT_FUZZ_ALL_VERSIONS=1 seeds from all of them.
     n=0
-    for f in golden/executables/*/v*/*.pbtxt; do
+    for t in golden/executables/*/; do
+      if [ "${AOT_FUZZ_ALL_VERSIONS:-0}" = 1 ]; then
+        ls -d "$t"v*/
+      else
+        ls -d "$t"v*/ | sort -V | sed -n '1p;$p' | uniq
+      fi
+    done > "$BUILD_DIR/seeds/$target.versions"
+    for f in $(sed 's|$|*.pbtxt|' "$BUILD_DIR/seeds/$target.versions"); do
       n=$((n + 1))
       cp "$f" "$seeds/$n.pbtxt"
       if [ "$target" = artifact_loader_fuzzer ]; then
