@@ -396,6 +396,15 @@ absl::StatusOr<TriangularSolveAttributes> ReadTriangularSolveAttributes(
   return a;
 }
 
+std::vector<std::pair<std::string, std::string>> TriangularSolveAttributeList(
+    const TriangularSolveAttributes& a) {
+  auto flag = [](bool v) { return std::string(v ? "true" : "false"); };
+  return {{"left_side", flag(a.left_side)},
+          {"lower", flag(a.lower)},
+          {"unit_diagonal", flag(a.unit_diagonal)},
+          {"transpose_a", a.transpose_a}};
+}
+
 absl::StatusOr<RngAlgorithm> ReadRngAlgorithm(const HloInstruction& rng) {
   constexpr absl::string_view kAlgorithms[] = {"rng_default", "rng_three_fry", "rng_philox"};
   AOT_ASSIGN_OR_RETURN(std::string name,

@@ -205,6 +205,10 @@ struct TriangularSolveAttributes {
 };
 absl::StatusOr<TriangularSolveAttributes> ReadTriangularSolveAttributes(
     const HloInstruction& solve);
+// The attributes a triangular-solve instruction carries for `a` (what
+// ReadTriangularSolveAttributes reads back).
+std::vector<std::pair<std::string, std::string>> TriangularSolveAttributeList(
+    const TriangularSolveAttributes& a);
 // rng-bit-generator's algorithm (algorithm=rng_default, rng_three_fry or
 // rng_philox; XLA's default where absent). The default is Philox, as on
 // XLA's CPU and GPU back ends.

@@ -49,6 +49,21 @@ bool ReadDims(const nlohmann::json& config, const char* key,
   return true;
 }
 
+// A bool field of an options proto in JSON, false when absent.
+bool ReadBool(const nlohmann::json& config, const char* key, bool* out) {
+  if (!config.contains(key)) return true;
+  if (!config[key].is_boolean()) return false;
+  *out = config[key].get<bool>();
+  return true;
+}
+
+// The matrices' batch: every dimension but the two minor ones.
+int64_t MatrixCount(const Shape& shape) {
+  int64_t count = 1;
+  for (int64_t d = 0; d + 2 < shape.rank(); ++d) count *= shape.dimensions(d);
+  return count;
+}
+
 // The backend_config's `section` (a GpuBackendConfig's field), or the
 // whole config when it has no such field (as older XLA wrote it bare).
 absl::StatusOr<nlohmann::json> BackendConfigSection(const HloInstruction& h, const char* section) {
@@ -410,25 +425,6 @@ absl::StatusOr<CudnnConvConfig> ReadCudnnConvConfig(const HloInstruction& custom
   }
   return conv;
 }
-
-namespace {
-
-// A bool field of an options proto in JSON, false when absent.
-bool ReadBool(const nlohmann::json& config, const char* key, bool* out) {
-  if (!config.contains(key)) return true;
-  if (!config[key].is_boolean()) return false;
-  *out = config[key].get<bool>();
-  return true;
-}
-
-// The matrices' batch: every dimension but the two minor ones.
-int64_t MatrixCount(const Shape& shape) {
-  int64_t count = 1;
-  for (int64_t d = 0; d + 2 < shape.rank(); ++d) count *= shape.dimensions(d);
-  return count;
-}
-
-}  // namespace
 
 absl::StatusOr<TriangularSolveConfig> ReadTriangularSolveConfig(const HloInstruction& custom_call) {
   AOT_ASSIGN_OR_RETURN(const nlohmann::json config,

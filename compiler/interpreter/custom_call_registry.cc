@@ -290,8 +290,14 @@ Literal CudnnConvolutionGradient(const CudnnConvConfig& conv, const HloInstructi
   const int64_t spatial = dn.input_spatial_dimensions_size();
   const int64_t z_count = wd[dn.kernel_input_feature_dimension()];
   const int64_t per_group = yd[dn.output_feature_dimension()] / attrs.feature_group_count;
-  std::vector<int64_t> kernel(spatial);
-  for (int64_t i = 0; i < spatial; ++i) kernel[i] = wd[dn.kernel_spatial_dimensions(i)];
+  std::vector<int64_t> kernel(spatial), stride(spatial), dilation(spatial), pad_low(spatial);
+  for (int64_t i = 0; i < spatial; ++i) {
+    kernel[i] = wd[dn.kernel_spatial_dimensions(i)];
+    const WindowDimensionProto& f = attrs.window->dimensions(static_cast<int>(i));
+    stride[i] = std::max<int64_t>(f.stride(), 1);
+    dilation[i] = std::max<int64_t>(f.window_dilation(), 1);
+    pad_low[i] = f.padding_low();
+  }
   std::vector<double> grad(static_cast<size_t>(conv.output.ElementCount()), 0.0);
   std::vector<int64_t> q(yd.size(), 0), k(spatial, 0);
   int64_t y_linear = 0;
@@ -307,9 +313,8 @@ Literal CudnnConvolutionGradient(const CudnnConvConfig& conv, const HloInstructi
         int64_t x_off = x_fixed, w_off = w_fixed;
         bool inside = true;
         for (int64_t i = 0; i < spatial && inside; ++i) {
-          const WindowDimensionProto& f = attrs.window->dimensions(static_cast<int>(i));
-          const int64_t p = q[dn.output_spatial_dimensions(i)] * std::max<int64_t>(f.stride(), 1) +
-                            k[i] * std::max<int64_t>(f.window_dilation(), 1) - f.padding_low();
+          const int64_t p =
+              q[dn.output_spatial_dimensions(i)] * stride[i] + k[i] * dilation[i] - pad_low[i];
           inside = p >= 0 && p < xd[dn.input_spatial_dimensions(i)];
           x_off += p * xs[dn.input_spatial_dimensions(i)];
           w_off += k[i] * ws[dn.kernel_spatial_dimensions(i)];
@@ -378,12 +383,7 @@ absl::StatusOr<Literal> CublasTriangularSolve(absl::Span<const Literal* const> o
       HloInstruction::Create(HloOpcode::kTriangularSolve,
                              Shape(solve.output.element_type(), solve.output.dimensions()), {});
   op->set_name(instruction.name());
-  const TriangularSolveAttributes& o = solve.options;
-  auto flag = [](bool v) { return std::string(v ? "true" : "false"); };
-  op->mutable_attrs()->unknown_attributes = {{"left_side", flag(o.left_side)},
-                                             {"lower", flag(o.lower)},
-                                             {"unit_diagonal", flag(o.unit_diagonal)},
-                                             {"transpose_a", o.transpose_a}};
+  op->mutable_attrs()->unknown_attributes = TriangularSolveAttributeList(solve.options);
   AOT_ASSIGN_OR_RETURN(Literal x,
                        interpreter_internal::EvalTriangularSolve(*op, *operands[0], *operands[1]));
   x.set_layout(solve.output.minor_to_major());

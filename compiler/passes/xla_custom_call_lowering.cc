@@ -269,16 +269,6 @@ absl::StatusOr<HloInstruction*> LowerCudnnConvolution(HloInstruction* h, Instruc
   return conv.has_scratch ? WithZeroWorkspace({value}, *h, b) : value;
 }
 
-// The attributes a triangular-solve instruction reads.
-std::vector<std::pair<std::string, std::string>> TriangularSolveAttributeList(
-    const TriangularSolveAttributes& o) {
-  auto flag = [](bool v) { return std::string(v ? "true" : "false"); };
-  return {{"left_side", flag(o.left_side)},
-          {"lower", flag(o.lower)},
-          {"unit_diagonal", flag(o.unit_diagonal)},
-          {"transpose_a", o.transpose_a}};
-}
-
 absl::StatusOr<HloInstruction*> LowerTriangularSolve(HloInstruction* h, InstructionBuilder& b) {
   AOT_ASSIGN_OR_RETURN(const TriangularSolveConfig solve, ReadTriangularSolveConfig(*h));
   HloInstruction* x = b.Op(HloOpcode::kTriangularSolve,
