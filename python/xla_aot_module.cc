@@ -130,7 +130,7 @@ class PyExecutable {
       Raise(absl::InvalidArgumentError(
           absl::StrCat("the executable takes ", params.size(), " arguments, got ", args.size())));
     }
-    std::vector<py::array> keep;  // arrays (or their physical copies) alive during the call
+    std::vector<py::object> keep;  // arrays (or their physical copies) alive during the call
     std::vector<absl::Span<const uint8_t>> spans;
     for (size_t i = 0; i < params.size(); ++i) {
       const ShapeProto& shape = params[i].shape();
@@ -150,6 +150,19 @@ class PyExecutable {
         Raise(absl::InvalidArgumentError(absl::StrCat(
             "argument ", i, " has shape ", py::str(py::tuple(py::cast(got))).cast<std::string>(),
             "; parameter ", i, " is ", runtime_shape::ToString(shape))));
+      }
+      if (runtime_shape::PackedBits(shape) > 0) {
+        // A packed sub-byte layout (E(n)): the values, one per byte in
+        // logical order, packed by the runtime's own relayout.
+        array = py::array::ensure(array, py::array::c_style | py::array::forcecast);
+        auto* packed =
+            new std::vector<uint8_t>(static_cast<size_t>(runtime_shape::ByteSize(shape)));
+        runtime_shape::LogicalToPhysical(shape, static_cast<const uint8_t*>(array.data()),
+                                         packed->data());
+        py::capsule owner(packed, [](void* p) { delete static_cast<std::vector<uint8_t>*>(p); });
+        keep.push_back(owner);
+        spans.emplace_back(packed->data(), packed->size());
+        continue;
       }
       if (!runtime_shape::HasDefaultLayout(shape)) {
         // The parameter's physical order: a transposed copy.
@@ -175,6 +188,16 @@ class PyExecutable {
       auto* bytes = new std::vector<uint8_t>(std::move((*results)[i]));
       py::capsule owner(bytes, [](void* p) { delete static_cast<std::vector<uint8_t>*>(p); });
       std::vector<py::ssize_t> dims = Dims(shape);
+      if (runtime_shape::PackedBits(shape) > 0) {
+        // Unpacked into logical order, one value per byte.
+        auto* values =
+            new std::vector<uint8_t>(static_cast<size_t>(runtime_shape::ElementCount(shape)));
+        runtime_shape::PhysicalToLogical(shape, bytes->data(), values->data());
+        py::capsule values_owner(values,
+                                 [](void* p) { delete static_cast<std::vector<uint8_t>*>(p); });
+        out.append(py::array(DtypeOf(shape.element_type()), dims, values->data(), values_owner));
+        continue;
+      }
       std::vector<py::ssize_t> m2m = MajorToMinor(shape);
       std::vector<py::ssize_t> physical(dims.size());
       for (size_t j = 0; j < dims.size(); ++j) physical[j] = dims[m2m[j]];

@@ -81,10 +81,44 @@ int64_t ElementCount(const ShapeProto& shape) {
   return n;
 }
 
+int64_t SubByteBits(PrimitiveType type) {
+  switch (type) {
+    case S4:
+    case U4:
+    case F4E2M1FN:
+      return 4;
+    case S2:
+    case U2:
+      return 2;
+    case S1:
+    case U1:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+int64_t PackedBits(const ShapeProto& shape) {
+  const int64_t bits = shape.has_layout() ? shape.layout().element_size_in_bits() : 0;
+  return bits > 0 && bits == SubByteBits(shape.element_type()) ? bits : 0;
+}
+
+absl::Status CheckElementSize(const ShapeProto& shape) {
+  if (!shape.has_layout() || shape.layout().element_size_in_bits() == 0) return absl::OkStatus();
+  if (PackedBits(shape) > 0) return absl::OkStatus();
+  const int64_t width = SubByteBits(shape.element_type());
+  return absl::InvalidArgumentError(absl::StrCat(
+      "element_size_in_bits ", shape.layout().element_size_in_bits(), " of ", ToString(shape),
+      width > 0 ? absl::StrCat(" is not its element type's width ", width)
+                : std::string(" on an element type that is not narrower than a byte")));
+}
+
 int64_t ByteSize(const ShapeProto& shape) {
   int64_t n = ElementCount(shape);
   int64_t width = ElementBytes(shape.element_type());
   if (n < 0 || width == 0) return -1;
+  if (const int64_t bits = PackedBits(shape); bits > 0)
+    return n / 8 * bits + (n % 8 * bits + 7) / 8;
   if (n > INT64_MAX / width) return -1;
   return n * width;
 }
@@ -97,8 +131,10 @@ std::string ToString(const ShapeProto& shape) {
   }
   std::string name = absl::AsciiStrToLower(PrimitiveType_Name(shape.element_type()));
   std::string out = absl::StrCat(name, "[", absl::StrJoin(shape.dimensions(), ","), "]");
-  if (shape.dimensions_size() > 0) {
-    absl::StrAppend(&out, "{", absl::StrJoin(MinorToMajor(shape), ","), "}");
+  const int64_t bits = shape.has_layout() ? shape.layout().element_size_in_bits() : 0;
+  if (shape.dimensions_size() > 0 || bits != 0) {
+    absl::StrAppend(&out, "{", absl::StrJoin(MinorToMajor(shape), ","),
+                    bits != 0 ? absl::StrCat(":E(", bits, ")") : "", "}");
   }
   return out;
 }
@@ -121,11 +157,15 @@ bool HasDefaultLayout(const ShapeProto& shape) {
   return true;
 }
 
+bool PhysicalIsLogical(const ShapeProto& shape) {
+  return HasDefaultLayout(shape) && PackedBits(shape) == 0;
+}
+
 bool SameShape(const ShapeProto& a, const ShapeProto& b) {
   return a.element_type() == b.element_type() &&
          std::equal(a.dimensions().begin(), a.dimensions().end(), b.dimensions().begin(),
                     b.dimensions().end()) &&
-         MinorToMajor(a) == MinorToMajor(b);
+         MinorToMajor(a) == MinorToMajor(b) && PackedBits(a) == PackedBits(b);
 }
 
 namespace {
@@ -171,11 +211,44 @@ void Relayout(const ShapeProto& shape, const uint8_t* src, uint8_t* dst, bool to
 }  // namespace
 
 void LogicalToPhysical(const ShapeProto& shape, const uint8_t* logical, uint8_t* physical) {
-  Relayout(shape, logical, physical, /*to_physical=*/true);
+  const int64_t bits = PackedBits(shape);
+  if (bits == 0) {
+    Relayout(shape, logical, physical, /*to_physical=*/true);
+    return;
+  }
+  // Packed: relayout one byte per element, then pack in physical order, the
+  // first element of each byte in its most significant bits (XLA's order).
+  const int64_t n = ElementCount(shape);
+  std::vector<uint8_t> unpacked(static_cast<size_t>(std::max<int64_t>(n, 0)));
+  Relayout(shape, logical, unpacked.data(), /*to_physical=*/true);
+  const int64_t per_byte = 8 / bits;
+  const uint8_t mask = static_cast<uint8_t>((1u << bits) - 1);
+  std::memset(physical, 0, static_cast<size_t>(ByteSize(shape)));
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t shift = (per_byte - 1 - i % per_byte) * bits;
+    physical[i / per_byte] |= static_cast<uint8_t>((unpacked[i] & mask) << shift);
+  }
 }
 
 void PhysicalToLogical(const ShapeProto& shape, const uint8_t* physical, uint8_t* logical) {
-  Relayout(shape, physical, logical, /*to_physical=*/false);
+  const int64_t bits = PackedBits(shape);
+  if (bits == 0) {
+    Relayout(shape, physical, logical, /*to_physical=*/false);
+    return;
+  }
+  const int64_t n = ElementCount(shape);
+  std::vector<uint8_t> unpacked(static_cast<size_t>(std::max<int64_t>(n, 0)));
+  const int64_t per_byte = 8 / bits;
+  const uint32_t mask = (1u << bits) - 1;
+  const bool is_signed =
+      shape.element_type() == S4 || shape.element_type() == S2 || shape.element_type() == S1;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t shift = (per_byte - 1 - i % per_byte) * bits;
+    uint32_t v = (physical[i / per_byte] >> shift) & mask;
+    if (is_signed && (v >> (bits - 1)) != 0) v |= ~mask;  // sign-extend into the byte
+    unpacked[i] = static_cast<uint8_t>(v);
+  }
+  Relayout(shape, unpacked.data(), logical, /*to_physical=*/false);
 }
 
 }  // namespace runtime_shape

@@ -67,6 +67,15 @@ const std::vector<EmissionFlag>& EmissionLedger() {
        .runtime_support_since = "2026-12-03",
        .enabled_by_default = false,
        .hlo_opcodes = {"rng-get-and-update-state"}},
+      {.name = "emit_packed_sub_byte_layouts",
+       .description = "XLA's packed sub-byte layouts (E(4), E(2), E(1)) on entry parameters "
+                      "and result leaves: LayoutProto.element_size_in_bits in the artifact's "
+                      "shapes, buffers of ceil(elements * bits / 8) bytes packed as XLA's "
+                      "PackIntN, unpacked and packed at the entry by the compiled code; off, "
+                      "a module whose entry signature packs does not compile; runtimes before "
+                      "its support size such buffers one byte per element and refuse them",
+       .runtime_support_since = "2026-12-04",
+       .enabled_by_default = false},
   };
   return *ledger;
 }

@@ -52,7 +52,7 @@ absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
   AOT_ASSIGN_OR_RETURN(std::vector<const Literal*> arguments,
                        ArgumentLeaves(executable, hlo_arguments));
   const auto& params = executable.parameters();
-  // Arguments and results in the default layout are passed as the
+  // Arguments and results in the default layout, unpacked, are passed as the
   // literals' own bytes (the runtime reads aligned arguments in place and
   // writes results straight into the leaves); other layouts are converted.
   std::vector<std::vector<uint8_t>> physical(arguments.size());
@@ -60,7 +60,7 @@ absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
   for (size_t i = 0; i < arguments.size(); ++i) {
     const ShapeProto& shape = params[i].shape();
     int64_t bytes = runtime_shape::ByteSize(shape);
-    if (runtime_shape::HasDefaultLayout(shape)) {
+    if (runtime_shape::PhysicalIsLogical(shape)) {
       spans.emplace_back(arguments[i]->raw().data(), static_cast<size_t>(bytes));
       continue;
     }
@@ -79,7 +79,7 @@ absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
     AOT_ASSIGN_OR_RETURN(auto shape, Shape::FromProto(result.leaves(i).shape()));
     leaves.emplace_back(shape);
     const size_t bytes = static_cast<size_t>(result.leaves(i).slice().size());
-    if (runtime_shape::HasDefaultLayout(result.leaves(i).shape())) {
+    if (runtime_shape::PhysicalIsLogical(result.leaves(i).shape())) {
       result_spans.emplace_back(leaves.back().raw_data(), bytes);
     } else {
       physical_results[i].resize(bytes);

@@ -40,6 +40,9 @@ struct ShapeView {
     out->element_size_in_bytes =
         static_cast<size_t>(aot::runtime_shape::ElementBytes(proto.element_type()));
     out->byte_size = static_cast<size_t>(aot::runtime_shape::ByteSize(proto));
+    if (out->struct_size >= XlaAot_Shape_STRUCT_SIZE_V1_1) {
+      out->element_size_in_bits = static_cast<size_t>(aot::runtime_shape::PackedBits(proto));
+    }
   }
 };
 
@@ -205,7 +208,8 @@ XlaAot_Error* ExecutableResultShape(XlaAot_Executable_Shape_Args* args) {
 
 bool SameShape(const ShapeView& a, const ShapeView& b) {
   return a.proto.element_type() == b.proto.element_type() && a.dimensions == b.dimensions &&
-         a.minor_to_major == b.minor_to_major;
+         a.minor_to_major == b.minor_to_major &&
+         aot::runtime_shape::PackedBits(a.proto) == aot::runtime_shape::PackedBits(b.proto);
 }
 
 XlaAot_Error* ExecutableExecute(XlaAot_Executable_Execute_Args* args) {
@@ -279,6 +283,23 @@ XlaAot_Error* BufferFromHost(XlaAot_Buffer_FromHost_Args* args) {
       }
       seen[d] = true;
       shape.mutable_layout()->add_minor_to_major(d);
+    }
+  }
+  if (args->struct_size >= XlaAot_Buffer_FromHost_Args_STRUCT_SIZE_V1_1 &&
+      args->element_size_in_bits != 0) {
+    if (args->element_size_in_bits > 8) {
+      return InvalidArgument(absl::StrCat("Buffer_FromHost: element_size_in_bits ",
+                                          args->element_size_in_bits, " is above 8"));
+    }
+    shape.mutable_layout()->set_element_size_in_bits(
+        static_cast<int64_t>(args->element_size_in_bits));
+    if (shape.layout().minor_to_major_size() == 0) {
+      for (int64_t d = static_cast<int64_t>(args->rank) - 1; d >= 0; --d) {
+        shape.mutable_layout()->add_minor_to_major(d);
+      }
+    }
+    if (absl::Status packing = aot::runtime_shape::CheckElementSize(shape); !packing.ok()) {
+      return InvalidArgument(absl::StrCat("Buffer_FromHost: ", packing.message()));
     }
   }
   int64_t bytes = aot::runtime_shape::ByteSize(shape);

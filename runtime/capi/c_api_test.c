@@ -246,6 +246,41 @@ int main(int argc, char** argv) {
     api->Buffer_Destroy(c.buffer);
   }
 
+  /* Packed sub-byte buffers (minor version 1): s4[5] with E(4) is 3 bytes,
+   * and Describe reports the packing; E(2) on s4 is refused. A caller of
+   * minor version 0 (the smaller struct_size) never has the field read. */
+  {
+    static const int64_t dims[1] = {5};
+    static const uint8_t packed[3] = {0x1e, 0x38, 0x70};
+    XlaAot_Buffer_FromHost_Args p = {XlaAot_Buffer_FromHost_Args_STRUCT_SIZE_V1_1};
+    p.element_type = XLA_AOT_S4;
+    p.dimensions = dims;
+    p.rank = 1;
+    p.data = packed;
+    p.byte_size = sizeof(packed);
+    p.element_size_in_bits = 4;
+    Consume(api->Buffer_FromHost(&p), &code);
+    CHECK(code == XLA_AOT_OK);
+    XlaAot_Buffer_Describe_Args describe = {XlaAot_Buffer_Describe_Args_STRUCT_SIZE};
+    describe.buffer = p.buffer;
+    describe.shape.struct_size = XlaAot_Shape_STRUCT_SIZE_V1_1;
+    Consume(api->Buffer_Describe(&describe), &code);
+    CHECK(code == XLA_AOT_OK);
+    CHECK(describe.shape.byte_size == 3 && describe.shape.element_size_in_bits == 4);
+    api->Buffer_Destroy(p.buffer);
+    p.element_size_in_bits = 2;
+    message = Consume(api->Buffer_FromHost(&p), &code);
+    CHECK(code == XLA_AOT_INVALID_ARGUMENT);
+    CHECK(strstr(message, "element_size_in_bits 2") != NULL);
+    p.struct_size = XlaAot_Buffer_FromHost_Args_STRUCT_SIZE; /* minor 0: 5 bytes unpacked */
+    Consume(api->Buffer_FromHost(&p), &code);
+    CHECK(code == XLA_AOT_INVALID_ARGUMENT);
+    p.byte_size = 5;
+    Consume(api->Buffer_FromHost(&p), &code);
+    CHECK(code == XLA_AOT_OK);
+    api->Buffer_Destroy(p.buffer);
+  }
+
   api->Buffer_Destroy(args[0]);
   api->Buffer_Destroy(args[1]);
   api->Executable_Destroy(executable);

@@ -28,7 +28,7 @@ extern "C" {
 #endif
 
 #define XLA_AOT_C_API_MAJOR 1
-#define XLA_AOT_C_API_MINOR 0
+#define XLA_AOT_C_API_MINOR 1
 
 /* The size of a struct up to and including `member`: what a caller built
  * against this header puts in struct_size. */
@@ -110,8 +110,14 @@ typedef struct {
   const int64_t* minor_to_major;
   size_t element_size_in_bytes;
   size_t byte_size;
+  /* Since minor version 1 (written when struct_size reaches it): XLA's
+   * E(n), the bits each element takes when a sub-byte type is packed (8/n
+   * per byte in physical order, the first in the most significant bits;
+   * byte_size is then ceil(elements * n / 8)); 0 when unpacked. */
+  size_t element_size_in_bits;
 } XlaAot_Shape;
 #define XlaAot_Shape_STRUCT_SIZE XLA_AOT_STRUCT_SIZE(XlaAot_Shape, byte_size)
+#define XlaAot_Shape_STRUCT_SIZE_V1_1 XLA_AOT_STRUCT_SIZE(XlaAot_Shape, element_size_in_bits)
 
 /* --- Errors --- */
 
@@ -187,9 +193,15 @@ typedef struct {
    * unchanged until the buffer is destroyed (no copy). Zero: copied. */
   int borrow;
   XlaAot_Buffer* buffer; /* out */
+  /* Since minor version 1 (read when struct_size reaches it): 0, or the
+   * width of a sub-byte element type when `data` is packed (XlaAot_Shape's
+   * element_size_in_bits). */
+  size_t element_size_in_bits;
 } XlaAot_Buffer_FromHost_Args;
 #define XlaAot_Buffer_FromHost_Args_STRUCT_SIZE \
   XLA_AOT_STRUCT_SIZE(XlaAot_Buffer_FromHost_Args, buffer)
+#define XlaAot_Buffer_FromHost_Args_STRUCT_SIZE_V1_1 \
+  XLA_AOT_STRUCT_SIZE(XlaAot_Buffer_FromHost_Args, element_size_in_bits)
 
 typedef struct {
   size_t struct_size;

@@ -51,6 +51,9 @@ absl::Status CheckArrayShape(const ShapeProto& shape, absl::string_view field) {
       runtime_shape::ByteSize(shape) < 0) {
     return Invalid(field, "is not a valid array shape");
   }
+  if (absl::Status packing = runtime_shape::CheckElementSize(shape); !packing.ok()) {
+    return Invalid(absl::StrCat(field, ".layout.element_size_in_bits"), packing.message());
+  }
   if (shape.has_layout() && shape.layout().minor_to_major_size() > 0) {
     std::vector<bool> seen(shape.dimensions_size(), false);
     if (shape.layout().minor_to_major_size() != shape.dimensions_size()) {

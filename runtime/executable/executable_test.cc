@@ -5,6 +5,7 @@
 #include <cstring>
 #include <random>
 #include <thread>
+#include <tuple>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
@@ -155,8 +156,9 @@ TEST(ExecutableTest, LoadsAndExecutes) {
 }
 
 // result = copy of parameter 0, an array of `type` with dims {3, 5} in
-// the column-major layout {0, 1}: only the bytes per element matter.
-ExecutableProto MakeCopyExecutable(PrimitiveType type) {
+// the column-major layout {0, 1} (`element_size_in_bits` packs it): only the
+// bytes per element matter.
+ExecutableProto MakeCopyExecutable(PrimitiveType type, int64_t element_size_in_bits = 0) {
   ExecutableProto e;
   e.set_name("copy");
   ShapeProto shape;
@@ -165,6 +167,7 @@ ExecutableProto MakeCopyExecutable(PrimitiveType type) {
   shape.add_dimensions(5);
   shape.mutable_layout()->add_minor_to_major(0);
   shape.mutable_layout()->add_minor_to_major(1);
+  shape.mutable_layout()->set_element_size_in_bits(element_size_in_bits);
   const int64_t bytes = runtime_shape::ByteSize(shape);
   for (int i = 0; i < 2; ++i) {
     BufferAllocationProto* a = e.add_buffer_allocations();
@@ -217,6 +220,40 @@ TEST(ExecutableTest, ExtendedElementTypesLoadAndMoveTheirBytes) {
     ASSERT_TRUE(results.ok()) << results.status();
     ASSERT_EQ(results->size(), 1u);
     EXPECT_EQ((*results)[0], in);
+  }
+}
+
+// LayoutProto.element_size_in_bits (2026-12-04): a packed sub-byte buffer is
+// ceil(elements * bits / 8) bytes, the parameter and result take that many,
+// and a packing that is not the type's width is refused at load, naming
+// the field.
+TEST(ExecutableTest, PackedSubByteLayoutsSizeTheirBuffers) {
+  auto client = HostClient();
+  for (const auto& [type, bits, bytes] : std::vector<std::tuple<PrimitiveType, int64_t, int64_t>>{
+           {S4, 4, 8}, {U4, 4, 8}, {F4E2M1FN, 4, 8}, {S2, 2, 4}, {U1, 1, 2}}) {
+    SCOPED_TRACE(PrimitiveType_Name(type));
+    ExecutableProto proto = MakeCopyExecutable(type, bits);
+    EXPECT_EQ(runtime_shape::ByteSize(proto.parameters(0).shape()), bytes);
+    auto executable = client->DeserializeExecutable(Serialize(proto));
+    ASSERT_TRUE(executable.ok()) << executable.status();
+    std::vector<uint8_t> in(bytes);
+    for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<uint8_t>(i * 37 + 5);
+    auto results = (*executable)->Execute({absl::MakeConstSpan(in)});
+    ASSERT_TRUE(results.ok()) << results.status();
+    ASSERT_EQ(results->size(), 1u);
+    EXPECT_EQ((*results)[0], in);
+    // One byte per element is the wrong size now.
+    std::vector<uint8_t> unpacked(15);
+    EXPECT_FALSE((*executable)->Execute({absl::MakeConstSpan(unpacked)}).ok());
+  }
+  for (const auto& [type, bits] :
+       std::vector<std::pair<PrimitiveType, int64_t>>{{S4, 2}, {S8, 4}, {F32, 8}, {U2, 4}}) {
+    SCOPED_TRACE(PrimitiveType_Name(type));
+    ExecutableProto proto = MakeCopyExecutable(type, bits);
+    auto executable = client->DeserializeExecutable(Serialize(proto));
+    ASSERT_FALSE(executable.ok());
+    EXPECT_THAT(std::string(executable.status().message()),
+                HasSubstr("parameters[0].shape.layout.element_size_in_bits"));
   }
 }
 

@@ -369,6 +369,12 @@ HloModuleWithConfigProto PopulatedHloModule() {
   HloInstructionProto* param = c->add_instructions();
   param->set_opcode("parameter");
   param->set_id(1);
+  // A packed sub-byte parameter (LayoutProto.element_size_in_bits, 2026-12-04).
+  ShapeProto* packed = param->mutable_shape();
+  packed->set_element_type(S4);
+  packed->add_dimensions(4);
+  packed->mutable_layout()->add_minor_to_major(0);
+  packed->mutable_layout()->set_element_size_in_bits(4);
   HloInstructionProto* constant = c->add_instructions();
   constant->set_opcode("constant");
   constant->set_id(2);
