@@ -172,12 +172,13 @@ for kind in complex narrow; do
 done
 
 # The emission paths still behind their flags (cuDNN convolutions, f16/bf16
-# cuBLAS GEMMs, complex and narrow element types): every single-device
+# cuBLAS GEMMs, complex and narrow element types, packed sub-byte entry
+# values): every single-device
 # suite of the corpus, and the row reductions below, compiled with them
 # on, run on the device and compared with the interpreter (the collectives
 # suite needs several devices: its goldens are replayed by the multi-GPU
 # check).
-flag_on=(--emission_flags=emit_cudnn_convolution,emit_low_precision_gemm,emit_extended_element_types)
+flag_on=(--emission_flags=emit_cudnn_convolution,emit_low_precision_gemm,emit_extended_element_types,emit_packed_sub_byte_layouts)
 suites=()
 for dir in golden/modules/*/; do
   [ "$(basename "$dir")" = collectives ] || suites+=("${dir%/}")

@@ -140,6 +140,33 @@ absl::Status CheckElementTypesEmitted(const HloModule& module, const CompileOpti
   return absl::OkStatus();
 }
 
+// Packed sub-byte entry values (XLA's E(n) on an entry parameter or result
+// leaf) compile only with emit_packed_sub_byte_layouts on: runtimes before
+// its support size such a buffer one byte per element.
+absl::Status CheckPackedLayoutsEmitted(const ProgramShape& abi, const CompileOptions& options) {
+  const EmissionFlag* flag = FindEmissionFlag("emit_packed_sub_byte_layouts");
+  if (EmissionFlagOn(*flag, options)) return absl::OkStatus();
+  auto packed = [](const Shape& shape) {
+    for (const Shape& leaf : shape.FlattenLeaves()) {
+      if (leaf.element_size_in_bits() != 0) return true;
+    }
+    return false;
+  };
+  for (size_t i = 0; i < abi.parameters.size(); ++i) {
+    if (packed(abi.parameters[i])) {
+      return FlagOffError(absl::StrCat("entry parameter ", i, "'s packed layout (",
+                                       abi.parameters[i].ToString(), ")"),
+                          *flag, "older runtimes size the buffer one byte per element");
+    }
+  }
+  if (packed(abi.result)) {
+    return FlagOffError(
+        absl::StrCat("the entry result's packed layout (", abi.result.ToString(), ")"), *flag,
+        "older runtimes size the buffer one byte per element");
+  }
+  return absl::OkStatus();
+}
+
 // How a refusal names `i` of the optimized module: as the instruction of
 // `source` it stands for where a pass made it. ExpandRngs makes the
 // rng-get-and-update-state each computation's draws take the state with,
@@ -272,9 +299,16 @@ std::vector<ShapeIndex> LeafIndices(const Shape& shape) {
 }
 
 // The entry interface: each parameter's shape and slice, the result's shape
-// and each result leaf's index, shape and slice.
-absl::Status AddEntryInterface(const HloModule& m, const BufferAssignment& assignment,
-                               ExecutableProto* e) {
+// and each result leaf's index, shape and slice. `abi` is the source
+// module's entry signature: where it packs a leaf (E(n)), the optimized
+// module holds that leaf's u8 buffer (LowerSubBytePacking), and the
+// executable records the packed shape (the same bytes).
+absl::Status AddEntryInterface(const HloModule& m, const ProgramShape& abi,
+                               const BufferAssignment& assignment, ExecutableProto* e) {
+  auto recorded = [](const Shape& leaf, const Shape* source) {
+    return source != nullptr && source->IsArray() && source->element_size_in_bits() != 0 ? *source
+                                                                                         : leaf;
+  };
   const HloComputation* entry = m.entry_computation();
   // Parameters: one per array leaf, depth-first (BufferAssignment numbers
   // tuple-typed parameters' leaves the same way).
@@ -285,15 +319,30 @@ absl::Status AddEntryInterface(const HloModule& m, const BufferAssignment& assig
     for (size_t i = 0; i < leaves.size(); ++i) {
       EntryParameterProto* param = e->add_parameters();
       param->set_parameter_number(flat_number++);
-      *param->mutable_shape() = leaves[i].ToProto();
+      const int64_t number = p->parameter_number();
+      const Shape* source = number >= 0 && number < static_cast<int64_t>(abi.parameters.size())
+                                ? abi.parameters[number].FindSubshape(indices[i])
+                                : nullptr;
+      *param->mutable_shape() = recorded(leaves[i], source).ToProto();
       AOT_ASSIGN_OR_RETURN(*param->mutable_slice(), assignment.GetSlice(*p, indices[i]));
     }
   }
   const Shape& result_shape = entry->root_instruction()->shape();
-  *e->mutable_result()->mutable_shape() = result_shape.ToProto();
   std::vector<Shape> leaves = result_shape.FlattenLeaves();
   const auto& result_slices = assignment.result_slices();
   std::vector<ShapeIndex> indices = LeafIndices(result_shape);
+  Shape recorded_result = result_shape;
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    leaves[i] = recorded(leaves[i], abi.result.FindSubshape(indices[i]));
+    if (indices[i].empty()) {
+      recorded_result = leaves[i];
+      continue;
+    }
+    Shape* s = &recorded_result;
+    for (int64_t x : indices[i]) s = &(*s->mutable_tuple_shapes())[x];
+    *s = leaves[i];
+  }
+  *e->mutable_result()->mutable_shape() = recorded_result.ToProto();
   for (size_t i = 0; i < leaves.size(); ++i) {
     OutputLeafProto* leaf = e->mutable_result()->add_leaves();
     for (int64_t x : indices[i]) leaf->add_shape_index(x);
@@ -345,6 +394,11 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
   };
   AOT_RETURN_IF_ERROR(VerifyHloModule(module));
   AOT_RETURN_IF_ERROR(CheckElementTypesEmitted(module, options));
+  // The entry signature as the caller sees it, before LowerSubBytePacking
+  // turns packed leaves into u8 buffers.
+  const ProgramShape abi =
+      module.config().entry_computation_layout.value_or(module.EntryProgramShape());
+  AOT_RETURN_IF_ERROR(CheckPackedLayoutsEmitted(abi, options));
   end_phase("verify");
   AOT_ASSIGN_OR_RETURN(auto optimized, OptimizeHlo(module, options));
   HloModule& m = *optimized;
@@ -389,7 +443,7 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
   *e.mutable_hlo_module()->mutable_config() = m.ConfigToProto();
   if (ParticipantCount(m) > 1) *e.mutable_device_assignment() = DeviceAssignmentFor(m);
   ElideEmbeddedConstantPayloads(&e);
-  AOT_RETURN_IF_ERROR(AddEntryInterface(m, *assignment, &e));
+  AOT_RETURN_IF_ERROR(AddEntryInterface(m, abi, *assignment, &e));
   AddMetadata(target, options, &e);
 
   end_phase("executable proto");

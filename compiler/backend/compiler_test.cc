@@ -40,10 +40,23 @@ std::vector<std::filesystem::path> CorpusFiles() {
 // The options a corpus module compiles with, as its golden targets set: a
 // module of several replicas (the collectives suite) needs
 // emit_collectives, one with complex or narrow values (complex_types,
-// narrow_types) emit_extended_element_types.
+// narrow_types) emit_extended_element_types, one whose entry packs a
+// sub-byte type (packed_types) emit_packed_sub_byte_layouts too.
 CompileOptions CorpusCompileOptions(const HloModule& module) {
   CompileOptions options;
   if (module.config().replica_count > 1) options.emission_flags.push_back("emit_collectives");
+  const ProgramShape abi =
+      module.config().entry_computation_layout.value_or(module.EntryProgramShape());
+  std::vector<Shape> entry_leaves = abi.result.FlattenLeaves();
+  for (const Shape& p : abi.parameters) {
+    for (const Shape& leaf : p.FlattenLeaves()) entry_leaves.push_back(leaf);
+  }
+  for (const Shape& leaf : entry_leaves) {
+    if (leaf.element_size_in_bits() != 0) {
+      options.emission_flags.push_back("emit_packed_sub_byte_layouts");
+      break;
+    }
+  }
   for (const HloComputation* c : module.computations()) {
     for (const HloInstruction* h : c->instructions()) {
       if (HasComplexLeaf(h->shape()) || HasNarrowLeaf(h->shape())) {

@@ -828,19 +828,29 @@ absl::StatusOr<Shape> Parser::ParseShape(int depth) {
         m2m.push_back(d);
         if (!TryConsume(',')) break;
       }
+      int64_t element_bits = 0;
       if (TryConsume(':')) {
-        // Tiling / memory space: skip to the matching '}'.
+        // The element size E(n) is kept; tiling T(...), memory space S(n)
+        // and the rest are skipped to the matching '}'.
         int depth_braces = 0;
         while (pos_ < end_ && !(text_[pos_] == '}' && depth_braces == 0)) {
+          if (depth_braces == 0 && text_[pos_] == 'E' && pos_ + 1 < end_ &&
+              text_[pos_ + 1] == '(') {
+            pos_ += 2;
+            AOT_ASSIGN_OR_RETURN(element_bits, ReadInt("element size in bits"));
+            AOT_RETURN_IF_ERROR(Expect(')', "closing the element size E(...)"));
+            continue;
+          }
           if (text_[pos_] == '(' || text_[pos_] == '{') ++depth_braces;
           if (text_[pos_] == ')' || text_[pos_] == '}') --depth_braces;
           ++pos_;
         }
       }
       AOT_RETURN_IF_ERROR(Expect('}', "closing the layout"));
-      if (!m2m.empty() || shape.rank() == 0) {
+      if (!m2m.empty() || shape.rank() == 0 || element_bits != 0) {
         ShapeProto proto = shape.ToProto();
         for (int64_t d : m2m) proto.mutable_layout()->add_minor_to_major(d);
+        if (element_bits != 0) proto.mutable_layout()->set_element_size_in_bits(element_bits);
         auto with_layout = Shape::FromProto(proto);
         if (!with_layout.ok()) return Error(with_layout.status().message());
         return with_layout;

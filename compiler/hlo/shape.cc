@@ -128,6 +128,8 @@ int NarrowIntegerBits(PrimitiveType type) {
       return 0;
   }
 }
+
+int SubByteWidth(PrimitiveType type) { return type == F4E2M1FN ? 4 : NarrowIntegerBits(type); }
 bool IsNarrowInteger(PrimitiveType type) { return NarrowIntegerBits(type) != 0; }
 
 bool HasNarrowLeaf(const Shape& shape) {
@@ -190,6 +192,7 @@ std::vector<int64_t> Shape::LayoutOrDefault() const {
 }
 
 bool Shape::HasDefaultLayout() const {
+  if (element_size_in_bits_ != 0) return false;
   if (minor_to_major_.empty()) return true;
   for (int64_t i = 0; i < rank(); ++i) {
     if (minor_to_major_[i] != rank() - 1 - i) return false;
@@ -199,6 +202,7 @@ bool Shape::HasDefaultLayout() const {
 
 void Shape::ClearLayout() {
   minor_to_major_.clear();
+  element_size_in_bits_ = 0;
   for (Shape& s : tuple_shapes_) s.ClearLayout();
 }
 
@@ -262,8 +266,11 @@ std::string Shape::ToString(bool print_layout) const {
   if (IsToken()) return "token[]";
   std::string out =
       absl::StrCat(PrimitiveTypeName(element_type_), "[", absl::StrJoin(dimensions_, ","), "]");
-  if (print_layout && rank() > 0) {
-    absl::StrAppend(&out, "{", absl::StrJoin(LayoutOrDefault(), ","), "}");
+  if (print_layout && (rank() > 0 || element_size_in_bits_ != 0)) {
+    absl::StrAppend(&out, "{", absl::StrJoin(LayoutOrDefault(), ","),
+                    element_size_in_bits_ != 0 ? absl::StrCat(":E(", element_size_in_bits_, ")")
+                                               : std::string(),
+                    "}");
   }
   return out;
 }
@@ -288,7 +295,8 @@ bool Shape::operator==(const Shape& other) const {
     }
     return true;
   }
-  return LayoutOrDefault() == other.LayoutOrDefault();
+  return LayoutOrDefault() == other.LayoutOrDefault() &&
+         element_size_in_bits_ == other.element_size_in_bits_;
 }
 
 ShapeProto Shape::ToProto() const {
@@ -300,6 +308,9 @@ ShapeProto Shape::ToProto() const {
     for (int64_t d : minor_to_major_) {
       proto.mutable_layout()->add_minor_to_major(d);
     }
+  }
+  if (element_size_in_bits_ != 0) {
+    proto.mutable_layout()->set_element_size_in_bits(element_size_in_bits_);
   }
   return proto;
 }
@@ -347,6 +358,17 @@ absl::StatusOr<Shape> Shape::FromProto(const ShapeProto& proto) {
       seen[d] = true;
     }
     s.minor_to_major_ = std::move(m2m);
+  }
+  if (proto.has_layout() && proto.layout().element_size_in_bits() != 0) {
+    const int64_t bits = proto.layout().element_size_in_bits();
+    const int64_t width = SubByteWidth(s.element_type_);
+    if (bits != width) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("element size E(", bits, ") of ", s.ToString(false),
+                       width > 0 ? absl::StrCat(" is not its element type's width ", width)
+                                 : std::string(": only types narrower than a byte are packed")));
+    }
+    s.element_size_in_bits_ = bits;
   }
   return s;
 }

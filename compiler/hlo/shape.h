@@ -54,6 +54,9 @@ bool HasComplexLeaf(const Shape& shape);
 const MinifloatFormat* NarrowFloatFormat(PrimitiveType type);
 // Value bits of a narrow integer (4, 2 or 1); 0 for any other type.
 int NarrowIntegerBits(PrimitiveType type);
+// The width of the types narrower than a byte: the narrow integers' bits,
+// f4e2m1fn 4; 0 for any other type (the only widths `E(n)` may pack).
+int SubByteWidth(PrimitiveType type);
 // The type the interpreter computes a narrow type in: f32 for the narrow
 // floats (every value exact), s8 / u8 for the narrow integers; `type`
 // itself otherwise.
@@ -90,6 +93,12 @@ class Shape {
   const std::vector<int64_t>& minor_to_major() const { return minor_to_major_; }
   void set_minor_to_major(std::vector<int64_t> m2m) { minor_to_major_ = std::move(m2m); }
   bool has_layout() const { return !minor_to_major_.empty(); }
+  // XLA's `E(n)` (LayoutProto.element_size_in_bits): the bits each element
+  // takes in its buffer when a sub-byte type is packed; 0 when unpacked.
+  // Only entry parameters and results carry it (LowerSubBytePacking unpacks
+  // them at the entry); values are logical, so it never changes a result.
+  int64_t element_size_in_bits() const { return element_size_in_bits_; }
+  void set_element_size_in_bits(int64_t bits) { element_size_in_bits_ = bits; }
   // The layout, or the default descending one when none is set.
   std::vector<int64_t> LayoutOrDefault() const;
   bool HasDefaultLayout() const;
@@ -97,7 +106,8 @@ class Shape {
 
   // Number of elements of an array (1 for a scalar); 0 for tuples.
   int64_t ElementCount() const;
-  // Bytes of a dense array; for a tuple, the sum of its elements.
+  // Bytes of a dense array, one element per ByteWidth (never packed: the
+  // bytes a Literal holds); for a tuple, the sum of its elements.
   int64_t ByteSize() const;
 
   // Leaf array shapes of a (nested) tuple, depth-first; {*this} for arrays.
@@ -126,6 +136,7 @@ class Shape {
   std::vector<int64_t> dimensions_;
   std::vector<Shape> tuple_shapes_;
   std::vector<int64_t> minor_to_major_;
+  int64_t element_size_in_bits_ = 0;
 };
 
 // Row-major strides (in elements) of `dimensions`.

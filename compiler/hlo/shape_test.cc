@@ -38,6 +38,41 @@ TEST(ShapeTest, ParsesTilingAndBoundedDims) {
   EXPECT_EQ(b->dimensions(0), 4);
 }
 
+// XLA's element size E(n): kept (printed, in the proto, part of equality)
+// amid tiling and memory-space items; only a sub-byte type's own width.
+TEST(ShapeTest, ParsesAndKeepsTheElementSize) {
+  auto s = ParseShape("s4[8,3]{0,1:T(2,128)(4,1)E(4)S(1)}");
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->element_size_in_bits(), 4);
+  EXPECT_EQ(s->ToString(), "s4[8,3]{0,1:E(4)}");
+  EXPECT_FALSE(s->HasDefaultLayout());
+  auto again = ParseShape(s->ToString());
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(*again, *s);
+  auto from_proto = Shape::FromProto(s->ToProto());
+  ASSERT_TRUE(from_proto.ok()) << from_proto.status();
+  EXPECT_EQ(*from_proto, *s);
+  EXPECT_EQ(s->ToProto().layout().element_size_in_bits(), 4);
+  auto unpacked = ParseShape("s4[8,3]{0,1}");
+  ASSERT_TRUE(unpacked.ok());
+  EXPECT_NE(*unpacked, *s);
+  EXPECT_TRUE(unpacked->Compatible(*s));
+  EXPECT_EQ(s->ByteSize(), 24);  // a Literal's bytes: one per element
+  Shape cleared = *s;
+  cleared.ClearLayout();
+  EXPECT_EQ(cleared.ToString(), "s4[8,3]{1,0}");
+  auto f4 = ParseShape("f4e2m1fn[5]{0:E(4)}");
+  ASSERT_TRUE(f4.ok()) << f4.status();
+  EXPECT_EQ(ParseShape("u1[9]{0:E(1)}")->ToString(), "u1[9]{0:E(1)}");
+
+  EXPECT_THAT(std::string(ParseShape("s8[4]{0:E(4)}").status().message()),
+              HasSubstr("element size E(4) of s8[4]: only types narrower than a byte are packed"));
+  EXPECT_THAT(std::string(ParseShape("s4[4]{0:E(2)}").status().message()),
+              HasSubstr("is not its element type's width 4"));
+  EXPECT_FALSE(ParseShape("s4[4]{0:E(x)}").ok());
+  EXPECT_FALSE(ParseShape("s4[4]{0:E(4}").ok());
+}
+
 TEST(ShapeTest, RejectsBadShapes) {
   EXPECT_THAT(std::string(ParseShape("f31[2]").status().message()),
               HasSubstr("unknown element type 'f31'"));

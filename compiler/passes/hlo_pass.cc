@@ -19,6 +19,7 @@
 #include "compiler/passes/narrow_type_expansion.h"
 #include "compiler/passes/rng_expansion.h"
 #include "compiler/passes/static_lowering.h"
+#include "compiler/passes/sub_byte_packing.h"
 #include "compiler/passes/tree_reduction.h"
 #include "compiler/passes/xla_custom_call_lowering.h"
 #include "support/status_macros.h"
@@ -196,6 +197,7 @@ absl::StatusOr<bool> HloPassPipeline::RunPasses(HloModule* module,
 }
 
 absl::Status ExpandBeforePipeline(HloModule* module) {
+  AOT_RETURN_IF_ERROR(LowerSubBytePacking(module).status());
   AOT_RETURN_IF_ERROR(LowerXlaCustomCalls(module).status());
   AOT_RETURN_IF_ERROR(LowerStaticOpcodes(module).status());
   AOT_RETURN_IF_ERROR(ExpandRngs(module).status());

@@ -315,6 +315,9 @@ const std::map<std::string, int>& ExpectedFusions() {
       // scatter (their computations widened with them) and their results
       // narrowed back, and the magnitudes.
       {"narrow_types/narrow_reductions.hlo", 9},
+      // Packed entry values unpacked and packed (LowerSubBytePacking): each
+      // parameter's unpacking, the dot, each result's packing.
+      {"packed_types/packed_int4_matmul.hlo", 10},
       {"normalization/batch_norm_inference.hlo", 1},
       // Batch norm expanded first: its statistics and normalization.
       {"normalization/batch_norm_training.hlo", 9},

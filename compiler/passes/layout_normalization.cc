@@ -26,6 +26,7 @@ Shape WithLayoutOf(const Shape& shape, const Shape& layout) {
   }
   Shape out = shape;
   if (out.IsArray() && out.rank() > 0) out.set_minor_to_major(layout.LayoutOrDefault());
+  if (out.IsArray()) out.set_element_size_in_bits(layout.element_size_in_bits());
   return out;
 }
 

@@ -17,7 +17,10 @@ bool AllDefaultExceptEntryBoundary(const HloModule& module) {
       const bool entry_parameter =
           c == module.entry_computation() && h->opcode() == HloOpcode::kParameter;
       const bool boundary_copy = c == module.entry_computation() && h->opcode() == HloOpcode::kCopy;
-      if (entry_parameter || boundary_copy) continue;
+      // The result's tuple of boundary copies has the result's layouts.
+      const bool boundary_tuple = c == module.entry_computation() && h == c->root_instruction() &&
+                                  h->opcode() == HloOpcode::kTuple;
+      if (entry_parameter || boundary_copy || boundary_tuple) continue;
       if (!HasDefaultLayoutEverywhere(h->shape())) return false;
     }
   }

@@ -211,6 +211,7 @@ Shape WithDefaultLayout(const Shape& shape) {
     for (int64_t i = 0; i < out.rank(); ++i) m2m[i] = out.rank() - 1 - i;
     out.set_minor_to_major(std::move(m2m));
   }
+  out.set_element_size_in_bits(0);
   return out;
 }
 

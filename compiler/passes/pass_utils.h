@@ -88,7 +88,7 @@ absl::StatusOr<bool> RemoveDeadCode(HloComputation* computation);
 bool IsInDefinitionOrder(const HloComputation& computation);
 
 // The default (descending) layout set explicitly on every array of rank
-// >= 1 in `shape`, tuples recursively.
+// >= 1 in `shape`, unpacked (no E(n)), tuples recursively.
 Shape WithDefaultLayout(const Shape& shape);
 // Whether every array in `shape` (tuples recursively) has the default
 // layout.

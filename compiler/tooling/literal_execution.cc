@@ -5,6 +5,7 @@
 #include <complex>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -103,6 +104,84 @@ absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
     return Literal::Tuple(std::move(elements));
   };
   return build(shape);
+}
+
+std::vector<Shape> LogicalParameterShapes(const Executable& executable,
+                                          std::vector<Shape> module_parameters) {
+  size_t flat = 0;
+  for (Shape& shape : module_parameters) {
+    const size_t leaves = shape.FlattenLeaves().size();
+    if (shape.IsArray() && flat < executable.parameters().size() &&
+        runtime_shape::PackedBits(executable.parameters()[flat].shape()) > 0) {
+      if (auto packed = Shape::FromProto(executable.parameters()[flat].shape()); packed.ok()) {
+        shape = *std::move(packed);
+      }
+    }
+    flat += leaves;
+  }
+  return module_parameters;
+}
+
+absl::StatusOr<std::vector<Literal>> ToEmbeddedModuleArguments(
+    const Executable& executable, absl::Span<const Literal> arguments) {
+  std::vector<Literal> out;
+  size_t flat = 0;
+  for (const Literal& argument : arguments) {
+    const size_t leaves = argument.shape().IsTuple() ? argument.FlattenLeaves().size() : 1;
+    if (argument.shape().IsArray() && flat < executable.parameters().size() &&
+        runtime_shape::PackedBits(executable.parameters()[flat].shape()) > 0) {
+      const ShapeProto& shape = executable.parameters()[flat].shape();
+      if (runtime_shape::ElementCount(shape) != argument.shape().ElementCount()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("argument ", flat, " has shape ", argument.shape().ToString(),
+                         ", parameter ", flat, " is ", runtime_shape::ToString(shape)));
+      }
+      Literal bytes(Shape(U8, {runtime_shape::ByteSize(shape)}));
+      runtime_shape::LogicalToPhysical(shape, argument.raw().data(), bytes.raw_data());
+      out.push_back(std::move(bytes));
+    } else {
+      out.push_back(argument);
+    }
+    flat += leaves;
+  }
+  return out;
+}
+
+absl::StatusOr<Literal> FromEmbeddedModuleResult(const Executable& executable, Literal result) {
+  const EntryResultProto& proto = executable.result();
+  bool packed = false;
+  for (const OutputLeafProto& leaf : proto.leaves()) {
+    packed |= runtime_shape::PackedBits(leaf.shape()) > 0;
+  }
+  if (!packed) return result;
+  std::vector<Literal> leaves = result.FlattenLeaves();
+  if (leaves.size() != static_cast<size_t>(proto.leaves_size())) {
+    return absl::InvalidArgumentError(absl::StrCat("the embedded module's result has ",
+                                                   leaves.size(), " leaves, the executable's ",
+                                                   proto.leaves_size()));
+  }
+  for (int i = 0; i < proto.leaves_size(); ++i) {
+    const ShapeProto& shape = proto.leaves(i).shape();
+    if (runtime_shape::PackedBits(shape) == 0) continue;
+    if (static_cast<int64_t>(leaves[i].raw().size()) != runtime_shape::ByteSize(shape)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the embedded module's result leaf ", i, " (", leaves[i].shape().ToString(),
+                       ") is not the buffer of ", runtime_shape::ToString(shape)));
+    }
+    AOT_ASSIGN_OR_RETURN(Shape logical, Shape::FromProto(shape));
+    Literal value(logical);
+    runtime_shape::PhysicalToLogical(shape, leaves[i].raw().data(), value.raw_data());
+    leaves[i] = std::move(value);
+  }
+  AOT_ASSIGN_OR_RETURN(Shape structure, Shape::FromProto(proto.shape()));
+  size_t next = 0;
+  std::function<Literal(const Shape&)> build = [&](const Shape& s) -> Literal {
+    if (!s.IsTuple()) return std::move(leaves[next++]);
+    std::vector<Literal> elements;
+    for (const Shape& e : s.tuple_shapes()) elements.push_back(build(e));
+    return Literal::Tuple(std::move(elements));
+  };
+  return build(structure);
 }
 
 void PreparedExecution::AlignedFree::operator()(uint8_t* p) const { std::free(p); }

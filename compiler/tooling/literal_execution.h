@@ -24,6 +24,21 @@ absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
                                             absl::Span<const Literal> arguments,
                                             const ExecuteOptions& options = {});
 
+// An executable whose entry packs sub-byte values (E(n)) embeds the module
+// it compiled, which takes and returns each packed value as its u8 buffer
+// (the compiler's LowerSubBytePacking runs before it is embedded; the
+// executable's parameters and results keep the packed shapes). These move
+// between the two forms, the bytes being the same: `shapes` are the
+// embedded module's entry parameters with each packed one replaced by the
+// executable's shape (for making logical arguments); the arguments and
+// result convert from and to the embedded module's form. Nothing changes
+// for an executable without packed values.
+std::vector<Shape> LogicalParameterShapes(const Executable& executable,
+                                          std::vector<Shape> module_parameters);
+absl::StatusOr<std::vector<Literal>> ToEmbeddedModuleArguments(const Executable& executable,
+                                                               absl::Span<const Literal> arguments);
+absl::StatusOr<Literal> FromEmbeddedModuleResult(const Executable& executable, Literal result);
+
 // A multi-participant executable run on Literals: participant i on
 // `arguments[i]` (RunParticipants); returns participant i's result at [i].
 // `executables`: one every participant runs (the host) or one per

@@ -322,7 +322,9 @@ int Runner::Execute(const std::string& path, RunPlatform platform, const std::st
   // when the embedded module's parameters flatten to the executable's;
   // otherwise the executable's own parameters.
   std::vector<Shape> shapes;
-  if (reference_module != nullptr) shapes = EntryParameterShapes(*reference_module);
+  if (reference_module != nullptr) {
+    shapes = LogicalParameterShapes(exe, EntryParameterShapes(*reference_module));
+  }
   size_t leaves = 0;
   for (const Shape& s : shapes) leaves += s.FlattenLeaves().size();
   if (reference_module == nullptr || leaves != static_cast<size_t>(exe.parameters().size())) {
@@ -367,7 +369,14 @@ int Runner::Execute(const std::string& path, RunPlatform platform, const std::st
     reference = SkippedReference("the executable embeds no HLO module");
   } else {
     HloEvaluator evaluator;
-    auto expected = evaluator.Evaluate(*reference_module, *arguments);
+    absl::StatusOr<Literal> expected = absl::UnknownError("");
+    auto embedded_arguments = ToEmbeddedModuleArguments(exe, *arguments);
+    if (!embedded_arguments.ok()) {
+      expected = embedded_arguments.status();
+    } else {
+      expected = evaluator.Evaluate(*reference_module, *embedded_arguments);
+      if (expected.ok()) expected = FromEmbeddedModuleResult(exe, *std::move(expected));
+    }
     if (!expected.ok()) {
       return Fail(WithPath(path, absl::Status(expected.status().code(),
                                               absl::StrCat("reference interpreter: ",

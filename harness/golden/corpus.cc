@@ -101,6 +101,18 @@ const std::vector<GoldenTarget>& GoldenTargets() {
        {"narrow_types"},
        {"emit_extended_element_types"}},
       {"narrow_types_h100", "h100", "cuda", {"narrow_types"}, {"emit_extended_element_types"}},
+      // Packed sub-byte entry values (E(n)): the narrow types' flag and
+      // emit_packed_sub_byte_layouts (off by default until 2026-12-18).
+      {"packed_types_host",
+       "host-x86-64-v2",
+       "host",
+       {"packed_types"},
+       {"emit_extended_element_types", "emit_packed_sub_byte_layouts"}},
+      {"packed_types_h100",
+       "h100",
+       "cuda",
+       {"packed_types"},
+       {"emit_extended_element_types", "emit_packed_sub_byte_layouts"}},
   };
   return *targets;
 }

@@ -44,8 +44,10 @@ struct GoldenTarget {
 // Suites compiled only for the targets that name them: multi-replica
 // modules (collectives), like XLA's collective_ops_* golden targets, and
 // modules whose compile needs an emission flag still off by default
-// (complex_types, narrow_types: emit_extended_element_types).
-inline constexpr const char* kTargetedSuites[] = {"collectives", "complex_types", "narrow_types"};
+// (complex_types, narrow_types: emit_extended_element_types; packed_types:
+// that and emit_packed_sub_byte_layouts).
+inline constexpr const char* kTargetedSuites[] = {"collectives", "complex_types", "narrow_types",
+                                                  "packed_types"};
 
 // The modules of `modules` that `target` compiles (GoldenTarget::suites).
 std::vector<CorpusModule> ModulesForTarget(const std::vector<CorpusModule>& modules,

@@ -68,17 +68,23 @@ TEST(ForwardCheckTest, CurrentOutputAgainstThisRuntimeIsClean) {
 
 // `hlo` compiled for `target` (host-x86-64-v2 by default) with the
 // emission flag `flag` on.
-std::unique_ptr<CompiledModule> CompileWithFlag(absl::string_view hlo, const std::string& flag,
-                                                const std::string& target = "host-x86-64-v2") {
+std::unique_ptr<CompiledModule> CompileWithFlags(absl::string_view hlo,
+                                                 std::vector<std::string> flags,
+                                                 const std::string& target = "host-x86-64-v2") {
   auto module = ParseHloModule(hlo);
   EXPECT_TRUE(module.ok()) << module.status();
   if (!module.ok()) return nullptr;
   CompileOptions options;
-  options.emission_flags = {flag};
+  options.emission_flags = std::move(flags);
   options.compile_cubin = false;
   auto compiled = Compile(**module, *ShippedTargetConfig(target), options);
   EXPECT_TRUE(compiled.ok()) << compiled.status();
   return compiled.ok() ? *std::move(compiled) : nullptr;
+}
+
+std::unique_ptr<CompiledModule> CompileWithFlag(absl::string_view hlo, const std::string& flag,
+                                                const std::string& target = "host-x86-64-v2") {
+  return CompileWithFlags(hlo, {flag}, target);
 }
 
 // The forward check of `bytes` against each release under golden/, by
@@ -144,7 +150,7 @@ ENTRY e {
   for (const auto& [id, findings] : CheckAgainstEachRelease(compiled->SerializeAsString(), "rng")) {
     SCOPED_TRACE(id);
     std::vector<std::string> rules = Rules(findings);
-    if (id == "2026-12-03-d1ae2d74") {
+    if (id == "2026-12-03-d1ae2d74" || id >= "2026-12-04") {  // it and those cut after
       EXPECT_THAT(rules, ::testing::IsEmpty());
       ++supported;
     } else {  // the seven cut before it
@@ -154,6 +160,41 @@ ENTRY e {
     }
   }
   EXPECT_EQ(before, 7);
+  EXPECT_EQ(supported, 2);
+}
+
+// Packed sub-byte entry values (emit_packed_sub_byte_layouts, with the
+// narrow types' flag): LayoutProto.element_size_in_bits is unknown to
+// every release cut before 2026-12-04-fd9c2736 and not ignorable, so each
+// reports it as an error at the parameter's layout; that release reads it.
+TEST(ForwardCheckTest, PackedLayoutsAreUnknownToReleasesBeforeRuntimeSupport) {
+  auto compiled = CompileWithFlags(R"(
+HloModule m
+ENTRY e {
+  w = s4[6]{0:E(4)} parameter(0)
+  ROOT n = s4[6]{0:E(4)} negate(w)
+})",
+                                   {"emit_extended_element_types", "emit_packed_sub_byte_layouts"});
+  ASSERT_NE(compiled, nullptr);
+  EXPECT_EQ(compiled->proto().parameters(0).shape().layout().element_size_in_bits(), 4);
+  int before = 0, supported = 0;
+  for (const auto& [id, findings] :
+       CheckAgainstEachRelease(compiled->SerializeAsString(), "packed")) {
+    SCOPED_TRACE(id);
+    bool reported = false;
+    for (const ForwardFinding& f : findings) {
+      reported |= f.rule == "UNKNOWN_FIELD" &&
+                  absl::StrContains(f.path, "parameters[0].shape.layout.element_size_in_bits");
+    }
+    if (id == "2026-12-04-fd9c2736") {
+      EXPECT_THAT(findings, IsEmpty());
+      ++supported;
+    } else {
+      EXPECT_TRUE(reported) << ::testing::PrintToString(Rules(findings));
+      ++before;
+    }
+  }
+  EXPECT_EQ(before, 8);
   EXPECT_EQ(supported, 1);
 }
 

@@ -22,6 +22,8 @@ class ComplexHostGoldenTest : public AotGoldenTest {};
 class ComplexGpuGoldenTest : public AotGoldenTest {};
 class NarrowHostGoldenTest : public AotGoldenTest {};
 class NarrowGpuGoldenTest : public AotGoldenTest {};
+class PackedHostGoldenTest : public AotGoldenTest {};
+class PackedGpuGoldenTest : public AotGoldenTest {};
 
 // clang-format off
 #define AOT_GOLDEN_CASES(X)                                                           \
@@ -62,6 +64,8 @@ class NarrowGpuGoldenTest : public AotGoldenTest {};
   X(Fp8ScaledMatmul, "fp8_scaled_matmul") X(Microscaling, "microscaling")             \
   X(Int4Weights, "int4_weights") X(NarrowLoopState, "narrow_loop_state")               \
   X(MxFp8ScaledDot, "mxfp8_scaled_dot") X(NarrowReductions, "narrow_reductions")
+// The packed_types suite: packed sub-byte entry values, both flags.
+#define AOT_PACKED_CASES(X) X(PackedInt4Matmul, "packed_int4_matmul")
 // clang-format on
 
 #define AOT_HOST_CASE(name, test) \
@@ -94,6 +98,12 @@ AOT_COMPLEX_CASES(AOT_COMPLEX_GPU_CASE)
   TEST_P(NarrowGpuGoldenTest, name) { CheckGolden(test); }
 AOT_NARROW_CASES(AOT_NARROW_HOST_CASE)
 AOT_NARROW_CASES(AOT_NARROW_GPU_CASE)
+#define AOT_PACKED_HOST_CASE(name, test) \
+  TEST_P(PackedHostGoldenTest, name) { CheckGolden(test); }
+#define AOT_PACKED_GPU_CASE(name, test) \
+  TEST_P(PackedGpuGoldenTest, name) { CheckGolden(test); }
+AOT_PACKED_CASES(AOT_PACKED_HOST_CASE)
+AOT_PACKED_CASES(AOT_PACKED_GPU_CASE)
 
 // CTest gets an instance per version that runs: the boundary versions, or
 // all of them with XLA_AOT_TEST_ALL_VERSIONS=1 (ci/sweep.sh).
@@ -120,6 +130,8 @@ INSTANTIATE_AOT_GOLDEN_TESTS(ComplexHostGoldenTest, "complex_types_host");
 INSTANTIATE_AOT_GOLDEN_TESTS(ComplexGpuGoldenTest, "complex_types_h100");
 INSTANTIATE_AOT_GOLDEN_TESTS(NarrowHostGoldenTest, "narrow_types_host");
 INSTANTIATE_AOT_GOLDEN_TESTS(NarrowGpuGoldenTest, "narrow_types_h100");
+INSTANTIATE_AOT_GOLDEN_TESTS(PackedHostGoldenTest, "packed_types_host");
+INSTANTIATE_AOT_GOLDEN_TESTS(PackedGpuGoldenTest, "packed_types_h100");
 
 }  // namespace
 }  // namespace aot

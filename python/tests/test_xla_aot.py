@@ -125,6 +125,28 @@ ENTRY main {
         rotated = z40 * np.complex64(0.28 + 0.96j) ** 7
         np.testing.assert_allclose(out, rotated / np.abs(rotated), rtol=1e-5, atol=1e-5)
 
+    def test_packed_int4_values_pass_one_per_byte(self):
+        # s4 packed two per byte at the entry (E(4)): numpy passes and gets
+        # one int8 per value; the packing is the runtime's.
+        hlo = """
+HloModule packed
+
+ENTRY main {
+  w = s4[3,5]{1,0:E(4)} parameter(0)
+  ROOT n = s4[3,5]{1,0:E(4)} negate(w)
+}
+"""
+        flags = ["emit_extended_element_types", "emit_packed_sub_byte_layouts"]
+        with self.assertRaises(xla_aot.Error) as refused:
+            xla_aot.compile(hlo, emission_flags=flags[:1])
+        self.assertIn("emit_packed_sub_byte_layouts", str(refused.exception))
+        exe = xla_aot.load(xla_aot.compile(hlo, emission_flags=flags))
+        w = np.array([[-8, -7, -1, 0, 1], [2, 3, 4, 5, 6], [7, -2, -3, -4, -5]], dtype=np.int8)
+        n = exe(w)
+        self.assertEqual(n.dtype, np.int8)
+        self.assertEqual(n.shape, (3, 5))
+        np.testing.assert_array_equal(n, np.where(w == -8, -8, -w))
+
     def test_load_a_golden_artifact_from_a_path(self):
         golden = os.path.join(SOURCE_DIR, "golden", "executables", "host-x86-64-v2", "v1",
                               "add_mul.pbtxt")

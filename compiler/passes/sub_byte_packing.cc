@@ -1,0 +1,248 @@
+#include "compiler/passes/sub_byte_packing.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/passes/pass_utils.h"
+#include "support/status_macros.h"
+
+namespace aot {
+
+namespace {
+
+bool IsPacked(const Shape& shape) { return shape.IsArray() && shape.element_size_in_bits() != 0; }
+
+bool HasPackedLeaf(const Shape& shape) {
+  if (!shape.IsTuple()) return IsPacked(shape);
+  for (const Shape& s : shape.tuple_shapes()) {
+    if (HasPackedLeaf(s)) return true;
+  }
+  return false;
+}
+
+// A packed shape's buffer: u8[ceil(elements * bits / 8)].
+Shape PackedBuffer(const Shape& shape) {
+  const int64_t n = shape.ElementCount();
+  const int64_t bits = shape.element_size_in_bits();
+  return Shape(U8, {n / 8 * bits + (n % 8 * bits + 7) / 8});
+}
+
+// `shape` with every packed leaf replaced by its u8 buffer.
+Shape WithBuffers(const Shape& shape) {
+  if (IsPacked(shape)) return PackedBuffer(shape);
+  if (!shape.IsTuple()) return shape;
+  Shape out = shape;
+  for (Shape& s : *out.mutable_tuple_shapes()) s = WithBuffers(s);
+  return out;
+}
+
+absl::Status CheckPackable(const Shape& shape, absl::string_view what) {
+  if (IsNarrowInteger(shape.element_type())) return absl::OkStatus();
+  return absl::UnimplementedError(
+      absl::StrCat(what, " is ", shape.ToString(),
+                   ": packed (E(n)) entry values are compiled for the integer types narrower "
+                   "than a byte (s4, u4, s2, u2, s1, u1); this one is carried by the runtime "
+                   "but not yet compiled"));
+}
+
+// Whether `shape`'s physical order is its logical (row-major) order.
+bool InDefaultOrder(const Shape& shape) {
+  const std::vector<int64_t> m2m = shape.LayoutOrDefault();
+  for (int64_t i = 0; i < shape.rank(); ++i) {
+    if (m2m[i] != shape.rank() - 1 - i) return false;
+  }
+  return true;
+}
+
+// The dimensions of `shape` in physical (major-to-minor) order.
+std::vector<int64_t> PhysicalDims(const Shape& shape) {
+  std::vector<int64_t> m2m = shape.LayoutOrDefault();
+  std::vector<int64_t> dims;
+  for (auto it = m2m.rbegin(); it != m2m.rend(); ++it) dims.push_back(shape.dimensions(*it));
+  return dims;
+}
+
+class Packer {
+ public:
+  Packer(HloComputation* entry, NameUniquer* names, const HloInstruction& base)
+      : b_(entry, names, base) {}
+
+  // The logical value of the packed buffer `bytes` whose ABI shape is
+  // `shape`.
+  HloInstruction* Unpack(HloInstruction* bytes, const Shape& shape) {
+    const int64_t bits = shape.element_size_in_bits();
+    const int64_t per_byte = 8 / bits;
+    const int64_t m = bytes->shape().dimensions(0);
+    const int64_t n = shape.ElementCount();
+    std::vector<HloInstruction*> parts;
+    for (int64_t k = 0; k < per_byte; ++k) {
+      HloInstruction* shifted = b_.Binary(HloOpcode::kShiftRightLogical, bytes,
+                                          b_.Splat(U8, (per_byte - 1 - k) * bits, {m}));
+      HloInstruction* part =
+          b_.Binary(HloOpcode::kAnd, shifted, b_.Splat(U8, (1 << bits) - 1, {m}));
+      parts.push_back(b_.Reshape(part, {m, 1}));
+    }
+    HloInstruction* all = parts[0];
+    if (per_byte > 1) {
+      all = b_.Op(HloOpcode::kConcatenate, Shape(U8, {m, per_byte}), parts);
+      all->mutable_attrs()->dimensions = {1};
+    }
+    HloInstruction* flat = b_.Reshape(all, {m * per_byte});
+    if (m * per_byte != n) {
+      flat = b_.Op(HloOpcode::kSlice, Shape(U8, {n}), {flat});
+      flat->mutable_attrs()->slice = {SliceSpec{0, n, 1}};
+    }
+    HloInstruction* values;
+    if (IsSignedInteger(shape.element_type())) {
+      // Sign-extend through s8: the value's top bit moved to bit 7 and
+      // shifted back arithmetically.
+      HloInstruction* wide = b_.Convert(flat, S8);
+      HloInstruction* up = b_.Binary(HloOpcode::kShiftLeft, wide, b_.Splat(S8, 8 - bits, {n}));
+      values = b_.Binary(HloOpcode::kShiftRightArithmetic, up, b_.Splat(S8, 8 - bits, {n}));
+      values = b_.Convert(values, shape.element_type());
+    } else {
+      values = b_.Convert(flat, shape.element_type());
+    }
+    HloInstruction* physical = b_.Reshape(values, PhysicalDims(shape));
+    if (InDefaultOrder(shape)) return physical;
+    // Logical dimension d is physical position rank-1-(index of d in m2m).
+    const std::vector<int64_t> m2m = shape.LayoutOrDefault();
+    std::vector<int64_t> permutation(shape.rank());
+    for (int64_t i = 0; i < shape.rank(); ++i) permutation[m2m[i]] = shape.rank() - 1 - i;
+    HloInstruction* logical =
+        b_.Op(HloOpcode::kTranspose, Shape(shape.element_type(), shape.dimensions()), {physical});
+    logical->mutable_attrs()->dimensions = permutation;
+    return logical;
+  }
+
+  // The packed buffer of the logical value `value` whose ABI shape is
+  // `shape`.
+  HloInstruction* Pack(HloInstruction* value, const Shape& shape) {
+    const int64_t bits = shape.element_size_in_bits();
+    const int64_t per_byte = 8 / bits;
+    const int64_t n = shape.ElementCount();
+    const int64_t m = PackedBuffer(shape).dimensions(0);
+    HloInstruction* physical = value;
+    if (!InDefaultOrder(shape)) {
+      const std::vector<int64_t> m2m = shape.LayoutOrDefault();
+      std::vector<int64_t> permutation(m2m.rbegin(), m2m.rend());
+      physical =
+          b_.Op(HloOpcode::kTranspose, Shape(shape.element_type(), PhysicalDims(shape)), {value});
+      physical->mutable_attrs()->dimensions = permutation;
+    }
+    HloInstruction* flat = b_.Reshape(physical, {n});
+    HloInstruction* bytes;
+    if (IsSignedInteger(shape.element_type())) {
+      bytes = b_.Op(HloOpcode::kBitcastConvert, Shape(U8, {n}), {b_.Convert(flat, S8)});
+    } else {
+      bytes = b_.Convert(flat, U8);
+    }
+    bytes = b_.Binary(HloOpcode::kAnd, bytes, b_.Splat(U8, (1 << bits) - 1, {n}));
+    if (m * per_byte != n) {
+      PaddingConfigProto padding;
+      PaddingConfigProto::PaddingDimension* d = padding.add_dimensions();
+      d->set_edge_padding_high(m * per_byte - n);
+      bytes = b_.Op(HloOpcode::kPad, Shape(U8, {m * per_byte}), {bytes, b_.Constant(U8, 0)});
+      bytes->mutable_attrs()->padding_config = padding;
+    }
+    HloInstruction* rows = b_.Reshape(bytes, {m, per_byte});
+    HloInstruction* packed = nullptr;
+    for (int64_t k = 0; k < per_byte; ++k) {
+      HloInstruction* column = b_.Op(HloOpcode::kSlice, Shape(U8, {m, 1}), {rows});
+      column->mutable_attrs()->slice = {SliceSpec{0, m, 1}, SliceSpec{k, k + 1, 1}};
+      HloInstruction* part = b_.Binary(HloOpcode::kShiftLeft, b_.Reshape(column, {m}),
+                                       b_.Splat(U8, (per_byte - 1 - k) * bits, {m}));
+      packed = packed == nullptr ? part : b_.Binary(HloOpcode::kOr, packed, part);
+    }
+    return packed;
+  }
+
+ private:
+  InstructionBuilder b_;
+};
+
+}  // namespace
+
+absl::StatusOr<bool> LowerSubBytePacking(HloModule* module) {
+  HloComputation* entry = module->entry_computation();
+  if (entry == nullptr || entry->root_instruction() == nullptr) return false;
+  const ProgramShape abi =
+      module->config().entry_computation_layout.value_or(module->EntryProgramShape());
+  bool any = HasPackedLeaf(abi.result);
+  for (const Shape& p : abi.parameters) any |= HasPackedLeaf(p);
+  if (!any) return false;
+
+  NameUniquer names = NameUniquer::ForInstructions(*entry);
+  ProgramShape buffers = abi;
+  for (HloInstruction* p : entry->parameter_instructions()) {
+    if (p == nullptr) continue;
+    const int64_t number = p->parameter_number();
+    if (number < 0 || number >= static_cast<int64_t>(abi.parameters.size())) continue;
+    const Shape& want = abi.parameters[number];
+    if (!HasPackedLeaf(want)) continue;
+    const std::string what = absl::StrCat("entry parameter ", number, " ('", p->name(), "')");
+    if (!IsPacked(want)) {
+      return absl::UnimplementedError(
+          absl::StrCat(what, " is ", want.ToString(),
+                       ": packed (E(n)) leaves inside a tuple-typed entry parameter are not "
+                       "supported; pass the packed array as a parameter of its own"));
+    }
+    AOT_RETURN_IF_ERROR(CheckPackable(want, what));
+    if (!want.Compatible(p->shape())) {
+      return absl::InvalidArgumentError(absl::StrCat(what, " is ", p->shape().ToString(),
+                                                     "; entry_computation_layout says ",
+                                                     want.ToString()));
+    }
+    std::vector<HloInstruction*> users = p->users();
+    const bool was_root = entry->root_instruction() == p;
+    *p->mutable_shape() = PackedBuffer(want);
+    Packer packer(entry, &names, *p);
+    HloInstruction* logical = packer.Unpack(p, want);
+    for (HloInstruction* user : users) {
+      for (int64_t i = 0; i < user->operand_count(); ++i) {
+        if (user->operand(i) == p) user->ReplaceOperandWith(i, logical);
+      }
+    }
+    if (was_root) entry->set_root_instruction(logical);
+    buffers.parameters[number] = PackedBuffer(want);
+  }
+  if (HasPackedLeaf(abi.result)) {
+    HloInstruction* root = entry->root_instruction();
+    Packer packer(entry, &names, *root);
+    InstructionBuilder b(entry, &names, *root);
+    // Packs each packed leaf of `value` (ABI shape `want`), rebuilding the
+    // tuples around them.
+    std::function<absl::StatusOr<HloInstruction*>(HloInstruction*, const Shape&, std::string)>
+        pack = [&](HloInstruction* value, const Shape& want,
+                   std::string index) -> absl::StatusOr<HloInstruction*> {
+      if (!HasPackedLeaf(want)) return value;
+      if (IsPacked(want)) {
+        AOT_RETURN_IF_ERROR(CheckPackable(want, absl::StrCat("entry result leaf {", index, "}")));
+        return packer.Pack(value, want);
+      }
+      std::vector<HloInstruction*> elements;
+      for (int64_t i = 0; i < static_cast<int64_t>(want.tuple_shapes().size()); ++i) {
+        AOT_ASSIGN_OR_RETURN(HloInstruction * element,
+                             pack(b.GetTupleElement(value, i), want.tuple_shapes(i),
+                                  index.empty() ? absl::StrCat(i) : absl::StrCat(index, ",", i)));
+        elements.push_back(element);
+      }
+      return b.Tuple(std::move(elements));
+    };
+    if (!root->shape().Compatible(abi.result)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the entry result is ", root->shape().ToString(),
+                       "; entry_computation_layout says ", abi.result.ToString()));
+    }
+    AOT_ASSIGN_OR_RETURN(HloInstruction * packed, pack(root, abi.result, ""));
+    entry->set_root_instruction(packed);
+    buffers.result = WithBuffers(abi.result);
+  }
+  module->mutable_config()->entry_computation_layout = std::move(buffers);
+  AOT_RETURN_IF_ERROR(EnsureDefinitionOrder(entry).status());
+  return true;
+}
+
+}  // namespace aot

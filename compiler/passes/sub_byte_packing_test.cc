@@ -1,0 +1,150 @@
+#include "compiler/passes/sub_byte_packing.h"
+
+#include <vector>
+
+#include "compiler/passes/test_util.h"
+#include "compiler/tooling/random_literal.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "runtime/shape_util.h"
+
+namespace aot {
+namespace {
+
+using ::testing::HasSubstr;
+using testing_util::EvaluateModule;
+using testing_util::ExpectWellFormed;
+using testing_util::Parse;
+
+// `value` as the packed bytes of `abi` (the runtime's relayout), a u8 array.
+Literal PackedLiteral(const Literal& value, const Shape& abi) {
+  const ShapeProto proto = abi.ToProto();
+  const int64_t bytes = runtime_shape::ByteSize(proto);
+  Literal out(Shape(U8, {bytes}));
+  runtime_shape::LogicalToPhysical(proto, value.raw().data(), out.raw_data());
+  return out;
+}
+
+Literal UnpackedLiteral(const Literal& packed, const Shape& abi) {
+  Shape logical = abi;
+  logical.ClearLayout();
+  Literal out(logical);
+  runtime_shape::PhysicalToLogical(abi.ToProto(), packed.raw().data(), out.raw_data());
+  return out;
+}
+
+// Lowers `text`, then runs the original module on seeded values and the
+// lowered one on their packed bytes: the lowered result, unpacked, is the
+// original's, bit for bit.
+void ExpectLowersKeepingValues(absl::string_view text) {
+  SCOPED_TRACE(text);
+  std::unique_ptr<HloModule> original = Parse(text);
+  ASSERT_NE(original, nullptr);
+  std::unique_ptr<HloModule> lowered = Parse(text);
+  const ProgramShape abi = original->EntryProgramShape();
+  absl::StatusOr<bool> changed = LowerSubBytePacking(lowered.get());
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_TRUE(*changed);
+  ExpectWellFormed(*lowered);
+  const ProgramShape buffers = *lowered->config().entry_computation_layout;
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    std::vector<Literal> args, packed_args;
+    for (size_t i = 0; i < abi.parameters.size(); ++i) {
+      Shape logical = abi.parameters[i];
+      logical.ClearLayout();
+      args.push_back(RandomLiteral(logical, seed * 31 + i));
+      packed_args.push_back(abi.parameters[i].element_size_in_bits() != 0
+                                ? PackedLiteral(args.back(), abi.parameters[i])
+                                : args.back());
+      EXPECT_EQ(packed_args.back().shape().dimensions(), buffers.parameters[i].dimensions());
+    }
+    absl::StatusOr<Literal> want = EvaluateModule(*original, args);
+    ASSERT_TRUE(want.ok()) << want.status();
+    absl::StatusOr<Literal> got = EvaluateModule(*lowered, packed_args);
+    ASSERT_TRUE(got.ok()) << got.status();
+    std::vector<const Literal*> want_leaves = want->Leaves(), got_leaves = got->Leaves();
+    std::vector<Shape> abi_leaves = abi.result.FlattenLeaves();
+    ASSERT_EQ(want_leaves.size(), got_leaves.size());
+    for (size_t i = 0; i < want_leaves.size(); ++i) {
+      if (abi_leaves[i].element_size_in_bits() == 0) {
+        EXPECT_EQ(got_leaves[i]->raw(), want_leaves[i]->raw()) << "leaf " << i;
+        continue;
+      }
+      EXPECT_EQ(got_leaves[i]->shape().ToString(), buffers.result.FlattenLeaves()[i].ToString());
+      EXPECT_EQ(UnpackedLiteral(*got_leaves[i], abi_leaves[i]).raw(), want_leaves[i]->raw())
+          << "leaf " << i;
+    }
+  }
+}
+
+TEST(SubBytePackingTest, PackedParametersAndResultsKeepTheirValues) {
+  // s4, two per byte, an odd count: the last byte's low bits are padding.
+  ExpectLowersKeepingValues(R"(
+HloModule int4
+ENTRY e {
+  w = s4[3,5]{1,0:E(4)} parameter(0)
+  x = s8[3,5] parameter(1)
+  c = s8[3,5] convert(w)
+  ROOT r = s4[3,5]{1,0:E(4)} add(w, w)
+})");
+  // A column-major u2 (packed in physical order), an s1 and a tuple result
+  // mixing packed and unpacked leaves.
+  ExpectLowersKeepingValues(R"(
+HloModule mixed
+ENTRY e {
+  a = u2[3,7]{0,1:E(2)} parameter(0)
+  b = s1[9]{0:E(1)} parameter(1)
+  wide = u8[3,7] convert(a)
+  m = u2[3,7] maximum(a, a)
+  inner = (u2[3,7], s1[9]) tuple(m, b)
+  ROOT t = (u8[3,7], (u2[3,7]{0,1:E(2)}, s1[9]{0:E(1)})) tuple(wide, inner)
+})");
+  // A parameter that is the result.
+  ExpectLowersKeepingValues(R"(
+HloModule identity
+ENTRY e {
+  ROOT p = u4[5]{0:E(4)} parameter(0)
+})");
+}
+
+TEST(SubBytePackingTest, UnpackedModulesAreLeftAlone) {
+  std::unique_ptr<HloModule> m = Parse(R"(
+HloModule plain
+ENTRY e {
+  p = s4[4] parameter(0)
+  ROOT n = s4[4] negate(p)
+})");
+  ASSERT_NE(m, nullptr);
+  const std::string before = m->ToString();
+  absl::StatusOr<bool> changed = LowerSubBytePacking(m.get());
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_FALSE(*changed);
+  EXPECT_EQ(m->ToString(), before);
+}
+
+TEST(SubBytePackingTest, RefusesWhatItCannotPack) {
+  std::unique_ptr<HloModule> fp4 = Parse(R"(
+HloModule fp4
+ENTRY e {
+  ROOT p = f4e2m1fn[4]{0:E(4)} parameter(0)
+})");
+  ASSERT_NE(fp4, nullptr);
+  absl::Status s = LowerSubBytePacking(fp4.get()).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(std::string(s.message()),
+              HasSubstr("entry parameter 0 ('p') is f4e2m1fn[4]{0:E(4)}"));
+
+  std::unique_ptr<HloModule> tuple = Parse(R"(
+HloModule tuple
+ENTRY e {
+  p = (s4[4]{0:E(4)}, f32[2]) parameter(0)
+  ROOT g = f32[2] get-tuple-element(p), index=1
+})");
+  ASSERT_NE(tuple, nullptr);
+  s = LowerSubBytePacking(tuple.get()).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(std::string(s.message()), HasSubstr("inside a tuple-typed entry parameter"));
+}
+
+}  // namespace
+}  // namespace aot
