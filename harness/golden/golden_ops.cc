@@ -10,6 +10,7 @@
 #include <memory>
 #include <thread>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -31,6 +32,7 @@
 #include "support/build_info.h"
 #include "support/file_io.h"
 #include "support/status_macros.h"
+#include "support/subprocess.h"
 
 namespace aot {
 
@@ -234,6 +236,36 @@ absl::StatusOr<GoldenTarget> TargetAsGenerated(const std::string& golden_dir,
   auto manifest = ReadManifest(VersionDir(golden_dir, name, versions->back()));
   if (!manifest.ok()) return target;  // verify reports the manifest itself
   return WithEmissionFlags(std::move(target), manifest->emission_flags);
+}
+
+absl::Status CheckGeneratedFromCleanCommit(const std::string& golden_dir,
+                                           const std::string& git_describe,
+                                           const std::string& git_commit) {
+  constexpr char kHow[] = "commit, rebuild, then generate (or pass --allow_dirty)";
+  if (!IsBuiltFromCommit(git_describe, git_commit)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("this binary was built from '", git_describe,
+                     "', not a commit: goldens must name the commit that made them; ", kHow));
+  }
+  const std::string git = absl::StrCat("git -C ", ShellQuote(golden_dir));
+  CommandResult head = RunShellCommand(absl::StrCat(git, " rev-parse HEAD 2>/dev/null"));
+  if (head.exit_code != 0) return absl::OkStatus();  // not in a git work tree
+  const std::string head_commit(absl::StripAsciiWhitespace(head.output));
+  if (head_commit != git_commit) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("this binary was built from ", git_commit.substr(0, 12), " but ", golden_dir,
+                     " is at HEAD ", head_commit.substr(0, 12),
+                     ": the goldens would name the wrong commit; ", kHow));
+  }
+  CommandResult changes =
+      RunShellCommand(absl::StrCat(git, " status --porcelain --untracked-files=all -- modules"));
+  const std::string changed(absl::StripAsciiWhitespace(changes.output));
+  if (changes.exit_code == 0 && !changed.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        golden_dir, "/modules has uncommitted changes (", changed.substr(0, changed.find('\n')),
+        "...): goldens are generated from committed modules; ", kHow));
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(

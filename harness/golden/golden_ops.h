@@ -79,6 +79,16 @@ absl::StatusOr<std::vector<GenerateResult>> GenerateGoldens(
     const std::string& golden_dir, const std::vector<std::string>& targets, const std::string& date,
     Progress* progress = nullptr, const std::vector<std::string>& emission_flags = {});
 
+// Goldens are generated from a clean commit (CONTRACT.md): the binary
+// (`git_describe`, `git_commit`: its build info) must be built from a
+// commit, and when `golden_dir` is inside a git work tree, that commit must
+// be its HEAD and golden_dir/modules must hold no uncommitted change (the
+// modules the goldens are compiled from). FailedPrecondition naming what
+// differs; `aot-compat generate` checks it unless --allow_dirty.
+absl::Status CheckGeneratedFromCleanCommit(const std::string& golden_dir,
+                                           const std::string& git_describe,
+                                           const std::string& git_commit);
+
 // --- replay -------------------------------------------------------------
 
 inline constexpr int kMaxReplayJobs = 8;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -13,6 +14,7 @@
 #include "harness/golden/golden_store.h"
 #include "support/file_io.h"
 #include "support/sha256.h"
+#include "support/subprocess.h"
 #include "support/testing/temp_dir.h"
 
 namespace aot {
@@ -334,6 +336,47 @@ TEST_F(GoldenOpsTest, CollectiveTargetGeneratesAndReplaysPerReplica) {
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_EQ(report->passed, 1);
   EXPECT_EQ(report->failed, 0);
+}
+
+}  // namespace
+}  // namespace aot
+
+namespace aot {
+namespace {
+
+// aot-compat generate's precondition: a binary built from a commit, that
+// commit the golden directory's HEAD, its modules committed.
+TEST(CheckGeneratedFromCleanCommitTest, NamesWhatIsNotClean) {
+  testing::TempDir dir;
+  const std::string root = dir.path();
+  // Outside git only the build itself is checked.
+  EXPECT_TRUE(CheckGeneratedFromCleanCommit(root, "abc1234", std::string(40, 'a')).ok());
+  absl::Status dirty = CheckGeneratedFromCleanCommit(root, "abc1234-dirty", std::string(40, 'a'));
+  EXPECT_EQ(dirty.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(dirty.message()), HasSubstr("built from 'abc1234-dirty', not a commit"));
+  EXPECT_FALSE(CheckGeneratedFromCleanCommit(root, "unknown", "unknown").ok());
+
+  // A git work tree with one committed module.
+  std::filesystem::create_directories(root + "/modules");
+  ASSERT_TRUE(WriteFileAtomically(root + "/modules/m.hlo", "HloModule m\n").ok());
+  const std::string git =
+      absl::StrCat("git -C ", ShellQuote(root), " -c user.name=t -c user.email=t@example.com ");
+  ASSERT_EQ(RunShellCommand(git + "init -q").exit_code, 0);
+  ASSERT_EQ(RunShellCommand(git + "add -A").exit_code, 0);
+  ASSERT_EQ(RunShellCommand(git + "commit -q -m m").exit_code, 0);
+  CommandResult head = RunShellCommand(git + "rev-parse HEAD");
+  ASSERT_EQ(head.exit_code, 0);
+  const std::string commit(absl::StripAsciiWhitespace(head.output));
+  EXPECT_TRUE(CheckGeneratedFromCleanCommit(root, "v1", commit).ok());
+  absl::Status stale = CheckGeneratedFromCleanCommit(root, "v0", std::string(40, 'b'));
+  EXPECT_EQ(stale.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(stale.message()),
+              HasSubstr(absl::StrCat("is at HEAD ", commit.substr(0, 12))));
+  ASSERT_TRUE(WriteFileAtomically(root + "/modules/new.hlo", "HloModule n\n").ok());
+  absl::Status uncommitted = CheckGeneratedFromCleanCommit(root, "v1", commit);
+  EXPECT_EQ(uncommitted.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(uncommitted.message()), HasSubstr("modules has uncommitted changes"));
+  EXPECT_THAT(std::string(uncommitted.message()), HasSubstr("new.hlo"));
 }
 
 }  // namespace

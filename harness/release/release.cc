@@ -67,8 +67,7 @@ ReleaseSnapshot CaptureRuntimeCapabilities() {
 }
 
 absl::Status CheckReleasable(const ReleaseSnapshot& release) {
-  if (absl::EndsWith(release.git_describe, "-dirty") || release.git_commit == "unknown" ||
-      release.git_commit.empty()) {
+  if (!IsBuiltFromCommit(release.git_describe, release.git_commit)) {
     return absl::FailedPreconditionError(absl::StrCat(
         "this binary was built from '", release.git_describe,
         "', not a commit: a release must name the commit it was built from (commit and "

@@ -159,8 +159,8 @@ TEST_F(CrashSafetyTest, GenerateLeavesTheOldOrTheNewCorpus) {
     fs::create_directories(dest.parent_path());
     fs::copy_file(modules[i], dest);
   }
-  const std::string generate =
-      absl::StrCat("generate --golden_dir=. --target=", kTarget, " --date=", kDate);
+  const std::string generate = absl::StrCat("generate --golden_dir=. --target=", kTarget,
+                                            " --date=", kDate, " --allow_dirty");
   ASSERT_EQ(RunCompat(old_corpus, generate, ""), 0);
   fs::path last =
       old_corpus / "modules" / modules.back().parent_path().filename() / modules.back().filename();

@@ -23,7 +23,7 @@ endfunction()
 
 set(target host-x86-64-v2)
 set(commands
-  "generate --golden_dir=${WORK_DIR} --target=${target}"
+  "generate --golden_dir=${WORK_DIR} --target=${target} --allow_dirty"
   "replay --golden_dir=${WORK_DIR} --target=${target} --jobs=1")
 set(patterns
   "\\[ +[0-9]+\\.[0-9] s\\] generate ${target}: [a-z_]+ \\([0-9]+/${count}\\)"

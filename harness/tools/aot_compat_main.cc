@@ -30,6 +30,7 @@
 #include "nlohmann/json.hpp"
 #include "proto/schema.h"
 #include "runtime/platform/host/cpu_features.h"
+#include "support/build_info.h"
 #include "support/date.h"
 #include "support/file_io.h"
 
@@ -124,7 +125,17 @@ int Generate(int argc, char** argv) {
   flags.AddString("date", &date, "The 'created' date recorded in MANIFEST.json.");
   std::vector<std::string> emission_flags;
   AddEmissionFlagsFlag(flags, &emission_flags);
+  bool allow_dirty = false;
+  flags.AddBool("allow_dirty", &allow_dirty,
+                "Generate even when this binary was not built from the golden directory's "
+                "HEAD commit, or its modules/ has uncommitted changes (scratch corpora, "
+                "experiments: such goldens name no commit that made them).");
   flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
+  if (!allow_dirty) {
+    absl::Status clean =
+        CheckGeneratedFromCleanCommit(golden_dir, BuildGitDescribe(), BuildGitCommit());
+    if (!clean.ok()) return ReportToolError(kProgram, clean, 1);
+  }
   Progress progress;  // on stderr when it is a terminal
   auto results =
       GenerateGoldens(golden_dir, SelectGoldenTargets(targets), date, &progress, emission_flags);
