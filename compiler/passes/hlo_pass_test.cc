@@ -317,6 +317,7 @@ const std::map<std::string, int>& ExpectedFusions() {
       {"narrow_types/narrow_reductions.hlo", 9},
       // Packed entry values unpacked and packed (LowerSubBytePacking): each
       // parameter's unpacking, the dot, each result's packing.
+      {"packed_types/packed_fp4_blocks.hlo", 4},
       {"packed_types/packed_int4_matmul.hlo", 10},
       {"normalization/batch_norm_inference.hlo", 1},
       // Batch norm expanded first: its statistics and normalization.

@@ -38,15 +38,6 @@ Shape WithBuffers(const Shape& shape) {
   return out;
 }
 
-absl::Status CheckPackable(const Shape& shape, absl::string_view what) {
-  if (IsNarrowInteger(shape.element_type())) return absl::OkStatus();
-  return absl::UnimplementedError(
-      absl::StrCat(what, " is ", shape.ToString(),
-                   ": packed (E(n)) entry values are compiled for the integer types narrower "
-                   "than a byte (s4, u4, s2, u2, s1, u1); this one is carried by the runtime "
-                   "but not yet compiled"));
-}
-
 // Whether `shape`'s physical order is its logical (row-major) order.
 bool InDefaultOrder(const Shape& shape) {
   const std::vector<int64_t> m2m = shape.LayoutOrDefault();
@@ -95,7 +86,9 @@ class Packer {
       flat->mutable_attrs()->slice = {SliceSpec{0, n, 1}};
     }
     HloInstruction* values;
-    if (IsSignedInteger(shape.element_type())) {
+    if (shape.element_type() == F4E2M1FN) {
+      values = DecodeFp4(flat);
+    } else if (IsSignedInteger(shape.element_type())) {
       // Sign-extend through s8: the value's top bit moved to bit 7 and
       // shifted back arithmetically.
       HloInstruction* wide = b_.Convert(flat, S8);
@@ -134,7 +127,9 @@ class Packer {
     }
     HloInstruction* flat = b_.Reshape(physical, {n});
     HloInstruction* bytes;
-    if (IsSignedInteger(shape.element_type())) {
+    if (shape.element_type() == F4E2M1FN) {
+      bytes = EncodeFp4(flat);
+    } else if (IsSignedInteger(shape.element_type())) {
       bytes = b_.Op(HloOpcode::kBitcastConvert, Shape(U8, {n}), {b_.Convert(flat, S8)});
     } else {
       bytes = b_.Convert(flat, U8);
@@ -160,6 +155,64 @@ class Packer {
   }
 
  private:
+  // f4e2m1fn from its codes (u8, 0..15): sign bit 3, exponent bits 2..1,
+  // mantissa bit 0; exponent 0 is subnormal (0 or 0.5), exponent e > 0 is
+  // (1 + m / 2) * 2^(e - 1). Computed in f32 (every value exact), then
+  // converted: the narrow types have no bit-level conversion from u8 (a
+  // kernel holds f4e2m1fn as its byte, but HLO's bitcast-convert from u8
+  // would take two of them per byte).
+  HloInstruction* DecodeFp4(HloInstruction* codes) {
+    const std::vector<int64_t> dims = codes->shape().dimensions();
+    auto bits = [&](int shift, int mask) {
+      HloInstruction* shifted =
+          shift == 0 ? codes
+                     : b_.Binary(HloOpcode::kShiftRightLogical, codes, b_.Splat(U8, shift, dims));
+      return b_.Binary(HloOpcode::kAnd, shifted, b_.Splat(U8, mask, dims));
+    };
+    HloInstruction* sign = bits(3, 1);
+    HloInstruction* exponent = bits(1, 3);
+    HloInstruction* half_mantissa =
+        b_.Binary(HloOpcode::kMultiply, b_.Convert(bits(0, 1), F32), b_.Splat(F32, 0.5, dims));
+    // 2^(e - 1) for e in 1..3 is (e^2 - e + 2) / 2.
+    HloInstruction* e = b_.Convert(exponent, F32);
+    HloInstruction* power = b_.Binary(
+        HloOpcode::kMultiply,
+        b_.Binary(HloOpcode::kAdd,
+                  b_.Binary(HloOpcode::kSubtract, b_.Binary(HloOpcode::kMultiply, e, e), e),
+                  b_.Splat(F32, 2, dims)),
+        b_.Splat(F32, 0.5, dims));
+    HloInstruction* normal =
+        b_.Binary(HloOpcode::kMultiply,
+                  b_.Binary(HloOpcode::kAdd, b_.Splat(F32, 1, dims), half_mantissa), power);
+    HloInstruction* magnitude =
+        b_.Select(b_.Compare(exponent, b_.Splat(U8, 0, dims), ComparisonDirection::kEq),
+                  half_mantissa, normal);
+    HloInstruction* value =
+        b_.Select(b_.Compare(sign, b_.Splat(U8, 1, dims), ComparisonDirection::kEq),
+                  b_.Unary(HloOpcode::kNegate, magnitude), magnitude);
+    return b_.Convert(value, F4E2M1FN);
+  }
+
+  // The codes (u8) of f4e2m1fn values: the sign bit read from the f32's
+  // (so -0 keeps it) and the magnitude's index among the format's seven
+  // nonzero magnitudes, counted by comparisons (every value is exact).
+  HloInstruction* EncodeFp4(HloInstruction* values) {
+    const std::vector<int64_t> dims = values->shape().dimensions();
+    HloInstruction* f = b_.Convert(values, F32);
+    HloInstruction* raw = b_.Op(HloOpcode::kBitcastConvert, Shape(U32, dims), {f});
+    HloInstruction* sign =
+        b_.Convert(b_.Binary(HloOpcode::kShiftRightLogical, raw, b_.Splat(U32, 31, dims)), U8);
+    HloInstruction* magnitude = b_.Unary(HloOpcode::kAbs, f);
+    HloInstruction* index = nullptr;
+    for (double threshold : {0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0}) {
+      HloInstruction* above = b_.Convert(
+          b_.Compare(magnitude, b_.Splat(F32, threshold, dims), ComparisonDirection::kGe), U8);
+      index = index == nullptr ? above : b_.Binary(HloOpcode::kAdd, index, above);
+    }
+    return b_.Binary(HloOpcode::kOr, b_.Binary(HloOpcode::kShiftLeft, sign, b_.Splat(U8, 3, dims)),
+                     index);
+  }
+
   InstructionBuilder b_;
 };
 
@@ -189,7 +242,6 @@ absl::StatusOr<bool> LowerSubBytePacking(HloModule* module) {
                        ": packed (E(n)) leaves inside a tuple-typed entry parameter are not "
                        "supported; pass the packed array as a parameter of its own"));
     }
-    AOT_RETURN_IF_ERROR(CheckPackable(want, what));
     if (!want.Compatible(p->shape())) {
       return absl::InvalidArgumentError(absl::StrCat(what, " is ", p->shape().ToString(),
                                                      "; entry_computation_layout says ",
@@ -218,10 +270,7 @@ absl::StatusOr<bool> LowerSubBytePacking(HloModule* module) {
         pack = [&](HloInstruction* value, const Shape& want,
                    std::string index) -> absl::StatusOr<HloInstruction*> {
       if (!HasPackedLeaf(want)) return value;
-      if (IsPacked(want)) {
-        AOT_RETURN_IF_ERROR(CheckPackable(want, absl::StrCat("entry result leaf {", index, "}")));
-        return packer.Pack(value, want);
-      }
+      if (IsPacked(want)) return packer.Pack(value, want);
       std::vector<HloInstruction*> elements;
       for (int64_t i = 0; i < static_cast<int64_t>(want.tuple_shapes().size()); ++i) {
         AOT_ASSIGN_OR_RETURN(HloInstruction * element,

@@ -9,7 +9,7 @@ namespace aot {
 // Packed sub-byte layouts at the entry (XLA's `E(n)`, emission flag
 // emit_packed_sub_byte_layouts). An entry parameter or result leaf whose
 // ABI shape (the module's entry_computation_layout, else the entry's own
-// shapes) is a narrow integer packed n bits per element (8/n per byte in
+// shapes) is a sub-byte type packed n bits per element (8/n per byte in
 // physical order, the first in the most significant bits, as XLA's
 // PackIntN) becomes a u8[ceil(elements * n / 8)] buffer here:
 //  - a packed parameter is a u8 parameter, unpacked right after it (each
@@ -23,9 +23,11 @@ namespace aot {
 // the executable. Everything inside computes on one byte per element, as
 // without packing.
 //
-// Refused, naming the value: packing inside a tuple-typed parameter, and
-// packed f4e2m1fn (the runtime carries it; the compiler has no bit-level
-// conversion for it yet). Returns whether anything changed.
+// f4e2m1fn is decoded from and encoded to its 4-bit codes arithmetically
+// (DecodeFp4 / EncodeFp4), the integers by shifts and converts.
+//
+// Refused, naming the value: packing inside a tuple-typed parameter.
+// Returns whether anything changed.
 absl::StatusOr<bool> LowerSubBytePacking(HloModule* module);
 
 }  // namespace aot

@@ -123,12 +123,18 @@ std::vector<Shape> LogicalParameterShapes(const Executable& executable,
 }
 
 absl::StatusOr<std::vector<Literal>> ToEmbeddedModuleArguments(
-    const Executable& executable, absl::Span<const Literal> arguments) {
+    const Executable& executable, const HloModule& module, absl::Span<const Literal> arguments) {
   std::vector<Literal> out;
+  const std::vector<Shape> module_parameters = module.EntryProgramShape().parameters;
   size_t flat = 0;
-  for (const Literal& argument : arguments) {
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const Literal& argument = arguments[i];
     const size_t leaves = argument.shape().IsTuple() ? argument.FlattenLeaves().size() : 1;
-    if (argument.shape().IsArray() && flat < executable.parameters().size() &&
+    // The module takes this packed parameter as its u8 buffer.
+    const bool takes_bytes = i < module_parameters.size() &&
+                             module_parameters[i].element_type() == U8 &&
+                             argument.shape().element_type() != U8;
+    if (takes_bytes && argument.shape().IsArray() && flat < executable.parameters().size() &&
         runtime_shape::PackedBits(executable.parameters()[flat].shape()) > 0) {
       const ShapeProto& shape = executable.parameters()[flat].shape();
       if (runtime_shape::ElementCount(shape) != argument.shape().ElementCount()) {
@@ -162,7 +168,8 @@ absl::StatusOr<Literal> FromEmbeddedModuleResult(const Executable& executable, L
   }
   for (int i = 0; i < proto.leaves_size(); ++i) {
     const ShapeProto& shape = proto.leaves(i).shape();
-    if (runtime_shape::PackedBits(shape) == 0) continue;
+    // Only a leaf the module returned as its u8 buffer.
+    if (runtime_shape::PackedBits(shape) == 0 || leaves[i].shape().element_type() != U8) continue;
     if (static_cast<int64_t>(leaves[i].raw().size()) != runtime_shape::ByteSize(shape)) {
       return absl::InvalidArgumentError(
           absl::StrCat("the embedded module's result leaf ", i, " (", leaves[i].shape().ToString(),

@@ -8,6 +8,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
+#include "compiler/hlo/hlo_module.h"
 #include "compiler/hlo/literal.h"
 #include "runtime/executable/executable.h"
 
@@ -31,11 +32,14 @@ absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
 // between the two forms, the bytes being the same: `shapes` are the
 // embedded module's entry parameters with each packed one replaced by the
 // executable's shape (for making logical arguments); the arguments and
-// result convert from and to the embedded module's form. Nothing changes
-// for an executable without packed values.
+// result convert from and to the embedded module's form where `module`
+// (the embedded one, or the source module, which needs nothing) takes or
+// gives u8 buffers. Nothing changes for an executable without packed
+// values.
 std::vector<Shape> LogicalParameterShapes(const Executable& executable,
                                           std::vector<Shape> module_parameters);
 absl::StatusOr<std::vector<Literal>> ToEmbeddedModuleArguments(const Executable& executable,
+                                                               const HloModule& module,
                                                                absl::Span<const Literal> arguments);
 absl::StatusOr<Literal> FromEmbeddedModuleResult(const Executable& executable, Literal result);
 

@@ -370,7 +370,7 @@ int Runner::Execute(const std::string& path, RunPlatform platform, const std::st
   } else {
     HloEvaluator evaluator;
     absl::StatusOr<Literal> expected = absl::UnknownError("");
-    auto embedded_arguments = ToEmbeddedModuleArguments(exe, *arguments);
+    auto embedded_arguments = ToEmbeddedModuleArguments(exe, *reference_module, *arguments);
     if (!embedded_arguments.ok()) {
       expected = embedded_arguments.status();
     } else {
