@@ -38,6 +38,29 @@ std::vector<int64_t> ToVector(const google::protobuf::RepeatedField<int64_t>& fi
   return std::vector<int64_t>(field.begin(), field.end());
 }
 
+// A dot's result dimensions: the batch dimensions (lhs order), then lhs's
+// and rhs's free dimensions (neither batch nor contracting), each in order.
+std::vector<int64_t> DotResultDimensions(const std::vector<int64_t>& lhs,
+                                         const std::vector<int64_t>& rhs,
+                                         const std::vector<int64_t>& lhs_batch,
+                                         const std::vector<int64_t>& lhs_contracting,
+                                         const std::vector<int64_t>& rhs_batch,
+                                         const std::vector<int64_t>& rhs_contracting) {
+  std::vector<int64_t> dims;
+  for (int64_t b : lhs_batch) dims.push_back(lhs[b]);
+  for (int64_t i = 0; i < static_cast<int64_t>(lhs.size()); ++i) {
+    if (!absl::c_linear_search(lhs_batch, i) && !absl::c_linear_search(lhs_contracting, i)) {
+      dims.push_back(lhs[i]);
+    }
+  }
+  for (int64_t i = 0; i < static_cast<int64_t>(rhs.size()); ++i) {
+    if (!absl::c_linear_search(rhs_batch, i) && !absl::c_linear_search(rhs_contracting, i)) {
+      dims.push_back(rhs[i]);
+    }
+  }
+  return dims;
+}
+
 Shape WithoutLayout(Shape shape) {
   shape.ClearLayout();
   return shape;
@@ -1018,16 +1041,8 @@ class Inferrer {
     }
     std::vector<int64_t> dims;
     if (contracting) dims.push_back(sizes.dimensions(0));
-    for (int64_t d : lb) dims.push_back(lhs.dimensions(d));
-    for (int64_t d = 0; d < lhs.rank(); ++d) {
-      if (!absl::c_linear_search(lc, d) && !absl::c_linear_search(lb, d)) {
-        dims.push_back(lhs.dimensions(d));
-      }
-    }
-    for (int64_t d = 0; d < rhs_rank; ++d) {
-      if (!absl::c_linear_search(rc, d) && !absl::c_linear_search(rb, d)) {
-        dims.push_back(rhs_dims[d]);
-      }
+    for (int64_t d : DotResultDimensions(lhs.dimensions(), rhs_dims, lb, lc, rb, rc)) {
+      dims.push_back(d);
     }
     const PrimitiveType out =
         hlo_.shape().IsArray() ? hlo_.shape().element_type() : lhs.element_type();
@@ -2100,15 +2115,7 @@ class Inferrer {
     }
     AOT_RETURN_IF_ERROR(CheckOperandPrecision());
     AOT_ASSIGN_OR_RETURN(PrimitiveType type, MixedResultType());
-    std::vector<int64_t> dims;
-    for (int64_t b : lb) dims.push_back(lhs.dimensions(b));
-    for (int64_t i = 0; i < lhs.rank(); ++i) {
-      if (!Contains(lhs_all, i)) dims.push_back(lhs.dimensions(i));
-    }
-    for (int64_t i = 0; i < rhs.rank(); ++i) {
-      if (!Contains(rhs_all, i)) dims.push_back(rhs.dimensions(i));
-    }
-    return Shape(type, std::move(dims));
+    return Shape(type, DotResultDimensions(lhs.dimensions(), rhs.dimensions(), lb, lc, rb, rc));
   }
 
   absl::Status CheckOperandPrecision() const {

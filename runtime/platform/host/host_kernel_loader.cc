@@ -401,10 +401,10 @@ absl::StatusOr<int64_t> ReadKernelArity(absl::string_view object, absl::string_v
 
 absl::StatusOr<std::vector<std::string>> DisallowedSymbols(absl::string_view object) {
   AOT_ASSIGN_OR_RETURN(auto undefined, UndefinedSymbols(object));
-  const auto& allowed = AllowedSymbols();
+  const std::vector<std::string> allowed = HostKernelSymbolAllowList();  // sorted
   std::vector<std::string> disallowed;
   for (std::string& name : undefined) {
-    if (allowed.find(name) == allowed.end() && name != kHostRngStateSymbol) {
+    if (!std::binary_search(allowed.begin(), allowed.end(), name)) {
       disallowed.push_back(std::move(name));
     }
   }
