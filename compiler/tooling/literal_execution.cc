@@ -45,6 +45,21 @@ absl::StatusOr<std::vector<const Literal*>> ArgumentLeaves(
   return arguments;
 }
 
+// The result Literal from its leaves (depth-first), rebuilt into the
+// result's tuple structure.
+absl::StatusOr<Literal> AssembleResult(const EntryResultProto& result,
+                                       std::vector<Literal> leaves) {
+  AOT_ASSIGN_OR_RETURN(Shape structure, Shape::FromProto(result.shape()));
+  size_t next = 0;
+  std::function<Literal(const Shape&)> build = [&](const Shape& s) -> Literal {
+    if (!s.IsTuple()) return std::move(leaves[next++]);
+    std::vector<Literal> elements;
+    for (const Shape& e : s.tuple_shapes()) elements.push_back(build(e));
+    return Literal::Tuple(std::move(elements));
+  };
+  return build(structure);
+}
+
 }  // namespace
 
 absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
@@ -94,16 +109,7 @@ absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
                                        leaves[i].raw_data());
     }
   }
-  // Rebuild the result's tuple structure.
-  AOT_ASSIGN_OR_RETURN(auto shape, Shape::FromProto(result.shape()));
-  size_t next = 0;
-  std::function<Literal(const Shape&)> build = [&](const Shape& s) -> Literal {
-    if (!s.IsTuple()) return std::move(leaves[next++]);
-    std::vector<Literal> elements;
-    for (const Shape& e : s.tuple_shapes()) elements.push_back(build(e));
-    return Literal::Tuple(std::move(elements));
-  };
-  return build(shape);
+  return AssembleResult(result, std::move(leaves));
 }
 
 std::vector<Shape> LogicalParameterShapes(const Executable& executable,
@@ -180,15 +186,7 @@ absl::StatusOr<Literal> FromEmbeddedModuleResult(const Executable& executable, L
     runtime_shape::PhysicalToLogical(shape, leaves[i].raw().data(), value.raw_data());
     leaves[i] = std::move(value);
   }
-  AOT_ASSIGN_OR_RETURN(Shape structure, Shape::FromProto(proto.shape()));
-  size_t next = 0;
-  std::function<Literal(const Shape&)> build = [&](const Shape& s) -> Literal {
-    if (!s.IsTuple()) return std::move(leaves[next++]);
-    std::vector<Literal> elements;
-    for (const Shape& e : s.tuple_shapes()) elements.push_back(build(e));
-    return Literal::Tuple(std::move(elements));
-  };
-  return build(structure);
+  return AssembleResult(proto, std::move(leaves));
 }
 
 void PreparedExecution::AlignedFree::operator()(uint8_t* p) const { std::free(p); }
