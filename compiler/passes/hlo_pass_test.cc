@@ -319,6 +319,7 @@ const std::map<std::string, int>& ExpectedFusions() {
       // parameter's unpacking, the dot, each result's packing.
       {"packed_types/packed_fp4_blocks.hlo", 4},
       {"packed_types/packed_int4_matmul.hlo", 10},
+      {"packed_types/packed_tuple_cache.hlo", 6},
       {"normalization/batch_norm_inference.hlo", 1},
       // Batch norm expanded first: its statistics and normalization.
       {"normalization/batch_norm_training.hlo", 9},

@@ -1,5 +1,8 @@
 #include "compiler/passes/layout_normalization.h"
 
+#include <set>
+#include <vector>
+
 #include "compiler/passes/test_util.h"
 #include "gtest/gtest.h"
 
@@ -12,15 +15,28 @@ using testing_util::ExpectRewrite;
 // Every instruction except the entry parameters ends up with the default
 // layout; `true` if so.
 bool AllDefaultExceptEntryBoundary(const HloModule& module) {
+  // The result's tuples of boundary copies (nested ones too) have the
+  // result's layouts.
+  std::set<const HloInstruction*> boundary_tuples;
+  std::vector<const HloInstruction*> pending = {module.entry_computation()->root_instruction()};
+  while (!pending.empty()) {
+    const HloInstruction* h = pending.back();
+    pending.pop_back();
+    if (h->opcode() != HloOpcode::kTuple || !boundary_tuples.insert(h).second) continue;
+    for (const HloInstruction* op : h->operands()) pending.push_back(op);
+  }
   for (const HloComputation* c : module.computations()) {
     for (const HloInstruction* h : c->instructions()) {
       const bool entry_parameter =
           c == module.entry_computation() && h->opcode() == HloOpcode::kParameter;
       const bool boundary_copy = c == module.entry_computation() && h->opcode() == HloOpcode::kCopy;
-      // The result's tuple of boundary copies has the result's layouts.
-      const bool boundary_tuple = c == module.entry_computation() && h == c->root_instruction() &&
-                                  h->opcode() == HloOpcode::kTuple;
-      if (entry_parameter || boundary_copy || boundary_tuple) continue;
+      const bool boundary_tuple = boundary_tuples.count(h) > 0;
+      // A tuple parameter's elements read before their copies.
+      const HloInstruction* source = h;
+      while (source->opcode() == HloOpcode::kGetTupleElement) source = source->operand(0);
+      const bool parameter_element = c == module.entry_computation() && source != h &&
+                                     source->opcode() == HloOpcode::kParameter;
+      if (entry_parameter || boundary_copy || boundary_tuple || parameter_element) continue;
       if (!HasDefaultLayoutEverywhere(h->shape())) return false;
     }
   }

@@ -29,12 +29,15 @@ Shape PackedBuffer(const Shape& shape) {
   return Shape(U8, {n / 8 * bits + (n % 8 * bits + 7) / 8});
 }
 
-// `shape` with every packed leaf replaced by its u8 buffer.
-Shape WithBuffers(const Shape& shape) {
-  if (IsPacked(shape)) return PackedBuffer(shape);
+// `shape` with each leaf that `abi` (a compatible shape) packs replaced by
+// its u8 buffer.
+Shape WithBuffers(const Shape& shape, const Shape& abi) {
+  if (IsPacked(abi)) return PackedBuffer(abi);
   if (!shape.IsTuple()) return shape;
   Shape out = shape;
-  for (Shape& s : *out.mutable_tuple_shapes()) s = WithBuffers(s);
+  for (size_t i = 0; i < out.tuple_shapes().size(); ++i) {
+    (*out.mutable_tuple_shapes())[i] = WithBuffers(shape.tuple_shapes(i), abi.tuple_shapes(i));
+  }
   return out;
 }
 
@@ -235,30 +238,37 @@ absl::StatusOr<bool> LowerSubBytePacking(HloModule* module) {
     if (number < 0 || number >= static_cast<int64_t>(abi.parameters.size())) continue;
     const Shape& want = abi.parameters[number];
     if (!HasPackedLeaf(want)) continue;
-    const std::string what = absl::StrCat("entry parameter ", number, " ('", p->name(), "')");
-    if (!IsPacked(want)) {
-      return absl::UnimplementedError(
-          absl::StrCat(what, " is ", want.ToString(),
-                       ": packed (E(n)) leaves inside a tuple-typed entry parameter are not "
-                       "supported; pass the packed array as a parameter of its own"));
-    }
     if (!want.Compatible(p->shape())) {
-      return absl::InvalidArgumentError(absl::StrCat(what, " is ", p->shape().ToString(),
-                                                     "; entry_computation_layout says ",
-                                                     want.ToString()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("entry parameter ", number, " ('", p->name(), "') is ",
+                       p->shape().ToString(), "; entry_computation_layout says ", want.ToString()));
     }
     std::vector<HloInstruction*> users = p->users();
     const bool was_root = entry->root_instruction() == p;
-    *p->mutable_shape() = PackedBuffer(want);
+    *p->mutable_shape() = WithBuffers(p->shape(), want);
     Packer packer(entry, &names, *p);
-    HloInstruction* logical = packer.Unpack(p, want);
+    InstructionBuilder b(entry, &names, *p);
+    // The logical value of `value` (ABI shape `want`): packed leaves
+    // unpacked, tuples rebuilt around them (a tuple-typed parameter's
+    // users read the rebuilt tuple).
+    std::function<HloInstruction*(HloInstruction*, const Shape&)> unpack =
+        [&](HloInstruction* value, const Shape& want) -> HloInstruction* {
+      if (!HasPackedLeaf(want)) return value;
+      if (IsPacked(want)) return packer.Unpack(value, want);
+      std::vector<HloInstruction*> elements;
+      for (int64_t i = 0; i < static_cast<int64_t>(want.tuple_shapes().size()); ++i) {
+        elements.push_back(unpack(b.GetTupleElement(value, i), want.tuple_shapes(i)));
+      }
+      return b.Tuple(std::move(elements));
+    };
+    HloInstruction* logical = unpack(p, want);
     for (HloInstruction* user : users) {
       for (int64_t i = 0; i < user->operand_count(); ++i) {
         if (user->operand(i) == p) user->ReplaceOperandWith(i, logical);
       }
     }
     if (was_root) entry->set_root_instruction(logical);
-    buffers.parameters[number] = PackedBuffer(want);
+    buffers.parameters[number] = WithBuffers(want, want);
   }
   if (HasPackedLeaf(abi.result)) {
     HloInstruction* root = entry->root_instruction();
@@ -287,7 +297,7 @@ absl::StatusOr<bool> LowerSubBytePacking(HloModule* module) {
     }
     AOT_ASSIGN_OR_RETURN(HloInstruction * packed, pack(root, abi.result, ""));
     entry->set_root_instruction(packed);
-    buffers.result = WithBuffers(abi.result);
+    buffers.result = WithBuffers(abi.result, abi.result);
   }
   module->mutable_config()->entry_computation_layout = std::move(buffers);
   AOT_RETURN_IF_ERROR(EnsureDefinitionOrder(entry).status());

@@ -26,8 +26,8 @@ namespace aot {
 // f4e2m1fn is decoded from and encoded to its 4-bit codes arithmetically
 // (DecodeFp4 / EncodeFp4), the integers by shifts and converts.
 //
-// Refused, naming the value: packing inside a tuple-typed parameter.
-// Returns whether anything changed.
+// Packed leaves of tuple-typed parameters and results are handled leaf by
+// leaf, the tuples rebuilt around them. Returns whether anything changed.
 absl::StatusOr<bool> LowerSubBytePacking(HloModule* module);
 
 }  // namespace aot

@@ -25,6 +25,16 @@ Literal PackedLiteral(const Literal& value, const Shape& abi) {
   return out;
 }
 
+// `value` with each leaf `abi` packs replaced by its packed bytes.
+Literal PackedArgument(const Literal& value, const Shape& abi) {
+  if (abi.IsArray()) return abi.element_size_in_bits() != 0 ? PackedLiteral(value, abi) : value;
+  std::vector<Literal> elements;
+  for (size_t i = 0; i < abi.tuple_shapes().size(); ++i) {
+    elements.push_back(PackedArgument(value.tuple_element(i), abi.tuple_shapes(i)));
+  }
+  return Literal::Tuple(std::move(elements));
+}
+
 Literal UnpackedLiteral(const Literal& packed, const Shape& abi) {
   Shape logical = abi;
   logical.ClearLayout();
@@ -53,10 +63,9 @@ void ExpectLowersKeepingValues(absl::string_view text) {
       Shape logical = abi.parameters[i];
       logical.ClearLayout();
       args.push_back(RandomLiteral(logical, seed * 31 + i));
-      packed_args.push_back(abi.parameters[i].element_size_in_bits() != 0
-                                ? PackedLiteral(args.back(), abi.parameters[i])
-                                : args.back());
-      EXPECT_EQ(packed_args.back().shape().dimensions(), buffers.parameters[i].dimensions());
+      packed_args.push_back(PackedArgument(args.back(), abi.parameters[i]));
+      EXPECT_TRUE(packed_args.back().shape().Compatible(buffers.parameters[i]))
+          << packed_args.back().shape().ToString() << " vs " << buffers.parameters[i].ToString();
     }
     absl::StatusOr<Literal> want = EvaluateModule(*original, args);
     ASSERT_TRUE(want.ok()) << want.status();
@@ -98,6 +107,18 @@ ENTRY e {
   m = u2[3,7] maximum(a, a)
   inner = (u2[3,7], s1[9]) tuple(m, b)
   ROOT t = (u8[3,7], (u2[3,7]{0,1:E(2)}, s1[9]{0:E(1)})) tuple(wide, inner)
+})");
+  // Packed leaves of nested tuple parameters.
+  ExpectLowersKeepingValues(R"(
+HloModule tuples
+ENTRY e {
+  p = (s4[5]{0:E(4)}, (f32[3], u2[6]{0:E(2)})) parameter(0)
+  a = s4[5] get-tuple-element(p), index=0
+  inner = (f32[3], u2[6]) get-tuple-element(p), index=1
+  f = f32[3] get-tuple-element(inner), index=0
+  b = u2[6] get-tuple-element(inner), index=1
+  wide = s8[5] convert(a)
+  ROOT t = (s8[5], f32[3], u2[6]{0:E(2)}, (s4[5]{0:E(4)}, (f32[3], u2[6]{0:E(2)}))) tuple(wide, f, b, p)
 })");
   // A parameter that is the result.
   ExpectLowersKeepingValues(R"(
@@ -149,19 +170,6 @@ ENTRY e {
   ASSERT_TRUE(changed.ok()) << changed.status();
   EXPECT_FALSE(*changed);
   EXPECT_EQ(m->ToString(), before);
-}
-
-TEST(SubBytePackingTest, RefusesWhatItCannotPack) {
-  std::unique_ptr<HloModule> tuple = Parse(R"(
-HloModule tuple
-ENTRY e {
-  p = (s4[4]{0:E(4)}, f32[2]) parameter(0)
-  ROOT g = f32[2] get-tuple-element(p), index=1
-})");
-  ASSERT_NE(tuple, nullptr);
-  absl::Status s = LowerSubBytePacking(tuple.get()).status();
-  EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented);
-  EXPECT_THAT(std::string(s.message()), HasSubstr("inside a tuple-typed entry parameter"));
 }
 
 }  // namespace

@@ -112,19 +112,67 @@ absl::StatusOr<Literal> ExecuteWithLiterals(const Executable& executable,
   return AssembleResult(result, std::move(leaves));
 }
 
+namespace {
+
+// The executable's parameter leaf `flat` when it is packed and the module
+// takes it as a u8 buffer (`module_leaf`); nullptr otherwise.
+const ShapeProto* PackedLeafTakenAsBytes(const Executable& executable, size_t flat,
+                                         const Shape& module_leaf) {
+  if (flat >= executable.parameters().size() || module_leaf.element_type() != U8) return nullptr;
+  const ShapeProto& shape = executable.parameters()[flat].shape();
+  return runtime_shape::PackedBits(shape) > 0 ? &shape : nullptr;
+}
+
+// `shape` (the module's, leaves from `*flat` on) with each packed leaf it
+// takes as bytes replaced by the executable's shape.
+void ReplaceByteLeaves(const Executable& executable, Shape* shape, size_t* flat) {
+  if (shape->IsTuple()) {
+    for (Shape& element : *shape->mutable_tuple_shapes()) {
+      ReplaceByteLeaves(executable, &element, flat);
+    }
+    return;
+  }
+  if (const ShapeProto* packed = PackedLeafTakenAsBytes(executable, *flat, *shape)) {
+    if (auto logical = Shape::FromProto(*packed); logical.ok()) *shape = *std::move(logical);
+  }
+  ++*flat;
+}
+
+// `argument` in the module's form (`module_shape`): each packed leaf the
+// module takes as bytes becomes its packed u8 buffer.
+absl::StatusOr<Literal> ToModuleForm(const Executable& executable, const Literal& argument,
+                                     const Shape& module_shape, size_t* flat) {
+  if (argument.shape().IsTuple()) {
+    std::vector<Literal> elements;
+    for (size_t i = 0; i < argument.tuple_elements().size(); ++i) {
+      const Shape& element_shape = module_shape.IsTuple() && i < module_shape.tuple_shapes().size()
+                                       ? module_shape.tuple_shapes(i)
+                                       : argument.tuple_element(i).shape();
+      AOT_ASSIGN_OR_RETURN(Literal element, ToModuleForm(executable, argument.tuple_element(i),
+                                                         element_shape, flat));
+      elements.push_back(std::move(element));
+    }
+    return Literal::Tuple(std::move(elements));
+  }
+  const size_t leaf = (*flat)++;
+  const ShapeProto* packed = PackedLeafTakenAsBytes(executable, leaf, module_shape);
+  if (packed == nullptr || argument.shape().element_type() == U8) return argument;
+  if (runtime_shape::ElementCount(*packed) != argument.shape().ElementCount()) {
+    return absl::InvalidArgumentError(absl::StrCat("argument ", leaf, " has shape ",
+                                                   argument.shape().ToString(), ", parameter ",
+                                                   leaf, " is ", runtime_shape::ToString(*packed)));
+  }
+  Literal bytes(Shape(U8, {runtime_shape::ByteSize(*packed)}));
+  runtime_shape::LogicalToPhysical(*packed, argument.raw().data(), bytes.raw_data());
+  return bytes;
+}
+
+}  // namespace
+
 std::vector<Shape> LogicalParameterShapes(const Executable& executable,
                                           std::vector<Shape> module_parameters) {
   size_t flat = 0;
-  for (Shape& shape : module_parameters) {
-    const size_t leaves = shape.FlattenLeaves().size();
-    if (shape.IsArray() && flat < executable.parameters().size() &&
-        runtime_shape::PackedBits(executable.parameters()[flat].shape()) > 0) {
-      if (auto packed = Shape::FromProto(executable.parameters()[flat].shape()); packed.ok()) {
-        shape = *std::move(packed);
-      }
-    }
-    flat += leaves;
-  }
+  for (Shape& shape : module_parameters) ReplaceByteLeaves(executable, &shape, &flat);
   return module_parameters;
 }
 
@@ -134,27 +182,11 @@ absl::StatusOr<std::vector<Literal>> ToEmbeddedModuleArguments(
   const std::vector<Shape> module_parameters = module.EntryProgramShape().parameters;
   size_t flat = 0;
   for (size_t i = 0; i < arguments.size(); ++i) {
-    const Literal& argument = arguments[i];
-    const size_t leaves = argument.shape().IsTuple() ? argument.FlattenLeaves().size() : 1;
-    // The module takes this packed parameter as its u8 buffer.
-    const bool takes_bytes = i < module_parameters.size() &&
-                             module_parameters[i].element_type() == U8 &&
-                             argument.shape().element_type() != U8;
-    if (takes_bytes && argument.shape().IsArray() && flat < executable.parameters().size() &&
-        runtime_shape::PackedBits(executable.parameters()[flat].shape()) > 0) {
-      const ShapeProto& shape = executable.parameters()[flat].shape();
-      if (runtime_shape::ElementCount(shape) != argument.shape().ElementCount()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("argument ", flat, " has shape ", argument.shape().ToString(),
-                         ", parameter ", flat, " is ", runtime_shape::ToString(shape)));
-      }
-      Literal bytes(Shape(U8, {runtime_shape::ByteSize(shape)}));
-      runtime_shape::LogicalToPhysical(shape, argument.raw().data(), bytes.raw_data());
-      out.push_back(std::move(bytes));
-    } else {
-      out.push_back(argument);
-    }
-    flat += leaves;
+    const Shape& module_shape =
+        i < module_parameters.size() ? module_parameters[i] : arguments[i].shape();
+    AOT_ASSIGN_OR_RETURN(Literal converted,
+                         ToModuleForm(executable, arguments[i], module_shape, &flat));
+    out.push_back(std::move(converted));
   }
   return out;
 }

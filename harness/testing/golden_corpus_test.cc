@@ -66,7 +66,8 @@ class PackedGpuGoldenTest : public AotGoldenTest {};
   X(MxFp8ScaledDot, "mxfp8_scaled_dot") X(NarrowReductions, "narrow_reductions")
 // The packed_types suite: packed sub-byte entry values, both flags.
 #define AOT_PACKED_CASES(X) \
-  X(PackedInt4Matmul, "packed_int4_matmul") X(PackedFp4Blocks, "packed_fp4_blocks")
+  X(PackedInt4Matmul, "packed_int4_matmul") X(PackedFp4Blocks, "packed_fp4_blocks") \
+  X(PackedTupleCache, "packed_tuple_cache")
 // clang-format on
 
 #define AOT_HOST_CASE(name, test) \
