@@ -146,20 +146,14 @@ absl::Status CheckElementTypesEmitted(const HloModule& module, const CompileOpti
 absl::Status CheckPackedLayoutsEmitted(const ProgramShape& abi, const CompileOptions& options) {
   const EmissionFlag* flag = FindEmissionFlag("emit_packed_sub_byte_layouts");
   if (EmissionFlagOn(*flag, options)) return absl::OkStatus();
-  auto packed = [](const Shape& shape) {
-    for (const Shape& leaf : shape.FlattenLeaves()) {
-      if (leaf.element_size_in_bits() != 0) return true;
-    }
-    return false;
-  };
   for (size_t i = 0; i < abi.parameters.size(); ++i) {
-    if (packed(abi.parameters[i])) {
+    if (HasPackedLeaf(abi.parameters[i])) {
       return FlagOffError(absl::StrCat("entry parameter ", i, "'s packed layout (",
                                        abi.parameters[i].ToString(), ")"),
                           *flag, "older runtimes size the buffer one byte per element");
     }
   }
-  if (packed(abi.result)) {
+  if (HasPackedLeaf(abi.result)) {
     return FlagOffError(
         absl::StrCat("the entry result's packed layout (", abi.result.ToString(), ")"), *flag,
         "older runtimes size the buffer one byte per element");

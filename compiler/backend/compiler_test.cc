@@ -47,16 +47,9 @@ CompileOptions CorpusCompileOptions(const HloModule& module) {
   if (module.config().replica_count > 1) options.emission_flags.push_back("emit_collectives");
   const ProgramShape abi =
       module.config().entry_computation_layout.value_or(module.EntryProgramShape());
-  std::vector<Shape> entry_leaves = abi.result.FlattenLeaves();
-  for (const Shape& p : abi.parameters) {
-    for (const Shape& leaf : p.FlattenLeaves()) entry_leaves.push_back(leaf);
-  }
-  for (const Shape& leaf : entry_leaves) {
-    if (leaf.element_size_in_bits() != 0) {
-      options.emission_flags.push_back("emit_packed_sub_byte_layouts");
-      break;
-    }
-  }
+  bool packed = HasPackedLeaf(abi.result);
+  for (const Shape& p : abi.parameters) packed |= HasPackedLeaf(p);
+  if (packed) options.emission_flags.push_back("emit_packed_sub_byte_layouts");
   for (const HloComputation* c : module.computations()) {
     for (const HloInstruction* h : c->instructions()) {
       if (HasComplexLeaf(h->shape()) || HasNarrowLeaf(h->shape())) {

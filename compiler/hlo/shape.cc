@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "runtime/shape_util.h"
 #include "support/status_macros.h"
 
 namespace aot {
@@ -113,23 +114,9 @@ const MinifloatFormat* NarrowFloatFormat(PrimitiveType type) {
 }
 bool IsNarrowFloat(PrimitiveType type) { return NarrowFloatFormat(type) != nullptr; }
 
-int NarrowIntegerBits(PrimitiveType type) {
-  switch (type) {
-    case S4:
-    case U4:
-      return 4;
-    case S2:
-    case U2:
-      return 2;
-    case S1:
-    case U1:
-      return 1;
-    default:
-      return 0;
-  }
-}
+int NarrowIntegerBits(PrimitiveType type) { return type == F4E2M1FN ? 0 : SubByteWidth(type); }
 
-int SubByteWidth(PrimitiveType type) { return type == F4E2M1FN ? 4 : NarrowIntegerBits(type); }
+int SubByteWidth(PrimitiveType type) { return static_cast<int>(runtime_shape::SubByteBits(type)); }
 bool IsNarrowInteger(PrimitiveType type) { return NarrowIntegerBits(type) != 0; }
 
 bool HasNarrowLeaf(const Shape& shape) {
@@ -161,6 +148,13 @@ bool HasComplexLeaf(const Shape& shape) {
   if (!shape.IsTuple()) return IsComplex(shape.element_type());
   for (const Shape& s : shape.tuple_shapes()) {
     if (HasComplexLeaf(s)) return true;
+  }
+  return false;
+}
+bool HasPackedLeaf(const Shape& shape) {
+  if (!shape.IsTuple()) return shape.IsArray() && shape.element_size_in_bits() != 0;
+  for (const Shape& s : shape.tuple_shapes()) {
+    if (HasPackedLeaf(s)) return true;
   }
   return false;
 }

@@ -50,6 +50,8 @@ class Shape;
 bool HasNarrowLeaf(const Shape& shape);
 // Whether any array leaf of `shape` is complex.
 bool HasComplexLeaf(const Shape& shape);
+// Whether any array leaf of `shape` has a packed layout (E(n)).
+bool HasPackedLeaf(const Shape& shape);
 // The format of a narrow float; nullptr for any other type.
 const MinifloatFormat* NarrowFloatFormat(PrimitiveType type);
 // Value bits of a narrow integer (4, 2 or 1); 0 for any other type.

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/passes/pass_utils.h"
+#include "runtime/shape_util.h"
 #include "support/status_macros.h"
 
 namespace aot {
@@ -14,19 +15,9 @@ namespace {
 
 bool IsPacked(const Shape& shape) { return shape.IsArray() && shape.element_size_in_bits() != 0; }
 
-bool HasPackedLeaf(const Shape& shape) {
-  if (!shape.IsTuple()) return IsPacked(shape);
-  for (const Shape& s : shape.tuple_shapes()) {
-    if (HasPackedLeaf(s)) return true;
-  }
-  return false;
-}
-
-// A packed shape's buffer: u8[ceil(elements * bits / 8)].
+// A packed shape's buffer: u8 of the runtime's byte size for it.
 Shape PackedBuffer(const Shape& shape) {
-  const int64_t n = shape.ElementCount();
-  const int64_t bits = shape.element_size_in_bits();
-  return Shape(U8, {n / 8 * bits + (n % 8 * bits + 7) / 8});
+  return Shape(U8, {runtime_shape::ByteSize(shape.ToProto())});
 }
 
 // `shape` with each leaf that `abi` (a compatible shape) packs replaced by
@@ -42,12 +33,9 @@ Shape WithBuffers(const Shape& shape, const Shape& abi) {
 }
 
 // Whether `shape`'s physical order is its logical (row-major) order.
-bool InDefaultOrder(const Shape& shape) {
-  const std::vector<int64_t> m2m = shape.LayoutOrDefault();
-  for (int64_t i = 0; i < shape.rank(); ++i) {
-    if (m2m[i] != shape.rank() - 1 - i) return false;
-  }
-  return true;
+bool InDefaultOrder(Shape shape) {
+  shape.set_element_size_in_bits(0);
+  return shape.HasDefaultLayout();
 }
 
 // The dimensions of `shape` in physical (major-to-minor) order.

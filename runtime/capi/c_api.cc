@@ -293,11 +293,6 @@ XlaAot_Error* BufferFromHost(XlaAot_Buffer_FromHost_Args* args) {
     }
     shape.mutable_layout()->set_element_size_in_bits(
         static_cast<int64_t>(args->element_size_in_bits));
-    if (shape.layout().minor_to_major_size() == 0) {
-      for (int64_t d = static_cast<int64_t>(args->rank) - 1; d >= 0; --d) {
-        shape.mutable_layout()->add_minor_to_major(d);
-      }
-    }
     if (absl::Status packing = aot::runtime_shape::CheckElementSize(shape); !packing.ok()) {
       return InvalidArgument(absl::StrCat("Buffer_FromHost: ", packing.message()));
     }
