@@ -61,6 +61,8 @@ absl::Status CheckSupported(const HloInstruction& instr, PlatformKind platform) 
     }
     case HloOpcode::kOptimizationBarrier:
     case HloOpcode::kGetDimensionSize:
+    case HloOpcode::kSetDimensionSize:
+    case HloOpcode::kDynamicReshape:
     case HloOpcode::kAddDependency:
     case HloOpcode::kAfterAll:
     case HloOpcode::kDomain:
@@ -79,7 +81,7 @@ absl::Status CheckSupported(const HloInstruction& instr, PlatformKind platform) 
     case HloOpcode::kScan:
     case HloOpcode::kScaledDot:
     case HloOpcode::kRng:
-      // LowerStaticOpcodes, ExpandCompositeOpcodes and ExpandFactorizations
+      // LowerDynamicDimensions, LowerStaticOpcodes, ExpandCompositeOpcodes and ExpandFactorizations
       // remove them outside fusions (an after-all or async-start whose value
       // is used otherwise stays); the runtime does not read them.
       return Unsupported(instr,

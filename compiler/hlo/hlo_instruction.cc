@@ -538,6 +538,7 @@ std::string HloInstruction::AttributesToString() const {
       break;
     case HloOpcode::kBroadcast:
     case HloOpcode::kGetDimensionSize:
+    case HloOpcode::kSetDimensionSize:
     case HloOpcode::kTranspose:
     case HloOpcode::kReduce:
     case HloOpcode::kReverse:

@@ -67,6 +67,7 @@ namespace aot {
   X(kDivide, "divide", 2, B)                                   \
   X(kDomain, "domain", 1, O)                                   \
   X(kDot, "dot", 2, O)                                         \
+  X(kDynamicReshape, "dynamic-reshape", -1, O)                 \
   X(kDynamicSlice, "dynamic-slice", -1, O)                     \
   X(kDynamicUpdateSlice, "dynamic-update-slice", -1, O)        \
   X(kErf, "erf", 1, U)                                         \
@@ -119,6 +120,7 @@ namespace aot {
   X(kScatter, "scatter", -1, O)                                \
   X(kSelect, "select", 3, O)                                   \
   X(kSelectAndScatter, "select-and-scatter", 3, O)             \
+  X(kSetDimensionSize, "set-dimension-size", 2, O)             \
   X(kShiftLeft, "shift-left", 2, B)                            \
   X(kShiftRightArithmetic, "shift-right-arithmetic", 2, B)     \
   X(kShiftRightLogical, "shift-right-logical", 2, B)           \

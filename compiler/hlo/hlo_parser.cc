@@ -799,7 +799,7 @@ absl::StatusOr<Shape> Parser::ParseShape(int depth) {
     while (true) {
       SkipWs();
       if (pos_ + 1 < end_ && text_[pos_] == '<' && text_[pos_ + 1] == '=') {
-        pos_ += 2;  // bounded dynamic dimension: treated as its bound
+        pos_ += 2;  // bounded dynamic: the shape keeps the bound (dynamic_dimensions.h)
       }
       AOT_ASSIGN_OR_RETURN(auto d, ReadInt("dimension size"));
       if (d < 0 || d > kMaxDimension) {

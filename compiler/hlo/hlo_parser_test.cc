@@ -286,7 +286,7 @@ TEST(HloOpcodeTest, EveryOpcodeIsSpelledAsXlaSpellsIt) {
     EXPECT_NE(std::find(xla.begin(), xla.end(), text), xla.end()) << text;
   }
   EXPECT_EQ(StringToHloOpcode("send").status().code(), absl::StatusCode::kUnimplemented);
-  EXPECT_EQ(StringToHloOpcode("set-dimension-size").status().code(),
+  EXPECT_EQ(StringToHloOpcode("ragged-all-to-all").status().code(),
             absl::StatusCode::kUnimplemented);
   EXPECT_EQ(StringToHloOpcode("sendd").status().code(), absl::StatusCode::kInvalidArgument);
 }
@@ -307,8 +307,8 @@ TEST(HloParserTest, ErrorsNamePositionAndInstruction) {
        "4:20: instruction 'x': opcode 'send-done' is not supported by this runtime (no channel to "
        "another program)"},
       {"HloModule m\nENTRY e {\n  t = f32[] parameter(0)\n  ROOT x = f32[] "
-       "set-dimension-size(t)\n}",
-       "4:18: instruction 'x': opcode 'set-dimension-size' is an XLA opcode this compiler does "
+       "ragged-all-to-all(t)\n}",
+       "4:18: instruction 'x': opcode 'ragged-all-to-all' is an XLA opcode this compiler does "
        "not support"},
       {"HloModule m\nENTRY e {\n  ROOT x = f32[] negate(y)\n}",
        "instruction 'x': operand 'y' is not defined"},

@@ -6,6 +6,7 @@
 #include <new>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -87,6 +88,10 @@ absl::Status Annotate(const HloInstruction& instr, const absl::Status& status) {
 struct Value {
   std::shared_ptr<Literal> owner;
   const Literal* literal = nullptr;
+  // The dimensions sized at run time and their sizes (compiler/hlo/
+  // dynamic_dimensions.h); both empty for a static value.
+  DynamicDims dynamic;
+  std::vector<int64_t> sizes;
 };
 
 // Post order of the instructions reachable from the root, with operand
@@ -98,6 +103,7 @@ struct Plan {
   std::vector<std::vector<int32_t>> operands;
   std::vector<int32_t> uses;
   int32_t root = -1;
+  std::string computation_name;
 };
 
 // Instruction shapes come from unverified input: refuse negative
@@ -280,6 +286,7 @@ class HloEvaluator::Impl : public ComputationCaller {
       for (int32_t s : ops) ++plan->uses[s];
     }
     plan->root = slot.at(root);
+    plan->computation_name = computation.name();
     const Plan* result = plan.get();
     plans_[&computation] = std::move(plan);
     return result;
@@ -336,14 +343,31 @@ class HloEvaluator::Impl : public ComputationCaller {
         }
         default: {
           absl::StatusOr<Literal> result;
-          try {
-            result = EvalInstruction(instr, operands);
-          } catch (const std::bad_alloc&) {
-            result = absl::ResourceExhaustedError("out of memory");
-          } catch (const std::length_error&) {
-            result = absl::ResourceExhaustedError("value too large");
+          std::vector<DynamicDims> operand_dims;
+          for (int32_t s : plan.operands[i]) operand_dims.push_back(values[s].dynamic);
+          auto eval = [&](Operands ops) -> absl::StatusOr<Literal> {
+            absl::StatusOr<Literal> r;
+            try {
+              r = EvalInstruction(instr, ops);
+            } catch (const std::bad_alloc&) {
+              r = absl::ResourceExhaustedError("out of memory");
+            } catch (const std::length_error&) {
+              r = absl::ResourceExhaustedError("value too large");
+            }
+            if (!r.ok()) return Annotate(instr, r.status());
+            return r;
+          };
+          if (TouchesDynamicDimensions(instr, operand_dims)) {
+            std::vector<interpreter_internal::DynamicOperand> dynamic_operands;
+            for (int32_t s : plan.operands[i]) {
+              dynamic_operands.push_back({values[s].literal, &values[s].dynamic, &values[s].sizes});
+            }
+            result = interpreter_internal::EvalWithDynamicSizes(instr, dynamic_operands, eval,
+                                                                &value.dynamic, &value.sizes);
+          } else {
+            result = eval(operands);
           }
-          if (!result.ok()) return Annotate(instr, result.status());
+          if (!result.ok()) return result.status();
           if (!result->shape().Compatible(instr.shape())) {
             return absl::InternalError(absl::StrCat(
                 Describe(instr), ": produced a value of shape ", result->shape().ToString(false),
@@ -359,6 +383,9 @@ class HloEvaluator::Impl : public ComputationCaller {
       }
     }
     Value& root = values[plan.root];
+    if (!root.dynamic.empty()) {
+      return DynamicRootError(*plan.order[plan.root], plan.computation_name, root.dynamic);
+    }
     if (root.owner != nullptr && root.owner.get() == root.literal && root.owner.use_count() == 1) {
       return std::move(*root.owner);
     }

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -20,6 +21,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
+#include "compiler/hlo/dynamic_dimensions.h"
 #include "compiler/hlo/hlo_computation.h"
 #include "compiler/hlo/hlo_instruction.h"
 #include "compiler/hlo/literal.h"
@@ -787,6 +789,27 @@ class ScalarFunction {
 // prefixes errors with the instruction's name.
 
 using Operands = absl::Span<const Literal* const>;
+
+// dynamic_ops.cc
+// An operand with the dynamic sizes it carries (dims null or empty: static;
+// sizes has one entry per dimension when dims is not empty).
+struct DynamicOperand {
+  const Literal* literal = nullptr;
+  const DynamicDims* dims = nullptr;
+  const std::vector<int64_t>* sizes = nullptr;
+};
+// Evaluates the instruction on its operand values (already masked).
+using DynamicEval = std::function<absl::StatusOr<Literal>(Operands)>;
+// Evaluates an instruction for which TouchesDynamicDimensions holds, as
+// PlanDynamicDimensions plans it: set-dimension-size, get-dimension-size
+// and dynamic-reshape here, any other op through `eval` once the padding it
+// folds or contracts is overwritten. Sets the result's dynamic dimensions
+// and their sizes (both empty for a static result). Errors already name the
+// instruction.
+absl::StatusOr<Literal> EvalWithDynamicSizes(const HloInstruction& instr,
+                                             absl::Span<const DynamicOperand> ops,
+                                             const DynamicEval& eval, DynamicDims* result_dims,
+                                             std::vector<int64_t>* result_sizes);
 
 // elementwise.cc
 absl::StatusOr<Literal> EvalUnary(const HloInstruction& instr, const Literal& x);

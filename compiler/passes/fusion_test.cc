@@ -25,6 +25,9 @@ std::unique_ptr<HloModule> Fuse(absl::string_view text, const FusionOptions& opt
   auto original = testing_util::Parse(text);
   auto m = testing_util::Parse(text);
   if (m == nullptr) return nullptr;
+  // Dynamic dimensions are static before the pipeline (a no-op without).
+  absl::StatusOr<bool> lowered = LowerDynamicDimensions(m.get());
+  EXPECT_TRUE(lowered.ok()) << lowered.status();
   LayoutNormalization layout;
   AlgebraicSimplifier algsimp;
   HloDce dce;

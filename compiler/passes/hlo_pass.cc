@@ -11,6 +11,7 @@
 #include "compiler/passes/composite_expansion.h"
 #include "compiler/passes/constant_folding.h"
 #include "compiler/passes/conv_im2col.h"
+#include "compiler/passes/dynamic_padder.h"
 #include "compiler/passes/factorization_expansion.h"
 #include "compiler/passes/fusion.h"
 #include "compiler/passes/hlo_cse.h"
@@ -197,6 +198,7 @@ absl::StatusOr<bool> HloPassPipeline::RunPasses(HloModule* module,
 }
 
 absl::Status ExpandBeforePipeline(HloModule* module) {
+  AOT_RETURN_IF_ERROR(LowerDynamicDimensions(module).status());
   AOT_RETURN_IF_ERROR(LowerSubBytePacking(module).status());
   AOT_RETURN_IF_ERROR(LowerXlaCustomCalls(module).status());
   AOT_RETURN_IF_ERROR(LowerStaticOpcodes(module).status());

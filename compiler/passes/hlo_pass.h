@@ -153,7 +153,8 @@ struct PipelineOptions {
 // Disabled passes are left out; the stages always exist.
 HloPassPipeline DefaultPipeline(const PipelineOptions& options = {});
 
-// What the compiler expands before DefaultPipeline, in its order: packed
+// What the compiler expands before DefaultPipeline, in its order: dynamic
+// dimensions made static (LowerDynamicDimensions), packed
 // sub-byte entry values unpacked (LowerSubBytePacking), the
 // custom calls XLA's passes write (LowerXlaCustomCalls), async
 // wrappers lowered (LowerStaticOpcodes, before inlining), rng draws

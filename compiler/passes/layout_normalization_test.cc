@@ -201,7 +201,7 @@ TEST(LayoutNormalizationTest, CorpusInvariant) {
     SCOPED_TRACE(path);
     auto original = testing_util::ParseFile(path);
     ASSERT_NE(original, nullptr);
-    auto m = testing_util::ParseFile(path);
+    auto m = testing_util::ParseStaticFile(path);
     LayoutNormalization pass;
     absl::StatusOr<bool> changed = pass.Run(m.get());
     ASSERT_TRUE(changed.ok()) << changed.status();

@@ -17,6 +17,7 @@
 #include "compiler/hlo/hlo_parser.h"
 #include "compiler/interpreter/evaluator.h"
 #include "compiler/interpreter/replicated_evaluator.h"
+#include "compiler/passes/dynamic_padder.h"
 #include "compiler/passes/hlo_pass.h"
 #include "compiler/passes/pass_utils.h"
 #include "compiler/tooling/literal_execution.h"
@@ -200,6 +201,17 @@ inline std::unique_ptr<HloModule> ParseFile(const std::string& path) {
   EXPECT_TRUE(text.ok()) << text.status();
   if (!text.ok()) return nullptr;
   return Parse(*text);
+}
+
+// The module of `path` as the pipeline's passes meet it in the compiler:
+// bounded dynamic dimensions already made static (LowerDynamicDimensions;
+// a no-op for a module without them).
+inline std::unique_ptr<HloModule> ParseStaticFile(const std::string& path) {
+  std::unique_ptr<HloModule> m = ParseFile(path);
+  if (m == nullptr) return nullptr;
+  absl::StatusOr<bool> lowered = LowerDynamicDimensions(m.get());
+  EXPECT_TRUE(lowered.ok()) << lowered.status();
+  return lowered.ok() ? std::move(m) : nullptr;
 }
 
 // Instructions of `computation` with `opcode`.

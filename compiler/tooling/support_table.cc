@@ -216,6 +216,10 @@ const std::map<std::string, std::string>& SpecialProbes() {
       {"dot",
        "a = f32[2,3] parameter(0)\n b = f32[3,4] parameter(1)\n"
        " ROOT r = f32[2,4] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}"},
+      {"dynamic-reshape",
+       "p = f32[2,3] parameter(0)\n n = s32[] constant(4)\n"
+       " d = f32[<=6] dynamic-reshape(p, n)\n z = f32[] constant(0)\n"
+       " ROOT r = f32[] reduce(d, z), dimensions={0}, to_apply=add_f32"},
       {"dynamic-slice",
        "p = f32[8] parameter(0)\n i = s32[] parameter(1)\n"
        " ROOT r = f32[3] dynamic-slice(p, i), dynamic_slice_sizes={3}"},
@@ -239,6 +243,10 @@ const std::map<std::string, std::string>& SpecialProbes() {
       {"parameter", "ROOT p = f32[4] parameter(0)"},
       {"partition-id", "ROOT r = u32[] partition-id()"},
       {"replica-id", "ROOT r = u32[] replica-id()"},
+      {"set-dimension-size",
+       "p = f32[4,3] parameter(0)\n n = s32[] constant(2)\n"
+       " d = f32[<=4,3] set-dimension-size(p, n), dimensions={0}\n z = f32[] constant(0)\n"
+       " ROOT r = f32[3] reduce(d, z), dimensions={0}, to_apply=add_f32"},
       {"reduce",
        "p = f32[2,3] parameter(0)\n z = f32[] constant(0)\n"
        " ROOT r = f32[2] reduce(p, z), dimensions={1}, to_apply=add_f32"},

@@ -35,10 +35,18 @@ TEST(SupportTableTest, ProbesTellSupportedFromMissing) {
   EXPECT_FALSE(infeed->parse || infeed->interpret || infeed->host || infeed->cuda);
   EXPECT_EQ(infeed->note,
             "opcode 'infeed' is not supported by this runtime (no host transfer queue)");
-  const SupportRow* missing = Find(opcodes, "set-dimension-size");
+  const SupportRow* missing = Find(opcodes, "ragged-all-to-all");
   ASSERT_NE(missing, nullptr);
   EXPECT_FALSE(missing->parse || missing->interpret || missing->host || missing->cuda);
   EXPECT_EQ(missing->note, "not implemented");
+  // Bounded dynamic dimensions: read, interpreted and lowered to static HLO
+  // (no staged rollout: nothing new reaches an artifact).
+  for (const char* name : {"set-dimension-size", "dynamic-reshape"}) {
+    const SupportRow* row = Find(opcodes, name);
+    ASSERT_NE(row, nullptr) << name;
+    EXPECT_TRUE(row->parse && row->interpret && row->host) << name << ": " << row->note;
+    EXPECT_EQ(row->cuda, cuda) << name << ": " << row->note;
+  }
   // rng draws from the runtime's state: read, interpreted, compiled behind
   // its emission flag.
   for (const char* name : {"rng", "rng-get-and-update-state"}) {

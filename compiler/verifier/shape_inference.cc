@@ -377,6 +377,10 @@ class Inferrer {
         return WithoutLayout(Op(0));
       case HloOpcode::kGetDimensionSize:
         return GetDimensionSize();
+      case HloOpcode::kSetDimensionSize:
+        return SetDimensionSize();
+      case HloOpcode::kDynamicReshape:
+        return DynamicReshape();
       case HloOpcode::kAfterAll:
         return AfterAll();
       case HloOpcode::kAddDependency:
@@ -1696,6 +1700,42 @@ class Inferrer {
     AOT_RETURN_IF_ERROR(
         CheckDimensionList("dimensions", attrs_.dimensions, Op(0).rank(), Str(Op(0)), false));
     return Shape::Scalar(S32);
+  }
+
+  // A size operand of set-dimension-size / dynamic-reshape: s32[].
+  absl::Status ExpectSizeOperand(int64_t i) const {
+    if (!Op(i).IsArray() || Op(i).rank() != 0 || Op(i).element_type() != S32) {
+      return Invalid("size (", OperandDesc(i), ") must be s32[]; got ", Str(Op(i)));
+    }
+    return absl::OkStatus();
+  }
+
+  // set-dimension-size(x, size), dimensions={d}: x, its dimension d sized at
+  // run time (the shape keeps the bound).
+  absl::StatusOr<Shape> SetDimensionSize() const {
+    AOT_RETURN_IF_ERROR(ExpectArray(0));
+    AOT_RETURN_IF_ERROR(ExpectSizeOperand(1));
+    if (attrs_.dimensions.size() != 1) {
+      return Invalid("needs one dimension (dimensions={d}), got ", attrs_.dimensions.size());
+    }
+    AOT_RETURN_IF_ERROR(
+        CheckDimensionList("dimensions", attrs_.dimensions, Op(0).rank(), Str(Op(0)), false));
+    return WithoutLayout(Op(0));
+  }
+
+  // dynamic-reshape(x, s0, ..., sN-1): the declared shape (its bounds), one
+  // s32[] size per result dimension.
+  absl::StatusOr<Shape> DynamicReshape() const {
+    if (n() < 1) return Invalid("needs an operand and its sizes");
+    AOT_RETURN_IF_ERROR(ExpectArray(0));
+    AOT_RETURN_IF_ERROR(ExpectDeclaredArray());
+    const Shape& out = hlo_.shape();
+    if (n() != out.rank() + 1) {
+      return Invalid("needs one size operand per result dimension: ", out.rank(),
+                     " for the declared shape ", Str(out), ", got ", n() - 1);
+    }
+    for (int64_t i = 1; i < n(); ++i) AOT_RETURN_IF_ERROR(ExpectSizeOperand(i));
+    return Shape(Op(0).element_type(), out.dimensions());
   }
 
   absl::StatusOr<Shape> Reverse() const {

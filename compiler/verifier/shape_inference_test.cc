@@ -48,6 +48,43 @@ TEST(ShapeInferenceTest, LeavesTakeTheirDeclaredShapes) {
                      "s", "pred[]"));
 }
 
+// ---------------------------------------------------------------------------
+// Bounded dynamic dimensions: the shapes keep their bounds.
+
+TEST(ShapeInferenceTest, SetDimensionSizeTakesAnS32SizeOfOneDimension) {
+  EXPECT_TRUE(Infers(Module(R"(
+  p = f32[4,3] parameter(0)
+  n = s32[] parameter(1)
+  ROOT d = f32[<=4,3] set-dimension-size(p, n), dimensions={0})"),
+                     "d", "f32[4,3]"));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  p = f32[4,3] parameter(0)
+  n = s64[] parameter(1)
+  ROOT d = f32[<=4,3] set-dimension-size(p, n), dimensions={0})"),
+                        {"instruction 'd' (set-dimension-size)", "must be s32[]"}));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  p = f32[4,3] parameter(0)
+  n = s32[] parameter(1)
+  ROOT d = f32[4,3] set-dimension-size(p, n), dimensions={2})"),
+                        {"instruction 'd' (set-dimension-size)", "out of range"}));
+}
+
+TEST(ShapeInferenceTest, DynamicReshapeTakesOneSizePerResultDimension) {
+  EXPECT_TRUE(Infers(Module(R"(
+  p = f32[2,3] parameter(0)
+  n = s32[] parameter(1)
+  ROOT r = f32[<=6] dynamic-reshape(p, n))"),
+                     "r", "f32[6]"));
+  EXPECT_TRUE(FailsWith(Module(R"(
+  p = f32[2,3] parameter(0)
+  n = s32[] parameter(1)
+  ROOT r = f32[2,<=3] dynamic-reshape(p, n))"),
+                        {"instruction 'r' (dynamic-reshape)",
+                         "one size operand per result "
+                         "dimension: 2",
+                         "got 1"}));
+}
+
 TEST(ShapeInferenceTest, IotaNeedsOneInRangeDimension) {
   EXPECT_TRUE(FailsWith(Module(R"(
   ROOT i = s32[4,5] iota(), iota_dimension=2)"),

@@ -1,0 +1,333 @@
+#include "compiler/hlo/dynamic_dimensions.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace aot {
+namespace {
+
+bool AnyDynamic(const DynamicDims& dims) {
+  return std::find(dims.begin(), dims.end(), true) != dims.end();
+}
+
+bool IsDynamic(absl::Span<const DynamicDims> operand_dims, int64_t operand, int64_t dim) {
+  if (operand < 0 || operand >= static_cast<int64_t>(operand_dims.size())) return false;
+  const DynamicDims& d = operand_dims[operand];
+  return dim >= 0 && dim < static_cast<int64_t>(d.size()) && d[dim];
+}
+
+std::string Describe(const HloInstruction& instr) {
+  return absl::StrCat("instruction '", instr.name(), "' (", HloOpcodeString(instr.opcode()), ")");
+}
+
+absl::Status NotSupported(const HloInstruction& instr, int64_t operand, int64_t dim,
+                          absl::string_view why) {
+  const HloInstruction* op = instr.operand(operand);
+  return absl::UnimplementedError(absl::StrCat(Describe(instr), ": operand ", operand, " ('",
+                                               op == nullptr ? "?" : op->name(),
+                                               "') has dynamic dimension ", dim,
+                                               " (sized at run time by set-dimension-size or "
+                                               "dynamic-reshape); ",
+                                               why));
+}
+
+absl::Status OpNotSupported(const HloInstruction& instr, absl::Span<const DynamicDims> dims) {
+  for (int64_t o = 0; o < static_cast<int64_t>(dims.size()); ++o) {
+    for (int64_t d = 0; d < static_cast<int64_t>(dims[o].size()); ++d) {
+      if (dims[o][d]) {
+        return NotSupported(
+            instr, o, d,
+            absl::StrCat(HloOpcodeString(instr.opcode()),
+                         " on a dynamic dimension is not supported: dynamic sizes flow through "
+                         "elementwise ops, broadcast, transpose, reshape and dynamic-reshape, and "
+                         "end in reduce, dot or get-dimension-size"));
+      }
+    }
+  }
+  return absl::InternalError(absl::StrCat(Describe(instr), ": no dynamic operand"));
+}
+
+DynamicPlan StaticPlan(const Shape& shape) {
+  DynamicPlan plan;
+  if (shape.IsArray()) plan.result.resize(shape.rank());
+  return plan;
+}
+
+DynamicSize FromDimension(int64_t operand, int64_t dim, int64_t multiplier = 1) {
+  DynamicSize s;
+  s.kind = DynamicSize::kDimension;
+  s.operand = operand;
+  s.dimension = dim;
+  s.multiplier = multiplier;
+  return s;
+}
+
+DynamicSize FromValue(int64_t operand) {
+  DynamicSize s;
+  s.kind = DynamicSize::kValue;
+  s.operand = operand;
+  return s;
+}
+
+// The groups of a reshape: runs of input and output dimensions with equal
+// element products, as short as possible.
+struct ReshapeGroup {
+  int64_t in_begin, in_end, out_begin, out_end;
+};
+
+std::vector<ReshapeGroup> ReshapeGroups(const std::vector<int64_t>& in,
+                                        const std::vector<int64_t>& out) {
+  std::vector<ReshapeGroup> groups;
+  const int64_t n = static_cast<int64_t>(in.size());
+  const int64_t m = static_cast<int64_t>(out.size());
+  int64_t i = 0, j = 0;
+  while (i < n || j < m) {
+    ReshapeGroup g{i, i, j, j};
+    int64_t pi = 1, pj = 1;
+    if (i < n) pi *= in[i++];
+    if (j < m) pj *= out[j++];
+    while (pi != pj) {
+      if (pi < pj && i < n) {
+        pi *= in[i++];
+      } else if (pj < pi && j < m) {
+        pj *= out[j++];
+      } else {
+        i = n;  // unequal to the end (zero-sized dimensions): one last group
+        j = m;
+        break;
+      }
+    }
+    // Trailing size-1 dimensions join the group they follow.
+    g.in_end = i;
+    g.out_end = j;
+    groups.push_back(g);
+  }
+  return groups;
+}
+
+absl::StatusOr<DynamicPlan> PlanReshape(const HloInstruction& instr,
+                                        absl::Span<const DynamicDims> dims) {
+  const std::vector<int64_t>& in = instr.operand(0)->shape().dimensions();
+  const std::vector<int64_t>& out = instr.shape().dimensions();
+  DynamicPlan plan = StaticPlan(instr.shape());
+  for (const ReshapeGroup& g : ReshapeGroups(in, out)) {
+    int64_t dynamic = -1;
+    for (int64_t d = g.in_begin; d < g.in_end; ++d) {
+      if (!IsDynamic(dims, 0, d)) continue;
+      if (dynamic >= 0) {
+        return NotSupported(instr, 0, d,
+                            absl::StrCat("the reshape merges it with dynamic dimension ", dynamic,
+                                         ", which is not supported"));
+      }
+      dynamic = d;
+    }
+    if (dynamic < 0) continue;
+    for (int64_t d = g.in_begin; d < dynamic; ++d) {
+      if (in[d] != 1) {
+        return NotSupported(instr, 0, dynamic,
+                            absl::StrCat("the reshape merges it under the more major dimension ", d,
+                                         ", so its valid elements are not a prefix of the "
+                                         "result; use dynamic-reshape"));
+      }
+    }
+    int64_t r = g.out_begin;
+    while (r + 1 < g.out_end && out[r] == 1) ++r;
+    int64_t in_after = 1, out_after = 1;
+    for (int64_t d = dynamic + 1; d < g.in_end; ++d) in_after *= in[d];
+    for (int64_t d = r + 1; d < g.out_end; ++d) out_after *= out[d];
+    if (r >= g.out_end || out_after == 0 || in_after % out_after != 0) {
+      return NotSupported(instr, 0, dynamic,
+                          "the reshape splits it across result dimensions, which is not "
+                          "supported; use dynamic-reshape");
+    }
+    plan.result[r] = FromDimension(0, dynamic, in_after / out_after);
+  }
+  return plan;
+}
+
+absl::StatusOr<DynamicPlan> PlanReduce(const HloInstruction& instr,
+                                       absl::Span<const DynamicDims> dims) {
+  const int64_t inputs = instr.operand_count() / 2;
+  const std::vector<int64_t>& reduced = instr.attrs().dimensions;
+  const int64_t rank = instr.operand(0)->shape().rank();
+  DynamicPlan plan = StaticPlan(instr.shape());
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t source = -1;
+    for (int64_t i = 0; i < inputs && source < 0; ++i) {
+      if (IsDynamic(dims, i, d)) source = i;
+    }
+    if (source < 0) continue;
+    if (std::find(reduced.begin(), reduced.end(), d) != reduced.end()) {
+      // Every input's padding becomes its init value, so the reducer never
+      // pairs a valid element with padding of another input.
+      for (int64_t i = 0; i < inputs; ++i) {
+        plan.masks.push_back({i, d, inputs + i, source, d});
+      }
+      continue;
+    }
+    if (!instr.shape().IsArray()) {
+      return NotSupported(instr, source, d,
+                          "a variadic reduce that keeps a dynamic dimension is not supported "
+                          "(its tuple result would carry the size)");
+    }
+    int64_t r = 0;
+    for (int64_t k = 0; k < d; ++k) {
+      if (std::find(reduced.begin(), reduced.end(), k) == reduced.end()) ++r;
+    }
+    plan.result[r] = FromDimension(source, d);
+  }
+  return plan;
+}
+
+absl::StatusOr<DynamicPlan> PlanDot(const HloInstruction& instr,
+                                    absl::Span<const DynamicDims> dims) {
+  if (!instr.attrs().dot_dimension_numbers.has_value()) {
+    return absl::InvalidArgumentError(absl::StrCat(Describe(instr), ": no dimension numbers"));
+  }
+  const DotDimensionNumbersProto& dn = *instr.attrs().dot_dimension_numbers;
+  DynamicPlan plan = StaticPlan(instr.shape());
+  for (int i = 0; i < dn.lhs_contracting_dimensions_size(); ++i) {
+    const int64_t l = dn.lhs_contracting_dimensions(i);
+    const int64_t r = dn.rhs_contracting_dimensions(i);
+    const bool ld = IsDynamic(dims, 0, l), rd = IsDynamic(dims, 1, r);
+    if (!ld && !rd) continue;
+    // Both sides' padding becomes zero, so a product of a valid element and
+    // padding (even inf or NaN) never reaches the sum.
+    const int64_t source = ld ? 0 : 1;
+    const int64_t source_dim = ld ? l : r;
+    plan.masks.push_back({0, l, -1, source, source_dim});
+    plan.masks.push_back({1, r, -1, source, source_dim});
+  }
+  int64_t out = 0;
+  for (int i = 0; i < dn.lhs_batch_dimensions_size(); ++i, ++out) {
+    const int64_t l = dn.lhs_batch_dimensions(i);
+    const int64_t r = dn.rhs_batch_dimensions(i);
+    if (IsDynamic(dims, 0, l)) {
+      plan.result[out] = FromDimension(0, l);
+    } else if (IsDynamic(dims, 1, r)) {
+      plan.result[out] = FromDimension(1, r);
+    }
+  }
+  for (int64_t side = 0; side < 2; ++side) {
+    const auto& batch = side == 0 ? dn.lhs_batch_dimensions() : dn.rhs_batch_dimensions();
+    const auto& contracting =
+        side == 0 ? dn.lhs_contracting_dimensions() : dn.rhs_contracting_dimensions();
+    for (int64_t d = 0; d < instr.operand(side)->shape().rank(); ++d) {
+      if (std::find(batch.begin(), batch.end(), d) != batch.end() ||
+          std::find(contracting.begin(), contracting.end(), d) != contracting.end()) {
+        continue;
+      }
+      if (IsDynamic(dims, side, d)) plan.result[out] = FromDimension(side, d);
+      ++out;
+    }
+  }
+  return plan;
+}
+
+}  // namespace
+
+bool DynamicPlan::IsDynamic() const {
+  return std::any_of(result.begin(), result.end(),
+                     [](const DynamicSize& s) { return s.kind != DynamicSize::kStatic; });
+}
+
+bool TouchesDynamicDimensions(const HloInstruction& instr,
+                              absl::Span<const DynamicDims> operand_dims) {
+  if (instr.opcode() == HloOpcode::kSetDimensionSize ||
+      instr.opcode() == HloOpcode::kDynamicReshape) {
+    return true;
+  }
+  return std::any_of(operand_dims.begin(), operand_dims.end(), AnyDynamic);
+}
+
+absl::StatusOr<DynamicPlan> PlanDynamicDimensions(const HloInstruction& instr,
+                                                  absl::Span<const DynamicDims> dims) {
+  const Shape& shape = instr.shape();
+  const HloOpcode opcode = instr.opcode();
+  if (opcode == HloOpcode::kSetDimensionSize) {
+    DynamicPlan plan = StaticPlan(shape);
+    for (int64_t d = 0; d < shape.rank(); ++d) {
+      if (IsDynamic(dims, 0, d)) plan.result[d] = FromDimension(0, d);
+    }
+    plan.result[instr.attrs().dimensions[0]] = FromValue(1);
+    return plan;
+  }
+  if (opcode == HloOpcode::kDynamicReshape) {
+    DynamicPlan plan = StaticPlan(shape);
+    for (int64_t d = 0; d < shape.rank(); ++d) {
+      const HloInstruction* size = instr.operand(d + 1);
+      const bool bound = size->opcode() == HloOpcode::kConstant &&
+                         size->attrs().literal.has_value() &&
+                         size->literal().GetAsInt64(0) == shape.dimensions(d);
+      if (!bound) plan.result[d] = FromValue(d + 1);
+    }
+    return plan;
+  }
+  if (opcode == HloOpcode::kGetDimensionSize) return StaticPlan(shape);
+  if (IsElementwise(opcode) || opcode == HloOpcode::kReal || opcode == HloOpcode::kImag ||
+      opcode == HloOpcode::kComplex) {
+    DynamicPlan plan = StaticPlan(shape);
+    for (int64_t d = 0; d < shape.rank(); ++d) {
+      for (int64_t o = 0; o < instr.operand_count(); ++o) {
+        if (instr.operand(o)->shape().rank() == shape.rank() && IsDynamic(dims, o, d)) {
+          plan.result[d] = FromDimension(o, d);
+          break;
+        }
+      }
+    }
+    return plan;
+  }
+  switch (opcode) {
+    case HloOpcode::kBroadcast: {
+      DynamicPlan plan = StaticPlan(shape);
+      const std::vector<int64_t>& to = instr.attrs().dimensions;
+      for (int64_t d = 0; d < static_cast<int64_t>(to.size()); ++d) {
+        if (IsDynamic(dims, 0, d)) plan.result[to[d]] = FromDimension(0, d);
+      }
+      return plan;
+    }
+    case HloOpcode::kTranspose: {
+      DynamicPlan plan = StaticPlan(shape);
+      const std::vector<int64_t>& perm = instr.attrs().dimensions;
+      for (int64_t d = 0; d < static_cast<int64_t>(perm.size()); ++d) {
+        if (IsDynamic(dims, 0, perm[d])) plan.result[d] = FromDimension(0, perm[d]);
+      }
+      return plan;
+    }
+    case HloOpcode::kReshape:
+      return PlanReshape(instr, dims);
+    case HloOpcode::kReduce:
+      return PlanReduce(instr, dims);
+    case HloOpcode::kDot:
+      return PlanDot(instr, dims);
+    default:
+      return OpNotSupported(instr, dims);
+  }
+}
+
+DynamicDims ResultDynamicDims(const DynamicPlan& plan) {
+  if (!plan.IsDynamic()) return {};
+  DynamicDims dims;
+  for (const DynamicSize& s : plan.result) dims.push_back(s.kind != DynamicSize::kStatic);
+  return dims;
+}
+
+absl::Status DynamicRootError(const HloInstruction& instr, absl::string_view computation_name,
+                              const DynamicDims& dims) {
+  std::vector<int64_t> dynamic;
+  for (int64_t d = 0; d < static_cast<int64_t>(dims.size()); ++d) {
+    if (dims[d]) dynamic.push_back(d);
+  }
+  return absl::UnimplementedError(absl::StrCat(
+      Describe(instr), ", the root of computation '", computation_name,
+      "', has dynamic dimension(s) {", absl::StrJoin(dynamic, ","),
+      "}: a computation's result must have static sizes here (the runtime returns no "
+      "dimension sizes); reduce the dimension, contract it in a dot, or read its size with "
+      "get-dimension-size"));
+}
+
+}  // namespace aot
