@@ -43,8 +43,10 @@ absl::Status OpNotSupported(const HloInstruction& instr, absl::Span<const Dynami
             instr, o, d,
             absl::StrCat(HloOpcodeString(instr.opcode()),
                          " on a dynamic dimension is not supported: dynamic sizes flow through "
-                         "elementwise ops, broadcast, transpose, reshape and dynamic-reshape, and "
-                         "end in reduce, dot or get-dimension-size"));
+                         "elementwise ops, broadcast, transpose, reshape and dynamic-reshape, "
+                         "and through slice, pad, reverse, concatenate, dynamic-slice, "
+                         "dynamic-update-slice, sort and reduce-window along other dimensions, "
+                         "and end in reduce, dot or get-dimension-size"));
       }
     }
   }
@@ -228,6 +230,76 @@ absl::StatusOr<DynamicPlan> PlanDot(const HloInstruction& instr,
   return plan;
 }
 
+// Why `instr` changes dimension `d` of operand `o` (which is dynamic there),
+// or "" when the dimension passes through unchanged, its size with it.
+std::string ChangesDimension(const HloInstruction& instr, absl::Span<const DynamicDims> dims,
+                             int64_t o, int64_t d) {
+  const HloAttributes& at = instr.attrs();
+  const int64_t bound = instr.operand(o)->shape().dimensions(d);
+  auto listed = [&](const std::vector<int64_t>& list) {
+    return std::find(list.begin(), list.end(), d) != list.end();
+  };
+  switch (instr.opcode()) {
+    case HloOpcode::kSlice: {
+      const SliceSpec& sl = at.slice[d];
+      return sl.start == 0 && sl.limit == bound && sl.stride == 1 ? "" : "the slice cuts it";
+    }
+    case HloOpcode::kPad: {
+      const auto& pd = at.padding_config->dimensions(static_cast<int>(d));
+      return pd.edge_padding_low() == 0 && pd.edge_padding_high() == 0 && pd.interior_padding() == 0
+                 ? ""
+                 : "the pad extends it";
+    }
+    case HloOpcode::kReverse:
+      return listed(at.dimensions) ? "the reverse moves its padding to the front" : "";
+    case HloOpcode::kConcatenate:
+      return listed(at.dimensions) ? "the concatenation joins the operands along it" : "";
+    case HloOpcode::kDynamicSlice:
+      return at.dynamic_slice_sizes[d] == bound ? "" : "the dynamic-slice cuts it";
+    case HloOpcode::kDynamicUpdateSlice:
+      if (instr.operand(1)->shape().dimensions(d) != instr.operand(0)->shape().dimensions(d)) {
+        return "the update covers part of it";
+      }
+      return o == 1 && !IsDynamic(dims, 0, d)
+                 ? "the update's padding would land on the operand's valid elements"
+                 : "";
+    case HloOpcode::kSort:
+      return listed(at.dimensions) ? "the sort orders along it" : "";
+    case HloOpcode::kReduceWindow: {
+      const WindowDimensionProto& w = at.window->dimensions(static_cast<int>(d));
+      return w.size() == 1 && w.stride() == 1 && w.padding_low() == 0 && w.padding_high() == 0 &&
+                     w.window_dilation() <= 1 && w.base_dilation() <= 1 && !w.window_reversal()
+                 ? ""
+                 : "the window spans it";
+    }
+    default:
+      return "unreachable";
+  }
+}
+
+// Ops that move or combine elements along other dimensions: a dynamic
+// dimension they leave alone keeps its size.
+absl::StatusOr<DynamicPlan> PlanKeeping(const HloInstruction& instr,
+                                        absl::Span<const DynamicDims> dims) {
+  DynamicPlan plan = StaticPlan(instr.shape());
+  for (int64_t o = 0; o < static_cast<int64_t>(dims.size()); ++o) {
+    for (int64_t d = 0; d < static_cast<int64_t>(dims[o].size()); ++d) {
+      if (!dims[o][d]) continue;
+      const std::string why = ChangesDimension(instr, dims, o, d);
+      if (!why.empty()) {
+        return NotSupported(instr, o, d,
+                            absl::StrCat(why, ", which is not supported on a dynamic dimension"));
+      }
+      if (!instr.shape().IsArray()) {
+        return NotSupported(instr, o, d,
+                            "a tuple result would carry the size, which is not supported");
+      }
+      if (plan.result[d].kind == DynamicSize::kStatic) plan.result[d] = FromDimension(o, d);
+    }
+  }
+  return plan;
+}
+
 }  // namespace
 
 bool DynamicPlan::IsDynamic() const {
@@ -304,6 +376,15 @@ absl::StatusOr<DynamicPlan> PlanDynamicDimensions(const HloInstruction& instr,
       return PlanReduce(instr, dims);
     case HloOpcode::kDot:
       return PlanDot(instr, dims);
+    case HloOpcode::kSlice:
+    case HloOpcode::kPad:
+    case HloOpcode::kReverse:
+    case HloOpcode::kConcatenate:
+    case HloOpcode::kDynamicSlice:
+    case HloOpcode::kDynamicUpdateSlice:
+    case HloOpcode::kSort:
+    case HloOpcode::kReduceWindow:
+      return PlanKeeping(instr, dims);
     default:
       return OpNotSupported(instr, dims);
   }

@@ -26,11 +26,15 @@ namespace aot {
 //    (clamped to [0, bound]); output elements past x's valid count are 0.
 // Entry parameters carry no sizes: a `<=N` dimension in the text is passed at
 // its bound N (the runtime has no dimension-size metadata), so it is static.
-// Dynamic sizes flow through the ops below and end where get-dimension-size
-// reads them, a reduce folds the dimension or a dot contracts it (the padding
-// never reaches a result). A value with a dynamic dimension may not be the
-// root of a computation nor reach any other op: that is Unimplemented, naming
-// the instruction.
+// Dynamic sizes flow through elementwise ops, broadcast, transpose and a
+// reshape that keeps the valid elements a row-major prefix of one result
+// dimension, and through slice, pad, reverse, concatenate, dynamic-slice,
+// dynamic-update-slice, sort and reduce-window that leave the dynamic
+// dimension itself alone (a full slice, no padding, another dimension).
+// They end where get-dimension-size reads them, a reduce folds the dimension
+// or a dot contracts it (the padding never reaches a result). A value with a
+// dynamic dimension may not be the root of a computation nor reach any other
+// op: that is Unimplemented, naming the instruction.
 
 // Per dimension of a value: whether it is dynamic. Empty for a static value
 // (also for tuples, tokens and scalars).

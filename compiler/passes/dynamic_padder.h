@@ -16,7 +16,9 @@ namespace aot {
 //    (select(iota < size, x, init or 0));
 //  - dynamic-reshape -> a gather of the operand's valid elements, in
 //    row-major order, into the result's valid region (zero past them);
-//  - elementwise ops, broadcast, transpose and reshape carry sizes on.
+//  - elementwise ops, broadcast, transpose and reshape carry sizes on, and
+//    so do slice, pad, reverse, concatenate, dynamic-slice,
+//    dynamic-update-slice, sort and reduce-window along other dimensions.
 // Sizes stay in the computation that made them: a dynamic value that is a
 // computation's root, or reaches any other op, is Unimplemented naming the
 // instruction. Runs first, before get-dimension-size becomes a constant,

@@ -268,6 +268,75 @@ ENTRY e {
   }
 }
 
+TEST(DynamicDimensionsTest, OpsAlongOtherDimensionsKeepTheSize) {
+  // A [3,<=4] value (dimension 1 dynamic) goes through ops that work on
+  // whole rows: the slice takes rows 0-1, the pad adds a zero row, the
+  // reverse flips the rows, the concatenation adds a row of ones, the sort
+  // orders each column, the dynamic-slice and dynamic-update-slice move
+  // whole rows; the row sums over the valid columns show the size
+  // survived.
+  const std::string text = R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+less {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT l = pred[] compare(a, b), direction=LT
+}
+ENTRY e {
+  p = f32[3,4] parameter(0)
+  n = s32[] parameter(1)
+  d = f32[3,<=4] set-dimension-size(p, n), dimensions={1}
+  s = f32[2,<=4] slice(d), slice={[0:2], [0:4]}
+  z = f32[] constant(0)
+  padded = f32[3,<=4] pad(s, z), padding=0_1x0_0
+  flipped = f32[3,<=4] reverse(padded), dimensions={0}
+  one = f32[] constant(1)
+  ones = f32[1,4] broadcast(one), dimensions={}
+  joined = f32[4,<=4] concatenate(flipped, ones), dimensions={0}
+  sorted = f32[4,<=4] sort(joined), dimensions={0}, to_apply=less
+  i0 = s32[] constant(1)
+  i1 = s32[] constant(0)
+  rows = f32[2,<=4] dynamic-slice(sorted, i0, i1), dynamic_slice_sizes={2,4}
+  tens = f32[1,4] broadcast(z), dimensions={}
+  updated = f32[2,<=4] dynamic-update-slice(rows, tens, i1, i1)
+  ROOT r = f32[2] reduce(updated, z), dimensions={1}, to_apply=add
+})";
+  // d's valid columns 0-1: rows [1,2], [5,6], [9,10]. s: rows 0-1. padded:
+  // + a zero row. flipped: [0,0], [5,6], [1,2]. joined: + [1,1]. sorted
+  // by column: [0,0], [1,1], [1,2], [5,6]. rows 1-2: [1,1], [1,2]; the
+  // update zeroes row 0: sums 0 and 3.
+  const Literal p = Floats({3, 4}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  ExpectValue(text, {p, S32Scalar(2)}, {0, 3});
+}
+
+TEST(DynamicDimensionsTest, OpsAlongTheDynamicDimensionAreRefusedSayingWhy) {
+  ExpectRefused(R"(
+HloModule m
+ENTRY e {
+  p = f32[4] parameter(0)
+  n = s32[] parameter(1)
+  d = f32[<=4] set-dimension-size(p, n), dimensions={0}
+  ROOT r = f32[4] reverse(d), dimensions={0}
+})",
+                {Floats({4}, {1, 2, 3, 4}), S32Scalar(2)},
+                "the reverse moves its padding to the front");
+  ExpectRefused(R"(
+HloModule m
+ENTRY e {
+  p = f32[4] parameter(0)
+  n = s32[] parameter(1)
+  d = f32[<=4] set-dimension-size(p, n), dimensions={0}
+  ROOT r = f32[8] concatenate(d, p), dimensions={0}
+})",
+                {Floats({4}, {1, 2, 3, 4}), S32Scalar(2)},
+                "the concatenation joins the operands along it");
+}
+
 TEST(DynamicDimensionsTest, AnOpOutsideTheRuleSetIsRefusedByName) {
   ExpectRefused(R"(
 HloModule m
@@ -275,10 +344,10 @@ ENTRY e {
   p = f32[4] parameter(0)
   n = s32[] parameter(1)
   d = f32[<=4] set-dimension-size(p, n), dimensions={0}
-  ROOT r = f32[2] slice(d), slice={[0:2]}
+  ROOT r = (f32[<=4]) tuple(d)
 })",
                 {Floats({4}, {1, 2, 3, 4}), S32Scalar(2)},
-                "instruction 'r' (slice): operand 0 ('d')");
+                "instruction 'r' (tuple): operand 0 ('d') has dynamic dimension 0");
 }
 
 TEST(DynamicDimensionsTest, ADynamicResultIsRefused) {
