@@ -30,6 +30,16 @@ int Count(const HloModule& m, HloOpcode opcode) {
   return n;
 }
 
+// A module header and the scalar add the reductions below call.
+const std::string kModuleWithAdd = R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+)";
+
 // The module's value as the interpreter reads it and after the lowering
 // (which must leave no dynamic opcode), checked equal to `want`.
 void ExpectValue(const std::string& text, const std::vector<Literal>& args,
@@ -49,11 +59,16 @@ void ExpectValue(const std::string& text, const std::vector<Literal>& args,
   EXPECT_EQ(Count(*lowered, HloOpcode::kGetDimensionSize), 0);
   absl::StatusOr<Literal> compiled = evaluator.Evaluate(*lowered, args);
   ASSERT_TRUE(compiled.ok()) << compiled.status() << "\n" << lowered->ToString();
-  ASSERT_EQ(interpreted->element_count(), static_cast<int64_t>(want.size()));
-  for (size_t i = 0; i < want.size(); ++i) {
-    EXPECT_EQ(interpreted->GetAsDouble(i), want[i]) << "interpreter, element " << i;
-    EXPECT_EQ(compiled->GetAsDouble(i), want[i]) << "lowered, element " << i;
-  }
+  // The values of every leaf, in order.
+  auto values = [](const Literal& l) {
+    std::vector<double> v;
+    for (const Literal& leaf : l.FlattenLeaves()) {
+      for (int64_t i = 0; i < leaf.element_count(); ++i) v.push_back(leaf.GetAsDouble(i));
+    }
+    return v;
+  };
+  EXPECT_EQ(values(*interpreted), want) << "interpreter";
+  EXPECT_EQ(values(*compiled), want) << "lowered";
 }
 
 // Both readings refuse the module, naming `what`.
@@ -72,13 +87,7 @@ void ExpectRefused(const std::string& text, const std::vector<Literal>& args,
   EXPECT_NE(lowered.status().message().find(what), std::string::npos) << lowered.status();
 }
 
-constexpr char kRowSum[] = R"(
-HloModule m
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
+const std::string kRowSum = kModuleWithAdd + R"(
 ENTRY e {
   p = f32[4,3] parameter(0)
   n = s32[] parameter(1)
@@ -99,13 +108,7 @@ TEST(DynamicDimensionsTest, AReduceFoldsOnlyTheValidRows) {
 TEST(DynamicDimensionsTest, SizesFlowThroughElementwiseBroadcastTransposeAndReshape) {
   // mean over the valid columns of x^T, computed after a transpose, a
   // reshape that adds a unit dimension and a broadcast.
-  const std::string text = R"(
-HloModule m
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
+  const std::string text = kModuleWithAdd + R"(
 ENTRY e {
   p = f32[2,4] parameter(0)
   n = s32[] parameter(1)
@@ -128,13 +131,7 @@ ENTRY e {
 }
 
 TEST(DynamicDimensionsTest, ReshapeMergingTheMajorDynamicDimensionKeepsAPrefix) {
-  const std::string text = R"(
-HloModule m
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
+  const std::string text = kModuleWithAdd + R"(
 ENTRY e {
   p = f32[3,2] parameter(0)
   n = s32[] parameter(1)
@@ -146,17 +143,8 @@ ENTRY e {
   kf = f32[] convert(k)
   ROOT r = (f32[], f32[]) tuple(s, kf)
 })";
-  const Literal p = Floats({3, 2}, {1, 2, 3, 4, 50, 60});
-  std::unique_ptr<HloModule> m = Parse(text);
-  HloEvaluator evaluator;
-  for (const bool lower : {false, true}) {
-    std::unique_ptr<HloModule> module = Parse(text);
-    if (lower) ASSERT_TRUE(LowerDynamicDimensions(module.get()).ok());
-    absl::StatusOr<Literal> r = evaluator.Evaluate(*module, {p, S32Scalar(2)});
-    ASSERT_TRUE(r.ok()) << r.status();
-    EXPECT_EQ(r->tuple_element(0).GetAsDouble(0), 10) << lower;
-    EXPECT_EQ(r->tuple_element(1).GetAsDouble(0), 4) << lower;
-  }
+  // The sum of the first 2 rows, and their 4 elements.
+  ExpectValue(text, {Floats({3, 2}, {1, 2, 3, 4, 50, 60}), S32Scalar(2)}, {10, 4});
 }
 
 TEST(DynamicDimensionsTest, ADotContractsOnlyTheValidElementsEvenNextToInfinities) {
@@ -179,13 +167,7 @@ ENTRY e {
 TEST(DynamicDimensionsTest, DynamicReshapeCompactsTheValidElementsInRowMajorOrder) {
   // The valid 3x2 block of a 3x4 value (columns 0 and 1), flattened: its
   // elements weighted by their position 1..6 show the order.
-  const std::string text = R"(
-HloModule m
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
+  const std::string text = kModuleWithAdd + R"(
 ENTRY e {
   p = f32[3,4] parameter(0)
   n = s32[] parameter(1)
@@ -212,13 +194,7 @@ TEST(DynamicDimensionsTest, DynamicReshapeIntoTwoDimensionsFillsRowsAndZeroesThe
   // Four valid elements of a vector of bound 6 laid out as 2 rows of 3 with
   // the first row full: the second row gets one element, then zeros; the
   // row sums show it.
-  const std::string text = R"(
-HloModule m
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
+  const std::string text = kModuleWithAdd + R"(
 ENTRY e {
   p = f32[6] parameter(0)
   n = s32[] parameter(1)
@@ -256,16 +232,7 @@ ENTRY e {
   none = s32[] constant(-1)
   ROOT r = (f32[], s32[]) reduce(d, i, lo, none), dimensions={0}, to_apply=argmax
 })";
-  const Literal p = Floats({5}, {3, 7, 5, 100, 200});
-  HloEvaluator evaluator;
-  for (const bool lower : {false, true}) {
-    std::unique_ptr<HloModule> module = Parse(text);
-    if (lower) ASSERT_TRUE(LowerDynamicDimensions(module.get()).ok());
-    absl::StatusOr<Literal> r = evaluator.Evaluate(*module, {p, S32Scalar(3)});
-    ASSERT_TRUE(r.ok()) << r.status();
-    EXPECT_EQ(r->tuple_element(0).GetAsDouble(0), 7) << lower;
-    EXPECT_EQ(r->tuple_element(1).GetAsInt64(0), 1) << lower;
-  }
+  ExpectValue(text, {Floats({5}, {3, 7, 5, 100, 200}), S32Scalar(3)}, {7, 1});
 }
 
 TEST(DynamicDimensionsTest, OpsAlongOtherDimensionsKeepTheSize) {
@@ -275,13 +242,7 @@ TEST(DynamicDimensionsTest, OpsAlongOtherDimensionsKeepTheSize) {
   // orders each column, the dynamic-slice and dynamic-update-slice move
   // whole rows; the row sums over the valid columns show the size
   // survived.
-  const std::string text = R"(
-HloModule m
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
+  const std::string text = kModuleWithAdd + R"(
 less {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
@@ -364,13 +325,7 @@ ENTRY e {
 }
 
 TEST(DynamicDimensionsTest, AReshapeSplittingADynamicDimensionIsRefused) {
-  ExpectRefused(R"(
-HloModule m
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
+  ExpectRefused(kModuleWithAdd + R"(
 ENTRY e {
   p = f32[6] parameter(0)
   n = s32[] parameter(1)
