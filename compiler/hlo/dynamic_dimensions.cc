@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace {
@@ -300,6 +301,146 @@ absl::StatusOr<DynamicPlan> PlanKeeping(const HloInstruction& instr,
   return plan;
 }
 
+bool InRange(const std::vector<int64_t>& list, int64_t rank) {
+  return std::all_of(list.begin(), list.end(), [&](int64_t d) { return d >= 0 && d < rank; });
+}
+
+template <typename List>
+bool InRangeProto(const List& list, int64_t rank) {
+  return std::all_of(list.begin(), list.end(), [&](int64_t d) { return d >= 0 && d < rank; });
+}
+
+// The attributes and operands the plan reads, checked: the interpreter
+// meets modules no verifier has seen (the compiler verifies first), and a
+// malformed one is an error, never an out-of-range read.
+absl::Status CheckPlannable(const HloInstruction& instr, absl::Span<const DynamicDims> dims) {
+  auto bad = [&](absl::string_view what) {
+    return absl::InvalidArgumentError(absl::StrCat(Describe(instr), ": ", what));
+  };
+  const Shape& shape = instr.shape();
+  const int64_t n = instr.operand_count();
+  if (static_cast<int64_t>(dims.size()) != n) return bad("one dynamic-dimension list per operand");
+  bool any = false;
+  for (int64_t o = 0; o < n; ++o) {
+    const HloInstruction* op = instr.operand(o);
+    if (op == nullptr) return bad(absl::StrCat("operand ", o, " is missing"));
+    if (dims[o].empty()) continue;
+    if (!op->shape().IsArray() || static_cast<int64_t>(dims[o].size()) != op->shape().rank()) {
+      return bad(absl::StrCat("operand ", o, "'s dynamic dimensions do not match its shape"));
+    }
+    any = true;
+  }
+  auto rank_of = [&](int64_t o) {
+    return o < n && instr.operand(o)->shape().IsArray() ? instr.operand(o)->shape().rank() : -1;
+  };
+  auto scalars_from = [&](int64_t first) {
+    for (int64_t o = first; o < n; ++o) {
+      if (rank_of(o) != 0) return false;
+    }
+    return true;
+  };
+  const HloAttributes& at = instr.attrs();
+  switch (instr.opcode()) {
+    case HloOpcode::kSetDimensionSize:
+      if (n != 2 || !shape.IsArray() || rank_of(0) != shape.rank() || !scalars_from(1) ||
+          at.dimensions.size() != 1 || !InRange(at.dimensions, shape.rank())) {
+        return bad("needs an array, an s32[] size and one dimension of the array");
+      }
+      return absl::OkStatus();
+    case HloOpcode::kDynamicReshape:
+      if (!shape.IsArray() || n != shape.rank() + 1 || rank_of(0) < 0 || !scalars_from(1)) {
+        return bad("needs an array and one s32[] size per result dimension");
+      }
+      return absl::OkStatus();
+    case HloOpcode::kGetDimensionSize:
+      if (n != 1 || at.dimensions.size() != 1 || !InRange(at.dimensions, rank_of(0))) {
+        return bad("needs an array and one of its dimensions");
+      }
+      return absl::OkStatus();
+    default:
+      break;
+  }
+  if (!any) return absl::OkStatus();
+  const int64_t rank = shape.IsArray() ? shape.rank() : -1;
+  switch (instr.opcode()) {
+    case HloOpcode::kBroadcast:
+      if (static_cast<int64_t>(at.dimensions.size()) != rank_of(0) ||
+          !InRange(at.dimensions, rank)) {
+        return bad("broadcast dimensions do not match the operand and result");
+      }
+      break;
+    case HloOpcode::kTranspose:
+      if (static_cast<int64_t>(at.dimensions.size()) != rank || rank_of(0) != rank ||
+          !InRange(at.dimensions, rank)) {
+        return bad("the permutation does not match the operand and result");
+      }
+      break;
+    case HloOpcode::kReshape:
+      if (rank < 0 || rank_of(0) < 0) return bad("reshape needs arrays");
+      break;
+    case HloOpcode::kReduce: {
+      const int64_t r0 = rank_of(0);
+      if (n < 2 || n % 2 != 0 || r0 < 0 || !InRange(at.dimensions, r0)) {
+        return bad("needs inputs, init values and dimensions of the inputs");
+      }
+      for (int64_t o = 1; o < n / 2; ++o) {
+        if (rank_of(o) != r0) return bad("the inputs' ranks differ");
+      }
+      int64_t kept = 0;
+      for (int64_t d = 0; d < r0; ++d) {
+        kept += std::find(at.dimensions.begin(), at.dimensions.end(), d) == at.dimensions.end();
+      }
+      if (shape.IsArray() && rank != kept) return bad("the result's rank is not the kept rank");
+      break;
+    }
+    case HloOpcode::kDot: {
+      if (!at.dot_dimension_numbers.has_value() || n != 2) return bad("needs dimension numbers");
+      const DotDimensionNumbersProto& dn = *at.dot_dimension_numbers;
+      const int64_t l = rank_of(0), r = rank_of(1);
+      if (dn.lhs_contracting_dimensions_size() != dn.rhs_contracting_dimensions_size() ||
+          dn.lhs_batch_dimensions_size() != dn.rhs_batch_dimensions_size() ||
+          !InRangeProto(dn.lhs_contracting_dimensions(), l) ||
+          !InRangeProto(dn.rhs_contracting_dimensions(), r) ||
+          !InRangeProto(dn.lhs_batch_dimensions(), l) ||
+          !InRangeProto(dn.rhs_batch_dimensions(), r) ||
+          rank !=
+              l + r - dn.lhs_batch_dimensions_size() - 2 * dn.lhs_contracting_dimensions_size()) {
+        return bad("the dimension numbers do not match the operands and result");
+      }
+      break;
+    }
+    case HloOpcode::kSlice:
+    case HloOpcode::kPad:
+    case HloOpcode::kReverse:
+    case HloOpcode::kConcatenate:
+    case HloOpcode::kDynamicSlice:
+    case HloOpcode::kDynamicUpdateSlice:
+    case HloOpcode::kSort:
+    case HloOpcode::kReduceWindow: {
+      for (int64_t o = 0; o < n; ++o) {
+        if (!dims[o].empty() && shape.IsArray() && rank_of(o) != rank) {
+          return bad("the result's rank differs from the operand's");
+        }
+      }
+      const int64_t r0 = rank_of(0);
+      const bool ok =
+          (instr.opcode() != HloOpcode::kSlice || static_cast<int64_t>(at.slice.size()) == r0) &&
+          (instr.opcode() != HloOpcode::kPad ||
+           (at.padding_config.has_value() && at.padding_config->dimensions_size() == r0)) &&
+          (instr.opcode() != HloOpcode::kReduceWindow ||
+           (at.window.has_value() && at.window->dimensions_size() == r0)) &&
+          (instr.opcode() != HloOpcode::kDynamicSlice ||
+           static_cast<int64_t>(at.dynamic_slice_sizes.size()) == r0) &&
+          (instr.opcode() != HloOpcode::kDynamicUpdateSlice || rank_of(1) == r0);
+      if (!ok) return bad("its attributes do not match the operand's rank");
+      break;
+    }
+    default:
+      break;
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 bool DynamicPlan::IsDynamic() const {
@@ -318,6 +459,7 @@ bool TouchesDynamicDimensions(const HloInstruction& instr,
 
 absl::StatusOr<DynamicPlan> PlanDynamicDimensions(const HloInstruction& instr,
                                                   absl::Span<const DynamicDims> dims) {
+  AOT_RETURN_IF_ERROR(CheckPlannable(instr, dims));
   const Shape& shape = instr.shape();
   const HloOpcode opcode = instr.opcode();
   if (opcode == HloOpcode::kSetDimensionSize) {

@@ -101,6 +101,11 @@ absl::StatusOr<Literal> EvalWithDynamicSizes(const HloInstruction& instr,
     case HloOpcode::kSetDimensionSize:
       return *ops[0].literal;
     case HloOpcode::kDynamicReshape: {
+      if (ops[0].literal->shape().element_type() != shape.element_type()) {
+        return absl::InvalidArgumentError(absl::StrCat("instruction '", instr.name(),
+                                                       "' (dynamic-reshape): the operand's ",
+                                                       "element type differs from the result's"));
+      }
       std::vector<int64_t> in_sizes;
       for (int64_t d = 0; d < ops[0].literal->shape().rank(); ++d) {
         in_sizes.push_back(SizeOf(ops[0], d));
@@ -123,7 +128,13 @@ absl::StatusOr<Literal> EvalWithDynamicSizes(const HloInstruction& instr,
     const int64_t width = ByteWidth(x.shape().element_type());
     std::vector<uint8_t> fill(width, 0);
     if (m.fill_operand >= 0) {
-      std::memcpy(fill.data(), ops[m.fill_operand].literal->raw().data(), width);
+      const Literal& init = *ops[m.fill_operand].literal;
+      if (init.shape().element_type() != x.shape().element_type() || init.element_count() != 1) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "instruction '", instr.name(), "' (", HloOpcodeString(instr.opcode()), "): init value ",
+            m.fill_operand, " is not a scalar of operand ", m.operand, "'s element type"));
+      }
+      std::memcpy(fill.data(), init.raw().data(), width);
     }
     const int64_t size = SizeOf(ops[m.size_operand], m.size_dimension);
     const std::vector<int64_t> strides = Strides(x.shape().dimensions());

@@ -99,8 +99,54 @@ TEST(RobustnessTest, TheSeedModuleRuns) {
   EXPECT_TRUE(r.ok()) << r.status();
 }
 
-TEST(RobustnessTest, MutatedModulesAreErrorsNotCrashes) {
-  const std::string seed = kSeed;
+// Bounded dynamic dimensions: their sizes, dimensions and the attributes of
+// the ops they flow through are what the mutations hit.
+constexpr char kDynamicSeed[] = R"(
+HloModule dynamic_seed
+
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT r = f32[] add(a, b)
+}
+
+ENTRY main {
+  x = f32[4,6] parameter(0)
+  w = f32[6,3] parameter(1)
+  n = s32[] constant(3)
+  d = f32[<=4,6] set-dimension-size(x, n), dimensions={0}
+  t = f32[6,<=4] transpose(d), dimensions={1,0}
+  b = f32[2,6,<=4] broadcast(t), dimensions={1,2}
+  sl = f32[1,6,<=4] slice(b), slice={[1:2], [0:6], [0:4]}
+  r = f32[6,<=4] reshape(sl)
+  z = f32[] constant(0)
+  p = f32[7,<=4] pad(r, z), padding=0_1x0_0
+  m = s32[] constant(18)
+  f = f32[<=28] dynamic-reshape(p, m)
+  s = f32[] reduce(f, z), dimensions={0}, to_apply=add
+  dt = f32[<=4,3] dot(d, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  c = f32[3] reduce(dt, z), dimensions={0}, to_apply=add
+  k = s32[] get-dimension-size(dt), dimensions={0}
+  ROOT out = (f32[], f32[3], s32[]) tuple(s, c, k)
+}
+)";
+
+TEST(RobustnessTest, TheDynamicSeedModuleRuns) {
+  auto module = ParseHloModule(kDynamicSeed);
+  ASSERT_TRUE(module.ok()) << module.status();
+  std::vector<Literal> args;
+  for (const HloInstruction* p : (*module)->entry_computation()->parameter_instructions()) {
+    args.push_back(RandomLiteral(p->shape(), 3));
+  }
+  HloEvaluator evaluator;
+  auto r = evaluator.Evaluate(**module, args);
+  EXPECT_TRUE(r.ok()) << r.status();
+}
+
+// Mutates the numbers of `seed` 3000 times and evaluates what still parses
+// (no verifier): any status, never a crash.
+void ExpectMutationsAreErrorsNotCrashes(const std::string& seed, int min_parsed,
+                                        int min_evaluated) {
   std::vector<size_t> digits;
   for (size_t i = 0; i < seed.size(); ++i) {
     if (seed[i] >= '0' && seed[i] <= '9') digits.push_back(i);
@@ -139,8 +185,16 @@ TEST(RobustnessTest, MutatedModulesAreErrorsNotCrashes) {
     auto r = evaluator.Evaluate(**module, args);  // any status, no crash
     evaluated += r.ok() ? 1 : 0;
   }
-  EXPECT_GT(parsed, 500);
-  EXPECT_GT(evaluated, 10);
+  EXPECT_GT(parsed, min_parsed);
+  EXPECT_GT(evaluated, min_evaluated);
+}
+
+TEST(RobustnessTest, MutatedModulesAreErrorsNotCrashes) {
+  ExpectMutationsAreErrorsNotCrashes(kSeed, 500, 10);
+}
+
+TEST(RobustnessTest, MutatedDynamicModulesAreErrorsNotCrashes) {
+  ExpectMutationsAreErrorsNotCrashes(kDynamicSeed, 500, 10);
 }
 
 }  // namespace
