@@ -38,8 +38,12 @@ class DynamicLowering {
       return DynamicRootError(*root, computation_->name(), DimsOf(root));
     }
     // Replaced only now: a set-dimension-size gives way to its operand,
-    // which other users may read as static.
-    for (auto& [from, to] : replacements_) from->ReplaceAllUsesWith(to);
+    // which other users may read as static. Latest first: a replacement's
+    // target may itself be replaced (set-dimension-size of a
+    // set-dimension-size), and its users then move on with it.
+    for (auto it = replacements_.rbegin(); it != replacements_.rend(); ++it) {
+      it->first->ReplaceAllUsesWith(it->second);
+    }
     return changed;
   }
 

@@ -147,6 +147,28 @@ ENTRY e {
   ExpectValue(text, {Floats({3, 2}, {1, 2, 3, 4, 50, 60}), S32Scalar(2)}, {10, 4});
 }
 
+TEST(DynamicDimensionsTest, SizesSetOneAfterAnotherAllHold) {
+  // Rows sized first, then columns, then the rows again: the sum covers
+  // the last sizes of both.
+  const std::string text = kModuleWithAdd + R"(
+ENTRY e {
+  p = f32[3,4] parameter(0)
+  n = s32[] parameter(1)
+  m = s32[] parameter(2)
+  rows = f32[<=3,4] set-dimension-size(p, n), dimensions={0}
+  both = f32[<=3,<=4] set-dimension-size(rows, m), dimensions={1}
+  one = s32[] constant(1)
+  again = f32[<=3,<=4] set-dimension-size(both, one), dimensions={0}
+  z = f32[] constant(0)
+  s = f32[] reduce(again, z), dimensions={0,1}, to_apply=add
+  t = f32[] reduce(both, z), dimensions={0,1}, to_apply=add
+  ROOT r = (f32[], f32[]) tuple(s, t)
+})";
+  const Literal p = Floats({3, 4}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  // again: row 0, columns 0-2 = 6; both: rows 0-1, columns 0-2 = 6 + 18.
+  ExpectValue(text, {p, S32Scalar(2), S32Scalar(3)}, {6, 24});
+}
+
 TEST(DynamicDimensionsTest, ADotContractsOnlyTheValidElementsEvenNextToInfinities) {
   const std::string text = R"(
 HloModule m
