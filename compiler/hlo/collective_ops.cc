@@ -15,14 +15,9 @@ namespace {
 // An iota list may not expand to more ids than this (input is untrusted).
 constexpr int64_t kMaxIotaIds = int64_t{1} << 24;
 
-std::string Describe(const HloInstruction& instruction) {
-  return absl::StrCat("instruction '", instruction.name(), "' (",
-                      HloOpcodeString(instruction.opcode()), ")");
-}
-
 template <typename... Args>
 absl::Status InstructionError(const HloInstruction& instruction, const Args&... args) {
-  return absl::InvalidArgumentError(absl::StrCat(Describe(instruction), ": ", args...));
+  return absl::InvalidArgumentError(absl::StrCat(DescribeInstruction(instruction), ": ", args...));
 }
 
 // The synchronous op of a -start/-done form (the opcode itself otherwise).

@@ -21,15 +21,11 @@ bool IsDynamic(absl::Span<const DynamicDims> operand_dims, int64_t operand, int6
   return dim >= 0 && dim < static_cast<int64_t>(d.size()) && d[dim];
 }
 
-std::string Describe(const HloInstruction& instr) {
-  return absl::StrCat("instruction '", instr.name(), "' (", HloOpcodeString(instr.opcode()), ")");
-}
-
 absl::Status NotSupported(const HloInstruction& instr, int64_t operand, int64_t dim,
                           absl::string_view why) {
   const HloInstruction* op = instr.operand(operand);
-  return absl::UnimplementedError(absl::StrCat(Describe(instr), ": operand ", operand, " ('",
-                                               op == nullptr ? "?" : op->name(),
+  return absl::UnimplementedError(absl::StrCat(DescribeInstruction(instr), ": operand ", operand,
+                                               " ('", op == nullptr ? "?" : op->name(),
                                                "') has dynamic dimension ", dim,
                                                " (sized at run time by set-dimension-size or "
                                                "dynamic-reshape); ",
@@ -51,7 +47,7 @@ absl::Status OpNotSupported(const HloInstruction& instr, absl::Span<const Dynami
       }
     }
   }
-  return absl::InternalError(absl::StrCat(Describe(instr), ": no dynamic operand"));
+  return absl::InternalError(absl::StrCat(DescribeInstruction(instr), ": no dynamic operand"));
 }
 
 DynamicPlan StaticPlan(const Shape& shape) {
@@ -189,7 +185,8 @@ absl::StatusOr<DynamicPlan> PlanReduce(const HloInstruction& instr,
 absl::StatusOr<DynamicPlan> PlanDot(const HloInstruction& instr,
                                     absl::Span<const DynamicDims> dims) {
   if (!instr.attrs().dot_dimension_numbers.has_value()) {
-    return absl::InvalidArgumentError(absl::StrCat(Describe(instr), ": no dimension numbers"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(DescribeInstruction(instr), ": no dimension numbers"));
   }
   const DotDimensionNumbersProto& dn = *instr.attrs().dot_dimension_numbers;
   DynamicPlan plan = StaticPlan(instr.shape());
@@ -229,6 +226,25 @@ absl::StatusOr<DynamicPlan> PlanDot(const HloInstruction& instr,
     }
   }
   return plan;
+}
+
+// Ops that move or combine elements along some dimensions and leave the
+// others as they are: a dynamic dimension among the others keeps its size
+// (ChangesDimension says which dimensions an instruction touches).
+bool KeepsOtherDimensions(HloOpcode opcode) {
+  switch (opcode) {
+    case HloOpcode::kSlice:
+    case HloOpcode::kPad:
+    case HloOpcode::kReverse:
+    case HloOpcode::kConcatenate:
+    case HloOpcode::kDynamicSlice:
+    case HloOpcode::kDynamicUpdateSlice:
+    case HloOpcode::kSort:
+    case HloOpcode::kReduceWindow:
+      return true;
+    default:
+      return false;
+  }
 }
 
 // Why `instr` changes dimension `d` of operand `o` (which is dynamic there),
@@ -301,12 +317,9 @@ absl::StatusOr<DynamicPlan> PlanKeeping(const HloInstruction& instr,
   return plan;
 }
 
-bool InRange(const std::vector<int64_t>& list, int64_t rank) {
-  return std::all_of(list.begin(), list.end(), [&](int64_t d) { return d >= 0 && d < rank; });
-}
-
+// Every entry of `list` (a vector or a repeated proto field) is in [0, rank).
 template <typename List>
-bool InRangeProto(const List& list, int64_t rank) {
+bool InRange(const List& list, int64_t rank) {
   return std::all_of(list.begin(), list.end(), [&](int64_t d) { return d >= 0 && d < rank; });
 }
 
@@ -315,7 +328,7 @@ bool InRangeProto(const List& list, int64_t rank) {
 // malformed one is an error, never an out-of-range read.
 absl::Status CheckPlannable(const HloInstruction& instr, absl::Span<const DynamicDims> dims) {
   auto bad = [&](absl::string_view what) {
-    return absl::InvalidArgumentError(absl::StrCat(Describe(instr), ": ", what));
+    return absl::InvalidArgumentError(absl::StrCat(DescribeInstruction(instr), ": ", what));
   };
   const Shape& shape = instr.shape();
   const int64_t n = instr.operand_count();
@@ -399,44 +412,35 @@ absl::Status CheckPlannable(const HloInstruction& instr, absl::Span<const Dynami
       const int64_t l = rank_of(0), r = rank_of(1);
       if (dn.lhs_contracting_dimensions_size() != dn.rhs_contracting_dimensions_size() ||
           dn.lhs_batch_dimensions_size() != dn.rhs_batch_dimensions_size() ||
-          !InRangeProto(dn.lhs_contracting_dimensions(), l) ||
-          !InRangeProto(dn.rhs_contracting_dimensions(), r) ||
-          !InRangeProto(dn.lhs_batch_dimensions(), l) ||
-          !InRangeProto(dn.rhs_batch_dimensions(), r) ||
+          !InRange(dn.lhs_contracting_dimensions(), l) ||
+          !InRange(dn.rhs_contracting_dimensions(), r) || !InRange(dn.lhs_batch_dimensions(), l) ||
+          !InRange(dn.rhs_batch_dimensions(), r) ||
           rank !=
               l + r - dn.lhs_batch_dimensions_size() - 2 * dn.lhs_contracting_dimensions_size()) {
         return bad("the dimension numbers do not match the operands and result");
       }
       break;
     }
-    case HloOpcode::kSlice:
-    case HloOpcode::kPad:
-    case HloOpcode::kReverse:
-    case HloOpcode::kConcatenate:
-    case HloOpcode::kDynamicSlice:
-    case HloOpcode::kDynamicUpdateSlice:
-    case HloOpcode::kSort:
-    case HloOpcode::kReduceWindow: {
-      for (int64_t o = 0; o < n; ++o) {
-        if (!dims[o].empty() && shape.IsArray() && rank_of(o) != rank) {
-          return bad("the result's rank differs from the operand's");
-        }
-      }
-      const int64_t r0 = rank_of(0);
-      const bool ok =
-          (instr.opcode() != HloOpcode::kSlice || static_cast<int64_t>(at.slice.size()) == r0) &&
-          (instr.opcode() != HloOpcode::kPad ||
-           (at.padding_config.has_value() && at.padding_config->dimensions_size() == r0)) &&
-          (instr.opcode() != HloOpcode::kReduceWindow ||
-           (at.window.has_value() && at.window->dimensions_size() == r0)) &&
-          (instr.opcode() != HloOpcode::kDynamicSlice ||
-           static_cast<int64_t>(at.dynamic_slice_sizes.size()) == r0) &&
-          (instr.opcode() != HloOpcode::kDynamicUpdateSlice || rank_of(1) == r0);
-      if (!ok) return bad("its attributes do not match the operand's rank");
-      break;
-    }
     default:
       break;
+  }
+  if (KeepsOtherDimensions(instr.opcode())) {
+    for (int64_t o = 0; o < n; ++o) {
+      if (!dims[o].empty() && shape.IsArray() && rank_of(o) != rank) {
+        return bad("the result's rank differs from the operand's");
+      }
+    }
+    const int64_t r0 = rank_of(0);
+    const bool ok =
+        (instr.opcode() != HloOpcode::kSlice || static_cast<int64_t>(at.slice.size()) == r0) &&
+        (instr.opcode() != HloOpcode::kPad ||
+         (at.padding_config.has_value() && at.padding_config->dimensions_size() == r0)) &&
+        (instr.opcode() != HloOpcode::kReduceWindow ||
+         (at.window.has_value() && at.window->dimensions_size() == r0)) &&
+        (instr.opcode() != HloOpcode::kDynamicSlice ||
+         static_cast<int64_t>(at.dynamic_slice_sizes.size()) == r0) &&
+        (instr.opcode() != HloOpcode::kDynamicUpdateSlice || rank_of(1) == r0);
+    if (!ok) return bad("its attributes do not match the operand's rank");
   }
   return absl::OkStatus();
 }
@@ -448,13 +452,14 @@ bool DynamicPlan::IsDynamic() const {
                      [](const DynamicSize& s) { return s.kind != DynamicSize::kStatic; });
 }
 
+bool MakesDynamicDimensions(HloOpcode opcode) {
+  return opcode == HloOpcode::kSetDimensionSize || opcode == HloOpcode::kDynamicReshape;
+}
+
 bool TouchesDynamicDimensions(const HloInstruction& instr,
                               absl::Span<const DynamicDims> operand_dims) {
-  if (instr.opcode() == HloOpcode::kSetDimensionSize ||
-      instr.opcode() == HloOpcode::kDynamicReshape) {
-    return true;
-  }
-  return std::any_of(operand_dims.begin(), operand_dims.end(), AnyDynamic);
+  return MakesDynamicDimensions(instr.opcode()) ||
+         std::any_of(operand_dims.begin(), operand_dims.end(), AnyDynamic);
 }
 
 absl::StatusOr<DynamicPlan> PlanDynamicDimensions(const HloInstruction& instr,
@@ -518,16 +523,8 @@ absl::StatusOr<DynamicPlan> PlanDynamicDimensions(const HloInstruction& instr,
       return PlanReduce(instr, dims);
     case HloOpcode::kDot:
       return PlanDot(instr, dims);
-    case HloOpcode::kSlice:
-    case HloOpcode::kPad:
-    case HloOpcode::kReverse:
-    case HloOpcode::kConcatenate:
-    case HloOpcode::kDynamicSlice:
-    case HloOpcode::kDynamicUpdateSlice:
-    case HloOpcode::kSort:
-    case HloOpcode::kReduceWindow:
-      return PlanKeeping(instr, dims);
     default:
+      if (KeepsOtherDimensions(opcode)) return PlanKeeping(instr, dims);
       return OpNotSupported(instr, dims);
   }
 }
@@ -546,7 +543,7 @@ absl::Status DynamicRootError(const HloInstruction& instr, absl::string_view com
     if (dims[d]) dynamic.push_back(d);
   }
   return absl::UnimplementedError(absl::StrCat(
-      Describe(instr), ", the root of computation '", computation_name,
+      DescribeInstruction(instr), ", the root of computation '", computation_name,
       "', has dynamic dimension(s) {", absl::StrJoin(dynamic, ","),
       "}: a computation's result must have static sizes here (the runtime returns no "
       "dimension sizes); reduce the dimension, contract it in a dot, or read its size with "

@@ -74,6 +74,10 @@ struct DynamicPlan {
   bool IsDynamic() const;
 };
 
+// set-dimension-size and dynamic-reshape: the ops that size dimensions at
+// run time.
+bool MakesDynamicDimensions(HloOpcode opcode);
+
 // Whether `instr` takes part in dynamic sizes at all: it is set-dimension-size
 // or dynamic-reshape, or one of its operands has a dynamic dimension.
 bool TouchesDynamicDimensions(const HloInstruction& instr,

@@ -48,6 +48,11 @@ std::string ComputationRef(const HloComputation* c) { return absl::StrCat("%", c
 
 }  // namespace
 
+std::string DescribeInstruction(const HloInstruction& instruction) {
+  return absl::StrCat("instruction '", instruction.name(), "' (",
+                      HloOpcodeString(instruction.opcode()), ")");
+}
+
 absl::string_view ComparisonDirectionString(ComparisonDirection d) {
   return kDirections[static_cast<int>(d)];
 }

@@ -170,6 +170,9 @@ class HloInstruction {
   HloComputation* parent_ = nullptr;
 };
 
+// "instruction 'name' (opcode)": how error messages name an instruction.
+std::string DescribeInstruction(const HloInstruction& instruction);
+
 // Attributes of the opcodes the compiler expands before emission (topk's
 // k and largest, batch-norm's epsilon and feature_index) stay verbatim in
 // unknown_attributes: they print back as written and never need a field of

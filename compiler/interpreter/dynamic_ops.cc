@@ -102,9 +102,9 @@ absl::StatusOr<Literal> EvalWithDynamicSizes(const HloInstruction& instr,
       return *ops[0].literal;
     case HloOpcode::kDynamicReshape: {
       if (ops[0].literal->shape().element_type() != shape.element_type()) {
-        return absl::InvalidArgumentError(absl::StrCat("instruction '", instr.name(),
-                                                       "' (dynamic-reshape): the operand's ",
-                                                       "element type differs from the result's"));
+        return absl::InvalidArgumentError(absl::StrCat(DescribeInstruction(instr),
+                                                       ": the operand's element type differs "
+                                                       "from the result's"));
       }
       std::vector<int64_t> in_sizes;
       for (int64_t d = 0; d < ops[0].literal->shape().rank(); ++d) {
@@ -130,9 +130,9 @@ absl::StatusOr<Literal> EvalWithDynamicSizes(const HloInstruction& instr,
     if (m.fill_operand >= 0) {
       const Literal& init = *ops[m.fill_operand].literal;
       if (init.shape().element_type() != x.shape().element_type() || init.element_count() != 1) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "instruction '", instr.name(), "' (", HloOpcodeString(instr.opcode()), "): init value ",
-            m.fill_operand, " is not a scalar of operand ", m.operand, "'s element type"));
+        return absl::InvalidArgumentError(
+            absl::StrCat(DescribeInstruction(instr), ": init value ", m.fill_operand,
+                         " is not a scalar of operand ", m.operand, "'s element type"));
       }
       std::memcpy(fill.data(), init.raw().data(), width);
     }

@@ -75,12 +75,9 @@ namespace {
 
 constexpr int kMaxCallDepth = 256;
 
-std::string Describe(const HloInstruction& instr) {
-  return absl::StrCat("instruction '", instr.name(), "' (", HloOpcodeString(instr.opcode()), ")");
-}
-
 absl::Status Annotate(const HloInstruction& instr, const absl::Status& status) {
-  return absl::Status(status.code(), absl::StrCat(Describe(instr), ": ", status.message()));
+  return absl::Status(status.code(),
+                      absl::StrCat(DescribeInstruction(instr), ": ", status.message()));
 }
 
 // A value during evaluation: a literal owned here (possibly shared with the
@@ -251,12 +248,12 @@ class HloEvaluator::Impl : public ComputationCaller {
           const HloInstruction* op = node->operand(static_cast<int64_t>(next++));
           if (op == nullptr) {
             return absl::InvalidArgumentError(
-                absl::StrCat(Describe(*node), ": operand ", next - 1, " is missing"));
+                absl::StrCat(DescribeInstruction(*node), ": operand ", next - 1, " is missing"));
           }
           int& s = state[op];
           if (s == 1) {
-            return absl::InvalidArgumentError(
-                absl::StrCat(Describe(*node), ": operand '", op->name(), "' forms a cycle"));
+            return absl::InvalidArgumentError(absl::StrCat(
+                DescribeInstruction(*node), ": operand '", op->name(), "' forms a cycle"));
           }
           if (s == 0) {
             s = 1;
@@ -305,9 +302,9 @@ class HloEvaluator::Impl : public ComputationCaller {
         case HloOpcode::kParameter: {
           const int64_t number = instr.parameter_number();
           if (number < 0 || number >= static_cast<int64_t>(arguments.size())) {
-            return absl::InvalidArgumentError(absl::StrCat(Describe(instr), ": parameter number ",
-                                                           number, " is out of range (",
-                                                           arguments.size(), " arguments)"));
+            return absl::InvalidArgumentError(
+                absl::StrCat(DescribeInstruction(instr), ": parameter number ", number,
+                             " is out of range (", arguments.size(), " arguments)"));
           }
           value.literal = arguments[number];
           break;
@@ -315,26 +312,27 @@ class HloEvaluator::Impl : public ComputationCaller {
         case HloOpcode::kConstant:
           if (!instr.attrs().literal.has_value()) {
             return absl::InvalidArgumentError(
-                absl::StrCat(Describe(instr), ": constant has no value"));
+                absl::StrCat(DescribeInstruction(instr), ": constant has no value"));
           }
           if (!instr.literal().shape().Compatible(instr.shape())) {
-            return absl::InvalidArgumentError(absl::StrCat(
-                Describe(instr), ": value of shape ", instr.literal().shape().ToString(false),
-                " does not match ", instr.shape().ToString(false)));
+            return absl::InvalidArgumentError(
+                absl::StrCat(DescribeInstruction(instr), ": value of shape ",
+                             instr.literal().shape().ToString(false), " does not match ",
+                             instr.shape().ToString(false)));
           }
           value.literal = &instr.literal();
           break;
         case HloOpcode::kGetTupleElement: {
           if (operands.size() != 1) {
-            return absl::InvalidArgumentError(
-                absl::StrCat(Describe(instr), ": expected 1 operand, got ", operands.size()));
+            return absl::InvalidArgumentError(absl::StrCat(
+                DescribeInstruction(instr), ": expected 1 operand, got ", operands.size()));
           }
           const Literal& tuple = *operands[0];
           const int64_t index = instr.tuple_index();
           if (!tuple.shape().IsTuple() || index < 0 ||
               index >= static_cast<int64_t>(tuple.tuple_elements().size())) {
-            return absl::InvalidArgumentError(absl::StrCat(Describe(instr), ": index ", index,
-                                                           " is out of range for ",
+            return absl::InvalidArgumentError(absl::StrCat(DescribeInstruction(instr), ": index ",
+                                                           index, " is out of range for ",
                                                            tuple.shape().ToString(false)));
           }
           value.owner = values[plan.operands[i][0]].owner;
@@ -343,8 +341,11 @@ class HloEvaluator::Impl : public ComputationCaller {
         }
         default: {
           absl::StatusOr<Literal> result;
-          std::vector<DynamicDims> operand_dims;
-          for (int32_t s : plan.operands[i]) operand_dims.push_back(values[s].dynamic);
+          // TouchesDynamicDimensions without building its operand list: a
+          // value's dynamic list is non-empty only when it is dynamic, and
+          // this runs for every instruction evaluated.
+          bool dynamic = MakesDynamicDimensions(instr.opcode());
+          for (int32_t s : plan.operands[i]) dynamic = dynamic || !values[s].dynamic.empty();
           auto eval = [&](Operands ops) -> absl::StatusOr<Literal> {
             absl::StatusOr<Literal> r;
             try {
@@ -357,7 +358,7 @@ class HloEvaluator::Impl : public ComputationCaller {
             if (!r.ok()) return Annotate(instr, r.status());
             return r;
           };
-          if (TouchesDynamicDimensions(instr, operand_dims)) {
+          if (dynamic) {
             std::vector<interpreter_internal::DynamicOperand> dynamic_operands;
             for (int32_t s : plan.operands[i]) {
               dynamic_operands.push_back({values[s].literal, &values[s].dynamic, &values[s].sizes});
@@ -369,9 +370,10 @@ class HloEvaluator::Impl : public ComputationCaller {
           }
           if (!result.ok()) return result.status();
           if (!result->shape().Compatible(instr.shape())) {
-            return absl::InternalError(absl::StrCat(
-                Describe(instr), ": produced a value of shape ", result->shape().ToString(false),
-                ", the instruction's shape is ", instr.shape().ToString(false)));
+            return absl::InternalError(
+                absl::StrCat(DescribeInstruction(instr), ": produced a value of shape ",
+                             result->shape().ToString(false), ", the instruction's shape is ",
+                             instr.shape().ToString(false)));
           }
           value.owner = std::make_shared<Literal>(*std::move(result));
           value.literal = value.owner.get();

@@ -33,9 +33,9 @@ class DynamicLowering {
       AOT_RETURN_IF_ERROR(Lower(h, plan));
       changed = true;
     }
-    HloInstruction* root = computation_->root_instruction();
-    if (DimsOf(root).size() > 0) {
-      return DynamicRootError(*root, computation_->name(), DimsOf(root));
+    const HloInstruction* root = computation_->root_instruction();
+    if (const DynamicDims root_dims = DimsOf(root); !root_dims.empty()) {
+      return DynamicRootError(*root, computation_->name(), root_dims);
     }
     // Replaced only now: a set-dimension-size gives way to its operand,
     // which other users may read as static. Latest first: a replacement's
