@@ -79,6 +79,7 @@ absl::Status CheckSupported(const HloInstruction& instr, PlatformKind platform) 
     case HloOpcode::kCholesky:
     case HloOpcode::kTriangularSolve:
     case HloOpcode::kScan:
+    case HloOpcode::kShuffle:
     case HloOpcode::kScaledDot:
     case HloOpcode::kRng:
       // LowerDynamicDimensions, LowerStaticOpcodes, ExpandCompositeOpcodes and ExpandFactorizations

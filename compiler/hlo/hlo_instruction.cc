@@ -295,8 +295,6 @@ std::string MetadataToString(const OpMetadataProto& m) {
 
 }  // namespace
 
-namespace {
-
 const std::string* FindVerbatimAttribute(const HloInstruction& instruction,
                                          absl::string_view name) {
   for (const auto& [key, value] : instruction.attrs().unknown_attributes) {
@@ -304,6 +302,8 @@ const std::string* FindVerbatimAttribute(const HloInstruction& instruction,
   }
   return nullptr;
 }
+
+namespace {
 
 absl::Status BadAttribute(const HloInstruction& instruction, absl::string_view name,
                           absl::string_view value, absl::string_view expected) {
@@ -544,6 +544,7 @@ std::string HloInstruction::AttributesToString() const {
     case HloOpcode::kBroadcast:
     case HloOpcode::kGetDimensionSize:
     case HloOpcode::kSetDimensionSize:
+    case HloOpcode::kShuffle:
     case HloOpcode::kTranspose:
     case HloOpcode::kReduce:
     case HloOpcode::kReverse:

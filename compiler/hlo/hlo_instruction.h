@@ -179,6 +179,8 @@ std::string DescribeInstruction(const HloInstruction& instruction);
 // the embedded module's proto, since no artifact holds these opcodes. These
 // read one; a missing or malformed value is InvalidArgument naming the
 // attribute, or `fallback` where one is given and the attribute is absent.
+// The verbatim text of attribute `name`, or null when absent.
+const std::string* FindVerbatimAttribute(const HloInstruction& instruction, absl::string_view name);
 absl::StatusOr<int64_t> IntAttribute(const HloInstruction& instruction, absl::string_view name);
 absl::StatusOr<double> FloatAttribute(const HloInstruction& instruction, absl::string_view name);
 absl::StatusOr<bool> BoolAttribute(const HloInstruction& instruction, absl::string_view name,

@@ -124,6 +124,7 @@ namespace aot {
   X(kShiftLeft, "shift-left", 2, B)                            \
   X(kShiftRightArithmetic, "shift-right-arithmetic", 2, B)     \
   X(kShiftRightLogical, "shift-right-logical", 2, B)           \
+  X(kShuffle, "shuffle", 1, O)                                 \
   X(kSign, "sign", 1, U)                                       \
   X(kSin, "sine", 1, U)                                        \
   X(kSinh, "sinh", 1, U)                                       \

@@ -15,6 +15,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "compiler/hlo/collective_ops.h"
+#include "compiler/hlo/shuffle.h"
 #include "google/protobuf/reflection.h"
 #include "support/status_macros.h"
 
@@ -62,6 +63,7 @@ class Parser {
 
   absl::StatusOr<HloParseResult> ParseModule();
   absl::StatusOr<Shape> ParseStandaloneShape();
+  absl::StatusOr<Literal> ParseStandaloneLiteral();
 
  private:
   // ---- Lexing ----
@@ -115,6 +117,10 @@ class Parser {
   absl::StatusOr<double> ParseFloatToken(absl::string_view tok, PrimitiveType t, size_t text_pos);
   absl::StatusOr<Literal> ParseLiteral(const Shape& shape, absl::string_view text, size_t text_pos,
                                        bool* elided, absl::string_view instr_name);
+  // "s32[3]{0} {2, 0, 1}" at the cursor: an array literal with its shape, as
+  // shuffle's indices= and multi_shifts= are written. The values may not be
+  // elided; the literal takes the shape's layout.
+  absl::StatusOr<Literal> ParseShapedLiteral();
 
   absl::string_view text_;
   size_t pos_ = 0;
@@ -1529,6 +1535,15 @@ absl::Status Parser::ParseInstruction(HloComputation& computation, bool* is_root
     }
     SkipWs();
     size_t value_pos = pos_;
+    if (IsShuffleLiteralAttribute(instr->opcode(), attr)) {
+      // A shape, a space and the values: checked here, where errors can
+      // point into the text, and kept verbatim like the other attributes of
+      // opcodes the compiler expands.
+      AOT_RETURN_IF_ERROR(ParseShapedLiteral().status());
+      instr->mutable_attrs()->unknown_attributes.emplace_back(
+          attr, std::string(text_.substr(value_pos, pos_ - value_pos)));
+      continue;
+    }
     AOT_ASSIGN_OR_RETURN(auto value, ScanRawValue());
     AOT_RETURN_IF_ERROR(ParseAttribute(*instr, attr, value, value_pos));
   }
@@ -1651,6 +1666,31 @@ absl::StatusOr<HloParseResult> Parser::ParseModule() {
   return std::move(result_);
 }
 
+absl::StatusOr<Literal> Parser::ParseShapedLiteral() {
+  SkipWs();
+  const size_t shape_pos = pos_;
+  AOT_ASSIGN_OR_RETURN(Shape shape, ParseShape());
+  if (!shape.IsArray()) {
+    return ErrorAt(shape_pos, absl::StrCat("expected an array shape before the values; got ",
+                                           shape.ToString(false)));
+  }
+  SkipWs();
+  const size_t literal_pos = pos_;
+  AOT_ASSIGN_OR_RETURN(absl::string_view raw, ScanRawValue());
+  bool elided = false;
+  AOT_ASSIGN_OR_RETURN(Literal literal,
+                       ParseLiteral(shape, raw, literal_pos, &elided, current_instruction_));
+  if (elided) return ErrorAt(literal_pos, "the values may not be elided here");
+  literal.set_layout(shape.minor_to_major());
+  return literal;
+}
+
+absl::StatusOr<Literal> Parser::ParseStandaloneLiteral() {
+  AOT_ASSIGN_OR_RETURN(Literal literal, ParseShapedLiteral());
+  if (!AtEnd()) return Error("unexpected text after the literal");
+  return literal;
+}
+
 absl::StatusOr<Shape> Parser::ParseStandaloneShape() {
   auto shape = ParseShape();
   if (!shape.ok()) return shape.status();
@@ -1675,6 +1715,11 @@ absl::StatusOr<std::unique_ptr<HloModule>> ParseHloModule(absl::string_view text
 absl::StatusOr<Shape> ParseShape(absl::string_view text) {
   Parser parser(text, HloParserOptions());
   return parser.ParseStandaloneShape();
+}
+
+absl::StatusOr<Literal> ParseShapedLiteral(absl::string_view text) {
+  Parser parser(text, HloParserOptions());
+  return parser.ParseStandaloneLiteral();
 }
 
 }  // namespace aot

@@ -9,6 +9,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "compiler/hlo/hlo_module.h"
+#include "compiler/hlo/literal.h"
 #include "compiler/hlo/shape.h"
 
 namespace aot {
@@ -41,6 +42,10 @@ absl::StatusOr<std::unique_ptr<HloModule>> ParseHloModule(absl::string_view text
 // Parses a shape: "f32[2,3]{1,0}", "(f32[], pred[])", "f32[2]{0:T(128)}"
 // (tiling accepted and ignored).
 absl::StatusOr<Shape> ParseShape(absl::string_view text);
+
+// Parses an array literal written with its shape, "s32[3]{0} {2, 0, 1}" (the
+// form of shuffle's indices= and multi_shifts=); elided values are refused.
+absl::StatusOr<Literal> ParseShapedLiteral(absl::string_view text);
 
 }  // namespace aot
 

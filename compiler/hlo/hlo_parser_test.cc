@@ -244,6 +244,41 @@ ENTRY e {
             1);
 }
 
+TEST(HloParserTest, ShuffleAttributesRoundTripWithTheirLiterals) {
+  // XLA writes a permute's indices and a multi_rotate's shifts as a literal
+  // with its shape; they print back as written, and through the proto.
+  constexpr char kText[] = R"(
+HloModule shuffles
+ENTRY e {
+  p = f32[3,2]{1,0} parameter(0)
+  r = f32[3,2]{1,0} shuffle(p), dimensions={0,1}, mode=rotate, shifts={1,-3}
+  q = f32[3,2]{1,0} shuffle(r), dimensions={0}, mode=permute, indices=s32[3,1]{1,0} { {2}, {0}, {1} }
+  ROOT m = f32[3,2]{1,0} shuffle(q), dimensions={0}, mode=multi_rotate, multi_shifts=s8[1,2]{1,0} {{1, -1}}
+})";
+  auto module = ParseHloModule(kText);
+  ASSERT_TRUE(module.ok()) << module.status();
+  const HloComputation* e = (*module)->entry_computation();
+  EXPECT_EQ(e->FindInstruction("r")->dimensions(), (std::vector<int64_t>{0, 1}));
+  const std::string printed = (*module)->ToString();
+  EXPECT_THAT(printed, HasSubstr("dimensions={0}, mode=permute, indices=s32[3,1]{1,0} { {2}, "
+                                 "{0}, {1} }"));
+  EXPECT_THAT(printed, HasSubstr("mode=multi_rotate, multi_shifts=s8[1,2]{1,0} {{1, -1}}"));
+  auto again = ParseHloModule(printed);
+  ASSERT_TRUE(again.ok()) << again.status() << "\n" << printed;
+  EXPECT_EQ((*again)->ToString(), printed);
+  HloModuleConfigProto config = (*module)->ConfigToProto();
+  auto from_proto = HloModuleFromProto((*module)->ToProto(), &config);
+  ASSERT_TRUE(from_proto.ok()) << from_proto.status();
+  EXPECT_EQ((*from_proto)->ToString(), printed);
+
+  absl::StatusOr<Literal> table = ParseShapedLiteral("s32[3,1]{1,0} { {2}, {0}, {1} }");
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_EQ(table->shape().ToString(), "s32[3,1]{1,0}");
+  EXPECT_EQ(table->GetAsInt64(0), 2);
+  EXPECT_EQ(table->GetAsInt64(2), 1);
+  EXPECT_FALSE(ParseShapedLiteral("s32[2]{0} {1, 2} x").ok());
+}
+
 TEST(HloParserTest, ConstantsOfEveryForm) {
   auto module = ParseHloModule(R"(
 HloModule c
@@ -326,6 +361,16 @@ TEST(HloParserTest, ErrorsNamePositionAndInstruction) {
        "duplicate instruction name"},
       {"HloModule m\nENTRY e {\n  p = f32[2] parameter(1)\n}", "has no parameter 0"},
       {"HloModule m\nENTRY e {\n  ROOT c = s8[] constant(300)\n}", "out of range for s8"},
+      // A shuffle's literal attributes: checked where they are written.
+      {"HloModule m\nENTRY e {\n  p = f32[3] parameter(0)\n  ROOT s = f32[3] shuffle(p), "
+       "dimensions={0}, mode=permute, indices=s32[3]{0} {2, 0}\n}",
+       "4:79: instruction 's': literal has 2 values"},
+      {"HloModule m\nENTRY e {\n  p = f32[3] parameter(0)\n  ROOT s = f32[3] shuffle(p), "
+       "dimensions={0}, mode=permute, indices=s32[3]{0} {...}\n}",
+       "4:79: instruction 's': the values may not be elided here"},
+      {"HloModule m\nENTRY e {\n  p = f32[3] parameter(0)\n  ROOT s = f32[3] shuffle(p), "
+       "dimensions={0}, mode=multi_rotate, multi_shifts=(s32[]) {1}\n}",
+       "4:79: instruction 's': expected an array shape before the values"},
       {"ENTRY e {}", "1:7: computation 'e' is empty"},
       {"e {\n  p = f32[2] parameter(0)\n", "not closed"},
       {"HloModule m\n", "module has no computations"},

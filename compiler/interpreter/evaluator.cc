@@ -443,6 +443,8 @@ class HloEvaluator::Impl : public ComputationCaller {
         return EvalPad(instr, *ops[0], *ops[1]);
       case HloOpcode::kReverse:
         return EvalReverse(instr, *ops[0]);
+      case HloOpcode::kShuffle:
+        return EvalShuffle(instr, *ops[0]);
       case HloOpcode::kOptimizationBarrier:
         return *ops[0];
       case HloOpcode::kGetDimensionSize: {

@@ -835,6 +835,8 @@ absl::StatusOr<Literal> EvalConcatenate(const HloInstruction& instr, Operands op
 absl::StatusOr<Literal> EvalPad(const HloInstruction& instr, const Literal& x,
                                 const Literal& pad_value);
 absl::StatusOr<Literal> EvalReverse(const HloInstruction& instr, const Literal& x);
+// shuffle: each result element from the operand element ShuffleSource names.
+absl::StatusOr<Literal> EvalShuffle(const HloInstruction& instr, const Literal& x);
 absl::StatusOr<Literal> EvalIota(const HloInstruction& instr);
 absl::StatusOr<Literal> EvalGather(const HloInstruction& instr, const Literal& operand,
                                    const Literal& indices);

@@ -190,6 +190,26 @@ TEST(RobustnessTest, MutatedDynamicModulesAreErrorsNotCrashes) {
   ExpectMutationsAreErrorsNotCrashes(kDynamicSeed, 500, 10);
 }
 
+// Shuffles: the mutations hit their dimensions, shifts and the shapes and
+// values of their tables.
+constexpr char kShuffleSeed[] = R"(
+HloModule shuffle_seed
+
+ENTRY main {
+  x = f32[3,4,2] parameter(0)
+  r = f32[3,4,2] shuffle(x), dimensions={1,2}, mode=rotate, shifts={-5,3}
+  p = f32[3,4,2] shuffle(r), dimensions={0}, mode=permute, indices=s32[3,1,1]{2,1,0} { { {2} }, { {0} }, { {1} } }
+  q = f32[3,4,2] shuffle(p), dimensions={2,0}, mode=permute, indices=s8[1,4,2,2]{3,2,1,0} { { {{1,2},{0,1}}, {{0,0},{1,1}}, {{1,1},{0,2}}, {{0,2},{1,0}} } }
+  ROOT m = f32[3,4,2] shuffle(q), dimensions={1}, mode=multi_rotate, multi_shifts=s32[3,1,2]{2,1,0} { { {1,-2} }, { {7,0} }, { {3,9} } }
+}
+)";
+
+TEST(RobustnessTest, TheShuffleSeedModuleRuns) { ExpectSeedRuns(kShuffleSeed); }
+
+TEST(RobustnessTest, MutatedShuffleModulesAreErrorsNotCrashes) {
+  ExpectMutationsAreErrorsNotCrashes(kShuffleSeed, 500, 10);
+}
+
 }  // namespace
 }  // namespace interpreter_test
 }  // namespace aot

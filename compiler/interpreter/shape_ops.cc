@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "compiler/hlo/shuffle.h"
 #include "compiler/interpreter/evaluator_internal.h"
 #include "support/status_macros.h"
 
@@ -519,6 +520,30 @@ absl::StatusOr<Literal> EvalReverse(const HloInstruction& instr, const Literal& 
   if (out.element_count() == 0) return out;
   StridedCopy(x.raw().data(), offset, src_strides, out.raw_data(), 0, Strides(instr.shape()),
               x.shape().dimensions(), ByteWidth(x.shape().element_type()));
+  return out;
+}
+
+absl::StatusOr<Literal> EvalShuffle(const HloInstruction& instr, const Literal& x) {
+  AOT_RETURN_IF_ERROR(CheckArrayOp(instr, x));
+  AOT_RETURN_IF_ERROR(ExpectDims(instr.shape(), x.shape().dimensions(), "result"));
+  AOT_ASSIGN_OR_RETURN(ShuffleAttributes a, ReadShuffleAttributes(instr));
+  const std::vector<int64_t>& dims = x.shape().dimensions();
+  const std::vector<int64_t> strides = Strides(x.shape());
+  const int64_t width = ByteWidth(x.shape().element_type());
+  Literal out(instr.shape());
+  std::vector<int64_t> index(dims.size(), 0);
+  std::vector<int64_t> source;
+  for (int64_t i = 0; i < out.element_count(); ++i) {
+    ShuffleSource(a, dims, index, source);
+    int64_t from = 0;
+    for (size_t d = 0; d < dims.size(); ++d) from += source[d] * strides[d];
+    std::memcpy(out.raw_data() + i * width, x.raw().data() + from * width, width);
+    // The next index in row-major order.
+    for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
+      if (++index[d] < dims[d]) break;
+      index[d] = 0;
+    }
+  }
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "compiler/passes/composite_expansion.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -10,6 +11,7 @@
 #include "absl/algorithm/container.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "compiler/hlo/shuffle.h"
 #include "compiler/passes/pass_utils.h"
 #include "support/status_macros.h"
 
@@ -535,6 +537,123 @@ absl::StatusOr<HloInstruction*> ExpandScan(HloInstruction* scan, InstructionBuil
   return b.Tuple(elements);
 }
 
+// shuffle, as XLA's ShuffleExpander: mode=rotate, per shuffled dimension
+// the elements from the shift on followed by those before it (two slices
+// and a concatenate); the other modes one gather of an element per result
+// element, whose start indices hold per dimension an iota (a dimension left
+// in place) or the table's coordinate broadcast along the dimensions it
+// shares (for multi_rotate, the iota plus the shift, wrapped once).
+absl::StatusOr<HloInstruction*> ExpandShuffle(HloInstruction* shuffle, InstructionBuilder& b) {
+  absl::StatusOr<ShuffleAttributes> read = ReadShuffleAttributes(*shuffle);
+  if (!read.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(DescribeInstruction(*shuffle), ": ", read.status().message()));
+  }
+  const ShuffleAttributes& a = *read;
+  HloInstruction* x = shuffle->operand(0);
+  const PrimitiveType type = x->shape().element_type();
+  const std::vector<int64_t>& dims = x->shape().dimensions();
+  const int64_t rank = static_cast<int64_t>(dims.size());
+  if (a.dimensions.empty() || x->shape().ElementCount() == 0) {
+    return b.WithLayoutOf(x, shuffle->shape());
+  }
+  std::vector<SliceSpec> whole;
+  for (int64_t n : dims) whole.push_back({0, n, 1});
+  if (a.mode == ShuffleMode::kRotate) {
+    HloInstruction* result = x;
+    for (size_t k = 0; k < a.dimensions.size(); ++k) {
+      const int64_t d = a.dimensions[k];
+      const int64_t shift = a.shifts[k];
+      if (shift == 0) continue;
+      std::vector<HloInstruction*> parts;
+      for (const SliceSpec range : {SliceSpec{shift, dims[d], 1}, SliceSpec{0, shift, 1}}) {
+        std::vector<SliceSpec> slice = whole;
+        slice[d] = range;
+        std::vector<int64_t> part_dims = dims;
+        part_dims[d] = range.limit - range.start;
+        HloInstruction* part = b.Op(HloOpcode::kSlice, Shape(type, part_dims), {result});
+        part->mutable_attrs()->slice = std::move(slice);
+        parts.push_back(part);
+      }
+      result = b.Op(HloOpcode::kConcatenate, Shape(type, dims), std::move(parts));
+      result->mutable_attrs()->dimensions = {d};
+    }
+    return b.WithLayoutOf(result, shuffle->shape());
+  }
+  // Coordinates up to the largest dimension, and for multi_rotate sums of
+  // two of them, fit the index type.
+  const int64_t largest = *std::max_element(dims.begin(), dims.end());
+  const PrimitiveType index_type = largest < (int64_t{1} << 30) ? S32 : S64;
+  const int64_t k_count = static_cast<int64_t>(a.dimensions.size());
+  // The table with its shared dimensions dropped and the coordinate
+  // dimension made explicit (neither moves an element in row-major
+  // order); multi_rotate's shifts taken into [0, n) here.
+  const Shape& table_shape = a.table.shape();
+  std::vector<int64_t> kept_dims, kept;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (table_shape.dimensions(d) == dims[d]) {
+      kept_dims.push_back(dims[d]);
+      kept.push_back(d);
+    }
+  }
+  kept_dims.push_back(k_count);
+  kept.push_back(rank);
+  std::vector<int64_t> values(a.table.element_count());
+  for (int64_t i = 0; i < a.table.element_count(); ++i) {
+    values[i] = a.table.GetAsInt64(i);
+    if (a.mode == ShuffleMode::kMultiRotate) {
+      values[i] = NormalizeShift(values[i], dims[a.dimensions[i % k_count]]);
+    }
+  }
+  HloInstruction* table = b.Constant(Literal::FromInt64s(Shape(index_type, kept_dims), values));
+  std::vector<int64_t> coordinates_dims = dims;
+  coordinates_dims.push_back(k_count);
+  HloInstruction* coordinates =
+      b.Broadcast(table, Shape(index_type, coordinates_dims), std::move(kept));
+  std::vector<int64_t> component_dims = dims;
+  component_dims.push_back(1);
+  const Shape component_shape(index_type, component_dims);
+  std::vector<HloInstruction*> components;
+  for (int64_t d = 0; d < rank; ++d) {
+    HloInstruction* iota = b.Op(HloOpcode::kIota, component_shape, {});
+    iota->mutable_attrs()->dimensions = {d};
+    const auto k = std::find(a.dimensions.begin(), a.dimensions.end(), d);
+    if (k == a.dimensions.end()) {
+      components.push_back(iota);
+      continue;
+    }
+    std::vector<SliceSpec> slice = whole;
+    const int64_t c = k - a.dimensions.begin();
+    slice.push_back({c, c + 1, 1});
+    HloInstruction* coordinate = b.Op(HloOpcode::kSlice, component_shape, {coordinates});
+    coordinate->mutable_attrs()->slice = std::move(slice);
+    if (a.mode == ShuffleMode::kMultiRotate) {
+      HloInstruction* sum = b.Binary(HloOpcode::kAdd, iota, coordinate);
+      HloInstruction* n = b.Splat(index_type, static_cast<double>(dims[d]), component_dims);
+      coordinate = b.Select(b.Compare(sum, n, ComparisonDirection::kGe),
+                            b.Binary(HloOpcode::kSubtract, sum, n), sum);
+    }
+    components.push_back(coordinate);
+  }
+  HloInstruction* indices = components.front();
+  if (components.size() > 1) {
+    std::vector<int64_t> indices_dims = dims;
+    indices_dims.push_back(rank);
+    indices = b.Op(HloOpcode::kConcatenate, Shape(index_type, indices_dims), components);
+    indices->mutable_attrs()->dimensions = {rank};
+  }
+  HloInstruction* gather = b.Op(HloOpcode::kGather, Shape(type, dims), {x, indices});
+  GatherDimensionNumbersProto dn;
+  for (int64_t d = 0; d < rank; ++d) {
+    dn.add_collapsed_slice_dims(d);
+    dn.add_start_index_map(d);
+  }
+  dn.set_index_vector_dim(rank);
+  gather->mutable_attrs()->gather_dimension_numbers = dn;
+  gather->mutable_attrs()->gather_slice_sizes = std::vector<int64_t>(rank, 1);
+  return b.WithLayoutOf(gather, shuffle->shape());
+}
+
 }  // namespace
 
 absl::StatusOr<bool> ExpandCompositeOpcodes(HloModule* module) {
@@ -570,6 +689,9 @@ absl::StatusOr<bool> ExpandCompositeOpcodes(HloModule* module) {
           break;
         case HloOpcode::kScan:
           replacement = ExpandScan(h, b, module);
+          break;
+        case HloOpcode::kShuffle:
+          replacement = ExpandShuffle(h, b);
           break;
         default:
           continue;

@@ -30,6 +30,9 @@ namespace aot {
 //  - scan -> a counted while loop taking one slice of each input per
 //    iteration, running to_apply's instructions on it and the carries, and
 //    writing the outputs' slices by dynamic-update-slice.
+//  - shuffle -> for mode=rotate, two slices and a concatenate per shuffled
+//    dimension; for permute and multi_rotate, one gather of an element per
+//    result element (start indices from the table and iotas).
 // Runs before the pass pipeline, always. Returns whether anything changed.
 absl::StatusOr<bool> ExpandCompositeOpcodes(HloModule* module);
 

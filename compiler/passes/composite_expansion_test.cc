@@ -410,5 +410,119 @@ ENTRY e {
   ExpectExpandsTo(batched, HloOpcode::kRaggedDot, Tolerance{0, 0}, std::move(args));
 }
 
+// Each shuffle of an operand holding 0, 1, 2, ... (its elements' own
+// row-major positions), so the result lists the position each element came
+// from: checked against hand-computed positions in the interpreter's
+// reading, then the expansion against the interpreter.
+struct ShuffleCase {
+  const char* operand;
+  const char* attributes;
+  std::vector<int64_t> sources;
+};
+
+void ExpectShuffleTakes(const ShuffleCase& c) {
+  absl::StatusOr<Shape> shape = ParseShape(c.operand);
+  ASSERT_TRUE(shape.ok()) << shape.status();
+  const std::string text =
+      absl::StrCat("HloModule m\nENTRY e {\n  x = ", c.operand,
+                   " parameter(0)\n  ROOT s = ", c.operand, " shuffle(x), ", c.attributes, "\n}");
+  SCOPED_TRACE(text);
+  std::vector<int64_t> positions(shape->ElementCount());
+  for (size_t i = 0; i < positions.size(); ++i) positions[i] = static_cast<int64_t>(i);
+  const Literal x = Literal::FromInt64s(*shape, positions);
+  std::unique_ptr<HloModule> m = Parse(text);
+  ASSERT_NE(m, nullptr);
+  std::vector<Literal> args;
+  args.push_back(x);
+  absl::StatusOr<Literal> got = EvaluateModule(*m, args);
+  ASSERT_TRUE(got.ok()) << got.status();
+  std::vector<int64_t> sources;
+  for (int64_t i = 0; i < got->element_count(); ++i) sources.push_back(got->GetAsInt64(i));
+  EXPECT_EQ(sources, c.sources);
+  ExpectExpandsTo(text, HloOpcode::kShuffle, {}, std::move(args));
+}
+
+TEST(CompositeExpansionTest, ShuffleRotatesEachDimensionByItsShift) {
+  for (const ShuffleCase& c : std::vector<ShuffleCase>{
+           // result[i] = x[(i - 2) mod 5].
+           {"f32[5]", "dimensions={0}, mode=rotate, shifts={-2}", {3, 4, 0, 1, 2}},
+           // Rows by 1, columns by 4 = 1 (mod 3).
+           {"s32[2,3]", "dimensions={0,1}, mode=rotate, shifts={1,4}", {4, 5, 3, 1, 2, 0}},
+           // A zero shift and a whole turn move nothing.
+           {"f32[2,3]", "dimensions={1,0}, mode=rotate, shifts={0,2}", {0, 1, 2, 3, 4, 5}},
+           // A layout other than the default.
+           {"f32[2,3]{0,1}", "dimensions={1}, mode=rotate, shifts={1}", {1, 2, 0, 4, 5, 3}},
+       }) {
+    ExpectShuffleTakes(c);
+  }
+}
+
+TEST(CompositeExpansionTest, ShufflePermutesByItsIndices) {
+  for (const ShuffleCase& c : std::vector<ShuffleCase>{
+           {"s32[4]", "dimensions={0}, mode=permute, indices=s8[4]{0} {3, 1, 0, 2}", {3, 1, 0, 2}},
+           // Rows only, shared along the columns.
+           {"f32[3,2]",
+            "dimensions={0}, mode=permute, indices=s32[3,1]{1,0} { {2}, {0}, {1} }",
+            {4, 5, 0, 1, 2, 3}},
+           // Both dimensions, the coordinates listed column first.
+           {"f32[2,3]",
+            "dimensions={1,0}, mode=permute, indices=s32[2,3,2]{2,1,0} { { {2,1}, {0,0}, {1,1} }, "
+            "{ "
+            "{0,1}, {2,0}, {1,0} } }",
+            {5, 0, 4, 3, 2, 1}},
+           // Dimensions 0 and 2, shared along dimension 1.
+           {"bf16[2,2,3]",
+            "dimensions={0,2}, mode=permute, indices=u16[2,1,3,2]{3,2,1,0} { { { {1,2}, {0,0}, "
+            "{1,1} } }, "
+            "{ { {0,1}, {1,0}, {0,2} } } }",
+            {8, 0, 7, 11, 3, 10, 1, 6, 2, 4, 9, 5}},
+       }) {
+    ExpectShuffleTakes(c);
+  }
+}
+
+TEST(CompositeExpansionTest, ShuffleMultiRotatesEachSliceByItsOwnShift) {
+  for (const ShuffleCase& c : std::vector<ShuffleCase>{
+           // Column 0 down by 1, column 1 by -1 = 2 (mod 3).
+           {"f32[3,2]",
+            "dimensions={0}, mode=multi_rotate, multi_shifts=s32[1,2]{1,0} { {1, -1} }",
+            {2, 5, 4, 1, 0, 3}},
+           // Each row along the columns: 1, 0 and 7 = 1 (mod 2).
+           {"s32[3,2]",
+            "dimensions={1}, mode=multi_rotate, multi_shifts=s64[3,1]{1,0} { {1}, {0}, {7} }",
+            {1, 0, 2, 3, 5, 4}},
+           {"f32[4]",
+            "dimensions={0}, mode=multi_rotate, multi_shifts=s32[1]{0} {-1}",
+            {3, 0, 1, 2}},
+           // Both dimensions, the same shifts for every element.
+           {"f32[2,3]",
+            "dimensions={0,1}, mode=multi_rotate, multi_shifts=s32[1,1,2]{2,1,0} { { {1, 2} } }",
+            {5, 3, 4, 2, 0, 1}},
+       }) {
+    ExpectShuffleTakes(c);
+  }
+}
+
+TEST(CompositeExpansionTest, ShuffleOfAZeroShiftOrAnEmptyOperandIsItsOperand) {
+  for (const char* text : {R"(
+HloModule m
+ENTRY e {
+  x = f32[4] parameter(0)
+  ROOT s = f32[4] shuffle(x), dimensions={0}, mode=rotate, shifts={8}
+})",
+                           R"(
+HloModule m
+ENTRY e {
+  x = f32[0,3] parameter(0)
+  ROOT s = f32[0,3] shuffle(x), dimensions={1}, mode=permute, indices=s32[0,3]{1,0} {}
+})"}) {
+    std::unique_ptr<HloModule> m = Parse(text);
+    ASSERT_NE(m, nullptr);
+    ASSERT_TRUE(ExpandCompositeOpcodes(m.get()).ok());
+    EXPECT_EQ(m->entry_computation()->root_instruction()->opcode(), HloOpcode::kParameter)
+        << m->ToString();
+  }
+}
+
 }  // namespace
 }  // namespace aot

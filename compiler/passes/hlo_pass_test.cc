@@ -355,6 +355,10 @@ const std::map<std::string, int>& ExpectedFusions() {
       {"xla_syntax/map_topk.hlo", 4},
       {"xla_syntax/remat_barrier.hlo", 1},
       // The fusion the module was written with, and the divide after it.
+      // Each rotation of the keys (slices and a concatenate), the scores'
+      // sum with their per-head roll (a gather), the values' and the ids'
+      // permutations (a gather each).
+      {"xla_syntax/shuffles.hlo", 5},
       {"xla_syntax/sibling_fusion.hlo", 2},
       {"xla_syntax/tuple_constant_copy.hlo", 1},
       {"xla_syntax/tuple_parameters.hlo", 2},

@@ -163,6 +163,10 @@ const std::map<std::string, std::string>& SpecialProbes() {
        "x = f32[6] parameter(0)\n z = f32[] constant(0)\n"
        " ROOT r = (f32[6], f32[]) scan(x, z), dimensions={0}, num_carries=1, "
        "to_apply=cumulative_sum"},
+      {"shuffle",
+       "p = f32[3,2] parameter(0)\n"
+       " ROOT r = f32[3,2] shuffle(p), dimensions={0}, mode=permute, "
+       "indices=s32[3,1]{1,0} { {2}, {0}, {1} }"},
       {"stochastic-convert",
        "x = f32[4] parameter(0)\n b = u32[4] parameter(1)\n"
        " ROOT r = s32[4] stochastic-convert(x, b)"},

@@ -20,6 +20,7 @@
 #include "compiler/hlo/hlo_computation.h"
 #include "compiler/hlo/hlo_module.h"
 #include "compiler/hlo/hlo_opcode.h"
+#include "compiler/hlo/shuffle.h"
 #include "compiler/verifier/diagnostics.h"
 #include "support/status_macros.h"
 
@@ -381,6 +382,8 @@ class Inferrer {
         return SetDimensionSize();
       case HloOpcode::kDynamicReshape:
         return DynamicReshape();
+      case HloOpcode::kShuffle:
+        return Shuffle();
       case HloOpcode::kAfterAll:
         return AfterAll();
       case HloOpcode::kAddDependency:
@@ -1720,6 +1723,14 @@ class Inferrer {
     }
     AOT_RETURN_IF_ERROR(
         CheckDimensionList("dimensions", attrs_.dimensions, Op(0).rank(), Str(Op(0)), false));
+    return WithoutLayout(Op(0));
+  }
+
+  // shuffle(x): x's shape; its attributes as ReadShuffleAttributes checks them.
+  absl::StatusOr<Shape> Shuffle() const {
+    AOT_RETURN_IF_ERROR(ExpectArray(0));
+    absl::StatusOr<ShuffleAttributes> attributes = ReadShuffleAttributes(hlo_);
+    if (!attributes.ok()) return Invalid(attributes.status().message());
     return WithoutLayout(Op(0));
   }
 

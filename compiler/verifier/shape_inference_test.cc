@@ -85,6 +85,50 @@ TEST(ShapeInferenceTest, DynamicReshapeTakesOneSizePerResultDimension) {
                          "got 1"}));
 }
 
+TEST(ShapeInferenceTest, ShuffleKeepsItsOperandsShapeAndChecksItsMode) {
+  EXPECT_TRUE(Infers(Module(R"(
+  p = f32[3,2] parameter(0)
+  ROOT s = f32[3,2]{0,1} shuffle(p), dimensions={1,0}, mode=rotate, shifts={1,-7})"),
+                     "s", "f32[3,2]"));
+  EXPECT_TRUE(Infers(Module(R"(
+  p = s8[2,2,3] parameter(0)
+  ROOT s = s8[2,2,3] shuffle(p), dimensions={0,2}, mode=permute, indices=u8[2,1,3,2]{3,2,1,0} { { {{1,2},{0,0},{1,1}} }, { {{0,1},{1,0},{0,2}} } })"),
+                     "s", "s8[2,2,3]"));
+  const struct {
+    const char* attributes;
+    const char* message;
+  } bad[] = {
+      {"dimensions={0}", "needs the attribute mode=<one of rotate, permute, multi_rotate>"},
+      {"dimensions={0}, mode=reverse", "mode=reverse of 's': expected one of rotate"},
+      {"dimensions={0,0}, mode=rotate, shifts={1,1}", "repeats dimension 0"},
+      {"dimensions={2}, mode=rotate, shifts={1}", "dimension 2 out of range [0, 2)"},
+      {"dimensions={0,1}, mode=rotate, shifts={1}", "has 1 shifts for 2 dimensions"},
+      {"dimensions={0}, mode=rotate, shifts={1}, indices=s32[3]{0} {0,1,2}",
+       "attribute indices= belongs to mode=permute, not mode=rotate"},
+      {"dimensions={0}, mode=permute", "mode=permute needs the attribute indices="},
+      {"dimensions={0}, mode=permute, indices=f32[3]{0} {0,1,2}", "expected an integer type"},
+      {"dimensions={0}, mode=permute, indices=s32[3,2,2]{2,1,0} "
+       "{{{0,0},{0,0}},{{1,1},{1,1}},{{2,2},{2,2}}}",
+       "its last dimension must be 1"},
+      {"dimensions={0,1}, mode=permute, indices=s32[3,2]{1,0} {{0,0},{1,1},{2,0}}",
+       "expected rank 3"},
+      {"dimensions={1}, mode=permute, indices=s32[2,2]{1,0} {{0,1},{1,0}}",
+       "dimension 0 must be 3 (the operand's) or 1 (shared)"},
+      {"dimensions={0}, mode=permute, indices=s32[3,1]{1,0} {{0},{3},{1}}",
+       "indices hold 3 for dimension 0, out of range [0, 3)"},
+      {"dimensions={1}, mode=multi_rotate, multi_shifts=pred[3,1]{1,0} {{1},{0},{1}}",
+       "multi_shifts has shape pred[3,1]; expected an integer type"},
+  };
+  for (const auto& c : bad) {
+    EXPECT_TRUE(FailsWith(Module(absl::StrCat(R"(
+  p = f32[3,2] parameter(0)
+  ROOT s = f32[3,2] shuffle(p), )",
+                                              c.attributes)),
+                          {"instruction 's' (shuffle)", c.message}))
+        << c.attributes;
+  }
+}
+
 TEST(ShapeInferenceTest, IotaNeedsOneInRangeDimension) {
   EXPECT_TRUE(FailsWith(Module(R"(
   ROOT i = s32[4,5] iota(), iota_dimension=2)"),
