@@ -5,6 +5,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 
 #include "absl/container/flat_hash_map.h"
@@ -976,6 +977,32 @@ absl::StatusOr<double> Parser::ParseFloatToken(absl::string_view tok, PrimitiveT
     return v;
   }
   std::string lower = absl::AsciiStrToLower(tok);
+  if (absl::string_view payload = lower;
+      (absl::ConsumePrefix(&payload, "nan(0x") || absl::ConsumePrefix(&payload, "-nan(0x") ||
+       absl::ConsumePrefix(&payload, "+nan(0x")) &&
+      absl::ConsumeSuffix(&payload, ")")) {
+    // XLA writes a NaN whose payload is not the canonical one as
+    // nan(0x<payload>), the payload being the element type's mantissa bits.
+    // It travels in the double's mantissa at the type's place (its top
+    // bits), which the conversion to the element type keeps for f64, f32,
+    // f16 and bf16; the 8-bit and smaller types keep the NaN and its sign.
+    uint64_t bits = 0;
+    if (payload.empty() || payload.size() > 13 || !absl::SimpleHexAtoi(payload, &bits) ||
+        bits == 0) {
+      return ErrorAt(text_pos, absl::StrCat("invalid NaN payload in '", tok, "'"));
+    }
+    const int mantissa_bits = NanPayloadBits(t);
+    if (mantissa_bits > 0 && bits >> mantissa_bits != 0) {
+      return ErrorAt(text_pos,
+                     absl::StrCat("NaN payload in '", tok, "' does not fit the ", mantissa_bits,
+                                  " mantissa bits of ", PrimitiveTypeName(t)));
+    }
+    uint64_t d = (uint64_t{0x7ff} << 52) |
+                 (mantissa_bits > 0 ? bits << (52 - mantissa_bits) : uint64_t{1} << 51);
+    if (lower[0] == '-') d |= uint64_t{1} << 63;
+    std::memcpy(&v, &d, sizeof(v));
+    return v;
+  }
   if (lower == "nan" || lower == "-nan" || lower == "+nan") {
     v = lower[0] == '-' ? -std::numeric_limits<double>::quiet_NaN()
                         : std::numeric_limits<double>::quiet_NaN();

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "compiler/hlo/hlo_opcode.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -299,6 +300,39 @@ ENTRY e {
   auto details = ParseHloModuleWithDetails(e->parent()->ToString());
   ASSERT_TRUE(details.ok());
   EXPECT_TRUE(details->elided_constants.empty());  // filled values now print
+}
+
+TEST(HloParserTest, NanSignsAndPayloadsAsXlaWritesThem) {
+  // XLA writes a NaN other than the canonical quiet one with its payload
+  // (the element type's mantissa bits) and a negative one with its sign.
+  constexpr char kText[] = R"(
+HloModule nans
+ENTRY e {
+  a = f64[3] constant({-nan, nan(0x1), -nan(0x8000000000001)})
+  b = f32[3] constant({-nan(0x7fffff), nan(0x400001), nan})
+  c = bf16[2] constant({-nan(0x41), -nan})
+  ROOT t = (f64[3], f32[3], bf16[2]) tuple(a, b, c)
+})";
+  auto module = ParseHloModule(kText);
+  ASSERT_TRUE(module.ok()) << module.status();
+  const HloComputation* e = (*module)->entry_computation();
+  EXPECT_EQ(e->FindInstruction("a")->literal().Get<uint64_t>(0), 0xfff8000000000000u);
+  EXPECT_EQ(e->FindInstruction("a")->literal().Get<uint64_t>(1), 0x7ff0000000000001u);
+  EXPECT_EQ(e->FindInstruction("b")->literal().Get<uint32_t>(0), 0xffffffffu);
+  EXPECT_EQ(e->FindInstruction("b")->literal().Get<uint32_t>(1), 0x7fc00001u);
+  const std::string printed = (*module)->ToString();
+  EXPECT_THAT(printed, HasSubstr("{-nan, nan(0x1), -nan(0x8000000000001)}"));
+  EXPECT_THAT(printed, HasSubstr("{-nan(0x7fffff), nan(0x400001), nan}"));
+  EXPECT_THAT(printed, HasSubstr("{-nan(0x41), -nan}"));
+  auto again = ParseHloModule(printed);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ((*again)->ToString(), printed);
+  for (const char* bad : {"nan(0x0)", "nan(0x800000)", "nan(0xg)", "nan(0x)"}) {
+    auto m = ParseHloModule(
+        absl::StrCat("HloModule m\nENTRY e {\n  ROOT c = f32[] constant(", bad, ")\n}"));
+    ASSERT_FALSE(m.ok()) << bad;
+    EXPECT_THAT(std::string(m.status().message()), HasSubstr("NaN payload")) << bad;
+  }
 }
 
 TEST(HloParserTest, ElidedConstantsAreSeededAndReported) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 
 #include "absl/strings/str_cat.h"
@@ -297,8 +298,34 @@ bool Literal::operator==(const Literal& other) const {
   return bytes_ == other.bytes_;
 }
 
+int NanPayloadBits(PrimitiveType type) {
+  switch (type) {
+    case F64:
+      return 52;
+    case F32:
+      return 23;
+    case F16:
+      return 10;
+    case BF16:
+      return 7;
+    default:
+      return 0;
+  }
+}
+
 std::string FormatFloat(double value, PrimitiveType type) {
-  if (std::isnan(value)) return "nan";
+  if (std::isnan(value)) {
+    // The payload travels in the double's top mantissa bits (see the
+    // parser); a quiet NaN with no other bit set is the canonical one.
+    uint64_t bits = 0;
+    std::memcpy(&bits, &value, sizeof(bits));
+    const std::string sign = bits >> 63 ? "-" : "";
+    const int m = NanPayloadBits(type);
+    if (m == 0) return sign + "nan";
+    const uint64_t payload = (bits & ((uint64_t{1} << 52) - 1)) >> (52 - m);
+    if (payload == uint64_t{1} << (m - 1)) return sign + "nan";
+    return absl::StrCat(sign, "nan(0x", absl::Hex(payload), ")");
+  }
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
   char buffer[64];
   // Integral values print as integers ("30", not "3e+01").

@@ -215,6 +215,10 @@ bool NextIndex(absl::Span<const int64_t> dims, std::vector<int64_t>& index);
 // Formats a floating-point value so that parsing it back gives the same
 // value: "nan", "inf", "-inf", otherwise the shortest round-trip digits.
 std::string FormatFloat(double value, PrimitiveType type);
+// The mantissa width of f64, f32, f16 and bf16, whose NaN payloads the
+// text carries as XLA writes them ("nan(0x7fffff)", "-nan" for the sign); 0
+// for the other types, whose NaNs print as "nan" or "-nan".
+int NanPayloadBits(PrimitiveType type);
 
 }  // namespace aot
 

@@ -538,11 +538,7 @@ absl::StatusOr<Literal> EvalShuffle(const HloInstruction& instr, const Literal& 
     int64_t from = 0;
     for (size_t d = 0; d < dims.size(); ++d) from += source[d] * strides[d];
     std::memcpy(out.raw_data() + i * width, x.raw().data() + from * width, width);
-    // The next index in row-major order.
-    for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
-      if (++index[d] < dims[d]) break;
-      index[d] = 0;
-    }
+    NextIndex(dims, index);
   }
   return out;
 }
