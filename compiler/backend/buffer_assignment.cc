@@ -20,11 +20,6 @@ constexpr int64_t kLiveForever = std::numeric_limits<int64_t>::max() / 2;
 
 int64_t RoundUp(int64_t v) { return (v + kAlignment - 1) / kAlignment * kAlignment; }
 
-absl::Status Error(const HloInstruction& instr, absl::string_view what) {
-  return absl::UnimplementedError(absl::StrCat("instruction '", instr.name(), "' (",
-                                               HloOpcodeString(instr.opcode()), "): ", what));
-}
-
 }  // namespace
 
 int64_t LeafCount(const Shape& shape) {
@@ -191,7 +186,8 @@ class BufferAssigner {
             AliasLeaves(instr, it->second.first, it->second.second);
             break;
           }
-          return Error(*instr, "parameter of a computation that is not sequenced");
+          return UnimplementedInstruction(*instr,
+                                          "parameter of a computation that is not sequenced");
         case HloOpcode::kConstant: {
           // One CONSTANT allocation per array leaf (a tuple constant's
           // elements are separate constants).
@@ -269,7 +265,7 @@ class BufferAssigner {
           break;
         }
         case HloOpcode::kCall:
-          return Error(*instr, "calls must be inlined before buffer assignment");
+          return UnimplementedInstruction(*instr, "calls must be inlined before buffer assignment");
         case HloOpcode::kDynamicUpdateSlice:
           if (UpdatesInPlace(instr, computation, order)) {
             AliasLeaves(instr, instr->operand(0), 0);
@@ -330,9 +326,10 @@ class BufferAssigner {
     }
     std::vector<std::pair<int, int>> alias_copies;  // (source, parameter buffer)
     for (int64_t leaf = 0; leaf < static_cast<int64_t>(leaves.size()); ++leaf) {
-      if (!leaves[leaf].IsArray()) return Error(*root, "result leaf is not an array");
+      if (!leaves[leaf].IsArray())
+        return UnimplementedInstruction(*root, "result leaf is not an array");
       int id = BufferOf(root, leaf);
-      if (id < 0) return Error(*root, "result leaf has no buffer");
+      if (id < 0) return UnimplementedInstruction(*root, "result leaf has no buffer");
       Buffer& b = r_.buffers_[id];
       if (auto target = alias_target.find(leaf); target != alias_target.end()) {
         // The leaf lives in its parameter's buffer: computed there when

@@ -14,11 +14,6 @@
 namespace aot {
 namespace {
 
-absl::Status Unimplemented(const HloInstruction& instr, absl::string_view why) {
-  return absl::UnimplementedError(absl::StrCat("instruction '", instr.name(), "' (",
-                                               HloOpcodeString(instr.opcode()), "): ", why));
-}
-
 // The ops whose thunk cuts or concatenates along `dimensions[0]`.
 bool CutsAlongDimension(const HloInstruction& instr) {
   switch (instr.opcode()) {
@@ -100,9 +95,10 @@ absl::StatusOr<bool> MakeCollectiveDimensionsMajor(HloModule* module) {
         }
         if (flat) return nullptr;
         if (instr->operand_count() != 1 || instr->shape().IsTuple()) {
-          return Unimplemented(*instr,
-                               "a variadic collective along a dimension that is not the most "
-                               "major one of row-major operands");
+          return UnimplementedInstruction(
+              *instr,
+              "a variadic collective along a dimension that is not the most "
+              "major one of row-major operands");
         }
         const int64_t rank = instr->shape().rank();
         std::vector<int64_t> perm = {d}, inverse(rank);
@@ -175,7 +171,8 @@ absl::StatusOr<ThunkProto> EmitCollectiveThunk(const HloInstruction& instr,
   const PrimitiveType type = instr.operand(0)->shape().element_type();
   for (const HloInstruction* operand : instr.operands()) {
     if (!operand->shape().IsArray() || operand->shape().element_type() != type) {
-      return Unimplemented(instr, "collective operands must be arrays of one element type");
+      return UnimplementedInstruction(instr,
+                                      "collective operands must be arrays of one element type");
     }
   }
   config.set_element_type(type);
@@ -184,7 +181,7 @@ absl::StatusOr<ThunkProto> EmitCollectiveThunk(const HloInstruction& instr,
     const Shape& result = instr.shape().IsTuple() ? instr.shape().tuple_shapes()[i] : instr.shape();
     if (!CutsAlongDimension(instr) &&
         result.LayoutOrDefault() != instr.operand(i)->shape().LayoutOrDefault()) {
-      return Unimplemented(instr, "operand and result layouts differ");
+      return UnimplementedInstruction(instr, "operand and result layouts differ");
     }
     CollectiveBufferProto* buffer = config.add_buffers();
     AOT_ASSIGN_OR_RETURN(*buffer->mutable_source(), assignment.GetSlice(*instr.operand(i)));
@@ -195,10 +192,11 @@ absl::StatusOr<ThunkProto> EmitCollectiveThunk(const HloInstruction& instr,
   auto reduction = [&]() -> absl::StatusOr<ReductionKindProto> {
     std::optional<ReductionKind> kind = MatchReductionComputation(*instr.to_apply());
     if (!kind) {
-      return Unimplemented(instr,
-                           "the reduction computation is not a single add, multiply, minimum "
-                           "or maximum (the reductions collectives run); the interpreter "
-                           "evaluates it");
+      return UnimplementedInstruction(
+          instr,
+          "the reduction computation is not a single add, multiply, minimum "
+          "or maximum (the reductions collectives run); the interpreter "
+          "evaluates it");
     }
     return ToProto(*kind);
   };
@@ -235,9 +233,9 @@ absl::StatusOr<ThunkProto> EmitCollectiveThunk(const HloInstruction& instr,
       break;
     }
     default:
-      return Unimplemented(instr,
-                           "not a collective this backend emits (async forms are made "
-                           "synchronous first)");
+      return UnimplementedInstruction(instr,
+                                      "not a collective this backend emits (async forms are made "
+                                      "synchronous first)");
   }
   return t;
 }

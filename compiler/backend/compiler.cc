@@ -131,9 +131,8 @@ absl::Status CheckElementTypesEmitted(const HloModule& module, const CompileOpti
       const bool complex = HasComplexLeaf(i->shape());
       if (!complex && !HasNarrowLeaf(i->shape())) continue;
       return FlagOffError(
-          absl::StrCat("instruction '", i->name(), "' (", HloOpcodeString(i->opcode()), "): its ",
-                       complex ? "complex" : "narrow", " element type (",
-                       i->shape().ToString(false), ")"),
+          absl::StrCat(DescribeInstruction(*i), ": its ", complex ? "complex" : "narrow",
+                       " element type (", i->shape().ToString(false), ")"),
           *flag, "older runtimes reject it");
     }
   }

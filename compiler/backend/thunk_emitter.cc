@@ -19,11 +19,6 @@ namespace aot {
 
 namespace {
 
-absl::Status Unsupported(const HloInstruction& instr, absl::string_view what) {
-  return absl::UnimplementedError(absl::StrCat("instruction '", instr.name(), "' (",
-                                               HloOpcodeString(instr.opcode()), "): ", what));
-}
-
 std::string KernelName(int64_t counter, absl::string_view hlo_name) {
   std::string name = absl::StrCat("k", counter, "_");
   for (char c : hlo_name) {
@@ -52,10 +47,10 @@ absl::Status CheckSupported(const HloInstruction& instr, PlatformKind platform) 
     case HloOpcode::kCustomCall: {
       auto resolved = FfiRegistry::Global().Resolve(instr.attrs().custom_call_target);
       if (!resolved.ok()) {
-        return Unsupported(instr,
-                           absl::StrCat("custom-call target '", instr.attrs().custom_call_target,
-                                        "' is not registered with the runtime's FFI "
-                                        "registry"));
+        return UnimplementedInstruction(
+            instr, absl::StrCat("custom-call target '", instr.attrs().custom_call_target,
+                                "' is not registered with the runtime's FFI "
+                                "registry"));
       }
       return absl::OkStatus();
     }
@@ -85,9 +80,10 @@ absl::Status CheckSupported(const HloInstruction& instr, PlatformKind platform) 
       // LowerDynamicDimensions, LowerStaticOpcodes, ExpandCompositeOpcodes and ExpandFactorizations
       // remove them outside fusions (an after-all or async-start whose value
       // is used otherwise stays); the runtime does not read them.
-      return Unsupported(instr,
-                         "not lowered before emission (inside a fused computation, or its value "
-                         "is used beyond what the lowering removes)");
+      return UnimplementedInstruction(
+          instr,
+          "not lowered before emission (inside a fused computation, or its value "
+          "is used beyond what the lowering removes)");
     default:
       (void)platform;
       return absl::OkStatus();
@@ -175,7 +171,7 @@ absl::Status ThunkEmitter::EmitInstruction(const HloInstruction& instr,
     case HloOpcode::kConditional:
       return EmitConditional(instr, out);
     case HloOpcode::kCall:
-      return Unsupported(instr, "calls must be inlined before thunk emission");
+      return UnimplementedInstruction(instr, "calls must be inlined before thunk emission");
     case HloOpcode::kCopy:
       if (instr.shape().IsTuple()) return EmitTupleCopy(instr, out);
       return EmitKernel(instr, out);
@@ -214,7 +210,8 @@ absl::Status ThunkEmitter::EmitKernel(const HloInstruction& instr,
   KernelThunkProto* k = t.mutable_kernel();
   for (const HloInstruction* op : KernelInputs(instr)) {
     if (!op->shape().IsArray()) {
-      return Unsupported(instr, absl::StrCat("operand '", op->name(), "' is not an array"));
+      return UnimplementedInstruction(instr,
+                                      absl::StrCat("operand '", op->name(), "' is not an array"));
     }
     spec.input_shapes.push_back(op->shape());
     AOT_ASSIGN_OR_RETURN(auto slice, assignment_.GetSlice(*op));
@@ -231,7 +228,7 @@ absl::Status ThunkEmitter::EmitKernel(const HloInstruction& instr,
   spec.scratch_shapes = KernelScratchShapes(instr);
   std::vector<BufferSliceProto> scratch = assignment_.GetScratchSlices(instr);
   if (scratch.size() != spec.scratch_shapes.size()) {
-    return Unsupported(instr, "buffer assignment gave the kernel no scratch buffers");
+    return UnimplementedInstruction(instr, "buffer assignment gave the kernel no scratch buffers");
   }
   for (const BufferSliceProto& slice : scratch) {
     *k->add_arguments() = slice;
@@ -374,7 +371,8 @@ absl::Status ThunkEmitter::EmitCustomCall(const HloInstruction& instr,
                          ? CustomCallThunkProto::API_VERSION_TYPED_FFI
                          : CustomCallThunkProto::API_VERSION_LEGACY);
   for (const HloInstruction* op : instr.operands()) {
-    if (!op->shape().IsArray()) return Unsupported(instr, "custom-call operand is a tuple");
+    if (!op->shape().IsArray())
+      return UnimplementedInstruction(instr, "custom-call operand is a tuple");
     AOT_ASSIGN_OR_RETURN(auto slice, assignment_.GetSlice(*op));
     CustomCallOperandProto* o = c->add_operands();
     *o->mutable_shape() = op->shape().ToProto();
@@ -403,7 +401,7 @@ absl::Status ThunkEmitter::EmitWhile(const HloInstruction& instr,
   ThunkProto t = NewThunk(instr);
   WhileThunkProto* w = t.mutable_while_loop();
   std::optional<BufferSliceProto> predicate = assignment_.WhileStaging(instr, -1);
-  if (!predicate) return Unsupported(instr, "no predicate slice");
+  if (!predicate) return UnimplementedInstruction(instr, "no predicate slice");
   *w->mutable_predicate() = *predicate;
   const HloComputation* cond = instr.while_condition();
   AOT_RETURN_IF_ERROR(EmitComputation(*cond, w->mutable_condition()->mutable_thunks()));

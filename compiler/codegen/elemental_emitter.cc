@@ -16,11 +16,6 @@ namespace aot {
 
 namespace {
 
-absl::Status Unsupported(const HloInstruction& instr, absl::string_view what) {
-  return absl::UnimplementedError(absl::StrCat("instruction '", instr.name(), "' (",
-                                               HloOpcodeString(instr.opcode()), "): ", what));
-}
-
 bool IsFloat(PrimitiveType t) { return IsFloatingPoint(t); }
 bool IsSigned(PrimitiveType t) { return IsSignedInteger(t); }
 
@@ -167,7 +162,7 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::Emit(const HloInstruction& instru
                                                     const IrIndex& index) {
   AOT_ASSIGN_OR_RETURN(auto values, EmitAll(instruction, index));
   if (values.size() != 1) {
-    return Unsupported(instruction, "expected a single array result");
+    return UnimplementedInstruction(instruction, "expected a single array result");
   }
   return values.front();
 }
@@ -580,7 +575,7 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitUnary(const HloInstruction& i
       return round(result);
     }
     default:
-      return Unsupported(instr, "not an elementwise unary op");
+      return UnimplementedInstruction(instr, "not an elementwise unary op");
   }
 }
 
@@ -717,7 +712,7 @@ absl::StatusOr<llvm::Value*> ElementalEmitter::EmitBinary(const HloInstruction& 
       return b_->CreateSelect(too_big, fill, b_->CreateAShr(x, safe));
     }
     default:
-      return Unsupported(instr, "not an elementwise binary op");
+      return UnimplementedInstruction(instr, "not an elementwise binary op");
   }
 }
 

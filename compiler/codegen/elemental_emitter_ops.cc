@@ -8,15 +8,6 @@
 
 namespace aot {
 
-namespace {
-
-absl::Status Unsupported(const HloInstruction& instr, absl::string_view what) {
-  return absl::UnimplementedError(absl::StrCat("instruction '", instr.name(), "' (",
-                                               HloOpcodeString(instr.opcode()), "): ", what));
-}
-
-}  // namespace
-
 absl::StatusOr<llvm::Value*> ElementalEmitter::EmitConstant(const HloInstruction& instr,
                                                             const IrIndex& index) {
   const Literal& literal = instr.literal();
@@ -219,7 +210,7 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
     case HloOpcode::kReshape:
     case HloOpcode::kBitcast: {
       if (instr.operand(0)->shape().ElementCount() != shape.ElementCount()) {
-        return Unsupported(instr, "bitcast that changes the element count");
+        return UnimplementedInstruction(instr, "bitcast that changes the element count");
       }
       return one(operand(0, IrIndex::Linear(index.linear(*b_), instr.operand(0)->shape())));
     }
@@ -329,7 +320,8 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
         }
         offset += size;
       }
-      if (result == nullptr) return Unsupported(instr, "concatenate of empty operands");
+      if (result == nullptr)
+        return UnimplementedInstruction(instr, "concatenate of empty operands");
       return one(result);
     }
     case HloOpcode::kDynamicSlice:
@@ -382,10 +374,10 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
     case HloOpcode::kFusion: {
       // A nested fused computation is emitted inline: its parameters are
       // the fusion's operands.
-      return Unsupported(instr, "nested fusion");
+      return UnimplementedInstruction(instr, "nested fusion");
     }
     default:
-      return Unsupported(instr, "no elemental implementation");
+      return UnimplementedInstruction(instr, "no elemental implementation");
   }
 }
 

@@ -59,11 +59,6 @@ constexpr int64_t kSortRun = 16;
 // Operand columns per block of a parallel scatter.
 constexpr int64_t kScatterColumnsPerBlock = 64;
 
-absl::Status Unsupported(const HloInstruction& instr, absl::string_view what) {
-  return absl::UnimplementedError(absl::StrCat("instruction '", instr.name(), "' (",
-                                               HloOpcodeString(instr.opcode()), "): ", what));
-}
-
 // How a GPU scatter combines an update with one atomic operation: a
 // single-operand scatter whose combiner is one add / maximum / minimum /
 // and / or / xor of its two parameters, on an element type the hardware
@@ -291,7 +286,7 @@ class KernelBuilder {
   absl::Status EmitRngGetAndUpdateState(const HloInstruction& instr) {
     AOT_ASSIGN_OR_RETURN(int64_t delta, ReadRngDelta(instr));
     if (spec_.output_shapes.size() != 1 || spec_.output_shapes[0].ElementCount() != 2) {
-      return Unsupported(instr, "the state is not one u64[2] output");
+      return UnimplementedInstruction(instr, "the state is not one u64[2] output");
     }
     SetDims(1, 1);
     llvm::Type* i64 = b_.getInt64Ty();
@@ -476,7 +471,8 @@ class KernelBuilder {
   }
 
   absl::Status EmitElementParallel(const HloInstruction& root) {
-    if (spec_.output_shapes.empty()) return Unsupported(root, "kernel without outputs");
+    if (spec_.output_shapes.empty())
+      return UnimplementedInstruction(root, "kernel without outputs");
     const Shape& out0 = spec_.output_shapes[0];
     for (const Shape& s : spec_.output_shapes) {
       if (s.dimensions() != out0.dimensions()) return EmitSiblingOutputs(root);
@@ -489,8 +485,9 @@ class KernelBuilder {
       auto values = emitter_->EmitAll(root, index);
       if (!values.ok()) return values.status();
       if (values->size() != outputs_.size()) {
-        return Unsupported(root, absl::StrCat("produces ", values->size(), " values for ",
-                                              outputs_.size(), " outputs"));
+        return UnimplementedInstruction(
+            root,
+            absl::StrCat("produces ", values->size(), " values for ", outputs_.size(), " outputs"));
       }
       for (size_t i = 0; i < outputs_.size(); ++i) outputs_[i].Store(b_, index, (*values)[i]);
       return absl::OkStatus();
@@ -505,7 +502,8 @@ class KernelBuilder {
   absl::Status EmitSiblingOutputs(const HloInstruction& root) {
     if (root.opcode() != HloOpcode::kTuple ||
         root.operand_count() != static_cast<int64_t>(outputs_.size())) {
-      return Unsupported(root, "outputs of different dimensions need a flat tuple root");
+      return UnimplementedInstruction(root,
+                                      "outputs of different dimensions need a flat tuple root");
     }
     std::vector<std::vector<size_t>> groups;  // output indices, by dimensions
     for (size_t i = 0; i < outputs_.size(); ++i) {
@@ -959,8 +957,9 @@ class KernelBuilder {
             IrIndex index = tile_index(row, col);
             AOT_ASSIGN_OR_RETURN(std::vector<llvm::Value*> values, emitter_->EmitAll(root, index));
             if (values.size() != outputs_.size()) {
-              return Unsupported(root, absl::StrCat("produces ", values.size(), " values for ",
-                                                    outputs_.size(), " outputs"));
+              return UnimplementedInstruction(
+                  root, absl::StrCat("produces ", values.size(), " values for ", outputs_.size(),
+                                     " outputs"));
             }
             for (size_t k = 0; k < outputs_.size(); ++k) outputs_[k].Store(b_, index, values[k]);
             return absl::OkStatus();
@@ -1316,7 +1315,7 @@ class KernelBuilder {
   absl::Status EmitSort(const HloInstruction& sort) {
     int64_t n_ops = sort.operand_count();
     if (static_cast<int64_t>(outputs_.size()) != n_ops) {
-      return Unsupported(sort, "sort outputs must match its operands");
+      return UnimplementedInstruction(sort, "sort outputs must match its operands");
     }
     const Shape& shape = sort.operand(0)->shape();
     int64_t dim = sort.dimensions()[0];
@@ -1612,7 +1611,7 @@ class KernelBuilder {
   absl::Status EmitScatter(const HloInstruction& scatter) {
     const int64_t n_ops = (scatter.operand_count() - 1) / 2;
     if (static_cast<int64_t>(outputs_.size()) != n_ops) {
-      return Unsupported(scatter, "scatter outputs must match its operands");
+      return UnimplementedInstruction(scatter, "scatter outputs must match its operands");
     }
     const ScatterDimensionNumbersProto& dn = *scatter.attrs().scatter_dimension_numbers;
     const Shape& operand = scatter.operand(0)->shape();
@@ -1692,7 +1691,8 @@ class KernelBuilder {
       // per update element, combined with one atomic operation (or stored,
       // when the indices are unique and the combiner overwrites).
       std::optional<ScatterAtomic> atomic = ScatterAtomicOf(scatter);
-      if (!atomic) return Unsupported(scatter, "in-place scatter without an atomic combiner");
+      if (!atomic)
+        return UnimplementedInstruction(scatter, "in-place scatter without an atomic combiner");
       const int64_t n = updates.ElementCount();
       SetElementParallelDims(std::max<int64_t>(n, 1));
       return ForEachElement(n, [&](llvm::Value* u) -> absl::Status {
@@ -1819,7 +1819,8 @@ class KernelBuilder {
   // element-parallel pass over the update, written at the clamped start
   // (the rest of the buffer already holds the operand).
   absl::Status EmitDynamicUpdateSliceInPlace(const HloInstruction& dus) {
-    if (outputs_.size() != 1) return Unsupported(dus, "in-place update with several outputs");
+    if (outputs_.size() != 1)
+      return UnimplementedInstruction(dus, "in-place update with several outputs");
     const Shape& in = dus.operand(0)->shape();
     const Shape& update = dus.operand(1)->shape();
     const int64_t n = update.ElementCount();

@@ -53,6 +53,10 @@ std::string DescribeInstruction(const HloInstruction& instruction) {
                       HloOpcodeString(instruction.opcode()), ")");
 }
 
+absl::Status UnimplementedInstruction(const HloInstruction& instruction, absl::string_view why) {
+  return absl::UnimplementedError(absl::StrCat(DescribeInstruction(instruction), ": ", why));
+}
+
 absl::string_view ComparisonDirectionString(ComparisonDirection d) {
   return kDirections[static_cast<int>(d)];
 }

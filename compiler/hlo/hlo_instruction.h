@@ -172,6 +172,9 @@ class HloInstruction {
 
 // "instruction 'name' (opcode)": how error messages name an instruction.
 std::string DescribeInstruction(const HloInstruction& instruction);
+// Unimplemented: "instruction 'name' (opcode): <why>", how the back end
+// refuses what it does not compile.
+absl::Status UnimplementedInstruction(const HloInstruction& instruction, absl::string_view why);
 
 // Attributes of the opcodes the compiler expands before emission (topk's
 // k and largest, batch-norm's epsilon and feature_index) stay verbatim in

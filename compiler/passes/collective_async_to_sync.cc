@@ -58,8 +58,7 @@ class Rewriter {
     const bool is_tuple = opcode != HloOpcode::kAllReduceStart;
     const Shape& start_shape = start->shape();
     if (is_tuple && (!start_shape.IsTuple() || start_shape.tuple_shapes().size() < 2)) {
-      return absl::InvalidArgumentError(absl::StrCat("instruction '", start->name(), "' (",
-                                                     HloOpcodeString(opcode), ") has shape ",
+      return absl::InvalidArgumentError(absl::StrCat(DescribeInstruction(*start), " has shape ",
                                                      start_shape.ToString(), "; expected a tuple"));
     }
     const HloOpcode sync_opcode = SyncOpcodeOf(opcode);

@@ -73,9 +73,8 @@ class ComplexExpander {
 
  private:
   absl::Status Refuse(const HloInstruction& h, absl::string_view why) {
-    return absl::UnimplementedError(absl::StrCat("instruction '", h.name(), "' (",
-                                                 HloOpcodeString(h.opcode()), ") on ",
-                                                 h.shape().ToString(false), ": ", why));
+    return absl::UnimplementedError(
+        absl::StrCat(DescribeInstruction(h), " on ", h.shape().ToString(false), ": ", why));
   }
 
   // The parts of a complex operand: those of a value this pass made, else

@@ -253,8 +253,7 @@ absl::StatusOr<bool> ExpandFactorizations(HloModule* module) {
       const PrimitiveType type = h->shape().IsArray() ? h->shape().element_type() : TUPLE;
       if ((!IsFloatingPoint(type) || IsNarrowFloat(type)) && !IsComplex(type)) {
         return absl::UnimplementedError(
-            absl::StrCat("instruction '", h->name(), "' (", HloOpcodeString(h->opcode()), ") on ",
-                         h->shape().ToString(false),
+            absl::StrCat(DescribeInstruction(*h), " on ", h->shape().ToString(false),
                          ": this compiler computes it for f16, bf16, f32, f64, c64 and c128 only"));
       }
       InstructionBuilder b(c, &names, *h);

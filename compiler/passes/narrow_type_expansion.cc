@@ -31,9 +31,8 @@ Shape Widened(const Shape& shape) {
 }
 
 absl::Status Refuse(const HloInstruction& h, absl::string_view why) {
-  return absl::UnimplementedError(absl::StrCat("instruction '", h.name(), "' (",
-                                               HloOpcodeString(h.opcode()), ") on ",
-                                               h.shape().ToString(false), ": ", why));
+  return absl::UnimplementedError(
+      absl::StrCat(DescribeInstruction(h), " on ", h.shape().ToString(false), ": ", why));
 }
 
 absl::Status CheckWidenable(const HloInstruction& h) {

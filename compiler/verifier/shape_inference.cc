@@ -2597,8 +2597,7 @@ class Inferrer {
 absl::StatusOr<Shape> InferShape(const HloInstruction& instruction) {
   absl::StatusOr<Shape> result = Inferrer(instruction).Run();
   if (!result.ok()) {
-    const std::string prefix = absl::StrCat("instruction '", instruction.name(), "' (",
-                                            HloOpcodeString(instruction.opcode()), "): ");
+    const std::string prefix = absl::StrCat(DescribeInstruction(instruction), ": ");
     // Errors of collective_ops.h name the instruction already.
     if (absl::StartsWith(result.status().message(), prefix)) return result;
     return absl::Status(result.status().code(), absl::StrCat(prefix, result.status().message()));
