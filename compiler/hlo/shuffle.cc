@@ -13,21 +13,23 @@
 namespace aot {
 namespace {
 
-constexpr absl::string_view kShifts = "shifts";
-constexpr absl::string_view kIndices = "indices";
-constexpr absl::string_view kMultiShifts = "multi_shifts";
+// Each mode's name and the attribute that holds its parameters.
+struct ModeInfo {
+  ShuffleMode mode;
+  absl::string_view name;
+  absl::string_view attribute;
+};
+constexpr ModeInfo kModes[] = {
+    {ShuffleMode::kRotate, "rotate", "shifts"},
+    {ShuffleMode::kPermute, "permute", "indices"},
+    {ShuffleMode::kMultiRotate, "multi_rotate", "multi_shifts"},
+};
 
-// The attribute that holds each mode's parameters.
-absl::string_view ModeAttribute(ShuffleMode mode) {
-  switch (mode) {
-    case ShuffleMode::kRotate:
-      return kShifts;
-    case ShuffleMode::kPermute:
-      return kIndices;
-    case ShuffleMode::kMultiRotate:
-      return kMultiShifts;
+const ModeInfo& InfoOf(ShuffleMode mode) {
+  for (const ModeInfo& info : kModes) {
+    if (info.mode == mode) return info;
   }
-  return kShifts;
+  return kModes[0];
 }
 
 template <typename... Args>
@@ -67,20 +69,11 @@ absl::Status CheckTableShape(absl::string_view name, const Shape& table,
 
 }  // namespace
 
-absl::string_view ShuffleModeName(ShuffleMode mode) {
-  switch (mode) {
-    case ShuffleMode::kRotate:
-      return "rotate";
-    case ShuffleMode::kPermute:
-      return "permute";
-    case ShuffleMode::kMultiRotate:
-      return "multi_rotate";
-  }
-  return "rotate";
-}
+absl::string_view ShuffleModeName(ShuffleMode mode) { return InfoOf(mode).name; }
 
 bool IsShuffleLiteralAttribute(HloOpcode opcode, absl::string_view name) {
-  return opcode == HloOpcode::kShuffle && (name == kIndices || name == kMultiShifts);
+  return opcode == HloOpcode::kShuffle && (name == InfoOf(ShuffleMode::kPermute).attribute ||
+                                           name == InfoOf(ShuffleMode::kMultiRotate).attribute);
 }
 
 int64_t NormalizeShift(int64_t shift, int64_t size) {
@@ -107,22 +100,25 @@ absl::StatusOr<ShuffleAttributes> ReadShuffleAttributes(const HloInstruction& sh
       return Invalid("dimensions=", DimsToString(a.dimensions), " repeats dimension ", d);
     }
   }
-  constexpr absl::string_view kModes[] = {"rotate", "permute", "multi_rotate"};
-  absl::StatusOr<std::string> mode = EnumAttribute(shuffle, "mode", kModes);
+  std::vector<absl::string_view> names;
+  for (const ModeInfo& info : kModes) names.push_back(info.name);
+  absl::StatusOr<std::string> mode = EnumAttribute(shuffle, "mode", names);
   if (!mode.ok()) return mode.status();
-  a.mode = *mode == "rotate"    ? ShuffleMode::kRotate
-           : *mode == "permute" ? ShuffleMode::kPermute
-                                : ShuffleMode::kMultiRotate;
-  for (ShuffleMode other :
-       {ShuffleMode::kRotate, ShuffleMode::kPermute, ShuffleMode::kMultiRotate}) {
-    if (other != a.mode && FindVerbatimAttribute(shuffle, ModeAttribute(other)) != nullptr) {
-      return Invalid("attribute ", ModeAttribute(other),
-                     "= belongs to mode=", ShuffleModeName(other), ", not mode=", *mode);
+  const ModeInfo* own = nullptr;
+  for (const ModeInfo& info : kModes) {
+    if (info.name == *mode) own = &info;
+  }
+  a.mode = own->mode;
+  for (const ModeInfo& other : kModes) {
+    if (&other != own && FindVerbatimAttribute(shuffle, other.attribute) != nullptr) {
+      return Invalid("attribute ", other.attribute, "= belongs to mode=", other.name,
+                     ", not mode=", own->name);
     }
   }
+  const absl::string_view name = own->attribute;
   const int64_t k = static_cast<int64_t>(a.dimensions.size());
   if (a.mode == ShuffleMode::kRotate) {
-    absl::StatusOr<std::vector<int64_t>> shifts = IntListAttribute(shuffle, kShifts);
+    absl::StatusOr<std::vector<int64_t>> shifts = IntListAttribute(shuffle, name);
     if (!shifts.ok()) return shifts.status();
     if (static_cast<int64_t>(shifts->size()) != k) {
       return Invalid("shifts=", DimsToString(*shifts), " has ", shifts->size(), " shifts for ", k,
@@ -133,7 +129,6 @@ absl::StatusOr<ShuffleAttributes> ReadShuffleAttributes(const HloInstruction& sh
     }
     return a;
   }
-  const absl::string_view name = ModeAttribute(a.mode);
   const std::string* text = FindVerbatimAttribute(shuffle, name);
   if (text == nullptr) {
     return Invalid("mode=", *mode, " needs the attribute ", name, "=<shape> <values>");
@@ -144,16 +139,23 @@ absl::StatusOr<ShuffleAttributes> ReadShuffleAttributes(const HloInstruction& sh
   }
   a.table = *std::move(table);
   AOT_RETURN_IF_ERROR(CheckTableShape(name, a.table.shape(), operand_dims, k));
-  if (a.mode == ShuffleMode::kPermute && k > 0) {
-    for (int64_t i = 0; i < a.table.element_count(); ++i) {
-      const int64_t coordinate = i % k;
-      const int64_t size = operand_dims[a.dimensions[coordinate]];
-      const int64_t v = a.table.GetAsInt64(i);
-      if (v < 0 || v >= size) {
-        return Invalid("indices hold ", v, " for dimension ", a.dimensions[coordinate],
-                       ", out of range [0, ", size, ")");
-      }
+  if (k == 0) return a;
+  // The table's entries cycle through the shuffled dimensions (one
+  // coordinate each), or all belong to the one shuffled dimension.
+  std::vector<int64_t> shifts;
+  for (int64_t i = 0; i < a.table.element_count(); ++i) {
+    const int64_t coordinate = i % k;
+    const int64_t size = operand_dims[a.dimensions[coordinate]];
+    const int64_t v = a.table.GetAsInt64(i);
+    if (a.mode == ShuffleMode::kMultiRotate) {
+      shifts.push_back(NormalizeShift(v, size));
+    } else if (v < 0 || v >= size) {
+      return Invalid("indices hold ", v, " for dimension ", a.dimensions[coordinate],
+                     ", out of range [0, ", size, ")");
     }
+  }
+  if (a.mode == ShuffleMode::kMultiRotate) {
+    a.table = Literal::FromInt64s(Shape(S64, a.table.shape().dimensions()), shifts);
   }
   return a;
 }
@@ -184,10 +186,8 @@ void ShuffleSource(const ShuffleAttributes& a, absl::Span<const int64_t> operand
         source[d] = ShuffleTableEntry(a, operand_dims, index, static_cast<int64_t>(k));
         break;
       case ShuffleMode::kMultiRotate:
-        source[d] = (index[d] +
-                     NormalizeShift(
-                         ShuffleTableEntry(a, operand_dims, index, static_cast<int64_t>(k)), n)) %
-                    n;
+        source[d] =
+            (index[d] + ShuffleTableEntry(a, operand_dims, index, static_cast<int64_t>(k))) % n;
         break;
     }
   }

@@ -43,7 +43,8 @@ struct ShuffleAttributes {
   std::vector<int64_t> dimensions;
   // rotate: each shift taken modulo its dimension's size, into [0, n).
   std::vector<int64_t> shifts;
-  // permute: the indices; multi_rotate: the shifts (as written).
+  // permute: the indices (as written); multi_rotate: the shifts, each taken
+  // modulo its dimension's size into [0, n), as s64 of the written shape.
   Literal table;
 };
 

@@ -587,7 +587,7 @@ absl::StatusOr<HloInstruction*> ExpandShuffle(HloInstruction* shuffle, Instructi
   const int64_t k_count = static_cast<int64_t>(a.dimensions.size());
   // The table with its shared dimensions dropped and the coordinate
   // dimension made explicit (neither moves an element in row-major
-  // order); multi_rotate's shifts taken into [0, n) here.
+  // order); multi_rotate's shifts are in [0, n) already.
   const Shape& table_shape = a.table.shape();
   std::vector<int64_t> kept_dims, kept;
   for (int64_t d = 0; d < rank; ++d) {
@@ -599,12 +599,7 @@ absl::StatusOr<HloInstruction*> ExpandShuffle(HloInstruction* shuffle, Instructi
   kept_dims.push_back(k_count);
   kept.push_back(rank);
   std::vector<int64_t> values(a.table.element_count());
-  for (int64_t i = 0; i < a.table.element_count(); ++i) {
-    values[i] = a.table.GetAsInt64(i);
-    if (a.mode == ShuffleMode::kMultiRotate) {
-      values[i] = NormalizeShift(values[i], dims[a.dimensions[i % k_count]]);
-    }
-  }
+  for (int64_t i = 0; i < a.table.element_count(); ++i) values[i] = a.table.GetAsInt64(i);
   HloInstruction* table = b.Constant(Literal::FromInt64s(Shape(index_type, kept_dims), values));
   std::vector<int64_t> coordinates_dims = dims;
   coordinates_dims.push_back(k_count);
