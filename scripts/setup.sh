@@ -7,7 +7,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config git python3
   llvm-19-dev libprotobuf-dev protobuf-compiler libabsl-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev
-  clang-format
+  clang-format ccache
   clang-19 lld-19 libclang-rt-19-dev
   python3-dev python3-pybind11 python3-numpy
 )
