@@ -80,14 +80,44 @@ case "$target" in
         ls -d "$t"v*/ | sort -V | sed -n '1p;$p' | uniq
       fi
     done > "$BUILD_DIR/seeds/$target.versions"
-    for f in $(sed 's|$|*.pbtxt|' "$BUILD_DIR/seeds/$target.versions"); do
+    # Their artifacts: the blobs each MANIFEST.json names (format 2: binary,
+    # a blob that versions share once) or the version's *.pbtxt (format 1).
+    python3 - "$BUILD_DIR/seeds/$target.versions" > "$BUILD_DIR/seeds/$target.artifacts" << 'PY'
+import glob, json, os, sys
+seen = set()
+for version_dir in open(sys.argv[1]).read().split():
+    manifest_path = os.path.join(version_dir, "MANIFEST.json")
+    if not os.path.isfile(manifest_path):
+        sys.exit(f"fuzz.sh: error: {manifest_path} does not exist")
+    with open(manifest_path) as f:
+        manifest = json.load(f)
+    if manifest.get("format", 1) == 1:
+        files = sorted(glob.glob(os.path.join(version_dir, "*.pbtxt")))
+    else:
+        digests = [entry["artifact"] for _, entry in sorted(manifest["tests"].items())]
+        files = [os.path.join("golden/store/artifacts", d[:2], d + ".pb") for d in digests]
+    for path in files:
+        if not os.path.isfile(path):
+            sys.exit(f"fuzz.sh: error: {path} (named by {manifest_path}) does not exist")
+        if path not in seen:
+            seen.add(path)
+            print(path)
+PY
+    # Each artifact as a text seed and, for the loader, a binary one (what
+    # aotc writes by default).
+    while IFS= read -r f; do
       n=$((n + 1))
-      cp "$f" "$seeds/$n.pbtxt"
+      case "$f" in
+        *.pbtxt) cp "$f" "$seeds/$n.pbtxt" ;;
+        *) protoc -I. --decode=aot.ExecutableProto proto/executable.proto < "$f" > "$seeds/$n.pbtxt" ;;
+      esac
       if [ "$target" = artifact_loader_fuzzer ]; then
-        # The same artifact in binary form (what aotc writes by default).
-        protoc -I. --encode=aot.ExecutableProto proto/executable.proto < "$f" > "$seeds/$n.pb"
+        case "$f" in
+          *.pbtxt) protoc -I. --encode=aot.ExecutableProto proto/executable.proto < "$f" > "$seeds/$n.pb" ;;
+          *) cp "$f" "$seeds/$n.pb" ;;
+        esac
       fi
-    done
+    done < "$BUILD_DIR/seeds/$target.artifacts"
     # Earlier findings, kept as regressions (runtime/executable/testdata/fuzz).
     cp runtime/executable/testdata/fuzz/* "$seeds"/ ;;
   schema_check_fuzzer)

@@ -10,7 +10,8 @@
 # a CTest test matching 'Cuda' runs, aot-compat, aot-run and cuda_bench;
 # the CTest files of the build tree; the shared libraries those executables
 # load, other than the C runtime, libstdc++ and the driver, under .gpu/lib;
-# every CUDA golden target under golden/executables; .gpu/root, the
+# every CUDA golden target under golden/executables, with the blobs of
+# golden/store its manifests name (golden/README.md); .gpu/root, the
 # repository root the build tree's CTest files name; .gpu/commit; and
 # .gpu/external_tests.tsv, the CUDA tests that run a program from outside
 # the build tree (name, program).
@@ -26,7 +27,7 @@ for arg in "$@"; do
   case "$arg" in
     --build_dir=*) build_dir="${arg#--build_dir=}" ;;
     --out=*) out="${arg#--out=}" ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "gpu_bundle: unknown argument '$arg' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -66,8 +67,18 @@ while IFS= read -r f; do files+=("$f"); done < <(
   find "$build_dir" -path '*/CMakeFiles' -prune -o \
     \( -name CTestTestfile.cmake -o -name '*_tests.cmake' -o -name '*_include.cmake' \) \
     -print)
-while IFS= read -r f; do files+=("$f"); done < <(
+targets=()
+while IFS= read -r t; do targets+=("$t"); done < <(
   find golden/executables -mindepth 1 -maxdepth 1 -type d \( -name 'cuda-*' -o -name '*_h100' \))
+files+=(${targets[@]+"${targets[@]}"})
+# The blobs their format 2 manifests name (a per-file version, format 1,
+# holds its files itself), each once.
+while IFS=$'\t' read -r blob manifest; do
+  [ -f "$blob" ] || { echo "gpu_bundle: $blob (named by $manifest) is missing" >&2; exit 1; }
+  files+=("$blob")
+done < <([ "${#targets[@]}" = 0 ] || find "${targets[@]}" -name MANIFEST.json -exec jq -r '
+    select(.format == 2) | input_filename as $manifest | .tests[] | ["artifacts", .artifact], ["io", .io] |
+    "golden/store/\(.[0])/\(.[1][0:2])/\(.[1]).pb\t\($manifest)"' {} + | sort -t$'\t' -u -k1,1)
 
 # The shared libraries, except those every Linux machine with a GPU driver
 # has in a compatible version (glibc's, the C++ runtime's, the driver's).

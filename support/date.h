@@ -17,6 +17,7 @@ struct Date {
   // 2026-08-31 minus 6 months is 2026-02-28).
   Date MinusMonths(int months) const;
   Date MinusDays(int days) const;
+  Date PlusDays(int days) const { return MinusDays(-days); }
   friend auto operator<=>(const Date&, const Date&) = default;
 };
 

@@ -55,9 +55,10 @@ foreach(flag IN LISTS includes)
   endif()
 endforeach()
 
-set(golden "${SOURCE_DIR}/golden/executables/host-x86-64-v2/v1")
-run("${WORK_DIR}/build/consumer" "${golden}/add_mul.pbtxt" "${golden}/add_mul.io.pb")
-run("${WORK_DIR}/build/consumer_c" "${golden}/add_mul.pbtxt")
+include("${SOURCE_DIR}/cmake/GoldenBlobs.cmake")
+aot_golden_files("${SOURCE_DIR}/golden/executables/host-x86-64-v2/v1" add_mul artifact io)
+run("${WORK_DIR}/build/consumer" "${artifact}" "${io}")
+run("${WORK_DIR}/build/consumer_c" "${artifact}")
 
 # The Python package, when the build has it: installed beside the
 # libraries and importable from there.
@@ -67,6 +68,6 @@ if(built_python AND EXISTS /usr/bin/python3)
   file(GLOB python_dirs "${prefix}/lib*/python")
   run(${CMAKE_COMMAND} -E env "PYTHONPATH=${python_dirs}" /usr/bin/python3 -B -c
       "import xla_aot, sys; exe = xla_aot.load(sys.argv[1]); print('python:', exe.name, exe.parameter_shapes)"
-      "${golden}/add_mul.pbtxt")
+      "${artifact}")
 endif()
 message(STATUS "out-of-tree consumer: C++ (find_package), C (pkg-config) and Python pass")

@@ -121,6 +121,7 @@ absl::Status BackwardStep(const GateOptions& options, const std::vector<std::str
   replay.now = options.now;
   replay.load_options = options.load_options;
   replay.progress = options.progress;
+  replay.cache_dir = options.replay_cache_dir;
   AOT_ASSIGN_OR_RETURN(auto result, ReplayGoldens(replay));
   report->backward = std::move(result);
   report->backward_window_start = now.MinusMonths(kBackwardWindowMonths).ToString();
@@ -138,7 +139,33 @@ absl::Status BackwardStep(const GateOptions& options, const std::vector<std::str
   check.summary =
       absl::StrCat(report->backward.passed, " passed, ", report->backward.failed, " failed, ",
                    report->backward.skipped, " skipped, ", report->backward.expired, " expired");
+  if (!report->backward.cache_dir.empty()) {
+    absl::StrAppend(&check.summary, " (", report->backward.cached, " from the replay cache)");
+  }
+  if (!report->backward.cache_warning.empty()) {
+    report->notices.push_back({"backward", report->backward.cache_warning});
+  }
   report->checks.push_back(check);
+  // What retirement may take now (CONTRACT.md: versions outside the backward
+  // window), with the command that does it.
+  std::map<std::string, std::vector<std::string>> prunable;
+  for (const ReplayRecord& r : report->backward.records) {
+    if (r.status == ReplayStatus::kExpired) {
+      prunable[r.target].push_back(absl::StrCat("v", r.version));
+    }
+  }
+  if (!prunable.empty()) {
+    std::vector<std::string> parts;
+    for (const auto& [target, versions] : prunable) {
+      parts.push_back(absl::StrCat(target, " ", absl::StrJoin(versions, ",")));
+    }
+    report->notices.push_back(
+        {"prune",
+         absl::StrCat(
+             "prunable (outside the 6-month backward window): ", absl::StrJoin(parts, "; "),
+             ". `aot-compat prune --golden_dir=", options.golden_dir, " --now=", options.now,
+             "` retires them and the blobs no other version names")});
+  }
 
   // Runtime-read flag defaults against the newest release before now.
   GateCheck flags{"flags", true, ""};

@@ -42,6 +42,8 @@ struct GateOptions {
   // Shows which check runs and the artifact being replayed or compiled;
   // null: nothing.
   Progress* progress = nullptr;
+  // The backward replay's cache (ReplayOptions::cache_dir); empty: none.
+  std::string replay_cache_dir;
 };
 
 struct GateReport {

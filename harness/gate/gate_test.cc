@@ -152,7 +152,9 @@ TEST_F(GateScenarioTest, RemovedThunkKindStillEmitted5MonthsAgoIsBlocked) {
   EXPECT_FALSE(report.ok());
   ASSERT_TRUE(report.HasBlocker("backward", "REPLAY_FAILED")) << Blockers(report);
   EXPECT_THAT(Blockers(report), HasSubstr("host-x86-64-v2 v1 (2026-06-30) add_mul"));
-  EXPECT_THAT(Blockers(report), HasSubstr("has no field named \"legacy_kind\""));
+  EXPECT_THAT(Blockers(report), HasSubstr("(ThunkProto) field 48 is not in the current schema (the "
+                                          "artifact uses a field the current schema no longer "
+                                          "has)"));
 }
 
 // The same kind, removed 7 months after its emission stopped (v2 no longer
@@ -173,11 +175,17 @@ TEST_F(GateScenarioTest, RemovedThunkKind7MonthsAfterEmissionStoppedIsAllowed) {
   GateReport report = Run();
   EXPECT_TRUE(report.ok()) << Blockers(report);
   EXPECT_EQ(report.backward.expired, 1);
-  bool expired_notice = false;
+  bool expired_notice = false, prune_notice = false;
   for (const GateNotice& n : report.notices) {
     if (n.check == "backward" && absl::StrContains(n.message, "v1 expired")) expired_notice = true;
+    if (n.check == "prune") {
+      prune_notice = true;
+      EXPECT_THAT(n.message, HasSubstr("prunable (outside the 6-month backward window): "));
+      EXPECT_THAT(n.message, HasSubstr(" v1. `aot-compat prune --golden_dir="));
+    }
   }
   EXPECT_TRUE(expired_notice) << Blockers(report);
+  EXPECT_TRUE(prune_notice) << report.Summary();
 
   // Without the reservation the schema rule blocks the cleanup.
   options_.head_schema.reset();

@@ -183,11 +183,13 @@ absl::StatusOr<std::vector<int>> DiscoverVersions(const std::string& golden_dir,
           name.substr(1) != absl::StrCat(v)) {
         continue;
       }
-      bool has_artifact = false;
-      for (const auto& f : fs::directory_iterator(entry.path())) {
-        if (f.path().extension() == ".pbtxt") has_artifact = true;
+      // A version has a MANIFEST.json (format 2 holds nothing else) or, in
+      // format 1, at least one artifact.
+      bool is_version = fs::exists(entry.path() / "MANIFEST.json", ec);
+      for (const auto& f : fs::directory_iterator(entry.path(), ec)) {
+        if (f.path().extension() == ".pbtxt") is_version = true;
       }
-      if (has_artifact) versions.push_back(v);
+      if (is_version) versions.push_back(v);
     }
   }
   if (versions.empty()) {

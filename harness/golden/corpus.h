@@ -65,9 +65,9 @@ std::vector<std::string> SelectGoldenTargets(const std::vector<std::string>& req
                                              absl::string_view platform = "");
 
 // Versions of a target, discovered positionally: directories
-// <golden_dir>/executables/<target>/v<int> holding at least one artifact
-// (*.pbtxt), sorted numerically; stray files and empty version
-// directories are ignored. NotFound when the target has none.
+// <golden_dir>/executables/<target>/v<int> holding a MANIFEST.json or (a
+// format 1 version) at least one artifact (*.pbtxt), sorted numerically;
+// stray files and empty version directories are ignored. NotFound when the target has none.
 absl::StatusOr<std::vector<int>> DiscoverVersions(const std::string& golden_dir,
                                                   absl::string_view target);
 std::string VersionDir(const std::string& golden_dir, absl::string_view target, int version);

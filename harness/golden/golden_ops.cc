@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <set>
 #include <thread>
 
 #include "absl/strings/ascii.h"
@@ -24,6 +25,8 @@
 #include "compiler/tooling/random_literal.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/json_util.h"
+#include "harness/golden/corpus_store.h"
+#include "harness/golden/replay_cache.h"
 #include "harness/golden/windows.h"
 #include "proto/message_diff.h"
 #include "proto/schema.h"
@@ -544,16 +547,20 @@ nlohmann::ordered_json ReplayReport::ToJson() const {
     e["test"] = r.test;
     e["status"] = std::string(ReplayStatusName(r.status));
     e["reason"] = r.reason;
+    if (!r.replayed_as.empty()) e["replayed_as"] = r.replayed_as;
+    if (r.from_replay_cache) e["from_replay_cache"] = true;
     e["load_ms"] = r.load_ms;
     e["run_ms"] = r.run_ms;
     list.push_back(e);
   }
   j["results"] = list;
-  j["summary"] = {{"passed", passed},
-                  {"failed", failed},
-                  {"skipped", skipped},
-                  {"expired", expired},
-                  {"total", static_cast<int>(records.size())}};
+  j["summary"] = {{"passed", passed},   {"failed", failed},
+                  {"skipped", skipped}, {"expired", expired},
+                  {"cached", cached},   {"total", static_cast<int>(records.size())}};
+  if (!cache_dir.empty()) {
+    j["replay_cache"] = {{"dir", cache_dir}, {"runtime_fingerprint", runtime_fingerprint}};
+    if (!cache_warning.empty()) j["replay_cache"]["warning"] = cache_warning;
+  }
   return j;
 }
 
@@ -564,6 +571,25 @@ absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
                                            kMaxReplayJobs);
   // The calling thread works too: jobs - 1 workers.
   std::unique_ptr<ThreadPool> pool = jobs > 1 ? std::make_unique<ThreadPool>(jobs - 1) : nullptr;
+  // Each distinct (platform, artifact blob, I/O blob) replays once, by its
+  // oldest holder; blobs shared by many versions are hashed once.
+  std::set<std::string> claimed;
+  std::map<std::string, ReplayRecord> replayed;
+  std::set<std::string> verified_blobs;
+  // The replay cache: a verdict this runtime already gave for the same
+  // blobs is taken instead of loading the artifact again.
+  std::unique_ptr<ReplayCacheRun> cache;
+  if (!options.cache_dir.empty()) {
+    std::vector<std::string> platforms;
+    for (const std::string& name : options.targets) {
+      // An unknown target is reported by the loop below.
+      if (auto target = FindGoldenTarget(name); target.ok()) platforms.push_back(target->platform);
+    }
+    cache = std::make_unique<ReplayCacheRun>(options.cache_dir, platforms, options.load_options,
+                                             options.require_execution);
+    report.cache_dir = options.cache_dir;
+    report.runtime_fingerprint = cache->cache().runtime_fingerprint();
+  }
   for (const std::string& name : options.targets) {
     AOT_ASSIGN_OR_RETURN(auto target, FindGoldenTarget(name));
     AOT_ASSIGN_OR_RETURN(auto versions, DiscoverVersions(options.golden_dir, name));
@@ -593,10 +619,11 @@ absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
     for (int version : selected) {
       std::string dir = VersionDir(options.golden_dir, name, version);
       int before_failed = report.failed, before_passed = report.passed,
-          before_skipped = report.skipped;
+          before_skipped = report.skipped, before_cached = report.cached;
       auto manifest = ReadManifest(dir);
       auto add = [&](ReplayRecord r) {
         if (manifest.ok()) r.version_date = manifest->created;
+        if (r.from_replay_cache) ++report.cached;
         if (r.status == ReplayStatus::kPass)
           ++report.passed;
         else if (r.status == ReplayStatus::kFail)
@@ -605,7 +632,8 @@ absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
           ++report.skipped;
         report.records.push_back(std::move(r));
       };
-      absl::Status integrity = manifest.ok() ? VerifyManifest(dir, *manifest) : manifest.status();
+      absl::Status integrity =
+          manifest.ok() ? VerifyManifest(dir, *manifest, &verified_blobs) : manifest.status();
       if (!integrity.ok()) {
         ReplayRecord r;
         r.target = name;
@@ -617,16 +645,30 @@ absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
       } else {
         // The tests of a version are independent: each reads, loads and
         // runs its own artifact with its own client, on `pool` when there
-        // is one. Records keep the test order whatever the schedule.
-        const std::vector<std::string> tests = ListTests(dir);
+        // is one. Records keep the test order whatever the schedule. A test
+        // whose artifact and I/O blobs were already replayed in this run (on
+        // this platform, with these load options) is not replayed again: it
+        // gets that replay's record, naming it.
+        const std::vector<std::string> tests = manifest->TestNames();
         std::vector<ReplayRecord> records(tests.size());
+        std::vector<std::string> keys(tests.size());
+        std::vector<int64_t> to_run;
+        for (size_t i = 0; i < tests.size(); ++i) {
+          if (manifest->format == 2) {
+            const ManifestEntry& e = manifest->tests.at(tests[i]);
+            keys[i] = absl::StrCat(target.platform, "/", e.artifact, "/", e.io);
+            if (!claimed.insert(keys[i]).second) continue;
+          }
+          to_run.push_back(static_cast<int64_t>(i));
+        }
         std::atomic<int64_t> started{0};
-        auto replay_one = [&](int64_t i) {
+        auto replay_one = [&](int64_t n) {
+          const int64_t i = to_run[n];
           if (options.progress != nullptr) {
             options.progress->Update(absl::StrCat("replay ", name, " v", version, ": ", tests[i]),
-                                     ++started, static_cast<int64_t>(tests.size()));
+                                     ++started, static_cast<int64_t>(to_run.size()));
           }
-          auto artifact = ReadArtifact(dir, tests[i]);
+          auto artifact = ReadArtifact(dir, *manifest, tests[i]);
           if (!artifact.ok()) {
             ReplayRecord& r = records[i];
             r.target = name;
@@ -636,37 +678,101 @@ absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
             r.reason = std::string(artifact.status().message());
             return;
           }
-          records[i] = ReplayArtifact(target, version, *artifact, options.load_options);
+          std::optional<ReplayCacheKey> cache_key;
+          if (cache != nullptr && manifest->format == 2) {
+            cache_key = cache->KeyFor(target.platform, *artifact);
+          }
+          std::optional<ReplayRecord> hit;
+          if (cache_key) hit = cache->Lookup(*cache_key);
+          if (hit) {
+            records[i] = *hit;
+            records[i].target = name;
+            records[i].version = version;
+            records[i].test = tests[i];
+            records[i].from_replay_cache = true;
+          } else {
+            records[i] = ReplayArtifact(target, version, *artifact, options.load_options);
+          }
           if (options.require_execution && records[i].status == ReplayStatus::kSkipped) {
             records[i].status = ReplayStatus::kFail;
             records[i].reason = absl::StrCat("--require_execution: ", records[i].reason);
           }
+          // Only verdicts of real replays; Store keeps passes and skips only.
+          if (cache_key && !hit) cache->Store(*cache_key, records[i]);
         };
         if (pool != nullptr) {
-          pool->ParallelFor(static_cast<int64_t>(tests.size()), replay_one);
+          pool->ParallelFor(static_cast<int64_t>(to_run.size()), replay_one);
         } else {
-          for (size_t i = 0; i < tests.size(); ++i) replay_one(static_cast<int64_t>(i));
+          for (size_t n = 0; n < to_run.size(); ++n) replay_one(static_cast<int64_t>(n));
+        }
+        for (int64_t i : to_run) {
+          if (!keys[i].empty()) replayed[keys[i]] = records[i];
+        }
+        for (size_t i = 0; i < tests.size(); ++i) {
+          if (keys[i].empty() || !records[i].test.empty()) continue;
+          const ReplayRecord& earlier = replayed.at(keys[i]);
+          ReplayRecord& r = records[i];
+          r.target = name;
+          r.version = version;
+          r.test = tests[i];
+          r.status = earlier.status;
+          r.reason = earlier.reason;
+          r.replayed_as = earlier.replayed_as.empty()
+                              ? absl::StrCat(earlier.target, " v", earlier.version)
+                              : earlier.replayed_as;
         }
         for (ReplayRecord& r : records) add(std::move(r));
       }
       if (options.progress != nullptr) {
-        options.progress->Line(absl::StrFormat("replay %s v%d: %d passed, %d failed, %d skipped",
-                                               name, version, report.passed - before_passed,
-                                               report.failed - before_failed,
-                                               report.skipped - before_skipped));
+        options.progress->Line(absl::StrFormat(
+            "replay %s v%d: %d passed, %d failed, %d skipped%s", name, version,
+            report.passed - before_passed, report.failed - before_failed,
+            report.skipped - before_skipped,
+            cache == nullptr
+                ? ""
+                : absl::StrCat(" (", report.cached - before_cached, " from the replay cache)")));
       }
     }
   }
+  if (cache != nullptr) report.cache_warning = cache->Warning();
   return report;
 }
 
 absl::StatusOr<std::vector<int>> PruneExpired(const std::string& golden_dir,
                                               const std::string& target, const std::string& now,
-                                              bool dry_run) {
+                                              bool dry_run,
+                                              std::vector<std::string>* retired_blobs) {
   AOT_ASSIGN_OR_RETURN(auto date, Date::Parse(now));
   AOT_ASSIGN_OR_RETURN(auto dated, DatedVersions(golden_dir, target));
   BackwardWindow window = ComputeBackwardWindow(dated, date);
-  if (!dry_run) {
+  // The blobs the expired versions name: those no remaining version of any
+  // target names retire with them (only those: a blob another writer has
+  // just stored for a version not yet renamed into place is not touched).
+  std::set<std::string> candidates;
+  for (int v : window.expired) {
+    AOT_ASSIGN_OR_RETURN(Manifest manifest, ReadManifest(VersionDir(golden_dir, target, v)));
+    for (const auto& [test, entry] : manifest.tests) {
+      for (const char* kind : {kArtifactBlobs, kIoBlobs}) {
+        candidates.insert(absl::StrCat(kind, "/", entry.digest(kind)));
+      }
+    }
+  }
+  std::set<std::string> kept;
+  if (dry_run) {
+    // What would remain: every manifest but the expired ones.
+    for (const StoredVersion& sv : ListStoredVersions(golden_dir)) {
+      if (sv.target == target && std::find(window.expired.begin(), window.expired.end(),
+                                           sv.version) != window.expired.end()) {
+        continue;
+      }
+      AOT_ASSIGN_OR_RETURN(Manifest manifest, ReadManifest(sv.dir));
+      for (const auto& [test, entry] : manifest.tests) {
+        for (const char* kind : {kArtifactBlobs, kIoBlobs}) {
+          kept.insert(absl::StrCat(kind, "/", entry.digest(kind)));
+        }
+      }
+    }
+  } else {
     for (int v : window.expired) {
       std::error_code ec;
       fs::remove_all(VersionDir(golden_dir, target, v), ec);
@@ -675,6 +781,15 @@ absl::StatusOr<std::vector<int>> PruneExpired(const std::string& golden_dir,
             absl::StrCat("cannot remove ", VersionDir(golden_dir, target, v), ": ", ec.message()));
       }
     }
+    AOT_ASSIGN_OR_RETURN(kept, ReferencedBlobs(golden_dir));
+  }
+  const BlobStore store = GoldenBlobStore(golden_dir);
+  for (const std::string& key : candidates) {
+    if (kept.contains(key)) continue;
+    const size_t slash = key.find('/');
+    const std::string kind = key.substr(0, slash), digest = key.substr(slash + 1);
+    if (retired_blobs != nullptr) retired_blobs->push_back(store.PathOf(kind, digest));
+    if (!dry_run) AOT_RETURN_IF_ERROR(store.Remove(kind, digest));
   }
   return window.expired;
 }
@@ -683,17 +798,43 @@ absl::StatusOr<std::vector<CompiledTest>> CompileCorpus(const std::string& golde
                                                         const std::vector<std::string>& targets,
                                                         Progress* progress) {
   AOT_ASSIGN_OR_RETURN(auto modules, DiscoverModules(golden_dir));
-  std::vector<CompiledTest> out;
+  struct Job {
+    GoldenTarget target;
+    CorpusModule module;
+  };
+  std::vector<Job> jobs;
   for (const std::string& name : targets) {
     AOT_ASSIGN_OR_RETURN(auto target, TargetAsGenerated(golden_dir, name));
     for (const CorpusModule& module : ModulesForTarget(modules, target)) {
-      if (progress != nullptr) {
-        progress->Update(absl::StrCat("compile ", name, ": ", module.test), out.size() + 1,
-                         modules.size() * targets.size());
-      }
-      AOT_ASSIGN_OR_RETURN(auto proto, CompileCorpusModule(module, target));
-      out.push_back({name, module.test, std::move(proto)});
+      jobs.push_back({target, module});
     }
+  }
+  // Modules compile independently: one per hardware thread (the calling
+  // thread works too), results in target then module order whatever the
+  // schedule; the first error in that order is the one reported.
+  std::vector<absl::StatusOr<ExecutableProto>> compiled(jobs.size(),
+                                                        absl::UnknownError("not compiled"));
+  std::atomic<int64_t> started{0};
+  auto compile_one = [&](int64_t i) {
+    if (progress != nullptr) {
+      progress->Update(absl::StrCat("compile ", jobs[i].target.name, ": ", jobs[i].module.test),
+                       ++started, static_cast<int64_t>(jobs.size()));
+    }
+    compiled[i] = CompileCorpusModule(jobs[i].module, jobs[i].target);
+  };
+  const int threads =
+      std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, kMaxReplayJobs);
+  if (threads > 1 && jobs.size() > 1) {
+    ThreadPool pool(threads - 1);
+    pool.ParallelFor(static_cast<int64_t>(jobs.size()), compile_one);
+  } else {
+    for (size_t i = 0; i < jobs.size(); ++i) compile_one(static_cast<int64_t>(i));
+  }
+  std::vector<CompiledTest> out;
+  out.reserve(jobs.size());
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (!compiled[i].ok()) return compiled[i].status();
+    out.push_back({jobs[i].target.name, jobs[i].module.test, *std::move(compiled[i])});
   }
   return out;
 }
@@ -733,8 +874,7 @@ absl::StatusOr<std::vector<VerifyResult>> VerifyCompiled(const std::string& gold
         continue;
       }
       if (strict) {
-        auto stored = ReadFileToString((fs::path(dir) / (c.test + ".pbtxt")).string());
-        if (!stored.ok() || *stored != ArtifactText(c.executable)) {
+        if (ArtifactText(golden->executable) != ArtifactText(c.executable)) {
           result.ok = false;
           absl::StrAppend(&result.diff, c.test, ": not byte-identical (--strict)\n");
         }

@@ -116,11 +116,27 @@ struct ReplayOptions {
   // A replay that was skipped because nothing could execute it (no device,
   // a capability mismatch) is a failure instead (scripts/gpu_check.sh).
   bool require_execution = false;
+  // The replay cache's directory (harness/golden/replay_cache.h); empty: no
+  // cache, every artifact is replayed. A test of a format 2 version whose
+  // verdict this runtime already gave (same runtime fingerprint, blobs,
+  // machine verdict and options) takes it from the cache without loading;
+  // passes and skips of real replays are stored. Format 1 versions and
+  // failures are never cached.
+  std::string cache_dir;
 };
 
 struct ReplayReport {
   std::vector<ReplayRecord> records;
   int passed = 0, failed = 0, skipped = 0, expired = 0;
+  // Of the passed and skipped: how many verdicts came from the replay cache.
+  int cached = 0;
+  // With a cache: its directory and the runtime fingerprint its entries are
+  // keyed by (empty without one).
+  std::string cache_dir;
+  std::string runtime_fingerprint;
+  // Verdicts that could not be stored (ReplayCacheRun::Warning); never a
+  // failure.
+  std::string cache_warning;
   bool ok() const { return failed == 0; }
   nlohmann::ordered_json ToJson() const;
   // One line per target and version, in replay order, under a header:
@@ -165,11 +181,14 @@ absl::StatusOr<std::vector<VerifyResult>> VerifyCompiled(const std::string& gold
 // --- prune --------------------------------------------------------------
 
 // Deletes the version directories of `target` that are expired at `now`
-// (outside the backward window) and returns their numbers; with `dry_run`
-// only lists them. Nothing inside the window is ever deleted.
+// (outside the backward window) and returns their numbers, then the blobs
+// they named that no remaining version of any target names (their paths in
+// `retired_blobs`, when not null); with `dry_run` only lists both. Nothing
+// inside the window is ever deleted, nor a blob a version still names.
 absl::StatusOr<std::vector<int>> PruneExpired(const std::string& golden_dir,
                                               const std::string& target, const std::string& now,
-                                              bool dry_run);
+                                              bool dry_run,
+                                              std::vector<std::string>* retired_blobs = nullptr);
 
 // Today's date, YYYY-MM-DD (UTC).
 std::string TodayDate();

@@ -11,6 +11,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/golden/corpus.h"
+#include "harness/golden/corpus_store.h"
 #include "harness/golden/golden_store.h"
 #include "support/file_io.h"
 #include "support/sha256.h"
@@ -23,6 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::UnorderedElementsAre;
 
 using testing::TempDir;
 
@@ -47,13 +49,17 @@ class GoldenOpsTest : public ::testing::Test {
     options.all_versions = true;
     return ReplayGoldens(options);
   }
-  // Rewrites a file of a version and its MANIFEST entry (a "legitimate"
-  // edit, so the integrity check passes and the content check runs).
-  void RewriteWithManifest(int version, const std::string& name, const std::string& bytes) {
-    ASSERT_TRUE(WriteFileAtomically((fs::path(v(version)) / name).string(), bytes).ok());
+  // Replaces a test's artifact or I/O blob in a version's MANIFEST (a
+  // "legitimate" edit, so the integrity check passes and the content check
+  // runs).
+  void RewriteWithManifest(int version, const std::string& test, const char* kind,
+                           const std::string& bytes) {
+    auto digest = StoreOfVersionDir(v(version)).Put(kind, bytes);
+    ASSERT_TRUE(digest.ok()) << digest.status();
     auto manifest = ReadManifest(v(version));
     ASSERT_TRUE(manifest.ok());
-    manifest->files[name] = Sha256Hex(bytes);
+    ManifestEntry& entry = manifest->tests.at(test);
+    (std::string(kind) == kArtifactBlobs ? entry.artifact : entry.io) = *digest;
     ASSERT_TRUE(WriteFileAtomically((fs::path(v(version)) / "MANIFEST.json").string(),
                                     manifest->ToJson().dump(2))
                     .ok());
@@ -71,9 +77,15 @@ TEST_F(GoldenOpsTest, GenerateWritesV1ThenNothingUntilTheOutputChanges) {
   auto manifest = ReadManifest(v(1));
   ASSERT_TRUE(manifest.ok()) << manifest.status();
   EXPECT_EQ(manifest->created, "2026-05-01");
-  EXPECT_EQ(manifest->files.size(), 4u);
+  EXPECT_EQ(manifest->format, 2);
+  EXPECT_EQ(manifest->tests.size(), 2u);
+  EXPECT_TRUE(manifest->files.empty());
   EXPECT_TRUE(VerifyManifest(v(1), *manifest).ok());
-  std::string v1_artifact = *ReadFileToString((fs::path(v(1)) / "add_mul.pbtxt").string());
+  // The version directory holds the manifest alone; the blobs are in the store.
+  EXPECT_EQ(std::distance(fs::directory_iterator(v(1)), fs::directory_iterator()), 1);
+  EXPECT_EQ(GoldenBlobStore(golden()).List(kArtifactBlobs).size(), 2u);
+  EXPECT_EQ(GoldenBlobStore(golden()).List(kIoBlobs).size(), 2u);
+  std::string v1_artifact = ArtifactText(ReadArtifact(v(1), "add_mul")->executable);
 
   auto again = GenerateGoldens(golden(), {"host-x86-64-v2"}, "2026-05-02");
   ASSERT_TRUE(again.ok());
@@ -94,28 +106,65 @@ TEST_F(GoldenOpsTest, GenerateWritesV1ThenNothingUntilTheOutputChanges) {
   ASSERT_TRUE(third.ok()) << third.status();
   EXPECT_TRUE((*third)[0].wrote);
   EXPECT_EQ((*third)[0].version, 2);
-  EXPECT_EQ(*ReadFileToString((fs::path(v(1)) / "add_mul.pbtxt").string()), v1_artifact);
+  EXPECT_EQ(ArtifactText(ReadArtifact(v(1), "add_mul")->executable), v1_artifact);
+  // v2 shares reduce_sum_rows's unchanged blobs with v1: one new artifact
+  // and one new I/O record.
+  auto v2_manifest = ReadManifest(v(2));
+  ASSERT_TRUE(v2_manifest.ok());
+  EXPECT_EQ(v2_manifest->tests.at("reduce_sum_rows").artifact,
+            manifest->tests.at("reduce_sum_rows").artifact);
+  EXPECT_NE(v2_manifest->tests.at("add_mul").artifact, manifest->tests.at("add_mul").artifact);
+  EXPECT_EQ(GoldenBlobStore(golden()).List(kArtifactBlobs).size(), 3u);
   auto verify_after = VerifyGoldens(golden(), {"host-x86-64-v2"}, false);
   ASSERT_TRUE(verify_after.ok());
   EXPECT_TRUE((*verify_after)[0].ok) << (*verify_after)[0].diff;
-  // Both versions replay.
+  // Both versions replay; v2's reduce_sum_rows is v1's blobs, replayed once
+  // and reported under both versions.
   auto report = Replay();
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_EQ(report->passed, 4);
   EXPECT_EQ(report->failed, 0);
+  int shared = 0;
+  for (const ReplayRecord& r : report->records) {
+    if (r.replayed_as.empty()) continue;
+    ++shared;
+    EXPECT_EQ(r.version, 2);
+    EXPECT_EQ(r.test, "reduce_sum_rows");
+    EXPECT_EQ(r.replayed_as, "host-x86-64-v2 v1");
+  }
+  EXPECT_EQ(shared, 1);
 }
 
 TEST_F(GoldenOpsTest, CorruptedGoldenIsReportedAsSuch) {
   ASSERT_TRUE(GenerateGoldens(golden(), {"host-x86-64-v2"}, "2026-05-01").ok());
-  std::string path = (fs::path(v(1)) / "add_mul.pbtxt").string();
-  std::string text = *ReadFileToString(path);
-  text[text.size() / 2] ^= 1;
-  ASSERT_TRUE(WriteFileAtomically(path, text).ok());
+  auto manifest = ReadManifest(v(1));
+  ASSERT_TRUE(manifest.ok());
+  const BlobStore store = GoldenBlobStore(golden());
+  std::string path = store.PathOf(kArtifactBlobs, manifest->tests.at("add_mul").artifact);
+  std::string bytes = *ReadFileToString(path);
+  bytes[bytes.size() / 2] ^= 1;
+  ASSERT_TRUE(WriteFileAtomically(path, bytes).ok());
   auto report = Replay();
   ASSERT_TRUE(report.ok());
   EXPECT_EQ(report->failed, 1);
-  EXPECT_THAT(report->records[0].reason, HasSubstr("corrupted or tampered golden: sha256 of"));
-  EXPECT_THAT(report->records[0].reason, HasSubstr("add_mul.pbtxt"));
+  EXPECT_THAT(report->records[0].reason,
+              HasSubstr("corrupted or tampered blob: sha256 of " + path));
+  EXPECT_THAT(report->records[0].reason, HasSubstr("test 'add_mul'"));
+  // A missing blob is named as such.
+  ASSERT_TRUE(store.Remove(kArtifactBlobs, manifest->tests.at("add_mul").artifact).ok());
+  auto missing = Replay();
+  ASSERT_TRUE(missing.ok());
+  EXPECT_EQ(missing->failed, 1);
+  EXPECT_THAT(missing->records[0].reason, HasSubstr("missing blob: " + path));
+}
+
+TEST_F(GoldenOpsTest, AStrayFileInAVersionDirectoryIsTampering) {
+  ASSERT_TRUE(GenerateGoldens(golden(), {"host-x86-64-v2"}, "2026-05-01").ok());
+  ASSERT_TRUE(WriteFileAtomically((fs::path(v(1)) / "add_mul.pbtxt").string(), "x").ok());
+  auto report = Replay();
+  ASSERT_TRUE(report.ok());
+  EXPECT_EQ(report->failed, 1);
+  EXPECT_THAT(report->records[0].reason, HasSubstr("add_mul.pbtxt is not part of the version"));
 }
 
 TEST_F(GoldenOpsTest, ChangedOutputsFailReplay) {
@@ -124,7 +173,7 @@ TEST_F(GoldenOpsTest, ChangedOutputsFailReplay) {
   ASSERT_TRUE(artifact.ok());
   GoldenIoProto io = artifact->io;
   io.mutable_results(0)->set_f32s(3, io.results(0).f32s(3) + 1.0f);
-  RewriteWithManifest(1, "add_mul.io.pb", io.SerializeAsString());
+  RewriteWithManifest(1, "add_mul", kIoBlobs, io.SerializeAsString());
   auto report = Replay();
   ASSERT_TRUE(report.ok());
   EXPECT_EQ(report->failed, 1);
@@ -148,7 +197,7 @@ TEST_F(GoldenOpsTest, GoldenTheRuntimeRefusesFailsReplay) {
       ->mutable_computations(0)
       ->mutable_instructions(0)
       ->set_opcode("all-to-all-v2");
-  RewriteWithManifest(1, "reduce_sum_rows.pbtxt", ArtifactText(e));
+  RewriteWithManifest(1, "reduce_sum_rows", kArtifactBlobs, ArtifactBlobBytes(e));
   auto report = Replay();
   ASSERT_TRUE(report.ok());
   EXPECT_EQ(report->failed, 1);
@@ -174,8 +223,8 @@ TEST_F(GoldenOpsTest, ParallelReplayReportsWhatSerialReplayReports) {
   ASSERT_TRUE(artifact.ok());
   GoldenIoProto io = artifact->io;
   io.mutable_results(0)->set_f32s(0, io.results(0).f32s(0) + 1.0f);
-  RewriteWithManifest(1, "add_mul.io.pb", io.SerializeAsString());
-  RewriteWithManifest(1, "integer_ops.pbtxt", "not a text proto {");
+  RewriteWithManifest(1, "add_mul", kIoBlobs, io.SerializeAsString());
+  RewriteWithManifest(1, "integer_ops", kArtifactBlobs, "not a binary proto {");
   auto run = [&](int jobs) {
     ReplayOptions options;
     options.golden_dir = golden();
@@ -263,8 +312,26 @@ TEST_F(GoldenOpsTest, BackwardWindowReplayAndPruneUseManifestDates) {
   ASSERT_TRUE(listed.ok());
   EXPECT_THAT(*listed, ElementsAre(1));
   EXPECT_TRUE(fs::exists(v(1)));
-  auto pruned = PruneExpired(golden(), "host-x86-64-v2", "2026-11-29", /*dry_run=*/false);
+  // v1's add_mul blobs are named by no other version: they retire with it;
+  // reduce_sum_rows's are v2's and v3's too, and stay.
+  auto v1_manifest = ReadManifest(v(1));
+  ASSERT_TRUE(v1_manifest.ok());
+  const BlobStore store = GoldenBlobStore(golden());
+  std::vector<std::string> would_retire;
+  ASSERT_TRUE(PruneExpired(golden(), "host-x86-64-v2", "2026-11-29", true, &would_retire).ok());
+  EXPECT_THAT(
+      would_retire,
+      UnorderedElementsAre(store.PathOf(kArtifactBlobs, v1_manifest->tests.at("add_mul").artifact),
+                           store.PathOf(kIoBlobs, v1_manifest->tests.at("add_mul").io)));
+  EXPECT_TRUE(fs::exists(would_retire[0]));
+  std::vector<std::string> retired;
+  auto pruned = PruneExpired(golden(), "host-x86-64-v2", "2026-11-29", /*dry_run=*/false, &retired);
   ASSERT_TRUE(pruned.ok());
+  EXPECT_EQ(retired, would_retire);
+  EXPECT_FALSE(fs::exists(retired[0]));
+  EXPECT_FALSE(fs::exists(retired[1]));
+  EXPECT_TRUE(store.Contains(kArtifactBlobs, v1_manifest->tests.at("reduce_sum_rows").artifact));
+  EXPECT_TRUE(FsckCorpus(golden(), false).ok());
   EXPECT_FALSE(fs::exists(v(1)));
   EXPECT_TRUE(fs::exists(v(2)));
   EXPECT_TRUE(fs::exists(v(3)));

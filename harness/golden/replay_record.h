@@ -44,6 +44,13 @@ struct ReplayRecord {
   std::string reason;                         // why (for fail / skipped / expired)
   double load_ms = 0;
   double run_ms = 0;
+  // Not replayed again: the same artifact and I/O blobs already replayed in
+  // this run, as "<target> v<N>" (whose status and reason this record has).
+  std::string replayed_as;
+  // Not replayed: the verdict (status, reason, load_ms and run_ms) of an
+  // earlier replay of the same blobs by the same runtime, taken from the
+  // replay cache (harness/golden/replay_cache.h).
+  bool from_replay_cache = false;
 };
 
 // Which targets a replay actually ran. A target whose every replay was

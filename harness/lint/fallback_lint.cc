@@ -19,16 +19,6 @@ namespace {
 constexpr char kMarker[] = "Compatibility fallback:";
 constexpr char kExpiryPrefix[] = "Can be removed in";
 
-int MonthNumber(const std::string& name) {
-  static const char* kMonths[] = {"January",   "February", "March",    "April",
-                                  "May",       "June",     "July",     "August",
-                                  "September", "October",  "November", "December"};
-  for (int i = 0; i < 12; ++i) {
-    if (name == kMonths[i]) return i + 1;
-  }
-  return 0;
-}
-
 bool IsComment(absl::string_view line) {
   return absl::StartsWith(absl::StripLeadingAsciiWhitespace(line), "//");
 }
@@ -71,13 +61,13 @@ void LintFallbacksInText(const std::string& path, const std::string& text, const
                                   "window).\""});
       continue;
     }
-    if (!std::regex_search(joined, match, kExpiry) || MonthNumber(match[1]) == 0) {
+    if (!std::regex_search(joined, match, kExpiry) || MonthNumber(match[1].str()) == 0) {
       report->findings.push_back({"error", path, static_cast<int>(expiry_line + 1),
                                   "malformed expiry comment: expected \"Can be removed in "
                                   "<Month> <YYYY> (6 months backward compatibility window).\""});
       continue;
     }
-    int month = MonthNumber(match[1]);
+    int month = MonthNumber(match[1].str());
     int year = std::stoi(match[2]);
     if (year < now.year || (year == now.year && month <= now.month)) {
       report->findings.push_back(

@@ -1,5 +1,6 @@
 #include "harness/lint/fallback_lint.h"
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -55,6 +56,41 @@ TEST(FallbackLintTest, WrappedExpiryLinesAreUnderstoodMalformedOnesAreNot) {
       D("2026-11-29"), &bad);
   ASSERT_EQ(bad.findings.size(), 1u);
   EXPECT_THAT(bad.findings[0].message, HasSubstr("malformed expiry comment"));
+}
+
+// The lint and the window agree: for a form superseded on any day of three
+// years, the expiry line FallbackExpiryLine writes makes the lint's notice
+// fire exactly from the first day of the first month in which the window
+// has expired the last golden carrying the old form: never before (the
+// fallback still has goldens to read), and not a month later than needed.
+TEST(FallbackLintTest, ExpiryAgreesWithTheBackwardWindowOnEveryDay) {
+  int days = 0;
+  for (Date superseded = D("2026-01-01"); superseded < D("2029-01-01");
+       superseded = superseded.PlusDays(1), ++days) {
+    const std::string text = absl::StrCat("// Compatibility fallback: the old form.\n",
+                                          FallbackExpiryLine(superseded), "\n");
+    const Date removal = FallbackRemovalMonth(superseded);
+    ASSERT_EQ(removal.day, 1);
+    const std::vector<DatedVersion> versions = {{1, superseded.MinusDays(1)}, {2, superseded}};
+    auto notice_on = [&](const Date& now) {
+      LintReport report;
+      LintFallbacksInText("runtime/x.cc", text, now, &report);
+      EXPECT_TRUE(report.ok()) << text;
+      return !report.findings.empty();
+    };
+    // The day before the removal month: no notice. Its first day: a notice,
+    // and the old form's last golden is expired by then.
+    EXPECT_FALSE(notice_on(removal.MinusDays(1))) << superseded.ToString();
+    ASSERT_TRUE(notice_on(removal)) << superseded.ToString();
+    EXPECT_EQ(ComputeBackwardWindow(versions, removal).expired, std::vector<int>{1})
+        << "superseded " << superseded.ToString() << ": the lint allows removal on "
+        << removal.ToString() << " while the window still holds the old form";
+    // And the month before would have been too early.
+    const Date month_before = removal.MinusMonths(1);
+    EXPECT_TRUE(ComputeBackwardWindow(versions, month_before).expired.empty())
+        << superseded.ToString();
+  }
+  EXPECT_EQ(days, 1096);
 }
 
 TEST(FallbackLintTest, TheRuntimeIsCleanTodayAndAliasesExpire) {

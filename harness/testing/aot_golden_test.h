@@ -18,9 +18,14 @@ namespace aot {
 // XLA_AOT_UPDATE_GOLDENS=1 makes verification write v<N+1> first (when
 // the output changed). By default only the boundary versions run (the
 // oldest and the second newest); XLA_AOT_TEST_ALL_VERSIONS=1 runs all.
+// Within one process each distinct artifact is replayed once: a backwards
+// compatibility case whose artifact and I/O blobs (same platform) an
+// earlier case already replayed skips, naming that version, or fails when
+// that replay failed.
 //
 //   TEST_P(AotGoldenTest, Softmax) { CheckGolden("softmax"); }
 //   INSTANTIATE_AOT_GOLDEN_TESTS(AotGoldenTest, "host-x86-64-v3");
+//   int main(int argc, char** argv) { return aot::RunGoldenTestMain(argc, argv); }
 struct GoldenParam {
   enum class Mode { kBackwardsCompatibility, kGoldenFileVerification };
   Mode mode = Mode::kBackwardsCompatibility;
@@ -43,7 +48,30 @@ std::vector<GoldenParam> GoldenFileVerificationParams(const std::string& target,
                                                       const std::string& golden_dir = "golden");
 std::string GoldenParamName(const ::testing::TestParamInfo<GoldenParam>& info);
 
+// Records that `fixture`'s instantiations check `target` (the CTest groups
+// name the target); INSTANTIATE_AOT_GOLDEN_TESTS calls it.
+bool RegisterGoldenFixture(const char* fixture, const char* target);
+
+// One CTest test per group of a golden test binary's cases:
+//   golden.backward.<target>      BackwardsCompatibility/<fixture>.*
+//   golden.verification.<target>  GoldenFileVerification/<fixture>.*
+// for every fixture INSTANTIATE_AOT_GOLDEN_TESTS registered, and
+// golden.<suite> <suite>.* for every other test suite of the binary
+// (GoldenParamsTest). One line per group: "<ctest name> <gtest filter>".
+std::string CtestGroupListing();
+
+// main() of a golden test binary: GoogleTest's, plus
+//   --aot_list_ctest_groups[=PATH]  write CtestGroupListing() (to PATH, or
+//                                   stdout) and run nothing;
+//   --aot_all_skipped_exit_code=N   exit N when the run passed but no test
+//                                   passed non-skipped (every case skipped,
+//                                   or none matched the filter): CTest's
+//                                   SKIP_RETURN_CODE.
+int RunGoldenTestMain(int argc, char** argv);
+
 #define INSTANTIATE_AOT_GOLDEN_TESTS(fixture, target)                                        \
+  [[maybe_unused]] static const bool fixture##_aot_golden_registered =                       \
+      ::aot::RegisterGoldenFixture(#fixture, target);                                        \
   INSTANTIATE_TEST_SUITE_P(BackwardsCompatibility, fixture,                                  \
                            ::testing::ValuesIn(::aot::BackwardsCompatibilityParams(target)), \
                            ::aot::GoldenParamName);                                          \

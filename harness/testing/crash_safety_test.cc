@@ -24,6 +24,7 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/golden/corpus_store.h"
 #include "harness/golden/golden_store.h"
 #include "harness/release/release_snapshot.h"
 #include "nlohmann/json.hpp"
@@ -99,6 +100,19 @@ std::vector<std::string> CrashPoints(const fs::path& corpus, const fs::path& scr
     points.emplace_back(line);
   }
   return points;
+}
+
+// `state` less the store files that are in `new_state` and not in
+// `old_state` (blobs of a version not yet written).
+std::map<std::string, std::string> WithoutNewBlobs(
+    std::map<std::string, std::string> state, const std::map<std::string, std::string>& old_state,
+    const std::map<std::string, std::string>& new_state) {
+  for (auto it = state.begin(); it != state.end();) {
+    const bool new_blob = absl::StartsWith(it->first, "store/") && !old_state.contains(it->first) &&
+                          new_state.contains(it->first) && new_state.at(it->first) == it->second;
+    it = new_blob ? state.erase(it) : std::next(it);
+  }
+  return state;
 }
 
 class CrashSafetyTest : public ::testing::Test {
@@ -178,7 +192,13 @@ TEST_F(CrashSafetyTest, GenerateLeavesTheOldOrTheNewCorpus) {
       old_corpus, generate,
       [&](const fs::path& copy, const std::string& point) {
         auto state = Snapshot(copy);
-        bool is_old = state == old_state, is_new = state == new_state;
+        // Blobs are stored before the version that names them appears: a
+        // kill in between leaves the old corpus plus some of the new blobs
+        // (whole: each is written atomically), which no manifest names yet.
+        bool is_old = WithoutNewBlobs(state, old_state, new_state) == old_state;
+        bool is_new = state == new_state;
+        FsckReport fsck = FsckCorpus(copy.string(), /*remove_unreferenced=*/false);
+        EXPECT_TRUE(fsck.ok()) << "after " << point << ":\n" << fsck.Summary();
         EXPECT_TRUE(is_old || is_new)
             << "after " << point << ": neither the old nor the new corpus";
         old_seen += is_old;
@@ -207,12 +227,108 @@ TEST_F(CrashSafetyTest, GenerateLeavesTheOldOrTheNewCorpus) {
               << "rerun after " << point << " left " << e.path();
         }
       });
-  // 36 with the five elementwise modules: a writer that stops passing its
-  // crash points (or writes fewer files) drops below.
-  EXPECT_GE(points, 30);
+  // 13 with the five elementwise modules: the new module's two blobs (3
+  // points each), the other modules' blobs shared with v1 (no write), the
+  // manifest and the rename. A writer that stops passing its crash points
+  // (or writes fewer files) drops below.
+  EXPECT_GE(points, 12);
   EXPECT_GT(old_seen, 0);
   EXPECT_GT(new_seen, 0);
   RecordProperty("kill_points", points);
+}
+
+// A version written the way the corpus was before the store (format 1):
+// <test>.pbtxt, <test>.io.pb and a MANIFEST.json listing their sha256.
+void WritePerFileVersion(const fs::path& dir, const Manifest& packed) {
+  fs::create_directories(dir);
+  Manifest legacy = packed;
+  legacy.format = 1;
+  legacy.tests.clear();
+  legacy.files.clear();
+  auto files = RebuildLegacyFiles(dir.string(), packed);
+  ASSERT_TRUE(files.ok()) << files.status();
+  for (const auto& [name, bytes] : *files) {
+    ASSERT_TRUE(WriteFileAtomically((dir / name).string(), bytes).ok());
+    legacy.files[name] = Sha256Hex(bytes);
+  }
+  ASSERT_TRUE(WriteFileAtomically((dir / "MANIFEST.json").string(), legacy.ToJson().dump(2)).ok());
+}
+
+// aot-compat repack of a per-file corpus, killed at every point: every
+// version still resolves to exactly the bytes it had (per-file, or from the
+// store), replay passes, and the rerun completes the move.
+TEST_F(CrashSafetyTest, RepackLosesNothingWhereverItIsKilled) {
+  std::vector<fs::path> modules = FixtureModules();
+  fs::path corpus = fs::path(scratch_.path()) / "per-file";
+  for (size_t i = 0; i < 2; ++i) {
+    fs::path dest =
+        corpus / "modules" / modules[i].parent_path().filename() / modules[i].filename();
+    fs::create_directories(dest.parent_path());
+    fs::copy_file(modules[i], dest);
+  }
+  ASSERT_EQ(RunCompat(corpus,
+                      absl::StrCat("generate --golden_dir=. --target=", kTarget, " --date=", kDate,
+                                   " --allow_dirty"),
+                      ""),
+            0);
+  // Turn v1 into a per-file version and drop the store.
+  const fs::path v1 = corpus / "executables" / kTarget / "v1";
+  auto packed = ReadManifest(v1.string());
+  ASSERT_TRUE(packed.ok()) << packed.status();
+  fs::remove(v1 / "MANIFEST.json");
+  WritePerFileVersion(v1, *packed);
+  fs::remove_all(corpus / "store");
+  const auto before = Snapshot(corpus);
+  std::map<std::string, std::string> original;  // file name -> sha256
+  for (const auto& [path, sha] : before) {
+    if (absl::StartsWith(path, "executables/") && !absl::EndsWith(path, "MANIFEST.json")) {
+      original[fs::path(path).filename().string()] = sha;
+    }
+  }
+  ASSERT_EQ(original.size(), 4u);
+
+  const std::string repack = "repack --golden_dir=.";
+  int points = KillAtEveryPoint(
+      corpus, repack,
+      [&](const fs::path& copy, const std::string& point) {
+        const std::string dir = (copy / "executables" / kTarget / "v1").string();
+        auto manifest = ReadManifest(dir);
+        EXPECT_TRUE(manifest.ok()) << point << ": " << manifest.status();
+        if (!manifest.ok()) return false;
+        EXPECT_TRUE(VerifyManifest(dir, *manifest).ok()) << point;
+        std::map<std::string, std::string> resolved;
+        if (manifest->format == 1) {
+          for (const auto& [name, sha] : manifest->files) {
+            resolved[name] = Sha256Hex(ReadFileToString(dir + "/" + name).value_or(""));
+          }
+        } else {
+          auto files = RebuildLegacyFiles(dir, *manifest);
+          EXPECT_TRUE(files.ok()) << point << ": " << files.status();
+          if (files.ok()) {
+            for (const auto& [name, bytes] : *files) resolved[name] = Sha256Hex(bytes);
+          }
+        }
+        EXPECT_EQ(resolved, original) << "after " << point;
+        CommandResult replay = RunShellCommand(
+            absl::StrCat("'", AOT_COMPAT_BINARY, "' replay --all_versions --golden_dir='",
+                         copy.string(), "' --target=", kTarget));
+        EXPECT_EQ(replay.exit_code, 0) << "after " << point << ":\n" << replay.output;
+        return true;
+      },
+      [&](const fs::path& copy, const std::string& point) {
+        const std::string dir = (copy / "executables" / kTarget / "v1").string();
+        auto manifest = ReadManifest(dir);
+        ASSERT_TRUE(manifest.ok());
+        EXPECT_EQ(manifest->format, 2) << "rerun after " << point;
+        EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1)
+            << "rerun after " << point << " left per-file files";
+        // At most the killed run's temporary file is left, unreferenced.
+        FsckReport fsck = FsckCorpus(copy.string(), false);
+        EXPECT_TRUE(fsck.ok()) << fsck.Summary();
+        EXPECT_LE(fsck.unreferenced.size(), 1u) << fsck.Summary();
+      });
+  // 4 blobs x 3, the manifest's 3, the checkpoints and 4 removals.
+  EXPECT_GE(points, 18);
 }
 
 TEST_F(CrashSafetyTest, ReleaseAndSchemaSnapshotLeaveOldOrNewFiles) {

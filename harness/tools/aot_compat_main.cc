@@ -8,15 +8,19 @@
 #include <vector>
 
 #include "absl/algorithm/container.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/rollout/emission_ledger.h"
 #include "compiler/tooling/compile_tool.h"
 #include "compiler/tooling/flags.h"
+#include "google/protobuf/text_format.h"
 #include "harness/gate/gate.h"
 #include "harness/gate/qualification.h"
 #include "harness/golden/corpus.h"
+#include "harness/golden/corpus_store.h"
 #include "harness/golden/golden_ops.h"
+#include "harness/golden/replay_cache.h"
 #include "harness/lint/fallback_lint.h"
 #include "harness/release/forward_check.h"
 #include "harness/release/old_build.h"
@@ -28,11 +32,13 @@
 #include "harness/triage/git_sources.h"
 #include "harness/triage/triage.h"
 #include "nlohmann/json.hpp"
+#include "proto/message_diff.h"
 #include "proto/schema.h"
 #include "runtime/platform/host/cpu_features.h"
 #include "support/build_info.h"
 #include "support/date.h"
 #include "support/file_io.h"
+#include "support/proto_util.h"
 
 namespace aot {
 namespace {
@@ -54,7 +60,11 @@ constexpr char kCommands[] =
     "  verify               Compile the corpus and compare with the newest golden\n"
     "                       version (structural diff, or bytes with --strict).\n"
     "  prune                Delete golden versions expired at --now (outside the\n"
-    "                       6-month backward window).\n"
+    "                       6-month backward window) and the blobs only they named.\n"
+    "  show                 Print one golden test (TARGET/vN/TEST) as text.\n"
+    "  diff                 Field-path differences between two golden tests.\n"
+    "  fsck                 Check every manifest and blob of the corpus store.\n"
+    "  repack               Move per-file (format 1) versions into the store, checked.\n"
     "  lint                 Fallback expiry lint of runtime/ and the emission-flag\n"
     "                       ledger check (staged rollout) at --now.\n"
     "  schema-snapshot      Write the built-in schema (a FileDescriptorSet) to\n"
@@ -146,6 +156,23 @@ int Generate(int argc, char** argv) {
   return 0;
 }
 
+// --cache_dir and --no_cache (replay, gate, report): the replay cache's
+// directory, DefaultReplayCacheDir() unless given, none with --no_cache.
+struct ReplayCacheFlags {
+  std::string cache_dir = DefaultReplayCacheDir();
+  bool no_cache = false;
+  void Add(FlagSet& flags) {
+    flags.AddString("cache_dir", &cache_dir,
+                    "The replay cache: a test whose artifact and I/O blobs this same runtime "
+                    "(its runtime fingerprint: its sources, build and shared libraries) already "
+                    "passed or skipped takes that verdict without loading; failures are never "
+                    "cached. Default: $XLA_AOT_REPLAY_CACHE, else ~/.cache/xla-aot/replay.");
+    flags.AddBool("no_cache", &no_cache,
+                  "Replay every artifact: neither read nor write the replay cache.");
+  }
+  std::string Dir() const { return no_cache ? "" : cache_dir; }
+};
+
 int Replay(int argc, char** argv) {
   std::string golden_dir = "golden";
   std::vector<std::string> targets;
@@ -153,7 +180,8 @@ int Replay(int argc, char** argv) {
   std::string json_path;
   FlagSet flags("aot-compat replay",
                 "aot-compat replay [--golden_dir=DIR] [--target=T]... [--all_versions] "
-                "[--jobs=N] [--json=OUT.json] [--require_execution]",
+                "[--jobs=N] [--json=OUT.json] [--require_execution] [--cache_dir=DIR | "
+                "--no_cache]",
                 "Loads each selected golden version of each target with the current\n"
                 "runtime, oldest to newest, runs it on its recorded inputs and compares\n"
                 "with the recorded outputs (bitwise unless the test declares a tolerance).\n"
@@ -161,7 +189,11 @@ int Replay(int argc, char** argv) {
                 "By default the boundary versions are replayed (the oldest and the second\n"
                 "newest; all when there are two or fewer); --all_versions or\n"
                 "XLA_AOT_TEST_ALL_VERSIONS=1 replays every version. MANIFEST.json sha256\n"
-                "sums are checked first. Exit 1 on any failure.");
+                "sums are checked first. A test this runtime already replayed (the same\n"
+                "blobs, runtime fingerprint, machine verdict and load options) takes its\n"
+                "pass or skip from the replay cache (--cache_dir) without loading; a\n"
+                "runtime change replays everything, --no_cache forces it. Exit 1 on any\n"
+                "failure.");
   flags.AddString("golden_dir", &golden_dir, "The corpus root.");
   flags.AddList("target", &targets, TargetHelp());
   flags.AddBool("all_versions", &all_versions, "Replay every version.");
@@ -178,6 +210,8 @@ int Replay(int argc, char** argv) {
                   "Backward-window mode (YYYY-MM-DD): replay every version current in the 6 "
                   "months before this date (those created inside the window and the newest one "
                   "before it); older versions are reported expired, never failures.");
+  ReplayCacheFlags cache;
+  cache.Add(flags);
   flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
   auto env_all = AllVersionsFromEnvironment();
   if (!env_all.ok()) return ReportToolError(kProgram, env_all.status(), 2);
@@ -186,6 +220,7 @@ int Replay(int argc, char** argv) {
   options.targets = SelectGoldenTargets(targets);
   options.all_versions = all_versions || *env_all;
   options.require_execution = require_execution;
+  options.cache_dir = cache.Dir();
   Progress progress;  // on stderr when it is a terminal
   options.progress = &progress;
   options.now = now;
@@ -202,8 +237,14 @@ int Replay(int argc, char** argv) {
                   r.target.c_str(), r.version, r.test.c_str(), r.reason.c_str());
     }
   }
-  std::printf("replay: %d passed, %d failed, %d skipped, %d expired\n", report->passed,
-              report->failed, report->skipped, report->expired);
+  if (!report->cache_warning.empty()) {
+    std::fprintf(stderr, "%s: warning: %s\n", kProgram, report->cache_warning.c_str());
+  }
+  std::printf("replay: %d passed, %d failed, %d skipped, %d expired%s\n", report->passed,
+              report->failed, report->skipped, report->expired,
+              options.cache_dir.empty()
+                  ? ""
+                  : absl::StrCat("; ", report->cached, " from the replay cache").c_str());
   if (std::optional<int> failed = WriteJsonOutput(json_path, report->ToJson())) return *failed;
   return report->ok() ? 0 : 1;
 }
@@ -226,13 +267,207 @@ int Prune(int argc, char** argv) {
   flags.AddBool("dry_run", &dry_run, "List what would be deleted, delete nothing.");
   flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
   for (const std::string& target : SelectGoldenTargets(targets)) {
-    auto pruned = PruneExpired(golden_dir, target, now, dry_run);
+    std::vector<std::string> blobs;
+    auto pruned = PruneExpired(golden_dir, target, now, dry_run, &blobs);
     if (!pruned.ok()) return ReportToolError(kProgram, pruned.status(), 2);
     std::vector<std::string> names;
     for (int v : *pruned) names.push_back(absl::StrCat("v", v));
-    std::printf("%-16s %s %s\n", target.c_str(), dry_run ? "would prune" : "pruned",
+    std::printf("%-16s %s %s", target.c_str(), dry_run ? "would prune" : "pruned",
                 names.empty() ? "nothing" : absl::StrJoin(names, ", ").c_str());
+    if (!blobs.empty()) {
+      std::printf(" (%zu blob%s no other version names %s)", blobs.size(),
+                  blobs.size() == 1 ? "" : "s", dry_run ? "would retire" : "retired");
+    }
+    std::printf("\n");
   }
+  return 0;
+}
+
+// TARGET/vN/TEST read from the corpus, or a usage error naming the form.
+absl::StatusOr<GoldenArtifact> ReadRefArgument(const std::string& golden_dir,
+                                               const std::string& text) {
+  auto ref = ParseGoldenRef(text);
+  if (!ref.ok()) return UsageError(ref.status());
+  return ReadGoldenRef(golden_dir, *ref);
+}
+
+int Show(int argc, char** argv) {
+  std::string golden_dir = "golden";
+  std::string part = "artifact";
+  std::string out;
+  FlagSet flags("aot-compat show",
+                "aot-compat show TARGET/vN/TEST [--part=artifact|io|entry] [--out=FILE]",
+                "Prints one golden test of the corpus as its version holds it: the\n"
+                "artifact (ExecutableProto, text format, with the build stamp its version\n"
+                "recorded), its recorded inputs and outputs (GoldenIoProto), or its\n"
+                "manifest entry (blob digests and paths, stamp). With --out the part is\n"
+                "written to FILE instead: binary when FILE ends in .pb, text otherwise\n"
+                "(what aot-run and the runtime's loaders take). Exit 2 on a bad reference,\n"
+                "a missing test or a missing or corrupted blob.");
+  flags.AddString("golden_dir", &golden_dir, "The corpus root.");
+  flags.AddString("part", &part, "artifact, io or entry.");
+  flags.AddString("out", &out, "Write to this file instead of stdout.");
+  std::vector<std::string> args = flags.ParseOrExit(argc, argv, /*first=*/2);
+  if (args.size() != 1) {
+    return ReportToolError(
+        kProgram, UsageError(absl::InvalidArgumentError("show takes one TARGET/vN/TEST")), 2);
+  }
+  if (part != "artifact" && part != "io" && part != "entry") {
+    return ReportToolError(kProgram,
+                           UsageError(absl::InvalidArgumentError(absl::StrCat(
+                               "--part must be artifact, io or entry, not '", part, "'"))),
+                           2);
+  }
+  auto artifact = ReadRefArgument(golden_dir, args[0]);
+  if (!artifact.ok()) return ReportToolError(kProgram, artifact.status(), 2);
+  const bool binary = absl::EndsWith(out, ".pb");
+  std::string bytes;
+  if (part == "entry") {
+    auto ref = ParseGoldenRef(args[0]);
+    auto manifest = ReadManifest(GoldenRefDir(golden_dir, *ref));
+    if (!manifest.ok()) return ReportToolError(kProgram, manifest.status(), 2);
+    nlohmann::ordered_json j;
+    j["test"] = ref->ToString();
+    j["format"] = manifest->format;
+    const BlobStore store = GoldenBlobStore(golden_dir);
+    if (manifest->format == 2) {
+      const ManifestEntry& e = manifest->tests.at(ref->test);
+      j["artifact"] = e.artifact;
+      j["artifact_blob"] = store.PathOf(kArtifactBlobs, e.artifact);
+      j["io"] = e.io;
+      j["io_blob"] = store.PathOf(kIoBlobs, e.io);
+      j["compiler_version"] = e.compiler_version;
+      j["source_path"] = e.source_path;
+    }
+    bytes = j.dump(2) + "\n";
+  } else if (part == "io") {
+    bytes = binary ? SerializeDeterministic(artifact->io) : [&] {
+      std::string text;
+      google::protobuf::TextFormat::PrintToString(artifact->io, &text);
+      return text;
+    }();
+  } else {
+    bytes =
+        binary ? SerializeDeterministic(artifact->executable) : ArtifactText(artifact->executable);
+  }
+  if (out.empty()) {
+    std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+    return 0;
+  }
+  if (absl::Status s = WriteFileAtomically(out, bytes); !s.ok()) {
+    return ReportToolError(kProgram, s, 2);
+  }
+  return 0;
+}
+
+int Diff(int argc, char** argv) {
+  std::string golden_dir = "golden";
+  bool verification = false;
+  FlagSet flags("aot-compat diff", "aot-compat diff TARGET/vN/TEST TARGET/vM/TEST [--verification]",
+                "Prints the differences between two golden tests (artifact and recorded\n"
+                "I/O), one line per field path (\"modified: thunks[2].kernel.name: ...\").\n"
+                "With --verification the fields golden verification ignores (kernel\n"
+                "binaries, toolchain versions, the build stamp) are left out. When both\n"
+                "name the same blobs it says so. Exit 0 when equal, 1 when they differ,\n"
+                "2 on bad input.");
+  flags.AddString("golden_dir", &golden_dir, "The corpus root.");
+  flags.AddBool("verification", &verification,
+                "Ignore what golden verification ignores (aot-compat verify).");
+  std::vector<std::string> args = flags.ParseOrExit(argc, argv, /*first=*/2);
+  if (args.size() != 2) {
+    return ReportToolError(
+        kProgram,
+        UsageError(absl::InvalidArgumentError("diff takes two TARGET/vN/TEST references")), 2);
+  }
+  auto a = ReadRefArgument(golden_dir, args[0]);
+  if (!a.ok()) return ReportToolError(kProgram, a.status(), 2);
+  auto b = ReadRefArgument(golden_dir, args[1]);
+  if (!b.ok()) return ReportToolError(kProgram, b.status(), 2);
+  if (!a->artifact_digest.empty() && a->artifact_digest == b->artifact_digest &&
+      a->io_digest == b->io_digest) {
+    std::printf("same artifact and I/O blobs (%s, %s)\n", a->artifact_digest.substr(0, 12).c_str(),
+                a->io_digest.substr(0, 12).c_str());
+  }
+  std::string diff = verification
+                         ? DiffMessages(a->executable, b->executable, VerificationIgnoreList())
+                         : DiffMessages(a->executable, b->executable);
+  std::string io_diff = DiffMessages(a->io, b->io);
+  if (diff.empty() && io_diff.empty()) {
+    std::printf("%s and %s: equal%s\n", args[0].c_str(), args[1].c_str(),
+                verification ? " under verification" : "");
+    return 0;
+  }
+  if (!diff.empty()) std::printf("artifact:\n%s", diff.c_str());
+  if (!io_diff.empty()) std::printf("io:\n%s", io_diff.c_str());
+  return 1;
+}
+
+int Fsck(int argc, char** argv) {
+  std::string golden_dir = "golden";
+  bool remove_unreferenced = false;
+  std::string json_path;
+  FlagSet flags("aot-compat fsck",
+                "aot-compat fsck [--golden_dir=DIR] [--remove_unreferenced] [--json=OUT.json]",
+                "Checks the whole corpus: every MANIFEST.json reads, every blob a manifest\n"
+                "names exists and hashes to its name (each blob read once), version\n"
+                "directories hold nothing else, per-file (format 1) versions match their\n"
+                "sha256. Reports dangling references (missing blobs) and unreferenced\n"
+                "blobs (no manifest names them: left by a killed writer, or after a\n"
+                "manual removal); --remove_unreferenced deletes those when nothing else\n"
+                "is wrong. Exit 0 clean, 1 on any error.");
+  flags.AddString("golden_dir", &golden_dir, "The corpus root.");
+  flags.AddBool("remove_unreferenced", &remove_unreferenced,
+                "Delete the blobs no manifest names (only when no error is found).");
+  flags.AddString("json", &json_path, "Write the report as JSON.");
+  flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
+  std::error_code ec;
+  if (!fs::is_directory(fs::path(golden_dir) / "executables", ec)) {
+    return ReportToolError(kProgram,
+                           absl::NotFoundError(absl::StrCat(golden_dir,
+                                                            "/executables does not exist: not a "
+                                                            "golden corpus (--golden_dir)")),
+                           2);
+  }
+  FsckReport report = FsckCorpus(golden_dir, remove_unreferenced);
+  std::fputs(report.Summary().c_str(), stdout);
+  if (std::optional<int> failed = WriteJsonOutput(json_path, report.ToJson())) return *failed;
+  return report.ok() ? 0 : 1;
+}
+
+int Repack(int argc, char** argv) {
+  std::string golden_dir = "golden";
+  std::vector<std::string> targets;
+  FlagSet flags("aot-compat repack", "aot-compat repack [--golden_dir=DIR] [--target=T]...",
+                "Moves per-file golden versions (format 1: <test>.pbtxt + <test>.io.pb) into\n"
+                "the content-addressed store, once, checked: each file against its\n"
+                "MANIFEST.json sha256, then each artifact and I/O record stored, then every\n"
+                "file rebuilt from the store and compared byte for byte; only then is the\n"
+                "manifest replaced (atomically, keeping each file's sha256) and the files\n"
+                "removed. No version is renumbered or regenerated. Safe to run again after\n"
+                "an interruption; versions already in the store are left as they are.");
+  flags.AddString("golden_dir", &golden_dir, "The corpus root.");
+  flags.AddList("target", &targets, "Targets to repack (default: every target directory).");
+  flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
+  int repacked = 0, already = 0, new_blobs = 0;
+  uint64_t bytes_before = 0;
+  for (const StoredVersion& v : ListStoredVersions(golden_dir)) {
+    if (!targets.empty() && !absl::c_linear_search(targets, v.target)) continue;
+    auto result = RepackVersion(v.dir);
+    if (!result.ok()) return ReportToolError(kProgram, result.status(), 1);
+    if (!result->repacked) {
+      ++already;
+      continue;
+    }
+    ++repacked;
+    new_blobs += result->new_blobs;
+    bytes_before += result->bytes_before;
+    std::printf("repacked %s v%d: %d tests, %d new blobs\n", v.target.c_str(), v.version,
+                result->tests, result->new_blobs);
+  }
+  std::printf(
+      "repack: %d versions moved into the store (%.1f MB of files, %d new blobs), %d "
+      "already there\n",
+      repacked, bytes_before / 1e6, new_blobs, already);
   return 0;
 }
 
@@ -584,12 +819,13 @@ int ForwardCheck(int argc, char** argv) {
 }
 
 // The flags `gate` and `report` share.
-void AddGateFlags(FlagSet& flags, GateOptions* options, bool* no_verify) {
+void AddGateFlags(FlagSet& flags, GateOptions* options, bool* no_verify, ReplayCacheFlags* cache) {
   flags.AddString("now", &options->now, "The clock.");
   flags.AddString("golden_dir", &options->golden_dir, "The corpus root.");
   flags.AddString("root", &options->source_root, "The repository root (for the lint).");
   flags.AddList("target", &options->targets, TargetHelp());
   flags.AddBool("no_verify", no_verify, "Skip golden verification.");
+  cache->Add(flags);
 }
 
 int Gate(int argc, char** argv) {
@@ -599,14 +835,17 @@ int Gate(int argc, char** argv) {
   bool no_verify = false;
   FlagSet flags("aot-compat gate",
                 "aot-compat gate [--now=YYYY-MM-DD] [--golden_dir=DIR] [--target=T]... "
-                "[--json=OUT]",
+                "[--json=OUT] [--cache_dir=DIR | --no_cache]",
                 "One verdict for a change: schema-check against every snapshot, backward\n"
                 "window (every golden of the last 6 months replays; runtime flag defaults\n"
                 "and FFI names of the window's releases), forward window (this compiler's\n"
                 "output against every release of the last 2 weeks), the staged-rollout\n"
-                "ledger, the fallback expiry lint and golden verification. Prints each\n"
-                "blocker with its fix. Exit 0 pass, 1 blocked, 2 bad input.");
-  AddGateFlags(flags, &options, &no_verify);
+                "ledger, the fallback expiry lint and golden verification. The backward\n"
+                "replay takes the verdicts this runtime already gave from the replay cache\n"
+                "(--cache_dir; --no_cache replays everything). Prints each blocker with\n"
+                "its fix. Exit 0 pass, 1 blocked, 2 bad input.");
+  ReplayCacheFlags cache;
+  AddGateFlags(flags, &options, &no_verify, &cache);
   bool runnable_host_targets = false;
   bool replay_table = false;
   flags.AddString("json", &json_path, "Also write the full report as JSON.");
@@ -618,6 +857,7 @@ int Gate(int argc, char** argv) {
                 "forward window's releases and the verdict.");
   flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
   options.verify = !no_verify;
+  options.replay_cache_dir = cache.Dir();
   if (runnable_host_targets) {
     for (const std::string& t : RunnableHostGoldenTargets(DetectHostCpuFeatures())) {
       options.targets.push_back(t);
@@ -647,20 +887,24 @@ int Report(int argc, char** argv) {
   std::string out;
   bool no_verify = false;
   FlagSet flags("aot-compat report",
-                "aot-compat report --out=DIR [--now=YYYY-MM-DD] [--target=T]...",
+                "aot-compat report --out=DIR [--now=YYYY-MM-DD] [--target=T]... "
+                "[--cache_dir=DIR | --no_cache]",
                 "Runs the gate and writes a release qualification report to DIR:\n"
                 "report.json, junit.xml (one testcase per target/version/test and per gate\n"
                 "check) and a self-contained index.html (the target x version x test grid,\n"
                 "the window boundaries on a timeline of versions and releases, load/run\n"
-                "time per version, every blocker with its fix). Exit 0 pass, 1 blocked\n"
+                "time per version, every blocker with its fix). The gate's backward\n"
+                "replay uses the replay cache as `gate` does. Exit 0 pass, 1 blocked\n"
                 "(the report is written either way), 2 bad input.");
   flags.AddString("out", &out, "The report directory (created).");
-  AddGateFlags(flags, &options, &no_verify);
+  ReplayCacheFlags cache;
+  AddGateFlags(flags, &options, &no_verify, &cache);
   flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
   if (out.empty()) {
     return ReportToolError(kProgram, absl::InvalidArgumentError("--out=DIR is required"), 2);
   }
   options.verify = !no_verify;
+  options.replay_cache_dir = cache.Dir();
   options.targets = SelectGoldenTargets(options.targets);
   Progress progress;  // on stderr when it is a terminal
   options.progress = &progress;
@@ -792,6 +1036,10 @@ int Main(int argc, char** argv) {
   if (command == "replay") return Replay(argc, argv);
   if (command == "verify") return Verify(argc, argv);
   if (command == "prune") return Prune(argc, argv);
+  if (command == "show") return Show(argc, argv);
+  if (command == "diff") return Diff(argc, argv);
+  if (command == "fsck") return Fsck(argc, argv);
+  if (command == "repack") return Repack(argc, argv);
   if (command == "lint") return Lint(argc, argv);
   if (command == "schema-snapshot") return SchemaSnapshot(argc, argv);
   if (command == "schema-check") return SchemaCheck(argc, argv);

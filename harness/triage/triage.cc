@@ -214,13 +214,27 @@ absl::StatusOr<TriageReport> Triage(const TriageInput& in) {
   }
 
   // --- Runtime registries and tables ----------------------------------
+  const google::protobuf::Descriptor* base_thunk =
+      base_pool->FindMessageTypeByName("aot.ThunkProto");
   for (const std::string& kind : Minus(in.base_runtime.thunk_kinds, in.head_runtime.thunk_kinds)) {
-    std::string failure = failure_mentioning(
-        {absl::StrCat("'", kind, "'"), absl::StrCat("\"", kind, "\""), "unknown thunk kind"});
+    std::vector<std::string> mentions = {absl::StrCat("'", kind, "'"),
+                                         absl::StrCat("\"", kind, "\""), "unknown thunk kind"};
+    // Binary goldens name a field the schema no longer has by its number:
+    // the kind's number in the base schema.
+    const google::protobuf::FieldDescriptor* field =
+        base_thunk != nullptr ? base_thunk->FindFieldByName(kind) : nullptr;
+    std::string number;
+    if (field != nullptr) {
+      number = absl::StrCat("ThunkProto field ", field->number(), " = '", kind,
+                            "' in the base schema; ");
+      mentions.push_back(absl::StrCat("(ThunkProto) field ", field->number(), " "));
+    }
+    std::string failure = failure_mentioning(mentions);
     add.Add(3, absl::StrCat("thunk kind '", kind, "' removed from the runtime"),
             "breaking-backward", !failure.empty(),
-            failure.empty() ? "no golden of the last 6 months emits it"
-                            : absl::StrCat("a golden of the last 6 months emits it: ", failure),
+            failure.empty()
+                ? "no golden of the last 6 months emits it"
+                : absl::StrCat("a golden of the last 6 months emits it (", number, "): ", failure),
             kProcedureReserve);
   }
   for (const std::string& kind : Minus(in.head_runtime.thunk_kinds, in.base_runtime.thunk_kinds)) {

@@ -82,13 +82,16 @@ TEST_F(TriageTest, RemovedThunkKindThatAGoldenOfTheWindowUsesBreaksBackward) {
   testing::WriteGoldenVersionWithLegacyKind(dir.path(), 1, "2026-06-30");
   in_.golden_dir = dir.path();
   in_.base_runtime.thunk_kinds.push_back("legacy_kind");
+  // The base schema has the kind (ThunkProto field 48): the golden's blob
+  // names it by that number.
+  in_.base_schema = testing::SchemaWithLegacyKind();
   TriageReport r = Run();
   const TriageChange* c = Find(r, "thunk kind 'legacy_kind' removed");
   ASSERT_NE(c, nullptr) << r.ToText();
   EXPECT_EQ(c->step, 3);
   EXPECT_EQ(c->verdict, "breaking-backward");
   EXPECT_TRUE(c->breaks_now);
-  EXPECT_THAT(c->evidence, HasSubstr("legacy_kind"));
+  EXPECT_THAT(c->evidence, HasSubstr("ThunkProto field 48 = 'legacy_kind' in the base schema"));
 }
 
 TEST_F(TriageTest, RemovedThunkKindNoGoldenOfTheWindowUsesIsAllowed) {

@@ -1,6 +1,7 @@
 """Tests of the xla_aot Python module (run with /usr/bin/python3 by CTest).
 
 Exits 77 (CTest's skip code) with one line when numpy is missing."""
+import json
 import os
 import sys
 import unittest
@@ -14,6 +15,24 @@ except ImportError:
 import xla_aot
 
 SOURCE_DIR = os.environ.get("AOT_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def golden_artifact(target, version, test):
+    """The artifact file of a golden test (golden/README.md): the store blob
+    its version's MANIFEST.json names (format 2; binary, the build stamp
+    cleared) or, in a per-file version (format 1), <test>.pbtxt (text)."""
+    golden = os.path.join(SOURCE_DIR, "golden")
+    version_dir = os.path.join(golden, "executables", target, version)
+    manifest_path = os.path.join(version_dir, "MANIFEST.json")
+    with open(manifest_path) as f:
+        manifest = json.load(f)
+    if manifest.get("format", 1) == 1:
+        return os.path.join(version_dir, test + ".pbtxt")
+    if test not in manifest.get("tests", {}):
+        raise FileNotFoundError(f"{manifest_path} has no test '{test}'")
+    digest = manifest["tests"][test]["artifact"]
+    return os.path.join(golden, "store", "artifacts", digest[:2], digest + ".pb")
+
 
 ADD_MUL = """
 HloModule add_mul
@@ -116,9 +135,7 @@ ENTRY main {
         np.testing.assert_allclose(m, np.abs(np.fft.fft(z.astype(np.complex128), axis=1)),
                                    rtol=1e-9, atol=1e-9)
         # A complex result comes back as a complex numpy array.
-        golden = os.path.join(SOURCE_DIR, "golden", "executables", "complex_types_host", "v1",
-                              "complex_loop_state.pbtxt")
-        loop = xla_aot.load(golden)
+        loop = xla_aot.load(golden_artifact("complex_types_host", "v1", "complex_loop_state"))
         z40 = np.exp(1j * np.linspace(0, 1, 40)).astype(np.complex64)
         out = loop(z40)
         self.assertEqual(out.dtype, np.complex64)
@@ -148,9 +165,7 @@ ENTRY main {
         np.testing.assert_array_equal(n, np.where(w == -8, -8, -w))
 
     def test_load_a_golden_artifact_from_a_path(self):
-        golden = os.path.join(SOURCE_DIR, "golden", "executables", "host-x86-64-v2", "v1",
-                              "add_mul.pbtxt")
-        exe = xla_aot.load(golden)
+        exe = xla_aot.load(golden_artifact("host-x86-64-v2", "v1", "add_mul"))
         a = np.full((4, 8), 2, np.float32)
         np.testing.assert_array_equal(exe(a, a), np.full((4, 8), 6, np.float32))
 
@@ -178,12 +193,17 @@ ENTRY main {
         self.assertIn("no-such-target", unknown_target.exception.message)
 
     def test_capability_and_abi_errors_are_failed_precondition(self):
-        golden = os.path.join(SOURCE_DIR, "golden", "executables", "host-x86-64-v2", "v1",
-                              "add_mul.pbtxt")
+        golden = golden_artifact("host-x86-64-v2", "v1", "add_mul")
         with open(golden, "rb") as f:
-            text = f.read()
-        newer = text.replace(b"runtime_abi_version: 1", b"runtime_abi_version: 999", 1)
-        self.assertNotEqual(newer, text)
+            artifact = f.read()
+        if golden.endswith(".pbtxt"):
+            newer = artifact.replace(b"runtime_abi_version: 1", b"runtime_abi_version: 999", 1)
+            self.assertNotEqual(newer, artifact)
+        else:
+            # abi_version { runtime_abi_version: 999 } appended (ExecutableProto
+            # field 7, AbiVersionProto field 1): parsing merges it, the last
+            # value wins.
+            newer = artifact + b"\x3a\x03\x08\xe7\x07"
         with self.assertRaises(xla_aot.Error) as abi:
             xla_aot.load(newer)
         self.assertEqual(abi.exception.code, "FAILED_PRECONDITION")

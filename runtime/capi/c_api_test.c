@@ -1,9 +1,10 @@
 /* The C API, from C: errors (codes and messages), struct-size checks,
  * loading an artifact (argv[1], a golden host artifact of add_mul:
- * (a + b) * a - b over f32[4,8]), its signature and shapes, executing on
- * borrowed and copied buffers, and refusals with the right codes (a shape
- * mismatch, garbage bytes, a newer runtime ABI). Exit 0 when every check
- * holds; each failed check prints one line. */
+ * (a + b) * a - b over f32[4,8]; binary, or text when named .pbtxt), its
+ * signature and shapes, executing on borrowed and copied buffers, and
+ * refusals with the right codes (a shape mismatch, garbage bytes, a newer
+ * runtime ABI). Exit 0 when every check holds; each failed check prints one
+ * line. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,7 @@ static char* ReadFile(const char* path, size_t* size) {
   fseek(f, 0, SEEK_SET);
   char* bytes = malloc((size_t)n + 1);
   *size = fread(bytes, 1, (size_t)n, f);
+  bytes[*size] = 0; /* for strstr on a text artifact */
   fclose(f);
   return bytes;
 }
@@ -124,26 +126,41 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  /* A newer runtime ABI than this library's: FAILED_PRECONDITION. */
+  /* A newer runtime ABI than this library's: FAILED_PRECONDITION. A text
+   * artifact (.pbtxt) gets its runtime_abi_version rewritten; a binary one
+   * gets abi_version { runtime_abi_version: 999 } appended (ExecutableProto
+   * field 7, AbiVersionProto field 1: parsing merges the repeated message
+   * and its last value wins). */
   {
-    const char* key = "runtime_abi_version: ";
-    char* at = strstr(bytes, key);
-    CHECK(at != NULL);
-    if (at != NULL) {
-      size_t prefix = (size_t)(at - bytes) + strlen(key);
-      char* newer = malloc(size + 16);
-      memcpy(newer, bytes, prefix);
-      int n = sprintf(newer + prefix, "999");
-      const char* rest = bytes + prefix;
-      while (*rest >= '0' && *rest <= '9') ++rest;
-      size_t rest_size = size - (size_t)(rest - bytes);
-      memcpy(newer + prefix + n, rest, rest_size);
-      XlaAot_Executable* refused =
-          Load(client, newer, prefix + (size_t)n + rest_size, &code, &message);
+    char* newer = malloc(size + 16);
+    size_t newer_size = 0;
+    size_t path_size = strlen(argv[1]);
+    if (path_size >= 6 && strcmp(argv[1] + path_size - 6, ".pbtxt") == 0) {
+      const char* key = "runtime_abi_version: ";
+      char* at = strstr(bytes, key);
+      CHECK(at != NULL);
+      if (at != NULL) {
+        size_t prefix = (size_t)(at - bytes) + strlen(key);
+        memcpy(newer, bytes, prefix);
+        int n = sprintf(newer + prefix, "999");
+        const char* rest = bytes + prefix;
+        while (*rest >= '0' && *rest <= '9') ++rest;
+        size_t rest_size = size - (size_t)(rest - bytes);
+        memcpy(newer + prefix + n, rest, rest_size);
+        newer_size = prefix + (size_t)n + rest_size;
+      }
+    } else {
+      static const char abi_999[] = {0x3a, 0x03, 0x08, (char)0xe7, 0x07};
+      memcpy(newer, bytes, size);
+      memcpy(newer + size, abi_999, sizeof(abi_999));
+      newer_size = size + sizeof(abi_999);
+    }
+    if (newer_size > 0) {
+      XlaAot_Executable* refused = Load(client, newer, newer_size, &code, &message);
       CHECK(refused == NULL);
       CHECK(code == XLA_AOT_FAILED_PRECONDITION);
-      free(newer);
     }
+    free(newer);
   }
 
   XlaAot_Executable_Signature_Args signature = {XlaAot_Executable_Signature_Args_STRUCT_SIZE};

@@ -4,8 +4,10 @@
 // executable loaded on the host platform) and back through ToProto
 // unchanged. So do a populated executable (host, with an embedded HLO module
 // that sets what the corpus leaves at defaults), a CUDA executable (loaded
-// device-less) and every golden artifact of the corpus
-// (golden/executables/<target>/v<N>/*.pbtxt).
+// device-less) and every golden artifact of the corpus (each artifact blob
+// of the store, golden/store/artifacts/<aa>/<sha256>.pb, and each
+// golden/executables/<target>/v<N>/<test>.pbtxt of a version not yet moved
+// into the store).
 //
 // The meta-test walks the descriptors reachable from ExecutableProto, in
 // every file (executable.proto, hlo.proto, target.proto), and fails when
@@ -20,6 +22,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/algorithm/container.h"
@@ -39,6 +42,7 @@
 #include "runtime/testing/test_kernels.h"
 #include "runtime/thunks/convolution_thunk.h"
 #include "runtime/thunks/thunk_registry.h"
+#include "support/blob_store.h"
 #include "support/file_io.h"
 
 namespace aot {
@@ -618,7 +622,8 @@ TEST(ExecutableRoundTripTest, CudaExecutableRoundTripsDeviceLess) {
 }
 
 // Every golden artifact of the corpus, loaded on its platform (CUDA ones
-// device-less) and serialized again.
+// device-less) and serialized again: the store's blobs (binary, the build
+// stamp cleared) and the text artifacts of per-file (format 1) versions.
 struct GoldenRoundTrips {
   int checked = 0;
   std::vector<std::string> failures;  // "<path>: <why>"
@@ -630,25 +635,32 @@ const GoldenRoundTrips& GoldenArtifacts() {
   static const GoldenRoundTrips* result = [] {
     auto* r = new GoldenRoundTrips();
     namespace fs = std::filesystem;
-    std::vector<fs::path> paths;
+    std::vector<std::pair<std::string, ArtifactFormat>> paths;
     std::error_code ec;
     for (fs::recursive_directory_iterator it("golden/executables", ec), end; !ec && it != end;
          it.increment(ec)) {
-      if (it->path().extension() == ".pbtxt") paths.push_back(it->path());
+      if (it->path().extension() == ".pbtxt") {
+        paths.emplace_back(it->path().string(), ArtifactFormat::kText);
+      }
     }
     std::sort(paths.begin(), paths.end());
+    // Files of the store not named <sha256>.pb (a writer's leftovers) are
+    // aot-compat fsck's to report, not artifacts.
+    for (const BlobStore::Entry& blob : BlobStore("golden/store").List("artifacts")) {
+      if (!blob.digest.empty()) paths.emplace_back(blob.path, ArtifactFormat::kBinary);
+    }
     std::map<std::string, std::unique_ptr<Client>> clients;
-    for (const fs::path& path : paths) {
-      auto bytes = ReadFileToString(path.string());
-      auto proto = bytes.ok() ? ParseExecutableProto(*bytes, ArtifactFormat::kText)
+    for (const auto& [path, format] : paths) {
+      auto bytes = ReadFileToString(path);
+      auto proto = bytes.ok() ? ParseExecutableProto(*bytes, format)
                               : absl::StatusOr<ExecutableProto>(bytes.status());
       if (!proto.ok()) {
-        r->failures.push_back(absl::StrCat(path.string(), ": ", proto.status().message()));
+        r->failures.push_back(absl::StrCat(path, ": ", proto.status().message()));
         continue;
       }
       std::string platform = proto->capability().has_cuda() ? "cuda" : "host";
       if (!absl::c_linear_search(AvailablePlatforms(), platform)) {
-        r->skipped.push_back(absl::StrCat(path.string(), ": no ", platform, " platform"));
+        r->skipped.push_back(absl::StrCat(path, ": no ", platform, " platform"));
         continue;
       }
       std::unique_ptr<Client>& client = clients[platform];
@@ -657,7 +669,7 @@ const GoldenRoundTrips& GoldenArtifacts() {
         options.device_less = true;
         auto created = Client::Create(platform, options);
         if (!created.ok()) {
-          r->failures.push_back(absl::StrCat(path.string(), ": ", created.status().message()));
+          r->failures.push_back(absl::StrCat(path, ": ", created.status().message()));
           continue;
         }
         client = *std::move(created);
@@ -667,12 +679,12 @@ const GoldenRoundTrips& GoldenArtifacts() {
         // An ISA level above this CPU is a capability mismatch, not a
         // round-trip failure.
         (absl::IsFailedPrecondition(executable.status()) ? r->skipped : r->failures)
-            .push_back(absl::StrCat(path.string(), ": ", executable.status().message()));
+            .push_back(absl::StrCat(path, ": ", executable.status().message()));
         continue;
       }
       ++r->checked;
       if (std::string diff = Diff(*proto, (*executable)->ToProto()); !diff.empty()) {
-        r->failures.push_back(absl::StrCat(path.string(), ": ToProto differs:\n", diff));
+        r->failures.push_back(absl::StrCat(path, ": ToProto differs:\n", diff));
         continue;
       }
       r->round_tripped.push_back(*std::move(proto));
@@ -685,7 +697,8 @@ const GoldenRoundTrips& GoldenArtifacts() {
 TEST(GoldenRoundTripTest, EveryGoldenArtifactRoundTrips) {
   const GoldenRoundTrips& goldens = GoldenArtifacts();
   EXPECT_THAT(goldens.failures, IsEmpty());
-  EXPECT_GT(goldens.checked, 0) << "no golden artifacts under golden/executables";
+  EXPECT_GT(goldens.checked, 0)
+      << "no golden artifacts under golden/store/artifacts or golden/executables";
   std::cout << goldens.checked << " golden artifacts round-tripped\n";
   for (const std::string& s : goldens.skipped) std::cout << "skipped " << s << "\n";
 }

@@ -1,6 +1,7 @@
 // A program outside the project's build, linked to libxla_aot_runtime.so
-// alone: loads a golden artifact, runs it on the inputs recorded beside it
-// (<test>.io.pb) and compares with the recorded outputs, bit for bit.
+// alone: loads a golden artifact (binary or text), runs it on the inputs of
+// its recorded GoldenIoProto and compares with the recorded outputs, bit
+// for bit.
 // (Only f32 and s32 literals, enough for the artifact the test gives it.)
 #include <cstdio>
 #include <cstring>
@@ -37,7 +38,7 @@ std::vector<uint8_t> Bytes(const aot::LiteralProto& literal) {
 
 int main(int argc, char** argv) {
   if (argc != 3) {
-    std::fprintf(stderr, "usage: consumer ARTIFACT.pbtxt ARTIFACT.io.pb\n");
+    std::fprintf(stderr, "usage: consumer ARTIFACT IO_RECORD\n");
     return 2;
   }
   auto client = aot::Client::Create("host");
