@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command (README, .ci/run): installs what is missing,
 # configures, builds and runs every test with CTest.
-#   scripts/test.sh [--sanitize|--tsan] [ctest args...]
+#   scripts/test.sh [--sanitize|--tsan] [--timings] [ctest args...]
 # The parser fuzz tests and the malformed-artifact tests also run under
 # AddressSanitizer + UBSan first (in build-fuzz/, clang-19's ASan + UBSan
 # build of the libFuzzer targets; build-asan/ with GCC where clang-19 is
@@ -9,7 +9,9 @@
 # before CTest each libFuzzer target runs 10 s on its seeds.
 # AOT_SKIP_SANITIZER_TESTS=1, AOT_SKIP_TSAN=1 and AOT_SKIP_FUZZ=1 skip those
 # steps. --sanitize runs the whole suite sanitized instead; --tsan runs the
-# ThreadSanitizer step alone. Each step's time is printed as it ends.
+# ThreadSanitizer step alone. Each step's time is printed as it ends;
+# --timings also prints CTest's 20 longest tests after CTest (read from its
+# JUnit report, <build dir>/Testing/timings.xml).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -17,14 +19,57 @@ cd "$ROOT"
 build_args=()
 ctest_args=()
 tsan_only=0
+timings=0
 for arg in "$@"; do
   case "$arg" in
     --sanitize) build_args+=(--sanitize) ;;
     --tsan) tsan_only=1 ;;
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --timings) timings=1 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) ctest_args+=("$arg") ;;
   esac
 done
+
+# CTest in build directory $1 with the ctest args; with --timings, then the
+# 20 longest tests of its JUnit report, printed whatever CTest's result
+# (which it returns).
+run_ctest() {
+  local dir junit status=0 extra=()
+  dir="$(cd "$1" && pwd)"
+  junit="$dir/Testing/timings.xml"
+  if [ "$timings" = 1 ]; then
+    rm -f "$junit"
+    extra+=(--output-junit "$junit")
+  fi
+  (cd "$dir" && ctest --output-on-failure -j "${AOT_JOBS:-$(nproc)}" ${extra[@]+"${extra[@]}"} \
+    ${ctest_args[@]+"${ctest_args[@]}"}) || status=$?
+  if [ "$timings" = 1 ]; then
+    if [ -f "$junit" ]; then
+      python3 - "$junit" <<'PY'
+import sys
+import xml.etree.ElementTree as ET
+cases = []
+for case in ET.parse(sys.argv[1]).getroot().iter("testcase"):
+    try:
+        seconds = float(case.get("time") or 0)
+    except ValueError:
+        seconds = 0.0
+    status = case.get("status") or ""
+    if case.find("skipped") is not None:
+        status = "skipped"
+    cases.append((seconds, case.get("name") or "?", status))
+cases.sort(key=lambda c: (-c[0], c[1]))
+print(f"test.sh: the {min(20, len(cases))} longest of {len(cases)} CTest tests:")
+for seconds, name, status in cases[:20]:
+    note = "" if status in ("", "run") else f"  ({status})"
+    print(f"  {seconds:9.2f} s  {name}{note}")
+PY
+    else
+      echo "test.sh: note: no CTest JUnit report ($junit): no timings"
+    fi
+  fi
+  return "$status"
+}
 
 # One executable from 8 threads, the thread pool shared by several callers,
 # cancellation from another thread: under ThreadSanitizer, clean. With
@@ -65,8 +110,7 @@ fi
 if [ "${#build_args[@]}" -gt 0 ]; then
   # The whole suite under AddressSanitizer + UBSan.
   bash scripts/build.sh --sanitize
-  cd "${AOT_BUILD_DIR:-build-asan}"
-  ctest --output-on-failure -j "${AOT_JOBS:-$(nproc)}" "${ctest_args[@]}"
+  run_ctest "${AOT_BUILD_DIR:-build-asan}"
   exit 0
 fi
 
@@ -142,7 +186,8 @@ else
   step_done "fuzz targets"
 fi
 
-# CTest last: its summary closes the run.
-(cd "${AOT_BUILD_DIR:-build}" &&
-  ctest --output-on-failure -j "${AOT_JOBS:-$(nproc)}" ${ctest_args[@]+"${ctest_args[@]}"})
+# CTest last: its summary (with --timings, its longest tests) closes the run.
+ctest_status=0
+run_ctest "${AOT_BUILD_DIR:-build}" || ctest_status=$?
 step_done "CTest"
+exit "$ctest_status"

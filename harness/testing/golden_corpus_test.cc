@@ -2,7 +2,14 @@
 // every target: BackwardsCompatibility/v<N> loads golden v<N>,
 // GoldenFileVerification/v<N> compiles with the current compiler. With
 // XLA_AOT_TEST_ALL_VERSIONS=1 every version is checked (ci/sweep.sh, which
-// shards it with GTEST_TOTAL_SHARDS / GTEST_SHARD_INDEX).
+// shards it with GTEST_TOTAL_SHARDS / GTEST_SHARD_INDEX). CTest runs one
+// process per target and mode (golden.backward.<target>,
+// golden.verification.<target>: CtestGroupListing), each case by name still
+// with --gtest_filter.
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "harness/golden/corpus.h"
@@ -119,7 +126,42 @@ TEST(GoldenParamsTest, OnlyTheVersionsThatRunAreInstantiated) {
     instantiated.push_back(p.version);
   }
   EXPECT_EQ(instantiated, SelectVersions(*versions, *all));
-  if (!*all) EXPECT_LT(instantiated.size(), versions->size());
+  if (!*all) {
+    EXPECT_LT(instantiated.size(), versions->size());
+  }
+}
+
+// CTest's groups (one test per target and mode) hold every suite of the
+// binary, each in exactly one group, under distinct names.
+TEST(GoldenParamsTest, CtestGroupsHoldEverySuiteOnce) {
+  std::istringstream listing(CtestGroupListing());
+  std::set<std::string> names;
+  std::map<std::string, std::string> group_of_suite;
+  std::string line;
+  while (std::getline(listing, line)) {
+    const size_t space = line.find(' ');
+    ASSERT_NE(space, std::string::npos) << line;
+    const std::string name = line.substr(0, space), filter = line.substr(space + 1);
+    EXPECT_TRUE(names.insert(name).second) << "two groups named " << name;
+    ASSERT_TRUE(filter.size() > 2 && filter.ends_with(".*")) << line;
+    const std::string suite = filter.substr(0, filter.size() - 2);
+    EXPECT_TRUE(group_of_suite.emplace(suite, name).second) << suite << " in two groups";
+  }
+  const ::testing::UnitTest& unit = *::testing::UnitTest::GetInstance();
+  std::set<std::string> suites;
+  for (int i = 0; i < unit.total_test_suite_count(); ++i) {
+    suites.insert(unit.GetTestSuite(i)->name());
+    EXPECT_TRUE(group_of_suite.contains(unit.GetTestSuite(i)->name()))
+        << unit.GetTestSuite(i)->name() << " is in no CTest group";
+  }
+  for (const auto& [suite, name] : group_of_suite) {
+    EXPECT_TRUE(suites.contains(suite)) << name << " runs " << suite << ", which has no test";
+  }
+  EXPECT_EQ(group_of_suite["BackwardsCompatibility/HostGoldenTest"],
+            "golden.backward.host-x86-64-v3");
+  EXPECT_EQ(group_of_suite["GoldenFileVerification/CudaGoldenTest"],
+            "golden.verification.cuda-sm_90");
+  EXPECT_EQ(group_of_suite["GoldenParamsTest"], "golden.GoldenParamsTest");
 }
 
 INSTANTIATE_AOT_GOLDEN_TESTS(HostGoldenTest, "host-x86-64-v3");
@@ -137,3 +179,5 @@ INSTANTIATE_AOT_GOLDEN_TESTS(PackedGpuGoldenTest, "packed_types_h100");
 
 }  // namespace
 }  // namespace aot
+
+int main(int argc, char** argv) { return aot::RunGoldenTestMain(argc, argv); }
