@@ -29,6 +29,7 @@
 #include "runtime/platform/cuda/nccl_api.h"
 #include "runtime/platform/cuda/testing/recording_cuda_driver.h"
 #include "runtime/testing/executable_builder.h"
+#include "runtime/testing/golden_files.h"
 #include "runtime/thunks/convolution_thunk.h"
 #include "support/file_io.h"
 
@@ -40,7 +41,7 @@ using ::aot::testing::RecordedCall;
 using ::aot::testing::RecordingCudaDriver;
 using ::aot::testing::Shape;
 
-constexpr char kGoldens[] = "golden/executables/cuda-sm_90/v2/";
+constexpr char kGoldens[] = "golden/executables/cuda-sm_90/v2";
 
 std::shared_ptr<Platform> FakeDevicePlatform() {
   RecordingCudaDriver& driver = RecordingCudaDriver::Get();
@@ -51,11 +52,10 @@ std::shared_ptr<Platform> FakeDevicePlatform() {
 
 std::unique_ptr<Executable> LoadGolden(std::shared_ptr<Platform> platform,
                                        const std::string& name) {
-  std::string path = absl::StrCat(kGoldens, name, ".pbtxt");
-  auto bytes = ReadFileToString(path);
-  EXPECT_TRUE(bytes.ok()) << bytes.status();
-  auto proto = ParseExecutableProto(*bytes, ArtifactFormat::kText);
+  const std::string path = absl::StrCat(kGoldens, "/", name);
+  auto proto = testing::ReadGoldenExecutable(kGoldens, name);
   EXPECT_TRUE(proto.ok()) << path << ": " << proto.status();
+  if (!proto.ok()) return nullptr;
   auto executable =
       Executable::Load(*std::move(proto), std::move(platform), &FfiRegistry::Global(), {});
   EXPECT_TRUE(executable.ok()) << path << ": " << executable.status();
@@ -287,10 +287,8 @@ TEST(CudaStreamRulesTest, ChangedBufferAddressesUpdateOnlyTheAffectedGraphNodes)
   RecordingCudaDriver& driver = RecordingCudaDriver::Get();
   auto platform = FakeDevicePlatform();
   // Two kernels from a golden, launched through a command buffer directly.
-  auto bytes = ReadFileToString(absl::StrCat(kGoldens, "layer_norm.pbtxt"));
-  ASSERT_TRUE(bytes.ok());
-  auto proto = ParseExecutableProto(*bytes, ArtifactFormat::kText);
-  ASSERT_TRUE(proto.ok());
+  auto proto = testing::ReadGoldenExecutable(kGoldens, "layer_norm");
+  ASSERT_TRUE(proto.ok()) << proto.status();
   auto loader = platform->CreateKernelLoader();
   ASSERT_TRUE(loader.ok());
   std::vector<KernelLaunch> launches;
