@@ -1,6 +1,5 @@
 #include "compiler/codegen/llvm_backend.h"
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,6 +22,7 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -237,21 +237,24 @@ absl::StatusOr<std::string> CompilePtxToCubin(const std::string& ptx, const std:
   absl::Status status = WriteFileAtomically(in, ptx);
   std::string cubin;
   if (status.ok()) {
-    pid_t pid = ::fork();
-    if (pid == 0) {
-      FILE* f = std::freopen(log.c_str(), "w", stderr);
-      (void)f;
-      std::string arch = absl::StrCat("-arch=", sm);
-      ::execl(ptxas.path.c_str(), "ptxas", arch.c_str(), "-O3", in.c_str(), "-o", out.c_str(),
-              static_cast<char*>(nullptr));
-      ::_exit(127);
-    }
-    int wstatus = 0;
-    if (pid < 0 || ::waitpid(pid, &wstatus, 0) < 0 || !WIFEXITED(wstatus) ||
-        WEXITSTATUS(wstatus) != 0) {
+    // LLVM's ExecuteAndWait spawns with posix_spawn (vfork-style): unlike
+    // fork() it copies no page tables of a large compiler process and runs
+    // no pthread_atfork handlers, one of which (OpenBLAS's) can deadlock
+    // against another thread inside a BLAS call while modules compile in
+    // parallel.
+    const std::string arch = absl::StrCat("-arch=", sm);
+    const llvm::StringRef args[] = {"ptxas", arch, "-O3", in, "-o", out};
+    const std::optional<llvm::StringRef> redirects[] = {std::nullopt, std::nullopt,
+                                                        llvm::StringRef(log)};
+    std::string error;
+    const int exit_code = llvm::sys::ExecuteAndWait(ptxas.path, args, /*Env=*/std::nullopt,
+                                                    redirects, /*SecondsToWait=*/0,
+                                                    /*MemoryLimit=*/0, &error);
+    if (exit_code != 0) {
       auto text = ReadFileToString(log, 1 << 20);
       status = absl::InternalError(
-          absl::StrCat("ptxas failed for ", sm, ": ", text.ok() ? *text : std::string("no log")));
+          absl::StrCat("ptxas failed for ", sm, ": ",
+                       exit_code < 0 ? error : (text.ok() ? *text : std::string("no log"))));
     } else {
       auto bytes = ReadFileToString(out);
       if (bytes.ok())
