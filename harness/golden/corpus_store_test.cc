@@ -70,6 +70,24 @@ TEST_F(StoreOpsTest, ABlobHoldsTheArtifactWithoutItsStampAndTheEntryHoldsTheStam
   EXPECT_EQ(Sha256Hex(ArtifactBlobBytes(restamped)), entry.artifact);
 }
 
+TEST_F(StoreOpsTest, AnEntryWritesItsCompilerVersionOnlyWhereItIsNotTheVersions) {
+  Manifest m = manifest_;
+  m.tests.at("add_mul").compiler_version = "older-build";
+  m.tests.at("compare_select").compiler_version = "";  // an artifact without a stamp
+  nlohmann::ordered_json j = m.ToJson();
+  for (const auto& [test, entry] : manifest_.tests) {
+    EXPECT_EQ(entry.compiler_version, manifest_.compiler_version) << test;
+    EXPECT_FALSE(manifest_.ToJson()["tests"][test].contains("compiler_version")) << test;
+  }
+  EXPECT_EQ(j["tests"]["add_mul"]["compiler_version"], "older-build");
+  EXPECT_EQ(j["tests"]["compare_select"]["compiler_version"], "");
+  auto back = Manifest::FromJson(j.dump(), "M.json");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->tests.at("add_mul").compiler_version, "older-build");
+  EXPECT_EQ(back->tests.at("compare_select").compiler_version, "");
+  EXPECT_EQ(back->ToJson().dump(), j.dump());
+}
+
 TEST_F(StoreOpsTest, FsckIsCleanOnAFreshCorpus) {
   FsckReport report = FsckCorpus(golden(), false);
   EXPECT_TRUE(report.ok()) << report.Summary();

@@ -51,7 +51,9 @@ nlohmann::ordered_json Manifest::ToJson() const {
     nlohmann::ordered_json entry;
     entry["artifact"] = e.artifact;
     entry["io"] = e.io;
-    if (!e.compiler_version.empty()) entry["compiler_version"] = e.compiler_version;
+    // The stamp's compiler_version is written only where it is not the
+    // version's own (absent: the manifest's compiler_version).
+    if (e.compiler_version != compiler_version) entry["compiler_version"] = e.compiler_version;
     if (!e.source_path.empty()) entry["source_path"] = e.source_path;
     tests_json[test] = entry;
   }
@@ -95,7 +97,7 @@ absl::StatusOr<Manifest> Manifest::FromJson(const std::string& text, const std::
         ManifestEntry entry;
         entry.artifact = e.at("artifact").get<std::string>();
         entry.io = e.at("io").get<std::string>();
-        entry.compiler_version = e.value("compiler_version", "");
+        entry.compiler_version = e.value("compiler_version", m.compiler_version);
         entry.source_path = e.value("source_path", "");
         for (const char* kind : {kArtifactBlobs, kIoBlobs}) {
           if (!IsSha256Hex(entry.digest(kind))) {

@@ -38,6 +38,8 @@ struct ManifestEntry {
   std::string artifact;  // sha256 of the artifact blob
   std::string io;        // sha256 of the I/O blob
   // The build stamp (ExecutableMetadataProto.compiler_version, source_path).
+  // In MANIFEST.json compiler_version is left out where it is the
+  // version's own compiler_version.
   std::string compiler_version;
   std::string source_path;
   const std::string& digest(absl::string_view kind) const;
