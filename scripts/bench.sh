@@ -7,9 +7,24 @@
 #   scripts/bench.sh [--filter=REGEX] [--min_time=SECONDS] [--json=OUT.json]
 # Builds what is missing first (scripts/build.sh host_bench). CUDA
 # benchmarks run in scripts/gpu_check.sh.
+#   scripts/bench.sh --corpus [corpus_scale_bench flags...]
+# The golden corpus at scale instead: writes a synthetic 6-month history (180
+# daily versions, the 12 golden targets, 150 modules each, ~5% changing per
+# version, a release every 2 weeks) from the real compiler, then times
+# aot-compat fsck, gate, replay --all_versions and prune on it and prints the
+# figures against the issue's targets (harness/bench/corpus_scale_bench.cc;
+# `--corpus --help` lists its flags, e.g. --versions=N --modules=N --target=T
+# for a smaller run). Builds corpus_scale_bench and aot-compat first; the
+# full run takes about 11 minutes and 2 GB of disk on 2 cores.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+
+if [ "${1:-}" = "--corpus" ]; then
+  shift
+  bash scripts/build.sh corpus_scale_bench aot-compat > /dev/null
+  exec "${AOT_BUILD_DIR:-build}/harness/bench/corpus_scale_bench" "$@"
+fi
 
 filter="."
 min_time="0.5"
@@ -19,7 +34,7 @@ for arg in "$@"; do
     --filter=*) filter="${arg#--filter=}" ;;
     --min_time=*) min_time="${arg#--min_time=}" ;;
     --json=*) json="${arg#--json=}" ;;
-    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench.sh: unknown argument '$arg' (see --help)" >&2; exit 2 ;;
   esac
 done
