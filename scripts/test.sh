@@ -180,9 +180,25 @@ if [ "${AOT_SKIP_FUZZ:-0}" = 1 ]; then
 elif [ "$have_clang" = 0 ]; then
   echo "test.sh: note: fuzz step skipped: clang++-19 is not installed (scripts/setup.sh installs it)"
 else
-  for target in $(bash scripts/fuzz.sh --list); do
-    AOT_FUZZ_SEED="${AOT_FUZZ_SEED:-1}" bash scripts/fuzz.sh "$target" "${AOT_FUZZ_SECONDS:-10}"
+  # One fuzzer per core at a time: each is single-threaded, and they share
+  # nothing but the (already built) binaries. Each one's output is printed
+  # whole when all are done; any finding fails the step.
+  fuzz_out="${AOT_FUZZ_BUILD_DIR:-build-fuzz}/fuzz-step"
+  rm -rf "$fuzz_out" && mkdir -p "$fuzz_out"
+  fuzz_status=0
+  fuzz_targets=($(bash scripts/fuzz.sh --list))
+  for target in "${fuzz_targets[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "${AOT_JOBS:-$(nproc)}" ]; do wait -n || fuzz_status=1; done
+    AOT_FUZZ_SEED="${AOT_FUZZ_SEED:-1}" bash scripts/fuzz.sh "$target" "${AOT_FUZZ_SECONDS:-10}" \
+      > "$fuzz_out/$target.log" 2>&1 &
   done
+  while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n || fuzz_status=1; done
+  wait || fuzz_status=1
+  for target in "${fuzz_targets[@]}"; do cat "$fuzz_out/$target.log"; done
+  if [ "$fuzz_status" != 0 ]; then
+    echo "test.sh: a fuzz target failed (its output is above)" >&2
+    exit 1
+  fi
   step_done "fuzz targets"
 fi
 
