@@ -51,15 +51,13 @@ std::vector<StoredVersion> ListStoredVersions(const std::string& golden_dir) {
   return versions;
 }
 
-absl::StatusOr<std::set<std::string>> ReferencedBlobs(const std::string& golden_dir) {
+absl::StatusOr<std::set<std::string>> ReferencedBlobs(
+    const std::string& golden_dir, const std::function<bool(const StoredVersion&)>& skip) {
   std::set<std::string> referenced;
   for (const StoredVersion& v : ListStoredVersions(golden_dir)) {
+    if (skip && skip(v)) continue;
     AOT_ASSIGN_OR_RETURN(Manifest manifest, ReadManifest(v.dir));
-    for (const auto& [test, entry] : manifest.tests) {
-      for (const char* kind : {kArtifactBlobs, kIoBlobs}) {
-        referenced.insert(absl::StrCat(kind, "/", entry.digest(kind)));
-      }
-    }
+    manifest.AddBlobKeys(&referenced);
   }
   return referenced;
 }
@@ -72,7 +70,7 @@ std::vector<std::string> UnreferencedFiles(const BlobStore& store,
   std::vector<std::string> out;
   for (const char* kind : {kArtifactBlobs, kIoBlobs}) {
     for (const BlobStore::Entry& e : store.List(kind)) {
-      if (e.digest.empty() || !referenced.contains(absl::StrCat(kind, "/", e.digest))) {
+      if (e.digest.empty() || !referenced.contains(BlobKey(kind, e.digest))) {
         out.push_back(e.path);
       }
     }
@@ -117,11 +115,7 @@ FsckReport FsckCorpus(const std::string& golden_dir, bool remove_unreferenced) {
       report.unreferenced.push_back(path);
     }
     report.tests += static_cast<int>(manifest->TestNames().size());
-    for (const auto& [test, entry] : manifest->tests) {
-      for (const char* kind : {kArtifactBlobs, kIoBlobs}) {
-        referenced.insert(absl::StrCat(kind, "/", entry.digest(kind)));
-      }
-    }
+    manifest->AddBlobKeys(&referenced);
     // One error per version: the first thing wrong, naming its file; then
     // the remaining blobs of the version are still checked.
     if (absl::Status s = VerifyManifest(v.dir, *manifest, &verified); !s.ok()) {
@@ -133,7 +127,7 @@ FsckReport FsckCorpus(const std::string& golden_dir, bool remove_unreferenced) {
       if (e.digest.empty()) continue;
       ++report.blobs;
       report.blob_bytes += e.size;
-      const std::string key = absl::StrCat(kind, "/", e.digest);
+      const std::string key = BlobKey(kind, e.digest);
       if (referenced.contains(key) || verified.contains(key)) continue;
       // Unreferenced blobs are checked too: a damaged one is still damage.
       if (auto bytes = store.Get(kind, e.digest); !bytes.ok()) {

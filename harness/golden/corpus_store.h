@@ -7,6 +7,7 @@
 // golden_store.
 
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -27,10 +28,12 @@ struct StoredVersion {
 };
 std::vector<StoredVersion> ListStoredVersions(const std::string& golden_dir);
 
-// "artifacts/<digest>" and "io/<digest>" of every blob a format 2 manifest
-// under golden_dir names. An unreadable manifest is an error naming it
-// (nothing may be retired while one is unreadable).
-absl::StatusOr<std::set<std::string>> ReferencedBlobs(const std::string& golden_dir);
+// The BlobKey of every blob a format 2 manifest under golden_dir names,
+// leaving out the versions `skip` (when given) returns true for. An
+// unreadable manifest is an error naming it (nothing may be retired while
+// one is unreadable).
+absl::StatusOr<std::set<std::string>> ReferencedBlobs(
+    const std::string& golden_dir, const std::function<bool(const StoredVersion&)>& skip = nullptr);
 
 // Blobs (and stray files) in the store that no manifest names: removed
 // unless `dry_run`; their paths either way.

@@ -11,6 +11,7 @@
 #include <set>
 #include <thread>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -502,6 +503,11 @@ ReplayRecord ReplayArtifact(const GoldenTarget& target, int version, const Golde
   return r;
 }
 
+std::string ReplayKey(absl::string_view platform, absl::string_view artifact_digest,
+                      absl::string_view io_digest) {
+  return absl::StrCat(platform, "/", artifact_digest, "/", io_digest);
+}
+
 std::string ReplayReport::VersionTable() const {
   struct Row {
     std::string target, date;
@@ -656,7 +662,7 @@ absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options) {
         for (size_t i = 0; i < tests.size(); ++i) {
           if (manifest->format == 2) {
             const ManifestEntry& e = manifest->tests.at(tests[i]);
-            keys[i] = absl::StrCat(target.platform, "/", e.artifact, "/", e.io);
+            keys[i] = ReplayKey(target.platform, e.artifact, e.io);
             if (!claimed.insert(keys[i]).second) continue;
           }
           to_run.push_back(static_cast<int64_t>(i));
@@ -751,28 +757,9 @@ absl::StatusOr<std::vector<int>> PruneExpired(const std::string& golden_dir,
   std::set<std::string> candidates;
   for (int v : window.expired) {
     AOT_ASSIGN_OR_RETURN(Manifest manifest, ReadManifest(VersionDir(golden_dir, target, v)));
-    for (const auto& [test, entry] : manifest.tests) {
-      for (const char* kind : {kArtifactBlobs, kIoBlobs}) {
-        candidates.insert(absl::StrCat(kind, "/", entry.digest(kind)));
-      }
-    }
+    manifest.AddBlobKeys(&candidates);
   }
-  std::set<std::string> kept;
-  if (dry_run) {
-    // What would remain: every manifest but the expired ones.
-    for (const StoredVersion& sv : ListStoredVersions(golden_dir)) {
-      if (sv.target == target && std::find(window.expired.begin(), window.expired.end(),
-                                           sv.version) != window.expired.end()) {
-        continue;
-      }
-      AOT_ASSIGN_OR_RETURN(Manifest manifest, ReadManifest(sv.dir));
-      for (const auto& [test, entry] : manifest.tests) {
-        for (const char* kind : {kArtifactBlobs, kIoBlobs}) {
-          kept.insert(absl::StrCat(kind, "/", entry.digest(kind)));
-        }
-      }
-    }
-  } else {
+  if (!dry_run) {
     for (int v : window.expired) {
       std::error_code ec;
       fs::remove_all(VersionDir(golden_dir, target, v), ec);
@@ -781,8 +768,13 @@ absl::StatusOr<std::vector<int>> PruneExpired(const std::string& golden_dir,
             absl::StrCat("cannot remove ", VersionDir(golden_dir, target, v), ": ", ec.message()));
       }
     }
-    AOT_ASSIGN_OR_RETURN(kept, ReferencedBlobs(golden_dir));
   }
+  // What remains: every manifest but the expired ones (after the removal
+  // the skip matches nothing; a dry run reads what would remain).
+  AOT_ASSIGN_OR_RETURN(
+      std::set<std::string> kept, ReferencedBlobs(golden_dir, [&](const StoredVersion& sv) {
+        return sv.target == target && absl::c_linear_search(window.expired, sv.version);
+      }));
   const BlobStore store = GoldenBlobStore(golden_dir);
   for (const std::string& key : candidates) {
     if (kept.contains(key)) continue;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "harness/golden/corpus.h"
 #include "harness/golden/golden_store.h"
 #include "harness/golden/replay_record.h"
@@ -151,6 +152,12 @@ struct ReplayReport {
 // The MANIFEST's sha256 are checked first. Errors (not failures): a target
 // without versions, an unknown target.
 absl::StatusOr<ReplayReport> ReplayGoldens(const ReplayOptions& options);
+
+// What a replay runs once (ReplayGoldens, the test fixture): the same
+// artifact and I/O blobs on the same platform, as
+// "<platform>/<artifact blob>/<I/O blob>".
+std::string ReplayKey(absl::string_view platform, absl::string_view artifact_digest,
+                      absl::string_view io_digest);
 
 // Replays one artifact (used by replay and the test fixture).
 ReplayRecord ReplayArtifact(const GoldenTarget& target, int version, const GoldenArtifact& artifact,

@@ -127,6 +127,17 @@ std::vector<std::string> Manifest::TestNames() const {
   return names;
 }
 
+void Manifest::AddBlobKeys(std::set<std::string>* keys) const {
+  for (const auto& [test, entry] : tests) {
+    for (const char* kind : {kArtifactBlobs, kIoBlobs})
+      keys->insert(BlobKey(kind, entry.digest(kind)));
+  }
+}
+
+std::string BlobKey(absl::string_view kind, absl::string_view digest) {
+  return absl::StrCat(kind, "/", digest);
+}
+
 bool Manifest::HasTest(const std::string& test) const {
   return format == 2 ? tests.contains(test) : files.contains(test + ".pbtxt");
 }
@@ -218,7 +229,7 @@ absl::Status VerifyManifest(const std::string& version_dir, const Manifest& mani
   const BlobStore store = StoreOfVersionDir(version_dir);
   for (const auto& [test, entry] : manifest.tests) {
     for (const char* kind : {kArtifactBlobs, kIoBlobs}) {
-      const std::string key = absl::StrCat(kind, "/", entry.digest(kind));
+      const std::string key = BlobKey(kind, entry.digest(kind));
       if (verified != nullptr && verified->contains(key)) continue;
       auto bytes = store.Get(kind, entry.digest(kind));
       if (!bytes.ok()) {

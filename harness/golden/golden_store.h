@@ -48,6 +48,10 @@ struct ManifestEntry {
 inline constexpr char kArtifactBlobs[] = "artifacts";
 inline constexpr char kIoBlobs[] = "io";
 
+// "<kind>/<digest>": one blob of the store, as the sets of blobs a corpus
+// names, verifies or retires hold it.
+std::string BlobKey(absl::string_view kind, absl::string_view digest);
+
 // MANIFEST.json of one golden version.
 struct Manifest {
   int format = 2;  // 1: per-file version, 2: version in the store
@@ -74,6 +78,8 @@ struct Manifest {
   static absl::StatusOr<Manifest> FromJson(const std::string& text, const std::string& path);
   // The version's tests, sorted.
   std::vector<std::string> TestNames() const;
+  // Adds the BlobKey of every blob the version names (format 2) to `keys`.
+  void AddBlobKeys(std::set<std::string>* keys) const;
   bool HasTest(const std::string& test) const;
 };
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <mutex>
@@ -158,8 +157,7 @@ void AotGoldenTest::CheckGolden(const std::string& test) {
   std::string replay_key;
   if (p.mode == GoldenParam::Mode::kBackwardsCompatibility && !artifact.artifact_digest.empty() &&
       !artifact.io_digest.empty()) {
-    replay_key =
-        absl::StrCat(target->platform, "/", artifact.artifact_digest, "/", artifact.io_digest);
+    replay_key = ReplayKey(target->platform, artifact.artifact_digest, artifact.io_digest);
     std::lock_guard<std::mutex> lock(replayed_mu);
     auto it = Replayed().find(replay_key);
     if (it != Replayed().end()) {
@@ -252,11 +250,8 @@ int RunGoldenTestMain(int argc, char** argv) {
       std::cout << listing;
       return 0;
     }
-    std::ofstream file(list_path, std::ios::binary | std::ios::trunc);
-    file << listing;
-    file.close();
-    if (!file) {
-      std::cerr << argv[0] << ": cannot write " << list_path << "\n";
+    if (absl::Status written = WriteFileAtomically(list_path, listing); !written.ok()) {
+      std::cerr << argv[0] << ": " << written.message() << "\n";
       return 1;
     }
     return 0;
