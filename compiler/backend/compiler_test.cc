@@ -115,6 +115,73 @@ TEST(CompilerTest, EveryCorpusModuleMatchesTheInterpreterOnHost) {
   EXPECT_GE(checked, 25);
 }
 
+// Two conditionals run the same branch computations (as inlining one
+// function twice leaves them); the second predicate is computed from a
+// value that is still live while the first conditional's branches run. The
+// compiler gives each site its own computation (FlattenCallGraph): before
+// that, both sites used the slices of the last one visited, and the first
+// conditional's branch overwrote the live value.
+TEST(CompilerTest, ConditionalsSharingBranchComputationsMatchTheInterpreter) {
+  constexpr char kHlo[] = R"(
+HloModule shared_branches
+
+b0 {
+  p = (f32[4]) parameter(0)
+  x = f32[4] get-tuple-element(p), index=0
+  one = f32[] constant(1)
+  ones = f32[4] broadcast(one), dimensions={}
+  ROOT r = f32[4] subtract(x, ones)
+}
+
+b1 {
+  p = (f32[4]) parameter(0)
+  x = f32[4] get-tuple-element(p), index=0
+  ROOT r = f32[4] multiply(x, x)
+}
+
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
+ENTRY main {
+  x = f32[4] parameter(0)
+  zero = f32[] constant(0)
+  sum = f32[] reduce(x, zero), dimensions={0}, to_apply=add
+  high = f32[] constant(10)
+  p0 = pred[] compare(sum, high), direction=GT
+  i0 = s32[] convert(p0)
+  t = (f32[4]) tuple(x)
+  c0 = f32[4] conditional(i0, t, t), branch_computations={b0, b1}
+  p1 = pred[] compare(sum, zero), direction=GT
+  i1 = s32[] convert(p1)
+  c1 = f32[4] conditional(i1, t, t), branch_computations={b0, b1}
+  ROOT r = (f32[4], f32[4]) tuple(c0, c1)
+})";
+  auto module = ParseHloModule(kHlo);
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto target = ShippedTargetConfig("host-x86-64-v2");
+  ASSERT_TRUE(target.ok());
+  auto compiled = Compile(**module, *target, CompileOptions());
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  auto client = Client::Create("host");
+  ASSERT_TRUE(client.ok());
+  auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  std::vector<Literal> args;
+  args.push_back(Literal::FromDoubles(Shape(F32, {4}), {1, -2, 3, 0.5}));
+  HloEvaluator evaluator;
+  auto expected = evaluator.Evaluate(**module, args);
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  // sum = 2.5: the first conditional takes b0, the second b1.
+  EXPECT_EQ(expected->tuple_element(1).GetAsDouble(0), 1.0);
+  auto actual = ExecuteWithLiterals(**executable, args);
+  ASSERT_TRUE(actual.ok()) << actual.status();
+  EXPECT_TRUE(CompareLiteralsWithDefaultTolerance(*expected, *actual).ok())
+      << CompareLiteralsWithDefaultTolerance(*expected, *actual);
+}
+
 // The collectives suite (emit_collectives on): every module, compiled for
 // the host with 2, 4 and 8 replicas (where its groups allow: the verifier
 // refuses groups that do not fit), runs on that many threads and matches

@@ -204,6 +204,7 @@ absl::Status ExpandBeforePipeline(HloModule* module) {
   AOT_RETURN_IF_ERROR(LowerStaticOpcodes(module).status());
   AOT_RETURN_IF_ERROR(ExpandRngs(module).status());
   AOT_RETURN_IF_ERROR(InlineCalls(module).status());
+  AOT_RETURN_IF_ERROR(FlattenCallGraph(module).status());
   AOT_RETURN_IF_ERROR(ExpandCompositeOpcodes(module).status());
   AOT_RETURN_IF_ERROR(ExpandFactorizations(module).status());
   AOT_RETURN_IF_ERROR(ExpandRngBitGenerators(module).status());
