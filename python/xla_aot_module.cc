@@ -240,7 +240,11 @@ class PyExecutable {
 
 py::bytes CompileHlo(const std::string& hlo_text, std::optional<std::string> target,
                      std::vector<std::string> emission_flags) {
-  auto loaded = ValueOrRaise(ParseHloModuleBytes(hlo_text, "<hlo_text>", InputKind::kHloText));
+  // HLO text, or StableHLO as jax.jit(f).lower(...).as_text() prints it.
+  const bool mlir = stablehlo::LooksLikeMlirText(hlo_text) && !LooksLikeHloText(hlo_text);
+  auto loaded =
+      ValueOrRaise(ParseHloModuleBytes(hlo_text, mlir ? "<stablehlo_text>" : "<hlo_text>",
+                                       mlir ? InputKind::kStableHloText : InputKind::kHloText));
   TargetConfigProto config;
   if (!target.has_value()) {
     config = ValueOrRaise(SelectTarget(PLATFORM_HOST, ""));
@@ -256,6 +260,7 @@ py::bytes CompileHlo(const std::string& hlo_text, std::optional<std::string> tar
     py::gil_scoped_release release;  // compiling takes a while; other threads run
     compiled = Compile(*loaded.module, config, options);
   }
+  if (!compiled.ok()) compiled = AtSource(loaded, compiled.status());
   return py::bytes(ValueOrRaise(std::move(compiled))->SerializeAsString());
 }
 

@@ -46,6 +46,8 @@ absl::string_view InputKindName(InputKind kind) {
       return "binary executable";
     case InputKind::kExecutableText:
       return "text executable";
+    case InputKind::kStableHloText:
+      return "StableHLO text";
   }
   return "unknown";
 }
@@ -87,6 +89,9 @@ bool LooksLikeHloText(absl::string_view bytes) {
 
 InputKind DetectModuleInputKind(absl::string_view path, absl::string_view bytes) {
   if (LooksLikeHloText(bytes)) return InputKind::kHloText;
+  if (absl::EndsWith(path, ".mlir") || stablehlo::LooksLikeMlirText(bytes)) {
+    return InputKind::kStableHloText;
+  }
   if (absl::EndsWith(path, ".pbtxt") || absl::EndsWith(path, ".txtpb")) {
     return InputKind::kHloProtoText;
   }
@@ -100,10 +105,40 @@ absl::Status WithPath(absl::string_view path, const absl::Status& status) {
   return absl::Status(status.code(), absl::StrCat(path, ": ", status.message()));
 }
 
+absl::Status AtSource(const LoadedHloModule& loaded, const absl::Status& status) {
+  if (loaded.stablehlo == nullptr) return status;
+  return stablehlo::MapHloErrorToSource(*loaded.stablehlo, status);
+}
+
+absl::StatusOr<LoadedHloModule> LoadStableHloProgram(absl::string_view text, absl::string_view path,
+                                                     int first_line, const std::string& function) {
+  stablehlo::ConvertOptions options;
+  options.entry = function;
+  auto converted = stablehlo::ConvertStableHloText(text, path, options, first_line);
+  if (!converted.ok()) return converted.status();
+  auto program = std::make_shared<const stablehlo::ConvertedProgram>(*std::move(converted));
+  auto parsed = ParseHloModuleWithDetails(program->hlo_text);
+  if (!parsed.ok()) return stablehlo::MapHloErrorToSource(*program, parsed.status());
+  LoadedHloModule loaded;
+  loaded.module = std::move(parsed->module);
+  loaded.stablehlo = std::move(program);
+  return loaded;
+}
+
 absl::StatusOr<LoadedHloModule> ParseHloModuleBytes(absl::string_view bytes, absl::string_view path,
                                                     InputKind kind, uint64_t elided_constant_seed) {
   LoadedHloModule loaded;
   switch (kind) {
+    case InputKind::kStableHloText: {
+      std::vector<stablehlo::MlirChunk> chunks = stablehlo::SplitMlirInput(bytes);
+      if (chunks.size() > 1) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            path, ": ", chunks.size(),
+            " programs separated by '// -----': aot-run runs each in turn; compile one at a "
+            "time"));
+      }
+      return LoadStableHloProgram(bytes, path, 1, "");
+    }
     case InputKind::kHloText: {
       HloParserOptions options;
       options.elided_constant_seed = elided_constant_seed;

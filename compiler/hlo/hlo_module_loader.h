@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "compiler/hlo/hlo_module.h"
+#include "compiler/stablehlo/stablehlo_to_hlo.h"
 #include "proto/hlo.pb.h"
 
 namespace aot {
@@ -25,6 +26,7 @@ enum class InputKind {
   kHloProtoText,      // an HloModuleProto, text format
   kExecutableBinary,  // a serialized ExecutableProto, binary
   kExecutableText,    // a serialized ExecutableProto, text format
+  kStableHloText,     // StableHLO / MHLO / CHLO in MLIR's text form (.mlir)
 };
 absl::string_view InputKindName(InputKind kind);
 
@@ -32,8 +34,9 @@ absl::string_view InputKindName(InputKind kind);
 // starts with "HloModule".
 bool LooksLikeHloText(absl::string_view bytes);
 
-// aotc's --module_file: HLO text, or an HloModuleProto in binary (.pb) or
-// text (.pbtxt) form; other names are HLO text.
+// aotc's --module_file: HLO text, StableHLO (MLIR text: a .mlir file, or
+// text that starts with `module` / `func.func`), or an HloModuleProto in
+// binary (.pb) or text (.pbtxt) form; other names are HLO text.
 InputKind DetectModuleInputKind(absl::string_view path, absl::string_view bytes);
 
 // `status` with "<path>: " in front of its message.
@@ -43,7 +46,19 @@ struct LoadedHloModule {
   std::unique_ptr<HloModule> module;
   // Constants whose values were elided in the text (filled from the seed).
   std::vector<std::string> elided_constants;
+  // For StableHLO input: the conversion (its checks, and where each HLO
+  // instruction came from, to report errors at the MLIR source).
+  std::shared_ptr<const stablehlo::ConvertedProgram> stablehlo;
 };
+
+// `status` reported at the MLIR operation an instruction came from, when
+// `loaded` was converted from StableHLO; else unchanged.
+absl::Status AtSource(const LoadedHloModule& loaded, const absl::Status& status);
+
+// One StableHLO program: `text` (one "// -----" piece starting at
+// `first_line`), `function` its entry (empty: main or the only public one).
+absl::StatusOr<LoadedHloModule> LoadStableHloProgram(absl::string_view text, absl::string_view path,
+                                                     int first_line, const std::string& function);
 
 // Reads and parses an HLO module (text or HloModuleProto, see
 // DetectModuleInputKind). Errors are InvalidArgument naming `path` and, for

@@ -172,7 +172,9 @@ absl::Status WriteExecutable(const CompileToolFlags& flags, const HloModule& mod
 
 void AddCompileToolFlags(FlagSet& flags, CompileToolFlags* out) {
   flags.AddString("module_file", &out->module_file,
-                  "The HLO module: HLO text, or an HloModuleProto (.pb binary, .pbtxt text). "
+                  "The module: HLO text, StableHLO in MLIR text form (.mlir, as JAX exports it; "
+                  "converted to HLO first, see --stage=hlo), or an HloModuleProto (.pb binary, "
+                  ".pbtxt text). "
                   "May also be given as the only positional argument.");
   flags.AddString("output_file,o", &out->output_file,
                   "Where to write the executable (required to compile), the --emit-proto "
@@ -263,6 +265,7 @@ absl::Status RunCompileTool(CompileToolFlags flags, const std::vector<std::strin
                 SerializeHloModuleProto(module.ToProto(), flags.format == "text"));
   }
   if (absl::Status s = VerifyHloModule(module); !s.ok()) {
+    if (loaded->stablehlo != nullptr) return UsageError(AtSource(*loaded, s));
     return UsageError(WithPath(flags.module_file, s));
   }
   if (!flags.passes.empty()) return RunNamedPasses(flags, module);

@@ -17,6 +17,9 @@ InputKind DetectRunInputKind(absl::string_view path, absl::string_view bytes) {
   if (absl::EndsWith(path, ".hlo") || LooksLikeHloText(bytes)) {
     return InputKind::kHloText;
   }
+  if (absl::EndsWith(path, ".mlir") || stablehlo::LooksLikeMlirText(bytes)) {
+    return InputKind::kStableHloText;
+  }
   return GuessArtifactFormat(bytes, path) == ArtifactFormat::kText ? InputKind::kExecutableText
                                                                    : InputKind::kExecutableBinary;
 }
@@ -24,8 +27,8 @@ InputKind DetectRunInputKind(absl::string_view path, absl::string_view bytes) {
 void SilenceProtobufLogging() { google::protobuf::SetLogHandler(nullptr); }
 
 bool IsRunnableFileName(absl::string_view path) {
-  return absl::EndsWith(path, ".hlo") || absl::EndsWith(path, ".pb") ||
-         absl::EndsWith(path, ".pbtxt");
+  return absl::EndsWith(path, ".hlo") || absl::EndsWith(path, ".mlir") ||
+         absl::EndsWith(path, ".pb") || absl::EndsWith(path, ".pbtxt");
 }
 
 namespace {

@@ -30,6 +30,7 @@
 #include "compiler/tooling/literal_json.h"
 #include "compiler/tooling/random_literal.h"
 #include "compiler/tooling/run_summary.h"
+#include "compiler/tooling/stablehlo_checks.h"
 #include "compiler/verifier/hlo_verifier.h"
 #include "nlohmann/json.hpp"
 #include "runtime/executable/client.h"
@@ -148,8 +149,13 @@ class Runner {
   // {"replicas": [{"results": [...]}, ...]}
   int WriteReplicaOutputs(const std::vector<Literal>& results, size_t index, size_t count);
   void PrintValues(const Literal& result);
+  // A StableHLO program's checks on `result`: each reported; 1 when one
+  // failed, else 0.
+  int ReportChecks(const Literal& result);
 
   Options options_;
+  // The StableHLO program being run, if any (its checks).
+  const stablehlo::ConvertedProgram* program_ = nullptr;
   std::map<std::pair<RunPlatform, int>, std::unique_ptr<Client>> clients_;
 };
 
@@ -294,7 +300,9 @@ int Runner::Interpret(const std::string& path, const HloModule& module, size_t i
   std::printf("%s: %s in %.3f ms (interpreter)\n", module.name().c_str(),
               result->shape().ToString(false).c_str(), ms);
   if (options_.print) PrintValues(*result);
-  return WriteOutputs(*std::move(result), index, count);
+  const int checks = ReportChecks(*result);
+  if (int rc = WriteOutputs(*std::move(result), index, count); rc != 0) return rc;
+  return checks;
 }
 
 // Loads (from `serialized` bytes or `proto`), runs and compares.
@@ -387,11 +395,13 @@ int Runner::Execute(const std::string& path, RunPlatform platform, const std::st
   }
   std::printf("%s\n", FormatRunSummary(path, *result_shape, timing, reference).c_str());
   if (options_.print) PrintValues(*result);
+  const int checks = ReportChecks(*result);
   std::fflush(stdout);
   if (int rc = WriteOutputs(*std::move(result), index, count); rc != 0) {
     return rc;
   }
-  return MismatchExitCode(path, reference);
+  if (int rc = MismatchExitCode(path, reference); rc != 0) return rc;
+  return checks;
 }
 
 int Runner::ExecuteReplicas(const std::string& path, const Executable& exe,
@@ -478,6 +488,17 @@ int Runner::ExecuteReplicas(const std::string& path, const Executable& exe,
   return MismatchExitCode(path, reference);
 }
 
+int Runner::ReportChecks(const Literal& result) {
+  if (program_ == nullptr || program_->checks.empty()) return 0;
+  int failed = 0;
+  for (const CheckOutcome& outcome : EvaluateStableHloChecks(program_->checks, result)) {
+    std::printf("  %s\n", outcome.message.c_str());
+    if (!outcome.passed) ++failed;
+  }
+  std::printf("  checks: %zu passed, %d failed\n", program_->checks.size() - failed, failed);
+  return failed > 0 ? 1 : 0;
+}
+
 int Runner::RunModule(const std::string& path, const LoadedHloModule& loaded, size_t index,
                       size_t count) {
   HloModule& module = *loaded.module;
@@ -488,7 +509,7 @@ int Runner::RunModule(const std::string& path, const LoadedHloModule& loaded, si
                       ")"));
   }
   if (absl::Status s = VerifyHloModule(module); !s.ok()) {
-    return Fail(WithPath(path, s), 2);
+    return Fail(loaded.stablehlo != nullptr ? AtSource(loaded, s) : WithPath(path, s), 2);
   }
   const RunPlatform platform = options_.platform.value_or(RunPlatform::kHost);
   if (platform == RunPlatform::kInterpreter) {
@@ -513,6 +534,30 @@ int Runner::RunFile(const std::string& path, size_t index, size_t count) {
   auto bytes = ReadFileToString(path);
   if (!bytes.ok()) return Fail(bytes.status(), 2);
   const InputKind kind = DetectRunInputKind(path, *bytes);
+
+  if (kind == InputKind::kStableHloText) {
+    // Each "// -----" piece, and in it main or every public function
+    // without arguments (StableHLO's own test files), in turn.
+    auto tests = stablehlo::ListStableHloTests(*bytes, path);
+    if (!tests.ok()) return Fail(tests.status(), 2);
+    if (tests->empty())
+      return Fail(WithPath(path, absl::InvalidArgumentError("no function to run")), 2);
+    int exit_code = 0;
+    for (const stablehlo::StableHloTest& test : *tests) {
+      const std::string label = tests->size() > 1 ? absl::StrCat(path, ":@", test.function) : path;
+      auto loaded = LoadStableHloProgram(test.text, path, test.first_line, test.function);
+      int rc = 0;
+      if (!loaded.ok()) {
+        rc = Fail(loaded.status(), 2);
+      } else {
+        program_ = loaded->stablehlo.get();
+        rc = RunModule(label, *loaded, index, count);
+        program_ = nullptr;
+      }
+      if (exit_code == 0) exit_code = rc;
+    }
+    return exit_code;
+  }
 
   if (kind == InputKind::kHloText) {
     auto loaded = ParseHloModuleBytes(*bytes, path, kind, options_.seed);

@@ -87,6 +87,25 @@ class XlaAotTest(unittest.TestCase):
         self.assertEqual(y.dtype, np.float32)
         np.testing.assert_allclose(y, (a + b) * a - b, rtol=1e-6)
 
+    def test_compile_reads_stablehlo_as_jax_prints_it(self):
+        text = """module @jit_f attributes {mhlo.num_partitions = 1 : i32} {
+  func.func public @main(%arg0: tensor<2x3xf32> {mhlo.layout_mode = "default"}) -> (tensor<2xf32> {jax.result_info = ""}) {
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %0 = stablehlo.multiply %arg0, %arg0 : tensor<2x3xf32>
+    %1 = stablehlo.reduce(%0 init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>
+    return %1 : tensor<2xf32>
+  }
+}
+"""
+        exe = xla_aot.load(xla_aot.compile(text))
+        x = np.arange(6, dtype=np.float32).reshape(2, 3)
+        np.testing.assert_allclose(exe(x), (x * x).sum(axis=1), rtol=1e-6)
+        with self.assertRaises(xla_aot.Error) as unknown:
+            xla_aot.compile(text.replace("stablehlo.multiply", "stablehlo.multiplyy"))
+        self.assertEqual(unknown.exception.code, "INVALID_ARGUMENT")
+        self.assertIn("<stablehlo_text>:4:", unknown.exception.message)
+        self.assertIn("stablehlo.multiplyy", unknown.exception.message)
+
     def test_results_own_their_memory_and_outlive_the_executable(self):
         exe = xla_aot.load(xla_aot.compile(ADD_MUL))
         a = np.ones((4, 8), np.float32)
