@@ -136,7 +136,13 @@ TEST(StableHloProgramsTest, PerOpTestsInTheCheckStylePassOnTheInterpreterAndTheH
 }
 
 TEST(StableHloProgramsTest, ProgramsInTheFormOfJaxExportsPassTheirChecks) {
-  Report(RunAll("compiler/stablehlo/testdata/jax"), 30, 30);
+  Report(RunAll("compiler/stablehlo/testdata/jax"), 20, 20);
+}
+
+// The golden corpus's StableHLO suite: the same form, compiled for every
+// main golden target.
+TEST(StableHloProgramsTest, TheGoldenStableHloSuitePassesItsChecks) {
+  Report(RunAll("golden/modules/stablehlo"), 10, 10);
 }
 
 // A check that does not hold fails, naming the check and the first element

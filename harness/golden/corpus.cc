@@ -31,7 +31,8 @@ absl::StatusOr<std::vector<CorpusModule>> DiscoverModules(const std::string& gol
   for (const auto& suite : fs::directory_iterator(root)) {
     if (!suite.is_directory()) continue;
     for (const auto& file : fs::directory_iterator(suite.path())) {
-      if (file.path().extension() != ".hlo") continue;
+      // HLO text, or StableHLO (converted to HLO when compiled).
+      if (file.path().extension() != ".hlo" && file.path().extension() != ".mlir") continue;
       CorpusModule m;
       m.suite = suite.path().filename().string();
       m.test = file.path().stem().string();

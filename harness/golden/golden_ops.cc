@@ -13,11 +13,13 @@
 
 #include "absl/algorithm/container.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "compiler/backend/compiler.h"
+#include "compiler/hlo/hlo_module_loader.h"
 #include "compiler/hlo/hlo_parser.h"
 #include "compiler/interpreter/evaluator.h"
 #include "compiler/interpreter/replicated_evaluator.h"
@@ -72,6 +74,11 @@ std::string DiffExecutables(const ExecutableProto& golden, const ExecutableProto
 namespace {
 
 absl::StatusOr<std::unique_ptr<HloModule>> ParseFile(const std::string& path) {
+  if (absl::EndsWith(path, ".mlir")) {
+    // StableHLO: converted to HLO (errors name the MLIR file:line:col).
+    AOT_ASSIGN_OR_RETURN(LoadedHloModule loaded, LoadHloModuleFile(path));
+    return std::move(loaded.module);
+  }
   AOT_ASSIGN_OR_RETURN(auto text, ReadFileToString(path));
   auto module = ParseHloModule(text);
   if (!module.ok()) {
