@@ -74,6 +74,14 @@ for name, target in [("BM_Elementwise", ">= 0.70"), ("BM_Tanh", ">= 0.70"), ("BM
                      ("BM_ScatterAddRows", ""), ("BM_ElementwiseExecuteAllocating", ""),
                      ("BM_ElementwiseDonated", ""), ("BM_ElementwiseBuffers", "")]:
     row(name, "BM_MemcpyThreaded", "bytes_per_second", "B/s", target)
+def seconds_row(name, base, target_s):
+    if name not in runs or base not in runs:
+        return
+    a, b = runs[name]["real_time"] / 1e3, runs[base]["real_time"] / 1e3
+    mb = runs[name].get("MB", 0)
+    print(f"| {name} ({mb:.1f} MB) | {a:.3f} s | {base} {b:.3f} s | {a / b:.2f}x the time | <= {target_s} s | {'yes' if a <= target_s else 'no'} |")
+seconds_row("BM_ConvertStableHlo10MB", "BM_ParseHloOfStableHlo10MB", 2.0)
+seconds_row("BM_LoadStableHlo10MB", "BM_ParseHloOfStableHlo10MB", 2.0)
 row("BM_Dot", "BM_CblasSgemm", "FLOPS", "FLOP/s", ">= 0.95")
 row("BM_DotBf16", "BM_CblasSgemm", "FLOPS", "FLOP/s", ">= 0.50")
 row("BM_Mlp", "BM_CblasMlp", "FLOPS", "FLOP/s", ">= 1.00")

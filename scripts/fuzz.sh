@@ -17,8 +17,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-TARGETS=(hlo_parser_fuzzer artifact_loader_fuzzer text_artifact_fuzzer schema_check_fuzzer
-         literal_json_fuzzer golden_metadata_fuzzer)
+TARGETS=(hlo_parser_fuzzer stablehlo_parser_fuzzer artifact_loader_fuzzer text_artifact_fuzzer
+         schema_check_fuzzer literal_json_fuzzer golden_metadata_fuzzer)
 case "${1:-}" in
   ""|-h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ]; exit $? ;;
   --list) printf '%s\n' "${TARGETS[@]}"; exit 0 ;;
@@ -68,6 +68,13 @@ case "$target" in
   hlo_parser_fuzzer)
     find golden/modules compiler/tools/testdata -name '*.hlo' -exec cp {} "$seeds"/ \;
     extra+=(-dict=compiler/hlo/hlo_parser_fuzzer.dict) ;;
+  stablehlo_parser_fuzzer)
+    # Each test program's pieces ("// -----") as seeds of their own.
+    while IFS= read -r f; do
+      awk -v out="$seeds/$(basename "$f" .mlir)" '
+        /^\/\/ -----$/ { k++; next } { print > (out "." k+0 ".mlir") }' "$f"
+    done < <(find compiler/stablehlo/testdata golden/modules/stablehlo -name '*.mlir' | sort)
+    extra+=(-dict=compiler/stablehlo/stablehlo_parser_fuzzer.dict) ;;
   artifact_loader_fuzzer|text_artifact_fuzzer)
     # Each target's oldest and newest version: the forms the loader reads
     # span them and the versions between repeat them (CTest's golden replay

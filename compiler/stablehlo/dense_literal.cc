@@ -63,7 +63,7 @@ absl::StatusOr<ElementKind> KindOf(absl::string_view hlo) {
 std::string FormatDouble(double v, int bits) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
-  return absl::StrFormat(bits > 32 ? "%.17g" : "%.9g", v);
+  return bits > 32 ? absl::StrFormat("%.17g", v) : absl::StrFormat("%.9g", v);
 }
 
 // A float from its bit pattern (MLIR writes non-finite values so).

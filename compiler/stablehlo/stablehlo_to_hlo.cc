@@ -1353,7 +1353,8 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertStablehlo(const MlirOperati
   }
   if (name == "get_dimension_size") {
     AOT_RETURN_IF_ERROR(arity(1));
-    AOT_ASSIGN_OR_RETURN(int64_t dim, IntAttr(op, {"dimension"}, "the dimension", std::nullopt));
+    AOT_ASSIGN_OR_RETURN(int64_t dim,
+                         IntAttr(op, {"dim", "dimension"}, "the dimension", std::nullopt));
     MlirType s32;
     s32.element = "i32";
     return one(Emit(s32, hint, "get-dimension-size", in, absl::StrCat("dimensions={", dim, "}")));
@@ -1361,7 +1362,8 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertStablehlo(const MlirOperati
   if (name == "set_dimension_size") {
     AOT_RETURN_IF_ERROR(arity(2));
     AOT_RETURN_IF_ERROR(NeedResultType(op));
-    AOT_ASSIGN_OR_RETURN(int64_t dim, IntAttr(op, {"dimension"}, "the dimension", std::nullopt));
+    AOT_ASSIGN_OR_RETURN(int64_t dim,
+                         IntAttr(op, {"dim", "dimension"}, "the dimension", std::nullopt));
     return one(Emit(ResultType(op), hint, "set-dimension-size", in,
                     absl::StrCat("dimensions={", dim, "}")));
   }
@@ -2096,7 +2098,8 @@ absl::StatusOr<ConvertedProgram> Converter::Run(const ConvertOptions& options) {
   (void)entry_name;
 
   ConvertedProgram out;
-  out.module_name = module_.name.empty() ? "stablehlo_module" : Sanitize(module_.name);
+  // Unnamed modules (test files) take the entry function's name.
+  out.module_name = Sanitize(module_.name.empty() ? entry->name : module_.name);
   out.entry_function = entry->name;
   out.num_results = static_cast<int>(entry->results.size());
   out.tuple_root = entry->results.size() != 1 || !checks_.empty();

@@ -15,6 +15,7 @@
 #include "compiler/rollout/emission_ledger.h"
 #include "compiler/target/target_config.h"
 #include "compiler/target/target_selection.h"
+#include "compiler/tooling/stablehlo_support_table.h"
 #include "compiler/tooling/support_table.h"
 #include "compiler/verifier/hlo_verifier.h"
 #include "google/protobuf/text_format.h"
@@ -198,6 +199,10 @@ void AddCompileToolFlags(FlagSet& flags, CompileToolFlags* out) {
   flags.AddBool("list_passes", &out->list_passes,
                 "List the passes and the default pipeline's stages and exit.");
   AddEmissionFlagsFlag(flags, &out->emission_flags);
+  flags.AddBool("stablehlo_support_table", &out->stablehlo_support_table,
+                "Print the table of StableHLO, CHLO and check operations the StableHLO front end "
+                "converts or refuses, with how many test programs use each (run from the source "
+                "root), as the README carries it, and exit.");
   flags.AddBool("support_table", &out->support_table,
                 "Print the table of XLA's opcodes and element types with what this project does "
                 "with each (parse, interpret, compile for host and CUDA), found by trying each, "
@@ -236,6 +241,11 @@ absl::Status RunCompileTool(CompileToolFlags flags, const std::vector<std::strin
     return Emit("", absl::StrCat("Stages (--stage=NAME):\n", ListCompilerStages()));
   }
   if (flags.list_passes) return Emit("", ListPassesText());
+  if (flags.stablehlo_support_table) {
+    AOT_ASSIGN_OR_RETURN(auto uses, CountStableHloOpUses(StableHloTestDirectories()));
+    return Emit("", absl::StrCat(kStableHloTableBegin, "\n\n", StableHloSupportTableMarkdown(uses),
+                                 "\n", kStableHloTableEnd, "\n"));
+  }
   if (flags.support_table) {
     const bool cuda = CanCompileForCuda();
     return Emit("", absl::StrCat(kSupportTableBegin, "\n\n",

@@ -29,6 +29,7 @@ struct CompileToolFlags {
   bool list_passes = false;
   bool emit_proto = false;
   bool support_table = false;
+  bool stablehlo_support_table = false;
   std::vector<std::string> emission_flags;
 };
 

@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/backend/compiler.h"
+#include "compiler/hlo/collective_ops.h"
 #include "compiler/hlo/hlo_module_loader.h"
 #include "compiler/interpreter/evaluator.h"
 #include "compiler/target/target_config.h"
@@ -43,6 +44,18 @@ bool UsesComplex(const HloModule& module) {
     for (const HloInstruction* h : c->instructions()) {
       for (const Shape& leaf : h->shape().FlattenLeaves()) {
         if (IsComplex(leaf.element_type())) return true;
+      }
+    }
+  }
+  return false;
+}
+
+bool UsesCollectives(const HloModule& module) {
+  for (const HloComputation* c : module.computations()) {
+    for (const HloInstruction* h : c->instructions()) {
+      if (IsCollectiveOpcode(h->opcode()) || h->opcode() == HloOpcode::kReplicaId ||
+          h->opcode() == HloOpcode::kPartitionId) {
+        return true;
       }
     }
   }
@@ -93,10 +106,13 @@ std::map<std::string, Tally> RunAll(const std::string& dir) {
         ok &= o.passed;
       }
       // Compiled for the host, loaded from its bytes.
+      // The emission flags the program's constructs need (the staged
+      // rollout keeps them off by default).
       CompileOptions options;
       if (UsesComplex(*loaded->module)) {
         options.emission_flags.push_back("emit_extended_element_types");
       }
+      if (UsesCollectives(*loaded->module)) options.emission_flags.push_back("emit_collectives");
       auto compiled = Compile(*loaded->module, *target, options);
       EXPECT_TRUE(compiled.ok()) << compiled.status();
       if (!compiled.ok()) continue;

@@ -7,6 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "compiler/hlo/hlo_opcode.h"
+#include "compiler/stablehlo/stablehlo_to_hlo.h"
+#include "compiler/tooling/stablehlo_support_table.h"
 #include "gtest/gtest.h"
 #include "support/file_io.h"
 
@@ -124,6 +126,31 @@ TEST(SupportTableTest, ReadmeTableIsCurrent) {
                 << "first difference, line " << i + 1
                 << " of the table:\n  README: " << (i < a.size() ? a[i] : "(end)")
                 << "\n  code:   " << (i < b.size() ? b[i] : "(end)");
+}
+
+// The README's StableHLO table is what the front end and its tests do.
+TEST(SupportTableTest, ReadmeStableHloTableIsCurrent) {
+  auto readme = ReadFileToString("README.md");
+  ASSERT_TRUE(readme.ok()) << readme.status();
+  size_t begin = readme->find(kStableHloTableBegin);
+  size_t end = readme->find(kStableHloTableEnd);
+  ASSERT_NE(begin, std::string::npos) << "README.md has no stablehlo-support-table begin marker";
+  ASSERT_NE(end, std::string::npos) << "README.md has no stablehlo-support-table end marker";
+  auto uses = CountStableHloOpUses(StableHloTestDirectories());
+  ASSERT_TRUE(uses.ok()) << uses.status();
+  const std::string current = absl::StrCat(
+      kStableHloTableBegin, "\n\n", StableHloSupportTableMarkdown(*uses), "\n", kStableHloTableEnd);
+  EXPECT_EQ(readme->substr(begin, end + std::strlen(kStableHloTableEnd) - begin), current)
+      << "README.md's StableHLO table is stale: replace the text between its markers with the "
+         "output of `build/compiler/tools/aotc --stablehlo_support_table`";
+  // Most converted operations are exercised by a test program.
+  int converted = 0, tested = 0;
+  for (const stablehlo::OpSupport& op : stablehlo::StableHloOpSupport()) {
+    if (!op.supported) continue;
+    ++converted;
+    if (uses->contains(op.name)) ++tested;
+  }
+  EXPECT_GE(tested * 10, converted * 7) << tested << " of " << converted << " tested";
 }
 
 }  // namespace
