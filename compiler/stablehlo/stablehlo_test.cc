@@ -269,6 +269,17 @@ TEST(ConvertTest, MalformedInputGetsAPositionedError) {
       {"unbounded dynamic dimension",
        "func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {\n  func.return %x : tensor<?xf32>\n}",
        "unbounded dynamic dimension 0 in tensor<?xf32>"},
+      {"dynamic sizes not known",
+       "func.func @main(%x: tensor<4xf32>, %s: tensor<2xi64>) -> tensor<2x2xf32> {\n  %r = "
+       "stablehlo.dynamic_reshape %x, %s : (tensor<4xf32>, tensor<2xi64>) -> tensor<?x?xf32>\n  "
+       "%c = stablehlo.reshape %r : (tensor<?x?xf32>) -> tensor<2x2xf32>\n  func.return %c : "
+       "tensor<2x2xf32>\n}",
+       "t.mlir:2:8: 'stablehlo.dynamic_reshape': result 0 has unbounded dynamic dimensions"},
+      {"unknown rng algorithm",
+       "func.func @main(%s: tensor<2xui64>) -> tensor<2xui64> {\n  %n, %b = "
+       "stablehlo.rng_bit_generator %s, algorithm = MAGIC : (tensor<2xui64>) -> (tensor<2xui64>, "
+       "tensor<4xui32>)\n  func.return %n : tensor<2xui64>\n}",
+       "unknown RNG algorithm 'MAGIC'"},
       {"quantized type",
        "func.func @main(%x: tensor<2x!quant.uniform<i8:f32, 0.5>>) {\n  func.return\n}",
        "quantized element type"},
@@ -279,9 +290,10 @@ TEST(ConvertTest, MalformedInputGetsAPositionedError) {
        "(tensor<f32>, tensor<f32>) -> tensor<i1>\n  func.return %c : tensor<i1>\n}",
        "unknown comparison direction 'XX'"},
       {"refused by name",
-       "func.func @main(%x: tensor<f32>) -> tensor<f32> {\n  %c = chlo.lgamma %x : tensor<f32> -> "
+       "func.func @main(%x: tensor<f32>) -> tensor<f32> {\n  %c = chlo.bessel_i1e %x : tensor<f32> "
+       "-> "
        "tensor<f32>\n  func.return %c : tensor<f32>\n}",
-       "'chlo.lgamma': not supported"},
+       "'chlo.bessel_i1e': not supported"},
       {"unterminated string", "module @m attributes {a = \"x\n",
        "t.mlir:1:27: unterminated string"},
       {"missing signature",

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <utility>
@@ -14,6 +16,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
@@ -114,9 +117,6 @@ struct Refused {
   const char* why;
 };
 constexpr Refused kRefused[] = {
-    {"chlo.lgamma", "not yet decomposed (no HLO opcode)"},
-    {"chlo.digamma", "not yet decomposed (no HLO opcode)"},
-    {"chlo.erf_inv", "not yet decomposed (no HLO opcode)"},
     {"chlo.erfc", "not yet decomposed (no HLO opcode)"},
     {"chlo.polygamma", "not yet decomposed (no HLO opcode)"},
     {"chlo.zeta", "not yet decomposed (no HLO opcode)"},
@@ -124,7 +124,6 @@ constexpr Refused kRefused[] = {
     {"chlo.next_after", "not yet decomposed (no HLO opcode)"},
     {"chlo.ragged_dot", "not converted yet"},
     {"stablehlo.rng", "stateful RNG is not converted (use rng_bit_generator)"},
-    {"stablehlo.rng_bit_generator", "not converted yet"},
     {"stablehlo.infeed", "host transfers are not supported by the AOT runtime"},
     {"stablehlo.outfeed", "host transfers are not supported by the AOT runtime"},
     {"stablehlo.send", "host transfers are not supported by the AOT runtime"},
@@ -276,7 +275,18 @@ struct Value {
   // For a constant: the right-hand side "shape constant(...)" (to define it
   // again inside a region that uses it).
   std::string constant;
+  // For a small integer constant: its values (the shape operands of
+  // dynamic ops whose sizes are constants).
+  std::vector<int64_t> values;
 };
+
+bool HasUnboundedDimension(const MlirType& t) {
+  if (t.kind != MlirType::kTensor) return false;
+  for (size_t i = 0; i < t.dimensions.size(); ++i) {
+    if (t.dimensions[i] < 0 && (i >= t.bounds.size() || t.bounds[i] < 0)) return true;
+  }
+  return false;
+}
 
 struct Line {
   std::string name;  // without '%'
@@ -388,6 +398,9 @@ class Converter {
   absl::Status ConvertBlock(const MlirBlock& block, std::vector<Value>* returned,
                             const MlirOperation** terminator);
   absl::Status ConvertOp(const MlirOperation& op);
+  absl::Status ConvertRefined(const MlirOperation& op, const std::vector<Value>& in);
+  absl::StatusOr<MlirOperation> RefineResultTypes(const MlirOperation& op,
+                                                  const std::vector<Value>& in);
   // A region as a computation taking `params` (one HLO parameter per block
   // argument, or one tuple parameter when `tuple_param`), returning its
   // terminator's values (one value, or a tuple of them when
@@ -418,6 +431,9 @@ class Converter {
                                  const MlirType& type);
   absl::StatusOr<Value> ReduceOverAll(const Value& pred, absl::string_view hint);
   absl::StatusOr<std::string> ScalarComputation(absl::string_view opcode, const MlirType& scalar);
+  // CHLO's special functions (no HLO opcode): erf_inv, lgamma, digamma.
+  absl::StatusOr<Value> SpecialFunction(const MlirOperation& op, absl::string_view name,
+                                        const Value& x, const MlirType& result);
   absl::StatusOr<Value> BroadcastForChlo(const MlirOperation& op, const Value& v,
                                          const MlirType& result, const MlirAttr* dims);
   // StableHLO's broadcast_in_dim: size-1 operand dimensions may expand
@@ -859,7 +875,15 @@ absl::StatusOr<Value> Converter::Constant(const MlirOperation& op, const MlirAtt
       absl::StrCat("constant(", HloLiteralBody(elements->elements, type.dimensions), ")");
   Value v = EmitShape(shape, type, op.results.empty() ? "constant" : op.results[0].first, rhs);
   // Small constants may be defined again inside regions that use them.
-  if (count <= 64) v.constant = absl::StrCat(shape, " ", rhs);
+  if (count <= 64) {
+    v.constant = absl::StrCat(shape, " ", rhs);
+    if (element[0] == 's' || element[0] == 'u') {
+      for (const std::string& text : elements->elements) {
+        int64_t value = 0;
+        if (absl::SimpleAtoi(text, &value)) v.values.push_back(value);
+      }
+    }
+  }
   return v;
 }
 
@@ -1020,6 +1044,165 @@ absl::StatusOr<Value> Converter::BroadcastInDim(const MlirOperation& op, const V
               absl::StrCat("dimensions=", Braced(kept_map)));
 }
 
+// The special functions JAX emits as CHLO ops, decomposed into HLO as
+// XLA's CHLO legalization does, from published approximations (computed in
+// f32 for f16/bf16 and narrower inputs, in the input type for f32/f64):
+// - erf_inv: M. Giles, "Approximating the erfinv function" (GPU Computing
+//   Gems, 2010), the single-precision polynomials in w = -log(1 - x^2);
+//   +-inf at +-1.
+// - lgamma and digamma: the Lanczos approximation (g = 7, 9 terms), with
+//   the reflection formulas below 1/2 (lgamma(x) = log(pi) -
+//   log|sin(pi x)| - lgamma(1 - x); digamma(x) = digamma(1 - x) -
+//   pi cot(pi x)), the angle reduced to frac(x); lgamma is +inf at the
+//   poles and at +-inf, digamma NaN at the poles.
+absl::StatusOr<Value> Converter::SpecialFunction(const MlirOperation& op, absl::string_view name,
+                                                 const Value& input, const MlirType& result) {
+  const std::string& e = input.type.element;
+  if (!IsFloatElement(e) || absl::StartsWith(e, "complex")) {
+    return OpError(op, "takes a real floating-point operand");
+  }
+  const bool wide = e == "f32" || e == "f64";
+  const MlirType t = wide ? input.type : WithElement(input.type, "f32");
+  Value x = input;
+  if (!wide) {
+    AOT_ASSIGN_OR_RETURN(x, Emit(t, "upcast", "convert", {input}));
+  }
+  const MlirType pred = WithElement(t, "i1");
+  // Small expression helpers over values of type t.
+  auto k = [&](double v) -> absl::StatusOr<Value> {
+    std::string text = std::isnan(v)   ? "nan"
+                       : std::isinf(v) ? (v < 0 ? "-inf" : "inf")
+                                       : absl::StrFormat("%.17g", v);
+    AOT_ASSIGN_OR_RETURN(Value c, ScalarConstant(t, text, "k"));
+    return BroadcastTo(c, t, "k");
+  };
+  auto bin = [&](absl::string_view opcode, const Value& a, const Value& b) {
+    return Emit(t, opcode, opcode, {a, b});
+  };
+  auto un = [&](absl::string_view opcode, const Value& a) { return Emit(t, opcode, opcode, {a}); };
+  auto cmp = [&](absl::string_view dir, const Value& a, const Value& b) {
+    return Emit(pred, "cmp", "compare", {a, b}, absl::StrCat("direction=", dir));
+  };
+  auto sel = [&](const Value& p, const Value& a, const Value& b) {
+    return Emit(t, "sel", "select", {p, a, b});
+  };
+  // Horner's rule from the highest coefficient, c[0].
+  auto poly = [&](const Value& w, const std::vector<double>& c) -> absl::StatusOr<Value> {
+    AOT_ASSIGN_OR_RETURN(Value p, k(c[0]));
+    for (size_t i = 1; i < c.size(); ++i) {
+      AOT_ASSIGN_OR_RETURN(Value pw, bin("multiply", p, w));
+      AOT_ASSIGN_OR_RETURN(Value ci, k(c[i]));
+      AOT_ASSIGN_OR_RETURN(p, bin("add", ci, pw));
+    }
+    return p;
+  };
+  Value out;
+  if (name == "erf_inv") {
+    AOT_ASSIGN_OR_RETURN(Value one, k(1));
+    AOT_ASSIGN_OR_RETURN(Value a, bin("subtract", one, x));
+    AOT_ASSIGN_OR_RETURN(Value b, bin("add", one, x));
+    AOT_ASSIGN_OR_RETURN(Value ab, bin("multiply", a, b));
+    AOT_ASSIGN_OR_RETURN(Value lg, un("log", ab));
+    AOT_ASSIGN_OR_RETURN(Value w, un("negate", lg));
+    AOT_ASSIGN_OR_RETURN(Value two_and_half, k(2.5));
+    AOT_ASSIGN_OR_RETURN(Value w_small, bin("subtract", w, two_and_half));
+    AOT_ASSIGN_OR_RETURN(
+        Value p_small,
+        poly(w_small, {2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06,
+                       0.00021858087, -0.00125372503, -0.00417768164, 0.246640727, 1.50140941}));
+    AOT_ASSIGN_OR_RETURN(Value sq, un("sqrt", w));
+    AOT_ASSIGN_OR_RETURN(Value three, k(3));
+    AOT_ASSIGN_OR_RETURN(Value w_big, bin("subtract", sq, three));
+    AOT_ASSIGN_OR_RETURN(Value p_big, poly(w_big, {-0.000200214257, 0.000100950558, 0.00134934322,
+                                                   -0.00367342844, 0.00573950773, -0.0076224613,
+                                                   0.00943887047, 1.00167406, 2.83297682}));
+    AOT_ASSIGN_OR_RETURN(Value five, k(5));
+    AOT_ASSIGN_OR_RETURN(Value small, cmp("LT", w, five));
+    AOT_ASSIGN_OR_RETURN(Value p, sel(small, p_small, p_big));
+    AOT_ASSIGN_OR_RETURN(Value px, bin("multiply", p, x));
+    AOT_ASSIGN_OR_RETURN(Value ax, un("abs", x));
+    AOT_ASSIGN_OR_RETURN(Value at_one, cmp("EQ", ax, one));
+    AOT_ASSIGN_OR_RETURN(Value inf, k(HUGE_VAL));
+    AOT_ASSIGN_OR_RETURN(Value inf_x, bin("multiply", inf, x));
+    AOT_ASSIGN_OR_RETURN(out, sel(at_one, inf_x, px));
+  } else {
+    // Lanczos on z = y - 1 for y >= 1/2, with y = x or, reflected, 1 - x:
+    // A(z) = c0 + sum c_i / (z + i + 1), t = z + g + 1/2,
+    // lgamma(y) = log(2 pi) / 2 + (z + 1/2) log(t) - t + log(A(z)),
+    // digamma(y) = log(t) - g / t + A'(z) / A(z).
+    constexpr double kG = 7;
+    constexpr double kC0 = 0.99999999999980993;
+    constexpr double kC[] = {676.5203681218851,     -1259.1392167224028,  771.32342877765313,
+                             -176.61502916214059,   12.507343278686905,   -0.13857109526572012,
+                             9.9843695780195716e-6, 1.5056327351493116e-7};
+    AOT_ASSIGN_OR_RETURN(Value one, k(1));
+    AOT_ASSIGN_OR_RETURN(Value half, k(0.5));
+    AOT_ASSIGN_OR_RETURN(Value reflect, cmp("LT", x, half));
+    AOT_ASSIGN_OR_RETURN(Value one_minus_x, bin("subtract", one, x));
+    AOT_ASSIGN_OR_RETURN(Value y, sel(reflect, one_minus_x, x));
+    AOT_ASSIGN_OR_RETURN(Value z, bin("subtract", y, one));
+    AOT_ASSIGN_OR_RETURN(Value a, k(kC0));
+    AOT_ASSIGN_OR_RETURN(Value da, k(0));
+    for (int i = 0; i < 8; ++i) {
+      AOT_ASSIGN_OR_RETURN(Value off, k(i + 1));
+      AOT_ASSIGN_OR_RETURN(Value d, bin("add", z, off));
+      AOT_ASSIGN_OR_RETURN(Value ci, k(kC[i]));
+      AOT_ASSIGN_OR_RETURN(Value q, bin("divide", ci, d));
+      AOT_ASSIGN_OR_RETURN(a, bin("add", a, q));
+      AOT_ASSIGN_OR_RETURN(Value q2, bin("divide", q, d));
+      AOT_ASSIGN_OR_RETURN(da, bin("subtract", da, q2));
+    }
+    AOT_ASSIGN_OR_RETURN(Value g_half, k(kG + 0.5));
+    AOT_ASSIGN_OR_RETURN(Value tt, bin("add", z, g_half));
+    AOT_ASSIGN_OR_RETURN(Value log_t, un("log", tt));
+    // sin(pi x) and cos(pi x) on the reduced angle pi * frac(x).
+    AOT_ASSIGN_OR_RETURN(Value fl, un("floor", x));
+    AOT_ASSIGN_OR_RETURN(Value frac, bin("subtract", x, fl));
+    AOT_ASSIGN_OR_RETURN(Value pi, k(M_PI));
+    AOT_ASSIGN_OR_RETURN(Value angle, bin("multiply", pi, frac));
+    AOT_ASSIGN_OR_RETURN(Value sin_pi, un("sine", angle));
+    AOT_ASSIGN_OR_RETURN(Value zero, k(0));
+    AOT_ASSIGN_OR_RETURN(Value integral, cmp("EQ", frac, zero));
+    AOT_ASSIGN_OR_RETURN(Value nonpositive, cmp("LE", x, zero));
+    AOT_ASSIGN_OR_RETURN(Value pole, Emit(pred, "pole", "and", {integral, nonpositive}));
+    if (name == "lgamma") {
+      AOT_ASSIGN_OR_RETURN(Value half_log_2pi, k(0.91893853320467274178));
+      AOT_ASSIGN_OR_RETURN(Value zh, bin("add", z, half));
+      AOT_ASSIGN_OR_RETURN(Value term, bin("multiply", zh, log_t));
+      AOT_ASSIGN_OR_RETURN(Value log_a, un("log", a));
+      AOT_ASSIGN_OR_RETURN(Value l1, bin("add", half_log_2pi, term));
+      AOT_ASSIGN_OR_RETURN(Value l2, bin("subtract", l1, tt));
+      AOT_ASSIGN_OR_RETURN(Value lg, bin("add", l2, log_a));
+      AOT_ASSIGN_OR_RETURN(Value abs_sin, un("abs", sin_pi));
+      AOT_ASSIGN_OR_RETURN(Value log_sin, un("log", abs_sin));
+      AOT_ASSIGN_OR_RETURN(Value log_pi, k(1.14472988584940017414));
+      AOT_ASSIGN_OR_RETURN(Value r1, bin("subtract", log_pi, log_sin));
+      AOT_ASSIGN_OR_RETURN(Value reflected, bin("subtract", r1, lg));
+      AOT_ASSIGN_OR_RETURN(Value v, sel(reflect, reflected, lg));
+      AOT_ASSIGN_OR_RETURN(Value inf, k(HUGE_VAL));
+      AOT_ASSIGN_OR_RETURN(Value ax, un("abs", x));
+      AOT_ASSIGN_OR_RETURN(Value is_inf, cmp("EQ", ax, inf));
+      AOT_ASSIGN_OR_RETURN(Value to_inf, Emit(pred, "to_inf", "or", {pole, is_inf}));
+      AOT_ASSIGN_OR_RETURN(out, sel(to_inf, inf, v));
+    } else {
+      AOT_ASSIGN_OR_RETURN(Value g, k(kG));
+      AOT_ASSIGN_OR_RETURN(Value g_over_t, bin("divide", g, tt));
+      AOT_ASSIGN_OR_RETURN(Value ratio, bin("divide", da, a));
+      AOT_ASSIGN_OR_RETURN(Value d1, bin("subtract", log_t, g_over_t));
+      AOT_ASSIGN_OR_RETURN(Value dg, bin("add", d1, ratio));
+      AOT_ASSIGN_OR_RETURN(Value cos_pi, un("cosine", angle));
+      AOT_ASSIGN_OR_RETURN(Value cot, bin("divide", cos_pi, sin_pi));
+      AOT_ASSIGN_OR_RETURN(Value pi_cot, bin("multiply", pi, cot));
+      AOT_ASSIGN_OR_RETURN(Value reflected, bin("subtract", dg, pi_cot));
+      AOT_ASSIGN_OR_RETURN(Value v, sel(reflect, reflected, dg));
+      AOT_ASSIGN_OR_RETURN(Value nan, k(NAN));
+      AOT_ASSIGN_OR_RETURN(out, sel(pole, nan, v));
+    }
+  }
+  if (!wide) return Emit(result, "downcast", "convert", {out});
+  return out;
+}
+
 absl::StatusOr<std::vector<Value>> Converter::ConvertChlo(const MlirOperation& op,
                                                           const std::vector<Value>& in,
                                                           absl::string_view name) {
@@ -1056,6 +1239,11 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertChlo(const MlirOperation& o
       }
     }
     AOT_ASSIGN_OR_RETURN(Value v, Emit(rt, s.hlo, s.hlo, args, attrs));
+    return std::vector<Value>{v};
+  }
+  if (name == "erf_inv" || name == "lgamma" || name == "digamma") {
+    if (in.size() != 1) return OpError(op, "takes one operand");
+    AOT_ASSIGN_OR_RETURN(Value v, SpecialFunction(op, name, in[0], rt));
     return std::vector<Value>{v};
   }
   if (name == "is_inf" || name == "is_pos_inf" || name == "is_neg_inf") {
@@ -1340,6 +1528,26 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertStablehlo(const MlirOperati
     std::vector<MlirType> types;
     for (const Value& v : in) types.push_back(v.type);
     return Untuple(b, types, hint);
+  }
+  if (name == "rng_bit_generator") {
+    AOT_RETURN_IF_ERROR(arity(1));
+    std::vector<MlirType> types = ResultTypes(op);
+    if (types.size() != 2) return OpError(op, "has two results (the new state, the bits)");
+    std::string algorithm = "DEFAULT";
+    if (const MlirAttr* a = Attr(op, {"rng_algorithm", "algorithm"})) algorithm = a->s;
+    static const std::map<std::string, std::string> kAlgorithms = {
+        {"DEFAULT", "rng_default"}, {"THREE_FRY", "rng_three_fry"}, {"PHILOX", "rng_philox"}};
+    auto it = kAlgorithms.find(algorithm);
+    if (it == kAlgorithms.end()) {
+      return OpError(op, absl::StrCat("unknown RNG algorithm '", algorithm,
+                                      "' (DEFAULT, THREE_FRY or PHILOX)"));
+    }
+    MlirType t;
+    t.kind = MlirType::kTuple;
+    t.tuple = types;
+    AOT_ASSIGN_OR_RETURN(
+        Value v, Emit(t, hint, "rng-bit-generator", in, absl::StrCat("algorithm=", it->second)));
+    return Untuple(v, types, hint);
   }
   if (name == "after_all" || name == "create_token") {
     MlirType token;
@@ -1947,6 +2155,64 @@ absl::Status Converter::ConvertOp(const MlirOperation& op) {
     AOT_ASSIGN_OR_RETURN(Value v, Lookup(ref, op));
     in.push_back(std::move(v));
   }
+  // Result types with unbounded dimensions are refined from what is known
+  // here (StableHLO's shape refinement, for programs whose sizes are
+  // constants); the operation is converted with the refined types.
+  for (const MlirType& t : op.has_function_type ? op.result_types : op.types) {
+    if (!HasUnboundedDimension(t)) continue;
+    AOT_ASSIGN_OR_RETURN(MlirOperation refined, RefineResultTypes(op, in));
+    return ConvertRefined(refined, in);
+  }
+  return ConvertRefined(op, in);
+}
+
+absl::StatusOr<MlirOperation> Converter::RefineResultTypes(const MlirOperation& op,
+                                                           const std::vector<Value>& in) {
+  MlirOperation refined = op;
+  std::vector<MlirType>& types = op.has_function_type ? refined.result_types : refined.types;
+  absl::string_view name = op.name;
+  name = absl::StripPrefix(name, "stablehlo.");
+  // The operand that holds the result's sizes, for the dynamic ops.
+  int shape_operand = -1;
+  if (name == "dynamic_broadcast_in_dim" || name == "dynamic_reshape") shape_operand = 1;
+  if (name == "dynamic_iota") shape_operand = 0;
+  for (size_t r = 0; r < types.size(); ++r) {
+    MlirType& t = types[r];
+    if (!HasUnboundedDimension(t)) continue;
+    if (shape_operand >= 0 && static_cast<size_t>(shape_operand) < in.size() &&
+        in[shape_operand].values.size() == t.dimensions.size()) {
+      t.dimensions = in[shape_operand].values;
+    } else {
+      // Same-shape operations: the first operand of the result's rank with
+      // static sizes gives them.
+      bool found = false;
+      for (const Value& v : in) {
+        if (v.type.kind == MlirType::kTensor && v.type.dimensions.size() == t.dimensions.size() &&
+            !HasUnboundedDimension(v.type)) {
+          bool agrees = true;
+          for (size_t d = 0; d < t.dimensions.size(); ++d) {
+            agrees &= t.dimensions[d] < 0 || t.dimensions[d] == v.type.dimensions[d];
+          }
+          if (!agrees) continue;
+          t.dimensions = v.type.dimensions;
+          t.bounds = v.type.bounds;
+          found = true;
+          break;
+        }
+      }
+      if (!found) {
+        return OpError(op, absl::StrCat("result ", r, " has unbounded dynamic dimensions (", t.text,
+                                        ") whose sizes are not known here: give bounds with "
+                                        "#stablehlo.bounds<...> or make the sizes constants"));
+      }
+    }
+    t.bounds.assign(t.dimensions.size(), -1);
+    t.text = "";
+  }
+  return refined;
+}
+
+absl::Status Converter::ConvertRefined(const MlirOperation& op, const std::vector<Value>& in) {
   std::vector<Value> results;
   absl::string_view name = op.name;
   if (name == "func.call" || name == "call" || name == "stablehlo.composite") {
@@ -2087,12 +2353,6 @@ absl::StatusOr<ConvertedProgram> Converter::Run(const ConvertOptions& options) {
                        " public functions: name the entry (aotc --entry=NAME)"));
     }
     entry = publics[0];
-  }
-  for (const MlirType& t : entry->results) {
-    if (absl::Status s = ShapeText(t).status(); !s.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(Where(entry->loc), ": @", entry->name, " result: ", s.message()));
-    }
   }
   AOT_ASSIGN_OR_RETURN(std::string entry_name, ConvertFunction(*entry, /*entry=*/true));
   (void)entry_name;
@@ -2274,6 +2534,10 @@ std::vector<OpSupport> StableHloOpSupport() {
        {"is_inf", "is_pos_inf", "is_neg_inf", "top_k", "constant_like", "constant"}) {
     out.push_back({absl::StrCat("chlo.", n), true, ""});
   }
+  out.push_back({"chlo.erf_inv", true, "Giles' polynomials"});
+  out.push_back({"chlo.lgamma", true, "Lanczos, reflected below 1/2"});
+  out.push_back({"chlo.digamma", true, "Lanczos, reflected below 1/2"});
+  out.push_back({"stablehlo.rng_bit_generator", true, "HLO rng-bit-generator"});
   for (const char* n : {"expect_eq", "expect_eq_const", "expect_almost_eq",
                         "expect_almost_eq_const", "expect_close"}) {
     out.push_back({absl::StrCat("check.", n), true, "assertion reported by aot-run"});
