@@ -185,6 +185,18 @@ class Reader {
   bool ReadReduce(MlirOperation* op);
   bool ReadParenItems(MlirOperation* op);
 
+  // Nesting of attributes, types and regions: bounded so that malformed
+  // input cannot exhaust the stack.
+  static constexpr int kMaxDepth = 256;
+  struct DepthGuard {
+    explicit DepthGuard(Reader* r) : reader(r) { ++reader->depth_; }
+    ~DepthGuard() { --reader->depth_; }
+    bool ok() const { return reader->depth_ <= kMaxDepth; }
+    Reader* reader;
+  };
+  bool TooDeep() { return Fail(absl::StrCat("nesting deeper than ", kMaxDepth, " levels")); }
+  int depth_ = 0;
+
   absl::string_view text_;
   absl::string_view path_;
   size_t pos_ = 0;
@@ -363,6 +375,8 @@ bool Reader::ReadElementType(std::string* element) {
 }
 
 bool Reader::ReadType(MlirType* type) {
+  DepthGuard guard(this);
+  if (!guard.ok()) return TooDeep();
   SkipSpace();
   size_t start = pos_;
   Location loc = Here();
@@ -590,6 +604,8 @@ bool Reader::ReadAttrDict(std::map<std::string, MlirAttr>* dict, char close) {
 }
 
 bool Reader::ReadAttrValue(MlirAttr* attr, bool in_dict) {
+  DepthGuard guard(this);
+  if (!guard.ok()) return TooDeep();
   SkipSpace();
   *attr = MlirAttr();
   attr->loc = Here();
@@ -721,6 +737,8 @@ bool Reader::ReadBlockArgs(std::vector<std::pair<std::string, MlirType>>* args) 
 }
 
 bool Reader::ReadRegionBody(MlirRegion* region) {
+  DepthGuard guard(this);
+  if (!guard.ok()) return TooDeep();
   Location open = Here();
   region->blocks.emplace_back();
   while (true) {

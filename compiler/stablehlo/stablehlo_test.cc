@@ -105,6 +105,18 @@ TEST(MlirTextTest, SplitsAtSeparatorLinesKeepingLineNumbers) {
   EXPECT_EQ((*listed)[1].first_line, 5);
 }
 
+TEST(MlirTextTest, DeepNestingIsAnErrorNotACrash) {
+  const std::string lists = "module attributes {a = " + std::string(100000, '[') + "}";
+  auto a = ParseMlirModule(lists, "d.mlir");
+  ASSERT_FALSE(a.ok());
+  EXPECT_THAT(a.status().message(), HasSubstr("nesting deeper than 256 levels"));
+  std::string regions = "func.func @f() {\n";
+  for (int i = 0; i < 100000; ++i) regions += "\"stablehlo.if\"(%p) ({";
+  auto b = ParseMlirModule(regions, "d.mlir");
+  ASSERT_FALSE(b.ok());
+  EXPECT_THAT(b.status().message(), HasSubstr("nesting deeper than 256 levels"));
+}
+
 TEST(MlirTextTest, RecognisesMlirButNotHloText) {
   EXPECT_TRUE(LooksLikeMlirText("// c\nmodule @m {\n}"));
   EXPECT_TRUE(LooksLikeMlirText("\nfunc.func @f() {\n}"));
