@@ -16,6 +16,7 @@
 #include "compiler/hlo/hlo_computation.h"
 #include "compiler/hlo/hlo_instruction.h"
 #include "compiler/hlo/hlo_opcode.h"
+#include "compiler/hlo/hlo_sharding.h"
 #include "compiler/verifier/diagnostics.h"
 #include "compiler/verifier/shape_inference.h"
 #include "support/status_macros.h"
@@ -131,6 +132,9 @@ class ModuleVerifier {
     AOT_RETURN_IF_ERROR(CheckNoRecursion());
     for (const HloComputation* c : computations_) {
       AOT_RETURN_IF_ERROR(VerifyShapes(*c));
+    }
+    for (const HloComputation* c : computations_) {
+      if (owned_.contains(c)) AOT_RETURN_IF_ERROR(VerifyShardings(*c));
     }
     AOT_RETURN_IF_ERROR(VerifyEntryLayout(*entry));
     return VerifyInputOutputAliases(*entry);
@@ -373,6 +377,24 @@ class ModuleVerifier {
         return Invalid(Describe(c, *instruction), ": declared shape ", Str(instruction->shape()),
                        " does not match the inferred shape ", Str(*inferred));
       }
+    }
+    return absl::OkStatus();
+  }
+
+  // Each sharding annotation parses and fits its value's shape and the
+  // module's devices: its partitions (an SPMD program), or its replicas
+  // when it has one partition.
+  absl::Status VerifyShardings(const HloComputation& c) const {
+    const int64_t partitions = module_.config().num_partitions;
+    const int64_t devices = partitions > 1 ? partitions : module_.config().replica_count;
+    for (const HloInstruction* instruction : c.instructions()) {
+      const std::string& text = instruction->attrs().sharding;
+      if (text.empty()) continue;
+      absl::StatusOr<HloSharding> sharding = HloSharding::Parse(text);
+      absl::Status valid =
+          sharding.ok() ? sharding->Validate(instruction->shape(), std::max<int64_t>(devices, 1))
+                        : sharding.status();
+      if (!valid.ok()) return Invalid(Describe(c, *instruction), ": ", valid.message());
     }
     return absl::OkStatus();
   }

@@ -142,6 +142,44 @@ ENTRY main {
                          "inferred shape f32[]"}));
 }
 
+// Sharding annotations are checked against the value's shape and the
+// module's partitions; a malformed one names the instruction.
+TEST(HloVerifierTest, ShardingsFitTheirShapesAndThePartitions) {
+  EXPECT_TRUE(Verifies(R"(
+HloModule m, num_partitions=8
+ENTRY main {
+  a = f32[16,8] parameter(0), sharding={devices=[4,1,2]<=[8] last_tile_dim_replicate}
+  b = f32[16,8] parameter(1), sharding={devices=[2,4]<=[4,2]T(1,0)}
+  c = f32[16,8] add(a, b), sharding={replicated}
+  ROOT t = (f32[16,8], f32[16,8]) tuple(c, a), sharding={{replicated}, {maximal device=7}}
+})"));
+  EXPECT_TRUE(FailsWith(R"(
+HloModule m, num_partitions=4
+ENTRY main {
+  ROOT a = f32[6,2] parameter(0), sharding={devices=[3,1]<=[4]}
+})",
+                        {"instruction 'a' (parameter)", "3 tiles (3x1) but lists 4 devices"}));
+  EXPECT_TRUE(FailsWith(R"(
+HloModule m, num_partitions=4
+ENTRY main {
+  ROOT a = f32[8,8] parameter(0), sharding={devices=[2,4]<=[8]}
+})",
+                        {"instruction 'a' (parameter)", "names device 4, out of range for 4"}));
+  EXPECT_TRUE(FailsWith(R"(
+HloModule m, num_partitions=4
+ENTRY main {
+  a = f32[8] parameter(0)
+  ROOT n = f32[8] negate(a), sharding={devices=[2,2]<=[4]}
+})",
+                        {"instruction 'n' (negate)", "has 2 tile dimensions for the rank-1"}));
+  EXPECT_TRUE(FailsWith(R"(
+HloModule m, num_partitions=2
+ENTRY main {
+  ROOT a = f32[8] parameter(0), sharding={devices=[2]0,1 sideways}
+})",
+                        {"instruction 'a' (parameter)", "unknown sharding item"}));
+}
+
 TEST(HloVerifierTest, LayoutsAreIgnoredWhenComparingShapes) {
   EXPECT_TRUE(Verifies(Module(R"(
   a = f32[2,3]{0,1} parameter(0)
