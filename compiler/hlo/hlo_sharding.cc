@@ -262,6 +262,42 @@ HloSharding HloSharding::IotaTiled(std::vector<int64_t> tile_dims) {
   return s;
 }
 
+HloSharding HloSharding::Tiled(std::vector<int64_t> tile_dims, std::vector<int64_t> devices,
+                               bool replicate_last) {
+  HloSharding s;
+  int64_t data_tiles = 1;
+  for (size_t i = 0; i + (replicate_last ? 1 : 0) < tile_dims.size(); ++i) {
+    data_tiles *= tile_dims[i];
+  }
+  if (data_tiles == 1) return s;  // replicated
+  s.kind_ = Kind::kTiled;
+  s.tile_dims_ = std::move(tile_dims);
+  s.devices_ = std::move(devices);
+  s.replicate_on_last_tile_dim_ = replicate_last;
+  if (replicate_last) s.subgroups_ = {Subgroup::kReplicated};
+  bool iota = true;
+  for (size_t i = 0; i < s.devices_.size(); ++i) iota &= s.devices_[i] == static_cast<int64_t>(i);
+  if (iota) {
+    s.iota_ = true;
+    s.iota_dims_ = {static_cast<int64_t>(s.devices_.size())};
+  }
+  return s;
+}
+
+HloSharding HloSharding::Tuple(std::vector<HloSharding> elements) {
+  HloSharding s;
+  s.kind_ = Kind::kTuple;
+  s.tuple_elements_ = std::move(elements);
+  return s;
+}
+
+int64_t HloSharding::DataTileCount() const {
+  if (kind_ != Kind::kTiled) return 1;
+  int64_t n = 1;
+  for (int64_t i = 0; i < DataRank(); ++i) n *= tile_dims_[i];
+  return n;
+}
+
 int64_t HloSharding::DataRank() const {
   return static_cast<int64_t>(tile_dims_.size() - std::min(tile_dims_.size(), subgroups_.size()));
 }

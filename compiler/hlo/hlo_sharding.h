@@ -41,6 +41,18 @@ class HloSharding {
   static HloSharding Maximal(int64_t device);
   // Tiled over `tile_dims` with devices 0..n-1 in row-major order.
   static HloSharding IotaTiled(std::vector<int64_t> tile_dims);
+  // Tiled over `tile_dims` (the last one a replicated subgroup when
+  // `replicate_last`) with `devices` in row-major order; printed as an iota
+  // list when the devices are 0..n-1 in order. All data tiles 1 and no
+  // replication: replicated.
+  static HloSharding Tiled(std::vector<int64_t> tile_dims, std::vector<int64_t> devices,
+                           bool replicate_last);
+  // The sharding of tuple leaves.
+  static HloSharding Tuple(std::vector<HloSharding> elements);
+  bool IsTiled() const { return kind_ == Kind::kTiled; }
+  bool IsReplicated() const { return kind_ == Kind::kReplicated; }
+  // Whether any data dimension is split (more than one tile).
+  int64_t DataTileCount() const;
 
   Kind kind() const { return kind_; }
   int64_t device() const { return device_; }  // kMaximal

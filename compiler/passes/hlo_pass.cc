@@ -19,6 +19,7 @@
 #include "compiler/passes/layout_normalization.h"
 #include "compiler/passes/narrow_type_expansion.h"
 #include "compiler/passes/rng_expansion.h"
+#include "compiler/passes/sharding_propagation.h"
 #include "compiler/passes/static_lowering.h"
 #include "compiler/passes/sub_byte_packing.h"
 #include "compiler/passes/tree_reduction.h"
@@ -262,6 +263,7 @@ std::unique_ptr<HloPass> CreatePassByName(absl::string_view name) {
   }
   if (name == TreeReduction::kName) return std::make_unique<TreeReduction>();
   if (name == ConvIm2col::kName) return std::make_unique<ConvIm2col>();
+  if (name == ShardingPropagation::kName) return std::make_unique<ShardingPropagation>();
   return nullptr;
 }
 
@@ -274,7 +276,8 @@ std::vector<std::string> PassNames() {
                                     std::string(LayoutNormalization::kName),
                                     std::string(InstructionFusion::kName),
                                     std::string(TreeReduction::kName),
-                                    std::string(ConvIm2col::kName)};
+                                    std::string(ConvIm2col::kName),
+                                    std::string(ShardingPropagation::kName)};
   std::sort(names.begin(), names.end());
   return names;
 }

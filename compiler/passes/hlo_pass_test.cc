@@ -59,7 +59,8 @@ ENTRY %main (a: f32[4], b: f32[4]) -> f32[4] {
 TEST(HloPassPipelineTest, RegistryKnowsEveryPass) {
   EXPECT_THAT(PassNames(),
               ElementsAre("algsimp", "collective-async-to-sync", "constant-folding", "conv-im2col",
-                          "cse", "dce", "fusion", "layout-normalization", "tree-reduction"));
+                          "cse", "dce", "fusion", "layout-normalization", "sharding-propagation",
+                          "tree-reduction"));
   for (const std::string& name : PassNames()) {
     std::unique_ptr<HloPass> pass = CreatePassByName(name);
     ASSERT_NE(pass, nullptr) << name;

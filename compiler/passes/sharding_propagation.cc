@@ -1,0 +1,416 @@
+#include "compiler/passes/sharding_propagation.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "compiler/hlo/hlo_computation.h"
+#include "compiler/hlo/hlo_instruction.h"
+#include "support/status_macros.h"
+
+namespace aot {
+
+std::optional<HloSharding> MapSharding(const HloSharding& source, int64_t source_rank,
+                                       const std::vector<int64_t>& mapping) {
+  if (!source.IsTiled()) {
+    if (source.kind() == HloSharding::Kind::kTuple) return std::nullopt;
+    return source;
+  }
+  for (HloSharding::Subgroup g : source.subgroups()) {
+    if (g == HloSharding::Subgroup::kManual) return std::nullopt;
+  }
+  const std::vector<int64_t>& tiles = source.tile_dims();
+  if (source.DataRank() != source_rank) return std::nullopt;
+  // The source tile assignment's dimensions reordered: the mapped data
+  // dimensions in the target's order, then the unmapped data dimensions,
+  // then the subgroup dimensions; the trailing ones merge into one
+  // replicated dimension.
+  std::vector<int64_t> perm;
+  std::vector<bool> used(tiles.size(), false);
+  for (int64_t m : mapping) {
+    if (m < 0) continue;
+    if (m >= source_rank || used[m]) return std::nullopt;
+    used[m] = true;
+    perm.push_back(m);
+  }
+  int64_t replicated = 1;
+  for (int64_t d = 0; d < static_cast<int64_t>(tiles.size()); ++d) {
+    if (used[d]) continue;
+    perm.push_back(d);
+    replicated *= tiles[d];
+  }
+  std::vector<int64_t> order = IotaDevices(tiles, perm);
+  std::vector<int64_t> devices;
+  devices.reserve(order.size());
+  for (int64_t i : order) devices.push_back(source.devices()[i]);
+  std::vector<int64_t> out_tiles;
+  for (int64_t m : mapping) out_tiles.push_back(m < 0 ? 1 : tiles[m]);
+  if (replicated > 1) out_tiles.push_back(replicated);
+  return HloSharding::Tiled(std::move(out_tiles), std::move(devices), replicated > 1);
+}
+
+namespace {
+
+using Mapping = std::vector<int64_t>;
+
+int64_t Rank(const HloInstruction* h) {
+  return h->shape().IsTuple() ? -1 : static_cast<int64_t>(h->shape().dimensions().size());
+}
+
+Mapping Identity(int64_t rank) {
+  Mapping m(rank);
+  for (int64_t i = 0; i < rank; ++i) m[i] = i;
+  return m;
+}
+
+// Inverse of a mapping from a rank-`from_rank` value: for each dimension of
+// the source, the target dimension that takes it (or -1).
+Mapping Invert(const Mapping& m, int64_t source_rank) {
+  Mapping inv(source_rank, -1);
+  for (size_t j = 0; j < m.size(); ++j) {
+    if (m[j] >= 0 && m[j] < source_rank) inv[m[j]] = static_cast<int64_t>(j);
+  }
+  return inv;
+}
+
+bool SameShapeFamily(HloOpcode op) {
+  if (IsElementwise(op)) return true;
+  switch (op) {
+    case HloOpcode::kCompare:
+    case HloOpcode::kConvert:
+    case HloOpcode::kClamp:
+    case HloOpcode::kSelect:
+    case HloOpcode::kSlice:
+    case HloOpcode::kPad:
+    case HloOpcode::kReverse:
+    case HloOpcode::kConcatenate:
+    case HloOpcode::kDynamicSlice:
+    case HloOpcode::kDynamicUpdateSlice:
+    case HloOpcode::kIsFinite:
+    case HloOpcode::kReal:
+    case HloOpcode::kImag:
+    case HloOpcode::kComplex:
+    case HloOpcode::kBitcastConvert:
+    case HloOpcode::kMap:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Dimensions of a reshape that keep their size and place: result dimension
+// j <- operand dimension, where both sides of a group of the factorization
+// are one dimension of the same size.
+Mapping ReshapeMapping(const Shape& from, const Shape& to) {
+  const auto& a = from.dimensions();
+  const auto& b = to.dimensions();
+  Mapping m(b.size(), -1);
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    // One group: the shortest prefixes with equal products.
+    size_t i0 = i, j0 = j;
+    int64_t pa = a[i++], pb = b[j++];
+    while (pa != pb) {
+      if (pa < pb && i < a.size()) {
+        pa *= a[i++];
+      } else if (j < b.size()) {
+        pb *= b[j++];
+      } else {
+        break;
+      }
+    }
+    if (i - i0 == 1 && j - j0 == 1) m[j0] = static_cast<int64_t>(i0);
+    // Size-1 dimensions next to a group stay unmapped (one tile).
+  }
+  return m;
+}
+
+// The mapping from operand `k`'s dimensions to `h`'s result: result
+// dimension j <- operand dimension mapping[j]. nullopt where the family
+// does not propagate through this operand.
+std::optional<Mapping> OperandToResult(const HloInstruction* h, int64_t k) {
+  const HloInstruction* operand = h->operand(k);
+  const int64_t rank = Rank(h), op_rank = Rank(operand);
+  if (rank < 0 || op_rank < 0) return std::nullopt;
+  const HloOpcode op = h->opcode();
+  if (SameShapeFamily(op) || op == HloOpcode::kCopy) {
+    if (op_rank != rank) return std::nullopt;  // scalar operands, indices
+    if (op == HloOpcode::kDynamicSlice && k > 0) return std::nullopt;
+    if (op == HloOpcode::kDynamicUpdateSlice && k > 1) return std::nullopt;
+    if (op == HloOpcode::kPad && k > 0) return std::nullopt;
+    return Identity(rank);
+  }
+  const HloAttributes& at = h->attrs();
+  switch (op) {
+    case HloOpcode::kBroadcast: {
+      Mapping m(rank, -1);
+      for (size_t i = 0; i < at.dimensions.size(); ++i) m[at.dimensions[i]] = i;
+      return m;
+    }
+    case HloOpcode::kTranspose: {
+      Mapping m(rank, -1);
+      for (int64_t j = 0; j < rank && j < static_cast<int64_t>(at.dimensions.size()); ++j) {
+        m[j] = at.dimensions[j];
+      }
+      return m;
+    }
+    case HloOpcode::kReshape:
+      return ReshapeMapping(operand->shape(), h->shape());
+    case HloOpcode::kReduce: {
+      if (h->operand_count() != 2 || k != 0) return std::nullopt;
+      Mapping m;
+      for (int64_t i = 0; i < op_rank; ++i) {
+        if (std::find(at.dimensions.begin(), at.dimensions.end(), i) == at.dimensions.end()) {
+          m.push_back(i);
+        }
+      }
+      return m;
+    }
+    case HloOpcode::kDot: {
+      if (!at.dot_dimension_numbers) return std::nullopt;
+      const DotDimensionNumbersProto& dn = *at.dot_dimension_numbers;
+      const auto& batch = k == 0 ? dn.lhs_batch_dimensions() : dn.rhs_batch_dimensions();
+      const auto& contracting =
+          k == 0 ? dn.lhs_contracting_dimensions() : dn.rhs_contracting_dimensions();
+      std::vector<int64_t> free;
+      for (int64_t i = 0; i < op_rank; ++i) {
+        if (std::find(batch.begin(), batch.end(), i) == batch.end() &&
+            std::find(contracting.begin(), contracting.end(), i) == contracting.end()) {
+          free.push_back(i);
+        }
+      }
+      const int64_t lhs_free = Rank(h->operand(0)) - dn.lhs_batch_dimensions_size() -
+                               dn.lhs_contracting_dimensions_size();
+      Mapping m(rank, -1);
+      for (int i = 0; i < batch.size(); ++i) m[i] = batch[i];
+      const int64_t start = batch.size() + (k == 0 ? 0 : lhs_free);
+      for (size_t i = 0; i < free.size() && start + static_cast<int64_t>(i) < rank; ++i) {
+        m[start + i] = free[i];
+      }
+      return m;
+    }
+    case HloOpcode::kConvolution: {
+      if (!at.convolution_dimension_numbers) return std::nullopt;
+      const ConvolutionDimensionNumbersProto& dn = *at.convolution_dimension_numbers;
+      Mapping m(rank, -1);
+      if (k == 0) {
+        m[dn.output_batch_dimension()] = dn.input_batch_dimension();
+        for (int i = 0; i < dn.output_spatial_dimensions_size(); ++i) {
+          m[dn.output_spatial_dimensions(i)] = dn.input_spatial_dimensions(i);
+        }
+      } else {
+        m[dn.output_feature_dimension()] = dn.kernel_output_feature_dimension();
+      }
+      return m;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+// Leaf offset of tuple element `index` in `tuple`, and its leaf count.
+std::pair<size_t, size_t> LeafRange(const Shape& tuple, int64_t index) {
+  size_t offset = 0;
+  for (int64_t i = 0; i < index; ++i) offset += tuple.tuple_shapes()[i].FlattenLeaves().size();
+  return {offset, tuple.tuple_shapes()[index].FlattenLeaves().size()};
+}
+
+std::vector<HloSharding> Leaves(const HloSharding& s, const Shape& shape) {
+  if (s.kind() == HloSharding::Kind::kTuple) return s.tuple_elements();
+  return std::vector<HloSharding>(shape.FlattenLeaves().size(), s);
+}
+
+HloSharding FromLeaves(std::vector<HloSharding> leaves, const Shape& shape) {
+  if (!shape.IsTuple()) return leaves.empty() ? HloSharding::Replicated() : leaves[0];
+  return HloSharding::Tuple(std::move(leaves));
+}
+
+class Propagator {
+ public:
+  explicit Propagator(HloModule* module) : module_(module) {}
+
+  absl::StatusOr<bool> Run() {
+    std::vector<HloComputation*> computations;
+    for (HloComputation* c : module_->computations()) {
+      if (c->is_fusion_computation()) continue;
+      computations.push_back(c);
+      for (HloInstruction* h : c->instructions()) {
+        if (h->attrs().sharding.empty()) continue;
+        auto parsed = HloSharding::Parse(h->attrs().sharding);
+        if (!parsed.ok()) {
+          return absl::InvalidArgumentError(
+              absl::StrCat(DescribeInstruction(*h), ": ", parsed.status().message()));
+        }
+        known_.emplace(h, *parsed);
+      }
+    }
+    bool changed_any = false;
+    for (int sweep = 0; sweep < 64; ++sweep) {
+      bool changed = false;
+      for (HloComputation* c : computations) {
+        const std::vector<HloInstruction*> order = c->MakeInstructionPostOrder();
+        for (HloInstruction* h : order) changed |= Visit(h);
+        // Backward in reverse post order: users before their operands.
+        for (auto it = order.rbegin(); it != order.rend(); ++it) {
+          if (known_.contains(*it)) continue;
+          if (std::optional<HloSharding> s = FromUsers(*it)) changed |= Set(*it, *s);
+        }
+      }
+      changed_any |= changed;
+      if (!changed) break;
+    }
+    for (const auto& [h, s] : known_) {
+      HloInstruction* mutable_h = const_cast<HloInstruction*>(h);
+      const std::string text = s.ToString();
+      if (mutable_h->attrs().sharding.empty()) mutable_h->mutable_attrs()->sharding = text;
+    }
+    return changed_any;
+  }
+
+ private:
+  bool Set(const HloInstruction* h, const HloSharding& s) {
+    if (known_.contains(h)) return false;
+    known_.emplace(h, s);
+    return true;
+  }
+  const HloSharding* Get(const HloInstruction* h) const {
+    auto it = known_.find(h);
+    return it == known_.end() ? nullptr : &it->second;
+  }
+
+  // Forward, and the bodies of control flow.
+  bool Visit(HloInstruction* h) {
+    bool changed = false;
+    const HloOpcode op = h->opcode();
+    // Parameters of the bodies from the operands, results from the roots.
+    if (op == HloOpcode::kWhile) {
+      if (const HloSharding* s = Get(h->operand(0))) {
+        changed |= Set(h->while_body()->parameter_instruction(0), *s);
+        changed |= Set(h->while_condition()->parameter_instruction(0), *s);
+        changed |= Set(h, *s);
+      } else if (const HloSharding* s = Get(h)) {
+        changed |= Set(h->while_body()->parameter_instruction(0), *s);
+        changed |= Set(h->while_condition()->parameter_instruction(0), *s);
+      }
+      return changed;
+    }
+    if (op == HloOpcode::kConditional) {
+      const auto& branches = h->called_computations();
+      for (size_t b = 0; b < branches.size(); ++b) {
+        if (branches[b]->num_parameters() != 1 ||
+            b + 1 >= static_cast<size_t>(h->operand_count())) {
+          continue;
+        }
+        if (const HloSharding* s = Get(h->operand(b + 1))) {
+          changed |= Set(branches[b]->parameter_instruction(0), *s);
+        }
+      }
+      if (!known_.contains(h)) {
+        for (const HloComputation* b : branches) {
+          if (const HloSharding* s = Get(b->root_instruction())) {
+            changed |= Set(h, *s);
+            break;
+          }
+        }
+      }
+      return changed;
+    }
+    if (op == HloOpcode::kCall && h->to_apply() != nullptr) {
+      const HloComputation* callee = h->to_apply();
+      for (int64_t i = 0; i < h->operand_count() && i < callee->num_parameters(); ++i) {
+        if (const HloSharding* s = Get(h->operand(i))) {
+          changed |= Set(callee->parameter_instruction(i), *s);
+        }
+      }
+      if (const HloSharding* s = Get(callee->root_instruction())) changed |= Set(h, *s);
+      return changed;
+    }
+    if (known_.contains(h)) return false;
+    if (op == HloOpcode::kGetTupleElement) {
+      const HloSharding* s = Get(h->operand(0));
+      if (s == nullptr) return false;
+      const Shape& tuple = h->operand(0)->shape();
+      std::vector<HloSharding> leaves = Leaves(*s, tuple);
+      auto [offset, count] = LeafRange(tuple, h->tuple_index());
+      if (offset + count > leaves.size()) return false;
+      return Set(
+          h, FromLeaves({leaves.begin() + offset, leaves.begin() + offset + count}, h->shape()));
+    }
+    if (op == HloOpcode::kTuple) {
+      std::vector<HloSharding> leaves;
+      for (const HloInstruction* operand : h->operands()) {
+        const HloSharding* s = Get(operand);
+        if (s == nullptr) return false;  // every element first
+        std::vector<HloSharding> l = Leaves(*s, operand->shape());
+        leaves.insert(leaves.end(), l.begin(), l.end());
+      }
+      return Set(h, HloSharding::Tuple(std::move(leaves)));
+    }
+    // The operand whose sharding splits the data most, then the first.
+    std::optional<HloSharding> best;
+    int64_t best_tiles = -1;
+    for (int64_t k = 0; k < h->operand_count(); ++k) {
+      const HloSharding* s = Get(h->operand(k));
+      if (s == nullptr) continue;
+      std::optional<Mapping> m = OperandToResult(h, k);
+      if (!m) continue;
+      if (op == HloOpcode::kReshape && !CoversSplitDimensions(*s, *m)) continue;
+      std::optional<HloSharding> mapped = MapSharding(*s, Rank(h->operand(k)), *m);
+      if (!mapped) continue;
+      if (s->DataTileCount() > best_tiles) {
+        best = mapped;
+        best_tiles = s->DataTileCount();
+      }
+    }
+    return best ? Set(h, *best) : false;
+  }
+
+  // A reshape propagates only when every split dimension keeps its place.
+  static bool CoversSplitDimensions(const HloSharding& s, const Mapping& m) {
+    if (!s.IsTiled()) return true;
+    for (int64_t d = 0; d < s.DataRank(); ++d) {
+      if (s.tile_dims()[d] > 1 && std::find(m.begin(), m.end(), d) == m.end()) return false;
+    }
+    return true;
+  }
+
+  // Backward: the first user (in the order the users were added) whose
+  // sharding maps back to this operand.
+  std::optional<HloSharding> FromUsers(const HloInstruction* h) {
+    if (Rank(h) < 0) return std::nullopt;
+    for (const HloInstruction* user : h->users()) {
+      const HloSharding* s = Get(user);
+      if (s == nullptr) continue;
+      for (int64_t k = 0; k < user->operand_count(); ++k) {
+        if (user->operand(k) != h) continue;
+        if (user->opcode() == HloOpcode::kTuple) {
+          const Shape& tuple = user->shape();
+          std::vector<HloSharding> leaves = Leaves(*s, tuple);
+          auto [offset, count] = LeafRange(tuple, k);
+          if (count == 1 && offset < leaves.size()) return leaves[offset];
+          continue;
+        }
+        std::optional<Mapping> m = OperandToResult(user, k);
+        if (!m) continue;
+        const Mapping back = Invert(*m, Rank(h));
+        if (user->opcode() == HloOpcode::kReshape && !CoversSplitDimensions(*s, back)) continue;
+        std::optional<HloSharding> mapped = MapSharding(*s, Rank(user), back);
+        if (mapped) return mapped;
+      }
+    }
+    return std::nullopt;
+  }
+
+  HloModule* module_;
+  absl::flat_hash_map<const HloInstruction*, HloSharding> known_;
+};
+
+}  // namespace
+
+absl::StatusOr<bool> ShardingPropagation::Run(HloModule* module) {
+  return Propagator(module).Run();
+}
+
+}  // namespace aot
