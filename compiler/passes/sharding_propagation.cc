@@ -409,6 +409,11 @@ class Propagator {
 
 }  // namespace
 
+std::optional<std::vector<int64_t>> OperandToResultMapping(const HloInstruction& instruction,
+                                                           int64_t k) {
+  return OperandToResult(&instruction, k);
+}
+
 absl::StatusOr<bool> ShardingPropagation::Run(HloModule* module) {
   return Propagator(module).Run();
 }

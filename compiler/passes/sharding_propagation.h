@@ -55,6 +55,12 @@ namespace aot {
 std::optional<HloSharding> MapSharding(const HloSharding& source, int64_t source_rank,
                                        const std::vector<int64_t>& mapping);
 
+// How operand `k` of `instruction` maps to its result: result dimension j
+// is operand dimension mapping[j] (-1: none). nullopt for the families the
+// propagation does not go through.
+std::optional<std::vector<int64_t>> OperandToResultMapping(const HloInstruction& instruction,
+                                                           int64_t k);
+
 class ShardingPropagation : public HloPass {
  public:
   static constexpr absl::string_view kName = "sharding-propagation";

@@ -1,0 +1,431 @@
+#include "compiler/passes/spmd_partitioner.h"
+
+#include <cstring>
+#include <map>
+#include <numeric>
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "compiler/hlo/collective_ops.h"
+#include "compiler/hlo/hlo_computation.h"
+#include "compiler/hlo/hlo_instruction.h"
+#include "compiler/passes/call_inliner.h"
+#include "compiler/passes/pass_utils.h"
+#include "compiler/passes/sharding_propagation.h"
+#include "support/status_macros.h"
+
+namespace aot {
+namespace {
+
+// The data coordinates of `partition`'s tile, or nullopt when the tile
+// assignment does not name it.
+std::optional<std::vector<int64_t>> TileCoordinates(const HloSharding& s, int64_t partition,
+                                                    std::vector<int64_t>* subgroup = nullptr) {
+  if (!s.IsTiled()) return std::vector<int64_t>();
+  const auto& devices = s.devices();
+  auto it = std::find(devices.begin(), devices.end(), partition);
+  if (it == devices.end()) return std::nullopt;
+  int64_t linear = it - devices.begin();
+  const auto& tiles = s.tile_dims();
+  std::vector<int64_t> coords(tiles.size());
+  for (int64_t d = static_cast<int64_t>(tiles.size()) - 1; d >= 0; --d) {
+    coords[d] = linear % tiles[d];
+    linear /= tiles[d];
+  }
+  if (subgroup != nullptr) subgroup->assign(coords.begin() + s.DataRank(), coords.end());
+  coords.resize(s.DataRank());
+  return coords;
+}
+
+absl::StatusOr<Shape> LocalShape(const Shape& full, const HloSharding& s, absl::string_view what) {
+  if (!s.IsTiled()) return full;
+  if (s.DataRank() != static_cast<int64_t>(full.dimensions().size())) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, ": sharding ", s.ToString(), " does not fit ", full.ToString(false)));
+  }
+  Shape local = full;
+  for (int64_t d = 0; d < s.DataRank(); ++d) {
+    const int64_t size = full.dimensions()[d], tiles = s.tile_dims()[d];
+    if (size % tiles != 0) {
+      return absl::UnimplementedError(absl::StrCat(
+          what, ": dimension ", d, " of ", full.ToString(false), " does not split evenly into ",
+          tiles, " tiles (uneven tiles are not partitioned yet)"));
+    }
+    (*local.mutable_dimensions())[d] = size / tiles;
+  }
+  return local;
+}
+
+// The sharding each leaf of a value of `shape` has under `s`.
+std::vector<HloSharding> LeafShardings(const HloSharding& s, const Shape& shape) {
+  if (s.kind() == HloSharding::Kind::kTuple) return s.tuple_elements();
+  return std::vector<HloSharding>(shape.IsTuple() ? shape.tuple_shapes().size() : 1, s);
+}
+
+class Partitioner {
+ public:
+  Partitioner(HloModule* module, int64_t n) : module_(module), n_(n) {}
+
+  absl::Status Run(PartitionedModule* out) {
+    HloComputation* old_entry = module_->entry_computation();
+    comp_ = AddEmptyComputation(module_, absl::StrCat(old_entry->name(), ".spmd"));
+    names_ = NameUniquer::ForInstructions(*comp_);
+    for (const HloInstruction* h : old_entry->MakeInstructionPostOrder()) {
+      AOT_ASSIGN_OR_RETURN(HloSharding s, ShardingOf(*h));
+      sharding_.emplace(h, s);
+      AOT_ASSIGN_OR_RETURN(HloInstruction * local, Partition(*h, s));
+      local_[h] = local;
+    }
+    comp_->set_root_instruction(local_.at(old_entry->root_instruction()));
+    for (int64_t i = 0; i < old_entry->num_parameters(); ++i) {
+      out->parameter_shardings.push_back(sharding_.at(old_entry->parameter_instruction(i)));
+    }
+    out->result_sharding = sharding_.at(old_entry->root_instruction());
+    module_->set_entry_computation(comp_);
+    module_->RemoveUnreachableComputations();
+    module_->mutable_config()->num_partitions = n_;
+    module_->mutable_config()->replica_count = 1;
+    module_->mutable_config()->entry_computation_layout.reset();
+    return absl::OkStatus();
+  }
+
+ private:
+  absl::StatusOr<HloSharding> ShardingOf(const HloInstruction& h) {
+    if (h.attrs().sharding.empty()) return HloSharding::Replicated();
+    AOT_ASSIGN_OR_RETURN(HloSharding s, HloSharding::Parse(h.attrs().sharding));
+    AOT_RETURN_IF_ERROR(s.Validate(h.shape(), n_));
+    for (const HloSharding& leaf : LeafShardings(s, h.shape())) {
+      if (leaf.kind() == HloSharding::Kind::kManual || !leaf.subgroups().empty()) {
+        bool manual = leaf.kind() == HloSharding::Kind::kManual;
+        for (HloSharding::Subgroup g : leaf.subgroups()) {
+          manual |= g == HloSharding::Subgroup::kManual;
+        }
+        if (manual) {
+          return absl::UnimplementedError(
+              absl::StrCat(DescribeInstruction(h), ": manual shardings are not partitioned yet"));
+        }
+      }
+      if (leaf.IsTiled() && leaf.DeviceCount() != n_) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(DescribeInstruction(h), ": sharding ", leaf.ToString(), " names ",
+                         leaf.DeviceCount(), " devices; the program runs on ", n_, " partitions"));
+      }
+    }
+    if (h.shape().IsTuple()) {
+      for (const Shape& e : h.shape().tuple_shapes()) {
+        if (e.IsTuple()) {
+          return absl::UnimplementedError(
+              absl::StrCat(DescribeInstruction(h), ": nested tuples are not partitioned yet"));
+        }
+      }
+    }
+    return s;
+  }
+
+  HloInstruction* PartitionId(InstructionBuilder& b) {
+    if (pid_ == nullptr) {
+      HloInstruction* id = b.Op(HloOpcode::kPartitionId, Shape::Scalar(U32), {});
+      pid_ = b.Convert(id, S32);
+    }
+    return pid_;
+  }
+
+  // Scalar s32 offsets of this partition's tile of a value of `full`.
+  std::vector<HloInstruction*> Offsets(InstructionBuilder& b, const Shape& full,
+                                       const HloSharding& s) {
+    const std::string key = absl::StrCat(s.ToString(), full.ToString(false));
+    if (auto it = offsets_.find(key); it != offsets_.end()) return it->second;
+    const int64_t rank = static_cast<int64_t>(full.dimensions().size());
+    std::vector<int64_t> table;
+    for (int64_t p = 0; p < n_; ++p) {
+      std::vector<int64_t> coords = *TileCoordinates(s, p);
+      for (int64_t d = 0; d < rank; ++d) {
+        table.push_back(coords[d] * (full.dimensions()[d] / s.tile_dims()[d]));
+      }
+    }
+    HloInstruction* t = b.Constant(Literal::FromInt64s(Shape(S32, {n_, rank}), table));
+    HloInstruction* zero = b.Constant(S32, 0);
+    HloInstruction* row =
+        b.Op(HloOpcode::kDynamicSlice, Shape(S32, {1, rank}), {t, PartitionId(b), zero});
+    row->mutable_attrs()->dynamic_slice_sizes = {1, rank};
+    std::vector<HloInstruction*> out;
+    for (int64_t d = 0; d < rank; ++d) {
+      HloInstruction* one = b.Op(HloOpcode::kSlice, Shape(S32, {1, 1}), {row});
+      one->mutable_attrs()->slice = {SliceSpec{0, 1, 1}, SliceSpec{d, d + 1, 1}};
+      out.push_back(b.Reshape(one, {}));
+    }
+    offsets_[key] = out;
+    return out;
+  }
+
+  // Whether this partition holds the first copy of its tile (a scalar
+  // pred), for a sharding with replicated subgroups.
+  HloInstruction* FirstCopy(InstructionBuilder& b, const HloSharding& s) {
+    std::vector<int64_t> table;
+    for (int64_t p = 0; p < n_; ++p) {
+      std::vector<int64_t> subgroup;
+      (void)TileCoordinates(s, p, &subgroup);
+      bool first = true;
+      for (int64_t c : subgroup) first &= c == 0;
+      table.push_back(first ? 1 : 0);
+    }
+    HloInstruction* t = b.Constant(Literal::FromInt64s(Shape(S32, {n_}), table));
+    HloInstruction* row = b.Op(HloOpcode::kDynamicSlice, Shape(S32, {1}), {t, PartitionId(b)});
+    row->mutable_attrs()->dynamic_slice_sizes = {1};
+    HloInstruction* one = b.Constant(S32, 1);
+    return b.Compare(b.Reshape(row, {}), one, ComparisonDirection::kEq);
+  }
+
+  HloComputation* SumComputation(PrimitiveType type) {
+    auto it = sums_.find(type);
+    if (it != sums_.end()) return it->second;
+    HloComputation* c = AddComputationFor(module_, type);
+    sums_[type] = c;
+    return c;
+  }
+
+  // The full array from this partition's tile (every partition runs it).
+  HloInstruction* GatherArray(InstructionBuilder& b, HloInstruction* local, const Shape& full,
+                              const HloSharding& s) {
+    if (!s.IsTiled()) return local;
+    const PrimitiveType type = full.element_type();
+    const PrimitiveType sum_type = type == PRED ? S32 : type;
+    Shape sum_shape = full;
+    sum_shape.set_element_type(sum_type);
+    HloInstruction* tile = type == PRED ? b.Convert(local, S32) : local;
+    HloInstruction* zeros = b.Splat(sum_type, 0, full.dimensions());
+    std::vector<HloInstruction*> operands = {zeros, tile};
+    for (HloInstruction* o : Offsets(b, full, s)) operands.push_back(o);
+    HloInstruction* placed = b.Op(HloOpcode::kDynamicUpdateSlice, sum_shape, operands);
+    if (s.ReplicationFactor() > 1) {
+      HloInstruction* first = FirstCopy(b, s);
+      HloInstruction* mask = b.Broadcast(first, Shape(PRED, full.dimensions()), {});
+      placed = b.Select(mask, placed, zeros);
+    }
+    HloInstruction* sum = b.Op(HloOpcode::kAllReduce, sum_shape, {placed});
+    std::vector<int64_t> all(n_);
+    std::iota(all.begin(), all.end(), 0);
+    sum->mutable_attrs()->replica_groups = {all};
+    sum->mutable_attrs()->channel_id = next_channel_++;
+    sum->mutable_attrs()->use_global_device_ids = true;
+    *sum->mutable_called_computations() = {SumComputation(sum_type)};
+    if (type != PRED) return sum;
+    HloInstruction* zero = b.Splat(S32, 0, full.dimensions());
+    return b.Compare(sum, zero, ComparisonDirection::kNe);
+  }
+
+  // This partition's tile of a full array.
+  absl::StatusOr<HloInstruction*> SliceArray(InstructionBuilder& b, HloInstruction* full_value,
+                                             const Shape& full, const HloSharding& s,
+                                             absl::string_view what) {
+    if (!s.IsTiled()) return full_value;
+    AOT_ASSIGN_OR_RETURN(Shape local, LocalShape(full, s, what));
+    std::vector<HloInstruction*> operands = {full_value};
+    for (HloInstruction* o : Offsets(b, full, s)) operands.push_back(o);
+    HloInstruction* tile = b.Op(HloOpcode::kDynamicSlice, local, operands);
+    tile->mutable_attrs()->dynamic_slice_sizes = local.dimensions();
+    return tile;
+  }
+
+  // Per leaf of a (one-level) tuple, or the array itself.
+  absl::StatusOr<HloInstruction*> Gather(InstructionBuilder& b, HloInstruction* local,
+                                         const Shape& full, const HloSharding& s) {
+    if (!full.IsTuple()) return GatherArray(b, local, full, s);
+    std::vector<HloSharding> leaves = LeafShardings(s, full);
+    std::vector<HloInstruction*> elements;
+    for (size_t i = 0; i < full.tuple_shapes().size(); ++i) {
+      HloInstruction* e = b.GetTupleElement(local, static_cast<int64_t>(i));
+      elements.push_back(GatherArray(b, e, full.tuple_shapes()[i], leaves[i]));
+    }
+    return b.Tuple(elements);
+  }
+  absl::StatusOr<HloInstruction*> Slice(InstructionBuilder& b, HloInstruction* full_value,
+                                        const Shape& full, const HloSharding& s,
+                                        absl::string_view what) {
+    if (!full.IsTuple()) return SliceArray(b, full_value, full, s, what);
+    std::vector<HloSharding> leaves = LeafShardings(s, full);
+    std::vector<HloInstruction*> elements;
+    for (size_t i = 0; i < full.tuple_shapes().size(); ++i) {
+      HloInstruction* e = b.GetTupleElement(full_value, static_cast<int64_t>(i));
+      AOT_ASSIGN_OR_RETURN(HloInstruction * t,
+                           SliceArray(b, e, full.tuple_shapes()[i], leaves[i], what));
+      elements.push_back(t);
+    }
+    return b.Tuple(elements);
+  }
+
+  absl::StatusOr<Shape> Local(const Shape& full, const HloSharding& s, absl::string_view what) {
+    if (!full.IsTuple()) return LocalShape(full, s, what);
+    std::vector<HloSharding> leaves = LeafShardings(s, full);
+    std::vector<Shape> elements;
+    for (size_t i = 0; i < full.tuple_shapes().size(); ++i) {
+      AOT_ASSIGN_OR_RETURN(Shape e, LocalShape(full.tuple_shapes()[i], leaves[i], what));
+      elements.push_back(e);
+    }
+    return Shape::Tuple(std::move(elements));
+  }
+
+  absl::StatusOr<HloInstruction*> Partition(const HloInstruction& h, const HloSharding& s) {
+    InstructionBuilder b(comp_, &names_, h);
+    const std::string what = DescribeInstruction(h);
+    const HloOpcode op = h.opcode();
+    if (op == HloOpcode::kParameter) {
+      AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
+      auto p = HloInstruction::CreateParameter(h.parameter_number(), local, h.name());
+      names_.Add(h.name());
+      return AddWithNewId(comp_, std::move(p));
+    }
+    if (op == HloOpcode::kGetTupleElement) {
+      return b.GetTupleElement(local_.at(h.operand(0)), h.tuple_index());
+    }
+    if (op == HloOpcode::kTuple) {
+      std::vector<HloInstruction*> elements;
+      for (const HloInstruction* o : h.operands()) elements.push_back(local_.at(o));
+      return b.Tuple(elements);
+    }
+    const bool elementwise = IsElementwise(op) || op == HloOpcode::kCompare ||
+                             op == HloOpcode::kConvert || op == HloOpcode::kSelect ||
+                             op == HloOpcode::kClamp;
+    if (elementwise && h.shape().IsArray()) {
+      bool aligned = true;
+      for (const HloInstruction* o : h.operands()) {
+        aligned &= o->shape().dimensions() == h.shape().dimensions() && sharding_.at(o) == s;
+      }
+      if (aligned) {
+        std::vector<HloInstruction*> operands;
+        for (const HloInstruction* o : h.operands()) operands.push_back(local_.at(o));
+        AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
+        std::unique_ptr<HloInstruction> clone = CloneWithOperands(h, operands);
+        *clone->mutable_shape() = local;
+        clone->mutable_attrs()->sharding.clear();
+        clone->set_name(names_.GetUniqueName(h.name()));
+        return AddWithNewId(comp_, std::move(clone));
+      }
+    }
+    if (op == HloOpcode::kDot && s.IsTiled()) {
+      const HloSharding& lhs = sharding_.at(h.operand(0));
+      const HloSharding& rhs = sharding_.at(h.operand(1));
+      std::optional<std::vector<int64_t>> m = OperandToResultMapping(h, 0);
+      if (lhs.IsTiled() && !rhs.IsTiled() && m) {
+        std::optional<HloSharding> mapped =
+            MapSharding(lhs, static_cast<int64_t>(h.operand(0)->shape().dimensions().size()), *m);
+        if (mapped && *mapped == s && lhs.ReplicationFactor() == s.ReplicationFactor()) {
+          AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
+          std::unique_ptr<HloInstruction> clone =
+              CloneWithOperands(h, {local_.at(h.operand(0)), local_.at(h.operand(1))});
+          *clone->mutable_shape() = local;
+          clone->mutable_attrs()->sharding.clear();
+          clone->set_name(names_.GetUniqueName(h.name()));
+          return AddWithNewId(comp_, std::move(clone));
+        }
+      }
+    }
+    if (IsCollectiveOpcode(op)) {
+      return absl::UnimplementedError(
+          absl::StrCat(what, ": collectives in a program to partition are not supported"));
+    }
+    // The general form: full operands, the instruction as written, the
+    // result's tile.
+    std::vector<HloInstruction*> operands;
+    for (const HloInstruction* o : h.operands()) {
+      AOT_ASSIGN_OR_RETURN(HloInstruction * full,
+                           Gather(b, local_.at(o), o->shape(), sharding_.at(o)));
+      operands.push_back(full);
+    }
+    std::unique_ptr<HloInstruction> clone = CloneWithOperands(h, operands);
+    clone->mutable_attrs()->sharding.clear();
+    clone->set_name(names_.GetUniqueName(h.name()));
+    HloInstruction* full = AddWithNewId(comp_, std::move(clone));
+    return Slice(b, full, h.shape(), s, what);
+  }
+
+  HloModule* module_;
+  int64_t n_;
+  HloComputation* comp_ = nullptr;
+  NameUniquer names_;
+  HloInstruction* pid_ = nullptr;
+  int64_t next_channel_ = 1;
+  absl::flat_hash_map<const HloInstruction*, HloInstruction*> local_;
+  absl::flat_hash_map<const HloInstruction*, HloSharding> sharding_;
+  std::map<std::string, std::vector<HloInstruction*>> offsets_;
+  std::map<PrimitiveType, HloComputation*> sums_;
+};
+
+// Copies the elements of the box [start, start + size) of `from` into
+// `to` at `to_start` (both logical row-major).
+void CopyBox(const Literal& from, const std::vector<int64_t>& from_start, Literal* to,
+             const std::vector<int64_t>& to_start, const std::vector<int64_t>& size) {
+  const int64_t bytes = from.element_count() == 0
+                            ? 0
+                            : static_cast<int64_t>(from.raw().size()) / from.element_count();
+  const auto& fd = from.shape().dimensions();
+  const auto& td = to->shape().dimensions();
+  std::vector<int64_t> index(size.size(), 0);
+  int64_t count = 1;
+  for (int64_t s : size) count *= s;
+  for (int64_t k = 0; k < count; ++k) {
+    int64_t fi = 0, ti = 0;
+    for (size_t d = 0; d < size.size(); ++d) {
+      fi = fi * fd[d] + from_start[d] + index[d];
+      ti = ti * td[d] + to_start[d] + index[d];
+    }
+    std::memcpy(to->raw_data() + ti * bytes, from.raw().data() + fi * bytes, bytes);
+    for (int64_t d = static_cast<int64_t>(size.size()) - 1; d >= 0; --d) {
+      if (++index[d] < size[d]) break;
+      index[d] = 0;
+    }
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<PartitionedModule> PartitionSpmd(const HloModule& module, int64_t num_partitions) {
+  if (num_partitions < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("num_partitions must be at least 1, got ", num_partitions));
+  }
+  PartitionedModule out;
+  out.module = module.Clone();
+  if (out.module == nullptr) return absl::InternalError("could not copy the module");
+  out.module->mutable_config()->num_partitions = num_partitions;
+  AOT_RETURN_IF_ERROR(InlineCalls(out.module.get()).status());
+  AOT_RETURN_IF_ERROR(ShardingPropagation().Run(out.module.get()).status());
+  Partitioner partitioner(out.module.get(), num_partitions);
+  AOT_RETURN_IF_ERROR(partitioner.Run(&out));
+  return out;
+}
+
+absl::StatusOr<Literal> TileOf(const Literal& full, const HloSharding& sharding,
+                               int64_t partition) {
+  if (!sharding.IsTiled()) return full;
+  std::optional<std::vector<int64_t>> coords = TileCoordinates(sharding, partition);
+  if (!coords) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("sharding ", sharding.ToString(), " has no tile on partition ", partition));
+  }
+  AOT_ASSIGN_OR_RETURN(Shape local, LocalShape(full.shape(), sharding, "argument"));
+  Literal tile(local);
+  std::vector<int64_t> start(coords->size());
+  for (size_t d = 0; d < start.size(); ++d) start[d] = (*coords)[d] * local.dimensions()[d];
+  CopyBox(full, start, &tile, std::vector<int64_t>(start.size(), 0), local.dimensions());
+  return tile;
+}
+
+absl::StatusOr<Literal> AssembleTiles(const std::vector<Literal>& tiles, const Shape& full_shape,
+                                      const HloSharding& sharding) {
+  if (tiles.empty()) return absl::InvalidArgumentError("no tiles to assemble");
+  if (!sharding.IsTiled()) return tiles[0];
+  Literal full(full_shape);
+  for (int64_t p = 0; p < static_cast<int64_t>(tiles.size()); ++p) {
+    std::optional<std::vector<int64_t>> coords = TileCoordinates(sharding, p);
+    if (!coords) continue;
+    const auto& local = tiles[p].shape().dimensions();
+    std::vector<int64_t> start(coords->size());
+    for (size_t d = 0; d < start.size(); ++d) start[d] = (*coords)[d] * local[d];
+    CopyBox(tiles[p], std::vector<int64_t>(start.size(), 0), &full, start, local);
+  }
+  return full;
+}
+
+}  // namespace aot

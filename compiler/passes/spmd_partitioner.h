@@ -1,0 +1,60 @@
+#ifndef AOT_COMPILER_PASSES_SPMD_PARTITIONER_H_
+#define AOT_COMPILER_PASSES_SPMD_PARTITIONER_H_
+
+// The SPMD partitioner (XLA's SpmdPartitioner, first form): a module whose
+// values carry shardings (written, then propagated by ShardingPropagation)
+// becomes one program that every partition runs, on its tile of each value,
+// with partition-id based offsets and collectives where values change
+// layout. The result has num_partitions = N and runs as N participants
+// (emit_collectives).
+//
+// What each instruction becomes:
+// - parameters: their tile (the entry takes each partition's tiles);
+// - elementwise instructions whose operands are sharded like the result:
+//   the same instruction on the tiles, no communication;
+// - dot with the lhs split on its batch or free dimensions, the rhs
+//   replicated, and the result sharded as the lhs maps to it: the dot on
+//   the lhs tile;
+// - everything else (and any instruction whose operands are sharded
+//   otherwise): its operands gathered to full values, the instruction on
+//   full values (control flow and its bodies unchanged), and the result's
+//   tile taken. Gathering writes each tile into zeros at its offset and
+//   sums over all partitions (only the first device of a replicated group
+//   contributes), so any tiling and device order works; exact for
+//   integers and for floats except the sign of a zero.
+// Tile offsets come from per-sharding tables indexed by partition-id.
+// Dimensions the tiles do not divide are refused by name (padding of
+// uneven tiles is not done yet), as are tuple-shaped values other than
+// tuples of arrays, and manual shardings.
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "compiler/hlo/hlo_module.h"
+#include "compiler/hlo/hlo_sharding.h"
+
+namespace aot {
+
+struct PartitionedModule {
+  std::unique_ptr<HloModule> module;  // one program for every partition
+  // The shardings of the entry's parameters and result (per leaf of a
+  // tuple result): how full values split into the partitions' arguments
+  // and how their results assemble.
+  std::vector<HloSharding> parameter_shardings;
+  HloSharding result_sharding;
+};
+
+// Partitions `module` (not changed) for `num_partitions` partitions.
+absl::StatusOr<PartitionedModule> PartitionSpmd(const HloModule& module, int64_t num_partitions);
+
+// Tile `partition` of `full` under `sharding` (replicated: `full`), and
+// the full value back from every partition's tile.
+absl::StatusOr<Literal> TileOf(const Literal& full, const HloSharding& sharding, int64_t partition);
+absl::StatusOr<Literal> AssembleTiles(const std::vector<Literal>& tiles, const Shape& full_shape,
+                                      const HloSharding& sharding);
+
+}  // namespace aot
+
+#endif  // AOT_COMPILER_PASSES_SPMD_PARTITIONER_H_
