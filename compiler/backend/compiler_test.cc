@@ -13,6 +13,7 @@
 #include "compiler/hlo/hlo_parser.h"
 #include "compiler/interpreter/evaluator.h"
 #include "compiler/interpreter/replicated_evaluator.h"
+#include "compiler/passes/spmd_partitioner.h"
 #include "compiler/target/target_config.h"
 #include "compiler/tooling/literal_execution.h"
 #include "compiler/tooling/random_literal.h"
@@ -44,7 +45,9 @@ std::vector<std::filesystem::path> CorpusFiles() {
 // sub-byte type (packed_types) emit_packed_sub_byte_layouts too.
 CompileOptions CorpusCompileOptions(const HloModule& module) {
   CompileOptions options;
-  if (module.config().replica_count > 1) options.emission_flags.push_back("emit_collectives");
+  if (module.config().replica_count > 1 || module.config().num_partitions > 1) {
+    options.emission_flags.push_back("emit_collectives");
+  }
   const ProgramShape abi =
       module.config().entry_computation_layout.value_or(module.EntryProgramShape());
   bool packed = HasPackedLeaf(abi.result);
@@ -79,7 +82,8 @@ TEST(CompilerTest, EveryCorpusModuleMatchesTheInterpreterOnHost) {
     SCOPED_TRACE(path.string());
     auto module = Parse(path);
     ASSERT_NE(module, nullptr);
-    if (module->config().replica_count > 1) continue;  // MultiReplicaCorpusModules...
+    if (module->config().replica_count > 1) continue;   // MultiReplicaCorpusModules...
+    if (module->config().num_partitions > 1) continue;  // SpmdCorpusModules...
     auto compiled = Compile(*module, *target, CorpusCompileOptions(*module));
     ASSERT_TRUE(compiled.ok()) << compiled.status();
     // Through bytes, as a deployment would.
@@ -180,6 +184,57 @@ ENTRY main {
   ASSERT_TRUE(actual.ok()) << actual.status();
   EXPECT_TRUE(CompareLiteralsWithDefaultTolerance(*expected, *actual).ok())
       << CompareLiteralsWithDefaultTolerance(*expected, *actual);
+}
+
+// The spmd suite: every module partitioned for its partitions (its
+// shardings name 8 devices), compiled for the host with emit_collectives,
+// run as one participant per partition on its tiles of the arguments; the
+// assembled result matches the single-device interpreter.
+TEST(CompilerTest, SpmdCorpusModulesMatchTheSingleDeviceInterpreterOnHost) {
+  auto target = ShippedTargetConfig("host-x86-64-v2");
+  ASSERT_TRUE(target.ok());
+  auto client = Client::Create("host");
+  ASSERT_TRUE(client.ok());
+  int checked = 0;
+  for (const auto& path : CorpusFiles()) {
+    if (path.parent_path().filename() != "spmd") continue;
+    SCOPED_TRACE(path.string());
+    auto module = Parse(path);
+    ASSERT_NE(module, nullptr);
+    const int64_t n = module->config().num_partitions;
+    ASSERT_GT(n, 1);
+    std::unique_ptr<HloModule> single = module->Clone();
+    single->mutable_config()->num_partitions = 1;
+    std::vector<Literal> args = RandomArguments(*single, 11);
+    HloEvaluator evaluator;
+    auto expected = evaluator.Evaluate(*single, args);
+    ASSERT_TRUE(expected.ok()) << expected.status();
+    auto partitioned = PartitionSpmd(*module, n);
+    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    CompileOptions options;
+    options.emission_flags = {"emit_collectives"};
+    auto compiled = Compile(*partitioned->module, *target, options);
+    ASSERT_TRUE(compiled.ok()) << compiled.status();
+    EXPECT_EQ((*compiled)->proto().device_assignment().partition_count(), n);
+    auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
+    ASSERT_TRUE(executable.ok()) << executable.status();
+    std::vector<std::vector<Literal>> per_partition(n);
+    for (int64_t p = 0; p < n; ++p) {
+      for (size_t i = 0; i < args.size(); ++i) {
+        auto tile = TileOf(args[i], partitioned->parameter_shardings[i], p);
+        ASSERT_TRUE(tile.ok()) << tile.status();
+        per_partition[p].push_back(*std::move(tile));
+      }
+    }
+    auto results = ExecuteReplicatedWithLiterals(**executable, per_partition);
+    ASSERT_TRUE(results.ok()) << results.status();
+    auto assembled = AssembleTiles(*results, expected->shape(), partitioned->result_sharding);
+    ASSERT_TRUE(assembled.ok()) << assembled.status();
+    EXPECT_TRUE(CompareLiteralsWithDefaultTolerance(*expected, *assembled).ok())
+        << CompareLiteralsWithDefaultTolerance(*expected, *assembled);
+    ++checked;
+  }
+  EXPECT_GE(checked, 6);
 }
 
 // The collectives suite (emit_collectives on): every module, compiled for
@@ -725,6 +780,12 @@ TEST(CompilerTest, EveryCorpusModuleCompilesForCudaDeviceLess) {
     for (const auto& path : CorpusFiles()) {
       SCOPED_TRACE(absl::StrCat(spec, " ", path.string()));
       auto module = Parse(path);
+      // SPMD programs: partitioned first, as their golden target does.
+      if (module != nullptr && module->config().num_partitions > 1) {
+        auto partitioned = PartitionSpmd(*module, module->config().num_partitions);
+        ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+        module = std::move(partitioned->module);
+      }
       ASSERT_NE(module, nullptr);
       auto compiled = Compile(*module, *target, CorpusCompileOptions(*module));
       ASSERT_TRUE(compiled.ok()) << compiled.status();
@@ -764,6 +825,12 @@ TEST(CompilerTest, EveryCorpusModuleCompilesForEveryHostIsaLevel) {
     for (const auto& path : CorpusFiles()) {
       SCOPED_TRACE(absl::StrCat(spec, " ", path.string()));
       auto module = Parse(path);
+      // SPMD programs: partitioned first, as their golden target does.
+      if (module != nullptr && module->config().num_partitions > 1) {
+        auto partitioned = PartitionSpmd(*module, module->config().num_partitions);
+        ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+        module = std::move(partitioned->module);
+      }
       ASSERT_NE(module, nullptr);
       auto compiled = Compile(*module, *target, CorpusCompileOptions(*module));
       ASSERT_TRUE(compiled.ok()) << compiled.status();

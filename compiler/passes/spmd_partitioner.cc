@@ -93,8 +93,13 @@ class Partitioner {
  private:
   absl::StatusOr<HloSharding> ShardingOf(const HloInstruction& h) {
     if (h.attrs().sharding.empty()) return HloSharding::Replicated();
-    AOT_ASSIGN_OR_RETURN(HloSharding s, HloSharding::Parse(h.attrs().sharding));
-    AOT_RETURN_IF_ERROR(s.Validate(h.shape(), n_));
+    absl::StatusOr<HloSharding> parsed = HloSharding::Parse(h.attrs().sharding);
+    absl::Status valid = parsed.ok() ? parsed->Validate(h.shape(), n_) : parsed.status();
+    if (!valid.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(DescribeInstruction(h), ": ", valid.message(),
+                                                     " (partitioning for ", n_, " partitions)"));
+    }
+    const HloSharding& s = *parsed;
     for (const HloSharding& leaf : LeafShardings(s, h.shape())) {
       if (leaf.kind() == HloSharding::Kind::kManual || !leaf.subgroups().empty()) {
         bool manual = leaf.kind() == HloSharding::Kind::kManual;

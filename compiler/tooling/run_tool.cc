@@ -22,6 +22,7 @@
 #include "compiler/hlo/hlo_module_loader.h"
 #include "compiler/interpreter/evaluator.h"
 #include "compiler/interpreter/replicated_evaluator.h"
+#include "compiler/passes/spmd_partitioner.h"
 #include "compiler/target/target_config.h"
 #include "compiler/target/target_selection.h"
 #include "compiler/tooling/compile_tool.h"
@@ -68,6 +69,7 @@ struct Options {
   std::vector<std::vector<Literal>> input_values;
   bool inputs_per_replica = false;
   int64_t num_replicas = 0;  // 0: the module's replica_count
+  int64_t num_partitions = 0;
   absl::Duration collective_timeout = absl::Seconds(60);
   std::vector<std::string> emission_flags;
 };
@@ -152,6 +154,10 @@ class Runner {
   // A StableHLO program's checks on `result`: each reported; 1 when one
   // failed, else 0.
   int ReportChecks(const Literal& result);
+  // --num_partitions: the sharded module partitioned (SPMD), every
+  // partition run, the result assembled and compared with the module on
+  // one device.
+  int RunPartitioned(const std::string& path, const HloModule& module, size_t index, size_t count);
 
   Options options_;
   // The StableHLO program being run, if any (its checks).
@@ -496,7 +502,109 @@ int Runner::ReportChecks(const Literal& result) {
     if (!outcome.passed) ++failed;
   }
   std::printf("  checks: %zu passed, %d failed\n", program_->checks.size() - failed, failed);
-  return failed > 0 ? 1 : 0;
+  if (failed == 0) return 0;
+  std::fflush(stdout);
+  return Fail(
+      absl::FailedPreconditionError(absl::StrCat(program_->entry_function, ": ", failed, " of ",
+                                                 program_->checks.size(), " check(s) failed")),
+      1);
+}
+
+int Runner::RunPartitioned(const std::string& path, const HloModule& module, size_t index,
+                           size_t count) {
+  const int64_t n = options_.num_partitions;
+  std::unique_ptr<HloModule> single = module.Clone();
+  single->mutable_config()->num_partitions = 1;
+  single->mutable_config()->replica_count = 1;
+  auto full_arguments = Arguments(path, EntryParameterShapes(*single), 1);
+  if (!full_arguments.ok()) return Fail(full_arguments.status(), 2);
+  const std::vector<Literal>& args = (*full_arguments)[0];
+  auto partitioned = PartitionSpmd(module, n);
+  if (!partitioned.ok()) return Fail(WithPath(path, partitioned.status()), 1);
+  std::vector<std::vector<Literal>> per_partition(n);
+  for (int64_t p = 0; p < n; ++p) {
+    for (size_t i = 0; i < args.size(); ++i) {
+      auto tile = TileOf(args[i], partitioned->parameter_shardings[i], p);
+      if (!tile.ok()) return Fail(WithPath(path, tile.status()), 2);
+      per_partition[p].push_back(*std::move(tile));
+    }
+  }
+  const RunPlatform platform = options_.platform.value_or(RunPlatform::kHost);
+  const std::string label = absl::StrCat(path, " (", n, " partitions)");
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<std::vector<Literal>> results = absl::UnknownError("");
+  std::unique_ptr<Executable> loaded_exe;
+  if (platform == RunPlatform::kInterpreter) {
+    ReplicatedEvaluationOptions evaluation;
+    evaluation.timeout = options_.collective_timeout;
+    results = EvaluateReplicated(*partitioned->module, per_partition, evaluation);
+  } else {
+    if (platform == RunPlatform::kCuda) {
+      return Fail(WithPath(path, absl::UnimplementedError(
+                                     "--num_partitions runs on the host and the interpreter; "
+                                     "CUDA partitions are not run yet")),
+                  2);
+    }
+    auto target = SelectTarget(PLATFORM_HOST, options_.target_config);
+    if (!target.ok()) return Fail(target.status(), 2);
+    CompileOptions compile_options;
+    compile_options.source_path = path;
+    compile_options.emission_flags = options_.emission_flags;
+    auto compiled = Compile(*partitioned->module, *target, compile_options);
+    if (!compiled.ok()) return Fail(WithPath(path, compiled.status()), 1);
+    auto client = ClientFor(platform);
+    if (!client.ok()) return Fail(client.status(), 2);
+    auto exe = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
+    if (!exe.ok()) return Fail(WithPath(path, exe.status()), 1);
+    loaded_exe = *std::move(exe);
+    results =
+        ExecuteReplicatedWithLiterals(*loaded_exe, per_partition, options_.collective_timeout);
+  }
+  const double ms = MillisSince(start);
+  if (!results.ok()) return Fail(WithPath(path, results.status()), 1);
+  // Each partition's result tiles assembled (per leaf of a tuple).
+  const Shape& full = single->entry_computation()->root_instruction()->shape();
+  absl::StatusOr<Literal> assembled = absl::UnknownError("");
+  if (!full.IsTuple()) {
+    assembled = AssembleTiles(*results, full, partitioned->result_sharding);
+  } else {
+    const HloSharding& s = partitioned->result_sharding;
+    std::vector<Literal> leaves;
+    for (size_t i = 0; i < full.tuple_shapes().size(); ++i) {
+      std::vector<Literal> tiles;
+      for (const Literal& r : *results) tiles.push_back(r.tuple_element(i));
+      const HloSharding leaf_sharding =
+          s.kind() == HloSharding::Kind::kTuple ? s.tuple_elements()[i] : s;
+      auto leaf = AssembleTiles(tiles, full.tuple_shapes()[i], leaf_sharding);
+      if (!leaf.ok()) return Fail(WithPath(path, leaf.status()), 1);
+      leaves.push_back(*std::move(leaf));
+    }
+    assembled = Literal::Tuple(std::move(leaves));
+  }
+  if (!assembled.ok()) return Fail(WithPath(path, assembled.status()), 1);
+  ReferenceOutcome reference = SkippedReference("");
+  if (options_.reference || platform == RunPlatform::kInterpreter) {
+    HloEvaluator evaluator;
+    auto expected = evaluator.Evaluate(*single, args);
+    if (!expected.ok()) {
+      return Fail(WithPath(path, absl::Status(expected.status().code(),
+                                              absl::StrCat("reference interpreter: ",
+                                                           expected.status().message()))),
+                  1);
+    }
+    reference = CompareWithReference(*expected, *assembled);
+  }
+  std::printf("%s: %s in %.3f ms (%s, %lld partitions; reference: %s)\n", label.c_str(),
+              assembled->shape().ToString(false).c_str(), ms,
+              platform == RunPlatform::kInterpreter ? "interpreter" : "host",
+              static_cast<long long>(n),
+              reference.result == ReferenceResult::kMatch      ? "match"
+              : reference.result == ReferenceResult::kMismatch ? "mismatch"
+                                                               : "skipped");
+  if (options_.print) PrintValues(*assembled);
+  std::fflush(stdout);
+  if (int rc = WriteOutputs(*std::move(assembled), index, count); rc != 0) return rc;
+  return MismatchExitCode(label, reference);
 }
 
 int Runner::RunModule(const std::string& path, const LoadedHloModule& loaded, size_t index,
@@ -511,6 +619,7 @@ int Runner::RunModule(const std::string& path, const LoadedHloModule& loaded, si
   if (absl::Status s = VerifyHloModule(module); !s.ok()) {
     return Fail(loaded.stablehlo != nullptr ? AtSource(loaded, s) : WithPath(path, s), 2);
   }
+  if (options_.num_partitions > 0) return RunPartitioned(path, module, index, count);
   const RunPlatform platform = options_.platform.value_or(RunPlatform::kHost);
   if (platform == RunPlatform::kInterpreter) {
     return Interpret(path, module, index, count);
@@ -638,6 +747,12 @@ void AddRunToolFlags(FlagSet& flags, RunToolFlags* out) {
                "Replicas to compile the HLO for and run, each on its own thread meeting at "
                "the collectives (default: the module's replica_count; a serialized "
                "executable runs on the replicas it was compiled for).");
+  flags.AddInt("num_partitions", &out->num_partitions,
+               "Partition the module by its shardings (SPMD) for this many partitions and run "
+               "them, each on its own thread (host) or device (cuda) meeting at the "
+               "collectives: full arguments are split by the parameters' shardings, the "
+               "result tiles assembled and compared with the single-device interpreter "
+               "(compiling needs --xla_aot_emit_collectives=true). HLO input only.");
   flags.AddInt("collective_timeout_ms", &out->collective_timeout_ms,
                "How long a replica waits at a collective for the others before every "
                "participant fails with DeadlineExceeded.");
@@ -699,6 +814,13 @@ int RunTool(const RunToolFlags& flags, const std::vector<std::string>& positiona
     return usage(absl::StrCat("--num_replicas=", flags.num_replicas,
                               ": need 1 to 1024 (0: the module's replica_count)"));
   }
+  if (flags.num_partitions < 0 || flags.num_partitions > 1024) {
+    return usage(absl::StrCat("--num_partitions=", flags.num_partitions,
+                              ": need 1 to 1024 (0: no partitioning)"));
+  }
+  if (flags.num_partitions > 0 && flags.num_replicas > 1) {
+    return usage("--num_partitions with --num_replicas above 1 is not supported yet");
+  }
   if (flags.collective_timeout_ms < 1) {
     return usage(
         absl::StrCat("--collective_timeout_ms=", flags.collective_timeout_ms, ": need at least 1"));
@@ -718,6 +840,7 @@ int RunTool(const RunToolFlags& flags, const std::vector<std::string>& positiona
   options.inputs_path = flags.inputs_path;
   options.emission_flags = flags.emission_flags;
   options.num_replicas = flags.num_replicas;
+  options.num_partitions = flags.num_partitions;
   options.collective_timeout = absl::Milliseconds(flags.collective_timeout_ms);
   options.have_inputs = !flags.inputs_path.empty();
   if (options.have_inputs) {

@@ -23,7 +23,8 @@ struct RunToolFlags {
   int64_t seed = 42;
   bool print = false;
   bool require_execution = false;
-  int64_t num_replicas = 0;  // 0: the module's replica_count
+  int64_t num_replicas = 0;    // 0: the module's replica_count
+  int64_t num_partitions = 0;  // > 0: partition the sharded module (SPMD) for this many
   int64_t collective_timeout_ms = 60000;
   std::vector<std::string> emission_flags;
 };

@@ -114,6 +114,9 @@ const std::vector<GoldenTarget>& GoldenTargets() {
        "cuda",
        {"packed_types"},
        {"emit_extended_element_types", "emit_packed_sub_byte_layouts"}},
+      // SPMD programs (the spmd suite's shardings), partitioned for 8
+      // partitions and run as 8 participants (emit_collectives).
+      {"spmd_host_8", "host-x86-64-v2", "host", {"spmd"}, {"emit_collectives"}, 0, 8},
   };
   return *targets;
 }

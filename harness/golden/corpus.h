@@ -39,6 +39,9 @@ struct GoldenTarget {
   std::vector<std::string> emission_flags;
   // The modules' replica count for this target (0: the module's own).
   int64_t replica_count = 0;
+  // > 0: the modules are SPMD programs, partitioned (PartitionSpmd) for
+  // this many partitions before they are compiled.
+  int64_t partitions = 0;
 };
 
 // Suites compiled only for the targets that name them: multi-replica
@@ -47,7 +50,7 @@ struct GoldenTarget {
 // (complex_types, narrow_types: emit_extended_element_types; packed_types:
 // that and emit_packed_sub_byte_layouts).
 inline constexpr const char* kTargetedSuites[] = {"collectives", "complex_types", "narrow_types",
-                                                  "packed_types"};
+                                                  "packed_types", "spmd"};
 
 // The modules of `modules` that `target` compiles (GoldenTarget::suites).
 std::vector<CorpusModule> ModulesForTarget(const std::vector<CorpusModule>& modules,

@@ -23,6 +23,7 @@
 #include "compiler/hlo/hlo_parser.h"
 #include "compiler/interpreter/evaluator.h"
 #include "compiler/interpreter/replicated_evaluator.h"
+#include "compiler/passes/spmd_partitioner.h"
 #include "compiler/target/target_config.h"
 #include "compiler/tooling/literal_execution.h"
 #include "compiler/tooling/random_literal.h"
@@ -143,6 +144,14 @@ absl::StatusOr<std::unique_ptr<HloModule>> ParseForTarget(const CorpusModule& mo
                                                           const GoldenTarget& target) {
   AOT_ASSIGN_OR_RETURN(auto hlo, ParseFile(module.path));
   if (target.replica_count > 0) hlo->mutable_config()->replica_count = target.replica_count;
+  if (target.partitions > 0) {
+    auto partitioned = PartitionSpmd(*hlo, target.partitions);
+    if (!partitioned.ok()) {
+      return absl::Status(partitioned.status().code(),
+                          absl::StrCat(module.path, ": ", partitioned.status().message()));
+    }
+    return std::move(partitioned->module);
+  }
   return hlo;
 }
 
