@@ -31,6 +31,7 @@ class NarrowHostGoldenTest : public AotGoldenTest {};
 class NarrowGpuGoldenTest : public AotGoldenTest {};
 class PackedHostGoldenTest : public AotGoldenTest {};
 class PackedGpuGoldenTest : public AotGoldenTest {};
+class SpmdHostGoldenTest : public AotGoldenTest {};
 
 // clang-format off
 #define AOT_GOLDEN_CASES(X)                                                           \
@@ -75,6 +76,11 @@ class PackedGpuGoldenTest : public AotGoldenTest {};
 #define AOT_PACKED_CASES(X) \
   X(PackedInt4Matmul, "packed_int4_matmul") X(PackedFp4Blocks, "packed_fp4_blocks") \
   X(PackedTupleCache, "packed_tuple_cache")
+// The spmd suite: partitioned for 8 partitions (spmd_host_8).
+#define AOT_SPMD_CASES(X)                                                              \
+  X(MlpTensorParallel, "mlp_tensor_parallel") X(AttentionHeadsSharded, "attention_heads_sharded") \
+  X(ConvSpatialHalo, "conv_spatial_halo") X(EmbeddingShardedTable, "embedding_sharded_table") \
+  X(ReshardBetweenDims, "reshard_between_dims") X(PartiallyReplicated, "partially_replicated")
 // clang-format on
 
 #define AOT_HOST_CASE(name, test) \
@@ -113,6 +119,9 @@ AOT_NARROW_CASES(AOT_NARROW_GPU_CASE)
   TEST_P(PackedGpuGoldenTest, name) { CheckGolden(test); }
 AOT_PACKED_CASES(AOT_PACKED_HOST_CASE)
 AOT_PACKED_CASES(AOT_PACKED_GPU_CASE)
+#define AOT_SPMD_HOST_CASE(name, test) \
+  TEST_P(SpmdHostGoldenTest, name) { CheckGolden(test); }
+AOT_SPMD_CASES(AOT_SPMD_HOST_CASE)
 
 // CTest gets an instance per version that runs: the boundary versions, or
 // all of them with XLA_AOT_TEST_ALL_VERSIONS=1 (ci/sweep.sh).
@@ -176,6 +185,7 @@ INSTANTIATE_AOT_GOLDEN_TESTS(NarrowHostGoldenTest, "narrow_types_host");
 INSTANTIATE_AOT_GOLDEN_TESTS(NarrowGpuGoldenTest, "narrow_types_h100");
 INSTANTIATE_AOT_GOLDEN_TESTS(PackedHostGoldenTest, "packed_types_host");
 INSTANTIATE_AOT_GOLDEN_TESTS(PackedGpuGoldenTest, "packed_types_h100");
+INSTANTIATE_AOT_GOLDEN_TESTS(SpmdHostGoldenTest, "spmd_host_8");
 
 }  // namespace
 }  // namespace aot
