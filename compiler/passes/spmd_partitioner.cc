@@ -308,23 +308,19 @@ class Partitioner {
         return AddWithNewId(comp_, std::move(clone));
       }
     }
-    if (op == HloOpcode::kDot && s.IsTiled()) {
-      const HloSharding& lhs = sharding_.at(h.operand(0));
-      const HloSharding& rhs = sharding_.at(h.operand(1));
-      std::optional<std::vector<int64_t>> m = OperandToResultMapping(h, 0);
-      if (lhs.IsTiled() && !rhs.IsTiled() && m) {
-        std::optional<HloSharding> mapped =
-            MapSharding(lhs, static_cast<int64_t>(h.operand(0)->shape().dimensions().size()), *m);
-        if (mapped && *mapped == s && lhs.ReplicationFactor() == s.ReplicationFactor()) {
-          AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
-          std::unique_ptr<HloInstruction> clone =
-              CloneWithOperands(h, {local_.at(h.operand(0)), local_.at(h.operand(1))});
-          *clone->mutable_shape() = local;
-          clone->mutable_attrs()->sharding.clear();
-          clone->set_name(names_.GetUniqueName(h.name()));
-          return AddWithNewId(comp_, std::move(clone));
-        }
-      }
+    if (op == HloOpcode::kDot) {
+      AOT_ASSIGN_OR_RETURN(std::optional<HloInstruction*> dot, PartitionDot(b, h, s, what));
+      if (dot) return *dot;
+    }
+    // A scalar broadcast: every partition makes its tile directly.
+    if (op == HloOpcode::kBroadcast && h.operand(0)->shape().dimensions().empty() &&
+        !sharding_.at(h.operand(0)).IsTiled()) {
+      AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
+      std::unique_ptr<HloInstruction> clone = CloneWithOperands(h, {local_.at(h.operand(0))});
+      *clone->mutable_shape() = local;
+      clone->mutable_attrs()->sharding.clear();
+      clone->set_name(names_.GetUniqueName(h.name()));
+      return AddWithNewId(comp_, std::move(clone));
     }
     if (IsCollectiveOpcode(op)) {
       return absl::UnimplementedError(
@@ -343,6 +339,86 @@ class Partitioner {
     clone->set_name(names_.GetUniqueName(h.name()));
     HloInstruction* full = AddWithNewId(comp_, std::move(clone));
     return Slice(b, full, h.shape(), s, what);
+  }
+
+  // The dot on tiles, where the operands' shardings allow it:
+  // - one operand split on its batch or free dimensions, the other
+  //   replicated, the result sharded as the split operand maps to it: the
+  //   dot of the tile with the full operand;
+  // - both split on their contracting dimensions alone, each partition
+  //   holding matching contraction tiles (and nothing replicated): the dot
+  //   of the tiles is a partial sum, summed over the partitions by one
+  //   all-reduce (Megatron's row-parallel layer), then the result's tile.
+  // nullopt: the general form.
+  absl::StatusOr<std::optional<HloInstruction*>> PartitionDot(InstructionBuilder& b,
+                                                              const HloInstruction& h,
+                                                              const HloSharding& s,
+                                                              const std::string& what) {
+    const HloSharding& lhs = sharding_.at(h.operand(0));
+    const HloSharding& rhs = sharding_.at(h.operand(1));
+    auto local_dot = [&](const Shape& shape) -> HloInstruction* {
+      std::unique_ptr<HloInstruction> clone =
+          CloneWithOperands(h, {local_.at(h.operand(0)), local_.at(h.operand(1))});
+      *clone->mutable_shape() = shape;
+      clone->mutable_attrs()->sharding.clear();
+      clone->set_name(names_.GetUniqueName(h.name()));
+      return AddWithNewId(comp_, std::move(clone));
+    };
+    for (int64_t k = 0; k < 2 && s.IsTiled(); ++k) {
+      const HloSharding& split = k == 0 ? lhs : rhs;
+      const HloSharding& other = k == 0 ? rhs : lhs;
+      std::optional<std::vector<int64_t>> m = OperandToResultMapping(h, k);
+      if (!split.IsTiled() || other.IsTiled() || !m) continue;
+      std::optional<HloSharding> mapped =
+          MapSharding(split, static_cast<int64_t>(h.operand(k)->shape().dimensions().size()), *m);
+      if (mapped && *mapped == s && split.ReplicationFactor() == s.ReplicationFactor()) {
+        AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
+        return std::optional<HloInstruction*>(local_dot(local));
+      }
+    }
+    if (!lhs.IsTiled() || !rhs.IsTiled() || lhs.ReplicationFactor() != 1 ||
+        rhs.ReplicationFactor() != 1 || !h.attrs().dot_dimension_numbers) {
+      return std::optional<HloInstruction*>();
+    }
+    const DotDimensionNumbersProto& dn = *h.attrs().dot_dimension_numbers;
+    // Only contracting dimensions split, pairwise alike.
+    auto only_contracting = [](const HloSharding& sh, const auto& contracting) {
+      for (int64_t d = 0; d < sh.DataRank(); ++d) {
+        if (sh.tile_dims()[d] > 1 &&
+            std::find(contracting.begin(), contracting.end(), d) == contracting.end()) {
+          return false;
+        }
+      }
+      return true;
+    };
+    if (!only_contracting(lhs, dn.lhs_contracting_dimensions()) ||
+        !only_contracting(rhs, dn.rhs_contracting_dimensions())) {
+      return std::optional<HloInstruction*>();
+    }
+    for (int i = 0; i < dn.lhs_contracting_dimensions_size(); ++i) {
+      if (lhs.tile_dims()[dn.lhs_contracting_dimensions(i)] !=
+          rhs.tile_dims()[dn.rhs_contracting_dimensions(i)]) {
+        return std::optional<HloInstruction*>();
+      }
+    }
+    for (int64_t p = 0; p < n_; ++p) {
+      std::vector<int64_t> lc = *TileCoordinates(lhs, p), rc = *TileCoordinates(rhs, p);
+      for (int i = 0; i < dn.lhs_contracting_dimensions_size(); ++i) {
+        if (lc[dn.lhs_contracting_dimensions(i)] != rc[dn.rhs_contracting_dimensions(i)]) {
+          return std::optional<HloInstruction*>();
+        }
+      }
+    }
+    HloInstruction* partial = local_dot(h.shape());
+    HloInstruction* sum = b.Op(HloOpcode::kAllReduce, h.shape(), {partial});
+    std::vector<int64_t> all(n_);
+    std::iota(all.begin(), all.end(), 0);
+    sum->mutable_attrs()->replica_groups = {all};
+    sum->mutable_attrs()->channel_id = next_channel_++;
+    sum->mutable_attrs()->use_global_device_ids = true;
+    *sum->mutable_called_computations() = {SumComputation(h.shape().element_type())};
+    AOT_ASSIGN_OR_RETURN(HloInstruction * tile, SliceArray(b, sum, h.shape(), s, what));
+    return std::optional<HloInstruction*>(tile);
   }
 
   HloModule* module_;

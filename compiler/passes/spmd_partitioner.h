@@ -12,9 +12,13 @@
 // - parameters: their tile (the entry takes each partition's tiles);
 // - elementwise instructions whose operands are sharded like the result:
 //   the same instruction on the tiles, no communication;
-// - dot with the lhs split on its batch or free dimensions, the rhs
-//   replicated, and the result sharded as the lhs maps to it: the dot on
-//   the lhs tile;
+// - a scalar broadcast: made as the tile directly;
+// - dot with one operand split on its batch or free dimensions, the other
+//   replicated, and the result sharded as the split operand maps to it:
+//   the dot on the tile (Megatron's column-parallel layer); with both
+//   operands split on their contracting dimensions alone, tile for tile:
+//   the dot of the tiles, summed over the partitions by one all-reduce
+//   (the row-parallel layer);
 // - everything else (and any instruction whose operands are sharded
 //   otherwise): its operands gathered to full values, the instruction on
 //   full values (control flow and its bodies unchanged), and the result's

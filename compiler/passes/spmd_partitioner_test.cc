@@ -187,6 +187,27 @@ ENTRY main {
   EXPECT_EQ(partitioned->module->config().num_partitions, 4);
 }
 
+// The tensor-parallel MLP (column- then row-parallel weights): both dots
+// on tiles, one all-reduce of the second dot's partial sums, nothing
+// gathered.
+TEST(SpmdPartitionerTest, TensorParallelMlpRunsOnTilesWithOneAllReduce) {
+  std::unique_ptr<HloModule> module = ParseFor(kMlp, 4);
+  ASSERT_NE(module, nullptr);
+  auto partitioned = PartitionSpmd(*module, 4);
+  ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+  int all_reduces = 0;
+  std::vector<std::vector<int64_t>> dots;
+  for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+    if (h->opcode() == HloOpcode::kAllReduce) ++all_reduces;
+    if (h->opcode() == HloOpcode::kDot) dots.push_back(h->shape().dimensions());
+  }
+  EXPECT_EQ(all_reduces, 1);
+  // x [16,64] by the w1 tile [64,32]; the r tile [16,32] by the w2 tile
+  // [32,64] (a partial sum of the full shape).
+  EXPECT_THAT(dots,
+              ::testing::ElementsAre(std::vector<int64_t>{16, 32}, std::vector<int64_t>{16, 64}));
+}
+
 TEST(SpmdPartitionerTest, UnevenTilesAndWrongDeviceCountsAreRefusedNamingTheInstruction) {
   auto uneven = ParseHloModule(R"(
 HloModule m, num_partitions=4
