@@ -12,6 +12,7 @@
 #include "compiler/backend/compiler_stages.h"
 #include "compiler/hlo/hlo_module_loader.h"
 #include "compiler/passes/hlo_pass.h"
+#include "compiler/passes/spmd_partitioner.h"
 #include "compiler/rollout/emission_ledger.h"
 #include "compiler/target/target_config.h"
 #include "compiler/target/target_selection.h"
@@ -48,6 +49,8 @@ absl::Status Emit(const std::string& path, absl::string_view contents) {
 // What RunCompileTool decided from the flags before touching the module.
 struct Plan {
   std::optional<CompilerStage> stage;
+  // --stage=hlo-partitioned: the module after the SPMD partitioner.
+  bool partitioned_stage = false;
   PlatformKind platform = PLATFORM_HOST;
 };
 
@@ -72,11 +75,18 @@ absl::StatusOr<Plan> CheckFlags(CompileToolFlags& flags,
   if (flags.format != "binary" && flags.format != "text") {
     return Usage(absl::StrCat("--format=", flags.format, ": use binary or text"));
   }
-  if (!flags.stage.empty()) {
+  if (flags.num_partitions < 0 || flags.num_partitions > 1024) {
+    return Usage(absl::StrCat("--num_partitions=", flags.num_partitions,
+                              ": need 1 to 1024 (0: no partitioning)"));
+  }
+  if (flags.stage == "hlo-partitioned") {
+    plan.partitioned_stage = true;
+  } else if (!flags.stage.empty()) {
     plan.stage = FindCompilerStage(flags.stage);
     if (!plan.stage) {
       std::vector<std::string> names;
       for (const StageInfo& s : CompilerStages()) names.emplace_back(s.name);
+      names.emplace_back("hlo-partitioned");
       return Usage(absl::StrCat("unknown stage '", flags.stage,
                                 "' (known: ", absl::StrJoin(names, ", "), ")"));
     }
@@ -97,7 +107,8 @@ absl::StatusOr<Plan> CheckFlags(CompileToolFlags& flags,
   if (plan.stage == CompilerStage::kPtx && plan.platform != PLATFORM_CUDA) {
     return Usage("--stage=ptx needs --platform=cuda (host kernels are object code, not PTX)");
   }
-  const bool compile_to_file = !plan.stage && flags.passes.empty() && !flags.emit_proto;
+  const bool compile_to_file =
+      !plan.stage && !plan.partitioned_stage && flags.passes.empty() && !flags.emit_proto;
   if (compile_to_file && flags.output_file.empty()) {
     return Usage("no --output_file (-o) for the executable");
   }
@@ -203,6 +214,11 @@ void AddCompileToolFlags(FlagSet& flags, CompileToolFlags* out) {
                 "Print the table of StableHLO, CHLO and check operations the StableHLO front end "
                 "converts or refuses, with how many test programs use each (run from the source "
                 "root), as the README carries it, and exit.");
+  flags.AddInt("num_partitions", &out->num_partitions,
+               "Partition the module by its shardings (SPMD) for this many partitions before "
+               "compiling: one executable that N participants run (needs "
+               "--xla_aot_emit_collectives=true). --stage=hlo-partitioned prints the "
+               "partitioned module (default count: the module's num_partitions).");
   flags.AddBool("support_table", &out->support_table,
                 "Print the table of XLA's opcodes and element types with what this project does "
                 "with each (parse, interpret, compile for host and CUDA), found by trying each, "
@@ -257,7 +273,23 @@ absl::Status RunCompileTool(CompileToolFlags flags, const std::vector<std::strin
   const auto load_start = std::chrono::steady_clock::now();
   auto loaded = LoadHloModuleFile(flags.module_file);
   if (!loaded.ok()) return UsageError(loaded.status());
-  const HloModule& module = *loaded->module;
+  // SPMD: partitioned by its shardings first (--num_partitions, or the
+  // module's own count for --stage=hlo-partitioned).
+  std::unique_ptr<HloModule> partitioned;
+  int64_t partitions = flags.num_partitions;
+  if (plan.partitioned_stage && partitions == 0) {
+    partitions = loaded->module->config().num_partitions;
+  }
+  if (partitions > 1 || (plan.partitioned_stage && partitions >= 1)) {
+    if (absl::Status s = VerifyHloModule(*loaded->module); !s.ok()) {
+      return UsageError(WithPath(flags.module_file, s));
+    }
+    auto spmd = PartitionSpmd(*loaded->module, partitions);
+    if (!spmd.ok()) return WithPath(flags.module_file, spmd.status());
+    partitioned = std::move(spmd->module);
+    if (plan.partitioned_stage) return Emit(flags.output_file, partitioned->ToString());
+  }
+  const HloModule& module = partitioned != nullptr ? *partitioned : *loaded->module;
   if (flags.verbose) {
     std::fprintf(
         stderr, "%s: read and parsed %s in %.3f ms\n", kProgram, flags.module_file.c_str(),

@@ -30,6 +30,7 @@ struct CompileToolFlags {
   bool emit_proto = false;
   bool support_table = false;
   bool stablehlo_support_table = false;
+  int64_t num_partitions = 0;
   std::vector<std::string> emission_flags;
 };
 
