@@ -82,6 +82,7 @@ def seconds_row(name, base, target_s):
     print(f"| {name} ({mb:.1f} MB) | {a:.3f} s | {base} {b:.3f} s | {a / b:.2f}x the time | <= {target_s} s | {'yes' if a <= target_s else 'no'} |")
 seconds_row("BM_ConvertStableHlo10MB", "BM_ParseHloOfStableHlo10MB", 2.0)
 seconds_row("BM_LoadStableHlo10MB", "BM_ParseHloOfStableHlo10MB", 2.0)
+row("BM_SpmdMlp2Partitions", "BM_SpmdMlp1Partition", "FLOPS", "FLOP/s", ">= 1.60")
 row("BM_Dot", "BM_CblasSgemm", "FLOPS", "FLOP/s", ">= 0.95")
 row("BM_DotBf16", "BM_CblasSgemm", "FLOPS", "FLOP/s", ">= 0.50")
 row("BM_Mlp", "BM_CblasMlp", "FLOPS", "FLOP/s", ">= 1.00")

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/platform/host/cpu_features.h"
 #include "runtime/platform/host/host_collectives.h"
@@ -291,11 +292,22 @@ class HostCommandBuffer : public CommandBuffer {
   std::vector<KernelLaunch> launches_;
 };
 
+// Threads that run a host executable's kernels, the calling thread
+// included: AOT_HOST_THREADS (1 to 1024) when set, else one per hardware
+// thread. Benchmarks and servers that run several executables (or SPMD
+// partitions) at once set it to divide the cores.
+int HostThreadCount() {
+  if (const char* env = std::getenv("AOT_HOST_THREADS")) {
+    int n = 0;
+    if (absl::SimpleAtoi(env, &n) && n >= 1 && n <= 1024) return n;
+  }
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 class HostPlatform : public Platform {
  public:
   explicit HostPlatform(std::set<std::string> features)
-      : features_(std::move(features)),
-        pool_(std::max(1u, std::thread::hardware_concurrency()) - 1) {}
+      : features_(std::move(features)), pool_(HostThreadCount() - 1) {}
 
   absl::string_view name() const override { return "host"; }
   PlatformKind kind() const override { return PLATFORM_HOST; }
