@@ -19,6 +19,13 @@ bool IsIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) |
 bool IsIdentChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$';
 }
+// The mhlo.sharding string of an argument's or result's attributes.
+std::string ShardingOf(const std::map<std::string, MlirAttr>& attributes) {
+  auto it = attributes.find("mhlo.sharding");
+  if (it == attributes.end() || it->second.kind != MlirAttr::kString) return "";
+  return it->second.s;
+}
+
 bool IsValueNameChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$' ||
          c == '-';
@@ -472,9 +479,10 @@ bool Reader::ReadTypeList(std::vector<MlirType>* types) {
     if (!ReadType(&type)) return false;
     // Argument and result attributes in function signatures.
     if (StartsWith("{")) {
-      std::map<std::string, MlirAttr> ignored;
+      std::map<std::string, MlirAttr> attributes;
       TryConsume("{");
-      if (!ReadAttrDict(&ignored, '}')) return false;
+      if (!ReadAttrDict(&attributes, '}')) return false;
+      type.sharding = ShardingOf(attributes);
     }
     types->push_back(std::move(type));
   } while (TryConsume(","));
@@ -727,8 +735,9 @@ bool Reader::ReadBlockArgs(std::vector<std::pair<std::string, MlirType>>* args) 
     if (!ReadType(&type)) return false;
     if (StartsWith("{")) {
       TryConsume("{");
-      std::map<std::string, MlirAttr> ignored;
-      if (!ReadAttrDict(&ignored, '}')) return false;
+      std::map<std::string, MlirAttr> attributes;
+      if (!ReadAttrDict(&attributes, '}')) return false;
+      type.sharding = ShardingOf(attributes);
     }
     if (!SkipLoc()) return false;
     args->emplace_back(std::move(name), std::move(type));

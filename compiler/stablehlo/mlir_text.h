@@ -39,7 +39,10 @@ struct MlirType {
   std::vector<int64_t> bounds;      // per dimension; -1 where none ('?')
   std::vector<MlirType> tuple;      // kTuple
   std::string text;                 // the type as written, for messages
-  bool is_ranked = true;            // false for tensor<*xf32>
+  // A function argument's or result's mhlo.sharding attribute (XLA's
+  // sharding text), when it has one.
+  std::string sharding;
+  bool is_ranked = true;  // false for tensor<*xf32>
 };
 
 // An attribute value. Structured attributes (#stablehlo.gather<...>,

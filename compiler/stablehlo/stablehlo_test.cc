@@ -224,6 +224,20 @@ func.func @main(%x: tensor<f32>, %n: tensor<i32>) -> tensor<f32> {
   EXPECT_THAT(hlo, HasSubstr("while(%while_init), condition=%cond, body=%body"));
 }
 
+TEST(ConvertTest, MhloShardingsBecomeHloShardings) {
+  const std::string hlo = HloOf(R"(
+module @jit_f attributes {mhlo.num_partitions = 2 : i32} {
+  func.func public @main(%a: tensor<4x2xf32> {mhlo.sharding = "{devices=[2,1]<=[2]}"}) -> (tensor<4x2xf32> {mhlo.sharding = "{replicated}"}, tensor<4x2xf32>) {
+    %0 = stablehlo.custom_call @Sharding(%a) {mhlo.sharding = "{devices=[1,2]<=[2]}"} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    return %0, %a : tensor<4x2xf32>, tensor<4x2xf32>
+  }
+})");
+  EXPECT_THAT(hlo, HasSubstr("HloModule jit_f, num_partitions=2"));
+  EXPECT_THAT(hlo, HasSubstr("f32[4,2] parameter(0), sharding={devices=[2,1]<=[2]}"));
+  EXPECT_THAT(hlo, HasSubstr("custom_call_target=\"Sharding\", sharding={devices=[1,2]<=[2]}"));
+  EXPECT_THAT(hlo, HasSubstr("tuple(%v0, %a), sharding={{replicated}, {replicated}}"));
+}
+
 TEST(ConvertTest, ChecksBecomeOutputsAfterTheResults) {
   auto converted = Convert(R"(
 func.func @main() -> tensor<2xi32> {

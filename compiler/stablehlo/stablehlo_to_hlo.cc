@@ -416,7 +416,8 @@ class Converter {
                   std::vector<std::string>* free) const;
   std::vector<std::string> OuterValues(const std::vector<const MlirRegion*>& regions);
   absl::StatusOr<std::string> FinishComputation(Computation* comp, const std::vector<Value>& root,
-                                                bool tuple_result, bool entry);
+                                                bool tuple_result, bool entry,
+                                                const std::string& root_sharding = "");
 
   // --- op families ---
   absl::StatusOr<std::vector<Value>> ConvertStablehlo(const MlirOperation& op,
@@ -719,7 +720,8 @@ std::vector<std::string> Converter::OuterValues(const std::vector<const MlirRegi
 
 absl::StatusOr<std::string> Converter::FinishComputation(Computation* comp,
                                                          const std::vector<Value>& root,
-                                                         bool tuple_result, bool entry) {
+                                                         bool tuple_result, bool entry,
+                                                         const std::string& root_sharding) {
   Computation* saved = current_;
   current_ = comp;
   std::string root_name;
@@ -739,7 +741,10 @@ absl::StatusOr<std::string> Converter::FinishComputation(Computation* comp,
       root_name = copy.hlo.substr(1);
     }
   }
-  for (Line& l : comp->lines) l.root = l.name == root_name;
+  for (Line& l : comp->lines) {
+    l.root = l.name == root_name;
+    if (l.root && !root_sharding.empty()) absl::StrAppend(&l.text, ", sharding=", root_sharding);
+  }
   finished_.emplace_back(std::move(comp->lines),
                          absl::StrCat(entry ? "ENTRY " : "", "%", comp->name, " {"));
   current_ = saved;
@@ -1659,6 +1664,9 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertStablehlo(const MlirOperati
     if (const MlirAttr* bc = Attr(op, {"backend_config"}); bc && bc->kind == MlirAttr::kString) {
       absl::StrAppend(&attrs, ", backend_config=\"", absl::CEscape(bc->s), "\"");
     }
+    if (const MlirAttr* sh = Attr(op, {"mhlo.sharding"}); sh && sh->kind == MlirAttr::kString) {
+      absl::StrAppend(&attrs, ", sharding=", sh->s);
+    }
     if (types.size() == 1) return one(Emit(types[0], hint, "custom-call", in, attrs));
     MlirType t;
     t.kind = MlirType::kTuple;
@@ -2288,8 +2296,10 @@ absl::StatusOr<std::string> Converter::ConvertFunction(const MlirFunction& fn, b
   origin_ = absl::StrCat(Where(fn.loc), " (func.func @", fn.name, ")");
   absl::Status status;
   for (size_t i = 0; i < fn.arguments.size() && status.ok(); ++i) {
-    auto p =
-        Emit(fn.arguments[i].second, fn.arguments[i].first, absl::StrCat("parameter(", i, ")"));
+    const std::string& sharding = fn.arguments[i].second.sharding;
+    auto p = Emit(fn.arguments[i].second, fn.arguments[i].first,
+                  absl::StrCat("parameter(", i, ")",
+                               sharding.empty() ? "" : absl::StrCat(", sharding=", sharding)));
     if (!p.ok()) {
       status = absl::InvalidArgumentError(absl::StrCat(Where(fn.loc), ": @", fn.name, " argument %",
                                                        fn.arguments[i].first, ": ",
@@ -2325,7 +2335,23 @@ absl::StatusOr<std::string> Converter::ConvertFunction(const MlirFunction& fn, b
     tuple_result = true;
   }
   current_ = saved;
-  AOT_ASSIGN_OR_RETURN(std::string name, FinishComputation(&comp, root, tuple_result, entry));
+  // The entry's results' mhlo.sharding: the root's sharding (a tuple's per
+  // element; unannotated elements replicated).
+  std::string root_sharding;
+  bool any_sharding = false;
+  for (const MlirType& t : fn.results) any_sharding |= !t.sharding.empty();
+  if (entry && any_sharding) {
+    std::vector<std::string> parts;
+    for (const MlirType& t : fn.results) {
+      parts.push_back(t.sharding.empty() ? "{replicated}" : t.sharding);
+    }
+    for (size_t i = fn.results.size(); i < root.size(); ++i) parts.push_back("{replicated}");
+    root_sharding = parts.size() == 1 && !tuple_result
+                        ? parts[0]
+                        : absl::StrCat("{", absl::StrJoin(parts, ", "), "}");
+  }
+  AOT_ASSIGN_OR_RETURN(std::string name,
+                       FinishComputation(&comp, root, tuple_result, entry, root_sharding));
   converting_.erase(fn.name);
   if (!entry) converted_functions_[fn.name] = name;
   return name;
