@@ -234,7 +234,7 @@ TEST(CompilerTest, SpmdCorpusModulesMatchTheSingleDeviceInterpreterOnHost) {
         << CompareLiteralsWithDefaultTolerance(*expected, *assembled);
     ++checked;
   }
-  EXPECT_GE(checked, 6);
+  EXPECT_GE(checked, 7);
 }
 
 // The collectives suite (emit_collectives on): every module, compiled for

@@ -222,6 +222,7 @@ const std::map<std::string, int>& ExpectedFusions() {
       {"spmd/mlp_tensor_parallel.hlo", 1},
       {"spmd/partially_replicated.hlo", 1},
       {"spmd/reshard_between_dims.hlo", 1},
+      {"spmd/uneven_tiles.hlo", 2},
       // Collectives are never fused: only the elementwise work around them.
       {"collectives/all_gather_minor_dim.hlo", 0},
       {"collectives/all_reduce_in_while.hlo", 3},

@@ -44,17 +44,31 @@ absl::StatusOr<Shape> LocalShape(const Shape& full, const HloSharding& s, absl::
     return absl::InvalidArgumentError(
         absl::StrCat(what, ": sharding ", s.ToString(), " does not fit ", full.ToString(false)));
   }
+  // Uneven tiles: every tile has the size of the first, the last ones
+  // padded past the array's end.
   Shape local = full;
   for (int64_t d = 0; d < s.DataRank(); ++d) {
     const int64_t size = full.dimensions()[d], tiles = s.tile_dims()[d];
-    if (size % tiles != 0) {
-      return absl::UnimplementedError(absl::StrCat(
-          what, ": dimension ", d, " of ", full.ToString(false), " does not split evenly into ",
-          tiles, " tiles (uneven tiles are not partitioned yet)"));
-    }
-    (*local.mutable_dimensions())[d] = size / tiles;
+    (*local.mutable_dimensions())[d] = (size + tiles - 1) / tiles;
   }
   return local;
+}
+
+// The full shape padded to whole tiles.
+Shape PaddedShape(const Shape& full, const Shape& local, const HloSharding& s) {
+  Shape padded = full;
+  for (int64_t d = 0; d < s.DataRank(); ++d) {
+    (*padded.mutable_dimensions())[d] = local.dimensions()[d] * s.tile_dims()[d];
+  }
+  return padded;
+}
+
+bool IsEven(const Shape& full, const HloSharding& s) {
+  if (!s.IsTiled()) return true;
+  for (int64_t d = 0; d < s.DataRank(); ++d) {
+    if (full.dimensions()[d] % s.tile_dims()[d] != 0) return false;
+  }
+  return true;
 }
 
 // The sharding each leaf of a value of `shape` has under `s`.
@@ -146,7 +160,8 @@ class Partitioner {
     for (int64_t p = 0; p < n_; ++p) {
       std::vector<int64_t> coords = *TileCoordinates(s, p);
       for (int64_t d = 0; d < rank; ++d) {
-        table.push_back(coords[d] * (full.dimensions()[d] / s.tile_dims()[d]));
+        const int64_t tile = (full.dimensions()[d] + s.tile_dims()[d] - 1) / s.tile_dims()[d];
+        table.push_back(coords[d] * tile);
       }
     }
     HloInstruction* t = b.Constant(Literal::FromInt64s(Shape(S32, {n_, rank}), table));
@@ -196,16 +211,19 @@ class Partitioner {
     if (!s.IsTiled()) return local;
     const PrimitiveType type = full.element_type();
     const PrimitiveType sum_type = type == PRED ? S32 : type;
-    Shape sum_shape = full;
+    // Uneven tiles are placed in the array padded to whole tiles, then the
+    // padding is cut.
+    const Shape padded = PaddedShape(full, local->shape(), s);
+    Shape sum_shape = padded;
     sum_shape.set_element_type(sum_type);
     HloInstruction* tile = type == PRED ? b.Convert(local, S32) : local;
-    HloInstruction* zeros = b.Splat(sum_type, 0, full.dimensions());
+    HloInstruction* zeros = b.Splat(sum_type, 0, padded.dimensions());
     std::vector<HloInstruction*> operands = {zeros, tile};
     for (HloInstruction* o : Offsets(b, full, s)) operands.push_back(o);
     HloInstruction* placed = b.Op(HloOpcode::kDynamicUpdateSlice, sum_shape, operands);
     if (s.ReplicationFactor() > 1) {
       HloInstruction* first = FirstCopy(b, s);
-      HloInstruction* mask = b.Broadcast(first, Shape(PRED, full.dimensions()), {});
+      HloInstruction* mask = b.Broadcast(first, Shape(PRED, padded.dimensions()), {});
       placed = b.Select(mask, placed, zeros);
     }
     HloInstruction* sum = b.Op(HloOpcode::kAllReduce, sum_shape, {placed});
@@ -215,9 +233,16 @@ class Partitioner {
     sum->mutable_attrs()->channel_id = next_channel_++;
     sum->mutable_attrs()->use_global_device_ids = true;
     *sum->mutable_called_computations() = {SumComputation(sum_type)};
-    if (type != PRED) return sum;
-    HloInstruction* zero = b.Splat(S32, 0, full.dimensions());
-    return b.Compare(sum, zero, ComparisonDirection::kNe);
+    HloInstruction* value = sum;
+    if (type == PRED) {
+      HloInstruction* zero = b.Splat(S32, 0, padded.dimensions());
+      value = b.Compare(sum, zero, ComparisonDirection::kNe);
+    }
+    if (padded.dimensions() == full.dimensions()) return value;
+    Shape cut = full;
+    HloInstruction* out = b.Op(HloOpcode::kSlice, cut, {value});
+    for (int64_t size : full.dimensions()) out->mutable_attrs()->slice.push_back({0, size, 1});
+    return out;
   }
 
   // This partition's tile of a full array.
@@ -226,7 +251,23 @@ class Partitioner {
                                              absl::string_view what) {
     if (!s.IsTiled()) return full_value;
     AOT_ASSIGN_OR_RETURN(Shape local, LocalShape(full, s, what));
-    std::vector<HloInstruction*> operands = {full_value};
+    // Uneven tiles: padded to whole tiles first (dynamic-slice would
+    // otherwise move the last tiles' starts back inside the array).
+    HloInstruction* source = full_value;
+    const Shape padded = PaddedShape(full, local, s);
+    if (padded.dimensions() != full.dimensions()) {
+      HloInstruction* zero = b.Constant(full.element_type(), 0);
+      source = b.Op(HloOpcode::kPad, padded, {full_value, zero});
+      PaddingConfigProto config;
+      for (size_t d = 0; d < full.dimensions().size(); ++d) {
+        auto* dim = config.add_dimensions();
+        dim->set_edge_padding_low(0);
+        dim->set_edge_padding_high(padded.dimensions()[d] - full.dimensions()[d]);
+        dim->set_interior_padding(0);
+      }
+      source->mutable_attrs()->padding_config = config;
+    }
+    std::vector<HloInstruction*> operands = {source};
     for (HloInstruction* o : Offsets(b, full, s)) operands.push_back(o);
     HloInstruction* tile = b.Op(HloOpcode::kDynamicSlice, local, operands);
     tile->mutable_attrs()->dynamic_slice_sizes = local.dimensions();
@@ -391,8 +432,10 @@ class Partitioner {
       }
       return true;
     };
+    // Padded contraction tiles would add their padding into the sums.
     if (!only_contracting(lhs, dn.lhs_contracting_dimensions()) ||
-        !only_contracting(rhs, dn.rhs_contracting_dimensions())) {
+        !only_contracting(rhs, dn.rhs_contracting_dimensions()) ||
+        !IsEven(h.operand(0)->shape(), lhs) || !IsEven(h.operand(1)->shape(), rhs)) {
       return std::optional<HloInstruction*>();
     }
     for (int i = 0; i < dn.lhs_contracting_dimensions_size(); ++i) {
@@ -486,25 +529,51 @@ absl::StatusOr<Literal> TileOf(const Literal& full, const HloSharding& sharding,
         absl::StrCat("sharding ", sharding.ToString(), " has no tile on partition ", partition));
   }
   AOT_ASSIGN_OR_RETURN(Shape local, LocalShape(full.shape(), sharding, "argument"));
-  Literal tile(local);
-  std::vector<int64_t> start(coords->size());
-  for (size_t d = 0; d < start.size(); ++d) start[d] = (*coords)[d] * local.dimensions()[d];
-  CopyBox(full, start, &tile, std::vector<int64_t>(start.size(), 0), local.dimensions());
+  Literal tile(local);  // zeros where the tile runs past the array
+  std::vector<int64_t> start(coords->size()), extent(coords->size());
+  for (size_t d = 0; d < start.size(); ++d) {
+    start[d] = (*coords)[d] * local.dimensions()[d];
+    extent[d] = std::max<int64_t>(
+        0, std::min(local.dimensions()[d], full.shape().dimensions()[d] - start[d]));
+  }
+  CopyBox(full, start, &tile, std::vector<int64_t>(start.size(), 0), extent);
   return tile;
 }
 
 absl::StatusOr<Literal> AssembleTiles(const std::vector<Literal>& tiles, const Shape& full_shape,
                                       const HloSharding& sharding) {
   if (tiles.empty()) return absl::InvalidArgumentError("no tiles to assemble");
+  if (full_shape.IsTuple()) {
+    // Per element, with its leaf's sharding.
+    std::vector<Literal> elements;
+    for (size_t i = 0; i < full_shape.tuple_shapes().size(); ++i) {
+      std::vector<Literal> element_tiles;
+      for (const Literal& t : tiles) {
+        if (i >= t.tuple_elements().size()) {
+          return absl::InvalidArgumentError("a partition's result is not the expected tuple");
+        }
+        element_tiles.push_back(t.tuple_element(i));
+      }
+      const HloSharding leaf =
+          sharding.kind() == HloSharding::Kind::kTuple ? sharding.tuple_elements()[i] : sharding;
+      AOT_ASSIGN_OR_RETURN(Literal e,
+                           AssembleTiles(element_tiles, full_shape.tuple_shapes()[i], leaf));
+      elements.push_back(std::move(e));
+    }
+    return Literal::Tuple(std::move(elements));
+  }
   if (!sharding.IsTiled()) return tiles[0];
   Literal full(full_shape);
   for (int64_t p = 0; p < static_cast<int64_t>(tiles.size()); ++p) {
     std::optional<std::vector<int64_t>> coords = TileCoordinates(sharding, p);
     if (!coords) continue;
     const auto& local = tiles[p].shape().dimensions();
-    std::vector<int64_t> start(coords->size());
-    for (size_t d = 0; d < start.size(); ++d) start[d] = (*coords)[d] * local[d];
-    CopyBox(tiles[p], std::vector<int64_t>(start.size(), 0), &full, start, local);
+    std::vector<int64_t> start(coords->size()), extent(coords->size());
+    for (size_t d = 0; d < start.size(); ++d) {
+      start[d] = (*coords)[d] * local[d];
+      extent[d] = std::max<int64_t>(0, std::min(local[d], full_shape.dimensions()[d] - start[d]));
+    }
+    CopyBox(tiles[p], std::vector<int64_t>(start.size(), 0), &full, start, extent);
   }
   return full;
 }

@@ -27,9 +27,11 @@
 //   contributes), so any tiling and device order works; exact for
 //   integers and for floats except the sign of a zero.
 // Tile offsets come from per-sharding tables indexed by partition-id.
-// Dimensions the tiles do not divide are refused by name (padding of
-// uneven tiles is not done yet), as are tuple-shaped values other than
-// tuples of arrays, and manual shardings.
+// Uneven tiles: every tile has the first one's size (the dimension divided
+// rounding up), the last ones padded past the array's end; gathering cuts
+// the padding, slicing pads first; a contraction split unevenly takes the
+// general form. Tuple-shaped values other than tuples of arrays, and manual
+// shardings, are refused by name.
 
 #include <cstdint>
 #include <memory>
@@ -53,8 +55,9 @@ struct PartitionedModule {
 // Partitions `module` (not changed) for `num_partitions` partitions.
 absl::StatusOr<PartitionedModule> PartitionSpmd(const HloModule& module, int64_t num_partitions);
 
-// Tile `partition` of `full` under `sharding` (replicated: `full`), and
-// the full value back from every partition's tile.
+// Tile `partition` of the array `full` under `sharding` (replicated:
+// `full`; uneven tiles zero-padded), and the full value back from every
+// partition's tile (a tuple per element, with its leaf's sharding).
 absl::StatusOr<Literal> TileOf(const Literal& full, const HloSharding& sharding, int64_t partition);
 absl::StatusOr<Literal> AssembleTiles(const std::vector<Literal>& tiles, const Shape& full_shape,
                                       const HloSharding& sharding);

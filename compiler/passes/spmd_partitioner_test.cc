@@ -104,6 +104,23 @@ ENTRY main {
   ROOT s = f32[8,8] add(m, a), sharding={devices=[1,$N]<=[$N]}
 })";
 
+constexpr char kUneven[] = R"(
+HloModule uneven, num_partitions=$N
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  a = f32[10,6] parameter(0), sharding={devices=[$N,1]<=[$N]}
+  w = f32[6,5] parameter(1), sharding={devices=[1,$N]<=[$N]}
+  e = f32[10,6] exponential(a)
+  d = f32[10,5] dot(e, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  z = f32[] constant(0)
+  r = f32[10] reduce(d, z), dimensions={1}, to_apply=add
+  ROOT t = (f32[10,5], f32[10]) tuple(d, r)
+})";
+
 std::unique_ptr<HloModule> ParseFor(const char* text, int64_t n) {
   std::string t = absl::StrReplaceAll(
       text, {{"$N", absl::StrCat(n)}, {"$H", absl::StrCat(std::max<int64_t>(n / 2, 1))}});
@@ -134,13 +151,18 @@ void ExpectMatchesTheInterpreter(const char* text, int64_t n) {
   auto partitioned = PartitionSpmd(*module, n);
   ASSERT_TRUE(partitioned.ok()) << partitioned.status();
   ASSERT_TRUE(VerifyHloModule(*partitioned->module).ok()) << VerifyHloModule(*partitioned->module);
-  // Each partition's parameter is 1/tiles of the full array.
+  // Each partition's parameter is 1/tiles of the full array (of the array
+  // padded to whole tiles where they are uneven).
   const HloComputation* entry = partitioned->module->entry_computation();
   for (int64_t i = 0; i < entry->num_parameters(); ++i) {
     const HloSharding& s = partitioned->parameter_shardings[i];
-    EXPECT_EQ(entry->parameter_instruction(i)->shape().ElementCount() * s.DataTileCount(),
-              args[i].element_count())
-        << "parameter " << i;
+    const int64_t local = entry->parameter_instruction(i)->shape().ElementCount();
+    int64_t padded = 1;
+    for (int64_t d = 0; d < static_cast<int64_t>(args[i].shape().dimensions().size()); ++d) {
+      const int64_t tiles = s.IsTiled() ? s.tile_dims()[d] : 1;
+      padded *= (args[i].shape().dimensions()[d] + tiles - 1) / tiles * tiles;
+    }
+    EXPECT_EQ(local * s.DataTileCount(), padded) << "parameter " << i;
   }
   std::vector<std::vector<Literal>> per_partition(n);
   for (int64_t p = 0; p < n; ++p) {
@@ -163,6 +185,8 @@ TEST(SpmdPartitionerTest, EveryProgramMatchesTheInterpreterAt2And4And8Partitions
     for (int64_t n : {2, 4, 8}) ExpectMatchesTheInterpreter(program, n);
   }
   for (int64_t n : {4, 8}) ExpectMatchesTheInterpreter(kPartialReplication, n);
+  // Tiles that do not divide 10, 6 or 5 evenly: padded.
+  for (int64_t n : {4, 8}) ExpectMatchesTheInterpreter(kUneven, n);
 }
 
 // Elementwise work on aligned tiles needs no communication: the
@@ -208,17 +232,17 @@ TEST(SpmdPartitionerTest, TensorParallelMlpRunsOnTilesWithOneAllReduce) {
               ::testing::ElementsAre(std::vector<int64_t>{16, 32}, std::vector<int64_t>{16, 64}));
 }
 
-TEST(SpmdPartitionerTest, UnevenTilesAndWrongDeviceCountsAreRefusedNamingTheInstruction) {
-  auto uneven = ParseHloModule(R"(
+TEST(SpmdPartitionerTest, WrongDeviceCountsAndManualShardingsAreRefusedNamingTheInstruction) {
+  auto manual = ParseHloModule(R"(
 HloModule m, num_partitions=4
 ENTRY main {
-  ROOT a = f32[10,4] parameter(0), sharding={devices=[4,1]<=[4]}
+  ROOT a = f32[8,4] parameter(0), sharding={manual}
 })");
-  ASSERT_TRUE(uneven.ok());
-  auto p = PartitionSpmd(**uneven, 4);
+  ASSERT_TRUE(manual.ok());
+  auto p = PartitionSpmd(**manual, 4);
   ASSERT_FALSE(p.ok());
   EXPECT_THAT(p.status().message(), HasSubstr("instruction 'a'"));
-  EXPECT_THAT(p.status().message(), HasSubstr("does not split evenly into 4 tiles"));
+  EXPECT_THAT(p.status().message(), HasSubstr("manual shardings are not partitioned yet"));
   auto wrong = ParseHloModule(R"(
 HloModule m, num_partitions=8
 ENTRY main {

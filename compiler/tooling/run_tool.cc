@@ -563,24 +563,9 @@ int Runner::RunPartitioned(const std::string& path, const HloModule& module, siz
   const double ms = MillisSince(start);
   if (!results.ok()) return Fail(WithPath(path, results.status()), 1);
   // Each partition's result tiles assembled (per leaf of a tuple).
-  const Shape& full = single->entry_computation()->root_instruction()->shape();
-  absl::StatusOr<Literal> assembled = absl::UnknownError("");
-  if (!full.IsTuple()) {
-    assembled = AssembleTiles(*results, full, partitioned->result_sharding);
-  } else {
-    const HloSharding& s = partitioned->result_sharding;
-    std::vector<Literal> leaves;
-    for (size_t i = 0; i < full.tuple_shapes().size(); ++i) {
-      std::vector<Literal> tiles;
-      for (const Literal& r : *results) tiles.push_back(r.tuple_element(i));
-      const HloSharding leaf_sharding =
-          s.kind() == HloSharding::Kind::kTuple ? s.tuple_elements()[i] : s;
-      auto leaf = AssembleTiles(tiles, full.tuple_shapes()[i], leaf_sharding);
-      if (!leaf.ok()) return Fail(WithPath(path, leaf.status()), 1);
-      leaves.push_back(*std::move(leaf));
-    }
-    assembled = Literal::Tuple(std::move(leaves));
-  }
+  absl::StatusOr<Literal> assembled =
+      AssembleTiles(*results, single->entry_computation()->root_instruction()->shape(),
+                    partitioned->result_sharding);
   if (!assembled.ok()) return Fail(WithPath(path, assembled.status()), 1);
   ReferenceOutcome reference = SkippedReference("");
   if (options_.reference || platform == RunPlatform::kInterpreter) {

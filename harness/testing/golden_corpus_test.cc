@@ -80,7 +80,8 @@ class SpmdHostGoldenTest : public AotGoldenTest {};
 #define AOT_SPMD_CASES(X)                                                              \
   X(MlpTensorParallel, "mlp_tensor_parallel") X(AttentionHeadsSharded, "attention_heads_sharded") \
   X(ConvSpatialHalo, "conv_spatial_halo") X(EmbeddingShardedTable, "embedding_sharded_table") \
-  X(ReshardBetweenDims, "reshard_between_dims") X(PartiallyReplicated, "partially_replicated")
+  X(ReshardBetweenDims, "reshard_between_dims") X(PartiallyReplicated, "partially_replicated") \
+  X(UnevenTiles, "uneven_tiles")
 // clang-format on
 
 #define AOT_HOST_CASE(name, test) \
