@@ -83,6 +83,14 @@ class Partitioner {
 
   absl::Status Run(PartitionedModule* out) {
     HloComputation* old_entry = module_->entry_computation();
+    // Channels of the collectives the partitioner adds follow the
+    // program's own.
+    for (const HloComputation* c : module_->computations()) {
+      for (const HloInstruction* h : c->instructions()) {
+        if (h->attrs().channel_id)
+          next_channel_ = std::max(next_channel_, *h->attrs().channel_id + 1);
+      }
+    }
     comp_ = AddEmptyComputation(module_, absl::StrCat(old_entry->name(), ".spmd"));
     names_ = NameUniquer::ForInstructions(*comp_);
     for (const HloInstruction* h : old_entry->MakeInstructionPostOrder()) {
@@ -115,14 +123,12 @@ class Partitioner {
     }
     const HloSharding& s = *parsed;
     for (const HloSharding& leaf : LeafShardings(s, h.shape())) {
-      if (leaf.kind() == HloSharding::Kind::kManual || !leaf.subgroups().empty()) {
-        bool manual = leaf.kind() == HloSharding::Kind::kManual;
-        for (HloSharding::Subgroup g : leaf.subgroups()) {
-          manual |= g == HloSharding::Subgroup::kManual;
-        }
-        if (manual) {
+      for (HloSharding::Subgroup g : leaf.subgroups()) {
+        if (g == HloSharding::Subgroup::kManual) {
           return absl::UnimplementedError(
-              absl::StrCat(DescribeInstruction(h), ": manual shardings are not partitioned yet"));
+              absl::StrCat(DescribeInstruction(h),
+                           ": manual subgroups (last_tile_dims={manual}) are not "
+                           "partitioned yet"));
         }
       }
       if (leaf.IsTiled() && leaf.DeviceCount() != n_) {
@@ -363,9 +369,41 @@ class Partitioner {
       clone->set_name(names_.GetUniqueName(h.name()));
       return AddWithNewId(comp_, std::move(clone));
     }
+    // A sharding constraint its operand already meets is its operand.
+    if (op == HloOpcode::kCustomCall && h.attrs().custom_call_target == "Sharding" &&
+        h.operand_count() == 1 && sharding_.at(h.operand(0)) == s) {
+      return local_.at(h.operand(0));
+    }
+    // Manual regions (shard_map): SPMDFullToShardShape takes its operand's
+    // tile, the region's instructions (sharding {manual}, shapes already
+    // per partition, collectives included) run as written on tiles, and
+    // SPMDShardToFullShape gives its operand as the tile of its result.
+    if (op == HloOpcode::kCustomCall && (h.attrs().custom_call_target == "SPMDFullToShardShape" ||
+                                         h.attrs().custom_call_target == "SPMDShardToFullShape")) {
+      const bool to_shard = h.attrs().custom_call_target == "SPMDFullToShardShape";
+      HloInstruction* operand = local_.at(h.operand(0));
+      AOT_ASSIGN_OR_RETURN(Shape want,
+                           to_shard ? Local(h.operand(0)->shape(), sharding_.at(h.operand(0)), what)
+                                    : Local(h.shape(), s, what));
+      const Shape& have = to_shard ? h.shape() : operand->shape();
+      if (want.dimensions() != have.dimensions()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(what, ": the shard shape ", have.ToString(false), " is not the tile ",
+                         want.ToString(false), " of the sharded value"));
+      }
+      return operand;
+    }
+    if (s.kind() == HloSharding::Kind::kManual) {
+      std::vector<HloInstruction*> operands;
+      for (const HloInstruction* o : h.operands()) operands.push_back(local_.at(o));
+      std::unique_ptr<HloInstruction> clone = CloneWithOperands(h, operands);
+      clone->mutable_attrs()->sharding.clear();
+      clone->set_name(names_.GetUniqueName(h.name()));
+      return AddWithNewId(comp_, std::move(clone));
+    }
     if (IsCollectiveOpcode(op)) {
-      return absl::UnimplementedError(
-          absl::StrCat(what, ": collectives in a program to partition are not supported"));
+      return absl::UnimplementedError(absl::StrCat(
+          what, ": collectives outside a manual region (sharding={manual}) are not supported"));
     }
     // The general form: full operands, the instruction as written, the
     // result's tile.

@@ -30,8 +30,12 @@
 // Uneven tiles: every tile has the first one's size (the dimension divided
 // rounding up), the last ones padded past the array's end; gathering cuts
 // the padding, slicing pads first; a contraction split unevenly takes the
-// general form. Tuple-shaped values other than tuples of arrays, and manual
-// shardings, are refused by name.
+// general form. Manual regions (shard_map): SPMDFullToShardShape gives its
+// operand's tile, the instructions sharded {manual} (per-partition shapes,
+// collectives included) run as written, SPMDShardToFullShape makes its
+// operand the tile of its result. Tuple-shaped values other than tuples of
+// arrays, manual subgroups, and collectives outside a manual region are
+// refused by name.
 
 #include <cstdint>
 #include <memory>

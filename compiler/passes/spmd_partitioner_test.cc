@@ -7,6 +7,7 @@
 // interpreter (the collectives' rendezvous as the runtime's).
 #include "compiler/passes/spmd_partitioner.h"
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -232,17 +233,59 @@ TEST(SpmdPartitionerTest, TensorParallelMlpRunsOnTilesWithOneAllReduce) {
               ::testing::ElementsAre(std::vector<int64_t>{16, 32}, std::vector<int64_t>{16, 64}));
 }
 
-TEST(SpmdPartitionerTest, WrongDeviceCountsAndManualShardingsAreRefusedNamingTheInstruction) {
+// A manual region (what shard_map lowers to): each partition exponentiates
+// its tile and the tiles are summed across partitions inside the region.
+TEST(SpmdPartitionerTest, ManualRegionsRunAsWrittenOnTiles) {
+  auto module = ParseHloModule(R"(
+HloModule shard_map, num_partitions=4
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[8,4] parameter(0), sharding={devices=[4,1]<=[4]}
+  s = f32[8,4] custom-call(x), custom_call_target="Sharding", sharding={devices=[4,1]<=[4]}
+  m = f32[2,4] custom-call(s), custom_call_target="SPMDFullToShardShape", sharding={manual}
+  e = f32[2,4] exponential(m), sharding={manual}
+  r = f32[2,4] all-reduce(e), channel_id=1, replica_groups={{0,1,2,3}}, use_global_device_ids=true, to_apply=add, sharding={manual}
+  ROOT f = f32[8,4] custom-call(r), custom_call_target="SPMDShardToFullShape", sharding={devices=[4,1]<=[4]}
+})");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto partitioned = PartitionSpmd(**module, 4);
+  ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+  ASSERT_TRUE(VerifyHloModule(*partitioned->module).ok()) << VerifyHloModule(*partitioned->module);
+  std::vector<double> values(32);
+  for (int i = 0; i < 32; ++i) values[i] = 0.1 * i - 1.0;
+  Literal x = Literal::FromDoubles(Shape(F32, {8, 4}), values);
+  std::vector<std::vector<Literal>> per_partition(4);
+  for (int64_t p = 0; p < 4; ++p)
+    per_partition[p].push_back(*TileOf(x, partitioned->parameter_shardings[0], p));
+  auto results = EvaluateReplicated(*partitioned->module, per_partition, {});
+  ASSERT_TRUE(results.ok()) << results.status();
+  auto full = AssembleTiles(*results, Shape(F32, {8, 4}), partitioned->result_sharding);
+  ASSERT_TRUE(full.ok()) << full.status();
+  // Row r of every tile: the sum over the tiles q of exp(x[2q + r % 2]).
+  for (int64_t row = 0; row < 8; ++row) {
+    for (int64_t col = 0; col < 4; ++col) {
+      double sum = 0;
+      for (int64_t q = 0; q < 4; ++q) sum += std::exp(values[(2 * q + row % 2) * 4 + col]);
+      EXPECT_NEAR(full->GetAsDouble(row * 4 + col), sum, 1e-4 * sum) << row << "," << col;
+    }
+  }
+}
+
+TEST(SpmdPartitionerTest, WrongDeviceCountsAndManualSubgroupsAreRefusedNamingTheInstruction) {
   auto manual = ParseHloModule(R"(
 HloModule m, num_partitions=4
 ENTRY main {
-  ROOT a = f32[8,4] parameter(0), sharding={manual}
+  ROOT a = f32[8,4] parameter(0), sharding={devices=[2,1,2]<=[4] last_tile_dims={manual}}
 })");
   ASSERT_TRUE(manual.ok());
   auto p = PartitionSpmd(**manual, 4);
   ASSERT_FALSE(p.ok());
   EXPECT_THAT(p.status().message(), HasSubstr("instruction 'a'"));
-  EXPECT_THAT(p.status().message(), HasSubstr("manual shardings are not partitioned yet"));
+  EXPECT_THAT(p.status().message(), HasSubstr("manual subgroups"));
   auto wrong = ParseHloModule(R"(
 HloModule m, num_partitions=8
 ENTRY main {
