@@ -218,15 +218,9 @@ TEST(CompilerTest, SpmdCorpusModulesMatchTheSingleDeviceInterpreterOnHost) {
     EXPECT_EQ((*compiled)->proto().device_assignment().partition_count(), n);
     auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
     ASSERT_TRUE(executable.ok()) << executable.status();
-    std::vector<std::vector<Literal>> per_partition(n);
-    for (int64_t p = 0; p < n; ++p) {
-      for (size_t i = 0; i < args.size(); ++i) {
-        auto tile = TileOf(args[i], partitioned->parameter_shardings[i], p);
-        ASSERT_TRUE(tile.ok()) << tile.status();
-        per_partition[p].push_back(*std::move(tile));
-      }
-    }
-    auto results = ExecuteReplicatedWithLiterals(**executable, per_partition);
+    auto per_partition = SplitArguments(args, *partitioned);
+    ASSERT_TRUE(per_partition.ok()) << per_partition.status();
+    auto results = ExecuteReplicatedWithLiterals(**executable, *per_partition);
     ASSERT_TRUE(results.ok()) << results.status();
     auto assembled = AssembleTiles(*results, expected->shape(), partitioned->result_sharding);
     ASSERT_TRUE(assembled.ok()) << assembled.status();

@@ -71,11 +71,9 @@ void RunMlp(benchmark::State& state, int64_t n) {
     if (!partitioned.ok()) {
       return state.SkipWithError(std::string(partitioned.status().message()).c_str());
     }
-    for (int64_t p = 0; p < n; ++p) {
-      for (size_t i = 0; i < args.size(); ++i) {
-        per_partition[p].push_back(*TileOf(args[i], partitioned->parameter_shardings[i], p));
-      }
-    }
+    auto split = SplitArguments(args, *partitioned);
+    if (!split.ok()) return state.SkipWithError(std::string(split.status().message()).c_str());
+    per_partition = *std::move(split);
     program = std::move(partitioned->module);
     options.emission_flags = {"emit_collectives"};
   }

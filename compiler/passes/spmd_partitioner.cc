@@ -578,6 +578,25 @@ absl::StatusOr<Literal> TileOf(const Literal& full, const HloSharding& sharding,
   return tile;
 }
 
+absl::StatusOr<std::vector<std::vector<Literal>>> SplitArguments(
+    const std::vector<Literal>& arguments, const PartitionedModule& partitioned) {
+  if (arguments.size() != partitioned.parameter_shardings.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("the program takes ",
+                                                   partitioned.parameter_shardings.size(),
+                                                   " arguments, got ", arguments.size()));
+  }
+  const int64_t n = partitioned.module->config().num_partitions;
+  std::vector<std::vector<Literal>> out(n);
+  for (int64_t p = 0; p < n; ++p) {
+    for (size_t i = 0; i < arguments.size(); ++i) {
+      AOT_ASSIGN_OR_RETURN(Literal tile,
+                           TileOf(arguments[i], partitioned.parameter_shardings[i], p));
+      out[p].push_back(std::move(tile));
+    }
+  }
+  return out;
+}
+
 absl::StatusOr<Literal> AssembleTiles(const std::vector<Literal>& tiles, const Shape& full_shape,
                                       const HloSharding& sharding) {
   if (tiles.empty()) return absl::InvalidArgumentError("no tiles to assemble");

@@ -63,6 +63,10 @@ absl::StatusOr<PartitionedModule> PartitionSpmd(const HloModule& module, int64_t
 // `full`; uneven tiles zero-padded), and the full value back from every
 // partition's tile (a tuple per element, with its leaf's sharding).
 absl::StatusOr<Literal> TileOf(const Literal& full, const HloSharding& sharding, int64_t partition);
+// Every partition's arguments: its tile of each of `arguments` under the
+// parameters' shardings ([partition][parameter]).
+absl::StatusOr<std::vector<std::vector<Literal>>> SplitArguments(
+    const std::vector<Literal>& arguments, const PartitionedModule& partitioned);
 absl::StatusOr<Literal> AssembleTiles(const std::vector<Literal>& tiles, const Shape& full_shape,
                                       const HloSharding& sharding);
 

@@ -165,15 +165,9 @@ void ExpectMatchesTheInterpreter(const char* text, int64_t n) {
     }
     EXPECT_EQ(local * s.DataTileCount(), padded) << "parameter " << i;
   }
-  std::vector<std::vector<Literal>> per_partition(n);
-  for (int64_t p = 0; p < n; ++p) {
-    for (size_t i = 0; i < args.size(); ++i) {
-      auto tile = TileOf(args[i], partitioned->parameter_shardings[i], p);
-      ASSERT_TRUE(tile.ok()) << tile.status();
-      per_partition[p].push_back(*std::move(tile));
-    }
-  }
-  auto results = EvaluateReplicated(*partitioned->module, per_partition, {});
+  auto per_partition = SplitArguments(args, *partitioned);
+  ASSERT_TRUE(per_partition.ok()) << per_partition.status();
+  auto results = EvaluateReplicated(*partitioned->module, *per_partition, {});
   ASSERT_TRUE(results.ok()) << results.status();
   auto assembled = AssembleTiles(*results, expected->shape(), partitioned->result_sharding);
   ASSERT_TRUE(assembled.ok()) << assembled.status();
@@ -258,10 +252,11 @@ ENTRY main {
   std::vector<double> values(32);
   for (int i = 0; i < 32; ++i) values[i] = 0.1 * i - 1.0;
   Literal x = Literal::FromDoubles(Shape(F32, {8, 4}), values);
-  std::vector<std::vector<Literal>> per_partition(4);
-  for (int64_t p = 0; p < 4; ++p)
-    per_partition[p].push_back(*TileOf(x, partitioned->parameter_shardings[0], p));
-  auto results = EvaluateReplicated(*partitioned->module, per_partition, {});
+  std::vector<Literal> args;
+  args.push_back(x);
+  auto per_partition = SplitArguments(args, *partitioned);
+  ASSERT_TRUE(per_partition.ok()) << per_partition.status();
+  auto results = EvaluateReplicated(*partitioned->module, *per_partition, {});
   ASSERT_TRUE(results.ok()) << results.status();
   auto full = AssembleTiles(*results, Shape(F32, {8, 4}), partitioned->result_sharding);
   ASSERT_TRUE(full.ok()) << full.status();

@@ -371,6 +371,44 @@ class Converter {
     for (const Value& v : values) t.tuple.push_back(v.type);
     return Emit(t, hint, "tuple", values);
   }
+  // One result: the instruction. Several: the instruction as a tuple, and
+  // its elements.
+  absl::StatusOr<std::vector<Value>> EmitResults(const std::vector<MlirType>& types,
+                                                 absl::string_view hint, absl::string_view opcode,
+                                                 const std::vector<Value>& operands,
+                                                 absl::string_view attrs) {
+    if (types.size() == 1) {
+      AOT_ASSIGN_OR_RETURN(Value v, Emit(types[0], hint, opcode, operands, attrs));
+      return std::vector<Value>{v};
+    }
+    MlirType t;
+    t.kind = MlirType::kTuple;
+    t.tuple = types;
+    AOT_ASSIGN_OR_RETURN(Value v, Emit(t, hint, opcode, operands, attrs));
+    return Untuple(v, types, hint);
+  }
+  // The attributes of gather's or scatter's dimension numbers `dn`: the
+  // list `fields` (batching ones only when present) and index_vector_dim.
+  absl::StatusOr<std::vector<std::string>> DimensionNumbers(
+      const MlirOperation& op, const MlirAttr& dn,
+      std::initializer_list<const char*> fields) const {
+    std::vector<std::string> attrs;
+    for (const char* field : fields) {
+      auto it = dn.dict.find(field);
+      std::vector<int64_t> v;
+      if (it != dn.dict.end()) {
+        AOT_ASSIGN_OR_RETURN(v, Ints(op, it->second, field));
+      }
+      if (it != dn.dict.end() ||
+          absl::string_view(field).find("batching") == absl::string_view::npos) {
+        attrs.push_back(absl::StrCat(field, "=", Braced(v)));
+      }
+    }
+    auto ivd = dn.dict.find("index_vector_dim");
+    if (ivd == dn.dict.end()) return OpError(op, "missing index_vector_dim");
+    attrs.push_back(absl::StrCat("index_vector_dim=", ivd->second.i));
+    return attrs;
+  }
   absl::StatusOr<Value> ScalarConstant(const MlirType& like, absl::string_view value,
                                        absl::string_view hint) {
     MlirType s = ScalarOf(like);
@@ -1268,12 +1306,7 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertChlo(const MlirOperation& o
     AOT_ASSIGN_OR_RETURN(int64_t k, IntAttr(op, {"k"}, "k", std::nullopt));
     std::vector<MlirType> types = ResultTypes(op);
     if (types.size() != 2) return OpError(op, "has two results (values, indices)");
-    MlirType t;
-    t.kind = MlirType::kTuple;
-    t.tuple = types;
-    AOT_ASSIGN_OR_RETURN(Value v,
-                         Emit(t, "top_k", "topk", in, absl::StrCat("k=", k, ", largest=true")));
-    return Untuple(v, types, "top_k");
+    return EmitResults(types, "top_k", "topk", in, absl::StrCat("k=", k, ", largest=true"));
   }
   if (name == "constant_like") {
     const MlirAttr* value = Attr(op, {"value"});
@@ -1547,12 +1580,8 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertStablehlo(const MlirOperati
       return OpError(op, absl::StrCat("unknown RNG algorithm '", algorithm,
                                       "' (DEFAULT, THREE_FRY or PHILOX)"));
     }
-    MlirType t;
-    t.kind = MlirType::kTuple;
-    t.tuple = types;
-    AOT_ASSIGN_OR_RETURN(
-        Value v, Emit(t, hint, "rng-bit-generator", in, absl::StrCat("algorithm=", it->second)));
-    return Untuple(v, types, hint);
+    return EmitResults(types, hint, "rng-bit-generator", in,
+                       absl::StrCat("algorithm=", it->second));
   }
   if (name == "after_all" || name == "create_token") {
     MlirType token;
@@ -1638,12 +1667,7 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertStablehlo(const MlirOperati
                          : name == "batch_norm_training" ? "batch-norm-training"
                                                          : "batch-norm-grad";
     std::vector<MlirType> types = ResultTypes(op);
-    if (types.size() == 1) return one(Emit(types[0], hint, opcode, in, attrs));
-    MlirType t;
-    t.kind = MlirType::kTuple;
-    t.tuple = types;
-    AOT_ASSIGN_OR_RETURN(Value v, Emit(t, hint, opcode, in, attrs));
-    return Untuple(v, types, hint);
+    return EmitResults(types, hint, opcode, in, attrs);
   }
   if (name == "custom_call") {
     std::string target;
@@ -1667,12 +1691,7 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertStablehlo(const MlirOperati
     if (const MlirAttr* sh = Attr(op, {"mhlo.sharding"}); sh && sh->kind == MlirAttr::kString) {
       absl::StrAppend(&attrs, ", sharding=", sh->s);
     }
-    if (types.size() == 1) return one(Emit(types[0], hint, "custom-call", in, attrs));
-    MlirType t;
-    t.kind = MlirType::kTuple;
-    t.tuple = types;
-    AOT_ASSIGN_OR_RETURN(Value v, Emit(t, hint, "custom-call", in, attrs));
-    return Untuple(v, types, hint);
+    return EmitResults(types, hint, "custom-call", in, attrs);
   }
   if (name == "reduce") {
     if (op.regions.empty() && op.applies.empty()) return OpError(op, "missing the reduction body");
@@ -1702,12 +1721,7 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertStablehlo(const MlirOperati
     }
     std::vector<MlirType> types = ResultTypes(op);
     const std::string attrs = absl::StrCat("dimensions=", Braced(dims), ", to_apply=%", body);
-    if (types.size() == 1) return one(Emit(types[0], hint, "reduce", in, attrs));
-    MlirType t;
-    t.kind = MlirType::kTuple;
-    t.tuple = types;
-    AOT_ASSIGN_OR_RETURN(Value v, Emit(t, hint, "reduce", in, attrs));
-    return Untuple(v, types, hint);
+    return EmitResults(types, hint, "reduce", in, attrs);
   }
   if (name == "reduce_window") {
     if (op.regions.size() != 1) return OpError(op, "missing the reduction body");
@@ -1732,12 +1746,7 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertStablehlo(const MlirOperati
                                                          n > 1, {}, {}, op));
     std::vector<MlirType> types = ResultTypes(op);
     const std::string attrs = absl::StrCat(window, ", to_apply=%", body);
-    if (types.size() == 1) return one(Emit(types[0], hint, "reduce-window", in, attrs));
-    MlirType t;
-    t.kind = MlirType::kTuple;
-    t.tuple = types;
-    AOT_ASSIGN_OR_RETURN(Value v, Emit(t, hint, "reduce-window", in, attrs));
-    return Untuple(v, types, hint);
+    return EmitResults(types, hint, "reduce-window", in, attrs);
   }
   if (name == "select_and_scatter") {
     AOT_RETURN_IF_ERROR(arity(3));
@@ -1789,12 +1798,7 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertStablehlo(const MlirOperati
     if (types.empty()) {
       for (const Value& v : in) types.push_back(v.type);
     }
-    if (types.size() == 1) return one(Emit(types[0], hint, "sort", in, attrs));
-    MlirType t;
-    t.kind = MlirType::kTuple;
-    t.tuple = types;
-    AOT_ASSIGN_OR_RETURN(Value v, Emit(t, hint, "sort", in, attrs));
-    return Untuple(v, types, hint);
+    return EmitResults(types, hint, "sort", in, attrs);
   }
   if (name == "gather") {
     AOT_RETURN_IF_ERROR(arity(2));
@@ -1803,22 +1807,11 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertStablehlo(const MlirOperati
     if (dn == nullptr || dn->kind != MlirAttr::kDict) {
       return OpError(op, "missing dimension_numbers = #stablehlo.gather<...>");
     }
-    std::vector<std::string> attrs;
-    for (const char* field : {"offset_dims", "collapsed_slice_dims", "operand_batching_dims",
-                              "start_indices_batching_dims", "start_index_map"}) {
-      auto it = dn->dict.find(field);
-      std::vector<int64_t> v;
-      if (it != dn->dict.end()) {
-        AOT_ASSIGN_OR_RETURN(v, Ints(op, it->second, field));
-      }
-      if (it != dn->dict.end() ||
-          absl::string_view(field).find("batching") == absl::string_view::npos) {
-        attrs.push_back(absl::StrCat(field, "=", Braced(v)));
-      }
-    }
-    auto ivd = dn->dict.find("index_vector_dim");
-    if (ivd == dn->dict.end()) return OpError(op, "missing index_vector_dim");
-    attrs.push_back(absl::StrCat("index_vector_dim=", ivd->second.i));
+    AOT_ASSIGN_OR_RETURN(
+        std::vector<std::string> attrs,
+        DimensionNumbers(op, *dn,
+                         {"offset_dims", "collapsed_slice_dims", "operand_batching_dims",
+                          "start_indices_batching_dims", "start_index_map"}));
     AOT_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, IntsAttr(op, {"slice_sizes"}, "slice_sizes"));
     attrs.push_back(absl::StrCat("slice_sizes=", Braced(sizes)));
     if (BoolAttr(op, "indices_are_sorted", false)) attrs.push_back("indices_are_sorted=true");
@@ -1835,22 +1828,11 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertStablehlo(const MlirOperati
     if (dn == nullptr || dn->kind != MlirAttr::kDict) {
       return OpError(op, "missing scatter_dimension_numbers = #stablehlo.scatter<...>");
     }
-    std::vector<std::string> attrs;
-    for (const char* field : {"update_window_dims", "inserted_window_dims", "input_batching_dims",
-                              "scatter_indices_batching_dims", "scatter_dims_to_operand_dims"}) {
-      auto it = dn->dict.find(field);
-      std::vector<int64_t> v;
-      if (it != dn->dict.end()) {
-        AOT_ASSIGN_OR_RETURN(v, Ints(op, it->second, field));
-      }
-      if (it != dn->dict.end() ||
-          absl::string_view(field).find("batching") == absl::string_view::npos) {
-        attrs.push_back(absl::StrCat(field, "=", Braced(v)));
-      }
-    }
-    auto ivd = dn->dict.find("index_vector_dim");
-    if (ivd == dn->dict.end()) return OpError(op, "missing index_vector_dim");
-    attrs.push_back(absl::StrCat("index_vector_dim=", ivd->second.i));
+    AOT_ASSIGN_OR_RETURN(
+        std::vector<std::string> attrs,
+        DimensionNumbers(op, *dn,
+                         {"update_window_dims", "inserted_window_dims", "input_batching_dims",
+                          "scatter_indices_batching_dims", "scatter_dims_to_operand_dims"}));
     if (BoolAttr(op, "indices_are_sorted", false)) attrs.push_back("indices_are_sorted=true");
     if (BoolAttr(op, "unique_indices", false)) attrs.push_back("unique_indices=true");
     std::vector<MlirType> args;
@@ -1861,13 +1843,7 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertStablehlo(const MlirOperati
                          ConvertRegion(op.regions[0], "update", args, false, n > 1, {}, {}, op));
     attrs.push_back(absl::StrCat("to_apply=%", body));
     std::vector<MlirType> types = ResultTypes(op);
-    if (types.size() == 1)
-      return one(Emit(types[0], hint, "scatter", in, absl::StrJoin(attrs, ", ")));
-    MlirType t;
-    t.kind = MlirType::kTuple;
-    t.tuple = types;
-    AOT_ASSIGN_OR_RETURN(Value v, Emit(t, hint, "scatter", in, absl::StrJoin(attrs, ", ")));
-    return Untuple(v, types, hint);
+    return EmitResults(types, hint, "scatter", in, absl::StrJoin(attrs, ", "));
   }
   if (name == "convolution") {
     AOT_RETURN_IF_ERROR(arity(2));
@@ -2143,12 +2119,7 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertStablehlo(const MlirOperati
       opcode = "collective-broadcast";
     }
     std::vector<MlirType> types = ResultTypes(op);
-    if (types.size() == 1) return one(Emit(types[0], hint, opcode, in, absl::StrJoin(attrs, ", ")));
-    MlirType t;
-    t.kind = MlirType::kTuple;
-    t.tuple = types;
-    AOT_ASSIGN_OR_RETURN(Value v, Emit(t, hint, opcode, in, absl::StrJoin(attrs, ", ")));
-    return Untuple(v, types, hint);
+    return EmitResults(types, hint, opcode, in, absl::StrJoin(attrs, ", "));
   }
   return OpError(op, "unsupported stablehlo operation");
 }
@@ -2248,17 +2219,8 @@ absl::Status Converter::ConvertRefined(const MlirOperation& op, const std::vecto
     AOT_ASSIGN_OR_RETURN(std::string comp, ConvertFunction(*fn->second, /*entry=*/false));
     origin_ = absl::StrCat(Where(op.loc), " (", op.name, ")");
     const std::vector<MlirType>& types = fn->second->results;
-    if (types.size() == 1) {
-      AOT_ASSIGN_OR_RETURN(Value v,
-                           Emit(types[0], callee, "call", in, absl::StrCat("to_apply=%", comp)));
-      results.push_back(v);
-    } else {
-      MlirType t;
-      t.kind = MlirType::kTuple;
-      t.tuple = types;
-      AOT_ASSIGN_OR_RETURN(Value v, Emit(t, callee, "call", in, absl::StrCat("to_apply=%", comp)));
-      AOT_ASSIGN_OR_RETURN(results, Untuple(v, types, callee));
-    }
+    AOT_ASSIGN_OR_RETURN(results,
+                         EmitResults(types, callee, "call", in, absl::StrCat("to_apply=%", comp)));
   } else if (absl::ConsumePrefix(&name, "stablehlo.") || absl::ConsumePrefix(&name, "mhlo.")) {
     AOT_ASSIGN_OR_RETURN(results, ConvertStablehlo(op, in, name));
   } else if (absl::ConsumePrefix(&name, "chlo.")) {

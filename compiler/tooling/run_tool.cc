@@ -521,14 +521,9 @@ int Runner::RunPartitioned(const std::string& path, const HloModule& module, siz
   const std::vector<Literal>& args = (*full_arguments)[0];
   auto partitioned = PartitionSpmd(module, n);
   if (!partitioned.ok()) return Fail(WithPath(path, partitioned.status()), 1);
-  std::vector<std::vector<Literal>> per_partition(n);
-  for (int64_t p = 0; p < n; ++p) {
-    for (size_t i = 0; i < args.size(); ++i) {
-      auto tile = TileOf(args[i], partitioned->parameter_shardings[i], p);
-      if (!tile.ok()) return Fail(WithPath(path, tile.status()), 2);
-      per_partition[p].push_back(*std::move(tile));
-    }
-  }
+  auto split = SplitArguments(args, *partitioned);
+  if (!split.ok()) return Fail(WithPath(path, split.status()), 2);
+  const std::vector<std::vector<Literal>>& per_partition = *split;
   const RunPlatform platform = options_.platform.value_or(RunPlatform::kHost);
   const std::string label = absl::StrCat(path, " (", n, " partitions)");
   const auto start = std::chrono::steady_clock::now();
