@@ -216,10 +216,35 @@ class Partitioner {
                               const HloSharding& s) {
     if (!s.IsTiled()) return local;
     const PrimitiveType type = full.element_type();
-    const PrimitiveType sum_type = type == PRED ? S32 : type;
     // Uneven tiles are placed in the array padded to whole tiles, then the
     // padding is cut.
     const Shape padded = PaddedShape(full, local->shape(), s);
+    // One split dimension, devices in tile order, nothing replicated: the
+    // tiles concatenated by one all-gather (each partition sends its tile
+    // once).
+    int64_t split_dim = -1, splits = 0;
+    for (int64_t d = 0; d < s.DataRank(); ++d) {
+      if (s.tile_dims()[d] > 1) {
+        split_dim = d;
+        ++splits;
+      }
+    }
+    bool in_order = true;
+    for (size_t i = 0; i < s.devices().size(); ++i) {
+      in_order &= s.devices()[i] == static_cast<int64_t>(i);
+    }
+    if (splits == 1 && in_order && s.ReplicationFactor() == 1 &&
+        static_cast<int64_t>(s.devices().size()) == n_) {
+      HloInstruction* gathered = b.Op(HloOpcode::kAllGather, padded, {local});
+      gathered->mutable_attrs()->dimensions = {split_dim};
+      std::vector<int64_t> all(n_);
+      std::iota(all.begin(), all.end(), 0);
+      gathered->mutable_attrs()->replica_groups = {all};
+      gathered->mutable_attrs()->channel_id = next_channel_++;
+      gathered->mutable_attrs()->use_global_device_ids = true;
+      return CutPadding(b, gathered, full);
+    }
+    const PrimitiveType sum_type = type == PRED ? S32 : type;
     Shape sum_shape = padded;
     sum_shape.set_element_type(sum_type);
     HloInstruction* tile = type == PRED ? b.Convert(local, S32) : local;
@@ -244,9 +269,13 @@ class Partitioner {
       HloInstruction* zero = b.Splat(S32, 0, padded.dimensions());
       value = b.Compare(sum, zero, ComparisonDirection::kNe);
     }
-    if (padded.dimensions() == full.dimensions()) return value;
-    Shape cut = full;
-    HloInstruction* out = b.Op(HloOpcode::kSlice, cut, {value});
+    return CutPadding(b, value, full);
+  }
+
+  // `value` (of the padded shape) without the padding past `full`.
+  HloInstruction* CutPadding(InstructionBuilder& b, HloInstruction* value, const Shape& full) {
+    if (value->shape().dimensions() == full.dimensions()) return value;
+    HloInstruction* out = b.Op(HloOpcode::kSlice, full, {value});
     for (int64_t size : full.dimensions()) out->mutable_attrs()->slice.push_back({0, size, 1});
     return out;
   }

@@ -22,10 +22,12 @@
 // - everything else (and any instruction whose operands are sharded
 //   otherwise): its operands gathered to full values, the instruction on
 //   full values (control flow and its bodies unchanged), and the result's
-//   tile taken. Gathering writes each tile into zeros at its offset and
-//   sums over all partitions (only the first device of a replicated group
-//   contributes), so any tiling and device order works; exact for
-//   integers and for floats except the sign of a zero.
+//   tile taken. A value split along one dimension with its devices in tile
+//   order is gathered by one all-gather; any other tiling by writing each
+//   tile into zeros at its offset and summing over all partitions (only
+//   the first device of a replicated group contributes), so any tiling and
+//   device order works; exact for integers and for floats except the sign
+//   of a zero.
 // Tile offsets come from per-sharding tables indexed by partition-id.
 // Uneven tiles: every tile has the first one's size (the dimension divided
 // rounding up), the last ones padded past the array's end; gathering cuts

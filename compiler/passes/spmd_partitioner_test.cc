@@ -227,6 +227,25 @@ TEST(SpmdPartitionerTest, TensorParallelMlpRunsOnTilesWithOneAllReduce) {
               ::testing::ElementsAre(std::vector<int64_t>{16, 32}, std::vector<int64_t>{16, 64}));
 }
 
+// A value split along one dimension with its devices in order is gathered
+// by one all-gather (the convolution's input); no sums of whole arrays.
+TEST(SpmdPartitionerTest, OneDimensionalSplitsAreGatheredByAllGather) {
+  std::unique_ptr<HloModule> module = ParseFor(kConv, 4);
+  ASSERT_NE(module, nullptr);
+  auto partitioned = PartitionSpmd(*module, 4);
+  ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+  int gathers = 0, sums = 0;
+  for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+    if (h->opcode() == HloOpcode::kAllGather) {
+      ++gathers;
+      EXPECT_EQ(h->attrs().dimensions, (std::vector<int64_t>{1}));
+    }
+    if (h->opcode() == HloOpcode::kAllReduce) ++sums;
+  }
+  EXPECT_EQ(gathers, 1);
+  EXPECT_EQ(sums, 0);
+}
+
 // A manual region (what shard_map lowers to): each partition exponentiates
 // its tile and the tiles are summed across partitions inside the region.
 TEST(SpmdPartitionerTest, ManualRegionsRunAsWrittenOnTiles) {
