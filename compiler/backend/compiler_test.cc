@@ -5,18 +5,23 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <limits>
+#include <numeric>
+#include <optional>
 
 #include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/backend/embedded_constants.h"
 #include "compiler/hlo/hlo_parser.h"
+#include "compiler/hlo/hlo_sharding.h"
 #include "compiler/interpreter/evaluator.h"
 #include "compiler/interpreter/replicated_evaluator.h"
 #include "compiler/passes/spmd_partitioner.h"
 #include "compiler/target/target_config.h"
 #include "compiler/tooling/literal_execution.h"
 #include "compiler/tooling/random_literal.h"
+#include "compiler/verifier/hlo_verifier.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "runtime/executable/client.h"
@@ -186,11 +191,57 @@ ENTRY main {
       << CompareLiteralsWithDefaultTolerance(*expected, *actual);
 }
 
-// The spmd suite: every module partitioned for its partitions (its
-// shardings name 8 devices), compiled for the host with emit_collectives,
-// run as one participant per partition on its tiles of the arguments; the
-// assembled result matches the single-device interpreter.
-TEST(CompilerTest, SpmdCorpusModulesMatchTheSingleDeviceInterpreterOnHost) {
+// The module for `n` partitions: each tiled sharding (written for the
+// module's own count) with its last split dimension scaled down, devices in
+// order. nullptr where a sharding does not scale.
+std::unique_ptr<HloModule> ForPartitions(const HloModule& module, int64_t n) {
+  std::unique_ptr<HloModule> out = module.Clone();
+  const int64_t own = module.config().num_partitions;
+  if (own % n != 0) return nullptr;
+  const int64_t factor = own / n;
+  out->mutable_config()->num_partitions = n;
+  std::function<std::optional<HloSharding>(const HloSharding&)> scale =
+      [&](const HloSharding& s) -> std::optional<HloSharding> {
+    if (s.kind() == HloSharding::Kind::kTuple) {
+      std::vector<HloSharding> elements;
+      for (const HloSharding& e : s.tuple_elements()) {
+        std::optional<HloSharding> scaled = scale(e);
+        if (!scaled) return std::nullopt;
+        elements.push_back(*scaled);
+      }
+      return HloSharding::Tuple(std::move(elements));
+    }
+    if (!s.IsTiled() || factor == 1) return s;
+    std::vector<int64_t> dims = s.tile_dims();
+    for (int64_t i = static_cast<int64_t>(dims.size()) - 1; i >= 0; --i) {
+      if (dims[i] > 1 && dims[i] % factor == 0) {
+        dims[i] /= factor;
+        std::vector<int64_t> devices(n);
+        std::iota(devices.begin(), devices.end(), 0);
+        return HloSharding::Tiled(dims, devices, s.replicate_on_last_tile_dim());
+      }
+    }
+    return std::nullopt;
+  };
+  for (HloComputation* c : out->computations()) {
+    for (HloInstruction* h : c->instructions()) {
+      if (h->attrs().sharding.empty()) continue;
+      auto parsed = HloSharding::Parse(h->attrs().sharding);
+      if (!parsed.ok()) return nullptr;
+      std::optional<HloSharding> scaled = scale(*parsed);
+      if (!scaled) return nullptr;
+      h->mutable_attrs()->sharding = scaled->ToString();
+    }
+  }
+  return out;
+}
+
+// The spmd suite at 2, 4 and 8 partitions (its shardings, written for 8,
+// scaled down): every module partitioned, compiled for the host with
+// emit_collectives, run as one participant per partition on its tiles of
+// the arguments; the assembled result matches the single-device
+// interpreter.
+TEST(CompilerTest, SpmdCorpusModulesMatchTheSingleDeviceInterpreterAt2And4And8Partitions) {
   auto target = ShippedTargetConfig("host-x86-64-v2");
   ASSERT_TRUE(target.ok());
   auto client = Client::Create("host");
@@ -198,37 +249,41 @@ TEST(CompilerTest, SpmdCorpusModulesMatchTheSingleDeviceInterpreterOnHost) {
   int checked = 0;
   for (const auto& path : CorpusFiles()) {
     if (path.parent_path().filename() != "spmd") continue;
-    SCOPED_TRACE(path.string());
-    auto module = Parse(path);
-    ASSERT_NE(module, nullptr);
-    const int64_t n = module->config().num_partitions;
-    ASSERT_GT(n, 1);
-    std::unique_ptr<HloModule> single = module->Clone();
-    single->mutable_config()->num_partitions = 1;
-    std::vector<Literal> args = RandomArguments(*single, 11);
-    HloEvaluator evaluator;
-    auto expected = evaluator.Evaluate(*single, args);
-    ASSERT_TRUE(expected.ok()) << expected.status();
-    auto partitioned = PartitionSpmd(*module, n);
-    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
-    CompileOptions options;
-    options.emission_flags = {"emit_collectives"};
-    auto compiled = Compile(*partitioned->module, *target, options);
-    ASSERT_TRUE(compiled.ok()) << compiled.status();
-    EXPECT_EQ((*compiled)->proto().device_assignment().partition_count(), n);
-    auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
-    ASSERT_TRUE(executable.ok()) << executable.status();
-    auto per_partition = SplitArguments(args, *partitioned);
-    ASSERT_TRUE(per_partition.ok()) << per_partition.status();
-    auto results = ExecuteReplicatedWithLiterals(**executable, *per_partition);
-    ASSERT_TRUE(results.ok()) << results.status();
-    auto assembled = AssembleTiles(*results, expected->shape(), partitioned->result_sharding);
-    ASSERT_TRUE(assembled.ok()) << assembled.status();
-    EXPECT_TRUE(CompareLiteralsWithDefaultTolerance(*expected, *assembled).ok())
-        << CompareLiteralsWithDefaultTolerance(*expected, *assembled);
-    ++checked;
+    auto written = Parse(path);
+    ASSERT_NE(written, nullptr);
+    ASSERT_EQ(written->config().num_partitions, 8) << path;
+    for (int64_t n : {2, 4, 8}) {
+      SCOPED_TRACE(absl::StrCat(path.string(), " at ", n, " partitions"));
+      std::unique_ptr<HloModule> module = ForPartitions(*written, n);
+      ASSERT_NE(module, nullptr);
+      ASSERT_TRUE(VerifyHloModule(*module).ok()) << VerifyHloModule(*module);
+      std::unique_ptr<HloModule> single = module->Clone();
+      single->mutable_config()->num_partitions = 1;
+      std::vector<Literal> args = RandomArguments(*single, 11);
+      HloEvaluator evaluator;
+      auto expected = evaluator.Evaluate(*single, args);
+      ASSERT_TRUE(expected.ok()) << expected.status();
+      auto partitioned = PartitionSpmd(*module, n);
+      ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+      CompileOptions options;
+      options.emission_flags = {"emit_collectives"};
+      auto compiled = Compile(*partitioned->module, *target, options);
+      ASSERT_TRUE(compiled.ok()) << compiled.status();
+      EXPECT_EQ((*compiled)->proto().device_assignment().partition_count(), n);
+      auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
+      ASSERT_TRUE(executable.ok()) << executable.status();
+      auto per_partition = SplitArguments(args, *partitioned);
+      ASSERT_TRUE(per_partition.ok()) << per_partition.status();
+      auto results = ExecuteReplicatedWithLiterals(**executable, *per_partition);
+      ASSERT_TRUE(results.ok()) << results.status();
+      auto assembled = AssembleTiles(*results, expected->shape(), partitioned->result_sharding);
+      ASSERT_TRUE(assembled.ok()) << assembled.status();
+      EXPECT_TRUE(CompareLiteralsWithDefaultTolerance(*expected, *assembled).ok())
+          << CompareLiteralsWithDefaultTolerance(*expected, *assembled);
+      ++checked;
+    }
   }
-  EXPECT_GE(checked, 7);
+  EXPECT_GE(checked, 7 * 3);
 }
 
 // The collectives suite (emit_collectives on): every module, compiled for
