@@ -316,10 +316,9 @@ TEST(ConvertTest, MalformedInputGetsAPositionedError) {
        "(tensor<f32>, tensor<f32>) -> tensor<i1>\n  func.return %c : tensor<i1>\n}",
        "unknown comparison direction 'XX'"},
       {"refused by name",
-       "func.func @main(%x: tensor<f32>) -> tensor<f32> {\n  %c = chlo.bessel_i1e %x : tensor<f32> "
-       "-> "
-       "tensor<f32>\n  func.return %c : tensor<f32>\n}",
-       "'chlo.bessel_i1e': not supported"},
+       "func.func @main(%x: tensor<f32>) -> tensor<f32> {\n  %c = chlo.zeta %x, %x : (tensor<f32>, "
+       "tensor<f32>) -> tensor<f32>\n  func.return %c : tensor<f32>\n}",
+       "'chlo.zeta': not supported"},
       {"unterminated string", "module @m attributes {a = \"x\n",
        "t.mlir:1:27: unterminated string"},
       {"missing signature",

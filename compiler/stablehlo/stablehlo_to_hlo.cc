@@ -120,7 +120,6 @@ constexpr Refused kRefused[] = {
     {"chlo.erfc", "not yet decomposed (no HLO opcode)"},
     {"chlo.polygamma", "not yet decomposed (no HLO opcode)"},
     {"chlo.zeta", "not yet decomposed (no HLO opcode)"},
-    {"chlo.bessel_i1e", "not yet decomposed (no HLO opcode)"},
     {"chlo.next_after", "not yet decomposed (no HLO opcode)"},
     {"chlo.ragged_dot", "not converted yet"},
     {"stablehlo.rng", "stateful RNG is not converted (use rng_bit_generator)"},
@@ -470,7 +469,8 @@ class Converter {
                                  const MlirType& type);
   absl::StatusOr<Value> ReduceOverAll(const Value& pred, absl::string_view hint);
   absl::StatusOr<std::string> ScalarComputation(absl::string_view opcode, const MlirType& scalar);
-  // CHLO's special functions (no HLO opcode): erf_inv, lgamma, digamma.
+  // CHLO's special functions (no HLO opcode): erf_inv, lgamma, digamma,
+  // bessel_i1e.
   absl::StatusOr<Value> SpecialFunction(const MlirOperation& op, absl::string_view name,
                                         const Value& x, const MlirType& result);
   absl::StatusOr<Value> BroadcastForChlo(const MlirOperation& op, const Value& v,
@@ -1093,6 +1093,8 @@ absl::StatusOr<Value> Converter::BroadcastInDim(const MlirOperation& op, const V
 // - erf_inv: M. Giles, "Approximating the erfinv function" (GPU Computing
 //   Gems, 2010), the single-precision polynomials in w = -log(1 - x^2);
 //   +-inf at +-1.
+// - bessel_i1e: exp(-|x|) I1(x) by its power series up to |x| = 15 and
+//   the asymptotic expansion above;
 // - lgamma and digamma: the Lanczos approximation (g = 7, 9 terms), with
 //   the reflection formulas below 1/2 (lgamma(x) = log(pi) -
 //   log|sin(pi x)| - lgamma(1 - x); digamma(x) = digamma(1 - x) -
@@ -1140,7 +1142,39 @@ absl::StatusOr<Value> Converter::SpecialFunction(const MlirOperation& op, absl::
     return p;
   };
   Value out;
-  if (name == "erf_inv") {
+  if (name == "bessel_i1e") {
+    // exp(-|x|) I1(x): the power series sum (x/2)^(2k+1) / (k! (k+1)!)
+    // (40 terms) up to |x| = 15, above it the asymptotic expansion
+    // sign(x) / sqrt(2 pi |x|) (1 - 3/(8z) - 15/(128z^2) - 315/(3072z^3)
+    // - 14175/(98304z^4)) with z = |x|.
+    AOT_ASSIGN_OR_RETURN(Value half, k(0.5));
+    AOT_ASSIGN_OR_RETURN(Value h, bin("multiply", x, half));
+    AOT_ASSIGN_OR_RETURN(Value h2, bin("multiply", h, h));
+    Value term = h, sum = h;
+    for (int i = 0; i < 40; ++i) {
+      AOT_ASSIGN_OR_RETURN(Value d, k(1.0 / ((i + 1.0) * (i + 2.0))));
+      AOT_ASSIGN_OR_RETURN(Value t1, bin("multiply", term, h2));
+      AOT_ASSIGN_OR_RETURN(term, bin("multiply", t1, d));
+      AOT_ASSIGN_OR_RETURN(sum, bin("add", sum, term));
+    }
+    AOT_ASSIGN_OR_RETURN(Value ax, un("abs", x));
+    AOT_ASSIGN_OR_RETURN(Value nax, un("negate", ax));
+    AOT_ASSIGN_OR_RETURN(Value scale, un("exponential", nax));
+    AOT_ASSIGN_OR_RETURN(Value small, bin("multiply", sum, scale));
+    AOT_ASSIGN_OR_RETURN(Value one, k(1));
+    AOT_ASSIGN_OR_RETURN(Value inv, bin("divide", one, ax));
+    AOT_ASSIGN_OR_RETURN(Value series,
+                         poly(inv, {-14175.0 / 98304, -315.0 / 3072, -15.0 / 128, -3.0 / 8, 1.0}));
+    AOT_ASSIGN_OR_RETURN(Value two_pi, k(2 * M_PI));
+    AOT_ASSIGN_OR_RETURN(Value tpz, bin("multiply", two_pi, ax));
+    AOT_ASSIGN_OR_RETURN(Value root, un("rsqrt", tpz));
+    AOT_ASSIGN_OR_RETURN(Value mag, bin("multiply", series, root));
+    AOT_ASSIGN_OR_RETURN(Value sgn, un("sign", x));
+    AOT_ASSIGN_OR_RETURN(Value large, bin("multiply", mag, sgn));
+    AOT_ASSIGN_OR_RETURN(Value fifteen, k(15));
+    AOT_ASSIGN_OR_RETURN(Value near, cmp("LE", ax, fifteen));
+    AOT_ASSIGN_OR_RETURN(out, sel(near, small, large));
+  } else if (name == "erf_inv") {
     AOT_ASSIGN_OR_RETURN(Value one, k(1));
     AOT_ASSIGN_OR_RETURN(Value a, bin("subtract", one, x));
     AOT_ASSIGN_OR_RETURN(Value b, bin("add", one, x));
@@ -1284,7 +1318,7 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertChlo(const MlirOperation& o
     AOT_ASSIGN_OR_RETURN(Value v, Emit(rt, s.hlo, s.hlo, args, attrs));
     return std::vector<Value>{v};
   }
-  if (name == "erf_inv" || name == "lgamma" || name == "digamma") {
+  if (name == "erf_inv" || name == "lgamma" || name == "digamma" || name == "bessel_i1e") {
     if (in.size() != 1) return OpError(op, "takes one operand");
     AOT_ASSIGN_OR_RETURN(Value v, SpecialFunction(op, name, in[0], rt));
     return std::vector<Value>{v};
@@ -2525,6 +2559,7 @@ std::vector<OpSupport> StableHloOpSupport() {
   out.push_back({"chlo.erf_inv", true, "Giles' polynomials"});
   out.push_back({"chlo.lgamma", true, "Lanczos, reflected below 1/2"});
   out.push_back({"chlo.digamma", true, "Lanczos, reflected below 1/2"});
+  out.push_back({"chlo.bessel_i1e", true, "power series, asymptotic above 15"});
   out.push_back({"stablehlo.rng_bit_generator", true, "HLO rng-bit-generator"});
   for (const char* n : {"expect_eq", "expect_eq_const", "expect_almost_eq",
                         "expect_almost_eq_const", "expect_close"}) {

@@ -93,3 +93,21 @@ func.func @rng_bit_generator_op_test_deterministic() {
   check.expect_eq_const %all, dense<false> : tensor<i1>
   func.return
 }
+
+// -----
+
+func.func @bessel_i1e_op_test_f32() {
+  %x = stablehlo.constant dense<[-20, -3, -0.5, 0, 0.25, 1, 7.5, 14, 16, 40]> : tensor<10xf32>
+  %r = chlo.bessel_i1e %x : tensor<10xf32> -> tensor<10xf32>
+  check.expect_almost_eq_const %r, dense<[-8.75062222e-02, -1.96826713e-01, -1.56420803e-01, 0.00000000e+00, 9.81126287e-02, 2.07910415e-01, 1.38041212e-01, 1.03697667e-01, 9.73496148e-02, 6.24822291e-02]> : tensor<10xf32>
+  func.return
+}
+
+// -----
+
+func.func @bessel_i1e_op_test_f64() {
+  %x = stablehlo.constant dense<[0.75, 12, 30]> : tensor<3xf64>
+  %r = chlo.bessel_i1e %x : tensor<3xf64> -> tensor<3xf64>
+  check.expect_almost_eq_const %r, dense<[1.89887793e-01, 1.11464299e-01, 7.19163306e-02]> : tensor<3xf64>
+  func.return
+}
