@@ -398,6 +398,42 @@ class Partitioner {
       clone->set_name(names_.GetUniqueName(h.name()));
       return AddWithNewId(comp_, std::move(clone));
     }
+    // Broadcast, transpose, reshape and a reduce over dimensions that are
+    // not split: on the tile when the operand's sharding maps onto the
+    // result's (the reduce's init value replicated, the tiles even along
+    // the reshaped dimensions).
+    if ((op == HloOpcode::kBroadcast || op == HloOpcode::kTranspose || op == HloOpcode::kReshape ||
+         (op == HloOpcode::kReduce && h.operand_count() == 2)) &&
+        s.IsTiled() && h.shape().IsArray()) {
+      const HloSharding& in = sharding_.at(h.operand(0));
+      std::optional<std::vector<int64_t>> m = OperandToResultMapping(h, 0);
+      bool fits = m.has_value() && in.IsTiled() && IsEven(h.operand(0)->shape(), in) &&
+                  IsEven(h.shape(), s);
+      if (fits && op == HloOpcode::kReduce) {
+        fits = !sharding_.at(h.operand(1)).IsTiled();
+        for (int64_t d : h.attrs().dimensions) fits &= in.tile_dims()[d] == 1;
+      }
+      if (fits && op == HloOpcode::kReshape) {
+        for (int64_t d = 0; d < in.DataRank(); ++d) {
+          fits &= in.tile_dims()[d] == 1 || std::find(m->begin(), m->end(), d) != m->end();
+        }
+      }
+      std::optional<HloSharding> mapped;
+      if (fits) {
+        mapped =
+            MapSharding(in, static_cast<int64_t>(h.operand(0)->shape().dimensions().size()), *m);
+      }
+      if (mapped && *mapped == s) {
+        AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
+        std::vector<HloInstruction*> operands;
+        for (const HloInstruction* o : h.operands()) operands.push_back(local_.at(o));
+        std::unique_ptr<HloInstruction> clone = CloneWithOperands(h, operands);
+        *clone->mutable_shape() = local;
+        clone->mutable_attrs()->sharding.clear();
+        clone->set_name(names_.GetUniqueName(h.name()));
+        return AddWithNewId(comp_, std::move(clone));
+      }
+    }
     // A sharding constraint its operand already meets is its operand.
     if (op == HloOpcode::kCustomCall && h.attrs().custom_call_target == "Sharding" &&
         h.operand_count() == 1 && sharding_.at(h.operand(0)) == s) {
@@ -489,6 +525,32 @@ class Partitioner {
       return std::optional<HloInstruction*>();
     }
     const DotDimensionNumbersProto& dn = *h.attrs().dot_dimension_numbers;
+    // Both split on batch (or free) dimensions alone, each mapping onto the
+    // result's sharding: every partition holds matching tiles (attention
+    // with its heads sharded).
+    auto splits_contraction = [](const HloSharding& sh, const auto& contracting) {
+      for (int64_t d : contracting) {
+        if (sh.tile_dims()[d] > 1) return true;
+      }
+      return false;
+    };
+    if (s.IsTiled() && !splits_contraction(lhs, dn.lhs_contracting_dimensions()) &&
+        !splits_contraction(rhs, dn.rhs_contracting_dimensions())) {
+      std::optional<std::vector<int64_t>> ml = OperandToResultMapping(h, 0);
+      std::optional<std::vector<int64_t>> mr = OperandToResultMapping(h, 1);
+      std::optional<HloSharding> from_lhs, from_rhs;
+      if (ml && mr) {
+        from_lhs =
+            MapSharding(lhs, static_cast<int64_t>(h.operand(0)->shape().dimensions().size()), *ml);
+        from_rhs =
+            MapSharding(rhs, static_cast<int64_t>(h.operand(1)->shape().dimensions().size()), *mr);
+      }
+      if (from_lhs && from_rhs && *from_lhs == s && *from_rhs == s &&
+          IsEven(h.operand(0)->shape(), lhs) && IsEven(h.operand(1)->shape(), rhs)) {
+        AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
+        return std::optional<HloInstruction*>(local_dot(local));
+      }
+    }
     // Only contracting dimensions split, pairwise alike.
     auto only_contracting = [](const HloSharding& sh, const auto& contracting) {
       for (int64_t d = 0; d < sh.DataRank(); ++d) {

@@ -12,10 +12,13 @@
 // - parameters: their tile (the entry takes each partition's tiles);
 // - elementwise instructions whose operands are sharded like the result:
 //   the same instruction on the tiles, no communication;
-// - a scalar broadcast: made as the tile directly;
+// - a scalar broadcast: made as the tile directly; broadcast, transpose,
+//   reshape and a reduce over dimensions that are not split, when the
+//   operand's sharding maps onto the result's: on the tile;
 // - dot with one operand split on its batch or free dimensions, the other
 //   replicated, and the result sharded as the split operand maps to it:
-//   the dot on the tile (Megatron's column-parallel layer); with both
+//   the dot on the tile (Megatron's column-parallel layer); both split
+//   alike on batch dimensions (heads): the dot of the tiles; with both
 //   operands split on their contracting dimensions alone, tile for tile:
 //   the dot of the tiles, summed over the partitions by one all-reduce
 //   (the row-parallel layer);

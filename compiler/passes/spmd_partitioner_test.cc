@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "compiler/hlo/collective_ops.h"
 #include "compiler/hlo/hlo_parser.h"
 #include "compiler/interpreter/evaluator.h"
 #include "compiler/interpreter/replicated_evaluator.h"
@@ -225,6 +226,22 @@ TEST(SpmdPartitionerTest, TensorParallelMlpRunsOnTilesWithOneAllReduce) {
   // [32,64] (a partial sum of the full shape).
   EXPECT_THAT(dots,
               ::testing::ElementsAre(std::vector<int64_t>{16, 32}, std::vector<int64_t>{16, 64}));
+}
+
+// Attention with its heads sharded: every instruction runs on the
+// partition's heads (dots, reductions, broadcasts), with no collective.
+TEST(SpmdPartitionerTest, AttentionWithHeadsShardedNeedsNoCollective) {
+  std::unique_ptr<HloModule> module = ParseFor(kAttention, 4);
+  ASSERT_NE(module, nullptr);
+  auto partitioned = PartitionSpmd(*module, 4);
+  ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+  for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+    EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
+    if (h->shape().IsArray() && !h->shape().dimensions().empty() &&
+        h->opcode() != HloOpcode::kConstant) {
+      EXPECT_EQ(h->shape().dimensions()[0], 2) << h->name() << " runs on 8 heads, not 2";
+    }
+  }
 }
 
 // A value split along one dimension with its devices in order is gathered
