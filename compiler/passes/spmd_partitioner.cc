@@ -1,5 +1,6 @@
 #include "compiler/passes/spmd_partitioner.h"
 
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <numeric>
@@ -398,6 +399,11 @@ class Partitioner {
       clone->set_name(names_.GetUniqueName(h.name()));
       return AddWithNewId(comp_, std::move(clone));
     }
+    if (op == HloOpcode::kReduce && h.operand_count() == 2 && h.shape().IsArray()) {
+      AOT_ASSIGN_OR_RETURN(std::optional<HloInstruction*> reduced,
+                           PartitionSplitReduce(b, h, s, what));
+      if (reduced) return *reduced;
+    }
     // Broadcast, transpose, reshape and a reduce over dimensions that are
     // not split: on the tile when the operand's sharding maps onto the
     // result's (the reduce's init value replicated, the tiles even along
@@ -591,6 +597,70 @@ class Partitioner {
     *sum->mutable_called_computations() = {SumComputation(h.shape().element_type())};
     AOT_ASSIGN_OR_RETURN(HloInstruction * tile, SliceArray(b, sum, h.shape(), s, what));
     return std::optional<HloInstruction*>(tile);
+  }
+
+  // A reduce over split dimensions: each partition reduces its tile, and
+  // the partitions that hold the same kept coordinates combine their
+  // partial results with one all-reduce of the same reduction. Only where
+  // the reduction is one add, multiply, maximum or minimum whose init value
+  // is its identity (each partition's partial result includes it), the
+  // tiles are even, and the result is sharded as the operand maps to it.
+  absl::StatusOr<std::optional<HloInstruction*>> PartitionSplitReduce(InstructionBuilder& b,
+                                                                      const HloInstruction& h,
+                                                                      const HloSharding& s,
+                                                                      const std::string& what) {
+    const HloSharding& in = sharding_.at(h.operand(0));
+    const HloInstruction* init = h.operand(1);
+    const HloComputation* reducer = h.to_apply();
+    if (!in.IsTiled() || sharding_.at(init).IsTiled() || reducer == nullptr ||
+        !IsEven(h.operand(0)->shape(), in) || init->opcode() != HloOpcode::kConstant ||
+        !init->attrs().literal) {
+      return std::optional<HloInstruction*>();
+    }
+    bool splits_reduced = false;
+    for (int64_t d : h.attrs().dimensions) splits_reduced |= in.tile_dims()[d] > 1;
+    if (!splits_reduced) return std::optional<HloInstruction*>();
+    const HloInstruction* root = reducer->root_instruction();
+    if (root->operand_count() != 2 || root->operand(0)->opcode() != HloOpcode::kParameter ||
+        root->operand(1)->opcode() != HloOpcode::kParameter) {
+      return std::optional<HloInstruction*>();
+    }
+    const double v = init->attrs().literal->GetAsDouble(0);
+    const bool identity = (root->opcode() == HloOpcode::kAdd && v == 0) ||
+                          (root->opcode() == HloOpcode::kMultiply && v == 1) ||
+                          (root->opcode() == HloOpcode::kMaximum && v == -HUGE_VAL) ||
+                          (root->opcode() == HloOpcode::kMinimum && v == HUGE_VAL);
+    std::optional<std::vector<int64_t>> m = OperandToResultMapping(h, 0);
+    if (!identity || !m) return std::optional<HloInstruction*>();
+    std::optional<HloSharding> mapped =
+        MapSharding(in, static_cast<int64_t>(h.operand(0)->shape().dimensions().size()), *m);
+    if (!mapped || !(*mapped == s) || !IsEven(h.shape(), s)) {
+      return std::optional<HloInstruction*>();
+    }
+    // Groups: the partitions whose coordinates differ only in the reduced
+    // dimensions.
+    std::map<std::vector<int64_t>, std::vector<int64_t>> groups;
+    for (int64_t p = 0; p < n_; ++p) {
+      std::vector<int64_t> subgroup;
+      std::vector<int64_t> key = *TileCoordinates(in, p, &subgroup);
+      for (int64_t d : h.attrs().dimensions) key[d] = -1;
+      key.insert(key.end(), subgroup.begin(), subgroup.end());
+      groups[key].push_back(p);
+    }
+    AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
+    std::unique_ptr<HloInstruction> clone =
+        CloneWithOperands(h, {local_.at(h.operand(0)), local_.at(h.operand(1))});
+    *clone->mutable_shape() = local;
+    clone->mutable_attrs()->sharding.clear();
+    clone->set_name(names_.GetUniqueName(h.name()));
+    HloInstruction* partial = AddWithNewId(comp_, std::move(clone));
+    HloInstruction* sum = b.Op(HloOpcode::kAllReduce, local, {partial});
+    for (const auto& [key, members] : groups)
+      sum->mutable_attrs()->replica_groups.push_back(members);
+    sum->mutable_attrs()->channel_id = next_channel_++;
+    sum->mutable_attrs()->use_global_device_ids = true;
+    *sum->mutable_called_computations() = {h.called_computations()[0]};
+    return std::optional<HloInstruction*>(sum);
   }
 
   HloModule* module_;

@@ -21,7 +21,10 @@
 //   alike on batch dimensions (heads): the dot of the tiles; with both
 //   operands split on their contracting dimensions alone, tile for tile:
 //   the dot of the tiles, summed over the partitions by one all-reduce
-//   (the row-parallel layer);
+//   (the row-parallel layer); a reduce over split dimensions (one add,
+//   multiply, maximum or minimum from its identity): each tile reduced,
+//   the partial results combined by one all-reduce within the partitions
+//   that share the kept coordinates;
 // - everything else (and any instruction whose operands are sharded
 //   otherwise): its operands gathered to full values, the instruction on
 //   full values (control flow and its bodies unchanged), and the result's
