@@ -399,6 +399,11 @@ class Partitioner {
       clone->set_name(names_.GetUniqueName(h.name()));
       return AddWithNewId(comp_, std::move(clone));
     }
+    if (op == HloOpcode::kConvolution) {
+      AOT_ASSIGN_OR_RETURN(std::optional<HloInstruction*> conv,
+                           PartitionConvolution(b, h, s, what));
+      if (conv) return *conv;
+    }
     if (op == HloOpcode::kReduce && h.operand_count() == 2 && h.shape().IsArray()) {
       AOT_ASSIGN_OR_RETURN(std::optional<HloInstruction*> reduced,
                            PartitionSplitReduce(b, h, s, what));
@@ -597,6 +602,102 @@ class Partitioner {
     *sum->mutable_called_computations() = {SumComputation(h.shape().element_type())};
     AOT_ASSIGN_OR_RETURN(HloInstruction * tile, SliceArray(b, sum, h.shape(), s, what));
     return std::optional<HloInstruction*>(tile);
+  }
+
+  // A convolution whose input is split into strips along one spatial
+  // dimension (devices in order, even tiles), the kernel replicated, stride
+  // and dilations 1 and "same" padding along it: each partition receives
+  // the rows its window needs from its neighbours (the halos, by two
+  // collective-permutes; the edge partitions get zeros, which are the
+  // padding) and convolves its extended strip without padding along that
+  // dimension.
+  absl::StatusOr<std::optional<HloInstruction*>> PartitionConvolution(InstructionBuilder& b,
+                                                                      const HloInstruction& h,
+                                                                      const HloSharding& s,
+                                                                      const std::string& what) {
+    const HloSharding& in = sharding_.at(h.operand(0));
+    if (!in.IsTiled() || sharding_.at(h.operand(1)).IsTiled() || !s.IsTiled() ||
+        in.ReplicationFactor() != 1 || !h.attrs().convolution_dimension_numbers ||
+        !h.attrs().window || h.attrs().feature_group_count != 1 ||
+        h.attrs().batch_group_count != 1 || !IsEven(h.operand(0)->shape(), in)) {
+      return std::optional<HloInstruction*>();
+    }
+    for (size_t i = 0; i < in.devices().size(); ++i) {
+      if (in.devices()[i] != static_cast<int64_t>(i)) return std::optional<HloInstruction*>();
+    }
+    const ConvolutionDimensionNumbersProto& dn = *h.attrs().convolution_dimension_numbers;
+    int64_t split = -1, spatial = -1;
+    for (int64_t d = 0; d < in.DataRank(); ++d) {
+      if (in.tile_dims()[d] == 1) continue;
+      if (split >= 0) return std::optional<HloInstruction*>();
+      split = d;
+    }
+    for (int i = 0; i < dn.input_spatial_dimensions_size(); ++i) {
+      if (dn.input_spatial_dimensions(i) == split) spatial = i;
+    }
+    if (spatial < 0 || spatial >= h.attrs().window->dimensions_size()) {
+      return std::optional<HloInstruction*>();
+    }
+    const WindowDimensionProto& w = h.attrs().window->dimensions(spatial);
+    const int64_t size = h.operand(0)->shape().dimensions()[split];
+    const int64_t tile = size / in.tile_dims()[split];
+    const int64_t lo = w.padding_low(), hi = w.padding_high();
+    const int64_t out_dim = dn.output_spatial_dimensions(spatial);
+    if (w.stride() > 1 || w.window_dilation() > 1 || w.base_dilation() > 1 || w.window_reversal() ||
+        lo < 0 || hi < 0 || lo + hi != w.size() - 1 || lo > tile || hi > tile ||
+        h.shape().dimensions()[out_dim] != size) {
+      return std::optional<HloInstruction*>();
+    }
+    std::optional<std::vector<int64_t>> m = OperandToResultMapping(h, 0);
+    std::optional<HloSharding> mapped;
+    if (m) {
+      mapped = MapSharding(in, static_cast<int64_t>(h.operand(0)->shape().dimensions().size()), *m);
+    }
+    if (!mapped || !(*mapped == s)) return std::optional<HloInstruction*>();
+    HloInstruction* local = local_.at(h.operand(0));
+    const Shape& local_shape = local->shape();
+    // Rows [from, to) of the strip along the split dimension.
+    auto rows = [&](int64_t from, int64_t to) {
+      Shape shape = local_shape;
+      (*shape.mutable_dimensions())[split] = to - from;
+      HloInstruction* slice = b.Op(HloOpcode::kSlice, shape, {local});
+      for (int64_t d = 0; d < static_cast<int64_t>(local_shape.dimensions().size()); ++d) {
+        slice->mutable_attrs()->slice.push_back(
+            d == split ? SliceSpec{from, to, 1} : SliceSpec{0, local_shape.dimensions()[d], 1});
+      }
+      return slice;
+    };
+    auto permute = [&](HloInstruction* x, int64_t step) {
+      HloInstruction* moved = b.Op(HloOpcode::kCollectivePermute, x->shape(), {x});
+      for (int64_t p = 0; p < n_; ++p) {
+        if (p + step >= 0 && p + step < n_) {
+          moved->mutable_attrs()->source_target_pairs.emplace_back(p, p + step);
+        }
+      }
+      moved->mutable_attrs()->channel_id = next_channel_++;
+      return moved;
+    };
+    std::vector<HloInstruction*> pieces;
+    if (lo > 0) pieces.push_back(permute(rows(tile - lo, tile), +1));  // from the left
+    pieces.push_back(local);
+    if (hi > 0) pieces.push_back(permute(rows(0, hi), -1));  // from the right
+    HloInstruction* extended = local;
+    if (pieces.size() > 1) {
+      Shape shape = local_shape;
+      (*shape.mutable_dimensions())[split] = tile + lo + hi;
+      extended = b.Op(HloOpcode::kConcatenate, shape, pieces);
+      extended->mutable_attrs()->dimensions = {split};
+    }
+    AOT_ASSIGN_OR_RETURN(Shape out_local, Local(h.shape(), s, what));
+    std::unique_ptr<HloInstruction> clone =
+        CloneWithOperands(h, {extended, local_.at(h.operand(1))});
+    *clone->mutable_shape() = out_local;
+    WindowDimensionProto* cw = clone->mutable_attrs()->window->mutable_dimensions(spatial);
+    cw->set_padding_low(0);
+    cw->set_padding_high(0);
+    clone->mutable_attrs()->sharding.clear();
+    clone->set_name(names_.GetUniqueName(h.name()));
+    return std::optional<HloInstruction*>(AddWithNewId(comp_, std::move(clone)));
   }
 
   // A reduce over split dimensions: each partition reduces its tile, and

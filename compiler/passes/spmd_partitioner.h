@@ -24,7 +24,10 @@
 //   (the row-parallel layer); a reduce over split dimensions (one add,
 //   multiply, maximum or minimum from its identity): each tile reduced,
 //   the partial results combined by one all-reduce within the partitions
-//   that share the kept coordinates;
+//   that share the kept coordinates; a convolution split into strips
+//   along a spatial dimension ("same" padding, stride 1): the halo rows
+//   from the neighbours by two collective-permutes, then the convolution
+//   of the extended strip;
 // - everything else (and any instruction whose operands are sharded
 //   otherwise): its operands gathered to full values, the instruction on
 //   full values (control flow and its bodies unchanged), and the result's

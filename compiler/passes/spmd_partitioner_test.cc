@@ -286,10 +286,36 @@ ENTRY main {
   }
 }
 
-// A value split along one dimension with its devices in order is gathered
-// by one all-gather (the convolution's input); no sums of whole arrays.
-TEST(SpmdPartitionerTest, OneDimensionalSplitsAreGatheredByAllGather) {
+// The convolution split into strips exchanges one halo row with each
+// neighbour (two collective-permutes) and convolves its extended strip:
+// nothing gathered.
+TEST(SpmdPartitionerTest, ConvolutionStripsExchangeHalosWithTheirNeighbours) {
   std::unique_ptr<HloModule> module = ParseFor(kConv, 4);
+  ASSERT_NE(module, nullptr);
+  auto partitioned = PartitionSpmd(*module, 4);
+  ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+  int permutes = 0, others = 0;
+  for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+    if (h->opcode() == HloOpcode::kCollectivePermute) {
+      ++permutes;
+      EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{1, 1, 16, 2}));  // one row
+      EXPECT_EQ(h->attrs().source_target_pairs.size(), 3u);
+    } else if (IsCollectiveOpcode(h->opcode())) {
+      ++others;
+    }
+    if (h->opcode() == HloOpcode::kConvolution) {
+      EXPECT_EQ(h->operand(0)->shape().dimensions(), (std::vector<int64_t>{1, 6, 16, 2}));
+      EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{1, 4, 16, 4}));
+    }
+  }
+  EXPECT_EQ(permutes, 2);
+  EXPECT_EQ(others, 0);
+}
+
+// A value split along one dimension with its devices in order is gathered
+// by one all-gather (the embedding table); no sums of whole arrays.
+TEST(SpmdPartitionerTest, OneDimensionalSplitsAreGatheredByAllGather) {
+  std::unique_ptr<HloModule> module = ParseFor(kEmbedding, 4);
   ASSERT_NE(module, nullptr);
   auto partitioned = PartitionSpmd(*module, 4);
   ASSERT_TRUE(partitioned.ok()) << partitioned.status();
@@ -297,7 +323,7 @@ TEST(SpmdPartitionerTest, OneDimensionalSplitsAreGatheredByAllGather) {
   for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
     if (h->opcode() == HloOpcode::kAllGather) {
       ++gathers;
-      EXPECT_EQ(h->attrs().dimensions, (std::vector<int64_t>{1}));
+      EXPECT_EQ(h->attrs().dimensions, (std::vector<int64_t>{0}));
     }
     if (h->opcode() == HloOpcode::kAllReduce) ++sums;
   }
