@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <numeric>
 #include <string>
@@ -147,6 +148,20 @@ class Partitioner {
       }
     }
     return s;
+  }
+
+  // `h` again in the new entry, on `operands`, with the result shape
+  // `shape` (nullopt: h's own), without its sharding; `adjust` edits the
+  // copy before it is added.
+  HloInstruction* Again(const HloInstruction& h, std::vector<HloInstruction*> operands,
+                        std::optional<Shape> shape = std::nullopt,
+                        const std::function<void(HloInstruction*)>& adjust = nullptr) {
+    std::unique_ptr<HloInstruction> clone = CloneWithOperands(h, operands);
+    if (shape) *clone->mutable_shape() = *shape;
+    clone->mutable_attrs()->sharding.clear();
+    clone->set_name(names_.GetUniqueName(h.name()));
+    if (adjust) adjust(clone.get());
+    return AddWithNewId(comp_, std::move(clone));
   }
 
   HloInstruction* PartitionId(InstructionBuilder& b) {
@@ -378,11 +393,7 @@ class Partitioner {
         std::vector<HloInstruction*> operands;
         for (const HloInstruction* o : h.operands()) operands.push_back(local_.at(o));
         AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
-        std::unique_ptr<HloInstruction> clone = CloneWithOperands(h, operands);
-        *clone->mutable_shape() = local;
-        clone->mutable_attrs()->sharding.clear();
-        clone->set_name(names_.GetUniqueName(h.name()));
-        return AddWithNewId(comp_, std::move(clone));
+        return Again(h, operands, local);
       }
     }
     if (op == HloOpcode::kDot) {
@@ -393,11 +404,7 @@ class Partitioner {
     if (op == HloOpcode::kBroadcast && h.operand(0)->shape().dimensions().empty() &&
         !sharding_.at(h.operand(0)).IsTiled()) {
       AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
-      std::unique_ptr<HloInstruction> clone = CloneWithOperands(h, {local_.at(h.operand(0))});
-      *clone->mutable_shape() = local;
-      clone->mutable_attrs()->sharding.clear();
-      clone->set_name(names_.GetUniqueName(h.name()));
-      return AddWithNewId(comp_, std::move(clone));
+      return Again(h, {local_.at(h.operand(0))}, local);
     }
     if (op == HloOpcode::kConvolution) {
       AOT_ASSIGN_OR_RETURN(std::optional<HloInstruction*> conv,
@@ -438,11 +445,7 @@ class Partitioner {
         AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
         std::vector<HloInstruction*> operands;
         for (const HloInstruction* o : h.operands()) operands.push_back(local_.at(o));
-        std::unique_ptr<HloInstruction> clone = CloneWithOperands(h, operands);
-        *clone->mutable_shape() = local;
-        clone->mutable_attrs()->sharding.clear();
-        clone->set_name(names_.GetUniqueName(h.name()));
-        return AddWithNewId(comp_, std::move(clone));
+        return Again(h, operands, local);
       }
     }
     // A sharding constraint its operand already meets is its operand.
@@ -472,10 +475,7 @@ class Partitioner {
     if (s.kind() == HloSharding::Kind::kManual) {
       std::vector<HloInstruction*> operands;
       for (const HloInstruction* o : h.operands()) operands.push_back(local_.at(o));
-      std::unique_ptr<HloInstruction> clone = CloneWithOperands(h, operands);
-      clone->mutable_attrs()->sharding.clear();
-      clone->set_name(names_.GetUniqueName(h.name()));
-      return AddWithNewId(comp_, std::move(clone));
+      return Again(h, operands);
     }
     if (IsCollectiveOpcode(op)) {
       return absl::UnimplementedError(absl::StrCat(
@@ -489,11 +489,7 @@ class Partitioner {
                            Gather(b, local_.at(o), o->shape(), sharding_.at(o)));
       operands.push_back(full);
     }
-    std::unique_ptr<HloInstruction> clone = CloneWithOperands(h, operands);
-    clone->mutable_attrs()->sharding.clear();
-    clone->set_name(names_.GetUniqueName(h.name()));
-    HloInstruction* full = AddWithNewId(comp_, std::move(clone));
-    return Slice(b, full, h.shape(), s, what);
+    return Slice(b, Again(h, operands), h.shape(), s, what);
   }
 
   // The dot on tiles, where the operands' shardings allow it:
@@ -512,12 +508,7 @@ class Partitioner {
     const HloSharding& lhs = sharding_.at(h.operand(0));
     const HloSharding& rhs = sharding_.at(h.operand(1));
     auto local_dot = [&](const Shape& shape) -> HloInstruction* {
-      std::unique_ptr<HloInstruction> clone =
-          CloneWithOperands(h, {local_.at(h.operand(0)), local_.at(h.operand(1))});
-      *clone->mutable_shape() = shape;
-      clone->mutable_attrs()->sharding.clear();
-      clone->set_name(names_.GetUniqueName(h.name()));
-      return AddWithNewId(comp_, std::move(clone));
+      return Again(h, {local_.at(h.operand(0)), local_.at(h.operand(1))}, shape);
     };
     for (int64_t k = 0; k < 2 && s.IsTiled(); ++k) {
       const HloSharding& split = k == 0 ? lhs : rhs;
@@ -689,15 +680,12 @@ class Partitioner {
       extended->mutable_attrs()->dimensions = {split};
     }
     AOT_ASSIGN_OR_RETURN(Shape out_local, Local(h.shape(), s, what));
-    std::unique_ptr<HloInstruction> clone =
-        CloneWithOperands(h, {extended, local_.at(h.operand(1))});
-    *clone->mutable_shape() = out_local;
-    WindowDimensionProto* cw = clone->mutable_attrs()->window->mutable_dimensions(spatial);
-    cw->set_padding_low(0);
-    cw->set_padding_high(0);
-    clone->mutable_attrs()->sharding.clear();
-    clone->set_name(names_.GetUniqueName(h.name()));
-    return std::optional<HloInstruction*>(AddWithNewId(comp_, std::move(clone)));
+    return std::optional<HloInstruction*>(
+        Again(h, {extended, local_.at(h.operand(1))}, out_local, [&](HloInstruction* conv) {
+          WindowDimensionProto* cw = conv->mutable_attrs()->window->mutable_dimensions(spatial);
+          cw->set_padding_low(0);
+          cw->set_padding_high(0);
+        }));
   }
 
   // A reduce over split dimensions: each partition reduces its tile, and
@@ -749,12 +737,7 @@ class Partitioner {
       groups[key].push_back(p);
     }
     AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
-    std::unique_ptr<HloInstruction> clone =
-        CloneWithOperands(h, {local_.at(h.operand(0)), local_.at(h.operand(1))});
-    *clone->mutable_shape() = local;
-    clone->mutable_attrs()->sharding.clear();
-    clone->set_name(names_.GetUniqueName(h.name()));
-    HloInstruction* partial = AddWithNewId(comp_, std::move(clone));
+    HloInstruction* partial = Again(h, {local_.at(h.operand(0)), local_.at(h.operand(1))}, local);
     HloInstruction* sum = b.Op(HloOpcode::kAllReduce, local, {partial});
     for (const auto& [key, members] : groups)
       sum->mutable_attrs()->replica_groups.push_back(members);
