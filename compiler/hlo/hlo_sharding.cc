@@ -243,25 +243,6 @@ absl::StatusOr<HloSharding> HloSharding::Parse(absl::string_view text) {
 
 HloSharding HloSharding::Replicated() { return HloSharding(); }
 
-HloSharding HloSharding::Maximal(int64_t device) {
-  HloSharding s;
-  s.kind_ = Kind::kMaximal;
-  s.device_ = device;
-  return s;
-}
-
-HloSharding HloSharding::IotaTiled(std::vector<int64_t> tile_dims) {
-  HloSharding s;
-  s.kind_ = Kind::kTiled;
-  int64_t n = 1;
-  for (int64_t d : tile_dims) n *= d;
-  s.tile_dims_ = std::move(tile_dims);
-  s.iota_ = true;
-  s.iota_dims_ = {n};
-  s.devices_ = IotaDevices(s.iota_dims_, {});
-  return s;
-}
-
 HloSharding HloSharding::Tiled(std::vector<int64_t> tile_dims, std::vector<int64_t> devices,
                                bool replicate_last) {
   HloSharding s;

@@ -38,9 +38,6 @@ class HloSharding {
   static absl::StatusOr<HloSharding> Parse(absl::string_view text);
 
   static HloSharding Replicated();
-  static HloSharding Maximal(int64_t device);
-  // Tiled over `tile_dims` with devices 0..n-1 in row-major order.
-  static HloSharding IotaTiled(std::vector<int64_t> tile_dims);
   // Tiled over `tile_dims` (the last one a replicated subgroup when
   // `replicate_last`) with `devices` in row-major order; printed as an iota
   // list when the devices are 0..n-1 in order. All data tiles 1 and no

@@ -261,10 +261,13 @@ class Propagator {
       changed_any |= changed;
       if (!changed) break;
     }
-    for (const auto& [h, s] : known_) {
-      HloInstruction* mutable_h = const_cast<HloInstruction*>(h);
-      const std::string text = s.ToString();
-      if (mutable_h->attrs().sharding.empty()) mutable_h->mutable_attrs()->sharding = text;
+    // What was found, written on the instructions that had no annotation.
+    for (HloComputation* c : computations) {
+      for (HloInstruction* h : c->instructions()) {
+        const HloSharding* s = Get(h);
+        if (s != nullptr && h->attrs().sharding.empty())
+          h->mutable_attrs()->sharding = s->ToString();
+      }
     }
     return changed_any;
   }

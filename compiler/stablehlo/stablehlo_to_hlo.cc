@@ -386,11 +386,17 @@ class Converter {
     AOT_ASSIGN_OR_RETURN(Value v, Emit(t, hint, opcode, operands, attrs));
     return Untuple(v, types, hint);
   }
-  // The attributes of gather's or scatter's dimension numbers `dn`: the
-  // list `fields` (batching ones only when present) and index_vector_dim.
+  // The attributes of gather's or scatter's dimension numbers (the
+  // attribute `name`, a #stablehlo.`kind`<...>): the list `fields`
+  // (batching ones only when present) and index_vector_dim.
   absl::StatusOr<std::vector<std::string>> DimensionNumbers(
-      const MlirOperation& op, const MlirAttr& dn,
+      const MlirOperation& op, const char* name, absl::string_view kind,
       std::initializer_list<const char*> fields) const {
+    const MlirAttr* found = Attr(op, {name});
+    if (found == nullptr || found->kind != MlirAttr::kDict) {
+      return OpError(op, absl::StrCat("missing ", name, " = #stablehlo.", kind, "<...>"));
+    }
+    const MlirAttr& dn = *found;
     std::vector<std::string> attrs;
     for (const char* field : fields) {
       auto it = dn.dict.find(field);
@@ -1837,13 +1843,9 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertStablehlo(const MlirOperati
   if (name == "gather") {
     AOT_RETURN_IF_ERROR(arity(2));
     AOT_RETURN_IF_ERROR(NeedResultType(op));
-    const MlirAttr* dn = Attr(op, {"dimension_numbers"});
-    if (dn == nullptr || dn->kind != MlirAttr::kDict) {
-      return OpError(op, "missing dimension_numbers = #stablehlo.gather<...>");
-    }
     AOT_ASSIGN_OR_RETURN(
         std::vector<std::string> attrs,
-        DimensionNumbers(op, *dn,
+        DimensionNumbers(op, "dimension_numbers", "gather",
                          {"offset_dims", "collapsed_slice_dims", "operand_batching_dims",
                           "start_indices_batching_dims", "start_index_map"}));
     AOT_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, IntsAttr(op, {"slice_sizes"}, "slice_sizes"));
@@ -1858,13 +1860,9 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertStablehlo(const MlirOperati
       return OpError(op, "takes N operands, the indices and N updates");
     }
     const size_t n = (in.size() - 1) / 2;
-    const MlirAttr* dn = Attr(op, {"scatter_dimension_numbers"});
-    if (dn == nullptr || dn->kind != MlirAttr::kDict) {
-      return OpError(op, "missing scatter_dimension_numbers = #stablehlo.scatter<...>");
-    }
     AOT_ASSIGN_OR_RETURN(
         std::vector<std::string> attrs,
-        DimensionNumbers(op, *dn,
+        DimensionNumbers(op, "scatter_dimension_numbers", "scatter",
                          {"update_window_dims", "inserted_window_dims", "input_batching_dims",
                           "scatter_indices_batching_dims", "scatter_dims_to_operand_dims"}));
     if (BoolAttr(op, "indices_are_sorted", false)) attrs.push_back("indices_are_sorted=true");
