@@ -205,6 +205,67 @@ std::optional<Mapping> OperandToResult(const HloInstruction* h, int64_t k) {
       }
       return m;
     }
+    case HloOpcode::kGather: {
+      // Passthrough dimensions: the table's dimensions a slice takes whole
+      // go to the offset dimensions; the indices' batch dimensions to the
+      // result's others (both in order).
+      if (!at.gather_dimension_numbers || h->operand_count() != 2) return std::nullopt;
+      const GatherDimensionNumbersProto& dn = *at.gather_dimension_numbers;
+      const auto& offset_dims = dn.offset_dims();
+      auto is_offset = [&](int64_t j) {
+        return std::find(offset_dims.begin(), offset_dims.end(), j) != offset_dims.end();
+      };
+      Mapping m(rank, -1);
+      if (k == 0) {
+        std::vector<int64_t> kept;  // operand dimensions the slices keep
+        for (int64_t i = 0; i < op_rank; ++i) {
+          if (std::find(dn.collapsed_slice_dims().begin(), dn.collapsed_slice_dims().end(), i) ==
+                  dn.collapsed_slice_dims().end() &&
+              std::find(dn.operand_batching_dims().begin(), dn.operand_batching_dims().end(), i) ==
+                  dn.operand_batching_dims().end()) {
+            kept.push_back(i);
+          }
+        }
+        for (int i = 0; i < offset_dims.size() && i < static_cast<int>(kept.size()); ++i) {
+          const int64_t d = kept[i];
+          if (d < static_cast<int64_t>(at.gather_slice_sizes.size()) &&
+              at.gather_slice_sizes[d] == operand->shape().dimensions()[d]) {
+            m[offset_dims[i]] = d;
+          }
+        }
+        return m;
+      }
+      std::vector<int64_t> batch;  // the indices' dimensions, in order
+      for (int64_t i = 0; i < op_rank; ++i) {
+        if (i != dn.index_vector_dim()) batch.push_back(i);
+      }
+      size_t next = 0;
+      for (int64_t j = 0; j < rank && next < batch.size(); ++j) {
+        if (!is_offset(j)) m[j] = batch[next++];
+      }
+      return m;
+    }
+    case HloOpcode::kScatter: {
+      // The operand is the result's shape; the updates' window dimensions
+      // that cover an operand dimension whole map to it.
+      if (!at.scatter_dimension_numbers || h->operand_count() != 3) return std::nullopt;
+      if (k == 0) return Identity(rank);
+      if (k != 2) return std::nullopt;
+      const ScatterDimensionNumbersProto& dn = *at.scatter_dimension_numbers;
+      Mapping m(rank, -1);
+      int next = 0;
+      for (int64_t d = 0; d < rank && next < dn.update_window_dims_size(); ++d) {
+        if (std::find(dn.inserted_window_dims().begin(), dn.inserted_window_dims().end(), d) !=
+                dn.inserted_window_dims().end() ||
+            std::find(dn.input_batching_dims().begin(), dn.input_batching_dims().end(), d) !=
+                dn.input_batching_dims().end()) {
+          continue;
+        }
+        const int64_t u = dn.update_window_dims(next++);
+        if (u < op_rank && operand->shape().dimensions()[u] == h->shape().dimensions()[d]) m[d] = u;
+      }
+      return m;
+    }
     default:
       return std::nullopt;
   }

@@ -24,11 +24,16 @@
 // - convolution: batch and feature dimensions as dot's, spatial dimensions
 //   kept (the partitioner adds halos);
 // - concatenate: the same sharding, all operands alike;
+// - gather: passthrough dimensions only: the table's dimensions each slice
+//   takes whole map to the offset dimensions, the indices' batch
+//   dimensions to the result's other dimensions;
+// - scatter: the operand's sharding is the result's; the updates' window
+//   dimensions that span an operand dimension map to it;
 // - get-tuple-element, tuple: the element's sharding;
 // - while, conditional, call: the operands' shardings to the parameters of
 //   the bodies, the body roots' to the results.
-// Gather, scatter, sort and other families are left to a later pass (their
-// values stay unannotated, which the partitioner treats as replicated).
+// Sort and other families are left to a later pass (their values stay
+// unannotated, which the partitioner treats as replicated).
 //
 // Ties are resolved deterministically: forward before backward; among
 // operands, the one whose sharding splits the data into the most tiles,

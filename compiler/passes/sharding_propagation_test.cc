@@ -142,6 +142,48 @@ ENTRY main {
   EXPECT_EQ(s["y"], "{devices=[1,2,1,1]<=[2]}");  // split along spatial 0
 }
 
+// Gather: the table's columns (taken whole by every slice) go to the
+// offset dimension, the indices' rows to the result's rows; the table's
+// gathered rows (collapsed) do not pass through.
+TEST(ShardingPropagationTest, GatherPassesItsPassthroughDimensions) {
+  auto s = Propagate(R"(
+HloModule m, num_partitions=4
+ENTRY main {
+  table = f32[32,8] parameter(0), sharding={devices=[1,4]<=[4]}
+  ids = s32[6,1] parameter(1), sharding={replicated}
+  g = f32[6,8] gather(table, ids), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,8}
+  rows = s32[8,1] parameter(2), sharding={devices=[4,1]<=[4]}
+  full = f32[32,8] parameter(3), sharding={replicated}
+  r = f32[8,8] gather(full, rows), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,8}
+  split = f32[32,8] parameter(4), sharding={devices=[4,1]<=[4]}
+  c = f32[6,8] gather(split, ids), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,8}
+  ROOT t = (f32[6,8], f32[8,8], f32[6,8]) tuple(g, r, c)
+})");
+  EXPECT_EQ(s["g"], "{devices=[1,4]<=[4]}");  // table dim 1 -> offset dim 1
+  EXPECT_EQ(s["r"], "{devices=[4,1]<=[4]}");  // index rows -> result dim 0
+  EXPECT_EQ(s["c"], "{replicated}");          // gathered rows: replicated ids win
+}
+
+// Scatter: the operand's sharding is the result's; updates whose window
+// spans the operand's columns take them going back.
+TEST(ShardingPropagationTest, ScatterKeepsTheOperandShardingAndSplitsUpdateWindows) {
+  auto s = Propagate(R"(
+HloModule m, num_partitions=4
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[32,8] parameter(0), sharding={devices=[1,4]<=[4]}
+  ids = s32[6,1] parameter(1), sharding={replicated}
+  u = f32[6,8] parameter(2)
+  ROOT y = f32[32,8] scatter(x, ids, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+})");
+  EXPECT_EQ(s["y"], "{devices=[1,4]<=[4]}");
+  EXPECT_EQ(s["u"], "{devices=[1,4]<=[4]}");  // backward: window dim 1 <- y dim 1
+}
+
 TEST(ShardingPropagationTest, WhileBodiesTakeTheLoopStateSharding) {
   auto s = Propagate(R"(
 HloModule m, num_partitions=2
