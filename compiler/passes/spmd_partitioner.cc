@@ -3,12 +3,14 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "compiler/hlo/collective_ops.h"
 #include "compiler/hlo/hlo_computation.h"
 #include "compiler/hlo/hlo_instruction.h"
@@ -81,7 +83,8 @@ std::vector<HloSharding> LeafShardings(const HloSharding& s, const Shape& shape)
 
 class Partitioner {
  public:
-  Partitioner(HloModule* module, int64_t n) : module_(module), n_(n) {}
+  Partitioner(HloModule* module, int64_t n)
+      : module_(module), n_(n), replicas_(std::max<int64_t>(module->config().replica_count, 1)) {}
 
   absl::Status Run(PartitionedModule* out) {
     HloComputation* old_entry = module_->entry_computation();
@@ -109,7 +112,6 @@ class Partitioner {
     module_->set_entry_computation(comp_);
     module_->RemoveUnreachableComputations();
     module_->mutable_config()->num_partitions = n_;
-    module_->mutable_config()->replica_count = 1;
     module_->mutable_config()->entry_computation_layout.reset();
     return absl::OkStatus();
   }
@@ -164,6 +166,12 @@ class Partitioner {
     return AddWithNewId(comp_, std::move(clone));
   }
 
+  std::vector<int64_t> AllPartitions() const {
+    std::vector<int64_t> all(n_);
+    std::iota(all.begin(), all.end(), 0);
+    return all;
+  }
+
   HloInstruction* PartitionId(InstructionBuilder& b) {
     if (pid_ == nullptr) {
       HloInstruction* id = b.Op(HloOpcode::kPartitionId, Shape::Scalar(U32), {});
@@ -172,33 +180,45 @@ class Partitioner {
     return pid_;
   }
 
-  // Scalar s32 offsets of this partition's tile of a value of `full`.
-  std::vector<HloInstruction*> Offsets(InstructionBuilder& b, const Shape& full,
-                                       const HloSharding& s) {
-    const std::string key = absl::StrCat(s.ToString(), full.ToString(false));
-    if (auto it = offsets_.find(key); it != offsets_.end()) return it->second;
-    const int64_t rank = static_cast<int64_t>(full.dimensions().size());
-    std::vector<int64_t> table;
-    for (int64_t p = 0; p < n_; ++p) {
-      std::vector<int64_t> coords = *TileCoordinates(s, p);
-      for (int64_t d = 0; d < rank; ++d) {
-        const int64_t tile = (full.dimensions()[d] + s.tile_dims()[d] - 1) / s.tile_dims()[d];
-        table.push_back(coords[d] * tile);
-      }
-    }
-    HloInstruction* t = b.Constant(Literal::FromInt64s(Shape(S32, {n_, rank}), table));
+  // This partition's row of `table` (n_ rows of `width` values) as scalar
+  // s32 values: partition-dependent constants, looked up by partition-id.
+  std::vector<HloInstruction*> PartitionRow(InstructionBuilder& b,
+                                            const std::vector<int64_t>& table, int64_t width) {
+    const std::string key = absl::StrJoin(table, ",") + absl::StrCat("/", width);
+    if (auto it = rows_.find(key); it != rows_.end()) return it->second;
+    HloInstruction* t = b.Constant(Literal::FromInt64s(Shape(S32, {n_, width}), table));
     HloInstruction* zero = b.Constant(S32, 0);
     HloInstruction* row =
-        b.Op(HloOpcode::kDynamicSlice, Shape(S32, {1, rank}), {t, PartitionId(b), zero});
-    row->mutable_attrs()->dynamic_slice_sizes = {1, rank};
+        b.Op(HloOpcode::kDynamicSlice, Shape(S32, {1, width}), {t, PartitionId(b), zero});
+    row->mutable_attrs()->dynamic_slice_sizes = {1, width};
     std::vector<HloInstruction*> out;
-    for (int64_t d = 0; d < rank; ++d) {
+    for (int64_t d = 0; d < width; ++d) {
       HloInstruction* one = b.Op(HloOpcode::kSlice, Shape(S32, {1, 1}), {row});
       one->mutable_attrs()->slice = {SliceSpec{0, 1, 1}, SliceSpec{d, d + 1, 1}};
       out.push_back(b.Reshape(one, {}));
     }
-    offsets_[key] = out;
+    rows_[key] = out;
     return out;
+  }
+
+  // Where partition `p`'s tile of a value of `full` starts, per dimension.
+  static std::vector<int64_t> TileStart(const Shape& full, const HloSharding& s, int64_t p) {
+    std::vector<int64_t> start = *TileCoordinates(s, p);
+    if (!s.IsTiled()) start.assign(full.dimensions().size(), 0);
+    for (size_t d = 0; d < start.size() && s.IsTiled(); ++d) {
+      start[d] *= (full.dimensions()[d] + s.tile_dims()[d] - 1) / s.tile_dims()[d];
+    }
+    return start;
+  }
+
+  // Scalar s32 offsets of this partition's tile of a value of `full`.
+  std::vector<HloInstruction*> Offsets(InstructionBuilder& b, const Shape& full,
+                                       const HloSharding& s) {
+    std::vector<int64_t> table;
+    for (int64_t p = 0; p < n_; ++p) {
+      for (int64_t start : TileStart(full, s, p)) table.push_back(start);
+    }
+    return PartitionRow(b, table, static_cast<int64_t>(full.dimensions().size()));
   }
 
   // Whether this partition holds the first copy of its tile (a scalar
@@ -253,11 +273,7 @@ class Partitioner {
         static_cast<int64_t>(s.devices().size()) == n_) {
       HloInstruction* gathered = b.Op(HloOpcode::kAllGather, padded, {local});
       gathered->mutable_attrs()->dimensions = {split_dim};
-      std::vector<int64_t> all(n_);
-      std::iota(all.begin(), all.end(), 0);
-      gathered->mutable_attrs()->replica_groups = {all};
-      gathered->mutable_attrs()->channel_id = next_channel_++;
-      gathered->mutable_attrs()->use_global_device_ids = true;
+      OneGroup(gathered, AllPartitions());
       return CutPadding(b, gathered, full);
     }
     const PrimitiveType sum_type = type == PRED ? S32 : type;
@@ -274,11 +290,7 @@ class Partitioner {
       placed = b.Select(mask, placed, zeros);
     }
     HloInstruction* sum = b.Op(HloOpcode::kAllReduce, sum_shape, {placed});
-    std::vector<int64_t> all(n_);
-    std::iota(all.begin(), all.end(), 0);
-    sum->mutable_attrs()->replica_groups = {all};
-    sum->mutable_attrs()->channel_id = next_channel_++;
-    sum->mutable_attrs()->use_global_device_ids = true;
+    OneGroup(sum, AllPartitions());
     *sum->mutable_called_computations() = {SumComputation(sum_type)};
     HloInstruction* value = sum;
     if (type == PRED) {
@@ -323,6 +335,131 @@ class Partitioner {
     HloInstruction* tile = b.Op(HloOpcode::kDynamicSlice, local, operands);
     tile->mutable_attrs()->dynamic_slice_sizes = local.dimensions();
     return tile;
+  }
+
+  // The one dimension `s` splits over all the partitions, its tiles even,
+  // nothing replicated; -1 for any other sharding.
+  int64_t OneSplitDimension(const Shape& full, const HloSharding& s) const {
+    if (!s.IsTiled() || s.ReplicationFactor() != 1 || s.DeviceCount() != n_ || !IsEven(full, s)) {
+      return -1;
+    }
+    int64_t dim = -1;
+    for (int64_t d = 0; d < s.DataRank(); ++d) {
+      if (s.tile_dims()[d] == 1) continue;
+      if (dim >= 0) return -1;
+      dim = d;
+    }
+    return dim;
+  }
+
+  // The collective's groups: `groups` of partitions, members in rank
+  // order, within every replica. With use_global_device_ids (all-reduce,
+  // all-gather, reduce-scatter) the groups name global ids, replica r's
+  // partition p being r * n + p; all-to-all's groups are partitions, which
+  // its channel says.
+  void Groups(HloInstruction* collective, const std::vector<std::vector<int64_t>>& groups) {
+    HloAttributes* at = collective->mutable_attrs();
+    at->channel_id = next_channel_++;
+    if (collective->opcode() == HloOpcode::kAllToAll) {
+      at->replica_groups = groups;
+      return;
+    }
+    at->use_global_device_ids = true;
+    at->replica_groups.clear();
+    for (int64_t r = 0; r < replicas_; ++r) {
+      for (const std::vector<int64_t>& g : groups) {
+        std::vector<int64_t> global;
+        for (int64_t p : g) global.push_back(r * n_ + p);
+        at->replica_groups.push_back(std::move(global));
+      }
+    }
+  }
+  void OneGroup(HloInstruction* collective, std::vector<int64_t> members) {
+    Groups(collective, {std::move(members)});
+  }
+
+  // Resharding between two dimensions, rows to columns (Megatron's and
+  // XLA's all-to-all): `from` splits dimension a and `to` dimension b over
+  // the same device list. Each partition cuts its tile into n blocks along
+  // b, sends block j to the partition holding tile j and stacks what it
+  // receives along a: one all-to-all, each element sent once. nullptr where
+  // the shardings are not of that form.
+  HloInstruction* AllToAll(InstructionBuilder& b, HloInstruction* local, const Shape& full,
+                           const HloSharding& from, const HloSharding& to) {
+    const int64_t a = OneSplitDimension(full, from), d = OneSplitDimension(full, to);
+    if (a < 0 || d < 0 || a == d || from.devices() != to.devices()) return nullptr;
+    const std::vector<int64_t>& tile = local->shape().dimensions();
+    const int64_t rank = static_cast<int64_t>(tile.size());
+    // The tile with dimension d cut into (n, size/n): the blocks' index at d.
+    std::vector<int64_t> cut;
+    for (int64_t i = 0; i < rank; ++i) {
+      if (i == d) cut.push_back(n_);
+      cut.push_back(i == d ? tile[i] / n_ : tile[i]);
+    }
+    HloInstruction* blocks = b.Reshape(local, cut);
+    HloInstruction* moved = b.Op(HloOpcode::kAllToAll, blocks->shape(), {blocks});
+    moved->mutable_attrs()->dimensions = {d};
+    OneGroup(moved, from.devices());
+    // The received blocks' index (the sender's tile along a) moved just
+    // before a's place, then merged with it.
+    const int64_t a_cut = a < d ? a : a + 1;
+    std::vector<int64_t> perm;
+    for (int64_t i = 0; i <= rank; ++i) {
+      if (i == a_cut) perm.push_back(d);
+      if (i != d) perm.push_back(i);
+    }
+    std::vector<int64_t> permuted;
+    for (int64_t i : perm) permuted.push_back(cut[i]);
+    HloInstruction* t = b.Op(HloOpcode::kTranspose, Shape(full.element_type(), permuted), {moved});
+    t->mutable_attrs()->dimensions = perm;
+    std::vector<int64_t> result = tile;
+    result[a] *= n_;
+    result[d] /= n_;
+    return b.Reshape(t, result);
+  }
+
+  // Where every partition's `to` tile lies inside its `from` tile (from
+  // replicated, or coarser along every dimension), the tile is cut from
+  // the local value without communication. nullptr otherwise.
+  HloInstruction* CutLocally(InstructionBuilder& b, HloInstruction* local, const Shape& full,
+                             const HloSharding& from, const HloSharding& to) {
+    if (!to.IsTiled() || !IsEven(full, from) || !IsEven(full, to)) return nullptr;
+    const int64_t rank = static_cast<int64_t>(full.dimensions().size());
+    Shape want = full;
+    for (int64_t d = 0; d < rank; ++d) {
+      (*want.mutable_dimensions())[d] = full.dimensions()[d] / to.tile_dims()[d];
+    }
+    std::vector<int64_t> table;
+    for (int64_t p = 0; p < n_; ++p) {
+      std::vector<int64_t> outer = TileStart(full, from, p), inner = TileStart(full, to, p);
+      for (int64_t d = 0; d < rank; ++d) {
+        const int64_t offset = inner[d] - outer[d];
+        if (offset < 0 || offset + want.dimensions()[d] > local->shape().dimensions()[d]) {
+          return nullptr;
+        }
+        table.push_back(offset);
+      }
+    }
+    std::vector<HloInstruction*> operands = {local};
+    for (HloInstruction* o : PartitionRow(b, table, rank)) operands.push_back(o);
+    HloInstruction* tile = b.Op(HloOpcode::kDynamicSlice, want, operands);
+    tile->mutable_attrs()->dynamic_slice_sizes = want.dimensions();
+    return tile;
+  }
+
+  // A value of `full` held as tiles of `from`, as tiles of `to`: the local
+  // value itself, a cut of it, one all-to-all, or else the full value
+  // gathered and cut.
+  absl::StatusOr<HloInstruction*> Reshard(InstructionBuilder& b, HloInstruction* local,
+                                          const Shape& full, const HloSharding& from,
+                                          const HloSharding& to, absl::string_view what) {
+    if (from == to || (!from.IsTiled() && !to.IsTiled())) return local;
+    if (full.IsArray()) {
+      if (HloInstruction* cut = CutLocally(b, local, full, from, to)) return cut;
+      if (HloInstruction* moved = AllToAll(b, local, full, from, to)) return moved;
+    }
+    AOT_ASSIGN_OR_RETURN(HloInstruction * whole, Gather(b, local, full, from));
+    return Slice(b, whole, full, to, what);
   }
 
   // Per leaf of a (one-level) tuple, or the array itself.
@@ -395,6 +532,35 @@ class Partitioner {
         AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
         return Again(h, operands, local);
       }
+      // Operands sharded alike but not as the result: computed on their
+      // tiles, then the one result resharded; otherwise each operand
+      // resharded to the result's tiles.
+      const HloSharding& first = sharding_.at(h.operand(0));
+      bool alike = first.kind() != HloSharding::Kind::kManual;
+      for (const HloInstruction* o : h.operands()) {
+        alike &= o->shape().dimensions() == h.shape().dimensions() && sharding_.at(o) == first;
+      }
+      if (alike && s.kind() != HloSharding::Kind::kManual) {
+        std::vector<HloInstruction*> operands;
+        for (const HloInstruction* o : h.operands()) operands.push_back(local_.at(o));
+        AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), first, what));
+        return Reshard(b, Again(h, operands, local), h.shape(), first, s, what);
+      }
+      bool plain = s.kind() != HloSharding::Kind::kManual;
+      for (const HloInstruction* o : h.operands()) {
+        plain &= o->shape().dimensions() == h.shape().dimensions() &&
+                 sharding_.at(o).kind() != HloSharding::Kind::kManual;
+      }
+      if (plain) {
+        std::vector<HloInstruction*> operands;
+        for (const HloInstruction* o : h.operands()) {
+          AOT_ASSIGN_OR_RETURN(HloInstruction * tile,
+                               Reshard(b, local_.at(o), o->shape(), sharding_.at(o), s, what));
+          operands.push_back(tile);
+        }
+        AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
+        return Again(h, operands, local);
+      }
     }
     if (op == HloOpcode::kDot) {
       AOT_ASSIGN_OR_RETURN(std::optional<HloInstruction*> dot, PartitionDot(b, h, s, what));
@@ -405,6 +571,10 @@ class Partitioner {
         !sharding_.at(h.operand(0)).IsTiled()) {
       AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
       return Again(h, {local_.at(h.operand(0))}, local);
+    }
+    if (op == HloOpcode::kGather && h.operand_count() == 2) {
+      AOT_ASSIGN_OR_RETURN(std::optional<HloInstruction*> gathered, PartitionGather(b, h, s, what));
+      if (gathered) return *gathered;
     }
     if (op == HloOpcode::kConvolution) {
       AOT_ASSIGN_OR_RETURN(std::optional<HloInstruction*> conv,
@@ -448,10 +618,13 @@ class Partitioner {
         return Again(h, operands, local);
       }
     }
-    // A sharding constraint its operand already meets is its operand.
-    if (op == HloOpcode::kCustomCall && h.attrs().custom_call_target == "Sharding" &&
-        h.operand_count() == 1 && sharding_.at(h.operand(0)) == s) {
-      return local_.at(h.operand(0));
+    // A sharding constraint, and a copy, are their operand resharded.
+    if (((op == HloOpcode::kCustomCall && h.attrs().custom_call_target == "Sharding") ||
+         op == HloOpcode::kCopy) &&
+        h.operand_count() == 1 && h.shape() == h.operand(0)->shape() &&
+        s.kind() != HloSharding::Kind::kManual &&
+        sharding_.at(h.operand(0)).kind() != HloSharding::Kind::kManual) {
+      return Reshard(b, local_.at(h.operand(0)), h.shape(), sharding_.at(h.operand(0)), s, what);
     }
     // Manual regions (shard_map): SPMDFullToShardShape takes its operand's
     // tile, the region's instructions (sharding {manual}, shapes already
@@ -583,16 +756,157 @@ class Partitioner {
         }
       }
     }
-    HloInstruction* partial = local_dot(h.shape());
-    HloInstruction* sum = b.Op(HloOpcode::kAllReduce, h.shape(), {partial});
-    std::vector<int64_t> all(n_);
-    std::iota(all.begin(), all.end(), 0);
-    sum->mutable_attrs()->replica_groups = {all};
-    sum->mutable_attrs()->channel_id = next_channel_++;
-    sum->mutable_attrs()->use_global_device_ids = true;
-    *sum->mutable_called_computations() = {SumComputation(h.shape().element_type())};
-    AOT_ASSIGN_OR_RETURN(HloInstruction * tile, SliceArray(b, sum, h.shape(), s, what));
+    AOT_ASSIGN_OR_RETURN(HloInstruction * tile, SumAcross(b, local_dot(h.shape()), s, what));
     return std::optional<HloInstruction*>(tile);
+  }
+
+  // Every partition's `partial` (of the full shape) summed over all the
+  // partitions, as tiles of `s`: where `s` splits one dimension, reduced
+  // and scattered at once (each partition receives only its tile's sums);
+  // otherwise all-reduced and cut.
+  absl::StatusOr<HloInstruction*> SumAcross(InstructionBuilder& b, HloInstruction* partial,
+                                            const HloSharding& s, absl::string_view what) {
+    const Shape& full = partial->shape();
+    HloComputation* add = SumComputation(full.element_type());
+    if (const int64_t d = OneSplitDimension(full, s); d >= 0) {
+      AOT_ASSIGN_OR_RETURN(Shape local, Local(full, s, what));
+      HloInstruction* scattered = b.Op(HloOpcode::kReduceScatter, local, {partial});
+      scattered->mutable_attrs()->dimensions = {d};
+      OneGroup(scattered, s.devices());
+      *scattered->mutable_called_computations() = {add};
+      return scattered;
+    }
+    HloInstruction* sum = b.Op(HloOpcode::kAllReduce, full, {partial});
+    OneGroup(sum, AllPartitions());
+    *sum->mutable_called_computations() = {add};
+    return SliceArray(b, sum, full, s, what);
+  }
+
+  // An embedding lookup from a table split along one gathered dimension
+  // (its rows over all the partitions, each index vector naming one row
+  // there), the indices replicated: each partition looks up the indices
+  // that fall in its rows (clamped first, as gather clamps them), zeros
+  // elsewhere, and the partial results are summed across the partitions.
+  // Only the result's size crosses partitions, never the table.
+  absl::StatusOr<std::optional<HloInstruction*>> PartitionGather(InstructionBuilder& b,
+                                                                 const HloInstruction& h,
+                                                                 const HloSharding& s,
+                                                                 const std::string& what) {
+    const HloInstruction* table = h.operand(0);
+    const HloInstruction* ids = h.operand(1);
+    const HloSharding& ts = sharding_.at(table);
+    // Passthrough: the table split only along dimensions each slice takes
+    // whole, or the indices only along their batch dimensions, the other
+    // operand replicated and the result sharded as the split one maps to
+    // it: the gather of the tiles (each slice cut to the table's tile).
+    for (int64_t k = 0; k < 2 && s.IsTiled(); ++k) {
+      const HloSharding& split = sharding_.at(h.operand(k));
+      std::optional<std::vector<int64_t>> m = OperandToResultMapping(h, k);
+      if (!split.IsTiled() || sharding_.at(h.operand(1 - k)).IsTiled() || !m ||
+          !IsEven(h.operand(k)->shape(), split) || !IsEven(h.shape(), s)) {
+        continue;
+      }
+      bool passes = true;
+      for (int64_t d = 0; d < split.DataRank(); ++d) {
+        passes &= split.tile_dims()[d] == 1 || std::find(m->begin(), m->end(), d) != m->end();
+      }
+      std::optional<HloSharding> mapped =
+          MapSharding(split, static_cast<int64_t>(h.operand(k)->shape().dimensions().size()), *m);
+      if (!passes || !mapped || !(*mapped == s)) continue;
+      AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
+      return std::optional<HloInstruction*>(
+          Again(h, {local_.at(table), local_.at(ids)}, local, [&](HloInstruction* g) {
+            if (k != 0) return;
+            for (int64_t d = 0; d < split.DataRank(); ++d) {
+              g->mutable_attrs()->gather_slice_sizes[d] /= split.tile_dims()[d];
+            }
+          }));
+    }
+    const int64_t td = OneSplitDimension(table->shape(), ts);
+    if (td < 0 || sharding_.at(ids).IsTiled() || !h.attrs().gather_dimension_numbers ||
+        !h.shape().IsArray() || table->shape().element_type() == PRED ||
+        (ids->shape().element_type() != S32 && ids->shape().element_type() != S64 &&
+         ids->shape().element_type() != U32 && ids->shape().element_type() != U64)) {
+      return std::optional<HloInstruction*>();
+    }
+    const GatherDimensionNumbersProto& dn = *h.attrs().gather_dimension_numbers;
+    const auto& collapsed = dn.collapsed_slice_dims();
+    const auto& index_map = dn.start_index_map();
+    const int64_t k = std::find(index_map.begin(), index_map.end(), td) - index_map.begin();
+    if (dn.operand_batching_dims_size() > 0 ||
+        std::find(collapsed.begin(), collapsed.end(), td) == collapsed.end() ||
+        k == index_map.size() || h.attrs().gather_slice_sizes.size() <= static_cast<size_t>(td) ||
+        h.attrs().gather_slice_sizes[td] != 1) {
+      return std::optional<HloInstruction*>();
+    }
+    const Shape& id_shape = ids->shape();
+    const PrimitiveType id_type = id_shape.element_type();
+    const int64_t id_rank = static_cast<int64_t>(id_shape.dimensions().size());
+    const int64_t ivd = dn.index_vector_dim();
+    const int64_t width = ivd < id_rank ? id_shape.dimensions()[ivd] : 1;
+    const int64_t size = table->shape().dimensions()[td], tile = size / n_;
+    // Per partition, the index vector's offset (the tile's first row at
+    // component k) and upper clamp (the table's last row at k).
+    std::vector<int64_t> offsets, highs;
+    for (int64_t p = 0; p < n_; ++p) {
+      const int64_t start = TileStart(table->shape(), ts, p)[td];
+      for (int64_t c = 0; c < width; ++c) {
+        offsets.push_back(c == k ? start : 0);
+        highs.push_back(c == k ? size - 1 : std::numeric_limits<int32_t>::max());
+      }
+    }
+    auto per_index = [&](const std::vector<int64_t>& values, bool by_partition) {
+      const int64_t rows = by_partition ? n_ : 1;
+      HloInstruction* t = b.Constant(Literal::FromInt64s(
+          Shape(id_type, {rows, width}),
+          by_partition ? values : std::vector<int64_t>(values.begin(), values.begin() + width)));
+      HloInstruction* row = t;
+      if (by_partition) {
+        row = b.Op(HloOpcode::kDynamicSlice, Shape(id_type, {1, width}),
+                   {t, PartitionId(b), b.Constant(S32, 0)});
+        row->mutable_attrs()->dynamic_slice_sizes = {1, width};
+      }
+      HloInstruction* vector = b.Reshape(row, {width});
+      return ivd < id_rank ? b.Broadcast(vector, id_shape, {ivd})
+                           : b.Broadcast(b.Reshape(vector, {}), id_shape, {});
+    };
+    HloInstruction* in_table = b.Binary(
+        HloOpcode::kMinimum,
+        b.Binary(HloOpcode::kMaximum, local_.at(ids), b.Splat(id_type, 0, id_shape.dimensions())),
+        per_index(highs, false));
+    HloInstruction* local_ids = b.Binary(HloOpcode::kSubtract, in_table, per_index(offsets, true));
+    // Component k of every index vector: which are this partition's rows.
+    HloInstruction* row = local_ids;
+    std::vector<int64_t> batch = id_shape.dimensions();
+    if (ivd < id_rank) {
+      Shape one = id_shape;
+      (*one.mutable_dimensions())[ivd] = 1;
+      row = b.Op(HloOpcode::kSlice, one, {local_ids});
+      for (int64_t d = 0; d < id_rank; ++d) {
+        row->mutable_attrs()->slice.push_back(d == ivd ? SliceSpec{k, k + 1, 1}
+                                                       : SliceSpec{0, id_shape.dimensions()[d], 1});
+      }
+      batch.erase(batch.begin() + ivd);
+      row = b.Reshape(row, batch);
+    }
+    HloInstruction* mine = b.Binary(
+        HloOpcode::kAnd, b.Compare(row, b.Splat(id_type, 0, batch), ComparisonDirection::kGe),
+        b.Compare(row, b.Splat(id_type, static_cast<double>(tile), batch),
+                  ComparisonDirection::kLt));
+    HloInstruction* looked_up = Again(h, {local_.at(table), local_ids}, h.shape());
+    std::vector<int64_t> batch_dims;
+    const auto& offset_dims = dn.offset_dims();
+    for (int64_t d = 0; d < static_cast<int64_t>(h.shape().dimensions().size()); ++d) {
+      if (std::find(offset_dims.begin(), offset_dims.end(), d) == offset_dims.end()) {
+        batch_dims.push_back(d);
+      }
+    }
+    HloInstruction* mask =
+        b.Broadcast(mine, Shape(PRED, h.shape().dimensions()), std::move(batch_dims));
+    HloInstruction* partial =
+        b.Select(mask, looked_up, b.Splat(h.shape().element_type(), 0, h.shape().dimensions()));
+    AOT_ASSIGN_OR_RETURN(HloInstruction * result, SumAcross(b, partial, s, what));
+    return std::optional<HloInstruction*>(result);
   }
 
   // A convolution whose input is split into strips along one spatial
@@ -739,23 +1053,23 @@ class Partitioner {
     AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
     HloInstruction* partial = Again(h, {local_.at(h.operand(0)), local_.at(h.operand(1))}, local);
     HloInstruction* sum = b.Op(HloOpcode::kAllReduce, local, {partial});
-    for (const auto& [key, members] : groups)
-      sum->mutable_attrs()->replica_groups.push_back(members);
-    sum->mutable_attrs()->channel_id = next_channel_++;
-    sum->mutable_attrs()->use_global_device_ids = true;
+    std::vector<std::vector<int64_t>> members;
+    for (const auto& [key, group] : groups) members.push_back(group);
+    Groups(sum, members);
     *sum->mutable_called_computations() = {h.called_computations()[0]};
     return std::optional<HloInstruction*>(sum);
   }
 
   HloModule* module_;
   int64_t n_;
+  int64_t replicas_;  // each runs the n partitions on its own data
   HloComputation* comp_ = nullptr;
   NameUniquer names_;
   HloInstruction* pid_ = nullptr;
   int64_t next_channel_ = 1;
   absl::flat_hash_map<const HloInstruction*, HloInstruction*> local_;
   absl::flat_hash_map<const HloInstruction*, HloSharding> sharding_;
-  std::map<std::string, std::vector<HloInstruction*>> offsets_;
+  std::map<std::string, std::vector<HloInstruction*>> rows_;
   std::map<PrimitiveType, HloComputation*> sums_;
 };
 

@@ -6,12 +6,18 @@
 // becomes one program that every partition runs, on its tile of each value,
 // with partition-id based offsets and collectives where values change
 // layout. The result has num_partitions = N and runs as N participants
-// (emit_collectives).
+// (emit_collectives); a module with replica_count R runs as R x N, every
+// replica partitioned alike on its own data (the collectives' groups
+// repeated within each replica).
 //
 // What each instruction becomes:
 // - parameters: their tile (the entry takes each partition's tiles);
 // - elementwise instructions whose operands are sharded like the result:
-//   the same instruction on the tiles, no communication;
+//   the same instruction on the tiles, no communication; operands sharded
+//   alike but not as the result: on their tiles, the result resharded;
+//   otherwise each operand resharded to the result's tiles;
+// - a copy and a Sharding custom call (a sharding constraint): the operand
+//   resharded (see Resharding below);
 // - a scalar broadcast: made as the tile directly; broadcast, transpose,
 //   reshape and a reduce over dimensions that are not split, when the
 //   operand's sharding maps onto the result's: on the tile;
@@ -20,23 +26,37 @@
 //   the dot on the tile (Megatron's column-parallel layer); both split
 //   alike on batch dimensions (heads): the dot of the tiles; with both
 //   operands split on their contracting dimensions alone, tile for tile:
-//   the dot of the tiles, summed over the partitions by one all-reduce
-//   (the row-parallel layer); a reduce over split dimensions (one add,
-//   multiply, maximum or minimum from its identity): each tile reduced,
-//   the partial results combined by one all-reduce within the partitions
-//   that share the kept coordinates; a convolution split into strips
-//   along a spatial dimension ("same" padding, stride 1): the halo rows
-//   from the neighbours by two collective-permutes, then the convolution
-//   of the extended strip;
+//   the dot of the tiles, summed over the partitions (the row-parallel
+//   layer): by one reduce-scatter where the result splits one dimension
+//   over all partitions (sequence parallelism), else one all-reduce and the
+//   result's tile;
+// - a reduce over split dimensions (one add, multiply, maximum or minimum
+//   from its identity): each tile reduced, the partial results combined by
+//   one all-reduce within the partitions that share the kept coordinates;
+// - a convolution split into strips along a spatial dimension ("same"
+//   padding, stride 1): the halo rows from the neighbours by two
+//   collective-permutes, then the convolution of the extended strip;
+// - gather along passthrough dimensions (the table split along dimensions
+//   each slice takes whole, or the indices along their batch dimensions,
+//   the other replicated): the gather of the tiles; an embedding lookup
+//   from a table split along its gathered rows over all partitions: each
+//   partition looks up the (clamped) indices in its rows, zeros elsewhere,
+//   summed across partitions as the dot's partial sums are (the table is
+//   never gathered);
 // - everything else (and any instruction whose operands are sharded
 //   otherwise): its operands gathered to full values, the instruction on
 //   full values (control flow and its bodies unchanged), and the result's
-//   tile taken. A value split along one dimension with its devices in tile
-//   order is gathered by one all-gather; any other tiling by writing each
-//   tile into zeros at its offset and summing over all partitions (only
-//   the first device of a replicated group contributes), so any tiling and
-//   device order works; exact for integers and for floats except the sign
-//   of a zero.
+//   tile taken.
+// Resharding a value: nothing where the shardings agree; a local cut where
+// every partition's new tile lies inside its old one (replicated or
+// partially replicated values refined); one all-to-all where one dimension
+// split over all partitions becomes another over the same device list;
+// otherwise gathered and cut. A value split along one dimension with its
+// devices in tile order is gathered by one all-gather; any other tiling by
+// writing each tile into zeros at its offset and summing over all
+// partitions (only the first device of a replicated group contributes), so
+// any tiling and device order works; exact for integers and for floats
+// except the sign of a zero.
 // Tile offsets come from per-sharding tables indexed by partition-id.
 // Uneven tiles: every tile has the first one's size (the dimension divided
 // rounding up), the last ones padded past the array's end; gathering cuts

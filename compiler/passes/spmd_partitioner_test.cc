@@ -133,15 +133,18 @@ std::unique_ptr<HloModule> ParseFor(const char* text, int64_t n) {
 
 // Partitions, runs every partition, assembles the result, and compares
 // with the unpartitioned module on the full arguments.
-void ExpectMatchesTheInterpreter(const char* text, int64_t n) {
+// Embedding ids are in range [0, 32), or with `ids_out_of_range` in
+// [-20, 60).
+void ExpectMatchesTheInterpreter(const char* text, int64_t n, bool ids_out_of_range = false) {
   SCOPED_TRACE(absl::StrCat(n, " partitions"));
   std::unique_ptr<HloModule> module = ParseFor(text, n);
   ASSERT_NE(module, nullptr);
   std::vector<Literal> args = RandomArguments(*module, 3);
-  // Embedding ids in range.
   for (Literal& a : args) {
-    if (a.shape().element_type() != S32) continue;
-    for (int64_t i = 0; i < a.element_count(); ++i) a.SetFromInt64(i, (i * 7) % 32);
+    if (a.shape().element_type() != S32 && a.shape().element_type() != S64) continue;
+    for (int64_t i = 0; i < a.element_count(); ++i) {
+      a.SetFromInt64(i, ids_out_of_range ? (i * 37) % 80 - 20 : (i * 7) % 32);
+    }
   }
   // The unpartitioned meaning: the same program on one device.
   std::unique_ptr<HloModule> single = module->Clone();
@@ -313,22 +316,273 @@ TEST(SpmdPartitionerTest, ConvolutionStripsExchangeHalosWithTheirNeighbours) {
 }
 
 // A value split along one dimension with its devices in order is gathered
-// by one all-gather (the embedding table); no sums of whole arrays.
+// by one all-gather where an instruction needs it whole (a reverse of the
+// split dimension); no sums of whole arrays.
 TEST(SpmdPartitionerTest, OneDimensionalSplitsAreGatheredByAllGather) {
-  std::unique_ptr<HloModule> module = ParseFor(kEmbedding, 4);
-  ASSERT_NE(module, nullptr);
-  auto partitioned = PartitionSpmd(*module, 4);
+  auto module = ParseHloModule(R"(
+HloModule m, num_partitions=4
+ENTRY main {
+  a = f32[16,8] parameter(0), sharding={devices=[4,1]<=[4]}
+  ROOT r = f32[16,8] reverse(a), dimensions={0}, sharding={replicated}
+})");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto partitioned = PartitionSpmd(**module, 4);
   ASSERT_TRUE(partitioned.ok()) << partitioned.status();
   int gathers = 0, sums = 0;
   for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
     if (h->opcode() == HloOpcode::kAllGather) {
       ++gathers;
       EXPECT_EQ(h->attrs().dimensions, (std::vector<int64_t>{0}));
+      EXPECT_EQ(h->operand(0)->shape().dimensions(), (std::vector<int64_t>{4, 8}));
     }
     if (h->opcode() == HloOpcode::kAllReduce) ++sums;
   }
   EXPECT_EQ(gathers, 1);
   EXPECT_EQ(sums, 0);
+}
+
+// An embedding lookup from a table split by rows: each partition looks up
+// in its own rows (the gather's operand is the table's tile), and one
+// all-reduce of the result's size combines them; the table is never
+// gathered. Indices outside the table are clamped as gather clamps them.
+TEST(SpmdPartitionerTest, EmbeddingLookupsFromASplitTableSumMaskedLocalLookups) {
+  for (int64_t n : {2, 4, 8}) {
+    ExpectMatchesTheInterpreter(kEmbedding, n, /*ids_out_of_range=*/true);
+    std::unique_ptr<HloModule> module = ParseFor(kEmbedding, n);
+    ASSERT_NE(module, nullptr);
+    auto partitioned = PartitionSpmd(*module, n);
+    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    int sums = 0;
+    for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+      if (h->opcode() == HloOpcode::kAllReduce) {
+        ++sums;
+        EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{6, 8}));
+      } else {
+        EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
+      }
+      if (h->opcode() == HloOpcode::kGather) {
+        EXPECT_EQ(h->operand(0)->shape().dimensions(), (std::vector<int64_t>{32 / n, 8}));
+      }
+    }
+    EXPECT_EQ(sums, 1);
+  }
+  // s64 indices with an implicit index vector, the result split along its
+  // embedding dimension: the partial lookups reduced and scattered.
+  constexpr char kScattered[] = R"(
+HloModule embedding_scattered, num_partitions=$N
+ENTRY main {
+  table = f32[40,16] parameter(0), sharding={devices=[$N,1]<=[$N]}
+  ids = s64[3,2] parameter(1), sharding={replicated}
+  ROOT g = f32[3,2,16] gather(table, ids), offset_dims={2}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=2, slice_sizes={1,16}, sharding={devices=[1,1,$N]<=[$N]}
+})";
+  for (int64_t n : {2, 4, 8}) {
+    ExpectMatchesTheInterpreter(kScattered, n, /*ids_out_of_range=*/true);
+    std::unique_ptr<HloModule> module = ParseFor(kScattered, n);
+    ASSERT_NE(module, nullptr);
+    auto partitioned = PartitionSpmd(*module, n);
+    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    int scatters = 0;
+    for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+      if (h->opcode() == HloOpcode::kReduceScatter) {
+        ++scatters;
+        EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{3, 2, 16 / n}));
+        EXPECT_EQ(h->attrs().dimensions, (std::vector<int64_t>{2}));
+      } else {
+        EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
+      }
+    }
+    EXPECT_EQ(scatters, 1);
+  }
+}
+
+// Gathers along passthrough dimensions run on tiles with no collective: a
+// table split by columns (each slice cut to the tile's columns), and
+// indices split by rows.
+TEST(SpmdPartitionerTest, GathersOnPassthroughDimensionsRunOnTiles) {
+  constexpr char kPassthrough[] = R"(
+HloModule gathers, num_partitions=$N
+ENTRY main {
+  table = f32[32,16] parameter(0), sharding={devices=[1,$N]<=[$N]}
+  ids = s32[6,1] parameter(1), sharding={replicated}
+  g = f32[6,16] gather(table, ids), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,16}
+  rows = s32[8,1] parameter(2), sharding={devices=[$N,1]<=[$N]}
+  full = f32[32,16] parameter(3), sharding={replicated}
+  r = f32[8,16] gather(full, rows), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,16}
+  ROOT t = (f32[6,16], f32[8,16]) tuple(g, r)
+})";
+  for (int64_t n : {2, 4, 8}) {
+    ExpectMatchesTheInterpreter(kPassthrough, n, /*ids_out_of_range=*/true);
+    std::unique_ptr<HloModule> module = ParseFor(kPassthrough, n);
+    ASSERT_NE(module, nullptr);
+    auto partitioned = PartitionSpmd(*module, n);
+    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    std::vector<std::vector<int64_t>> gathers;
+    for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+      EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
+      if (h->opcode() == HloOpcode::kGather) gathers.push_back(h->shape().dimensions());
+    }
+    EXPECT_THAT(gathers, ::testing::UnorderedElementsAre(std::vector<int64_t>{6, 16 / n},
+                                                         std::vector<int64_t>{8 / n, 16}));
+  }
+}
+
+// The row-parallel dot with its result split by rows (sequence
+// parallelism): the partial sums reduced and scattered by one
+// reduce-scatter, each partition receiving its rows only.
+TEST(SpmdPartitionerTest, RowParallelDotsWithSplitResultsReduceScatter) {
+  constexpr char kSequenceParallel[] = R"(
+HloModule mlp_sp, num_partitions=$N
+ENTRY main {
+  x = f32[16,64] parameter(0), sharding={replicated}
+  w1 = f32[64,128] parameter(1), sharding={devices=[1,$N]<=[$N]}
+  w2 = f32[128,64] parameter(2), sharding={devices=[$N,1]<=[$N]}
+  h = f32[16,128] dot(x, w1), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  t = f32[16,128] tanh(h)
+  ROOT y = f32[16,64] dot(t, w2), lhs_contracting_dims={1}, rhs_contracting_dims={0}, sharding={devices=[$N,1]<=[$N]}
+})";
+  for (int64_t n : {2, 4, 8}) {
+    ExpectMatchesTheInterpreter(kSequenceParallel, n);
+    std::unique_ptr<HloModule> module = ParseFor(kSequenceParallel, n);
+    ASSERT_NE(module, nullptr);
+    auto partitioned = PartitionSpmd(*module, n);
+    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    int scatters = 0;
+    for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+      if (h->opcode() == HloOpcode::kReduceScatter) {
+        ++scatters;
+        EXPECT_EQ(h->operand(0)->shape().dimensions(), (std::vector<int64_t>{16, 64}));
+        EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{16 / n, 64}));
+        EXPECT_EQ(h->attrs().replica_groups.size(), 1u);
+      } else {
+        EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
+      }
+    }
+    EXPECT_EQ(scatters, 1);
+  }
+}
+
+// Resharding between dimensions with the devices in one order: one
+// all-to-all each way (rows to columns, and the minor dimension of a rank-3
+// value to its major one); nothing gathered, nothing summed.
+constexpr char kAllToAll[] = R"(
+HloModule all_to_all, num_partitions=$N
+ENTRY main {
+  a = f32[16,24] parameter(0), sharding={devices=[$N,1]<=[$N]}
+  c = f32[16,24] parameter(1), sharding={devices=[1,$N]<=[$N]}
+  s = f32[16,24] add(a, c), sharding={devices=[1,$N]<=[$N]}
+  x = f32[8,3,16] parameter(2), sharding={devices=[1,1,$N]<=[$N]}
+  y = f32[8,3,16] sine(x), sharding={devices=[$N,1,1]<=[$N]}
+  ROOT t = (f32[16,24], f32[8,3,16]) tuple(s, y)
+})";
+
+TEST(SpmdPartitionerTest, ResplittingBetweenDimensionsIsOneAllToAll) {
+  for (int64_t n : {2, 4, 8}) {
+    ExpectMatchesTheInterpreter(kAllToAll, n);
+    std::unique_ptr<HloModule> module = ParseFor(kAllToAll, n);
+    ASSERT_NE(module, nullptr);
+    auto partitioned = PartitionSpmd(*module, n);
+    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    std::vector<std::vector<int64_t>> moved;
+    for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+      if (h->opcode() == HloOpcode::kAllToAll) {
+        moved.push_back(h->shape().dimensions());
+        EXPECT_EQ(h->attrs().replica_groups.size(), 1u);
+      } else {
+        EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
+      }
+      if (h->opcode() == HloOpcode::kAdd) {
+        EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{16, 24 / n}));
+      }
+    }
+    // a's row tile [16/n, 24] cut into n column blocks; x's tile
+    // [8, 3, 16/n] cut into n blocks of its rows.
+    EXPECT_THAT(moved, ::testing::UnorderedElementsAre(std::vector<int64_t>{16 / n, n, 24 / n},
+                                                       std::vector<int64_t>{n, 8 / n, 3, 16 / n}));
+  }
+}
+
+// A finer tiling inside a coarser one (partial replication refined, a
+// replicated value split) is cut from the local value: no collective.
+TEST(SpmdPartitionerTest, RefiningATilingIsALocalCut) {
+  constexpr char kRefine[] = R"(
+HloModule refine, num_partitions=$N
+ENTRY main {
+  a = f32[8,8] parameter(0), sharding={devices=[2,1,$H]<=[$N] last_tile_dim_replicate}
+  b = f32[8,8] copy(a), sharding={devices=[2,$H]<=[$N]}
+  r = f32[8,8] parameter(1), sharding={replicated}
+  c = f32[8,8] custom-call(r), custom_call_target="Sharding", sharding={devices=[$H,2]<=[$N]}
+  ROOT t = (f32[8,8], f32[8,8]) tuple(b, c)
+})";
+  for (int64_t n : {4, 8}) {
+    ExpectMatchesTheInterpreter(kRefine, n);
+    std::unique_ptr<HloModule> module = ParseFor(kRefine, n);
+    ASSERT_NE(module, nullptr);
+    auto partitioned = PartitionSpmd(*module, n);
+    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+      EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
+    }
+  }
+}
+
+// Two replicas of four partitions: the partitions' groups repeat within
+// each replica (global ids r * 4 + p where use_global_device_ids says so;
+// all-to-all's groups stay partitions), and each replica's assembled
+// result matches the single-device program on its own arguments.
+TEST(SpmdPartitionerTest, ReplicasEachRunThePartitionsOnTheirOwnData) {
+  std::unique_ptr<HloModule> module = ParseFor(R"(
+HloModule replicated_partitions, replica_count=2, num_partitions=$N
+ENTRY main {
+  x = f32[16,64] parameter(0), sharding={replicated}
+  w1 = f32[64,32] parameter(1), sharding={devices=[1,$N]<=[$N]}
+  w2 = f32[32,64] parameter(2), sharding={devices=[$N,1]<=[$N]}
+  h = f32[16,32] dot(x, w1), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  y = f32[16,64] dot(h, w2), lhs_contracting_dims={1}, rhs_contracting_dims={0}, sharding={devices=[$N,1]<=[$N]}
+  ROOT z = f32[16,64] negate(y), sharding={devices=[1,$N]<=[$N]}
+})",
+                                               4);
+  ASSERT_NE(module, nullptr);
+  auto partitioned = PartitionSpmd(*module, 4);
+  ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+  EXPECT_EQ(partitioned->module->config().replica_count, 2);
+  int collectives = 0;
+  for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+    if (h->opcode() == HloOpcode::kReduceScatter) {
+      ++collectives;
+      EXPECT_TRUE(h->attrs().use_global_device_ids);
+      EXPECT_EQ(h->attrs().replica_groups,
+                (std::vector<std::vector<int64_t>>{{0, 1, 2, 3}, {4, 5, 6, 7}}));
+    } else if (h->opcode() == HloOpcode::kAllToAll) {
+      ++collectives;
+      EXPECT_FALSE(h->attrs().use_global_device_ids);
+      EXPECT_EQ(h->attrs().replica_groups, (std::vector<std::vector<int64_t>>{{0, 1, 2, 3}}));
+    }
+  }
+  EXPECT_EQ(collectives, 2);
+  std::unique_ptr<HloModule> single = module->Clone();
+  single->mutable_config()->num_partitions = 1;
+  single->mutable_config()->replica_count = 1;
+  std::vector<std::vector<Literal>> per_participant;
+  std::vector<Literal> expected;
+  for (int r = 0; r < 2; ++r) {
+    std::vector<Literal> args = RandomArguments(*single, 5 + r);
+    HloEvaluator evaluator;
+    auto want = evaluator.Evaluate(*single, args);
+    ASSERT_TRUE(want.ok()) << want.status();
+    expected.push_back(*std::move(want));
+    auto split = SplitArguments(args, *partitioned);
+    ASSERT_TRUE(split.ok()) << split.status();
+    for (auto& tiles : *split) per_participant.push_back(std::move(tiles));
+  }
+  auto results = EvaluateReplicated(*partitioned->module, per_participant, {});
+  ASSERT_TRUE(results.ok()) << results.status();
+  for (int r = 0; r < 2; ++r) {
+    std::vector<Literal> tiles(results->begin() + 4 * r, results->begin() + 4 * (r + 1));
+    auto assembled = AssembleTiles(tiles, expected[r].shape(), partitioned->result_sharding);
+    ASSERT_TRUE(assembled.ok()) << assembled.status();
+    EXPECT_TRUE(CompareLiteralsWithDefaultTolerance(expected[r], *assembled).ok())
+        << "replica " << r << ": " << CompareLiteralsWithDefaultTolerance(expected[r], *assembled);
+  }
 }
 
 // A manual region (what shard_map lowers to): each partition exponentiates
