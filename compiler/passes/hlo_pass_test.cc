@@ -219,8 +219,10 @@ const std::map<std::string, int>& ExpectedFusions() {
       {"spmd/attention_heads_sharded.hlo", 2},
       {"spmd/conv_spatial_halo.hlo", 0},
       {"spmd/embedding_sharded_table.hlo", 0},
+      {"spmd/mlp_sequence_parallel.hlo", 1},
       {"spmd/mlp_tensor_parallel.hlo", 1},
       {"spmd/partially_replicated.hlo", 1},
+      {"spmd/reshard_all_to_all.hlo", 2},
       {"spmd/reshard_between_dims.hlo", 1},
       {"spmd/uneven_tiles.hlo", 2},
       // Collectives are never fused: only the elementwise work around them.

@@ -81,7 +81,8 @@ class SpmdHostGoldenTest : public AotGoldenTest {};
   X(MlpTensorParallel, "mlp_tensor_parallel") X(AttentionHeadsSharded, "attention_heads_sharded") \
   X(ConvSpatialHalo, "conv_spatial_halo") X(EmbeddingShardedTable, "embedding_sharded_table") \
   X(ReshardBetweenDims, "reshard_between_dims") X(PartiallyReplicated, "partially_replicated") \
-  X(UnevenTiles, "uneven_tiles")
+  X(UnevenTiles, "uneven_tiles") X(ReshardAllToAll, "reshard_all_to_all")                   \
+  X(MlpSequenceParallel, "mlp_sequence_parallel")
 // clang-format on
 
 #define AOT_HOST_CASE(name, test) \
