@@ -155,9 +155,14 @@ class Runner {
   // failed, else 0.
   int ReportChecks(const Literal& result);
   // --num_partitions: the sharded module partitioned (SPMD), every
-  // partition run, the result assembled and compared with the module on
-  // one device.
+  // partition (of every replica) run, each replica's result assembled and
+  // compared with the module on one device.
   int RunPartitioned(const std::string& path, const HloModule& module, size_t index, size_t count);
+  // Every participant's executable (`exe` itself on the host); 0, or the
+  // exit code of a failure it reported.
+  int PerParticipant(const std::string& path, const Executable& exe,
+                     std::vector<std::unique_ptr<Executable>>* per_device,
+                     std::vector<const Executable*>* executables);
 
   Options options_;
   // The StableHLO program being run, if any (its checks).
@@ -410,35 +415,42 @@ int Runner::Execute(const std::string& path, RunPlatform platform, const std::st
   return checks;
 }
 
+// CUDA: one device per participant (its device assignment's), the
+// executable loaded on each; the host runs the one loaded executable on
+// every participant's thread.
+int Runner::PerParticipant(const std::string& path, const Executable& exe,
+                           std::vector<std::unique_ptr<Executable>>* per_device,
+                           std::vector<const Executable*>* executables) {
+  executables->assign(1, &exe);
+  if (exe.platform()->kind() != PLATFORM_CUDA) return 0;
+  executables->clear();
+  const auto& device_ids = exe.proto().device_assignment().device_ids();
+  for (int64_t p = 0; p < exe.participant_count(); ++p) {
+    const int ordinal = static_cast<int>(p < device_ids.size() ? device_ids[p] : p);
+    auto client = ClientFor(RunPlatform::kCuda, ordinal);
+    if (!client.ok()) return Fail(client.status(), 2);
+    auto loaded = (*client)->Load(exe.proto());
+    if (!loaded.ok()) {
+      return Fail(WithPath(path, absl::Status(loaded.status().code(),
+                                              absl::StrCat("cannot load on CUDA device ", ordinal,
+                                                           ": ", loaded.status().message()))),
+                  1);
+    }
+    executables->push_back(loaded->get());
+    per_device->push_back(*std::move(loaded));
+  }
+  return 0;
+}
+
 int Runner::ExecuteReplicas(const std::string& path, const Executable& exe,
                             const Shape& result_shape, double load_ms,
                             const std::vector<std::vector<Literal>>& arguments,
                             const HloModule* reference_module, size_t index, size_t count) {
   const int64_t participants = exe.participant_count();
   const std::string label = absl::StrCat(path, " (", participants, " participants)");
-  // CUDA: one device per participant (its device assignment's), the
-  // executable loaded on each; the host runs the one loaded executable on
-  // every participant's thread.
-  std::vector<const Executable*> executables = {&exe};
   std::vector<std::unique_ptr<Executable>> per_device;
-  if (exe.platform()->kind() == PLATFORM_CUDA) {
-    executables.clear();
-    const auto& device_ids = exe.proto().device_assignment().device_ids();
-    for (int64_t p = 0; p < participants; ++p) {
-      const int ordinal = static_cast<int>(p < device_ids.size() ? device_ids[p] : p);
-      auto client = ClientFor(RunPlatform::kCuda, ordinal);
-      if (!client.ok()) return Fail(client.status(), 2);
-      auto loaded = (*client)->Load(exe.proto());
-      if (!loaded.ok()) {
-        return Fail(WithPath(path, absl::Status(loaded.status().code(),
-                                                absl::StrCat("cannot load on CUDA device ", ordinal,
-                                                             ": ", loaded.status().message()))),
-                    1);
-      }
-      executables.push_back(loaded->get());
-      per_device.push_back(*std::move(loaded));
-    }
-  }
+  std::vector<const Executable*> executables;
+  if (int rc = PerParticipant(path, exe, &per_device, &executables); rc != 0) return rc;
   RunTiming timing;
   timing.load_ms = load_ms;
   auto start = std::chrono::steady_clock::now();
@@ -513,34 +525,40 @@ int Runner::ReportChecks(const Literal& result) {
 int Runner::RunPartitioned(const std::string& path, const HloModule& module, size_t index,
                            size_t count) {
   const int64_t n = options_.num_partitions;
+  // R replicas x N partitions: each replica's full arguments split into its
+  // partitions' tiles (participant r * N + p), each replica's result
+  // assembled and compared with the single-device interpretation of its
+  // arguments.
+  const int64_t replicas = std::max<int64_t>(module.config().replica_count, 1);
   std::unique_ptr<HloModule> single = module.Clone();
   single->mutable_config()->num_partitions = 1;
   single->mutable_config()->replica_count = 1;
-  auto full_arguments = Arguments(path, EntryParameterShapes(*single), 1);
+  auto full_arguments = Arguments(path, EntryParameterShapes(*single), replicas);
   if (!full_arguments.ok()) return Fail(full_arguments.status(), 2);
-  const std::vector<Literal>& args = (*full_arguments)[0];
   auto partitioned = PartitionSpmd(module, n);
   if (!partitioned.ok()) return Fail(WithPath(path, partitioned.status()), 1);
-  auto split = SplitArguments(args, *partitioned);
-  if (!split.ok()) return Fail(WithPath(path, split.status()), 2);
-  const std::vector<std::vector<Literal>>& per_partition = *split;
+  std::vector<std::vector<Literal>> per_participant;
+  for (const std::vector<Literal>& args : *full_arguments) {
+    auto split = SplitArguments(args, *partitioned);
+    if (!split.ok()) return Fail(WithPath(path, split.status()), 2);
+    for (std::vector<Literal>& tiles : *split) per_participant.push_back(std::move(tiles));
+  }
   const RunPlatform platform = options_.platform.value_or(RunPlatform::kHost);
-  const std::string label = absl::StrCat(path, " (", n, " partitions)");
+  const std::string label =
+      replicas > 1 ? absl::StrCat(path, " (", replicas, " replicas x ", n, " partitions)")
+                   : absl::StrCat(path, " (", n, " partitions)");
+  const Shape& full_shape = single->entry_computation()->root_instruction()->shape();
   const auto start = std::chrono::steady_clock::now();
   absl::StatusOr<std::vector<Literal>> results = absl::UnknownError("");
   std::unique_ptr<Executable> loaded_exe;
+  std::vector<std::unique_ptr<Executable>> per_device;
   if (platform == RunPlatform::kInterpreter) {
     ReplicatedEvaluationOptions evaluation;
     evaluation.timeout = options_.collective_timeout;
-    results = EvaluateReplicated(*partitioned->module, per_partition, evaluation);
+    results = EvaluateReplicated(*partitioned->module, per_participant, evaluation);
   } else {
-    if (platform == RunPlatform::kCuda) {
-      return Fail(WithPath(path, absl::UnimplementedError(
-                                     "--num_partitions runs on the host and the interpreter; "
-                                     "CUDA partitions are not run yet")),
-                  2);
-    }
-    auto target = SelectTarget(PLATFORM_HOST, options_.target_config);
+    auto target = SelectTarget(platform == RunPlatform::kCuda ? PLATFORM_CUDA : PLATFORM_HOST,
+                               options_.target_config);
     if (!target.ok()) return Fail(target.status(), 2);
     CompileOptions compile_options;
     compile_options.source_path = path;
@@ -549,41 +567,72 @@ int Runner::RunPartitioned(const std::string& path, const HloModule& module, siz
     if (!compiled.ok()) return Fail(WithPath(path, compiled.status()), 1);
     auto client = ClientFor(platform);
     if (!client.ok()) return Fail(client.status(), 2);
+    const auto load_start = std::chrono::steady_clock::now();
     auto exe = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
     if (!exe.ok()) return Fail(WithPath(path, exe.status()), 1);
     loaded_exe = *std::move(exe);
+    std::vector<const Executable*> executables;
+    if (int rc = PerParticipant(path, *loaded_exe, &per_device, &executables); rc != 0) return rc;
+    const double load_ms = MillisSince(load_start);
     results =
-        ExecuteReplicatedWithLiterals(*loaded_exe, per_partition, options_.collective_timeout);
+        ExecuteReplicatedWithLiterals(executables, per_participant, options_.collective_timeout);
+    // CUDA without a device here: loaded and validated on every
+    // participant, not run.
+    if (!results.ok() && platform == RunPlatform::kCuda) {
+      return NotExecuted(path, label, full_shape, load_ms, results.status());
+    }
   }
   const double ms = MillisSince(start);
   if (!results.ok()) return Fail(WithPath(path, results.status()), 1);
-  // Each partition's result tiles assembled (per leaf of a tuple).
-  absl::StatusOr<Literal> assembled =
-      AssembleTiles(*results, single->entry_computation()->root_instruction()->shape(),
-                    partitioned->result_sharding);
-  if (!assembled.ok()) return Fail(WithPath(path, assembled.status()), 1);
+  // Each replica's partitions' result tiles assembled (per leaf of a tuple).
+  std::vector<Literal> assembled;
+  for (int64_t r = 0; r < replicas; ++r) {
+    std::vector<Literal> tiles(std::make_move_iterator(results->begin() + r * n),
+                               std::make_move_iterator(results->begin() + (r + 1) * n));
+    absl::StatusOr<Literal> whole = AssembleTiles(tiles, full_shape, partitioned->result_sharding);
+    if (!whole.ok()) return Fail(WithPath(path, whole.status()), 1);
+    assembled.push_back(*std::move(whole));
+  }
   ReferenceOutcome reference = SkippedReference("");
   if (options_.reference || platform == RunPlatform::kInterpreter) {
     HloEvaluator evaluator;
-    auto expected = evaluator.Evaluate(*single, args);
-    if (!expected.ok()) {
-      return Fail(WithPath(path, absl::Status(expected.status().code(),
-                                              absl::StrCat("reference interpreter: ",
-                                                           expected.status().message()))),
-                  1);
+    for (int64_t r = 0; r < replicas; ++r) {
+      auto expected = evaluator.Evaluate(*single, (*full_arguments)[r]);
+      if (!expected.ok()) {
+        return Fail(WithPath(path, absl::Status(expected.status().code(),
+                                                absl::StrCat("reference interpreter: ",
+                                                             expected.status().message()))),
+                    1);
+      }
+      reference = CompareWithReference(*expected, assembled[r]);
+      if (reference.result == ReferenceResult::kMismatch) {
+        if (replicas > 1) reference.detail = absl::StrCat("replica ", r, ": ", reference.detail);
+        break;
+      }
     }
-    reference = CompareWithReference(*expected, *assembled);
   }
-  std::printf("%s: %s in %.3f ms (%s, %lld partitions; reference: %s)\n", label.c_str(),
-              assembled->shape().ToString(false).c_str(), ms,
-              platform == RunPlatform::kInterpreter ? "interpreter" : "host",
-              static_cast<long long>(n),
+  std::printf("%s: %s in %.3f ms (%s, %s; reference: %s)\n", label.c_str(),
+              full_shape.ToString(false).c_str(), ms,
+              platform == RunPlatform::kInterpreter ? "interpreter"
+              : platform == RunPlatform::kCuda      ? "cuda"
+                                                    : "host",
+              replicas > 1 ? absl::StrCat(replicas * n, " participants").c_str()
+                           : absl::StrCat(n, " partitions").c_str(),
               reference.result == ReferenceResult::kMatch      ? "match"
               : reference.result == ReferenceResult::kMismatch ? "mismatch"
                                                                : "skipped");
-  if (options_.print) PrintValues(*assembled);
+  if (options_.print) {
+    for (int64_t r = 0; r < replicas; ++r) {
+      if (replicas > 1) std::printf(" replica %lld:\n", static_cast<long long>(r));
+      PrintValues(assembled[r]);
+    }
+  }
   std::fflush(stdout);
-  if (int rc = WriteOutputs(*std::move(assembled), index, count); rc != 0) return rc;
+  if (replicas > 1) {
+    if (int rc = WriteReplicaOutputs(assembled, index, count); rc != 0) return rc;
+  } else if (int rc = WriteOutputs(std::move(assembled[0]), index, count); rc != 0) {
+    return rc;
+  }
   return MismatchExitCode(label, reference);
 }
 
@@ -732,7 +781,9 @@ void AddRunToolFlags(FlagSet& flags, RunToolFlags* out) {
                "them, each on its own thread (host) or device (cuda) meeting at the "
                "collectives: full arguments are split by the parameters' shardings, the "
                "result tiles assembled and compared with the single-device interpreter "
-               "(compiling needs --xla_aot_emit_collectives=true). HLO input only.");
+               "(compiling needs --xla_aot_emit_collectives=true). With --num_replicas=R: "
+               "R x N participants, each replica partitioned alike on its own arguments. "
+               "HLO input only.");
   flags.AddInt("collective_timeout_ms", &out->collective_timeout_ms,
                "How long a replica waits at a collective for the others before every "
                "participant fails with DeadlineExceeded.");
@@ -797,9 +848,6 @@ int RunTool(const RunToolFlags& flags, const std::vector<std::string>& positiona
   if (flags.num_partitions < 0 || flags.num_partitions > 1024) {
     return usage(absl::StrCat("--num_partitions=", flags.num_partitions,
                               ": need 1 to 1024 (0: no partitioning)"));
-  }
-  if (flags.num_partitions > 0 && flags.num_replicas > 1) {
-    return usage("--num_partitions with --num_replicas above 1 is not supported yet");
   }
   if (flags.collective_timeout_ms < 1) {
     return usage(
