@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 
@@ -153,6 +154,57 @@ std::string StageDump(CompilerStage stage, const CompiledModule& result) {
   return "";
 }
 
+// --xla_aot_dump_to: each stage in its own file, <module>.<stage>.<ext>.
+class StageDumper {
+ public:
+  StageDumper(std::string dir, const std::string& module_name)
+      : dir_(std::move(dir)), base_(module_name) {}
+  bool enabled() const { return !dir_.empty(); }
+
+  // Writes <module><suffix>.
+  absl::Status Write(absl::string_view suffix, absl::string_view text) {
+    if (!enabled()) return absl::OkStatus();
+    if (!made_) {
+      std::error_code ec;
+      std::filesystem::create_directories(dir_, ec);
+      if (ec) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "--xla_aot_dump_to=", dir_, ": cannot make the directory: ", ec.message()));
+      }
+      made_ = true;
+    }
+    const std::string path = (std::filesystem::path(dir_) / absl::StrCat(base_, suffix)).string();
+    AOT_RETURN_IF_ERROR(WriteFileAtomically(path, text));
+    written_.push_back(path);
+    return absl::OkStatus();
+  }
+
+  // The compiled module's stages (its dumps were kept).
+  absl::Status WriteCompiled(const CompiledModule& compiled, PlatformKind platform) {
+    for (CompilerStage stage :
+         {CompilerStage::kHloFused, CompilerStage::kBufferAssignment, CompilerStage::kThunks,
+          CompilerStage::kLlvm, CompilerStage::kPtx}) {
+      if (stage == CompilerStage::kPtx && platform != PLATFORM_CUDA) continue;
+      const std::string suffix =
+          stage == CompilerStage::kLlvm ? std::string(".ll")
+          : stage == CompilerStage::kPtx
+              ? std::string(".ptx")
+              : absl::StrCat(".", CompilerStageName(stage),
+                             stage == CompilerStage::kHloFused ? ".hlo" : ".txt");
+      AOT_RETURN_IF_ERROR(Write(suffix, StageDump(stage, compiled)));
+    }
+    return absl::OkStatus();
+  }
+
+  const std::vector<std::string>& written() const { return written_; }
+
+ private:
+  std::string dir_;
+  std::string base_;
+  bool made_ = false;
+  std::vector<std::string> written_;
+};
+
 // The executable, written to --output_file.
 absl::Status WriteExecutable(const CompileToolFlags& flags, const HloModule& module,
                              const TargetConfigProto& target, const CompiledModule& result) {
@@ -219,6 +271,13 @@ void AddCompileToolFlags(FlagSet& flags, CompileToolFlags* out) {
                "compiling: one executable that N participants run (needs "
                "--xla_aot_emit_collectives=true). --stage=hlo-partitioned prints the "
                "partitioned module (default count: the module's num_partitions).");
+  flags.AddString(
+      "xla_aot_dump_to", &out->dump_to,
+      "Also write every stage of the compile to this directory (made if missing; "
+      "XLA's --xla_dump_to): <module>.hlo as loaded, <module>.hlo-partitioned.hlo (when "
+      "partitioned), .hlo-optimized.hlo, .hlo-fused.hlo, .buffer-assignment.txt, "
+      ".thunks.txt, .ll (the kernels' LLVM IR) and .ptx (cuda). Each file is written "
+      "atomically.");
   flags.AddBool("support_table", &out->support_table,
                 "Print the table of XLA's opcodes and element types with what this project does "
                 "with each (parse, interpret, compile for host and CUDA), found by trying each, "
@@ -273,6 +332,8 @@ absl::Status RunCompileTool(CompileToolFlags flags, const std::vector<std::strin
   const auto load_start = std::chrono::steady_clock::now();
   auto loaded = LoadHloModuleFile(flags.module_file);
   if (!loaded.ok()) return UsageError(loaded.status());
+  StageDumper dumper(flags.dump_to, loaded->module->name());
+  AOT_RETURN_IF_ERROR(dumper.Write(".hlo", loaded->module->ToString()));
   // SPMD: partitioned by its shardings first (--num_partitions, or the
   // module's own count for --stage=hlo-partitioned).
   std::unique_ptr<HloModule> partitioned;
@@ -287,6 +348,7 @@ absl::Status RunCompileTool(CompileToolFlags flags, const std::vector<std::strin
     auto spmd = PartitionSpmd(*loaded->module, partitions);
     if (!spmd.ok()) return WithPath(flags.module_file, spmd.status());
     partitioned = std::move(spmd->module);
+    AOT_RETURN_IF_ERROR(dumper.Write(".hlo-partitioned.hlo", partitioned->ToString()));
     if (plan.partitioned_stage) return Emit(flags.output_file, partitioned->ToString());
   }
   const HloModule& module = partitioned != nullptr ? *partitioned : *loaded->module;
@@ -329,8 +391,19 @@ absl::Status RunCompileTool(CompileToolFlags flags, const std::vector<std::strin
     options.keep_dumps = true;
     options.compile_cubin = false;  // no dump shows the cubin
   }
+  if (dumper.enabled()) {
+    options.keep_dumps = true;
+    auto optimized = OptimizeHlo(module, options, CompilerStage::kHloOptimized);
+    if (!optimized.ok()) return WithPath(flags.module_file, optimized.status());
+    AOT_RETURN_IF_ERROR(dumper.Write(".hlo-optimized.hlo", (*optimized)->ToString()));
+  }
   auto compiled = Compile(module, *target, options);
   if (!compiled.ok()) return WithPath(flags.module_file, compiled.status());
+  AOT_RETURN_IF_ERROR(dumper.WriteCompiled(**compiled, target->platform()));
+  if (flags.verbose && dumper.enabled()) {
+    std::fprintf(stderr, "%s: dumped %zu stage(s) to %s\n", kProgram, dumper.written().size(),
+                 flags.dump_to.c_str());
+  }
   if (plan.stage) return Emit(flags.output_file, StageDump(*plan.stage, **compiled));
   return WriteExecutable(flags, module, *target, **compiled);
 }

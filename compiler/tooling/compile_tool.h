@@ -32,6 +32,8 @@ struct CompileToolFlags {
   bool stablehlo_support_table = false;
   int64_t num_partitions = 0;
   std::vector<std::string> emission_flags;
+  // --xla_aot_dump_to=DIR: every stage of the compile written there too.
+  std::string dump_to;
 };
 
 // Registers aotc's flags on `flags`, bound to `out`.
