@@ -308,19 +308,26 @@ class Propagator {
       }
     }
     bool changed_any = false;
-    for (int sweep = 0; sweep < 64; ++sweep) {
-      bool changed = false;
-      for (HloComputation* c : computations) {
-        const std::vector<HloInstruction*> order = c->MakeInstructionPostOrder();
-        for (HloInstruction* h : order) changed |= Visit(h);
-        // Backward in reverse post order: users before their operands.
-        for (auto it = order.rbegin(); it != order.rend(); ++it) {
-          if (known_.contains(*it)) continue;
-          if (std::optional<HloSharding> s = FromUsers(*it)) changed |= Set(*it, *s);
+    // Two rounds to a fixed point: a tuple waits for all its elements'
+    // shardings in the first; in the second, elements still unknown count
+    // as replicated (so a loop state with an unannotated array still
+    // carries its other elements' shardings into the loop).
+    for (relaxed_tuples_ = false;; relaxed_tuples_ = true) {
+      for (int sweep = 0; sweep < 64; ++sweep) {
+        bool changed = false;
+        for (HloComputation* c : computations) {
+          const std::vector<HloInstruction*> order = c->MakeInstructionPostOrder();
+          for (HloInstruction* h : order) changed |= Visit(h);
+          // Backward in reverse post order: users before their operands.
+          for (auto it = order.rbegin(); it != order.rend(); ++it) {
+            if (known_.contains(*it)) continue;
+            if (std::optional<HloSharding> s = FromUsers(*it)) changed |= Set(*it, *s);
+          }
         }
+        changed_any |= changed;
+        if (!changed) break;
       }
-      changed_any |= changed;
-      if (!changed) break;
+      if (relaxed_tuples_) break;
     }
     // What was found, written on the instructions that had no annotation.
     for (HloComputation* c : computations) {
@@ -334,9 +341,11 @@ class Propagator {
   }
 
  private:
-  bool Set(const HloInstruction* h, const HloSharding& s) {
+  // `s` is taken by value: callers pass shardings that live in known_,
+  // which the insertion may move.
+  bool Set(const HloInstruction* h, HloSharding s) {
     if (known_.contains(h)) return false;
-    known_.emplace(h, s);
+    known_.emplace(h, std::move(s));
     return true;
   }
   const HloSharding* Get(const HloInstruction* h) const {
@@ -404,12 +413,19 @@ class Propagator {
     }
     if (op == HloOpcode::kTuple) {
       std::vector<HloSharding> leaves;
+      bool any = false;
       for (const HloInstruction* operand : h->operands()) {
         const HloSharding* s = Get(operand);
-        if (s == nullptr) return false;  // every element first
+        any |= s != nullptr;
+        // A scalar can only be replicated; other elements are waited for
+        // (first round) or taken as replicated (second round).
+        const HloSharding replicated = HloSharding::Replicated();
+        if (s == nullptr && (Rank(operand) == 0 || relaxed_tuples_)) s = &replicated;
+        if (s == nullptr) return false;
         std::vector<HloSharding> l = Leaves(*s, operand->shape());
         leaves.insert(leaves.end(), l.begin(), l.end());
       }
+      if (!any) return false;
       return Set(h, HloSharding::Tuple(std::move(leaves)));
     }
     // The operand whose sharding splits the data most, then the first.
@@ -469,6 +485,7 @@ class Propagator {
 
   HloModule* module_;
   absl::flat_hash_map<const HloInstruction*, HloSharding> known_;
+  bool relaxed_tuples_ = false;
 };
 
 }  // namespace

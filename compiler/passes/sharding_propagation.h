@@ -29,7 +29,9 @@
 //   dimensions to the result's other dimensions;
 // - scatter: the operand's sharding is the result's; the updates' window
 //   dimensions that span an operand dimension map to it;
-// - get-tuple-element, tuple: the element's sharding;
+// - get-tuple-element, tuple: the element's sharding (a tuple waits for
+//   its elements', scalars counting as replicated; once nothing else
+//   changes, a second round takes elements still unknown as replicated);
 // - while, conditional, call: the operands' shardings to the parameters of
 //   the bodies, the body roots' to the results.
 // Sort and other families are left to a later pass (their values stay

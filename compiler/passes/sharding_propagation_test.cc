@@ -90,8 +90,10 @@ ENTRY main {
 })");
   EXPECT_EQ(s["t"], "{devices=[1,4]<=[4]}");
   EXPECT_EQ(s["r"], "{devices=[4,1]<=[4]}");
-  // c's split dimension is merged into another: no propagation.
-  EXPECT_EQ(s["merged"], "");
+  // c's split dimension is merged into another: nothing propagates through
+  // the reshape; the root tuple's second round takes the element as
+  // replicated, which is what it becomes.
+  EXPECT_EQ(s["merged"], "{replicated}");
 }
 
 TEST(ShardingPropagationTest, ReduceDropsReducedDimensionsIntoReplication) {
@@ -182,6 +184,31 @@ ENTRY main {
 })");
   EXPECT_EQ(s["y"], "{devices=[1,4]<=[4]}");
   EXPECT_EQ(s["u"], "{devices=[1,4]<=[4]}");  // backward: window dim 1 <- y dim 1
+}
+
+// Each branch's parameter takes its operand's sharding, the result the
+// first branch root's (two branches on one operand: the second's parameter
+// was once set from a reference into the map being inserted into).
+TEST(ShardingPropagationTest, ConditionalBranchesTakeTheirOperandsShardings) {
+  auto s = Propagate(R"(
+HloModule m, num_partitions=4
+twice {
+  p = f32[16,8] parameter(0)
+  ROOT d = f32[16,8] add(p, p)
+}
+negate {
+  q = f32[16,8] parameter(0)
+  ROOT n = f32[16,8] negate(q)
+}
+ENTRY main {
+  x = f32[16,8] parameter(0), sharding={devices=[4,1]<=[4]}
+  k = s32[] parameter(1), sharding={replicated}
+  ROOT r = f32[16,8] conditional(k, x, x), branch_computations={twice, negate}
+})");
+  EXPECT_EQ(s["p"], "{devices=[4,1]<=[4]}");
+  EXPECT_EQ(s["q"], "{devices=[4,1]<=[4]}");
+  EXPECT_EQ(s["n"], "{devices=[4,1]<=[4]}");
+  EXPECT_EQ(s["r"], "{devices=[4,1]<=[4]}");
 }
 
 TEST(ShardingPropagationTest, WhileBodiesTakeTheLoopStateSharding) {
