@@ -96,20 +96,13 @@ class Partitioner {
           next_channel_ = std::max(next_channel_, *h->attrs().channel_id + 1);
       }
     }
-    comp_ = AddEmptyComputation(module_, absl::StrCat(old_entry->name(), ".spmd"));
-    names_ = NameUniquer::ForInstructions(*comp_);
-    for (const HloInstruction* h : old_entry->MakeInstructionPostOrder()) {
-      AOT_ASSIGN_OR_RETURN(HloSharding s, ShardingOf(*h));
-      sharding_.emplace(h, s);
-      AOT_ASSIGN_OR_RETURN(HloInstruction * local, Partition(*h, s));
-      local_[h] = local;
-    }
-    comp_->set_root_instruction(local_.at(old_entry->root_instruction()));
+    AOT_ASSIGN_OR_RETURN(HloComputation * entry,
+                         PartitionComputation(*old_entry, nullptr, nullptr));
     for (int64_t i = 0; i < old_entry->num_parameters(); ++i) {
       out->parameter_shardings.push_back(sharding_.at(old_entry->parameter_instruction(i)));
     }
     out->result_sharding = sharding_.at(old_entry->root_instruction());
-    module_->set_entry_computation(comp_);
+    module_->set_entry_computation(entry);
     module_->RemoveUnreachableComputations();
     module_->mutable_config()->num_partitions = n_;
     module_->mutable_config()->entry_computation_layout.reset();
@@ -117,6 +110,56 @@ class Partitioner {
   }
 
  private:
+  // `c` partitioned into a new computation of the module: its parameters
+  // take `params` (nullptr: their own shardings), its root is resharded to
+  // `root` (nullptr: its own sharding). The builder's state (the
+  // computation, its names, partition-id and per-partition tables) is the
+  // new computation's while it is built, then the caller's again.
+  absl::StatusOr<HloComputation*> PartitionComputation(const HloComputation& c,
+                                                       const std::vector<HloSharding>* params,
+                                                       const HloSharding* root) {
+    HloComputation* caller_comp = comp_;
+    NameUniquer caller_names = std::move(names_);
+    HloInstruction* caller_pid = pid_;
+    std::map<std::string, std::vector<HloInstruction*>> caller_rows = std::move(rows_);
+    comp_ = AddEmptyComputation(module_, absl::StrCat(c.name(), ".spmd"));
+    names_ = NameUniquer::ForInstructions(*comp_);
+    pid_ = nullptr;
+    rows_.clear();
+    absl::Status built = BuildPartitioned(c, params, root);
+    HloComputation* made = comp_;
+    comp_ = caller_comp;
+    names_ = std::move(caller_names);
+    pid_ = caller_pid;
+    rows_ = std::move(caller_rows);
+    AOT_RETURN_IF_ERROR(built);
+    return made;
+  }
+
+  absl::Status BuildPartitioned(const HloComputation& c, const std::vector<HloSharding>* params,
+                                const HloSharding* root) {
+    for (const HloInstruction* h : c.MakeInstructionPostOrder()) {
+      HloSharding s = HloSharding::Replicated();
+      if (params != nullptr && h->opcode() == HloOpcode::kParameter) {
+        s = params->at(h->parameter_number());
+      } else {
+        AOT_ASSIGN_OR_RETURN(s, ShardingOf(*h));
+      }
+      sharding_.insert_or_assign(h, s);
+      AOT_ASSIGN_OR_RETURN(HloInstruction * local, Partition(*h, s));
+      local_[h] = local;
+    }
+    const HloInstruction* old_root = c.root_instruction();
+    HloInstruction* new_root = local_.at(old_root);
+    if (root != nullptr) {
+      InstructionBuilder b(comp_, &names_, *old_root);
+      AOT_ASSIGN_OR_RETURN(new_root, Reshard(b, new_root, old_root->shape(), sharding_.at(old_root),
+                                             *root, DescribeInstruction(*old_root)));
+    }
+    comp_->set_root_instruction(new_root);
+    return absl::OkStatus();
+  }
+
   absl::StatusOr<HloSharding> ShardingOf(const HloInstruction& h) {
     if (h.attrs().sharding.empty()) return HloSharding::Replicated();
     absl::StatusOr<HloSharding> parsed = HloSharding::Parse(h.attrs().sharding);
@@ -562,10 +605,49 @@ class Partitioner {
         return Again(h, operands, local);
       }
     }
+    // Control flow: the bodies partitioned with the loop state's (the
+    // branch operands') shardings, so they run on tiles too; a body's root
+    // resharded to the state's sharding, a condition's result replicated.
+    if (op == HloOpcode::kWhile && s.kind() != HloSharding::Kind::kManual) {
+      AOT_ASSIGN_OR_RETURN(HloInstruction * state, Reshard(b, local_.at(h.operand(0)), h.shape(),
+                                                           sharding_.at(h.operand(0)), s, what));
+      const std::vector<HloSharding> params = {s};
+      const HloSharding replicated = HloSharding::Replicated();
+      AOT_ASSIGN_OR_RETURN(HloComputation * condition,
+                           PartitionComputation(*h.while_condition(), &params, &replicated));
+      AOT_ASSIGN_OR_RETURN(HloComputation * body,
+                           PartitionComputation(*h.while_body(), &params, &s));
+      AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
+      return Again(h, {state}, local, [&](HloInstruction* loop) {
+        *loop->mutable_called_computations() = {condition, body};
+      });
+    }
+    if (op == HloOpcode::kConditional && s.kind() != HloSharding::Kind::kManual &&
+        static_cast<size_t>(h.operand_count()) == h.called_computations().size() + 1) {
+      std::vector<HloInstruction*> operands;
+      AOT_ASSIGN_OR_RETURN(HloInstruction * index,
+                           Reshard(b, local_.at(h.operand(0)), h.operand(0)->shape(),
+                                   sharding_.at(h.operand(0)), HloSharding::Replicated(), what));
+      operands.push_back(index);
+      std::vector<HloComputation*> branches;
+      for (size_t i = 0; i < h.called_computations().size(); ++i) {
+        const HloInstruction* operand = h.operand(static_cast<int64_t>(i) + 1);
+        const std::vector<HloSharding> params = {sharding_.at(operand)};
+        AOT_ASSIGN_OR_RETURN(HloComputation * branch,
+                             PartitionComputation(*h.called_computations()[i], &params, &s));
+        branches.push_back(branch);
+        operands.push_back(local_.at(operand));
+      }
+      AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
+      return Again(h, operands, local, [&](HloInstruction* conditional) {
+        *conditional->mutable_called_computations() = branches;
+      });
+    }
     if (op == HloOpcode::kDot) {
       AOT_ASSIGN_OR_RETURN(std::optional<HloInstruction*> dot, PartitionDot(b, h, s, what));
       if (dot) return *dot;
     }
+    if (std::optional<HloInstruction*> cut = CutAlongWholeDimensions(h, s)) return *cut;
     // A scalar broadcast: every partition makes its tile directly.
     if (op == HloOpcode::kBroadcast && h.operand(0)->shape().dimensions().empty() &&
         !sharding_.at(h.operand(0)).IsTiled()) {
@@ -665,6 +747,79 @@ class Partitioner {
     return Slice(b, Again(h, operands), h.shape(), s, what);
   }
 
+  // Slice, dynamic-slice, pad, reverse, concatenate and
+  // dynamic-update-slice that leave every split dimension whole (sliced
+  // from 0 to its end, not padded, not reversed, not the concatenated
+  // dimension, updated over its whole extent), with their array operands
+  // sharded as the result and even tiles: the same instruction on the
+  // tiles (slice limits and slice sizes cut to the tile along the split
+  // dimensions). nullopt otherwise.
+  std::optional<HloInstruction*> CutAlongWholeDimensions(const HloInstruction& h,
+                                                         const HloSharding& s) {
+    const HloOpcode op = h.opcode();
+    if (!s.IsTiled() || !h.shape().IsArray() || !IsEven(h.shape(), s)) return std::nullopt;
+    if (op != HloOpcode::kSlice && op != HloOpcode::kDynamicSlice && op != HloOpcode::kPad &&
+        op != HloOpcode::kReverse && op != HloOpcode::kConcatenate &&
+        op != HloOpcode::kDynamicUpdateSlice) {
+      return std::nullopt;
+    }
+    const HloAttributes& at = h.attrs();
+    const auto& dims = h.shape().dimensions();
+    for (int64_t d = 0; d < s.DataRank(); ++d) {
+      if (s.tile_dims()[d] == 1) continue;
+      const int64_t full = h.operand(0)->shape().dimensions()[d];
+      bool whole = full == dims[d];
+      switch (op) {
+        case HloOpcode::kSlice:
+          whole &= at.slice.size() > static_cast<size_t>(d) && at.slice[d].start == 0 &&
+                   at.slice[d].stride == 1;
+          break;
+        case HloOpcode::kPad: {
+          if (!at.padding_config || at.padding_config->dimensions_size() <= d) return std::nullopt;
+          const auto& pd = at.padding_config->dimensions(d);
+          whole &= pd.edge_padding_low() == 0 && pd.edge_padding_high() == 0 &&
+                   pd.interior_padding() == 0;
+          break;
+        }
+        case HloOpcode::kReverse:
+          whole &= std::find(at.dimensions.begin(), at.dimensions.end(), d) == at.dimensions.end();
+          break;
+        case HloOpcode::kConcatenate:
+          whole = at.dimensions.size() == 1 && at.dimensions[0] != d;
+          break;
+        case HloOpcode::kDynamicUpdateSlice:
+          whole &= h.operand(1)->shape().dimensions()[d] == full;
+          break;
+        default:  // dynamic-slice: the size is the dimension's
+          break;
+      }
+      if (!whole) return std::nullopt;
+    }
+    // Array operands sharded as the result (concatenate: all; dynamic
+    // update: the operand and the update); the rest are replicated scalars.
+    std::vector<HloInstruction*> operands;
+    for (int64_t k = 0; k < h.operand_count(); ++k) {
+      const HloInstruction* o = h.operand(k);
+      const bool data = op == HloOpcode::kConcatenate || k == 0 ||
+                        (op == HloOpcode::kDynamicUpdateSlice && k == 1);
+      if (data ? !(sharding_.at(o) == s) || !IsEven(o->shape(), s) : sharding_.at(o).IsTiled()) {
+        return std::nullopt;
+      }
+      operands.push_back(local_.at(o));
+    }
+    absl::StatusOr<Shape> local = Local(h.shape(), s, DescribeInstruction(h));
+    if (!local.ok()) return std::nullopt;
+    return Again(h, operands, *local, [&](HloInstruction* cut) {
+      for (int64_t d = 0; d < s.DataRank(); ++d) {
+        if (s.tile_dims()[d] == 1) continue;
+        if (op == HloOpcode::kSlice) cut->mutable_attrs()->slice[d].limit = local->dimensions()[d];
+        if (op == HloOpcode::kDynamicSlice) {
+          cut->mutable_attrs()->dynamic_slice_sizes[d] = local->dimensions()[d];
+        }
+      }
+    });
+  }
+
   // The dot on tiles, where the operands' shardings allow it:
   // - one operand split on its batch or free dimensions, the other
   //   replicated, the result sharded as the split operand maps to it: the
@@ -678,6 +833,37 @@ class Partitioner {
                                                               const HloInstruction& h,
                                                               const HloSharding& s,
                                                               const std::string& what) {
+    AOT_ASSIGN_OR_RETURN(std::optional<HloInstruction*> on_tiles,
+                         PartitionDotOnTiles(b, h, s, what));
+    if (on_tiles || !s.IsTiled()) return on_tiles;
+    // One operand's sharding maps onto the result's, the other is split
+    // some other way: only the other is gathered (the column-parallel form
+    // then), not both.
+    for (int64_t k = 0; k < 2; ++k) {
+      const HloSharding& split = sharding_.at(h.operand(k));
+      const HloInstruction* other = h.operand(1 - k);
+      std::optional<std::vector<int64_t>> m = OperandToResultMapping(h, k);
+      if (!split.IsTiled() || !m || !sharding_.at(other).IsTiled()) continue;
+      std::optional<HloSharding> mapped =
+          MapSharding(split, static_cast<int64_t>(h.operand(k)->shape().dimensions().size()), *m);
+      if (!mapped || !(*mapped == s) || split.ReplicationFactor() != s.ReplicationFactor()) {
+        continue;
+      }
+      AOT_ASSIGN_OR_RETURN(HloInstruction * whole,
+                           Reshard(b, local_.at(other), other->shape(), sharding_.at(other),
+                                   HloSharding::Replicated(), what));
+      std::vector<HloInstruction*> operands = {local_.at(h.operand(0)), whole};
+      if (k == 1) operands = {whole, local_.at(h.operand(1))};
+      AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
+      return std::optional<HloInstruction*>(Again(h, operands, local));
+    }
+    return std::optional<HloInstruction*>();
+  }
+
+  absl::StatusOr<std::optional<HloInstruction*>> PartitionDotOnTiles(InstructionBuilder& b,
+                                                                     const HloInstruction& h,
+                                                                     const HloSharding& s,
+                                                                     const std::string& what) {
     const HloSharding& lhs = sharding_.at(h.operand(0));
     const HloSharding& rhs = sharding_.at(h.operand(1));
     auto local_dot = [&](const Shape& shape) -> HloInstruction* {

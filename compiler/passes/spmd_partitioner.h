@@ -43,10 +43,16 @@
 //   partition looks up the (clamped) indices in its rows, zeros elsewhere,
 //   summed across partitions as the dot's partial sums are (the table is
 //   never gathered);
+// - slice, dynamic-slice, pad, reverse, concatenate, dynamic-update-slice
+//   leaving every split dimension whole: on the tiles;
+// - a dot with one operand mapping onto the result, the other split some
+//   other way: only the other gathered, then the dot on the tile;
+// - while and conditional: the bodies and branches partitioned with the
+//   loop state's (branch operands') shardings, a body's root resharded to
+//   the state's sharding, a condition's result replicated;
 // - everything else (and any instruction whose operands are sharded
 //   otherwise): its operands gathered to full values, the instruction on
-//   full values (control flow and its bodies unchanged), and the result's
-//   tile taken.
+//   full values, and the result's tile taken.
 // Resharding a value: nothing where the shardings agree; a local cut where
 // every partition's new tile lies inside its old one (replicated or
 // partially replicated values refined); one all-to-all where one dimension

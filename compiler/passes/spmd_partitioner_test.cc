@@ -585,6 +585,176 @@ ENTRY main {
   }
 }
 
+// Slices, dynamic slices, pads, reverses, concatenations and dynamic
+// updates along dimensions that are not split run on the tiles: no
+// collective, every result a row tile.
+TEST(SpmdPartitionerTest, SlicingAlongWholeDimensionsRunsOnTiles) {
+  constexpr char kCuts[] = R"(
+HloModule cuts, num_partitions=$N
+ENTRY main {
+  x = f32[16,12] parameter(0), sharding={devices=[$N,1]<=[$N]}
+  i = s32[] parameter(1), sharding={replicated}
+  u = f32[16,3] parameter(2), sharding={devices=[$N,1]<=[$N]}
+  z = s32[] constant(0)
+  c0 = f32[] constant(0)
+  sl = f32[16,6] slice(x), slice={[0:16], [2:8]}
+  ds = f32[16,4] dynamic-slice(x, z, i), dynamic_slice_sizes={16,4}
+  pd = f32[16,15] pad(x, c0), padding=0_0x1_2
+  rv = f32[16,12] reverse(x), dimensions={1}
+  cc = f32[16,24] concatenate(x, rv), dimensions={1}
+  du = f32[16,12] dynamic-update-slice(x, u, z, i)
+  ROOT t = (f32[16,6], f32[16,4], f32[16,15], f32[16,12], f32[16,24], f32[16,12]) tuple(sl, ds, pd, rv, cc, du)
+})";
+  for (int64_t n : {2, 4, 8}) {
+    ExpectMatchesTheInterpreter(kCuts, n);
+    ExpectMatchesTheInterpreter(kCuts, n, /*ids_out_of_range=*/true);
+    std::unique_ptr<HloModule> module = ParseFor(kCuts, n);
+    ASSERT_NE(module, nullptr);
+    auto partitioned = PartitionSpmd(*module, n);
+    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    int cuts = 0;
+    for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+      EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
+      switch (h->opcode()) {
+        case HloOpcode::kSlice:
+        case HloOpcode::kPad:
+        case HloOpcode::kReverse:
+        case HloOpcode::kConcatenate:
+        case HloOpcode::kDynamicUpdateSlice:
+          ++cuts;
+          EXPECT_EQ(h->shape().dimensions()[0], 16 / n) << h->name();
+          break;
+        case HloOpcode::kDynamicSlice:
+          if (h->operand(0)->opcode() == HloOpcode::kParameter) {
+            ++cuts;
+            EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{16 / n, 4}));
+          }
+          break;
+        default:
+          break;
+      }
+    }
+    EXPECT_EQ(cuts, 6);
+  }
+}
+
+// A loop over layers (lax.scan's while) with the activations split by
+// batch rows and the weight split by columns: the body runs on tiles (the
+// dot on the tile, its result gathered back to the state's rows inside the
+// body), the condition on the replicated counter; nothing outside the loop
+// is gathered.
+constexpr char kScan[] = R"(
+HloModule scan, num_partitions=$N
+body {
+  p = (s32[], f32[16,32], f32[32,32]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  x = f32[16,32] get-tuple-element(p), index=1
+  w = f32[32,32] get-tuple-element(p), index=2
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  y = f32[16,32] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  t = f32[16,32] tanh(y)
+  ROOT r = (s32[], f32[16,32], f32[32,32]) tuple(next, t, w)
+}
+cond {
+  p = (s32[], f32[16,32], f32[32,32]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  n = s32[] constant(3)
+  ROOT c = pred[] compare(i, n), direction=LT
+}
+ENTRY main {
+  x = f32[16,32] parameter(0), sharding={devices=[$N,1]<=[$N]}
+  w = f32[32,32] parameter(1), sharding={replicated}
+  zero = s32[] constant(0)
+  init = (s32[], f32[16,32], f32[32,32]) tuple(zero, x, w)
+  loop = (s32[], f32[16,32], f32[32,32]) while(init), condition=cond, body=body
+  ROOT out = f32[16,32] get-tuple-element(loop), index=1
+})";
+
+TEST(SpmdPartitionerTest, LoopBodiesArePartitionedWithTheLoopState) {
+  for (int64_t n : {2, 4, 8}) {
+    ExpectMatchesTheInterpreter(kScan, n);
+    std::unique_ptr<HloModule> module = ParseFor(kScan, n);
+    ASSERT_NE(module, nullptr);
+    auto partitioned = PartitionSpmd(*module, n);
+    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    const HloInstruction* loop = nullptr;
+    for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+      EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
+      if (h->opcode() == HloOpcode::kWhile) loop = h;
+    }
+    ASSERT_NE(loop, nullptr);
+    // The state's activations are the batch tile.
+    EXPECT_EQ(loop->shape().tuple_shapes()[1].dimensions(), (std::vector<int64_t>{16 / n, 32}));
+    std::vector<std::vector<int64_t>> dots;
+    for (const HloInstruction* h : loop->while_body()->instructions()) {
+      EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
+      if (h->opcode() == HloOpcode::kDot) dots.push_back(h->shape().dimensions());
+    }
+    EXPECT_THAT(dots, ::testing::ElementsAre(std::vector<int64_t>{16 / n, 32}));
+  }
+  // The weight split by columns instead (the state keeps it so): the body
+  // gathers only the weight (one all-gather) and multiplies its rows' tile
+  // by it; the activations are never gathered.
+  const std::string by_columns = absl::StrReplaceAll(
+      kScan, {{"w = f32[32,32] parameter(1), sharding={replicated}",
+               "w = f32[32,32] parameter(1), sharding={devices=[1,$N]<=[$N]}"}});
+  for (int64_t n : {2, 4, 8}) {
+    ExpectMatchesTheInterpreter(by_columns.c_str(), n);
+    std::unique_ptr<HloModule> module = ParseFor(by_columns.c_str(), n);
+    ASSERT_NE(module, nullptr);
+    auto partitioned = PartitionSpmd(*module, n);
+    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    const HloComputation* body = nullptr;
+    for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+      if (h->opcode() == HloOpcode::kWhile) body = h->while_body();
+    }
+    ASSERT_NE(body, nullptr);
+    std::vector<std::vector<int64_t>> gathered, dots;
+    for (const HloInstruction* h : body->instructions()) {
+      if (h->opcode() == HloOpcode::kAllGather)
+        gathered.push_back(h->operand(0)->shape().dimensions());
+      if (h->opcode() == HloOpcode::kDot) dots.push_back(h->shape().dimensions());
+    }
+    EXPECT_THAT(gathered, ::testing::ElementsAre(std::vector<int64_t>{32, 32 / n}));
+    EXPECT_THAT(dots, ::testing::ElementsAre(std::vector<int64_t>{16 / n, 32}));
+  }
+}
+
+// A conditional's branches run on the tiles of their operands.
+TEST(SpmdPartitionerTest, ConditionalBranchesArePartitionedWithTheirOperands) {
+  constexpr char kBranches[] = R"(
+HloModule branches, num_partitions=$N
+double {
+  p = f32[16,8] parameter(0)
+  ROOT d = f32[16,8] add(p, p)
+}
+negate {
+  p = f32[16,8] parameter(0)
+  ROOT n = f32[16,8] negate(p)
+}
+ENTRY main {
+  x = f32[16,8] parameter(0), sharding={devices=[$N,1]<=[$N]}
+  k = s32[] parameter(1), sharding={replicated}
+  ROOT r = f32[16,8] conditional(k, x, x), branch_computations={double, negate}
+})";
+  for (int64_t n : {2, 4, 8}) {
+    ExpectMatchesTheInterpreter(kBranches, n);
+    std::unique_ptr<HloModule> module = ParseFor(kBranches, n);
+    ASSERT_NE(module, nullptr);
+    auto partitioned = PartitionSpmd(*module, n);
+    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    for (const HloComputation* c : partitioned->module->computations()) {
+      for (const HloInstruction* h : c->instructions()) {
+        EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
+        if (h->opcode() == HloOpcode::kConditional || h->opcode() == HloOpcode::kNegate) {
+          EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{16 / n, 8})) << h->name();
+        }
+      }
+    }
+  }
+}
+
 // A manual region (what shard_map lowers to): each partition exponentiates
 // its tile and the tiles are summed across partitions inside the region.
 TEST(SpmdPartitionerTest, ManualRegionsRunAsWrittenOnTiles) {
