@@ -224,6 +224,7 @@ const std::map<std::string, int>& ExpectedFusions() {
       {"spmd/partially_replicated.hlo", 1},
       {"spmd/reshard_all_to_all.hlo", 2},
       {"spmd/reshard_between_dims.hlo", 1},
+      {"spmd/scan_sharded_layers.hlo", 4},
       {"spmd/uneven_tiles.hlo", 2},
       // Collectives are never fused: only the elementwise work around them.
       {"collectives/all_gather_minor_dim.hlo", 0},
