@@ -94,6 +94,7 @@ bool SameShapeFamily(HloOpcode op) {
     case HloOpcode::kComplex:
     case HloOpcode::kBitcastConvert:
     case HloOpcode::kMap:
+    case HloOpcode::kSort:  // one operand; tuple-shaped sorts do not propagate
       return true;
     default:
       return false;

@@ -10,7 +10,7 @@
 // Per op family, how a sharding maps between an instruction and its
 // operand (MapSharding below does the device bookkeeping):
 // - elementwise, copy, convert, clamp, select, slice, pad, reverse,
-//   dynamic-slice's operand: the same sharding;
+//   dynamic-slice's operand, a one-operand sort: the same sharding;
 // - broadcast: the operand's dimensions go to their `dimensions`; split
 //   result dimensions the operand lacks become replication going back;
 // - transpose: the tiles permuted;
@@ -34,8 +34,8 @@
 //   changes, a second round takes elements still unknown as replicated);
 // - while, conditional, call: the operands' shardings to the parameters of
 //   the bodies, the body roots' to the results.
-// Sort and other families are left to a later pass (their values stay
-// unannotated, which the partitioner treats as replicated).
+// Tuple-shaped sorts and other families are left to a later pass (their
+// values stay unannotated, which the partitioner treats as replicated).
 //
 // Ties are resolved deterministically: forward before backward; among
 // operands, the one whose sharding splits the data into the most tiles,

@@ -648,6 +648,8 @@ class Partitioner {
       if (dot) return *dot;
     }
     if (std::optional<HloInstruction*> cut = CutAlongWholeDimensions(h, s)) return *cut;
+    if (std::optional<HloInstruction*> sorted = SortOnTiles(h, s)) return *sorted;
+    if (std::optional<HloInstruction*> scattered = ScatterOnTiles(h, s)) return *scattered;
     // A scalar broadcast: every partition makes its tile directly.
     if (op == HloOpcode::kBroadcast && h.operand(0)->shape().dimensions().empty() &&
         !sharding_.at(h.operand(0)).IsTiled()) {
@@ -818,6 +820,65 @@ class Partitioner {
         }
       }
     });
+  }
+
+  // A sort whose operands are all sharded alike, along a dimension that is
+  // not split, even tiles: each partition sorts its tile's rows.
+  std::optional<HloInstruction*> SortOnTiles(const HloInstruction& h, const HloSharding& s) {
+    if (h.opcode() != HloOpcode::kSort || h.attrs().dimensions.size() != 1) return std::nullopt;
+    const HloSharding& a = sharding_.at(h.operand(0));
+    const int64_t d = h.attrs().dimensions[0];
+    if (!a.IsTiled() || d >= a.DataRank() || a.tile_dims()[d] != 1) return std::nullopt;
+    std::vector<HloInstruction*> operands;
+    for (const HloInstruction* o : h.operands()) {
+      if (!(sharding_.at(o) == a) || !IsEven(o->shape(), a)) return std::nullopt;
+      operands.push_back(local_.at(o));
+    }
+    for (const HloSharding& leaf : LeafShardings(s, h.shape())) {
+      if (!(leaf == a)) return std::nullopt;
+    }
+    absl::StatusOr<Shape> local = Local(h.shape(), s, DescribeInstruction(h));
+    if (!local.ok()) return std::nullopt;
+    return Again(h, operands, *local);
+  }
+
+  // A scatter whose split dimensions are neither indexed nor inserted and
+  // whose update windows span them (the updates split alike through the
+  // window dimensions), the indices replicated, even tiles: the scatter of
+  // the tiles (a window is in bounds on its tile exactly when it is in the
+  // full array).
+  std::optional<HloInstruction*> ScatterOnTiles(const HloInstruction& h, const HloSharding& s) {
+    if (h.opcode() != HloOpcode::kScatter || h.operand_count() != 3 || !s.IsTiled() ||
+        !h.attrs().scatter_dimension_numbers || !h.shape().IsArray()) {
+      return std::nullopt;
+    }
+    const ScatterDimensionNumbersProto& dn = *h.attrs().scatter_dimension_numbers;
+    const HloInstruction* updates = h.operand(2);
+    std::optional<std::vector<int64_t>> m = OperandToResultMapping(h, 2);
+    if (!m || !(sharding_.at(h.operand(0)) == s) || sharding_.at(h.operand(1)).IsTiled() ||
+        !IsEven(h.shape(), s) || !IsEven(updates->shape(), sharding_.at(updates)) ||
+        dn.input_batching_dims_size() > 0) {
+      return std::nullopt;
+    }
+    for (int64_t d = 0; d < s.DataRank(); ++d) {
+      if (s.tile_dims()[d] == 1) continue;
+      auto named = [d](const auto& list) {
+        return std::find(list.begin(), list.end(), d) != list.end();
+      };
+      if (named(dn.scatter_dims_to_operand_dims()) || named(dn.inserted_window_dims()) ||
+          (*m)[d] < 0) {
+        return std::nullopt;
+      }
+    }
+    std::optional<HloSharding> from_updates = MapSharding(
+        sharding_.at(updates), static_cast<int64_t>(updates->shape().dimensions().size()), *m);
+    if (!from_updates || !(*from_updates == s) ||
+        sharding_.at(updates).ReplicationFactor() != s.ReplicationFactor()) {
+      return std::nullopt;
+    }
+    absl::StatusOr<Shape> local = Local(h.shape(), s, DescribeInstruction(h));
+    if (!local.ok()) return std::nullopt;
+    return Again(h, {local_.at(h.operand(0)), local_.at(h.operand(1)), local_.at(updates)}, *local);
   }
 
   // The dot on tiles, where the operands' shardings allow it:
