@@ -1157,9 +1157,11 @@ class Partitioner {
   }
 
   // A convolution whose input is split into strips along one spatial
-  // dimension (devices in order, even tiles), the kernel replicated, stride
-  // and dilations 1 and "same" padding along it: each partition receives
-  // the rows its window needs from its neighbours (the halos, by two
+  // dimension (devices in order, even tiles), the kernel replicated, where
+  // every output tile reads the same number of rows around its input tile
+  // (output tile x stride = input tile; any padding, stride and window
+  // dilation; no base dilation): each partition receives the rows its
+  // windows need from its neighbours (the halos, by at most two
   // collective-permutes; the edge partitions get zeros, which are the
   // padding) and convolves its extended strip without padding along that
   // dimension.
@@ -1195,9 +1197,19 @@ class Partitioner {
     const int64_t tile = size / in.tile_dims()[split];
     const int64_t lo = w.padding_low(), hi = w.padding_high();
     const int64_t out_dim = dn.output_spatial_dimensions(spatial);
-    if (w.stride() > 1 || w.window_dilation() > 1 || w.base_dilation() > 1 || w.window_reversal() ||
-        lo < 0 || hi < 0 || lo + hi != w.size() - 1 || lo > tile || hi > tile ||
-        h.shape().dimensions()[out_dim] != size) {
+    const int64_t out_size = h.shape().dimensions()[out_dim];
+    const int64_t stride = std::max<int64_t>(w.stride(), 1);
+    const int64_t parts = in.tile_dims()[split];
+    // Output tile j covers output rows [j T, (j + 1) T), which read input
+    // rows [j T s - lo, j T s - lo + (T - 1) s + extent): with T s equal to
+    // the input tile, the same `lo` rows from the left neighbour and
+    // `right` rows from the right one for every partition (the edges'
+    // missing neighbours give zeros, which are the padding).
+    const int64_t extent = (w.size() - 1) * std::max<int64_t>(w.window_dilation(), 1) + 1;
+    const int64_t out_tile = out_size % parts == 0 ? out_size / parts : -1;
+    const int64_t right = (out_tile - 1) * stride + extent - lo - tile;
+    if (w.base_dilation() > 1 || w.window_reversal() || lo < 0 || hi < 0 || out_tile <= 0 ||
+        out_tile * stride != tile || lo > tile || right > tile || tile + lo + right <= 0) {
       return std::optional<HloInstruction*>();
     }
     std::optional<std::vector<int64_t>> m = OperandToResultMapping(h, 0);
@@ -1231,12 +1243,14 @@ class Partitioner {
     };
     std::vector<HloInstruction*> pieces;
     if (lo > 0) pieces.push_back(permute(rows(tile - lo, tile), +1));  // from the left
-    pieces.push_back(local);
-    if (hi > 0) pieces.push_back(permute(rows(0, hi), -1));  // from the right
-    HloInstruction* extended = local;
+    // The strip itself, without its last rows where the windows stop short
+    // of them (a negative `right`).
+    pieces.push_back(right < 0 ? rows(0, tile + right) : local);
+    if (right > 0) pieces.push_back(permute(rows(0, right), -1));  // from the right
+    HloInstruction* extended = pieces[0];
     if (pieces.size() > 1) {
       Shape shape = local_shape;
-      (*shape.mutable_dimensions())[split] = tile + lo + hi;
+      (*shape.mutable_dimensions())[split] = tile + lo + right;
       extended = b.Op(HloOpcode::kConcatenate, shape, pieces);
       extended->mutable_attrs()->dimensions = {split};
     }

@@ -33,8 +33,9 @@
 // - a reduce over split dimensions (one add, multiply, maximum or minimum
 //   from its identity): each tile reduced, the partial results combined by
 //   one all-reduce within the partitions that share the kept coordinates;
-// - a convolution split into strips along a spatial dimension ("same"
-//   padding, stride 1): the halo rows from the neighbours by two
+// - a convolution split into strips along a spatial dimension (any
+//   padding, stride and window dilation where output tile x stride = input
+//   tile): the halo rows from the neighbours by at most two
 //   collective-permutes, then the convolution of the extended strip;
 // - gather along passthrough dimensions (the table split along dimensions
 //   each slice takes whole, or the indices along their batch dimensions,

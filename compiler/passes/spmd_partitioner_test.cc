@@ -315,6 +315,43 @@ TEST(SpmdPartitionerTest, ConvolutionStripsExchangeHalosWithTheirNeighbours) {
   EXPECT_EQ(others, 0);
 }
 
+// Strided, dilated and 1x1 convolutions on strips: a stride-2 window
+// needs one row from the left, a dilated one two rows each way, a strided
+// 1x1 none (its strip cut short): at most two collective-permutes each,
+// nothing gathered.
+TEST(SpmdPartitionerTest, StridedAndDilatedConvolutionStripsExchangeTheirHalos) {
+  constexpr char kConvs[] = R"(
+HloModule convs, num_partitions=$N
+ENTRY main {
+  x = f32[1,16,16,2] parameter(0), sharding={devices=[1,$N,1,1]<=[$N]}
+  k = f32[3,3,2,4] parameter(1), sharding={replicated}
+  k1 = f32[1,1,2,4] parameter(2), sharding={replicated}
+  a = f32[1,8,8,4] convolution(x, k), window={size=3x3 stride=2x2 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
+  d = f32[1,16,16,4] convolution(x, k), window={size=3x3 pad=2_2x2_2 rhs_dilate=2x2}, dim_labels=b01f_01io->b01f
+  p = f32[1,8,8,4] convolution(x, k1), window={size=1x1 stride=2x2}, dim_labels=b01f_01io->b01f
+  ROOT t = (f32[1,8,8,4], f32[1,16,16,4], f32[1,8,8,4]) tuple(a, d, p)
+})";
+  for (int64_t n : {2, 4, 8}) {
+    ExpectMatchesTheInterpreter(kConvs, n);
+    std::unique_ptr<HloModule> module = ParseFor(kConvs, n);
+    ASSERT_NE(module, nullptr);
+    auto partitioned = PartitionSpmd(*module, n);
+    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    std::vector<int64_t> halo_rows;
+    for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+      if (h->opcode() == HloOpcode::kCollectivePermute) {
+        halo_rows.push_back(h->shape().dimensions()[1]);
+      } else {
+        EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
+      }
+      if (h->opcode() == HloOpcode::kConvolution) {
+        EXPECT_EQ(h->shape().dimensions()[1], h->shape().dimensions()[2] / n) << h->name();
+      }
+    }
+    EXPECT_THAT(halo_rows, ::testing::UnorderedElementsAre(1, 2, 2));
+  }
+}
+
 // A value split along one dimension with its devices in order is gathered
 // by one all-gather where an instruction needs it whole (a reverse of the
 // split dimension); no sums of whole arrays.
