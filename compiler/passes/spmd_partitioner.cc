@@ -575,11 +575,12 @@ class Partitioner {
         AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
         return Again(h, operands, local);
       }
-      // Operands sharded alike but not as the result: computed on their
-      // tiles, then the one result resharded; otherwise each operand
-      // resharded to the result's tiles.
+      // Operands split alike but not as the result: computed on their
+      // tiles, then the one result resharded; otherwise (replicated
+      // operands among them) each operand resharded to the result's tiles,
+      // which for a replicated one is a local cut.
       const HloSharding& first = sharding_.at(h.operand(0));
-      bool alike = first.kind() != HloSharding::Kind::kManual;
+      bool alike = first.IsTiled();
       for (const HloInstruction* o : h.operands()) {
         alike &= o->shape().dimensions() == h.shape().dimensions() && sharding_.at(o) == first;
       }

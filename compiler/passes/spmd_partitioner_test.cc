@@ -210,6 +210,30 @@ ENTRY main {
   EXPECT_EQ(partitioned->module->config().num_partitions, 4);
 }
 
+// Replicated operands of elementwise work whose result is split are cut
+// to the result's tile first: the work runs on the tile, no collective.
+TEST(SpmdPartitionerTest, ReplicatedOperandsAreCutBeforeElementwiseWork) {
+  auto module = ParseHloModule(R"(
+HloModule m, num_partitions=4
+ENTRY main {
+  a = f32[16,8] parameter(0), sharding={replicated}
+  b = f32[16,8] parameter(1), sharding={replicated}
+  ROOT c = f32[16,8] multiply(a, b), sharding={devices=[4,1]<=[4]}
+})");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto partitioned = PartitionSpmd(**module, 4);
+  ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+  int multiplies = 0;
+  for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+    EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
+    if (h->opcode() == HloOpcode::kMultiply) {
+      ++multiplies;
+      EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{4, 8}));
+    }
+  }
+  EXPECT_EQ(multiplies, 1);
+}
+
 // The tensor-parallel MLP (column- then row-parallel weights): both dots
 // on tiles, one all-reduce of the second dot's partial sums, nothing
 // gathered.
