@@ -649,6 +649,7 @@ class Partitioner {
       if (dot) return *dot;
     }
     if (std::optional<HloInstruction*> cut = CutAlongWholeDimensions(h, s)) return *cut;
+    if (std::optional<HloInstruction*> shifted = SliceAcrossTiles(b, h, s)) return *shifted;
     if (std::optional<HloInstruction*> sorted = SortOnTiles(h, s)) return *sorted;
     if (std::optional<HloInstruction*> scattered = ScatterOnTiles(h, s)) return *scattered;
     // A scalar broadcast: every partition makes its tile directly.
@@ -821,6 +822,76 @@ class Partitioner {
         }
       }
     });
+  }
+
+  // A slice along the one split dimension (stride 1, devices in order, the
+  // operand's tiles even) whose result tiles have the operand's tile size
+  // (the result padded where it does not divide, as x[1:] of 16 rows over
+  // 8 partitions): result tile j is rows [r, T) of operand tile j + c and
+  // rows [0, r) of tile j + c + 1, where the slice starts at c T + r. Each
+  // arrives by one collective-permute (none from the partition itself);
+  // the other dimensions are sliced locally first.
+  std::optional<HloInstruction*> SliceAcrossTiles(InstructionBuilder& b, const HloInstruction& h,
+                                                  const HloSharding& s) {
+    if (h.opcode() != HloOpcode::kSlice || !s.IsTiled() || s.ReplicationFactor() != 1 ||
+        !(sharding_.at(h.operand(0)) == s) || s.DeviceCount() != n_) {
+      return std::nullopt;
+    }
+    for (size_t i = 0; i < s.devices().size(); ++i) {
+      if (s.devices()[i] != static_cast<int64_t>(i)) return std::nullopt;
+    }
+    int64_t d = -1;
+    for (int64_t i = 0; i < s.DataRank(); ++i) {
+      if (s.tile_dims()[i] == 1) continue;
+      if (d >= 0) return std::nullopt;
+      d = i;
+    }
+    const Shape& full = h.operand(0)->shape();
+    if (d < 0 || static_cast<int64_t>(h.attrs().slice.size()) <= d ||
+        h.attrs().slice[d].stride != 1 || full.dimensions()[d] % n_ != 0) {
+      return std::nullopt;
+    }
+    const int64_t tile = full.dimensions()[d] / n_;
+    const int64_t size = h.shape().dimensions()[d];
+    if ((size + n_ - 1) / n_ != tile) return std::nullopt;
+    const int64_t c = h.attrs().slice[d].start / tile, r = h.attrs().slice[d].start % tile;
+    // The other dimensions sliced on the tile.
+    HloInstruction* local = local_.at(h.operand(0));
+    Shape cut_shape = h.shape();
+    (*cut_shape.mutable_dimensions())[d] = tile;
+    HloInstruction* x = local;
+    if (cut_shape.dimensions() != local->shape().dimensions()) {
+      x = b.Op(HloOpcode::kSlice, cut_shape, {local});
+      x->mutable_attrs()->slice = h.attrs().slice;
+      x->mutable_attrs()->slice[d] = SliceSpec{0, tile, 1};
+    }
+    auto rows = [&](int64_t from, int64_t to) {
+      Shape shape = cut_shape;
+      (*shape.mutable_dimensions())[d] = to - from;
+      HloInstruction* part = b.Op(HloOpcode::kSlice, shape, {x});
+      for (int64_t i = 0; i < static_cast<int64_t>(shape.dimensions().size()); ++i) {
+        part->mutable_attrs()->slice.push_back(i == d ? SliceSpec{from, to, 1}
+                                                      : SliceSpec{0, cut_shape.dimensions()[i], 1});
+      }
+      return part;
+    };
+    // Partition j receives `v` from partition j + step (zeros where there
+    // is none: rows past the result's end, its padding).
+    auto from_right = [&](HloInstruction* v, int64_t step) -> HloInstruction* {
+      if (step == 0) return v;
+      HloInstruction* moved = b.Op(HloOpcode::kCollectivePermute, v->shape(), {v});
+      for (int64_t j = 0; j + step < n_; ++j) {
+        moved->mutable_attrs()->source_target_pairs.emplace_back(j + step, j);
+      }
+      moved->mutable_attrs()->channel_id = next_channel_++;
+      return moved;
+    };
+    if (r == 0) return from_right(x, c);
+    HloInstruction* head = from_right(rows(r, tile), c);
+    HloInstruction* tail = from_right(rows(0, r), c + 1);
+    HloInstruction* joined = b.Op(HloOpcode::kConcatenate, cut_shape, {head, tail});
+    joined->mutable_attrs()->dimensions = {d};
+    return joined;
   }
 
   // A sort whose operands are all sharded alike, along a dimension that is

@@ -46,6 +46,9 @@
 //   never gathered);
 // - slice, dynamic-slice, pad, reverse, concatenate, dynamic-update-slice
 //   leaving every split dimension whole: on the tiles;
+// - a slice of the one split dimension whose result tiles keep the
+//   operand's tile size: rows from the partition's own and neighbours'
+//   tiles by at most two collective-permutes;
 // - a dot with one operand mapping onto the result, the other split some
 //   other way: only the other gathered, then the dot on the tile;
 // - while and conditional: the bodies and branches partitioned with the

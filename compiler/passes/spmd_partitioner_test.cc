@@ -699,6 +699,45 @@ ENTRY main {
   }
 }
 
+// Slices of the split dimension whose result tiles keep the operand's
+// tile size move rows between neighbours: x[1:] receives one row from
+// the right (one collective-permute), x[:-1] is each partition's own
+// tile, x[5:] (at 8 partitions) takes rows from two and three tiles to
+// the right (two permutes); columns are sliced on the tile first.
+TEST(SpmdPartitionerTest, SlicesAcrossTilesShiftRowsByCollectivePermutes) {
+  constexpr char kShift[] = R"(
+HloModule shift, num_partitions=$N
+ENTRY main {
+  x = f32[16,6] parameter(0), sharding={devices=[$N,1]<=[$N]}
+  ROOT y = f32[$R,4] slice(x), slice={[$S:16], [1:5]}
+})";
+  struct Case {
+    int64_t n, start, permutes;
+  };
+  for (const Case& c :
+       {Case{2, 1, 1}, Case{4, 1, 1}, Case{8, 1, 1}, Case{8, 0, 0}, Case{4, 0, 0}, Case{8, 5, 2}}) {
+    const std::string text = absl::StrReplaceAll(
+        kShift, {{"$R", absl::StrCat(16 - c.start)}, {"$S", absl::StrCat(c.start)}});
+    SCOPED_TRACE(absl::StrCat("x[", c.start, ":] at ", c.n));
+    ExpectMatchesTheInterpreter(text.c_str(), c.n);
+    std::unique_ptr<HloModule> module = ParseFor(text.c_str(), c.n);
+    ASSERT_NE(module, nullptr);
+    auto partitioned = PartitionSpmd(*module, c.n);
+    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    int64_t permutes = 0;
+    for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+      if (h->opcode() == HloOpcode::kCollectivePermute) {
+        ++permutes;
+      } else {
+        EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
+      }
+    }
+    EXPECT_EQ(permutes, c.permutes);
+    EXPECT_EQ(partitioned->module->entry_computation()->root_instruction()->shape().dimensions(),
+              (std::vector<int64_t>{16 / c.n, 4}));
+  }
+}
+
 // A sort along columns of row tiles (values and their indices, as top-k
 // sorts them) and a scatter-add into rows whose columns are split (the
 // updates' windows split alike) run on tiles with no collective.
