@@ -681,8 +681,12 @@ class Partitioner {
         s.IsTiled() && h.shape().IsArray()) {
       const HloSharding& in = sharding_.at(h.operand(0));
       std::optional<std::vector<int64_t>> m = OperandToResultMapping(h, 0);
-      bool fits = m.has_value() && in.IsTiled() && IsEven(h.operand(0)->shape(), in) &&
-                  IsEven(h.shape(), s);
+      // Uneven tiles keep their padding in place through a broadcast,
+      // transpose or a reduce over other dimensions (padded rows give
+      // padded results); a reshape would mix it into the data.
+      bool fits = m.has_value() && in.IsTiled() &&
+                  (op != HloOpcode::kReshape ||
+                   (IsEven(h.operand(0)->shape(), in) && IsEven(h.shape(), s)));
       if (fits && op == HloOpcode::kReduce) {
         fits = !sharding_.at(h.operand(1)).IsTiled();
         for (int64_t d : h.attrs().dimensions) fits &= in.tile_dims()[d] == 1;

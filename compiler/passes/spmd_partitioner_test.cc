@@ -234,6 +234,41 @@ ENTRY main {
   EXPECT_EQ(multiplies, 1);
 }
 
+// Uneven tiles keep their padding in place through a reduce over other
+// dimensions, a transpose and a broadcast: all three on the tiles (the
+// padded rows give padded results), no collective.
+TEST(SpmdPartitionerTest, UnevenTilesReduceTransposeAndBroadcastOnTiles) {
+  constexpr char kUnevenRows[] = R"(
+HloModule uneven_rows, num_partitions=4
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[10,6] parameter(0), sharding={devices=[4,1]<=[4]}
+  z = f32[] constant(0)
+  r = f32[10] reduce(x, z), dimensions={1}, to_apply=add
+  t = f32[6,10] transpose(x), dimensions={1,0}
+  b = f32[10,3] broadcast(r), dimensions={0}
+  ROOT o = (f32[10], f32[6,10], f32[10,3]) tuple(r, t, b)
+})";
+  ExpectMatchesTheInterpreter(kUnevenRows, 4);
+  std::unique_ptr<HloModule> module = ParseFor(kUnevenRows, 4);
+  ASSERT_NE(module, nullptr);
+  auto partitioned = PartitionSpmd(*module, 4);
+  ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+  for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+    EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
+    if (h->opcode() == HloOpcode::kReduce) {
+      EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{3}));
+    }
+    if (h->opcode() == HloOpcode::kTranspose) {
+      EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{6, 3}));
+    }
+  }
+}
+
 // The tensor-parallel MLP (column- then row-parallel weights): both dots
 // on tiles, one all-reduce of the second dot's partial sums, nothing
 // gathered.
