@@ -218,9 +218,11 @@ const std::map<std::string, int>& ExpectedFusions() {
       // The spmd suite as written (before partitioning).
       {"spmd/attention_heads_sharded.hlo", 2},
       {"spmd/conv_spatial_halo.hlo", 0},
+      {"spmd/conv_strided_halo.hlo", 3},
       {"spmd/embedding_sharded_table.hlo", 0},
       {"spmd/mlp_sequence_parallel.hlo", 1},
       {"spmd/mlp_tensor_parallel.hlo", 1},
+      {"spmd/next_token_shift.hlo", 1},
       {"spmd/partially_replicated.hlo", 1},
       {"spmd/reshard_all_to_all.hlo", 2},
       {"spmd/reshard_between_dims.hlo", 1},
