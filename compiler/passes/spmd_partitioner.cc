@@ -264,24 +264,6 @@ class Partitioner {
     return PartitionRow(b, table, static_cast<int64_t>(full.dimensions().size()));
   }
 
-  // Whether this partition holds the first copy of its tile (a scalar
-  // pred), for a sharding with replicated subgroups.
-  HloInstruction* FirstCopy(InstructionBuilder& b, const HloSharding& s) {
-    std::vector<int64_t> table;
-    for (int64_t p = 0; p < n_; ++p) {
-      std::vector<int64_t> subgroup;
-      (void)TileCoordinates(s, p, &subgroup);
-      bool first = true;
-      for (int64_t c : subgroup) first &= c == 0;
-      table.push_back(first ? 1 : 0);
-    }
-    HloInstruction* t = b.Constant(Literal::FromInt64s(Shape(S32, {n_}), table));
-    HloInstruction* row = b.Op(HloOpcode::kDynamicSlice, Shape(S32, {1}), {t, PartitionId(b)});
-    row->mutable_attrs()->dynamic_slice_sizes = {1};
-    HloInstruction* one = b.Constant(S32, 1);
-    return b.Compare(b.Reshape(row, {}), one, ComparisonDirection::kEq);
-  }
-
   HloComputation* SumComputation(PrimitiveType type) {
     auto it = sums_.find(type);
     if (it != sums_.end()) return it->second;
@@ -290,57 +272,67 @@ class Partitioner {
     return c;
   }
 
-  // The full array from this partition's tile (every partition runs it).
+  // The full array from this partition's tile (every partition runs it),
+  // by one all-gather whose group lists the devices in tile order, so any
+  // tiling and device order works and each tile is sent once. One split
+  // dimension, nothing replicated: the tiles concatenated along it. Any
+  // other tiling: the tiles stacked along a new leading dimension, the
+  // replicated copies but the first dropped, and the tile grid interleaved
+  // with the tiles' own dimensions (a transpose) into the array.
   HloInstruction* GatherArray(InstructionBuilder& b, HloInstruction* local, const Shape& full,
                               const HloSharding& s) {
-    if (!s.IsTiled()) return local;
+    if (!s.IsTiled() || s.DataRank() == 0) return local;
     const PrimitiveType type = full.element_type();
     // Uneven tiles are placed in the array padded to whole tiles, then the
     // padding is cut.
     const Shape padded = PaddedShape(full, local->shape(), s);
-    // One split dimension, devices in tile order, nothing replicated: the
-    // tiles concatenated by one all-gather (each partition sends its tile
-    // once).
+    const int64_t rank = s.DataRank();
     int64_t split_dim = -1, splits = 0;
-    for (int64_t d = 0; d < s.DataRank(); ++d) {
+    for (int64_t d = 0; d < rank; ++d) {
       if (s.tile_dims()[d] > 1) {
         split_dim = d;
         ++splits;
       }
     }
-    bool in_order = true;
-    for (size_t i = 0; i < s.devices().size(); ++i) {
-      in_order &= s.devices()[i] == static_cast<int64_t>(i);
-    }
-    if (splits == 1 && in_order && s.ReplicationFactor() == 1 &&
-        static_cast<int64_t>(s.devices().size()) == n_) {
+    if (splits == 1 && s.ReplicationFactor() == 1) {
       HloInstruction* gathered = b.Op(HloOpcode::kAllGather, padded, {local});
       gathered->mutable_attrs()->dimensions = {split_dim};
-      OneGroup(gathered, AllPartitions());
+      OneGroup(gathered, s.devices());
       return CutPadding(b, gathered, full);
     }
-    const PrimitiveType sum_type = type == PRED ? S32 : type;
-    Shape sum_shape = padded;
-    sum_shape.set_element_type(sum_type);
-    HloInstruction* tile = type == PRED ? b.Convert(local, S32) : local;
-    HloInstruction* zeros = b.Splat(sum_type, 0, padded.dimensions());
-    std::vector<HloInstruction*> operands = {zeros, tile};
-    for (HloInstruction* o : Offsets(b, full, s)) operands.push_back(o);
-    HloInstruction* placed = b.Op(HloOpcode::kDynamicUpdateSlice, sum_shape, operands);
-    if (s.ReplicationFactor() > 1) {
-      HloInstruction* first = FirstCopy(b, s);
-      HloInstruction* mask = b.Broadcast(first, Shape(PRED, padded.dimensions()), {});
-      placed = b.Select(mask, placed, zeros);
+    const std::vector<int64_t>& tile = local->shape().dimensions();
+    const std::vector<int64_t>& grid = s.tile_dims();  // data tiles, then subgroups
+    std::vector<int64_t> one = {1};
+    one.insert(one.end(), tile.begin(), tile.end());
+    std::vector<int64_t> stacked_dims = {static_cast<int64_t>(s.devices().size())};
+    stacked_dims.insert(stacked_dims.end(), tile.begin(), tile.end());
+    HloInstruction* stacked =
+        b.Op(HloOpcode::kAllGather, Shape(type, stacked_dims), {b.Reshape(local, one)});
+    stacked->mutable_attrs()->dimensions = {0};
+    OneGroup(stacked, s.devices());
+    std::vector<int64_t> by_grid = grid;
+    by_grid.insert(by_grid.end(), tile.begin(), tile.end());
+    HloInstruction* x = b.Reshape(stacked, by_grid);
+    if (grid.size() > static_cast<size_t>(rank)) {
+      // The first copy of each tile.
+      std::vector<int64_t> firsts = by_grid;
+      for (size_t i = rank; i < grid.size(); ++i) firsts[i] = 1;
+      HloInstruction* cut = b.Op(HloOpcode::kSlice, Shape(type, firsts), {x});
+      for (int64_t size : firsts) cut->mutable_attrs()->slice.push_back({0, size, 1});
+      std::vector<int64_t> data(grid.begin(), grid.begin() + rank);
+      data.insert(data.end(), tile.begin(), tile.end());
+      x = b.Reshape(cut, data);
     }
-    HloInstruction* sum = b.Op(HloOpcode::kAllReduce, sum_shape, {placed});
-    OneGroup(sum, AllPartitions());
-    *sum->mutable_called_computations() = {SumComputation(sum_type)};
-    HloInstruction* value = sum;
-    if (type == PRED) {
-      HloInstruction* zero = b.Splat(S32, 0, padded.dimensions());
-      value = b.Compare(sum, zero, ComparisonDirection::kNe);
+    std::vector<int64_t> perm, interleaved;
+    for (int64_t d = 0; d < rank; ++d) {
+      perm.push_back(d);
+      perm.push_back(rank + d);
+      interleaved.push_back(grid[d]);
+      interleaved.push_back(tile[d]);
     }
-    return CutPadding(b, value, full);
+    HloInstruction* t = b.Op(HloOpcode::kTranspose, Shape(type, interleaved), {x});
+    t->mutable_attrs()->dimensions = perm;
+    return CutPadding(b, b.Reshape(t, padded.dimensions()), full);
   }
 
   // `value` (of the padded shape) without the padding past `full`.

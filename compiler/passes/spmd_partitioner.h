@@ -61,12 +61,11 @@
 // every partition's new tile lies inside its old one (replicated or
 // partially replicated values refined); one all-to-all where one dimension
 // split over all partitions becomes another over the same device list;
-// otherwise gathered and cut. A value split along one dimension with its
-// devices in tile order is gathered by one all-gather; any other tiling by
-// writing each tile into zeros at its offset and summing over all
-// partitions (only the first device of a replicated group contributes), so
-// any tiling and device order works; exact for integers and for floats
-// except the sign of a zero.
+// otherwise gathered and cut. Any tiling is gathered by one all-gather
+// whose group lists the devices in tile order (each tile sent once): along
+// the split dimension for a split along one dimension, else the tiles
+// stacked, the replicated copies but the first dropped and the tile grid
+// interleaved into the array by a transpose.
 // Tile offsets come from per-sharding tables indexed by partition-id.
 // Uneven tiles: every tile has the first one's size (the dimension divided
 // rounding up), the last ones padded past the array's end; gathering cuts

@@ -437,6 +437,38 @@ ENTRY main {
   EXPECT_EQ(sums, 0);
 }
 
+// Any tiling is gathered by one all-gather of the tiles in device order:
+// a 2x2 grid with each tile on two devices (an iota list transposed), and
+// an uneven 4x2 grid over a shuffled device list, both reversed whole.
+TEST(SpmdPartitionerTest, AnyTilingIsGatheredByOneAllGather) {
+  constexpr char kGrids[] = R"(
+HloModule grids, num_partitions=8
+ENTRY main {
+  a = f32[8,6] parameter(0), sharding={devices=[2,2,2]<=[2,2,2]T(2,1,0) last_tile_dim_replicate}
+  ra = f32[8,6] reverse(a), dimensions={0,1}, sharding={replicated}
+  c = pred[7,5] parameter(1), sharding={devices=[4,2]3,1,0,2,7,5,4,6}
+  rc = pred[7,5] reverse(c), dimensions={0,1}, sharding={replicated}
+  ROOT t = (f32[8,6], pred[7,5]) tuple(ra, rc)
+})";
+  ExpectMatchesTheInterpreter(kGrids, 8);
+  std::unique_ptr<HloModule> module = ParseFor(kGrids, 8);
+  ASSERT_NE(module, nullptr);
+  auto partitioned = PartitionSpmd(*module, 8);
+  ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+  std::vector<std::vector<int64_t>> gathered;
+  for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+    if (h->opcode() == HloOpcode::kAllGather) {
+      gathered.push_back(h->shape().dimensions());
+      EXPECT_EQ(h->attrs().replica_groups.size(), 1u);
+    } else {
+      EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
+    }
+  }
+  // Eight tiles stacked each: [4,3] tiles of a, [2,3] (padded) of c.
+  EXPECT_THAT(gathered, ::testing::UnorderedElementsAre(std::vector<int64_t>{8, 4, 3},
+                                                        std::vector<int64_t>{8, 2, 3}));
+}
+
 // An embedding lookup from a table split by rows: each partition looks up
 // in its own rows (the gather's operand is the table's tile), and one
 // all-reduce of the result's size combines them; the table is never
