@@ -51,6 +51,67 @@ std::optional<HloSharding> MapSharding(const HloSharding& source, int64_t source
   return HloSharding::Tiled(std::move(out_tiles), std::move(devices), replicated > 1);
 }
 
+std::optional<HloSharding> MergeShardings(const HloSharding& a, const HloSharding& b) {
+  if (!a.IsTiled() || !b.IsTiled() || a.DataRank() != b.DataRank() ||
+      a.DeviceCount() != b.DeviceCount()) {
+    return std::nullopt;
+  }
+  for (const HloSharding* s : {&a, &b}) {
+    for (HloSharding::Subgroup g : s->subgroups()) {
+      if (g == HloSharding::Subgroup::kManual) return std::nullopt;
+    }
+  }
+  const int64_t rank = a.DataRank();
+  std::vector<int64_t> tiles(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    const int64_t ta = a.tile_dims()[d], tb = b.tile_dims()[d];
+    if (ta > 1 && tb > 1 && ta != tb) return std::nullopt;
+    tiles[d] = std::max(ta, tb);
+  }
+  // Each device's tile coordinates, from whichever sharding splits each
+  // dimension (both must agree where both do).
+  auto coords_of = [](const HloSharding& s) {
+    std::map<int64_t, std::vector<int64_t>> out;
+    const auto& t = s.tile_dims();
+    for (size_t i = 0; i < s.devices().size(); ++i) {
+      std::vector<int64_t> c(t.size());
+      int64_t linear = static_cast<int64_t>(i);
+      for (int64_t d = static_cast<int64_t>(t.size()) - 1; d >= 0; --d) {
+        c[d] = linear % t[d];
+        linear /= t[d];
+      }
+      c.resize(s.DataRank());
+      out[s.devices()[i]] = c;
+    }
+    return out;
+  };
+  std::map<int64_t, std::vector<int64_t>> ca = coords_of(a), cb = coords_of(b);
+  std::map<std::vector<int64_t>, std::vector<int64_t>> groups;  // coords -> devices
+  for (const auto& [device, from_a] : ca) {
+    auto it = cb.find(device);
+    if (it == cb.end()) return std::nullopt;
+    std::vector<int64_t> c(rank);
+    for (int64_t d = 0; d < rank; ++d) {
+      if (a.tile_dims()[d] > 1 && b.tile_dims()[d] > 1 && from_a[d] != it->second[d]) {
+        return std::nullopt;
+      }
+      c[d] = a.tile_dims()[d] > 1 ? from_a[d] : it->second[d];
+    }
+    groups[c].push_back(device);
+  }
+  int64_t grid = 1;
+  for (int64_t t : tiles) grid *= t;
+  if (static_cast<int64_t>(groups.size()) != grid) return std::nullopt;
+  const size_t copies = groups.begin()->second.size();
+  std::vector<int64_t> devices;
+  for (const auto& [c, members] : groups) {  // row-major: std::map orders the coordinates
+    if (members.size() != copies) return std::nullopt;
+    devices.insert(devices.end(), members.begin(), members.end());
+  }
+  if (copies > 1) tiles.push_back(static_cast<int64_t>(copies));
+  return HloSharding::Tiled(std::move(tiles), std::move(devices), copies > 1);
+}
+
 namespace {
 
 using Mapping = std::vector<int64_t>;
@@ -432,6 +493,7 @@ class Propagator {
     // The operand whose sharding splits the data most, then the first.
     std::optional<HloSharding> best;
     int64_t best_tiles = -1;
+    std::vector<HloSharding> candidates;
     for (int64_t k = 0; k < h->operand_count(); ++k) {
       const HloSharding* s = Get(h->operand(k));
       if (s == nullptr) continue;
@@ -440,10 +502,19 @@ class Propagator {
       if (op == HloOpcode::kReshape && !CoversSplitDimensions(*s, *m)) continue;
       std::optional<HloSharding> mapped = MapSharding(*s, Rank(h->operand(k)), *m);
       if (!mapped) continue;
+      candidates.push_back(*mapped);
       if (s->DataTileCount() > best_tiles) {
         best = mapped;
         best_tiles = s->DataTileCount();
       }
+    }
+    // A dot of operands split along different result dimensions (a 2-D
+    // mesh: rows over one axis, columns over the other) takes both splits
+    // where they combine into one sharding.
+    if (op == HloOpcode::kDot && candidates.size() == 2 && Get(h->operand(0)) != nullptr &&
+        Get(h->operand(1)) != nullptr) {
+      std::optional<HloSharding> merged = MergeShardings(candidates[0], candidates[1]);
+      if (merged && merged->DataTileCount() > best_tiles) best = merged;
     }
     return best ? Set(h, *best) : false;
   }

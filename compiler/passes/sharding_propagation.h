@@ -19,8 +19,9 @@
 // - reduce: the reduced dimensions dropped (their tiles become replication:
 //   each partition holds a partial result), and added back as 1 going back;
 // - dot: batch and free dimensions map to the result; split contracting
-//   dimensions become replication (partial sums); going back, each operand
-//   takes the result's tiles of its own dimensions;
+//   dimensions become replication (partial sums); operands split along
+//   different result dimensions merge (MergeShardings); going back, each
+//   operand takes the result's tiles of its own dimensions;
 // - convolution: batch and feature dimensions as dot's, spatial dimensions
 //   kept (the partitioner adds halos);
 // - concatenate: the same sharding, all operands alike;
@@ -61,6 +62,14 @@ namespace aot {
 // subgroups).
 std::optional<HloSharding> MapSharding(const HloSharding& source, int64_t source_rank,
                                        const std::vector<int64_t>& mapping);
+
+// The sharding that splits each data dimension as whichever of `a` and `b`
+// splits it (both of the same rank and device count), each device keeping
+// its tile coordinates from both: a value split by rows over one mesh axis
+// and by columns over the other combines into the 2-D split. nullopt where
+// they split a dimension differently or the devices do not form an even
+// grid.
+std::optional<HloSharding> MergeShardings(const HloSharding& a, const HloSharding& b);
 
 // How operand `k` of `instruction` maps to its result: result dimension j
 // is operand dimension mapping[j] (-1: none). nullopt for the families the

@@ -4,6 +4,7 @@
 #include "compiler/passes/sharding_propagation.h"
 
 #include <map>
+#include <optional>
 #include <string>
 
 #include "compiler/hlo/hlo_parser.h"
@@ -131,6 +132,43 @@ ENTRY main {
   EXPECT_EQ(s["rhs"], "{replicated}");
   EXPECT_EQ(s["bd"], "{devices=[4,1,1]<=[4]}");
   EXPECT_EQ(s["br"], "{devices=[4,1,1]<=[4]}");  // batch from the result
+}
+
+// A dot of rows split over one mesh axis by columns split over the other
+// (each replicated over the other axis) is split both ways: device d keeps
+// its row tile d / 2 and its column tile d % 2.
+TEST(ShardingPropagationTest, DotOperandsSplitOverTwoMeshAxesMerge) {
+  auto s = Propagate(R"(
+HloModule m, num_partitions=8
+ENTRY main {
+  x = f32[16,32] parameter(0), sharding={devices=[4,1,2]<=[8] last_tile_dim_replicate}
+  w = f32[32,64] parameter(1), sharding={devices=[1,2,4]<=[4,2]T(1,0) last_tile_dim_replicate}
+  ROOT h = f32[16,64] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})");
+  EXPECT_EQ(s["h"], "{devices=[4,2]<=[8]}");
+}
+
+TEST(ShardingPropagationTest, MergeShardingsCombinesAxesOrRefuses) {
+  auto parse = [](const char* text) { return *HloSharding::Parse(text); };
+  // Rows over 2 (replicated over 2) with columns over 2 (replicated over
+  // 2), devices 0..3: rows from d / 2, columns from d % 2.
+  std::optional<HloSharding> both =
+      MergeShardings(parse("{devices=[2,1,2]<=[4] last_tile_dim_replicate}"),
+                     parse("{devices=[1,2,2]<=[2,2]T(1,0) last_tile_dim_replicate}"));
+  ASSERT_TRUE(both.has_value());
+  EXPECT_EQ(both->ToString(), "{devices=[2,2]<=[4]}");
+  // One split left for a third axis: [2,1] x [1,2] over 8 devices keeps 2
+  // copies of each tile.
+  std::optional<HloSharding> partial =
+      MergeShardings(parse("{devices=[2,1,4]<=[8] last_tile_dim_replicate}"),
+                     parse("{devices=[1,2,4]<=[2,2,2]T(1,0,2) last_tile_dim_replicate}"));
+  ASSERT_TRUE(partial.has_value());
+  EXPECT_EQ(partial->ReplicationFactor(), 2);
+  EXPECT_EQ(partial->DataTileCount(), 4);
+  // Different tile counts along one dimension, or devices that disagree on
+  // a shared split: nothing.
+  EXPECT_FALSE(MergeShardings(parse("{devices=[2,1]<=[2]}"), parse("{devices=[4,1]<=[4]}")));
+  EXPECT_FALSE(MergeShardings(parse("{devices=[4,1]<=[4]}"), parse("{devices=[4,1]3,2,1,0}")));
 }
 
 TEST(ShardingPropagationTest, ConvolutionKeepsBatchAndSpatialDimensions) {
