@@ -820,6 +820,99 @@ class Partitioner {
     });
   }
 
+  // Whether every partition holds exactly the operand tiles its result
+  // tile of dot `h` needs: no contracting dimension split, even tiles, and
+  // each result dimension split as each operand that has it splits it,
+  // tile for tile (a 2-D mesh: rows of the lhs over one axis, columns of
+  // the rhs over the other, each replicated over the other axis).
+  // With `contraction_split`, the contracting dimensions may be split too
+  // (the dot of the tiles is then a partial sum; ContractionGroups checks
+  // the rest).
+  bool HoldsItsResultTilesOperands(const HloInstruction& h, const HloSharding& s,
+                                   bool contraction_split) {
+    if (!h.attrs().dot_dimension_numbers || !IsEven(h.shape(), s)) return false;
+    const DotDimensionNumbersProto& dn = *h.attrs().dot_dimension_numbers;
+    std::vector<std::vector<int64_t>> maps;
+    for (int64_t k = 0; k < 2; ++k) {
+      const HloSharding& o = sharding_.at(h.operand(k));
+      if (o.kind() != HloSharding::Kind::kReplicated && !o.IsTiled()) return false;
+      if (o.IsTiled() && !IsEven(h.operand(k)->shape(), o)) return false;
+      const auto& contracting =
+          k == 0 ? dn.lhs_contracting_dimensions() : dn.rhs_contracting_dimensions();
+      for (int64_t d : contracting) {
+        if (!contraction_split && o.IsTiled() && o.tile_dims()[d] > 1) return false;
+      }
+      std::optional<std::vector<int64_t>> m = OperandToResultMapping(h, k);
+      if (!m) return false;
+      maps.push_back(*m);
+    }
+    for (int64_t p = 0; p < n_; ++p) {
+      const std::vector<int64_t> result = *TileCoordinates(s, p);
+      for (int64_t k = 0; k < 2; ++k) {
+        const HloSharding& o = sharding_.at(h.operand(k));
+        std::optional<std::vector<int64_t>> held = TileCoordinates(o, p);
+        if (!held) return false;
+        for (size_t j = 0; j < result.size(); ++j) {
+          const int64_t d = maps[k][j];
+          if (d < 0) continue;
+          const int64_t tiles = o.IsTiled() ? o.tile_dims()[d] : 1;
+          const int64_t at = o.IsTiled() ? (*held)[d] : 0;
+          if (tiles != s.tile_dims()[j] || at != result[j]) return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  // A dot whose operands are split along their contracting dimensions
+  // alike (each partition holding matching contraction tiles) and along
+  // the rest as the result is (2-D meshes: the row-parallel layer with its
+  // rows also split over the data axis): the dot of the tiles is a partial
+  // sum of the partition's result tile, and the partitions holding one
+  // result tile, each a different contraction tile exactly once, sum them
+  // by one all-reduce. The groups, or nullopt.
+  std::optional<std::vector<std::vector<int64_t>>> ContractionGroups(const HloInstruction& h,
+                                                                     const HloSharding& s) {
+    const HloSharding& lhs = sharding_.at(h.operand(0));
+    const HloSharding& rhs = sharding_.at(h.operand(1));
+    if (!s.IsTiled() || !lhs.IsTiled() || !rhs.IsTiled() || !h.attrs().dot_dimension_numbers ||
+        !HoldsItsResultTilesOperands(h, s, /*contraction_split=*/true)) {
+      return std::nullopt;
+    }
+    const DotDimensionNumbersProto& dn = *h.attrs().dot_dimension_numbers;
+    int64_t contraction_tiles = 1;
+    for (int i = 0; i < dn.lhs_contracting_dimensions_size(); ++i) {
+      const int64_t tl = lhs.tile_dims()[dn.lhs_contracting_dimensions(i)];
+      if (tl != rhs.tile_dims()[dn.rhs_contracting_dimensions(i)]) return std::nullopt;
+      contraction_tiles *= tl;
+    }
+    if (contraction_tiles == 1) return std::nullopt;
+    std::map<std::vector<int64_t>, std::vector<std::vector<int64_t>>> held;  // result tile
+    std::map<std::vector<int64_t>, std::vector<int64_t>> members;
+    for (int64_t p = 0; p < n_; ++p) {
+      const std::vector<int64_t> lc = *TileCoordinates(lhs, p), rc = *TileCoordinates(rhs, p);
+      std::vector<int64_t> contraction;
+      for (int i = 0; i < dn.lhs_contracting_dimensions_size(); ++i) {
+        const int64_t at = lc[dn.lhs_contracting_dimensions(i)];
+        if (at != rc[dn.rhs_contracting_dimensions(i)]) return std::nullopt;
+        contraction.push_back(at);
+      }
+      const std::vector<int64_t> tile = *TileCoordinates(s, p);
+      held[tile].push_back(contraction);
+      members[tile].push_back(p);
+    }
+    std::vector<std::vector<int64_t>> groups;
+    for (auto& [tile, contractions] : held) {
+      std::sort(contractions.begin(), contractions.end());
+      if (static_cast<int64_t>(contractions.size()) != contraction_tiles ||
+          std::adjacent_find(contractions.begin(), contractions.end()) != contractions.end()) {
+        return std::nullopt;  // a contraction tile missing or counted twice
+      }
+      groups.push_back(members[tile]);
+    }
+    return groups;
+  }
+
   // A slice along the one split dimension (stride 1, devices in order, the
   // operand's tiles even) whose result tiles have the operand's tile size
   // (the result padded where it does not divide, as x[1:] of 16 rows over
@@ -1009,6 +1102,17 @@ class Partitioner {
         AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
         return std::optional<HloInstruction*>(local_dot(local));
       }
+    }
+    if (s.IsTiled() && HoldsItsResultTilesOperands(h, s, /*contraction_split=*/false)) {
+      AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
+      return std::optional<HloInstruction*>(local_dot(local));
+    }
+    if (std::optional<std::vector<std::vector<int64_t>>> groups = ContractionGroups(h, s)) {
+      AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
+      HloInstruction* sum = b.Op(HloOpcode::kAllReduce, local, {local_dot(local)});
+      Groups(sum, *groups);
+      *sum->mutable_called_computations() = {SumComputation(h.shape().element_type())};
+      return std::optional<HloInstruction*>(sum);
     }
     if (!lhs.IsTiled() || !rhs.IsTiled() || lhs.ReplicationFactor() != 1 ||
         rhs.ReplicationFactor() != 1 || !h.attrs().dot_dimension_numbers) {

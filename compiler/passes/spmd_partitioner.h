@@ -21,6 +21,11 @@
 // - a scalar broadcast: made as the tile directly; broadcast, transpose,
 //   reshape and a reduce over dimensions that are not split, when the
 //   operand's sharding maps onto the result's: on the tile;
+// - dot whose partitions each hold exactly the operand tiles their result
+//   tile needs (no contraction split; on a 2-D mesh rows over one axis by
+//   columns over the other): the dot of the tiles; with the contraction
+//   also split alike, the partial sums all-reduced within the partitions
+//   holding one result tile, each contraction tile counted once;
 // - dot with one operand split on its batch or free dimensions, the other
 //   replicated, and the result sharded as the split operand maps to it:
 //   the dot on the tile (Megatron's column-parallel layer); both split

@@ -290,6 +290,45 @@ TEST(SpmdPartitionerTest, TensorParallelMlpRunsOnTilesWithOneAllReduce) {
               ::testing::ElementsAre(std::vector<int64_t>{16, 32}, std::vector<int64_t>{16, 64}));
 }
 
+// The MLP on a 4x2 mesh (batch over 'x', the hidden units over 'y', each
+// operand replicated over the axis it does not use): the first dot runs on
+// tiles with no collective (the propagated result splits both ways), the
+// second sums its partial results by one all-reduce within each pair of
+// partitions holding the same rows.
+TEST(SpmdPartitionerTest, TwoDimensionalMeshMlpNeedsOneAllReduceWithinPairs) {
+  constexpr char kMesh[] = R"(
+HloModule mesh_mlp, num_partitions=8
+ENTRY main {
+  x = f32[16,32] parameter(0), sharding={devices=[4,1,2]<=[8] last_tile_dim_replicate}
+  w1 = f32[32,64] parameter(1), sharding={devices=[1,2,4]<=[4,2]T(1,0) last_tile_dim_replicate}
+  w2 = f32[64,32] parameter(2), sharding={devices=[2,1,4]<=[4,2]T(1,0) last_tile_dim_replicate}
+  h = f32[16,64] dot(x, w1), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  g = f32[16,64] tanh(h)
+  ROOT y = f32[16,32] dot(g, w2), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})";
+  ExpectMatchesTheInterpreter(kMesh, 8);
+  std::unique_ptr<HloModule> module = ParseFor(kMesh, 8);
+  ASSERT_NE(module, nullptr);
+  auto partitioned = PartitionSpmd(*module, 8);
+  ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+  std::vector<std::vector<int64_t>> dots;
+  int sums = 0;
+  for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+    if (h->opcode() == HloOpcode::kDot) dots.push_back(h->shape().dimensions());
+    if (h->opcode() == HloOpcode::kAllReduce) {
+      ++sums;
+      EXPECT_EQ(h->attrs().replica_groups,
+                (std::vector<std::vector<int64_t>>{{0, 1}, {2, 3}, {4, 5}, {6, 7}}));
+      EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{4, 32}));
+    } else {
+      EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
+    }
+  }
+  EXPECT_EQ(sums, 1);
+  EXPECT_THAT(dots,
+              ::testing::ElementsAre(std::vector<int64_t>{4, 32}, std::vector<int64_t>{4, 32}));
+}
+
 // Attention with its heads sharded: every instruction runs on the
 // partition's heads (dots, reductions, broadcasts), with no collective.
 TEST(SpmdPartitionerTest, AttentionWithHeadsShardedNeedsNoCollective) {
