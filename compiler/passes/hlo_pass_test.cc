@@ -220,6 +220,7 @@ const std::map<std::string, int>& ExpectedFusions() {
       {"spmd/conv_spatial_halo.hlo", 0},
       {"spmd/conv_strided_halo.hlo", 3},
       {"spmd/embedding_sharded_table.hlo", 0},
+      {"spmd/mlp_2d_mesh.hlo", 1},
       {"spmd/mlp_sequence_parallel.hlo", 1},
       {"spmd/mlp_tensor_parallel.hlo", 1},
       {"spmd/next_token_shift.hlo", 1},
