@@ -8,6 +8,7 @@
 #include "compiler/passes/spmd_partitioner.h"
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -179,6 +180,19 @@ void ExpectMatchesTheInterpreter(const char* text, int64_t n, bool ids_out_of_ra
       << CompareLiteralsWithDefaultTolerance(*expected, *assembled);
 }
 
+// Checks `text` at `n` partitions against the interpreter, then returns
+// it partitioned (nullopt after a failure it reported).
+std::optional<PartitionedModule> CheckedPartition(const char* text, int64_t n,
+                                                  bool ids_out_of_range = false) {
+  ExpectMatchesTheInterpreter(text, n, ids_out_of_range);
+  std::unique_ptr<HloModule> module = ParseFor(text, n);
+  if (module == nullptr) return std::nullopt;
+  absl::StatusOr<PartitionedModule> partitioned = PartitionSpmd(*module, n);
+  EXPECT_TRUE(partitioned.ok()) << partitioned.status();
+  if (!partitioned.ok()) return std::nullopt;
+  return *std::move(partitioned);
+}
+
 TEST(SpmdPartitionerTest, EveryProgramMatchesTheInterpreterAt2And4And8Partitions) {
   for (const char* program : {kMlp, kAttention, kConv, kEmbedding, kReshard}) {
     for (int64_t n : {2, 4, 8}) ExpectMatchesTheInterpreter(program, n);
@@ -253,11 +267,8 @@ ENTRY main {
   b = f32[10,3] broadcast(r), dimensions={0}
   ROOT o = (f32[10], f32[6,10], f32[10,3]) tuple(r, t, b)
 })";
-  ExpectMatchesTheInterpreter(kUnevenRows, 4);
-  std::unique_ptr<HloModule> module = ParseFor(kUnevenRows, 4);
-  ASSERT_NE(module, nullptr);
-  auto partitioned = PartitionSpmd(*module, 4);
-  ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+  std::optional<PartitionedModule> partitioned = CheckedPartition(kUnevenRows, 4);
+  ASSERT_TRUE(partitioned.has_value());
   for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
     EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
     if (h->opcode() == HloOpcode::kReduce) {
@@ -306,11 +317,8 @@ ENTRY main {
   g = f32[16,64] tanh(h)
   ROOT y = f32[16,32] dot(g, w2), lhs_contracting_dims={1}, rhs_contracting_dims={0}
 })";
-  ExpectMatchesTheInterpreter(kMesh, 8);
-  std::unique_ptr<HloModule> module = ParseFor(kMesh, 8);
-  ASSERT_NE(module, nullptr);
-  auto partitioned = PartitionSpmd(*module, 8);
-  ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+  std::optional<PartitionedModule> partitioned = CheckedPartition(kMesh, 8);
+  ASSERT_TRUE(partitioned.has_value());
   std::vector<std::vector<int64_t>> dots;
   int sums = 0;
   for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
@@ -369,11 +377,8 @@ ENTRY main {
   ROOT t = (f32[8], f32[8]) tuple(s, m)
 })";
   for (int64_t n : {4, 8}) {
-    ExpectMatchesTheInterpreter(kRowSums, n);
-    std::unique_ptr<HloModule> module = ParseFor(kRowSums, n);
-    ASSERT_NE(module, nullptr);
-    auto partitioned = PartitionSpmd(*module, n);
-    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    std::optional<PartitionedModule> partitioned = CheckedPartition(kRowSums, n);
+    ASSERT_TRUE(partitioned.has_value());
     int all_reduces = 0;
     for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
       if (h->opcode() != HloOpcode::kAllReduce) continue;
@@ -430,11 +435,8 @@ ENTRY main {
   ROOT t = (f32[1,8,8,4], f32[1,16,16,4], f32[1,8,8,4]) tuple(a, d, p)
 })";
   for (int64_t n : {2, 4, 8}) {
-    ExpectMatchesTheInterpreter(kConvs, n);
-    std::unique_ptr<HloModule> module = ParseFor(kConvs, n);
-    ASSERT_NE(module, nullptr);
-    auto partitioned = PartitionSpmd(*module, n);
-    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    std::optional<PartitionedModule> partitioned = CheckedPartition(kConvs, n);
+    ASSERT_TRUE(partitioned.has_value());
     std::vector<int64_t> halo_rows;
     for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
       if (h->opcode() == HloOpcode::kCollectivePermute) {
@@ -489,11 +491,8 @@ ENTRY main {
   rc = pred[7,5] reverse(c), dimensions={0,1}, sharding={replicated}
   ROOT t = (f32[8,6], pred[7,5]) tuple(ra, rc)
 })";
-  ExpectMatchesTheInterpreter(kGrids, 8);
-  std::unique_ptr<HloModule> module = ParseFor(kGrids, 8);
-  ASSERT_NE(module, nullptr);
-  auto partitioned = PartitionSpmd(*module, 8);
-  ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+  std::optional<PartitionedModule> partitioned = CheckedPartition(kGrids, 8);
+  ASSERT_TRUE(partitioned.has_value());
   std::vector<std::vector<int64_t>> gathered;
   for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
     if (h->opcode() == HloOpcode::kAllGather) {
@@ -514,11 +513,9 @@ ENTRY main {
 // gathered. Indices outside the table are clamped as gather clamps them.
 TEST(SpmdPartitionerTest, EmbeddingLookupsFromASplitTableSumMaskedLocalLookups) {
   for (int64_t n : {2, 4, 8}) {
-    ExpectMatchesTheInterpreter(kEmbedding, n, /*ids_out_of_range=*/true);
-    std::unique_ptr<HloModule> module = ParseFor(kEmbedding, n);
-    ASSERT_NE(module, nullptr);
-    auto partitioned = PartitionSpmd(*module, n);
-    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    std::optional<PartitionedModule> partitioned =
+        CheckedPartition(kEmbedding, n, /*ids_out_of_range=*/true);
+    ASSERT_TRUE(partitioned.has_value());
     int sums = 0;
     for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
       if (h->opcode() == HloOpcode::kAllReduce) {
@@ -543,11 +540,9 @@ ENTRY main {
   ROOT g = f32[3,2,16] gather(table, ids), offset_dims={2}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=2, slice_sizes={1,16}, sharding={devices=[1,1,$N]<=[$N]}
 })";
   for (int64_t n : {2, 4, 8}) {
-    ExpectMatchesTheInterpreter(kScattered, n, /*ids_out_of_range=*/true);
-    std::unique_ptr<HloModule> module = ParseFor(kScattered, n);
-    ASSERT_NE(module, nullptr);
-    auto partitioned = PartitionSpmd(*module, n);
-    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    std::optional<PartitionedModule> partitioned =
+        CheckedPartition(kScattered, n, /*ids_out_of_range=*/true);
+    ASSERT_TRUE(partitioned.has_value());
     int scatters = 0;
     for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
       if (h->opcode() == HloOpcode::kReduceScatter) {
@@ -578,11 +573,9 @@ ENTRY main {
   ROOT t = (f32[6,16], f32[8,16]) tuple(g, r)
 })";
   for (int64_t n : {2, 4, 8}) {
-    ExpectMatchesTheInterpreter(kPassthrough, n, /*ids_out_of_range=*/true);
-    std::unique_ptr<HloModule> module = ParseFor(kPassthrough, n);
-    ASSERT_NE(module, nullptr);
-    auto partitioned = PartitionSpmd(*module, n);
-    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    std::optional<PartitionedModule> partitioned =
+        CheckedPartition(kPassthrough, n, /*ids_out_of_range=*/true);
+    ASSERT_TRUE(partitioned.has_value());
     std::vector<std::vector<int64_t>> gathers;
     for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
       EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
@@ -608,11 +601,8 @@ ENTRY main {
   ROOT y = f32[16,64] dot(t, w2), lhs_contracting_dims={1}, rhs_contracting_dims={0}, sharding={devices=[$N,1]<=[$N]}
 })";
   for (int64_t n : {2, 4, 8}) {
-    ExpectMatchesTheInterpreter(kSequenceParallel, n);
-    std::unique_ptr<HloModule> module = ParseFor(kSequenceParallel, n);
-    ASSERT_NE(module, nullptr);
-    auto partitioned = PartitionSpmd(*module, n);
-    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    std::optional<PartitionedModule> partitioned = CheckedPartition(kSequenceParallel, n);
+    ASSERT_TRUE(partitioned.has_value());
     int scatters = 0;
     for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
       if (h->opcode() == HloOpcode::kReduceScatter) {
@@ -644,11 +634,8 @@ ENTRY main {
 
 TEST(SpmdPartitionerTest, ResplittingBetweenDimensionsIsOneAllToAll) {
   for (int64_t n : {2, 4, 8}) {
-    ExpectMatchesTheInterpreter(kAllToAll, n);
-    std::unique_ptr<HloModule> module = ParseFor(kAllToAll, n);
-    ASSERT_NE(module, nullptr);
-    auto partitioned = PartitionSpmd(*module, n);
-    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    std::optional<PartitionedModule> partitioned = CheckedPartition(kAllToAll, n);
+    ASSERT_TRUE(partitioned.has_value());
     std::vector<std::vector<int64_t>> moved;
     for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
       if (h->opcode() == HloOpcode::kAllToAll) {
@@ -681,11 +668,8 @@ ENTRY main {
   ROOT t = (f32[8,8], f32[8,8]) tuple(b, c)
 })";
   for (int64_t n : {4, 8}) {
-    ExpectMatchesTheInterpreter(kRefine, n);
-    std::unique_ptr<HloModule> module = ParseFor(kRefine, n);
-    ASSERT_NE(module, nullptr);
-    auto partitioned = PartitionSpmd(*module, n);
-    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    std::optional<PartitionedModule> partitioned = CheckedPartition(kRefine, n);
+    ASSERT_TRUE(partitioned.has_value());
     for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
       EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
     }
@@ -774,11 +758,9 @@ ENTRY main {
 })";
   for (int64_t n : {2, 4, 8}) {
     ExpectMatchesTheInterpreter(kCuts, n);
-    ExpectMatchesTheInterpreter(kCuts, n, /*ids_out_of_range=*/true);
-    std::unique_ptr<HloModule> module = ParseFor(kCuts, n);
-    ASSERT_NE(module, nullptr);
-    auto partitioned = PartitionSpmd(*module, n);
-    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    std::optional<PartitionedModule> partitioned =
+        CheckedPartition(kCuts, n, /*ids_out_of_range=*/true);
+    ASSERT_TRUE(partitioned.has_value());
     int cuts = 0;
     for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
       EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
@@ -825,11 +807,8 @@ ENTRY main {
     const std::string text = absl::StrReplaceAll(
         kShift, {{"$R", absl::StrCat(16 - c.start)}, {"$S", absl::StrCat(c.start)}});
     SCOPED_TRACE(absl::StrCat("x[", c.start, ":] at ", c.n));
-    ExpectMatchesTheInterpreter(text.c_str(), c.n);
-    std::unique_ptr<HloModule> module = ParseFor(text.c_str(), c.n);
-    ASSERT_NE(module, nullptr);
-    auto partitioned = PartitionSpmd(*module, c.n);
-    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    std::optional<PartitionedModule> partitioned = CheckedPartition(text.c_str(), c.n);
+    ASSERT_TRUE(partitioned.has_value());
     int64_t permutes = 0;
     for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
       if (h->opcode() == HloOpcode::kCollectivePermute) {
@@ -885,11 +864,9 @@ ENTRY main {
           {{"  ROOT t = ((f32[16,12], s32[16,12]), f32[10,16]) tuple(sorted, added)\n", ""},
            {absl::StrCat("  ", root, " = "), absl::StrCat("  ROOT ", root, " = ")}});
       SCOPED_TRACE(root);
-      ExpectMatchesTheInterpreter(text.c_str(), n, /*ids_out_of_range=*/true);
-      std::unique_ptr<HloModule> one = ParseFor(text.c_str(), n);
-      ASSERT_NE(one, nullptr);
-      auto cut = PartitionSpmd(*one, n);
-      ASSERT_TRUE(cut.ok()) << cut.status();
+      std::optional<PartitionedModule> cut =
+          CheckedPartition(text.c_str(), n, /*ids_out_of_range=*/true);
+      ASSERT_TRUE(cut.has_value());
       for (const HloInstruction* h : cut->module->entry_computation()->instructions()) {
         EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
         if (h->opcode() == HloOpcode::kSort) {
@@ -938,11 +915,8 @@ ENTRY main {
 
 TEST(SpmdPartitionerTest, LoopBodiesArePartitionedWithTheLoopState) {
   for (int64_t n : {2, 4, 8}) {
-    ExpectMatchesTheInterpreter(kScan, n);
-    std::unique_ptr<HloModule> module = ParseFor(kScan, n);
-    ASSERT_NE(module, nullptr);
-    auto partitioned = PartitionSpmd(*module, n);
-    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    std::optional<PartitionedModule> partitioned = CheckedPartition(kScan, n);
+    ASSERT_TRUE(partitioned.has_value());
     const HloInstruction* loop = nullptr;
     for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
       EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
@@ -965,11 +939,8 @@ TEST(SpmdPartitionerTest, LoopBodiesArePartitionedWithTheLoopState) {
       kScan, {{"w = f32[32,32] parameter(1), sharding={replicated}",
                "w = f32[32,32] parameter(1), sharding={devices=[1,$N]<=[$N]}"}});
   for (int64_t n : {2, 4, 8}) {
-    ExpectMatchesTheInterpreter(by_columns.c_str(), n);
-    std::unique_ptr<HloModule> module = ParseFor(by_columns.c_str(), n);
-    ASSERT_NE(module, nullptr);
-    auto partitioned = PartitionSpmd(*module, n);
-    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    std::optional<PartitionedModule> partitioned = CheckedPartition(by_columns.c_str(), n);
+    ASSERT_TRUE(partitioned.has_value());
     const HloComputation* body = nullptr;
     for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
       if (h->opcode() == HloOpcode::kWhile) body = h->while_body();
@@ -1004,11 +975,8 @@ ENTRY main {
   ROOT r = f32[16,8] conditional(k, x, x), branch_computations={double, negate}
 })";
   for (int64_t n : {2, 4, 8}) {
-    ExpectMatchesTheInterpreter(kBranches, n);
-    std::unique_ptr<HloModule> module = ParseFor(kBranches, n);
-    ASSERT_NE(module, nullptr);
-    auto partitioned = PartitionSpmd(*module, n);
-    ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+    std::optional<PartitionedModule> partitioned = CheckedPartition(kBranches, n);
+    ASSERT_TRUE(partitioned.has_value());
     for (const HloComputation* c : partitioned->module->computations()) {
       for (const HloInstruction* h : c->instructions()) {
         EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
