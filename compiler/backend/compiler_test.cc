@@ -246,7 +246,7 @@ TEST(CompilerTest, SpmdCorpusModulesMatchTheSingleDeviceInterpreterAt2And4And8Pa
   ASSERT_TRUE(target.ok());
   auto client = Client::Create("host");
   ASSERT_TRUE(client.ok());
-  int checked = 0;
+  int checked = 0, split_parameters = 0;
   for (const auto& path : CorpusFiles()) {
     if (path.parent_path().filename() != "spmd") continue;
     auto written = Parse(path);
@@ -270,6 +270,24 @@ TEST(CompilerTest, SpmdCorpusModulesMatchTheSingleDeviceInterpreterAt2And4And8Pa
       auto compiled = Compile(*partitioned->module, *target, options);
       ASSERT_TRUE(compiled.ok()) << compiled.status();
       EXPECT_EQ((*compiled)->proto().device_assignment().partition_count(), n);
+      // Each partition's parameter buffers hold its tile: the full array's
+      // bytes over the data tiles (of the array padded to whole tiles).
+      for (const BufferAllocationProto& a : (*compiled)->proto().buffer_allocations()) {
+        if (a.kind() != BufferAllocationProto::PARAMETER || a.parameter_shape_index_size() > 0) {
+          continue;
+        }
+        const HloSharding& sh = partitioned->parameter_shardings.at(a.parameter_number());
+        const Shape& whole = args.at(a.parameter_number()).shape();
+        int64_t padded = 1;
+        for (size_t d = 0; d < whole.dimensions().size(); ++d) {
+          const int64_t tiles = sh.IsTiled() ? sh.tile_dims()[d] : 1;
+          padded *= (whole.dimensions()[d] + tiles - 1) / tiles * tiles;
+        }
+        const int64_t bytes = padded * ByteWidth(whole.element_type());
+        EXPECT_EQ(a.size() * (sh.IsTiled() ? sh.DataTileCount() : 1), bytes)
+            << "parameter " << a.parameter_number();
+        if (sh.IsTiled() && sh.DataTileCount() > 1) ++split_parameters;
+      }
       auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
       ASSERT_TRUE(executable.ok()) << executable.status();
       auto per_partition = SplitArguments(args, *partitioned);
@@ -284,6 +302,7 @@ TEST(CompilerTest, SpmdCorpusModulesMatchTheSingleDeviceInterpreterAt2And4And8Pa
     }
   }
   EXPECT_GE(checked, 13 * 3);
+  EXPECT_GE(split_parameters, 13 * 3);
 }
 
 // The collectives suite (emit_collectives on): every module, compiled for
