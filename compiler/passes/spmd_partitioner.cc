@@ -655,6 +655,11 @@ class Partitioner {
       if (gathered) return *gathered;
     }
     if (op == HloOpcode::kConvolution) {
+      // Split by batch or by the kernel's output features: on the tiles.
+      if (s.IsTiled() && HoldsItsResultTilesOperands(h, s, /*contraction_split=*/false)) {
+        AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
+        return Again(h, {local_.at(h.operand(0)), local_.at(h.operand(1))}, local);
+      }
       AOT_ASSIGN_OR_RETURN(std::optional<HloInstruction*> conv,
                            PartitionConvolution(b, h, s, what));
       if (conv) return *conv;
@@ -821,29 +826,40 @@ class Partitioner {
   }
 
   // Whether every partition holds exactly the operand tiles its result
-  // tile of dot `h` needs: no contracting dimension split, even tiles, and
-  // each result dimension split as each operand that has it splits it,
-  // tile for tile (a 2-D mesh: rows of the lhs over one axis, columns of
-  // the rhs over the other, each replicated over the other axis).
-  // With `contraction_split`, the contracting dimensions may be split too
-  // (the dot of the tiles is then a partial sum; ContractionGroups checks
-  // the rest).
+  // tile of dot or convolution `h` needs: each split operand dimension maps
+  // to a result dimension split as it is, tile for tile (a 2-D mesh: rows
+  // of the lhs over one axis, columns of the rhs over the other, each
+  // replicated over the other axis; a convolution's batch, or its kernel's
+  // output features), even tiles. With `contraction_split`, a dot's
+  // contracting dimensions may be split too (the dot of the tiles is then
+  // a partial sum; ContractionGroups checks the rest). A convolution's
+  // split spatial dimensions need halos (PartitionConvolution), and its
+  // feature groups are not split.
   bool HoldsItsResultTilesOperands(const HloInstruction& h, const HloSharding& s,
                                    bool contraction_split) {
-    if (!h.attrs().dot_dimension_numbers || !IsEven(h.shape(), s)) return false;
-    const DotDimensionNumbersProto& dn = *h.attrs().dot_dimension_numbers;
+    const bool conv = h.opcode() == HloOpcode::kConvolution;
+    if (!IsEven(h.shape(), s) || h.operand_count() != 2 ||
+        (conv ? !h.attrs().convolution_dimension_numbers || h.attrs().feature_group_count != 1 ||
+                    h.attrs().batch_group_count != 1
+              : !h.attrs().dot_dimension_numbers)) {
+      return false;
+    }
     std::vector<std::vector<int64_t>> maps;
     for (int64_t k = 0; k < 2; ++k) {
       const HloSharding& o = sharding_.at(h.operand(k));
       if (o.kind() != HloSharding::Kind::kReplicated && !o.IsTiled()) return false;
       if (o.IsTiled() && !IsEven(h.operand(k)->shape(), o)) return false;
-      const auto& contracting =
-          k == 0 ? dn.lhs_contracting_dimensions() : dn.rhs_contracting_dimensions();
-      for (int64_t d : contracting) {
-        if (!contraction_split && o.IsTiled() && o.tile_dims()[d] > 1) return false;
-      }
       std::optional<std::vector<int64_t>> m = OperandToResultMapping(h, k);
       if (!m) return false;
+      for (int64_t d = 0; o.IsTiled() && d < o.DataRank(); ++d) {
+        if (o.tile_dims()[d] == 1) continue;
+        const bool mapped = std::find(m->begin(), m->end(), d) != m->end();
+        if (!mapped && (conv || !contraction_split)) return false;  // a contraction
+        if (conv && k == 0 &&
+            d != h.attrs().convolution_dimension_numbers->input_batch_dimension()) {
+          return false;  // a spatial split: halos
+        }
+      }
       maps.push_back(*m);
     }
     for (int64_t p = 0; p < n_; ++p) {

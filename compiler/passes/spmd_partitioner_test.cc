@@ -418,6 +418,33 @@ TEST(SpmdPartitionerTest, ConvolutionStripsExchangeHalosWithTheirNeighbours) {
   EXPECT_EQ(others, 0);
 }
 
+// Convolutions split by batch (data parallel) or by the kernel's output
+// features run on the tiles with no collective.
+TEST(SpmdPartitionerTest, ConvolutionsSplitByBatchOrOutputFeaturesRunOnTiles) {
+  constexpr char kConvs[] = R"(
+HloModule convs, num_partitions=$N
+ENTRY main {
+  x = f32[8,8,8,2] parameter(0), sharding={devices=[$N,1,1,1]<=[$N]}
+  k = f32[3,3,2,8] parameter(1), sharding={replicated}
+  by_batch = f32[8,8,8,8] convolution(x, k), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
+  r = f32[8,8,8,2] parameter(2), sharding={replicated}
+  kf = f32[3,3,2,8] parameter(3), sharding={devices=[1,1,1,$N]<=[$N]}
+  by_feature = f32[8,8,8,8] convolution(r, kf), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
+  ROOT t = (f32[8,8,8,8], f32[8,8,8,8]) tuple(by_batch, by_feature)
+})";
+  for (int64_t n : {2, 4, 8}) {
+    std::optional<PartitionedModule> partitioned = CheckedPartition(kConvs, n);
+    ASSERT_TRUE(partitioned.has_value());
+    std::vector<std::vector<int64_t>> convs;
+    for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+      EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
+      if (h->opcode() == HloOpcode::kConvolution) convs.push_back(h->shape().dimensions());
+    }
+    EXPECT_THAT(convs, ::testing::UnorderedElementsAre(std::vector<int64_t>{8 / n, 8, 8, 8},
+                                                       std::vector<int64_t>{8, 8, 8, 8 / n}));
+  }
+}
+
 // Strided, dilated and 1x1 convolutions on strips: a stride-2 window
 // needs one row from the left, a dilated one two rows each way, a strided
 // 1x1 none (its strip cut short): at most two collective-permutes each,
