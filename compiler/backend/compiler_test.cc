@@ -301,8 +301,8 @@ TEST(CompilerTest, SpmdCorpusModulesMatchTheSingleDeviceInterpreterAt2And4And8Pa
       ++checked;
     }
   }
-  EXPECT_GE(checked, 13 * 3);
-  EXPECT_GE(split_parameters, 13 * 3);
+  EXPECT_GE(checked, 14 * 3);
+  EXPECT_GE(split_parameters, 14 * 3);
 }
 
 // The collectives suite (emit_collectives on): every module, compiled for

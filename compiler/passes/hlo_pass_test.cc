@@ -217,6 +217,7 @@ const std::map<std::string, int>& ExpectedFusions() {
   static const auto* kExpected = new std::map<std::string, int>{
       // The spmd suite as written (before partitioning).
       {"spmd/attention_heads_sharded.hlo", 2},
+      {"spmd/conv_data_parallel.hlo", 5},
       {"spmd/conv_spatial_halo.hlo", 0},
       {"spmd/conv_strided_halo.hlo", 3},
       {"spmd/embedding_sharded_table.hlo", 0},

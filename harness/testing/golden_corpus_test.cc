@@ -84,7 +84,7 @@ class SpmdHostGoldenTest : public AotGoldenTest {};
   X(UnevenTiles, "uneven_tiles") X(ReshardAllToAll, "reshard_all_to_all")                   \
   X(MlpSequenceParallel, "mlp_sequence_parallel") X(ScanShardedLayers, "scan_sharded_layers")                  \
   X(NextTokenShift, "next_token_shift") X(ConvStridedHalo, "conv_strided_halo") \
-  X(Mlp2dMesh, "mlp_2d_mesh")
+  X(Mlp2dMesh, "mlp_2d_mesh") X(ConvDataParallel, "conv_data_parallel")
 // clang-format on
 
 #define AOT_HOST_CASE(name, test) \
