@@ -267,6 +267,11 @@ std::optional<Mapping> OperandToResult(const HloInstruction* h, int64_t k) {
       }
       return m;
     }
+    case HloOpcode::kReduceWindow:
+      // Pooling keeps the operand's dimensions (the window reduces within
+      // them); the init value is a scalar.
+      if (h->operand_count() != 2 || k != 0 || op_rank != rank) return std::nullopt;
+      return Identity(rank);
     case HloOpcode::kGather: {
       // Passthrough dimensions: the table's dimensions a slice takes whole
       // go to the offset dimensions; the indices' batch dimensions to the

@@ -10,7 +10,8 @@
 // Per op family, how a sharding maps between an instruction and its
 // operand (MapSharding below does the device bookkeeping):
 // - elementwise, copy, convert, clamp, select, slice, pad, reverse,
-//   dynamic-slice's operand, a one-operand sort: the same sharding;
+//   dynamic-slice's operand, a one-operand sort, a one-operand
+//   reduce-window (pooling): the same sharding;
 // - broadcast: the operand's dimensions go to their `dimensions`; split
 //   result dimensions the operand lacks become replication going back;
 // - transpose: the tiles permuted;

@@ -643,6 +643,7 @@ class Partitioner {
     if (std::optional<HloInstruction*> cut = CutAlongWholeDimensions(h, s)) return *cut;
     if (std::optional<HloInstruction*> shifted = SliceAcrossTiles(b, h, s)) return *shifted;
     if (std::optional<HloInstruction*> sorted = SortOnTiles(h, s)) return *sorted;
+    if (std::optional<HloInstruction*> pooled = ReduceWindowOnTiles(h, s)) return *pooled;
     if (std::optional<HloInstruction*> scattered = ScatterOnTiles(h, s)) return *scattered;
     // A scalar broadcast: every partition makes its tile directly.
     if (op == HloOpcode::kBroadcast && h.operand(0)->shape().dimensions().empty() &&
@@ -997,6 +998,31 @@ class Partitioner {
     HloInstruction* joined = b.Op(HloOpcode::kConcatenate, cut_shape, {head, tail});
     joined->mutable_attrs()->dimensions = {d};
     return joined;
+  }
+
+  // A reduce-window (pooling) whose window spans one element along every
+  // split dimension (size 1, stride 1, no padding or dilation there: a
+  // batch split), its operand sharded as the result and its init value
+  // replicated: the reduce-window of the tile.
+  std::optional<HloInstruction*> ReduceWindowOnTiles(const HloInstruction& h,
+                                                     const HloSharding& s) {
+    if (h.opcode() != HloOpcode::kReduceWindow || h.operand_count() != 2 || !s.IsTiled() ||
+        !h.shape().IsArray() || !h.attrs().window || !(sharding_.at(h.operand(0)) == s) ||
+        sharding_.at(h.operand(1)).IsTiled()) {
+      return std::nullopt;
+    }
+    for (int64_t d = 0; d < s.DataRank(); ++d) {
+      if (s.tile_dims()[d] == 1) continue;
+      if (d >= h.attrs().window->dimensions_size()) return std::nullopt;
+      const WindowDimensionProto& w = h.attrs().window->dimensions(d);
+      if (w.size() != 1 || w.stride() > 1 || w.padding_low() != 0 || w.padding_high() != 0 ||
+          w.window_dilation() > 1 || w.base_dilation() > 1) {
+        return std::nullopt;
+      }
+    }
+    absl::StatusOr<Shape> local = Local(h.shape(), s, DescribeInstruction(h));
+    if (!local.ok()) return std::nullopt;
+    return Again(h, {local_.at(h.operand(0)), local_.at(h.operand(1))}, *local);
   }
 
   // A sort whose operands are all sharded alike, along a dimension that is

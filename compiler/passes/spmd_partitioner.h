@@ -38,6 +38,8 @@
 // - a reduce over split dimensions (one add, multiply, maximum or minimum
 //   from its identity): each tile reduced, the partial results combined by
 //   one all-reduce within the partitions that share the kept coordinates;
+// - a reduce-window whose window is one element wide along every split
+//   dimension (pooling a batch split): on the tiles;
 // - a convolution split by batch or by its kernel's output features (the
 //   operands holding their result tile's tiles, as for dots): on the tiles;
 // - a convolution split into strips along a spatial dimension (any

@@ -445,6 +445,40 @@ ENTRY main {
   }
 }
 
+// Max pooling of a batch split (the window one image wide along the
+// batch) runs on each partition's images; pooling across the split rows
+// of a strip would need halos, so that one gathers (and still matches).
+TEST(SpmdPartitionerTest, PoolingABatchSplitRunsOnTiles) {
+  constexpr char kPool[] = R"(
+HloModule pool, num_partitions=$N
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+ENTRY main {
+  x = f32[8,8,8,4] parameter(0), sharding={devices=[$N,1,1,1]<=[$N]}
+  ninf = f32[] constant(-inf)
+  ROOT p = f32[8,4,4,4] reduce-window(x, ninf), window={size=1x2x2x1 stride=1x2x2x1}, to_apply=max
+})";
+  for (int64_t n : {2, 4, 8}) {
+    std::optional<PartitionedModule> partitioned = CheckedPartition(kPool, n);
+    ASSERT_TRUE(partitioned.has_value());
+    int pools = 0;
+    for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+      EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
+      if (h->opcode() == HloOpcode::kReduceWindow) {
+        ++pools;
+        EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{8 / n, 4, 4, 4}));
+      }
+    }
+    EXPECT_EQ(pools, 1);
+  }
+  const std::string rows = absl::StrReplaceAll(
+      kPool, {{"sharding={devices=[$N,1,1,1]<=[$N]}", "sharding={devices=[1,$N,1,1]<=[$N]}"}});
+  for (int64_t n : {2, 4}) ExpectMatchesTheInterpreter(rows.c_str(), n);
+}
+
 // Strided, dilated and 1x1 convolutions on strips: a stride-2 window
 // needs one row from the left, a dilated one two rows each way, a strided
 // 1x1 none (its strip cut short): at most two collective-permutes each,
