@@ -96,6 +96,9 @@ class Partitioner {
           next_channel_ = std::max(next_channel_, *h->attrs().channel_id + 1);
       }
     }
+    for (const HloComputation* c : module_->computations()) {
+      for (const HloInstruction* h : c->instructions()) annotated_ |= !h->attrs().sharding.empty();
+    }
     AOT_ASSIGN_OR_RETURN(HloComputation * entry,
                          PartitionComputation(*old_entry, nullptr, nullptr));
     for (int64_t i = 0; i < old_entry->num_parameters(); ++i) {
@@ -740,7 +743,11 @@ class Partitioner {
     }
     if (IsCollectiveOpcode(op)) {
       return absl::UnimplementedError(absl::StrCat(
-          what, ": collectives outside a manual region (sharding={manual}) are not supported"));
+          what, ": collectives outside a manual region (sharding={manual}) are not supported",
+          annotated_ ? ""
+                     : "; the module carries no sharding at all, so it looks partitioned already "
+                       "(a per-device program as XLA writes it after SPMD partitioning): run it "
+                       "as its num_partitions participants, without --num_partitions"));
     }
     // The general form: full operands, the instruction as written, the
     // result's tile.
@@ -1537,7 +1544,8 @@ class Partitioner {
 
   HloModule* module_;
   int64_t n_;
-  int64_t replicas_;  // each runs the n partitions on its own data
+  int64_t replicas_;        // each runs the n partitions on its own data
+  bool annotated_ = false;  // any instruction of the module carries a sharding
   HloComputation* comp_ = nullptr;
   NameUniquer names_;
   HloInstruction* pid_ = nullptr;

@@ -1114,5 +1114,36 @@ ENTRY main {
   EXPECT_THAT(q.status().message(), HasSubstr("names 4 devices; the program runs on 8"));
 }
 
+// A module without any sharding whose collectives are written out is a
+// per-device program (XLA's output after SPMD partitioning): refused with
+// the way to run it; with shardings elsewhere, the plain refusal.
+TEST(SpmdPartitionerTest, AlreadyPartitionedProgramsAreRefusedWithTheWayToRunThem) {
+  constexpr char kPerDevice[] = R"(
+HloModule per_device, num_partitions=4
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[4,8] parameter(0)$S
+  ROOT r = f32[4,8] all-reduce(x), channel_id=1, replica_groups={{0,1,2,3}}, use_global_device_ids=true, to_apply=add
+})";
+  auto bare = ParseHloModule(absl::StrReplaceAll(kPerDevice, {{"$S", ""}}));
+  ASSERT_TRUE(bare.ok()) << bare.status();
+  auto p = PartitionSpmd(**bare, 4);
+  ASSERT_FALSE(p.ok());
+  EXPECT_THAT(p.status().message(), HasSubstr("instruction 'r' (all-reduce)"));
+  EXPECT_THAT(p.status().message(), HasSubstr("looks partitioned already"));
+  EXPECT_THAT(p.status().message(), HasSubstr("without --num_partitions"));
+  auto annotated =
+      ParseHloModule(absl::StrReplaceAll(kPerDevice, {{"$S", ", sharding={replicated}"}}));
+  ASSERT_TRUE(annotated.ok()) << annotated.status();
+  auto q = PartitionSpmd(**annotated, 4);
+  ASSERT_FALSE(q.ok());
+  EXPECT_THAT(q.status().message(), HasSubstr("collectives outside a manual region"));
+  EXPECT_THAT(q.status().message(), ::testing::Not(HasSubstr("partitioned already")));
+}
+
 }  // namespace
 }  // namespace aot
