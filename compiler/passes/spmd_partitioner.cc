@@ -491,13 +491,24 @@ class Partitioner {
   absl::StatusOr<HloInstruction*> Reshard(InstructionBuilder& b, HloInstruction* local,
                                           const Shape& full, const HloSharding& from,
                                           const HloSharding& to, absl::string_view what) {
-    if (from == to || (!from.IsTiled() && !to.IsTiled())) return local;
-    if (full.IsArray()) {
-      if (HloInstruction* cut = CutLocally(b, local, full, from, to)) return cut;
-      if (HloInstruction* moved = AllToAll(b, local, full, from, to)) return moved;
+    const bool tuples =
+        from.kind() == HloSharding::Kind::kTuple || to.kind() == HloSharding::Kind::kTuple;
+    if (from == to || (!tuples && !from.IsTiled() && !to.IsTiled())) return local;
+    if (full.IsTuple()) {  // leaf by leaf: only the leaves that differ move
+      const std::vector<HloSharding> from_leaves = LeafShardings(from, full);
+      const std::vector<HloSharding> to_leaves = LeafShardings(to, full);
+      std::vector<HloInstruction*> elements;
+      for (size_t i = 0; i < full.tuple_shapes().size(); ++i) {
+        HloInstruction* e = b.GetTupleElement(local, static_cast<int64_t>(i));
+        AOT_ASSIGN_OR_RETURN(
+            e, Reshard(b, e, full.tuple_shapes()[i], from_leaves.at(i), to_leaves.at(i), what));
+        elements.push_back(e);
+      }
+      return b.Tuple(elements);
     }
-    AOT_ASSIGN_OR_RETURN(HloInstruction * whole, Gather(b, local, full, from));
-    return Slice(b, whole, full, to, what);
+    if (HloInstruction* cut = CutLocally(b, local, full, from, to)) return cut;
+    if (HloInstruction* moved = AllToAll(b, local, full, from, to)) return moved;
+    return SliceArray(b, GatherArray(b, local, full, from), full, to, what);
   }
 
   // Per leaf of a (one-level) tuple, or the array itself.
@@ -548,12 +559,24 @@ class Partitioner {
       names_.Add(h.name());
       return AddWithNewId(comp_, std::move(p));
     }
+    // A tuple's elements, and an element taken out, resharded where their
+    // own shardings and the tuple's leaf differ.
     if (op == HloOpcode::kGetTupleElement) {
-      return b.GetTupleElement(local_.at(h.operand(0)), h.tuple_index());
+      const HloInstruction* tuple = h.operand(0);
+      const HloSharding leaf =
+          LeafShardings(sharding_.at(tuple), tuple->shape()).at(h.tuple_index());
+      return Reshard(b, b.GetTupleElement(local_.at(tuple), h.tuple_index()), h.shape(), leaf, s,
+                     what);
     }
     if (op == HloOpcode::kTuple) {
+      const std::vector<HloSharding> leaves = LeafShardings(s, h.shape());
       std::vector<HloInstruction*> elements;
-      for (const HloInstruction* o : h.operands()) elements.push_back(local_.at(o));
+      for (int64_t i = 0; i < h.operand_count(); ++i) {
+        const HloInstruction* o = h.operand(i);
+        AOT_ASSIGN_OR_RETURN(HloInstruction * e, Reshard(b, local_.at(o), o->shape(),
+                                                         sharding_.at(o), leaves.at(i), what));
+        elements.push_back(e);
+      }
       return b.Tuple(elements);
     }
     const bool elementwise = IsElementwise(op) || op == HloOpcode::kCompare ||
@@ -831,6 +854,27 @@ class Partitioner {
         }
       }
     });
+  }
+
+  // Operand `k` of dot `h` as each partition's result tile under `s`
+  // needs it: split along the batch dimensions as `s` splits them, whole
+  // along its other dimensions (resharded from what the partition holds:
+  // a local cut of a replicated operand).
+  absl::StatusOr<HloInstruction*> DotOperandFor(InstructionBuilder& b, const HloInstruction& h,
+                                                int64_t k, const HloSharding& s,
+                                                const std::string& what) {
+    const HloInstruction* o = h.operand(k);
+    const DotDimensionNumbersProto& dn = *h.attrs().dot_dimension_numbers;
+    const auto& batch = k == 0 ? dn.lhs_batch_dimensions() : dn.rhs_batch_dimensions();
+    // Operand dimension d <- result dimension i for its i-th batch dimension.
+    std::vector<int64_t> from_result(o->shape().dimensions().size(), -1);
+    for (int i = 0; i < batch.size(); ++i) from_result[batch[i]] = i;
+    std::optional<HloSharding> want =
+        MapSharding(s, static_cast<int64_t>(h.shape().dimensions().size()), from_result);
+    if (!want || !want->IsTiled() || want->DataTileCount() == 1) {
+      want = HloSharding::Replicated();
+    }
+    return Reshard(b, local_.at(o), o->shape(), sharding_.at(o), *want, what);
   }
 
   // Whether every partition holds exactly the operand tiles its result
@@ -1120,9 +1164,7 @@ class Partitioner {
       if (!mapped || !(*mapped == s) || split.ReplicationFactor() != s.ReplicationFactor()) {
         continue;
       }
-      AOT_ASSIGN_OR_RETURN(HloInstruction * whole,
-                           Reshard(b, local_.at(other), other->shape(), sharding_.at(other),
-                                   HloSharding::Replicated(), what));
+      AOT_ASSIGN_OR_RETURN(HloInstruction * whole, DotOperandFor(b, h, 1 - k, s, what));
       std::vector<HloInstruction*> operands = {local_.at(h.operand(0)), whole};
       if (k == 1) operands = {whole, local_.at(h.operand(1))};
       AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
@@ -1148,8 +1190,13 @@ class Partitioner {
       std::optional<HloSharding> mapped =
           MapSharding(split, static_cast<int64_t>(h.operand(k)->shape().dimensions().size()), *m);
       if (mapped && *mapped == s && split.ReplicationFactor() == s.ReplicationFactor()) {
+        // The replicated operand cut to the batch tile where the split one
+        // splits batch dimensions.
+        AOT_ASSIGN_OR_RETURN(HloInstruction * cut, DotOperandFor(b, h, 1 - k, s, what));
+        std::vector<HloInstruction*> operands = {local_.at(h.operand(0)), cut};
+        if (k == 1) operands = {cut, local_.at(h.operand(1))};
         AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
-        return std::optional<HloInstruction*>(local_dot(local));
+        return std::optional<HloInstruction*>(Again(h, operands, local));
       }
     }
     if (s.IsTiled() && HoldsItsResultTilesOperands(h, s, /*contraction_split=*/false)) {
