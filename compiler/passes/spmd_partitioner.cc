@@ -81,6 +81,24 @@ std::vector<HloSharding> LeafShardings(const HloSharding& s, const Shape& shape)
   return std::vector<HloSharding>(shape.IsTuple() ? shape.tuple_shapes().size() : 1, s);
 }
 
+bool HasManualSubgroup(const HloSharding& s) {
+  for (HloSharding::Subgroup g : s.subgroups()) {
+    if (g == HloSharding::Subgroup::kManual) return true;
+  }
+  return false;
+}
+
+// The coordinates of `partition` along the manual subgroup dimensions of
+// `s` (empty without them).
+std::vector<int64_t> ManualCoordinates(const HloSharding& s, int64_t partition) {
+  std::vector<int64_t> subgroup, out;
+  if (!TileCoordinates(s, partition, &subgroup)) return out;
+  for (size_t i = 0; i < subgroup.size() && i < s.subgroups().size(); ++i) {
+    if (s.subgroups()[i] == HloSharding::Subgroup::kManual) out.push_back(subgroup[i]);
+  }
+  return out;
+}
+
 class Partitioner {
  public:
   Partitioner(HloModule* module, int64_t n)
@@ -121,6 +139,7 @@ class Partitioner {
   absl::StatusOr<HloComputation*> PartitionComputation(const HloComputation& c,
                                                        const std::vector<HloSharding>* params,
                                                        const HloSharding* root) {
+    const HloSharding* caller_manual = manual_;
     HloComputation* caller_comp = comp_;
     NameUniquer caller_names = std::move(names_);
     HloInstruction* caller_pid = pid_;
@@ -135,6 +154,7 @@ class Partitioner {
     names_ = std::move(caller_names);
     pid_ = caller_pid;
     rows_ = std::move(caller_rows);
+    manual_ = caller_manual;
     AOT_RETURN_IF_ERROR(built);
     return made;
   }
@@ -149,7 +169,21 @@ class Partitioner {
         AOT_ASSIGN_OR_RETURN(s, ShardingOf(*h));
       }
       sharding_.insert_or_assign(h, s);
-      AOT_ASSIGN_OR_RETURN(HloInstruction * local, Partition(*h, s));
+      // A partially manual region: collectives stay within manual shards.
+      std::optional<HloSharding> manual;
+      for (const HloSharding& leaf : LeafShardings(s, h->shape())) {
+        if (HasManualSubgroup(leaf)) manual = leaf;
+      }
+      for (const HloInstruction* o : h->operands()) {
+        if (manual) break;
+        for (const HloSharding& leaf : LeafShardings(sharding_.at(o), o->shape())) {
+          if (HasManualSubgroup(leaf)) manual = leaf;
+        }
+      }
+      manual_ = manual ? &*manual : nullptr;
+      absl::StatusOr<HloInstruction*> partitioned = Partition(*h, s);
+      manual_ = nullptr;
+      AOT_ASSIGN_OR_RETURN(HloInstruction * local, std::move(partitioned));
       local_[h] = local;
     }
     const HloInstruction* old_root = c.root_instruction();
@@ -173,14 +207,6 @@ class Partitioner {
     }
     const HloSharding& s = *parsed;
     for (const HloSharding& leaf : LeafShardings(s, h.shape())) {
-      for (HloSharding::Subgroup g : leaf.subgroups()) {
-        if (g == HloSharding::Subgroup::kManual) {
-          return absl::UnimplementedError(
-              absl::StrCat(DescribeInstruction(h),
-                           ": manual subgroups (last_tile_dims={manual}) are not "
-                           "partitioned yet"));
-        }
-      }
       if (leaf.IsTiled() && leaf.DeviceCount() != n_) {
         return absl::InvalidArgumentError(
             absl::StrCat(DescribeInstruction(h), ": sharding ", leaf.ToString(), " names ",
@@ -285,7 +311,6 @@ class Partitioner {
   HloInstruction* GatherArray(InstructionBuilder& b, HloInstruction* local, const Shape& full,
                               const HloSharding& s) {
     if (!s.IsTiled() || s.DataRank() == 0) return local;
-    const PrimitiveType type = full.element_type();
     // Uneven tiles are placed in the array padded to whole tiles, then the
     // padding is cut.
     const Shape padded = PaddedShape(full, local->shape(), s);
@@ -297,17 +322,47 @@ class Partitioner {
         ++splits;
       }
     }
-    if (splits == 1 && s.ReplicationFactor() == 1) {
+    // Manual subgroups: each manual shard gathers its own value, so they
+    // leave the grid (the group is split by them, see Groups).
+    std::vector<int64_t> grid;  // data tiles, then replicated subgroups
+    int64_t manual_shards = 1;
+    for (size_t i = 0; i < s.tile_dims().size(); ++i) {
+      const bool is_manual = i >= static_cast<size_t>(rank) &&
+                             s.subgroups()[i - rank] == HloSharding::Subgroup::kManual;
+      if (is_manual) {
+        manual_shards *= s.tile_dims()[i];
+      } else {
+        grid.push_back(s.tile_dims()[i]);
+      }
+    }
+    // Its groups split by its manual shards even where the instruction
+    // being partitioned did not say so.
+    const HloSharding* caller_manual = manual_;
+    if (manual_shards > 1) manual_ = &s;
+    HloInstruction* gathered =
+        GatherTiles(b, local, full, s, padded, grid, manual_shards, split_dim, splits);
+    manual_ = caller_manual;
+    return gathered;
+  }
+
+  // GatherArray's collectives, over `grid` (the data tiles and replicated
+  // subgroups), within each manual shard.
+  HloInstruction* GatherTiles(InstructionBuilder& b, HloInstruction* local, const Shape& full,
+                              const HloSharding& s, const Shape& padded,
+                              const std::vector<int64_t>& grid, int64_t manual_shards,
+                              int64_t split_dim, int64_t splits) {
+    const PrimitiveType type = full.element_type();
+    const int64_t rank = s.DataRank();
+    if (splits == 1 && s.ReplicationFactor() == manual_shards) {
       HloInstruction* gathered = b.Op(HloOpcode::kAllGather, padded, {local});
       gathered->mutable_attrs()->dimensions = {split_dim};
       OneGroup(gathered, s.devices());
       return CutPadding(b, gathered, full);
     }
     const std::vector<int64_t>& tile = local->shape().dimensions();
-    const std::vector<int64_t>& grid = s.tile_dims();  // data tiles, then subgroups
     std::vector<int64_t> one = {1};
     one.insert(one.end(), tile.begin(), tile.end());
-    std::vector<int64_t> stacked_dims = {static_cast<int64_t>(s.devices().size())};
+    std::vector<int64_t> stacked_dims = {static_cast<int64_t>(s.devices().size()) / manual_shards};
     stacked_dims.insert(stacked_dims.end(), tile.begin(), tile.end());
     HloInstruction* stacked =
         b.Op(HloOpcode::kAllGather, Shape(type, stacked_dims), {b.Reshape(local, one)});
@@ -395,7 +450,19 @@ class Partitioner {
   // all-gather, reduce-scatter) the groups name global ids, replica r's
   // partition p being r * n + p; all-to-all's groups are partitions, which
   // its channel says.
-  void Groups(HloInstruction* collective, const std::vector<std::vector<int64_t>>& groups) {
+  // In a partially manual region (manual_ set: a sharding with manual
+  // subgroups), every group is split by the manual subgroup: the devices of
+  // one manual shard work together, each shard on its own data.
+  void Groups(HloInstruction* collective, std::vector<std::vector<int64_t>> groups) {
+    if (manual_ != nullptr) {
+      std::vector<std::vector<int64_t>> split;
+      for (const std::vector<int64_t>& g : groups) {
+        std::map<std::vector<int64_t>, std::vector<int64_t>> by_shard;
+        for (int64_t p : g) by_shard[ManualCoordinates(*manual_, p)].push_back(p);
+        for (auto& [shard, members] : by_shard) split.push_back(std::move(members));
+      }
+      groups = std::move(split);
+    }
     HloAttributes* at = collective->mutable_attrs();
     at->channel_id = next_channel_++;
     if (collective->opcode() == HloOpcode::kAllToAll) {
@@ -751,11 +818,33 @@ class Partitioner {
       AOT_ASSIGN_OR_RETURN(Shape want,
                            to_shard ? Local(h.operand(0)->shape(), sharding_.at(h.operand(0)), what)
                                     : Local(h.shape(), s, what));
-      const Shape& have = to_shard ? h.shape() : operand->shape();
+      // (In a partially manual region the shard shape is itself split
+      // along the automatic axes: its tile.)
+      AOT_ASSIGN_OR_RETURN(Shape have,
+                           to_shard ? Local(h.shape(), s, what) : Shape(operand->shape()));
       if (want.dimensions() != have.dimensions()) {
         return absl::InvalidArgumentError(
             absl::StrCat(what, ": the shard shape ", have.ToString(false), " is not the tile ",
                          want.ToString(false), " of the sharded value"));
+      }
+      // Partially manual: every partition's tile of the automatic axes is
+      // the same on both sides (the device lists agree).
+      const HloSharding& partial = to_shard ? s : sharding_.at(h.operand(0));
+      const HloSharding& automatic = to_shard ? sharding_.at(h.operand(0)) : s;
+      if (partial.IsTiled() && HasManualSubgroup(partial)) {
+        for (int64_t p = 0; p < n_; ++p) {
+          std::optional<std::vector<int64_t>> a = TileCoordinates(automatic, p);
+          std::optional<std::vector<int64_t>> m = TileCoordinates(partial, p);
+          for (int64_t d = 0; d < partial.DataRank(); ++d) {
+            if (partial.tile_dims()[d] == 1) continue;
+            if (!a || !m || !automatic.IsTiled() ||
+                automatic.tile_dims()[d] != partial.tile_dims()[d] || (*a)[d] != (*m)[d]) {
+              return absl::InvalidArgumentError(absl::StrCat(
+                  what, ": partition ", p, " holds another tile of dimension ", d, " under ",
+                  automatic.ToString(), " than under ", partial.ToString()));
+            }
+          }
+        }
       }
       return operand;
     }
@@ -763,6 +852,12 @@ class Partitioner {
       std::vector<HloInstruction*> operands;
       for (const HloInstruction* o : h.operands()) operands.push_back(local_.at(o));
       return Again(h, operands);
+    }
+    if (IsCollectiveOpcode(op) && manual_ != nullptr) {
+      return absl::UnimplementedError(
+          absl::StrCat(what,
+                       ": collectives in a partially manual region (last_tile_dims={manual}) are "
+                       "not supported yet"));
     }
     if (IsCollectiveOpcode(op)) {
       return absl::UnimplementedError(absl::StrCat(
@@ -1593,6 +1688,9 @@ class Partitioner {
   int64_t n_;
   int64_t replicas_;        // each runs the n partitions on its own data
   bool annotated_ = false;  // any instruction of the module carries a sharding
+  // The instruction being partitioned is in a partially manual region: its
+  // sharding, or an operand's, with manual subgroups (nullptr otherwise).
+  const HloSharding* manual_ = nullptr;
   HloComputation* comp_ = nullptr;
   NameUniquer names_;
   HloInstruction* pid_ = nullptr;

@@ -82,9 +82,14 @@
 // general form. Manual regions (shard_map): SPMDFullToShardShape gives its
 // operand's tile, the instructions sharded {manual} (per-partition shapes,
 // collectives included) run as written, SPMDShardToFullShape makes its
-// operand the tile of its result. Tuple-shaped values other than tuples of
-// arrays, manual subgroups, and collectives outside a manual region are
-// refused by name.
+// operand the tile of its result. Partially manual regions (shard_map with
+// axes left automatic: shardings with last_tile_dims={manual}) are
+// partitioned along their automatic axes within each manual shard: every
+// collective the partitioner adds there has its groups split by the manual
+// subgroup; the custom calls check that both sides place each partition's
+// automatic tile alike. Tuple-shaped values other than tuples of arrays,
+// collectives written in a partially manual region, and collectives outside
+// a manual region are refused by name.
 
 #include <cstdint>
 #include <memory>

@@ -1099,17 +1099,82 @@ ENTRY main {
   }
 }
 
-TEST(SpmdPartitionerTest, WrongDeviceCountsAndManualSubgroupsAreRefusedNamingTheInstruction) {
-  auto manual = ParseHloModule(R"(
-HloModule m, num_partitions=4
+// A partially manual region (shard_map over the 'y' axis of a 2x4 mesh,
+// 'x' left automatic): the columns are manual (each shard its own 16x8
+// block), the rows split over 'x' inside each shard. Reversing the rows
+// gathers them within each manual shard only (groups of 2); a collective
+// written in such a region, or device lists that disagree, are refused by
+// name.
+constexpr char kPartialManual[] = R"(
+HloModule partial_manual, num_partitions=8
 ENTRY main {
-  ROOT a = f32[8,4] parameter(0), sharding={devices=[2,1,2]<=[4] last_tile_dims={manual}}
-})");
-  ASSERT_TRUE(manual.ok());
-  auto p = PartitionSpmd(**manual, 4);
-  ASSERT_FALSE(p.ok());
-  EXPECT_THAT(p.status().message(), HasSubstr("instruction 'a'"));
-  EXPECT_THAT(p.status().message(), HasSubstr("manual subgroups"));
+  x = f32[16,32] parameter(0), sharding={devices=[2,4]<=[8]}
+  s = f32[16,8] custom-call(x), custom_call_target="SPMDFullToShardShape", sharding={devices=[2,1,4]<=[8] last_tile_dims={manual}}
+  e = f32[16,8] exponential(s), sharding={devices=[2,1,4]<=[8] last_tile_dims={manual}}
+  r = f32[16,8] reverse(e), dimensions={0}, sharding={devices=[2,1,4]<=[8] last_tile_dims={manual}}
+  ROOT f = f32[16,32] custom-call(r), custom_call_target="SPMDShardToFullShape", sharding={devices=[2,4]<=[8]}
+})";
+
+TEST(SpmdPartitionerTest, PartiallyManualRegionsPartitionTheirAutomaticAxesWithinEachShard) {
+  auto module = ParseHloModule(kPartialManual);
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto partitioned = PartitionSpmd(**module, 8);
+  ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+  ASSERT_TRUE(VerifyHloModule(*partitioned->module).ok()) << VerifyHloModule(*partitioned->module);
+  int gathers = 0;
+  for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+    if (h->opcode() == HloOpcode::kAllGather) {
+      ++gathers;
+      // Devices p and p + 4 hold the two row halves of one manual shard.
+      EXPECT_EQ(h->attrs().replica_groups,
+                (std::vector<std::vector<int64_t>>{{0, 4}, {1, 5}, {2, 6}, {3, 7}}));
+      EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{16, 8}));
+    } else {
+      EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
+    }
+  }
+  EXPECT_EQ(gathers, 1);
+  std::vector<double> values(16 * 32);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = 0.01 * static_cast<double>(i % 97) - 0.4;
+  std::vector<Literal> args;
+  args.push_back(Literal::FromDoubles(Shape(F32, {16, 32}), values));
+  auto per_partition = SplitArguments(args, *partitioned);
+  ASSERT_TRUE(per_partition.ok()) << per_partition.status();
+  auto results = EvaluateReplicated(*partitioned->module, *per_partition, {});
+  ASSERT_TRUE(results.ok()) << results.status();
+  auto full = AssembleTiles(*results, Shape(F32, {16, 32}), partitioned->result_sharding);
+  ASSERT_TRUE(full.ok()) << full.status();
+  // Each column block's rows reversed: f[i][j] = exp(x[15 - i][j]).
+  for (int64_t i = 0; i < 16; ++i) {
+    for (int64_t j = 0; j < 32; ++j) {
+      const double want = std::exp(values[(15 - i) * 32 + j]);
+      EXPECT_NEAR(full->GetAsDouble(i * 32 + j), want, 1e-5 * want) << i << "," << j;
+    }
+  }
+  // A collective written in the region, and device lists that disagree.
+  auto with_collective = ParseHloModule(absl::StrReplaceAll(
+      kPartialManual, {{"reverse(e), dimensions={0}",
+                        "all-reduce(e), channel_id=1, replica_groups={{0,1,2,3,4,5,6,7}}, "
+                        "use_global_device_ids=true, to_apply=add"},
+                       {"ENTRY main {",
+                        "add {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = "
+                        "f32[] add(a, b)\n}\nENTRY main {"}}));
+  ASSERT_TRUE(with_collective.ok()) << with_collective.status();
+  auto refused = PartitionSpmd(**with_collective, 8);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.status().message(), HasSubstr("instruction 'r' (all-reduce)"));
+  EXPECT_THAT(refused.status().message(), HasSubstr("partially manual region"));
+  auto disagreeing = ParseHloModule(absl::StrReplaceAll(
+      kPartialManual, {{"x = f32[16,32] parameter(0), sharding={devices=[2,4]<=[8]}",
+                        "x = f32[16,32] parameter(0), sharding={devices=[2,4]<=[4,2]T(1,0)}"}}));
+  ASSERT_TRUE(disagreeing.ok()) << disagreeing.status();
+  auto mismatch = PartitionSpmd(**disagreeing, 8);
+  ASSERT_FALSE(mismatch.ok());
+  EXPECT_THAT(mismatch.status().message(), HasSubstr("instruction 's' (custom-call)"));
+  EXPECT_THAT(mismatch.status().message(), HasSubstr("holds another tile of dimension 0"));
+}
+
+TEST(SpmdPartitionerTest, WrongDeviceCountsAreRefusedNamingTheInstruction) {
   auto wrong = ParseHloModule(R"(
 HloModule m, num_partitions=8
 ENTRY main {
