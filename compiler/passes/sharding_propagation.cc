@@ -155,7 +155,9 @@ bool SameShapeFamily(HloOpcode op) {
     case HloOpcode::kComplex:
     case HloOpcode::kBitcastConvert:
     case HloOpcode::kMap:
-    case HloOpcode::kSort:  // one operand; tuple-shaped sorts do not propagate
+    case HloOpcode::kSort:       // one operand; tuple-shaped sorts do not propagate
+    case HloOpcode::kAllReduce:  // across replicas: elementwise; one operand
+    case HloOpcode::kCollectivePermute:
       return true;
     default:
       return false;

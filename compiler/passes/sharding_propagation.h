@@ -11,7 +11,8 @@
 // operand (MapSharding below does the device bookkeeping):
 // - elementwise, copy, convert, clamp, select, slice, pad, reverse,
 //   dynamic-slice's operand, a one-operand sort, a one-operand
-//   reduce-window (pooling): the same sharding;
+//   reduce-window (pooling), a one-operand all-reduce or
+//   collective-permute (across replicas: elementwise): the same sharding;
 // - broadcast: the operand's dimensions go to their `dimensions`; split
 //   result dimensions the operand lacks become replication going back;
 // - transpose: the tiles permuted;

@@ -853,6 +853,7 @@ class Partitioner {
       for (const HloInstruction* o : h.operands()) operands.push_back(local_.at(o));
       return Again(h, operands);
     }
+    if (std::optional<HloInstruction*> across = AcrossReplicasOnTiles(b, h, s)) return *across;
     if (IsCollectiveOpcode(op) && manual_ != nullptr) {
       return absl::UnimplementedError(
           absl::StrCat(what,
@@ -1169,6 +1170,36 @@ class Partitioner {
     absl::StatusOr<Shape> local = Local(h.shape(), s, DescribeInstruction(h));
     if (!local.ok()) return std::nullopt;
     return Again(h, {local_.at(h.operand(0)), local_.at(h.operand(1))}, *local);
+  }
+
+  // A collective across replicas (no channel: its groups name replicas,
+  // each partition meeting the same partition of the other replicas) on a
+  // value sharded as its result: the collective of the tiles. All-reduce
+  // and collective-permute on any tiling; all-gather, reduce-scatter and
+  // all-to-all where their dimensions are not split.
+  std::optional<HloInstruction*> AcrossReplicasOnTiles(InstructionBuilder& b,
+                                                       const HloInstruction& h,
+                                                       const HloSharding& s) {
+    const HloOpcode op = h.opcode();
+    if ((op != HloOpcode::kAllReduce && op != HloOpcode::kAllGather &&
+         op != HloOpcode::kReduceScatter && op != HloOpcode::kCollectivePermute &&
+         op != HloOpcode::kAllToAll) ||
+        h.attrs().channel_id || h.attrs().use_global_device_ids || h.operand_count() != 1 ||
+        !h.shape().IsArray() || s.kind() == HloSharding::Kind::kManual ||
+        s.kind() == HloSharding::Kind::kTuple || manual_ != nullptr) {
+      return std::nullopt;
+    }
+    for (int64_t d : h.attrs().dimensions) {
+      if (s.IsTiled() && (d >= s.DataRank() || s.tile_dims()[d] > 1)) return std::nullopt;
+    }
+    const HloInstruction* o = h.operand(0);
+    // The operand on the result's tiles (its shape differs only along the
+    // collective's dimension, which is not split).
+    absl::StatusOr<HloInstruction*> tile =
+        Reshard(b, local_.at(o), o->shape(), sharding_.at(o), s, DescribeInstruction(h));
+    absl::StatusOr<Shape> local = Local(h.shape(), s, DescribeInstruction(h));
+    if (!tile.ok() || !local.ok()) return std::nullopt;
+    return Again(h, {*tile}, *local);
   }
 
   // A sort whose operands are all sharded alike, along a dimension that is

@@ -60,6 +60,9 @@
 //   tiles by at most two collective-permutes;
 // - a dot with one operand mapping onto the result, the other split some
 //   other way: only the other gathered, then the dot on the tile;
+// - a collective across replicas (no channel) on a value sharded as its
+//   result: on the tiles (all-gather, reduce-scatter and all-to-all where
+//   their dimensions are not split);
 // - while and conditional: the bodies and branches partitioned with the
 //   loop state's (branch operands') shardings, a body's root resharded to
 //   the state's sharding, a condition's result replicated;

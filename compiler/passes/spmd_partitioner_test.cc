@@ -1056,6 +1056,66 @@ ENTRY main {
   }
 }
 
+// Data parallel across replicas, model parallel across partitions: an
+// all-reduce across the replicas (no channel: its groups name replicas)
+// of a row-split value runs on the tiles, each partition summing its tile
+// with the same partition of the other replica; each replica's result
+// matches the module on one device per replica.
+TEST(SpmdPartitionerTest, CollectivesAcrossReplicasRunOnTheTiles) {
+  auto module = ParseHloModule(R"(
+HloModule dp_mp, replica_count=2, num_partitions=4
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[16,8] parameter(0), sharding={devices=[4,1]<=[4]}
+  w = f32[8,8] parameter(1), sharding={replicated}
+  y = f32[16,8] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  g = f32[16,8] all-reduce(y), replica_groups={{0,1}}, to_apply=add
+  ROOT z = f32[16,8] negate(g)
+})");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto partitioned = PartitionSpmd(**module, 4);
+  ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+  int sums = 0;
+  for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+    if (h->opcode() == HloOpcode::kAllReduce) {
+      ++sums;
+      EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{4, 8}));
+      EXPECT_FALSE(h->attrs().channel_id.has_value());
+      EXPECT_EQ(h->attrs().replica_groups, (std::vector<std::vector<int64_t>>{{0, 1}}));
+    } else {
+      EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
+    }
+  }
+  EXPECT_EQ(sums, 1);
+  // Two replicas' arguments; the reference runs the module on one device
+  // per replica.
+  std::unique_ptr<HloModule> single = (*module)->Clone();
+  single->mutable_config()->num_partitions = 1;
+  std::vector<std::vector<Literal>> full = {RandomArguments(*single, 1),
+                                            RandomArguments(*single, 2)};
+  auto expected = EvaluateReplicated(*single, full, {});
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  std::vector<std::vector<Literal>> per_participant;
+  for (const auto& args : full) {
+    auto split = SplitArguments(args, *partitioned);
+    ASSERT_TRUE(split.ok()) << split.status();
+    for (auto& tiles : *split) per_participant.push_back(std::move(tiles));
+  }
+  auto results = EvaluateReplicated(*partitioned->module, per_participant, {});
+  ASSERT_TRUE(results.ok()) << results.status();
+  for (int r = 0; r < 2; ++r) {
+    std::vector<Literal> tiles(results->begin() + 4 * r, results->begin() + 4 * (r + 1));
+    auto assembled = AssembleTiles(tiles, (*expected)[r].shape(), partitioned->result_sharding);
+    ASSERT_TRUE(assembled.ok()) << assembled.status();
+    EXPECT_TRUE(CompareLiteralsWithDefaultTolerance((*expected)[r], *assembled).ok())
+        << "replica " << r;
+  }
+}
+
 // A manual region (what shard_map lowers to): each partition exponentiates
 // its tile and the tiles are summed across partitions inside the region.
 TEST(SpmdPartitionerTest, ManualRegionsRunAsWrittenOnTiles) {

@@ -595,15 +595,32 @@ int Runner::RunPartitioned(const std::string& path, const HloModule& module, siz
   }
   ReferenceOutcome reference = SkippedReference("");
   if (options_.reference || platform == RunPlatform::kInterpreter) {
-    HloEvaluator evaluator;
-    for (int64_t r = 0; r < replicas; ++r) {
-      auto expected = evaluator.Evaluate(*single, (*full_arguments)[r]);
-      if (!expected.ok()) {
-        return Fail(WithPath(path, absl::Status(expected.status().code(),
-                                                absl::StrCat("reference interpreter: ",
-                                                             expected.status().message()))),
-                    1);
+    // The module on one device per replica (its collectives across
+    // replicas meeting there).
+    single->mutable_config()->replica_count = replicas;
+    absl::StatusOr<std::vector<Literal>> expected_all = absl::UnknownError("");
+    if (replicas > 1) {
+      ReplicatedEvaluationOptions evaluation;
+      evaluation.timeout = options_.collective_timeout;
+      expected_all = EvaluateReplicated(*single, *full_arguments, evaluation);
+    } else {
+      HloEvaluator evaluator;
+      absl::StatusOr<Literal> one = evaluator.Evaluate(*single, (*full_arguments)[0]);
+      if (one.ok()) {
+        expected_all = std::vector<Literal>();
+        expected_all->push_back(*std::move(one));
+      } else {
+        expected_all = one.status();
       }
+    }
+    if (!expected_all.ok()) {
+      return Fail(WithPath(path, absl::Status(expected_all.status().code(),
+                                              absl::StrCat("reference interpreter: ",
+                                                           expected_all.status().message()))),
+                  1);
+    }
+    for (int64_t r = 0; r < replicas; ++r) {
+      const Literal* expected = &(*expected_all)[r];
       reference = CompareWithReference(*expected, assembled[r]);
       if (reference.result == ReferenceResult::kMismatch) {
         if (replicas > 1) reference.detail = absl::StrCat("replica ", r, ": ", reference.detail);
