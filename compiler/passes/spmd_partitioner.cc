@@ -981,17 +981,19 @@ class Partitioner {
   // output features), even tiles. With `contraction_split`, a dot's
   // contracting dimensions may be split too (the dot of the tiles is then
   // a partial sum; ContractionGroups checks the rest). A convolution's
-  // split spatial dimensions need halos (PartitionConvolution), and its
-  // feature groups are not split.
+  // split spatial dimensions need halos (PartitionConvolution); with
+  // feature groups (depthwise) only its batch may be split.
   bool HoldsItsResultTilesOperands(const HloInstruction& h, const HloSharding& s,
                                    bool contraction_split) {
     const bool conv = h.opcode() == HloOpcode::kConvolution;
     if (!IsEven(h.shape(), s) || h.operand_count() != 2 ||
-        (conv ? !h.attrs().convolution_dimension_numbers || h.attrs().feature_group_count != 1 ||
-                    h.attrs().batch_group_count != 1
+        (conv ? !h.attrs().convolution_dimension_numbers || h.attrs().batch_group_count != 1
               : !h.attrs().dot_dimension_numbers)) {
       return false;
     }
+    // Feature groups (depthwise convolutions) tie each output feature to
+    // its input features: only the batch may be split then.
+    const bool grouped = conv && h.attrs().feature_group_count != 1;
     std::vector<std::vector<int64_t>> maps;
     for (int64_t k = 0; k < 2; ++k) {
       const HloSharding& o = sharding_.at(h.operand(k));
@@ -1007,6 +1009,7 @@ class Partitioner {
             d != h.attrs().convolution_dimension_numbers->input_batch_dimension()) {
           return false;  // a spatial split: halos
         }
+        if (grouped && k == 1) return false;  // output features split across groups
       }
       maps.push_back(*m);
     }

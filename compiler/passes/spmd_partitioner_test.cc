@@ -425,8 +425,8 @@ TEST(SpmdPartitionerTest, ConvolutionStripsExchangeHalosWithTheirNeighbours) {
   EXPECT_EQ(others, 0);
 }
 
-// Convolutions split by batch (data parallel) or by the kernel's output
-// features run on the tiles with no collective.
+// Convolutions split by batch (data parallel; a depthwise one too) or by
+// the kernel's output features run on the tiles with no collective.
 TEST(SpmdPartitionerTest, ConvolutionsSplitByBatchOrOutputFeaturesRunOnTiles) {
   constexpr char kConvs[] = R"(
 HloModule convs, num_partitions=$N
@@ -437,7 +437,9 @@ ENTRY main {
   r = f32[8,8,8,2] parameter(2), sharding={replicated}
   kf = f32[3,3,2,8] parameter(3), sharding={devices=[1,1,1,$N]<=[$N]}
   by_feature = f32[8,8,8,8] convolution(r, kf), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
-  ROOT t = (f32[8,8,8,8], f32[8,8,8,8]) tuple(by_batch, by_feature)
+  kd = f32[3,3,1,2] parameter(4), sharding={replicated}
+  depthwise = f32[8,8,8,2] convolution(x, kd), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, feature_group_count=2
+  ROOT t = (f32[8,8,8,8], f32[8,8,8,8], f32[8,8,8,2]) tuple(by_batch, by_feature, depthwise)
 })";
   for (int64_t n : {2, 4, 8}) {
     std::optional<PartitionedModule> partitioned = CheckedPartition(kConvs, n);
@@ -448,7 +450,8 @@ ENTRY main {
       if (h->opcode() == HloOpcode::kConvolution) convs.push_back(h->shape().dimensions());
     }
     EXPECT_THAT(convs, ::testing::UnorderedElementsAre(std::vector<int64_t>{8 / n, 8, 8, 8},
-                                                       std::vector<int64_t>{8, 8, 8, 8 / n}));
+                                                       std::vector<int64_t>{8, 8, 8, 8 / n},
+                                                       std::vector<int64_t>{8 / n, 8, 8, 2}));
   }
 }
 
