@@ -401,9 +401,8 @@ class Propagator {
     // What was found, written on the instructions that had no annotation.
     for (HloComputation* c : computations) {
       for (HloInstruction* h : c->instructions()) {
-        const HloSharding* s = Get(h);
-        if (s != nullptr && h->attrs().sharding.empty())
-          h->mutable_attrs()->sharding = s->ToString();
+        std::optional<HloSharding> s = Get(h);
+        if (s && h->attrs().sharding.empty()) h->mutable_attrs()->sharding = s->ToString();
       }
     }
     return changed_any;
@@ -417,9 +416,11 @@ class Propagator {
     known_.emplace(h, std::move(s));
     return true;
   }
-  const HloSharding* Get(const HloInstruction* h) const {
+  // A copy: Set may move the map's elements while a caller still uses it.
+  std::optional<HloSharding> Get(const HloInstruction* h) const {
     auto it = known_.find(h);
-    return it == known_.end() ? nullptr : &it->second;
+    if (it == known_.end()) return std::nullopt;
+    return it->second;
   }
 
   // Forward, and the bodies of control flow.
@@ -428,11 +429,11 @@ class Propagator {
     const HloOpcode op = h->opcode();
     // Parameters of the bodies from the operands, results from the roots.
     if (op == HloOpcode::kWhile) {
-      if (const HloSharding* s = Get(h->operand(0))) {
+      if (std::optional<HloSharding> s = Get(h->operand(0))) {
         changed |= Set(h->while_body()->parameter_instruction(0), *s);
         changed |= Set(h->while_condition()->parameter_instruction(0), *s);
         changed |= Set(h, *s);
-      } else if (const HloSharding* s = Get(h)) {
+      } else if (std::optional<HloSharding> s = Get(h)) {
         changed |= Set(h->while_body()->parameter_instruction(0), *s);
         changed |= Set(h->while_condition()->parameter_instruction(0), *s);
       }
@@ -445,13 +446,13 @@ class Propagator {
             b + 1 >= static_cast<size_t>(h->operand_count())) {
           continue;
         }
-        if (const HloSharding* s = Get(h->operand(b + 1))) {
+        if (std::optional<HloSharding> s = Get(h->operand(b + 1))) {
           changed |= Set(branches[b]->parameter_instruction(0), *s);
         }
       }
       if (!known_.contains(h)) {
         for (const HloComputation* b : branches) {
-          if (const HloSharding* s = Get(b->root_instruction())) {
+          if (std::optional<HloSharding> s = Get(b->root_instruction())) {
             changed |= Set(h, *s);
             break;
           }
@@ -462,17 +463,17 @@ class Propagator {
     if (op == HloOpcode::kCall && h->to_apply() != nullptr) {
       const HloComputation* callee = h->to_apply();
       for (int64_t i = 0; i < h->operand_count() && i < callee->num_parameters(); ++i) {
-        if (const HloSharding* s = Get(h->operand(i))) {
+        if (std::optional<HloSharding> s = Get(h->operand(i))) {
           changed |= Set(callee->parameter_instruction(i), *s);
         }
       }
-      if (const HloSharding* s = Get(callee->root_instruction())) changed |= Set(h, *s);
+      if (std::optional<HloSharding> s = Get(callee->root_instruction())) changed |= Set(h, *s);
       return changed;
     }
     if (known_.contains(h)) return false;
     if (op == HloOpcode::kGetTupleElement) {
-      const HloSharding* s = Get(h->operand(0));
-      if (s == nullptr) return false;
+      std::optional<HloSharding> s = Get(h->operand(0));
+      if (!s) return false;
       const Shape& tuple = h->operand(0)->shape();
       std::vector<HloSharding> leaves = Leaves(*s, tuple);
       auto [offset, count] = LeafRange(tuple, h->tuple_index());
@@ -484,13 +485,12 @@ class Propagator {
       std::vector<HloSharding> leaves;
       bool any = false;
       for (const HloInstruction* operand : h->operands()) {
-        const HloSharding* s = Get(operand);
-        any |= s != nullptr;
+        std::optional<HloSharding> s = Get(operand);
+        any |= s.has_value();
         // A scalar can only be replicated; other elements are waited for
         // (first round) or taken as replicated (second round).
-        const HloSharding replicated = HloSharding::Replicated();
-        if (s == nullptr && (Rank(operand) == 0 || relaxed_tuples_)) s = &replicated;
-        if (s == nullptr) return false;
+        if (!s && (Rank(operand) == 0 || relaxed_tuples_)) s = HloSharding::Replicated();
+        if (!s) return false;
         std::vector<HloSharding> l = Leaves(*s, operand->shape());
         leaves.insert(leaves.end(), l.begin(), l.end());
       }
@@ -502,8 +502,8 @@ class Propagator {
     int64_t best_tiles = -1;
     std::vector<HloSharding> candidates;
     for (int64_t k = 0; k < h->operand_count(); ++k) {
-      const HloSharding* s = Get(h->operand(k));
-      if (s == nullptr) continue;
+      std::optional<HloSharding> s = Get(h->operand(k));
+      if (!s) continue;
       std::optional<Mapping> m = OperandToResult(h, k);
       if (!m) continue;
       if (op == HloOpcode::kReshape && !CoversSplitDimensions(*s, *m)) continue;
@@ -518,8 +518,8 @@ class Propagator {
     // A dot of operands split along different result dimensions (a 2-D
     // mesh: rows over one axis, columns over the other) takes both splits
     // where they combine into one sharding.
-    if (op == HloOpcode::kDot && candidates.size() == 2 && Get(h->operand(0)) != nullptr &&
-        Get(h->operand(1)) != nullptr) {
+    if (op == HloOpcode::kDot && candidates.size() == 2 && Get(h->operand(0)).has_value() &&
+        Get(h->operand(1)).has_value()) {
       std::optional<HloSharding> merged = MergeShardings(candidates[0], candidates[1]);
       if (merged && merged->DataTileCount() > best_tiles) best = merged;
     }
@@ -540,8 +540,8 @@ class Propagator {
   std::optional<HloSharding> FromUsers(const HloInstruction* h) {
     if (Rank(h) < 0) return std::nullopt;
     for (const HloInstruction* user : h->users()) {
-      const HloSharding* s = Get(user);
-      if (s == nullptr) continue;
+      std::optional<HloSharding> s = Get(user);
+      if (!s) continue;
       for (int64_t k = 0; k < user->operand_count(); ++k) {
         if (user->operand(k) != h) continue;
         if (user->opcode() == HloOpcode::kTuple) {
