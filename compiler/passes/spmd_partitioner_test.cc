@@ -139,33 +139,21 @@ std::unique_ptr<HloModule> ParseFor(const char* text, int64_t n) {
   return module.ok() ? *std::move(module) : nullptr;
 }
 
-// Partitions, runs every partition, assembles the result, and compares
-// with the unpartitioned module on the full arguments.
-// Embedding ids are in range [0, 32), or with `ids_out_of_range` in
-// [-20, 60).
-void ExpectMatchesTheInterpreter(const char* text, int64_t n, bool ids_out_of_range = false) {
-  SCOPED_TRACE(absl::StrCat(n, " partitions"));
-  std::unique_ptr<HloModule> module = ParseFor(text, n);
-  ASSERT_NE(module, nullptr);
-  std::vector<Literal> args = RandomArguments(*module, 3);
-  for (Literal& a : args) {
-    if (a.shape().element_type() != S32 && a.shape().element_type() != S64) continue;
-    for (int64_t i = 0; i < a.element_count(); ++i) {
-      a.SetFromInt64(i, ids_out_of_range ? (i * 37) % 80 - 20 : (i * 7) % 32);
-    }
-  }
-  // The unpartitioned meaning: the same program on one device.
-  std::unique_ptr<HloModule> single = module->Clone();
+// Partitions `module` for `n` partitions, runs every partition on its
+// tiles of `args` in the multi-participant interpreter (the collectives'
+// rendezvous as the runtime's), assembles the result and compares it with
+// the module on one device. Each partition's parameter is 1/tiles of the
+// full array (of the array padded to whole tiles where they are uneven).
+void ExpectPartitionedMatches(const HloModule& module, int64_t n,
+                              const std::vector<Literal>& args) {
+  std::unique_ptr<HloModule> single = module.Clone();
   single->mutable_config()->num_partitions = 1;
   HloEvaluator evaluator;
   auto expected = evaluator.Evaluate(*single, args);
   ASSERT_TRUE(expected.ok()) << expected.status();
-
-  auto partitioned = PartitionSpmd(*module, n);
+  auto partitioned = PartitionSpmd(module, n);
   ASSERT_TRUE(partitioned.ok()) << partitioned.status();
   ASSERT_TRUE(VerifyHloModule(*partitioned->module).ok()) << VerifyHloModule(*partitioned->module);
-  // Each partition's parameter is 1/tiles of the full array (of the array
-  // padded to whole tiles where they are uneven).
   const HloComputation* entry = partitioned->module->entry_computation();
   for (int64_t i = 0; i < entry->num_parameters(); ++i) {
     const HloSharding& s = partitioned->parameter_shardings[i];
@@ -185,6 +173,22 @@ void ExpectMatchesTheInterpreter(const char* text, int64_t n, bool ids_out_of_ra
   ASSERT_TRUE(assembled.ok()) << assembled.status();
   EXPECT_TRUE(CompareLiteralsWithDefaultTolerance(*expected, *assembled).ok())
       << CompareLiteralsWithDefaultTolerance(*expected, *assembled);
+}
+
+// `text` at `n` partitions on seeded arguments, its integer arguments
+// (embedding ids) in [0, 32), or with `ids_out_of_range` in [-20, 60).
+void ExpectMatchesTheInterpreter(const char* text, int64_t n, bool ids_out_of_range = false) {
+  SCOPED_TRACE(absl::StrCat(n, " partitions"));
+  std::unique_ptr<HloModule> module = ParseFor(text, n);
+  ASSERT_NE(module, nullptr);
+  std::vector<Literal> args = RandomArguments(*module, 3);
+  for (Literal& a : args) {
+    if (a.shape().element_type() != S32 && a.shape().element_type() != S64) continue;
+    for (int64_t i = 0; i < a.element_count(); ++i) {
+      a.SetFromInt64(i, ids_out_of_range ? (i * 37) % 80 - 20 : (i * 7) % 32);
+    }
+  }
+  ExpectPartitionedMatches(*module, n, args);
 }
 
 // Checks `text` at `n` partitions against the interpreter, then returns
@@ -1338,24 +1342,7 @@ TEST(SpmdPartitionerTest, CorpusModulesWithRandomParameterShardingsMatchTheInter
         chosen.push_back(absl::StrCat(h->name(), "=", h->attrs().sharding));
       }
       SCOPED_TRACE(absl::StrCat(path.string(), " with ", absl::StrJoin(chosen, " ")));
-      std::vector<Literal> args = RandomArguments(**module, 100 + trial);
-      std::unique_ptr<HloModule> single = (*module)->Clone();
-      single->mutable_config()->num_partitions = 1;
-      HloEvaluator evaluator;
-      auto expected = evaluator.Evaluate(*single, args);
-      ASSERT_TRUE(expected.ok()) << expected.status();
-      auto partitioned = PartitionSpmd(**module, 8);
-      ASSERT_TRUE(partitioned.ok()) << partitioned.status();
-      ASSERT_TRUE(VerifyHloModule(*partitioned->module).ok())
-          << VerifyHloModule(*partitioned->module);
-      auto per_partition = SplitArguments(args, *partitioned);
-      ASSERT_TRUE(per_partition.ok()) << per_partition.status();
-      auto results = EvaluateReplicated(*partitioned->module, *per_partition, {});
-      ASSERT_TRUE(results.ok()) << results.status();
-      auto assembled = AssembleTiles(*results, expected->shape(), partitioned->result_sharding);
-      ASSERT_TRUE(assembled.ok()) << assembled.status();
-      EXPECT_TRUE(CompareLiteralsWithDefaultTolerance(*expected, *assembled).ok())
-          << CompareLiteralsWithDefaultTolerance(*expected, *assembled);
+      ExpectPartitionedMatches(**module, 8, RandomArguments(**module, 100 + trial));
       ++checked;
     }
   }
