@@ -1779,6 +1779,27 @@ absl::StatusOr<PartitionedModule> PartitionSpmd(const HloModule& module, int64_t
   return out;
 }
 
+std::string DescribeCollectives(const HloModule& partitioned) {
+  std::map<std::string, std::pair<int64_t, int64_t>> kinds;  // name -> count, bytes
+  for (const HloComputation* c : partitioned.computations()) {
+    for (const HloInstruction* h : c->instructions()) {
+      if (!IsCollectiveOpcode(h->opcode())) continue;
+      auto& [count, bytes] = kinds[std::string(HloOpcodeString(h->opcode()))];
+      ++count;
+      for (const Shape& leaf : h->shape().FlattenLeaves()) bytes += leaf.ByteSize();
+    }
+  }
+  if (kinds.empty()) return "no collectives";
+  std::vector<std::string> parts;
+  for (const auto& [name, totals] : kinds) {
+    const int64_t bytes = totals.second;
+    parts.push_back(absl::StrCat(
+        totals.first, " ", name, " (",
+        bytes >= 1024 ? absl::StrCat(bytes / 1024, " KiB") : absl::StrCat(bytes, " B"), ")"));
+  }
+  return absl::StrJoin(parts, ", ");
+}
+
 absl::StatusOr<Literal> TileOf(const Literal& full, const HloSharding& sharding,
                                int64_t partition) {
   if (!sharding.IsTiled()) return full;

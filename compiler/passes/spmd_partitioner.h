@@ -96,6 +96,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -115,6 +116,13 @@ struct PartitionedModule {
 
 // Partitions `module` (not changed) for `num_partitions` partitions.
 absl::StatusOr<PartitionedModule> PartitionSpmd(const HloModule& module, int64_t num_partitions);
+
+// What every partition of `partitioned` communicates, as a user checks a
+// sharding by it: each collective kind with its count and the bytes of its
+// results (per partition; a loop body's counted once), e.g.
+// "1 all-gather (16 KiB), 2 collective-permute (1 KiB)"; "no collectives"
+// when there are none.
+std::string DescribeCollectives(const HloModule& partitioned);
 
 // Tile `partition` of the array `full` under `sharding` (replicated:
 // `full`; uneven tiles zero-padded), and the full value back from every

@@ -348,6 +348,27 @@ ENTRY main {
               ::testing::ElementsAre(std::vector<int64_t>{4, 32}, std::vector<int64_t>{4, 32}));
 }
 
+// What each partition communicates, as aot-run reports it: per kind, the
+// count and the bytes of the results.
+TEST(SpmdPartitionerTest, DescribeCollectivesCountsKindsAndBytes) {
+  std::unique_ptr<HloModule> mlp = ParseFor(kMlp, 4);
+  ASSERT_NE(mlp, nullptr);
+  auto partitioned = PartitionSpmd(*mlp, 4);
+  ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+  EXPECT_EQ(DescribeCollectives(*partitioned->module), "1 all-reduce (4 KiB)");  // f32[16,64]
+  std::unique_ptr<HloModule> conv = ParseFor(kConv, 4);
+  ASSERT_NE(conv, nullptr);
+  auto halos = PartitionSpmd(*conv, 4);
+  ASSERT_TRUE(halos.ok()) << halos.status();
+  // Two f32[1,1,16,2] rows.
+  EXPECT_EQ(DescribeCollectives(*halos->module), "2 collective-permute (256 B)");
+  std::unique_ptr<HloModule> attention = ParseFor(kAttention, 4);
+  ASSERT_NE(attention, nullptr);
+  auto heads = PartitionSpmd(*attention, 4);
+  ASSERT_TRUE(heads.ok()) << heads.status();
+  EXPECT_EQ(DescribeCollectives(*heads->module), "no collectives");
+}
+
 // Attention with its heads sharded: every instruction runs on the
 // partition's heads (dots, reductions, broadcasts), with no collective.
 TEST(SpmdPartitionerTest, AttentionWithHeadsShardedNeedsNoCollective) {

@@ -348,6 +348,11 @@ absl::Status RunCompileTool(CompileToolFlags flags, const std::vector<std::strin
     auto spmd = PartitionSpmd(*loaded->module, partitions);
     if (!spmd.ok()) return WithPath(flags.module_file, spmd.status());
     partitioned = std::move(spmd->module);
+    if (flags.verbose) {
+      std::fprintf(stderr, "%s: %s: %lld partitions; each communicates: %s\n", kProgram,
+                   flags.module_file.c_str(), static_cast<long long>(partitions),
+                   DescribeCollectives(*partitioned).c_str());
+    }
     AOT_RETURN_IF_ERROR(dumper.Write(".hlo-partitioned.hlo", partitioned->ToString()));
     if (plan.partitioned_stage) return Emit(flags.output_file, partitioned->ToString());
   }

@@ -537,6 +537,8 @@ int Runner::RunPartitioned(const std::string& path, const HloModule& module, siz
   if (!full_arguments.ok()) return Fail(full_arguments.status(), 2);
   auto partitioned = PartitionSpmd(module, n);
   if (!partitioned.ok()) return Fail(WithPath(path, partitioned.status()), 1);
+  Note(absl::StrCat(path,
+                    ": each partition communicates: ", DescribeCollectives(*partitioned->module)));
   std::vector<std::vector<Literal>> per_participant;
   for (const std::vector<Literal>& args : *full_arguments) {
     auto split = SplitArguments(args, *partitioned);
