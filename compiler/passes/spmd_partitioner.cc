@@ -75,10 +75,35 @@ bool IsEven(const Shape& full, const HloSharding& s) {
   return true;
 }
 
-// The sharding each leaf of a value of `shape` has under `s`.
+// The sharding of every array leaf of a value of `shape` under `s`, in
+// order (a tuple sharding lists them flattened, as XLA writes it).
 std::vector<HloSharding> LeafShardings(const HloSharding& s, const Shape& shape) {
   if (s.kind() == HloSharding::Kind::kTuple) return s.tuple_elements();
-  return std::vector<HloSharding>(shape.IsTuple() ? shape.tuple_shapes().size() : 1, s);
+  return std::vector<HloSharding>(shape.IsTuple() ? shape.FlattenLeaves().size() : 1, s);
+}
+
+// The sharding of each element of the tuple `shape` under `s` (a tuple
+// sharding of its leaves where the element is itself a tuple); `s` itself
+// for an array.
+std::vector<HloSharding> ElementShardings(const HloSharding& s, const Shape& shape) {
+  if (!shape.IsTuple()) return {s};
+  std::vector<HloSharding> out;
+  if (s.kind() != HloSharding::Kind::kTuple) {
+    out.assign(shape.tuple_shapes().size(), s);
+    return out;
+  }
+  const std::vector<HloSharding>& leaves = s.tuple_elements();
+  size_t next = 0;
+  for (const Shape& element : shape.tuple_shapes()) {
+    const size_t count = element.IsTuple() ? element.FlattenLeaves().size() : 1;
+    std::vector<HloSharding> own;
+    for (size_t i = 0; i < count; ++i) {
+      own.push_back(next < leaves.size() ? leaves[next] : HloSharding::Replicated());
+      ++next;
+    }
+    out.push_back(element.IsTuple() ? HloSharding::Tuple(std::move(own)) : own[0]);
+  }
+  return out;
 }
 
 bool HasManualSubgroup(const HloSharding& s) {
@@ -211,14 +236,6 @@ class Partitioner {
         return absl::InvalidArgumentError(
             absl::StrCat(DescribeInstruction(h), ": sharding ", leaf.ToString(), " names ",
                          leaf.DeviceCount(), " devices; the program runs on ", n_, " partitions"));
-      }
-    }
-    if (h.shape().IsTuple()) {
-      for (const Shape& e : h.shape().tuple_shapes()) {
-        if (e.IsTuple()) {
-          return absl::UnimplementedError(
-              absl::StrCat(DescribeInstruction(h), ": nested tuples are not partitioned yet"));
-        }
       }
     }
     return s;
@@ -562,8 +579,8 @@ class Partitioner {
         from.kind() == HloSharding::Kind::kTuple || to.kind() == HloSharding::Kind::kTuple;
     if (from == to || (!tuples && !from.IsTiled() && !to.IsTiled())) return local;
     if (full.IsTuple()) {  // leaf by leaf: only the leaves that differ move
-      const std::vector<HloSharding> from_leaves = LeafShardings(from, full);
-      const std::vector<HloSharding> to_leaves = LeafShardings(to, full);
+      const std::vector<HloSharding> from_leaves = ElementShardings(from, full);
+      const std::vector<HloSharding> to_leaves = ElementShardings(to, full);
       std::vector<HloInstruction*> elements;
       for (size_t i = 0; i < full.tuple_shapes().size(); ++i) {
         HloInstruction* e = b.GetTupleElement(local, static_cast<int64_t>(i));
@@ -578,15 +595,17 @@ class Partitioner {
     return SliceArray(b, GatherArray(b, local, full, from), full, to, what);
   }
 
-  // Per leaf of a (one-level) tuple, or the array itself.
+  // Element by element of a tuple (nested ones too), or the array itself.
   absl::StatusOr<HloInstruction*> Gather(InstructionBuilder& b, HloInstruction* local,
                                          const Shape& full, const HloSharding& s) {
     if (!full.IsTuple()) return GatherArray(b, local, full, s);
-    std::vector<HloSharding> leaves = LeafShardings(s, full);
+    const std::vector<HloSharding> elements_sharding = ElementShardings(s, full);
     std::vector<HloInstruction*> elements;
     for (size_t i = 0; i < full.tuple_shapes().size(); ++i) {
       HloInstruction* e = b.GetTupleElement(local, static_cast<int64_t>(i));
-      elements.push_back(GatherArray(b, e, full.tuple_shapes()[i], leaves[i]));
+      AOT_ASSIGN_OR_RETURN(HloInstruction * whole,
+                           Gather(b, e, full.tuple_shapes()[i], elements_sharding[i]));
+      elements.push_back(whole);
     }
     return b.Tuple(elements);
   }
@@ -594,12 +613,12 @@ class Partitioner {
                                         const Shape& full, const HloSharding& s,
                                         absl::string_view what) {
     if (!full.IsTuple()) return SliceArray(b, full_value, full, s, what);
-    std::vector<HloSharding> leaves = LeafShardings(s, full);
+    const std::vector<HloSharding> elements_sharding = ElementShardings(s, full);
     std::vector<HloInstruction*> elements;
     for (size_t i = 0; i < full.tuple_shapes().size(); ++i) {
       HloInstruction* e = b.GetTupleElement(full_value, static_cast<int64_t>(i));
       AOT_ASSIGN_OR_RETURN(HloInstruction * t,
-                           SliceArray(b, e, full.tuple_shapes()[i], leaves[i], what));
+                           Slice(b, e, full.tuple_shapes()[i], elements_sharding[i], what));
       elements.push_back(t);
     }
     return b.Tuple(elements);
@@ -607,10 +626,10 @@ class Partitioner {
 
   absl::StatusOr<Shape> Local(const Shape& full, const HloSharding& s, absl::string_view what) {
     if (!full.IsTuple()) return LocalShape(full, s, what);
-    std::vector<HloSharding> leaves = LeafShardings(s, full);
+    const std::vector<HloSharding> elements_sharding = ElementShardings(s, full);
     std::vector<Shape> elements;
     for (size_t i = 0; i < full.tuple_shapes().size(); ++i) {
-      AOT_ASSIGN_OR_RETURN(Shape e, LocalShape(full.tuple_shapes()[i], leaves[i], what));
+      AOT_ASSIGN_OR_RETURN(Shape e, Local(full.tuple_shapes()[i], elements_sharding[i], what));
       elements.push_back(e);
     }
     return Shape::Tuple(std::move(elements));
@@ -631,12 +650,12 @@ class Partitioner {
     if (op == HloOpcode::kGetTupleElement) {
       const HloInstruction* tuple = h.operand(0);
       const HloSharding leaf =
-          LeafShardings(sharding_.at(tuple), tuple->shape()).at(h.tuple_index());
+          ElementShardings(sharding_.at(tuple), tuple->shape()).at(h.tuple_index());
       return Reshard(b, b.GetTupleElement(local_.at(tuple), h.tuple_index()), h.shape(), leaf, s,
                      what);
     }
     if (op == HloOpcode::kTuple) {
-      const std::vector<HloSharding> leaves = LeafShardings(s, h.shape());
+      const std::vector<HloSharding> leaves = ElementShardings(s, h.shape());
       std::vector<HloInstruction*> elements;
       for (int64_t i = 0; i < h.operand_count(); ++i) {
         const HloInstruction* o = h.operand(i);
@@ -1853,8 +1872,7 @@ absl::StatusOr<Literal> AssembleTiles(const std::vector<Literal>& tiles, const S
         }
         element_tiles.push_back(t.tuple_element(i));
       }
-      const HloSharding leaf =
-          sharding.kind() == HloSharding::Kind::kTuple ? sharding.tuple_elements()[i] : sharding;
+      const HloSharding leaf = ElementShardings(sharding, full_shape).at(i);
       AOT_ASSIGN_OR_RETURN(Literal e,
                            AssembleTiles(element_tiles, full_shape.tuple_shapes()[i], leaf));
       elements.push_back(std::move(e));

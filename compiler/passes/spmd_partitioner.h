@@ -90,9 +90,10 @@
 // partitioned along their automatic axes within each manual shard: every
 // collective the partitioner adds there has its groups split by the manual
 // subgroup; the custom calls check that both sides place each partition's
-// automatic tile alike. Tuple-shaped values other than tuples of arrays,
-// collectives written in a partially manual region, and collectives outside
-// a manual region are refused by name.
+// automatic tile alike. Tuples, nested ones too, are handled element by
+// element (a tuple sharding lists its leaves flattened, as XLA writes it).
+// Collectives written in a partially manual region, and collectives
+// between partitions outside a manual region, are refused by name.
 
 #include <cstdint>
 #include <memory>

@@ -921,7 +921,8 @@ ENTRY main {
 
 // A sort along columns of row tiles (values and their indices, as top-k
 // sorts them) and a scatter-add into rows whose columns are split (the
-// updates' windows split alike) run on tiles with no collective.
+// updates' windows split alike) run on tiles with no collective; the
+// result, a nested tuple, assembles element by element.
 TEST(SpmdPartitionerTest, SortsAndScattersAlongWholeDimensionsRunOnTiles) {
   constexpr char kSortScatter[] = R"(
 HloModule sort_scatter, num_partitions=$N
@@ -947,32 +948,24 @@ ENTRY main {
   added = f32[10,16] scatter(table, ids, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
   ROOT t = ((f32[16,12], s32[16,12]), f32[10,16]) tuple(sorted, added)
 })";
+  // The result is a nested tuple: the sort's pair inside the root's.
   for (int64_t n : {2, 4, 8}) {
-    std::unique_ptr<HloModule> module = ParseFor(kSortScatter, n);
-    ASSERT_NE(module, nullptr);
-    auto partitioned = PartitionSpmd(*module, n);
-    // A nested tuple result is refused by name; the test runs the two
-    // parts as separate roots below.
-    EXPECT_FALSE(partitioned.ok());
-    for (const char* root : {"sorted", "added"}) {
-      const std::string text = absl::StrReplaceAll(
-          kSortScatter,
-          {{"  ROOT t = ((f32[16,12], s32[16,12]), f32[10,16]) tuple(sorted, added)\n", ""},
-           {absl::StrCat("  ", root, " = "), absl::StrCat("  ROOT ", root, " = ")}});
-      SCOPED_TRACE(root);
-      std::optional<PartitionedModule> cut =
-          CheckedPartition(text.c_str(), n, /*ids_out_of_range=*/true);
-      ASSERT_TRUE(cut.has_value());
-      for (const HloInstruction* h : cut->module->entry_computation()->instructions()) {
-        EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
-        if (h->opcode() == HloOpcode::kSort) {
-          EXPECT_EQ(h->shape().tuple_shapes()[0].dimensions(), (std::vector<int64_t>{16 / n, 12}));
-        }
-        if (h->opcode() == HloOpcode::kScatter) {
-          EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{10, 16 / n}));
-        }
+    std::optional<PartitionedModule> partitioned =
+        CheckedPartition(kSortScatter, n, /*ids_out_of_range=*/true);
+    ASSERT_TRUE(partitioned.has_value());
+    int cuts = 0;
+    for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
+      EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
+      if (h->opcode() == HloOpcode::kSort) {
+        ++cuts;
+        EXPECT_EQ(h->shape().tuple_shapes()[0].dimensions(), (std::vector<int64_t>{16 / n, 12}));
+      }
+      if (h->opcode() == HloOpcode::kScatter) {
+        ++cuts;
+        EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{10, 16 / n}));
       }
     }
+    EXPECT_EQ(cuts, 2);
   }
 }
 
