@@ -139,6 +139,21 @@ std::unique_ptr<HloModule> ParseFor(const char* text, int64_t n) {
   return module.ok() ? *std::move(module) : nullptr;
 }
 
+// The instructions of `c` with the collective `opcode`, after checking that
+// no other collective is there (each form under test needs only the ones
+// it names).
+std::vector<const HloInstruction*> OnlyCollective(const HloComputation& c, HloOpcode opcode) {
+  std::vector<const HloInstruction*> out;
+  for (const HloInstruction* h : c.instructions()) {
+    if (h->opcode() == opcode) {
+      out.push_back(h);
+    } else {
+      EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
+    }
+  }
+  return out;
+}
+
 // Partitions `module` for `n` partitions, runs every partition on its
 // tiles of `args` in the multi-participant interpreter (the collectives'
 // rendezvous as the runtime's), assembles the result and compares it with
@@ -590,13 +605,10 @@ ENTRY main {
   std::optional<PartitionedModule> partitioned = CheckedPartition(kGrids, 8);
   ASSERT_TRUE(partitioned.has_value());
   std::vector<std::vector<int64_t>> gathered;
-  for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
-    if (h->opcode() == HloOpcode::kAllGather) {
-      gathered.push_back(h->shape().dimensions());
-      EXPECT_EQ(h->attrs().replica_groups.size(), 1u);
-    } else {
-      EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
-    }
+  for (const HloInstruction* h :
+       OnlyCollective(*partitioned->module->entry_computation(), HloOpcode::kAllGather)) {
+    gathered.push_back(h->shape().dimensions());
+    EXPECT_EQ(h->attrs().replica_groups.size(), 1u);
   }
   // Eight tiles stacked each: [4,3] tiles of a, [2,3] (padded) of c.
   EXPECT_THAT(gathered, ::testing::UnorderedElementsAre(std::vector<int64_t>{8, 4, 3},
@@ -640,14 +652,11 @@ ENTRY main {
         CheckedPartition(kScattered, n, /*ids_out_of_range=*/true);
     ASSERT_TRUE(partitioned.has_value());
     int scatters = 0;
-    for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
-      if (h->opcode() == HloOpcode::kReduceScatter) {
-        ++scatters;
-        EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{3, 2, 16 / n}));
-        EXPECT_EQ(h->attrs().dimensions, (std::vector<int64_t>{2}));
-      } else {
-        EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
-      }
+    for (const HloInstruction* h :
+         OnlyCollective(*partitioned->module->entry_computation(), HloOpcode::kReduceScatter)) {
+      ++scatters;
+      EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{3, 2, 16 / n}));
+      EXPECT_EQ(h->attrs().dimensions, (std::vector<int64_t>{2}));
     }
     EXPECT_EQ(scatters, 1);
   }
@@ -700,15 +709,12 @@ ENTRY main {
     std::optional<PartitionedModule> partitioned = CheckedPartition(kSequenceParallel, n);
     ASSERT_TRUE(partitioned.has_value());
     int scatters = 0;
-    for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
-      if (h->opcode() == HloOpcode::kReduceScatter) {
-        ++scatters;
-        EXPECT_EQ(h->operand(0)->shape().dimensions(), (std::vector<int64_t>{16, 64}));
-        EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{16 / n, 64}));
-        EXPECT_EQ(h->attrs().replica_groups.size(), 1u);
-      } else {
-        EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
-      }
+    for (const HloInstruction* h :
+         OnlyCollective(*partitioned->module->entry_computation(), HloOpcode::kReduceScatter)) {
+      ++scatters;
+      EXPECT_EQ(h->operand(0)->shape().dimensions(), (std::vector<int64_t>{16, 64}));
+      EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{16 / n, 64}));
+      EXPECT_EQ(h->attrs().replica_groups.size(), 1u);
     }
     EXPECT_EQ(scatters, 1);
   }
@@ -906,12 +912,9 @@ ENTRY main {
     std::optional<PartitionedModule> partitioned = CheckedPartition(text.c_str(), c.n);
     ASSERT_TRUE(partitioned.has_value());
     int64_t permutes = 0;
-    for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
-      if (h->opcode() == HloOpcode::kCollectivePermute) {
-        ++permutes;
-      } else {
-        EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
-      }
+    for (const HloInstruction* h :
+         OnlyCollective(*partitioned->module->entry_computation(), HloOpcode::kCollectivePermute)) {
+      ++permutes;
     }
     EXPECT_EQ(permutes, c.permutes);
     EXPECT_EQ(partitioned->module->entry_computation()->root_instruction()->shape().dimensions(),
@@ -1101,15 +1104,12 @@ ENTRY main {
   auto partitioned = PartitionSpmd(**module, 4);
   ASSERT_TRUE(partitioned.ok()) << partitioned.status();
   int sums = 0;
-  for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
-    if (h->opcode() == HloOpcode::kAllReduce) {
-      ++sums;
-      EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{4, 8}));
-      EXPECT_FALSE(h->attrs().channel_id.has_value());
-      EXPECT_EQ(h->attrs().replica_groups, (std::vector<std::vector<int64_t>>{{0, 1}}));
-    } else {
-      EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
-    }
+  for (const HloInstruction* h :
+       OnlyCollective(*partitioned->module->entry_computation(), HloOpcode::kAllReduce)) {
+    ++sums;
+    EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{4, 8}));
+    EXPECT_FALSE(h->attrs().channel_id.has_value());
+    EXPECT_EQ(h->attrs().replica_groups, (std::vector<std::vector<int64_t>>{{0, 1}}));
   }
   EXPECT_EQ(sums, 1);
   // Two replicas' arguments; the reference runs the module on one device
@@ -1203,16 +1203,13 @@ TEST(SpmdPartitionerTest, PartiallyManualRegionsPartitionTheirAutomaticAxesWithi
   ASSERT_TRUE(partitioned.ok()) << partitioned.status();
   ASSERT_TRUE(VerifyHloModule(*partitioned->module).ok()) << VerifyHloModule(*partitioned->module);
   int gathers = 0;
-  for (const HloInstruction* h : partitioned->module->entry_computation()->instructions()) {
-    if (h->opcode() == HloOpcode::kAllGather) {
-      ++gathers;
-      // Devices p and p + 4 hold the two row halves of one manual shard.
-      EXPECT_EQ(h->attrs().replica_groups,
-                (std::vector<std::vector<int64_t>>{{0, 4}, {1, 5}, {2, 6}, {3, 7}}));
-      EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{16, 8}));
-    } else {
-      EXPECT_FALSE(IsCollectiveOpcode(h->opcode())) << h->name();
-    }
+  for (const HloInstruction* h :
+       OnlyCollective(*partitioned->module->entry_computation(), HloOpcode::kAllGather)) {
+    ++gathers;
+    // Devices p and p + 4 hold the two row halves of one manual shard.
+    EXPECT_EQ(h->attrs().replica_groups,
+              (std::vector<std::vector<int64_t>>{{0, 4}, {1, 5}, {2, 6}, {3, 7}}));
+    EXPECT_EQ(h->shape().dimensions(), (std::vector<int64_t>{16, 8}));
   }
   EXPECT_EQ(gathers, 1);
   std::vector<double> values(16 * 32);
