@@ -398,6 +398,18 @@ absl::Status HloSharding::Validate(const Shape& shape, int64_t num_devices) cons
   return absl::OkStatus();
 }
 
+std::optional<std::vector<int64_t>> HloSharding::TileIndexOf(int64_t device) const {
+  auto it = std::find(devices_.begin(), devices_.end(), device);
+  if (it == devices_.end()) return std::nullopt;
+  int64_t linear = it - devices_.begin();
+  std::vector<int64_t> index(tile_dims_.size());
+  for (int64_t d = static_cast<int64_t>(tile_dims_.size()) - 1; d >= 0; --d) {
+    index[d] = linear % tile_dims_[d];
+    linear /= tile_dims_[d];
+  }
+  return index;
+}
+
 bool HloSharding::operator==(const HloSharding& other) const {
   return kind_ == other.kind_ && device_ == other.device_ && tile_dims_ == other.tile_dims_ &&
          devices_ == other.devices_ && subgroups_ == other.subgroups_ &&

@@ -18,6 +18,7 @@
 // metadata={...}, shard_as N and shard_like N are accepted and dropped.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,10 @@ class HloSharding {
   int64_t ReplicationFactor() const;
   // Number of distinct devices named (tiled: the tile assignment's size).
   int64_t DeviceCount() const;
+  // kTiled: where `device` sits in the tile assignment (one coordinate per
+  // tile_dims() entry: the data tile, then the subgroups); nullopt when the
+  // assignment does not name it.
+  std::optional<std::vector<int64_t>> TileIndexOf(int64_t device) const;
 
   // XLA's canonical text: iota lists stay iota lists.
   std::string ToString() const;

@@ -70,32 +70,19 @@ std::optional<HloSharding> MergeShardings(const HloSharding& a, const HloShardin
   }
   // Each device's tile coordinates, from whichever sharding splits each
   // dimension (both must agree where both do).
-  auto coords_of = [](const HloSharding& s) {
-    std::map<int64_t, std::vector<int64_t>> out;
-    const auto& t = s.tile_dims();
-    for (size_t i = 0; i < s.devices().size(); ++i) {
-      std::vector<int64_t> c(t.size());
-      int64_t linear = static_cast<int64_t>(i);
-      for (int64_t d = static_cast<int64_t>(t.size()) - 1; d >= 0; --d) {
-        c[d] = linear % t[d];
-        linear /= t[d];
-      }
-      c.resize(s.DataRank());
-      out[s.devices()[i]] = c;
-    }
-    return out;
-  };
-  std::map<int64_t, std::vector<int64_t>> ca = coords_of(a), cb = coords_of(b);
-  std::map<std::vector<int64_t>, std::vector<int64_t>> groups;  // coords -> devices
-  for (const auto& [device, from_a] : ca) {
-    auto it = cb.find(device);
-    if (it == cb.end()) return std::nullopt;
+  std::map<std::vector<int64_t>, std::vector<int64_t>> groups;  // coords -> devices, ascending
+  std::vector<int64_t> ascending = a.devices();
+  std::sort(ascending.begin(), ascending.end());
+  for (int64_t device : ascending) {
+    std::optional<std::vector<int64_t>> from_a = a.TileIndexOf(device);
+    std::optional<std::vector<int64_t>> from_b = b.TileIndexOf(device);
+    if (!from_a || !from_b) return std::nullopt;
     std::vector<int64_t> c(rank);
     for (int64_t d = 0; d < rank; ++d) {
-      if (a.tile_dims()[d] > 1 && b.tile_dims()[d] > 1 && from_a[d] != it->second[d]) {
+      if (a.tile_dims()[d] > 1 && b.tile_dims()[d] > 1 && (*from_a)[d] != (*from_b)[d]) {
         return std::nullopt;
       }
-      c[d] = a.tile_dims()[d] > 1 ? from_a[d] : it->second[d];
+      c[d] = a.tile_dims()[d] > 1 ? (*from_a)[d] : (*from_b)[d];
     }
     groups[c].push_back(device);
   }

@@ -27,18 +27,10 @@ namespace {
 std::optional<std::vector<int64_t>> TileCoordinates(const HloSharding& s, int64_t partition,
                                                     std::vector<int64_t>* subgroup = nullptr) {
   if (!s.IsTiled()) return std::vector<int64_t>();
-  const auto& devices = s.devices();
-  auto it = std::find(devices.begin(), devices.end(), partition);
-  if (it == devices.end()) return std::nullopt;
-  int64_t linear = it - devices.begin();
-  const auto& tiles = s.tile_dims();
-  std::vector<int64_t> coords(tiles.size());
-  for (int64_t d = static_cast<int64_t>(tiles.size()) - 1; d >= 0; --d) {
-    coords[d] = linear % tiles[d];
-    linear /= tiles[d];
-  }
-  if (subgroup != nullptr) subgroup->assign(coords.begin() + s.DataRank(), coords.end());
-  coords.resize(s.DataRank());
+  std::optional<std::vector<int64_t>> coords = s.TileIndexOf(partition);
+  if (!coords) return std::nullopt;
+  if (subgroup != nullptr) subgroup->assign(coords->begin() + s.DataRank(), coords->end());
+  coords->resize(s.DataRank());
   return coords;
 }
 
@@ -669,20 +661,11 @@ class Partitioner {
                              op == HloOpcode::kConvert || op == HloOpcode::kSelect ||
                              op == HloOpcode::kClamp;
     if (elementwise && h.shape().IsArray()) {
-      bool aligned = true;
-      for (const HloInstruction* o : h.operands()) {
-        aligned &= o->shape().dimensions() == h.shape().dimensions() && sharding_.at(o) == s;
-      }
-      if (aligned) {
-        std::vector<HloInstruction*> operands;
-        for (const HloInstruction* o : h.operands()) operands.push_back(local_.at(o));
-        AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
-        return Again(h, operands, local);
-      }
-      // Operands split alike but not as the result: computed on their
-      // tiles, then the one result resharded; otherwise (replicated
-      // operands among them) each operand resharded to the result's tiles,
-      // which for a replicated one is a local cut.
+      // Operands split alike: computed on their tiles, then the one result
+      // resharded (nothing where they are split as the result is);
+      // otherwise (replicated operands among them) each operand resharded
+      // to the result's tiles, which for a replicated one is a local cut.
+      // Manual operands and results run as written (below).
       const HloSharding& first = sharding_.at(h.operand(0));
       bool alike = first.IsTiled();
       for (const HloInstruction* o : h.operands()) {
@@ -1303,22 +1286,33 @@ class Partitioner {
     // some other way: only the other is gathered (the column-parallel form
     // then), not both.
     for (int64_t k = 0; k < 2; ++k) {
-      const HloSharding& split = sharding_.at(h.operand(k));
-      const HloInstruction* other = h.operand(1 - k);
-      std::optional<std::vector<int64_t>> m = OperandToResultMapping(h, k);
-      if (!split.IsTiled() || !m || !sharding_.at(other).IsTiled()) continue;
-      std::optional<HloSharding> mapped =
-          MapSharding(split, static_cast<int64_t>(h.operand(k)->shape().dimensions().size()), *m);
-      if (!mapped || !(*mapped == s) || split.ReplicationFactor() != s.ReplicationFactor()) {
-        continue;
-      }
-      AOT_ASSIGN_OR_RETURN(HloInstruction * whole, DotOperandFor(b, h, 1 - k, s, what));
-      std::vector<HloInstruction*> operands = {local_.at(h.operand(0)), whole};
-      if (k == 1) operands = {whole, local_.at(h.operand(1))};
-      AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
-      return std::optional<HloInstruction*>(Again(h, operands, local));
+      if (!sharding_.at(h.operand(1 - k)).IsTiled()) continue;
+      AOT_ASSIGN_OR_RETURN(std::optional<HloInstruction*> dot, DotOnOperandTiles(b, h, k, s, what));
+      if (dot) return dot;
     }
     return std::optional<HloInstruction*>();
+  }
+
+  // Dot `h` on operand `k`'s tiles where its sharding maps onto the
+  // result's `s` (with as many copies), the other operand brought to the
+  // batch tile each partition needs (DotOperandFor); nullopt otherwise.
+  absl::StatusOr<std::optional<HloInstruction*>> DotOnOperandTiles(InstructionBuilder& b,
+                                                                   const HloInstruction& h,
+                                                                   int64_t k, const HloSharding& s,
+                                                                   const std::string& what) {
+    const HloSharding& split = sharding_.at(h.operand(k));
+    std::optional<std::vector<int64_t>> m = OperandToResultMapping(h, k);
+    if (!split.IsTiled() || !m) return std::optional<HloInstruction*>();
+    std::optional<HloSharding> mapped =
+        MapSharding(split, static_cast<int64_t>(h.operand(k)->shape().dimensions().size()), *m);
+    if (!mapped || !(*mapped == s) || split.ReplicationFactor() != s.ReplicationFactor()) {
+      return std::optional<HloInstruction*>();
+    }
+    AOT_ASSIGN_OR_RETURN(HloInstruction * other, DotOperandFor(b, h, 1 - k, s, what));
+    std::vector<HloInstruction*> operands = {local_.at(h.operand(0)), other};
+    if (k == 1) operands = {other, local_.at(h.operand(1))};
+    AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
+    return std::optional<HloInstruction*>(Again(h, operands, local));
   }
 
   absl::StatusOr<std::optional<HloInstruction*>> PartitionDotOnTiles(InstructionBuilder& b,
@@ -1330,22 +1324,12 @@ class Partitioner {
     auto local_dot = [&](const Shape& shape) -> HloInstruction* {
       return Again(h, {local_.at(h.operand(0)), local_.at(h.operand(1))}, shape);
     };
+    // One operand split, the other replicated (cut to the batch tile where
+    // the split one splits batch dimensions).
     for (int64_t k = 0; k < 2 && s.IsTiled(); ++k) {
-      const HloSharding& split = k == 0 ? lhs : rhs;
-      const HloSharding& other = k == 0 ? rhs : lhs;
-      std::optional<std::vector<int64_t>> m = OperandToResultMapping(h, k);
-      if (!split.IsTiled() || other.IsTiled() || !m) continue;
-      std::optional<HloSharding> mapped =
-          MapSharding(split, static_cast<int64_t>(h.operand(k)->shape().dimensions().size()), *m);
-      if (mapped && *mapped == s && split.ReplicationFactor() == s.ReplicationFactor()) {
-        // The replicated operand cut to the batch tile where the split one
-        // splits batch dimensions.
-        AOT_ASSIGN_OR_RETURN(HloInstruction * cut, DotOperandFor(b, h, 1 - k, s, what));
-        std::vector<HloInstruction*> operands = {local_.at(h.operand(0)), cut};
-        if (k == 1) operands = {cut, local_.at(h.operand(1))};
-        AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
-        return std::optional<HloInstruction*>(Again(h, operands, local));
-      }
+      if (sharding_.at(h.operand(1 - k)).IsTiled()) continue;
+      AOT_ASSIGN_OR_RETURN(std::optional<HloInstruction*> dot, DotOnOperandTiles(b, h, k, s, what));
+      if (dot) return dot;
     }
     if (s.IsTiled() && HoldsItsResultTilesOperands(h, s, /*contraction_split=*/false)) {
       AOT_ASSIGN_OR_RETURN(Shape local, Local(h.shape(), s, what));
