@@ -13,6 +13,7 @@ const std::vector<EmissionFlag>& EmissionLedger() {
       {.name = "emit_inverse_and_hyperbolic_math",
        .description = "HLO opcodes acos, acosh, asin, asinh, atan, atanh, cosh, sinh in the "
                       "embedded module, and the libm functions their host kernels import",
+       .runtime_release = "2026-12-02-78f502db",
        .runtime_support_since = "2026-12-02",
        .enabled_by_default = false,
        .hlo_opcodes = {"acos", "acosh", "asin", "asinh", "atan", "atanh", "cosh", "sinh"}},
@@ -21,12 +22,14 @@ const std::vector<EmissionFlag>& EmissionLedger() {
                       "input_output_aliases, result leaves in (and thunks writing) their "
                       "parameters' buffers, so a donated argument becomes the result; off, "
                       "may-alias entries are dropped and must-alias ones do not compile",
+       .runtime_release = "2026-12-02-a1e9ef6e",
        .runtime_support_since = "2026-12-02",
        .enabled_by_default = false},
       {.name = "emit_low_precision_gemm",
        .description = "f16 and bf16 dots on CUDA as GEMM thunks of element type F16 / BF16 "
                       "(cuBLAS with tensor cores and f32 accumulation) instead of generated "
                       "kernels; runtimes before its support refuse those GEMM element types",
+       .runtime_release = "2026-12-02-65e14415",
        .runtime_support_since = "2026-12-02",
        .enabled_by_default = false},
       {.name = "emit_cudnn_convolution",
@@ -34,6 +37,7 @@ const std::vector<EmissionFlag>& EmissionLedger() {
                       "dimensions, symmetric padding) as ConvolutionThunkProto (cuDNN) instead "
                       "of generated kernels, their filters copied to a packed layout where "
                       "needed; runtimes before its support do not know the thunk kind",
+       .runtime_release = "2026-12-02-e5716b21",
        .runtime_support_since = "2026-12-02",
        .enabled_by_default = false},
       {.name = "emit_collectives",
@@ -42,6 +46,7 @@ const std::vector<EmissionFlag>& EmissionLedger() {
                       "replica-id, partition-id) and ExecutableProto.device_assignment; off, a "
                       "module with collectives or more than one replica does not compile; "
                       "runtimes before its support do not know the thunk kinds",
+       .runtime_release = "2026-12-03-30a5ac05",
        .runtime_support_since = "2026-12-03",
        .enabled_by_default = false,
        .hlo_opcodes = {"all-reduce", "all-reduce-start", "all-reduce-done", "all-gather",
@@ -56,6 +61,7 @@ const std::vector<EmissionFlag>& EmissionLedger() {
                       "element), computed in f32 or 8-bit integers; off, a module with such a "
                       "value does not compile; runtimes before its support refuse the enum "
                       "values",
+       .runtime_release = "2026-12-03-c125f0cd",
        .runtime_support_since = "2026-12-03",
        .enabled_by_default = false},
       {.name = "emit_rng_state",
@@ -64,6 +70,7 @@ const std::vector<EmissionFlag>& EmissionLedger() {
                       "import the runtime's state symbol aot_rng_state (CUDA kernels: the "
                       "pointer aot_rng_state_ptr the runtime fills at load); runtimes before "
                       "its support refuse the opcode",
+       .runtime_release = "2026-12-03-d1ae2d74",
        .runtime_support_since = "2026-12-03",
        .enabled_by_default = false,
        .hlo_opcodes = {"rng-get-and-update-state"}},
@@ -74,6 +81,7 @@ const std::vector<EmissionFlag>& EmissionLedger() {
                       "PackIntN, unpacked and packed at the entry by the compiled code; off, "
                       "a module whose entry signature packs does not compile; runtimes before "
                       "its support size such buffers one byte per element and refuse them",
+       .runtime_release = "2026-12-04-fd9c2736",
        .runtime_support_since = "2026-12-04",
        .enabled_by_default = false},
   };
@@ -100,6 +108,8 @@ const EmissionFlag* EmissionFlagForOpcode(absl::string_view opcode) {
   return nullptr;
 }
 
+Date EarliestSwitchDay(const Date& support) { return support.PlusDays(kForwardWindowDays + 1); }
+
 absl::StatusOr<std::vector<LedgerViolation>> CheckEmissionLedger(
     const std::vector<EmissionFlag>& ledger, absl::string_view now_text) {
   AOT_ASSIGN_OR_RETURN(auto now, Date::Parse(now_text));
@@ -120,20 +130,20 @@ absl::StatusOr<std::vector<LedgerViolation>> CheckEmissionLedger(
     std::optional<Date> removed = date(f, f.fallback_removed_on, "fallback_removed_on");
     if (f.runtime_support_since.empty()) {
       violations.push_back({f.name, "NO_RUNTIME_SUPPORT_DATE",
-                            "every emission flag records when runtime support landed"});
+                            "every emission flag records when runtime support was released"});
       continue;
     }
     if (!support) continue;
     if (f.enabled_by_default) {
-      // support + 14 days <= d  <=>  support <= d - 14 days.
+      const Date earliest = EarliestSwitchDay(*support);
       for (const Date& d : {now, enabled.value_or(now)}) {
-        if (*support > d.MinusDays(kForwardWindowDays)) {
+        if (d < earliest) {
           violations.push_back(
               {f.name, "EMITTED_TOO_EARLY",
-               absl::StrCat("on by default on ", d.ToString(), ", but runtime support landed on ",
-                            support->ToString(), ": runtimes released in the last ",
-                            kForwardWindowDays, " days cannot read it (turn the flag off until ",
-                            support->ToString(), " + ", kForwardWindowDays, " days)")});
+               absl::StrCat(
+                   "on by default on ", d.ToString(), ", but runtime support was released on ",
+                   support->ToString(), ": runtimes of the last ", kForwardWindowDays,
+                   " days cannot read it (turn the flag off until ", earliest.ToString(), ")")});
           break;
         }
       }

@@ -6,6 +6,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "support/date.h"
 
 namespace aot {
 
@@ -18,7 +19,13 @@ namespace aot {
 struct EmissionFlag {
   std::string name;  // e.g. "emit_gemm_bias_epilogue"
   std::string description;
-  std::string runtime_support_since;  // YYYY-MM-DD: phase 1 landed
+  // Phase 1: the first release whose built runtime runs the flag-on
+  // artifacts (golden/releases/<id>.json; the gate checks it against that
+  // release's recorded runs, harness/release/rollout_audit.h), and its date.
+  // Not the date of the commit that added the support: a runtime nobody
+  // has released runs nothing in the field.
+  std::string runtime_release;
+  std::string runtime_support_since;  // YYYY-MM-DD, runtime_release's date
   bool enabled_by_default = false;    // phase 2: the compiler emits it
   std::string enabled_since;          // YYYY-MM-DD the default turned on
   // Phase 3: the date the runtime's deserialization fallback for the OLD
@@ -50,9 +57,16 @@ struct LedgerViolation {
   std::string message;  // what is wrong and how to fix it
 };
 
+// The first day a flag whose runtime support was released on `support`
+// may be on by default: the day every runtime of the forward window has
+// it. The window of day D holds the releases dated in [D - 14, D] and the
+// newest one dated before, so on support + 14 the release before the
+// supporting one is still in it: support + 15.
+Date EarliestSwitchDay(const Date& support);
+
 // Checks a ledger at `now` (YYYY-MM-DD):
-//  - a flag on by default needs runtime support at least 14 days old
-//    (forward window) at `now` and at the date it was enabled;
+//  - a flag on by default needs runtime support released 14 full days
+//    before (EarliestSwitchDay) at `now` and at the date it was enabled;
 //  - a fallback may be removed only 6 months after emission of the new
 //    form became the default (backward window, counted from phase 2);
 //  - dates must parse and be ordered (support <= enabled <= removal).

@@ -2,6 +2,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/date.h"
 
 namespace aot {
 namespace {
@@ -22,53 +23,45 @@ TEST(EmissionLedgerTest, TheShippedLedgerIsConsistent) {
   EXPECT_TRUE(violations->empty());
 }
 
-// The shipped input_output_alias flag: switching its default on today is
-// blocked; from 14 days after its runtime support it is allowed.
-// The flags whose runtime support landed on 2026-12-02: switching the
-// default on that day is blocked, on 2026-12-16 allowed.
-TEST(EmissionLedgerTest, FlagsOfTheSecondDecemberMayTurnOnFourteenDaysAfterSupport) {
-  for (const char* name :
-       {"emit_input_output_alias", "emit_low_precision_gemm", "emit_cudnn_convolution"}) {
-    SCOPED_TRACE(name);
-    const EmissionFlag* shipped = FindEmissionFlag(name);
-    ASSERT_NE(shipped, nullptr);
-    EXPECT_FALSE(shipped->enabled_by_default);
-    EXPECT_EQ(shipped->runtime_support_since, "2026-12-02");
-    EmissionFlag switched = *shipped;
+// Every shipped flag: switching its default on the day before
+// EarliestSwitchDay of its runtime release is blocked, on that day allowed.
+TEST(EmissionLedgerTest, EveryShippedFlagMayTurnOnFromItsEarliestSwitchDay) {
+  for (const EmissionFlag& shipped : EmissionLedger()) {
+    SCOPED_TRACE(shipped.name);
+    EXPECT_FALSE(shipped.enabled_by_default);
+    EXPECT_FALSE(shipped.runtime_release.empty());
+    // The release id starts with its date (golden/releases/<date>-<hash>).
+    EXPECT_EQ(shipped.runtime_release.substr(0, 10), shipped.runtime_support_since);
+    auto support = Date::Parse(shipped.runtime_support_since);
+    ASSERT_TRUE(support.ok());
+    const Date earliest = EarliestSwitchDay(*support);
+    EmissionFlag switched = shipped;
     switched.enabled_by_default = true;
-    switched.enabled_since = "2026-12-02";
-    auto today = CheckEmissionLedger({switched}, "2026-12-02");
-    ASSERT_TRUE(today.ok());
-    ASSERT_EQ(today->size(), 1u);
-    EXPECT_EQ((*today)[0].rule, "EMITTED_TOO_EARLY");
-    switched.enabled_since = "2026-12-16";
-    auto later = CheckEmissionLedger({switched}, "2026-12-16");
+    for (const Date& day : {*support, earliest.PlusDays(-1)}) {
+      SCOPED_TRACE(day.ToString());
+      switched.enabled_since = day.ToString();
+      auto early = CheckEmissionLedger({switched}, day.ToString());
+      ASSERT_TRUE(early.ok());
+      ASSERT_EQ(early->size(), 1u);
+      EXPECT_EQ((*early)[0].rule, "EMITTED_TOO_EARLY");
+    }
+    switched.enabled_since = earliest.ToString();
+    auto later = CheckEmissionLedger({switched}, earliest.ToString());
     ASSERT_TRUE(later.ok());
     EXPECT_TRUE(later->empty());
   }
 }
 
-// emit_collectives: runtime support landed on 2026-12-03 (release
-// 2026-12-03); switching its default on before 2026-12-17 is blocked.
-TEST(EmissionLedgerTest, CollectivesMayTurnOnFourteenDaysAfterTheirSupport) {
-  const EmissionFlag* shipped = FindEmissionFlag("emit_collectives");
-  ASSERT_NE(shipped, nullptr);
-  EXPECT_FALSE(shipped->enabled_by_default);
-  EXPECT_EQ(shipped->runtime_support_since, "2026-12-03");
-  EmissionFlag switched = *shipped;
-  switched.enabled_by_default = true;
-  for (const char* day : {"2026-12-03", "2026-12-16"}) {
-    SCOPED_TRACE(day);
-    switched.enabled_since = day;
-    auto early = CheckEmissionLedger({switched}, day);
-    ASSERT_TRUE(early.ok());
-    ASSERT_EQ(early->size(), 1u);
-    EXPECT_EQ((*early)[0].rule, "EMITTED_TOO_EARLY");
-  }
-  switched.enabled_since = "2026-12-17";
-  auto later = CheckEmissionLedger({switched}, "2026-12-17");
-  ASSERT_TRUE(later.ok());
-  EXPECT_TRUE(later->empty());
+// The window of day D holds the releases of [D - 14, D] and the newest one
+// before: on support + 14 the release before the supporting one is still
+// current, so the first safe day is support + 15.
+TEST(EmissionLedgerTest, EarliestSwitchDayIsFifteenDaysAfterTheRelease) {
+  auto support = Date::Parse("2026-12-07");
+  ASSERT_TRUE(support.ok());
+  EXPECT_EQ(EarliestSwitchDay(*support).ToString(), "2026-12-22");
+  support = Date::Parse("2026-12-04");
+  ASSERT_TRUE(support.ok());
+  EXPECT_EQ(EarliestSwitchDay(*support).ToString(), "2026-12-19");
 }
 
 TEST(EmissionLedgerTest, OnByDefaultTenDaysAfterRuntimeSupportIsBlocked) {
@@ -79,7 +72,7 @@ TEST(EmissionLedgerTest, OnByDefaultTenDaysAfterRuntimeSupportIsBlocked) {
   ASSERT_TRUE(violations.ok());
   ASSERT_EQ(violations->size(), 1u);
   EXPECT_EQ((*violations)[0].rule, "EMITTED_TOO_EARLY");
-  EXPECT_THAT((*violations)[0].message, HasSubstr("runtime support landed on 2026-11-01"));
+  EXPECT_THAT((*violations)[0].message, HasSubstr("runtime support was released on 2026-11-01"));
 }
 
 TEST(EmissionLedgerTest, OnByDefaultFifteenDaysAfterRuntimeSupportIsAllowed) {

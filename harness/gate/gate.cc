@@ -66,6 +66,21 @@ std::string FixFor(absl::string_view check, absl::string_view rule) {
     return "keep the emission flag off by default until its runtime support is 14 days old; keep "
            "the old form's fallback 6 months after emission switched";
   }
+  if (check == "rollout") {
+    if (rule == "NO_FLAG_ON_TARGET") {
+      return "add a golden target compiled with the flag on (GoldenTargets in "
+             "harness/golden/corpus.cc) and generate its goldens, so released runtimes can be run "
+             "on its flag-on artifacts";
+    }
+    if (rule == "ROLLOUT_UNRECORDED" || rule == "LEDGER_RELEASE_UNRECORDED") {
+      return "record the release's runs: `aot-compat rollout-audit --build --release=<id>` (or "
+             "`aot-compat gate --build_old`) builds its runtime at its commit, cached, runs the "
+             "flag-on goldens and writes golden/rollout/<id>.json; commit it";
+    }
+    return "runtime_release is the first release whose built runtime runs every flag-on artifact "
+           "(`aot-compat rollout-audit`); where none does yet, fix the runtime and cut a release "
+           "(`aot-compat release`); the flag stays off until 14 full days after that release";
+  }
   if (check == "lint") {
     return "add `// Can be removed in <Month YYYY> (6 months backward compatibility window).` to "
            "the fallback's comment";
@@ -289,6 +304,135 @@ absl::Status ForwardStep(
   return absl::OkStatus();
 }
 
+// The ledger against the real released runtimes (rollout_audit.h): each
+// flag's runtime_release runs its flag-on artifacts, and a flag on by
+// default, or whose earliest switch day is within the next 14 days, is
+// runnable by every release of the forward window on that day. Reads the
+// recorded runs only, unless options.build_old makes the missing ones.
+absl::Status RolloutStep(const GateOptions& options, const std::vector<EmissionFlag>& flags,
+                         const std::vector<ReleaseSnapshot>& releases, const Date& now,
+                         GateReport* report) {
+  GateCheck check{"rollout", true, ""};
+  auto release_named = [&](absl::string_view id) -> const ReleaseSnapshot* {
+    for (const ReleaseSnapshot& r : releases) {
+      if (r.id == id) return &r;
+    }
+    return nullptr;
+  };
+  // The day each flag is checked at (nullopt: not switching soon).
+  auto switch_day = [&](const EmissionFlag& f) -> std::optional<Date> {
+    if (f.enabled_by_default) return now;
+    auto support = Date::Parse(f.runtime_support_since);
+    if (!support.ok()) return std::nullopt;
+    const Date day = std::max(now, EarliestSwitchDay(*support));
+    if (day > now.PlusDays(kForwardWindowDays)) return std::nullopt;
+    return day;
+  };
+  if (options.build_old) {
+    std::set<std::string> needed;
+    for (const EmissionFlag& f : flags) {
+      if (!f.runtime_release.empty()) needed.insert(f.runtime_release);
+      if (auto day = switch_day(f)) {
+        for (const ReleaseSnapshot& r : ComputeForwardWindow(releases, *day).releases) {
+          needed.insert(r.id);
+        }
+      }
+    }
+    std::vector<ReleaseSnapshot> to_record;
+    for (const ReleaseSnapshot& r : releases) {
+      if (needed.count(r.id)) to_record.push_back(r);
+    }
+    OldBuildOptions build = options.old_build;
+    build.progress = options.progress;
+    AOT_RETURN_IF_ERROR(RecordMissingRuns(options.golden_dir, flags, to_record, build).status());
+  }
+  AOT_ASSIGN_OR_RETURN(auto records, LoadReleaseRunRecords(options.golden_dir));
+  AOT_ASSIGN_OR_RETURN(report->rollout,
+                       AuditEmissionFlags(options.golden_dir, flags, releases, records));
+  auto block = [&](std::string rule, std::string message) {
+    check.ok = false;
+    Block(report, "rollout", std::move(rule), std::move(message));
+  };
+  auto earliest = [](const FlagAudit& a) {
+    return a.earliest_switch.empty()
+               ? std::string(
+                     "none yet: no release runs them; fix the runtime, cut a release and "
+                     "the flag may switch on 14 full days after it")
+               : absl::StrCat(a.earliest_switch, " (14 full days after ", a.first_release,
+                              ", the first release that runs them)");
+  };
+  int checked = 0;
+  for (size_t i = 0; i < flags.size(); ++i) {
+    const EmissionFlag& f = flags[i];
+    const FlagAudit& audit = report->rollout[i];
+    if (audit.targets.empty()) {
+      block("NO_FLAG_ON_TARGET", absl::StrCat(f.name,
+                                              ": no golden target is compiled with it on: "
+                                              "no released runtime can be run on its artifacts"));
+      continue;
+    }
+    auto cell_of = [&](absl::string_view id) -> const FlagReleaseCell* {
+      for (const FlagReleaseCell& c : audit.releases) {
+        if (c.release == id) return &c;
+      }
+      return nullptr;
+    };
+    const ReleaseSnapshot* claimed = release_named(f.runtime_release);
+    if (f.runtime_release.empty() || claimed == nullptr) {
+      block("LEDGER_RELEASE_UNKNOWN",
+            absl::StrCat(f.name, ": runtime_release '", f.runtime_release,
+                         "' is not a release under ", options.golden_dir, "/releases"));
+    } else if (claimed->date != f.runtime_support_since) {
+      block("LEDGER_RELEASE_DATE",
+            absl::StrCat(f.name, ": runtime_support_since ", f.runtime_support_since,
+                         " is not the date of its runtime_release ", claimed->id, " (",
+                         claimed->date, ")"));
+    } else if (const FlagReleaseCell* c = cell_of(claimed->id);
+               c != nullptr && c->state == ReleaseRunsFlag::kFails) {
+      block(
+          "LEDGER_RELEASE_CANNOT_RUN",
+          absl::StrCat(f.name, ": the ledger names release ", claimed->id,
+                       " as the first whose runtime runs its flag-on artifacts, but it cannot run ",
+                       c->example, "; the first release that does: ",
+                       audit.first_release.empty() ? "none yet" : audit.first_release));
+    } else if (c != nullptr && c->state == ReleaseRunsFlag::kUnrecorded) {
+      report->notices.push_back(
+          {"rollout", absl::StrCat(f.name, ": release ", claimed->id,
+                                   " (its runtime_release) has no recorded run of ", c->example,
+                                   ": `aot-compat rollout-audit --build --release=", claimed->id,
+                                   "` records it")});
+    }
+    std::optional<Date> day = switch_day(f);
+    if (!day) continue;
+    ++checked;
+    const std::string when =
+        f.enabled_by_default
+            ? absl::StrCat("is on by default on ", day->ToString())
+            : absl::StrCat("may switch on from ", day->ToString(), " by the ledger");
+    for (const ReleaseSnapshot& r : ComputeForwardWindow(releases, *day).releases) {
+      const FlagReleaseCell* c = cell_of(r.id);
+      if (c == nullptr || c->state == ReleaseRunsFlag::kRuns) continue;
+      if (c->state == ReleaseRunsFlag::kFails) {
+        block("ROLLOUT_BLOCKED",
+              absl::StrCat(f.name, " ", when, ", but release ", r.id,
+                           ", in the forward window that day, cannot run its flag-on artifact ",
+                           c->example, "; earliest allowed date: ", earliest(audit)));
+      } else {
+        block("ROLLOUT_UNRECORDED",
+              absl::StrCat(f.name, " ", when, ", and release ", r.id,
+                           " is in the forward window that day, but no run of its flag-on "
+                           "artifact ",
+                           c->example, " by that release is recorded"));
+      }
+    }
+  }
+  check.summary =
+      absl::StrCat(flags.size(), " flag(s) x ", releases.size(), " release(s) from recorded runs; ",
+                   checked, " on or switching within 14 days checked against their window");
+  report->checks.push_back(check);
+  return absl::OkStatus();
+}
+
 std::vector<ForwardArtifact> ForwardArtifacts(const std::vector<CompiledTest>& compiled) {
   std::vector<ForwardArtifact> out;
   out.reserve(compiled.size());
@@ -337,6 +481,9 @@ nlohmann::ordered_json GateReport::ToJson() const {
   nlohmann::ordered_json forward_json = nlohmann::ordered_json::array();
   for (const ForwardFinding& f : forward) forward_json.push_back(f.ToJson());
   j["forward"] = forward_json;
+  nlohmann::ordered_json rollout_json = nlohmann::ordered_json::array();
+  for (const FlagAudit& a : rollout) rollout_json.push_back(a.ToJson());
+  j["rollout"] = rollout_json;
   return j;
 }
 
@@ -434,6 +581,8 @@ absl::StatusOr<GateReport> RunGate(const GateOptions& options) {
   ledger.summary =
       absl::StrCat(flags.size(), " emission flag(s), ", violations.size(), " violation(s)");
   report.checks.push_back(ledger);
+  step("rollout (the ledger against the released runtimes' runs)");
+  if (options.rollout) AOT_RETURN_IF_ERROR(RolloutStep(options, flags, releases, now, &report));
 
   GateCheck lint{"lint", true, ""};
   AOT_ASSIGN_OR_RETURN(auto lint_report, LintFallbacks(options.source_root, now));

@@ -14,14 +14,16 @@
 #include "harness/golden/golden_ops.h"
 #include "harness/release/forward_check.h"
 #include "harness/release/release.h"
+#include "harness/release/rollout_audit.h"
 #include "nlohmann/json.hpp"
 #include "runtime/thunks/thunk.h"
 
 namespace aot {
 
 // The one verdict users run before landing a change (CONTRACT.md s. 4-6):
-// schema-check + backward window + forward window + staged-rollout ledger +
-// fallback lint + golden verification.
+// schema-check + backward window + forward window + staged-rollout ledger
+// (its dates, and its flags against the real released runtimes' recorded
+// runs) + fallback lint + golden verification.
 struct GateOptions {
   std::string golden_dir = "golden";
   std::string source_root = ".";     // the lint scans <source_root>/runtime
@@ -44,6 +46,15 @@ struct GateOptions {
   Progress* progress = nullptr;
   // The backward replay's cache (ReplayOptions::cache_dir); empty: none.
   std::string replay_cache_dir;
+  // The rollout check reads the releases' recorded runs of the flag-on
+  // artifacts (golden/rollout/). With `build_old`, the runs it needs and
+  // lacks are made first: each release's runtime built at its commit in a
+  // cached worktree (old_build), its runs recorded.
+  bool build_old = false;
+  OldBuildOptions old_build;
+  // The rollout step at all; scenarios of the other steps, whose synthetic
+  // ledgers have no flag-on targets, turn it off.
+  bool rollout = true;
 };
 
 struct GateReport {
@@ -56,6 +67,7 @@ struct GateReport {
   std::vector<GateNotice> notices;
   ReplayReport backward;
   std::vector<ForwardFinding> forward;
+  std::vector<FlagAudit> rollout;  // every emission flag against every release
 
   bool ok() const { return blockers.empty(); }
   bool HasBlocker(absl::string_view check, absl::string_view rule) const;

@@ -23,6 +23,7 @@
 #include "gtest/gtest.h"
 #include "harness/golden/golden_store.h"
 #include "harness/release/release.h"
+#include "harness/release/rollout_audit.h"
 #include "harness/schema/reachability.h"
 #include "harness/schema/schema_check.h"
 #include "harness/testing/synthetic_history.h"
@@ -63,6 +64,7 @@ class GateScenarioTest : public ::testing::Test {
     options_.targets = {kTarget};
     options_.verify = false;  // the corpus is synthetic; verify has its own tests
     options_.ledger = std::vector<EmissionFlag>();
+    options_.rollout = false;  // RolloutScenarioTest below
     options_.artifacts = [this]() -> absl::StatusOr<std::vector<ForwardArtifact>> {
       return current_output_;
     };
@@ -204,7 +206,7 @@ TEST_F(GateScenarioTest, NewThunkKindEmitted10DaysAfterRuntimeSupportIsBlocked) 
   WriteRelease(Release("2026-11-20"));
   EmitCurrent(testing::RealArtifact("conditional_pred").executable);
   options_.ledger = std::vector<EmissionFlag>{
-      {"emit_conditional_thunk", "conditional thunks", "2026-11-20", true, "2026-11-20", ""}};
+      {"emit_conditional_thunk", "conditional thunks", "", "2026-11-20", true, "2026-11-20", ""}};
   GateReport report = Run();
   EXPECT_FALSE(report.ok());
   EXPECT_TRUE(report.HasBlocker("forward", "UNKNOWN_THUNK_KIND")) << Blockers(report);
@@ -221,7 +223,7 @@ TEST_F(GateScenarioTest, NewThunkKindEmitted15DaysAfterRuntimeSupportIsAllowed) 
   WriteRelease(Release("2026-11-15"));
   EmitCurrent(testing::RealArtifact("conditional_pred").executable);
   options_.ledger = std::vector<EmissionFlag>{
-      {"emit_conditional_thunk", "conditional thunks", "2026-11-15", true, "2026-11-30", ""}};
+      {"emit_conditional_thunk", "conditional thunks", "", "2026-11-15", true, "2026-11-30", ""}};
   GateReport report = Run();
   EXPECT_TRUE(report.ok()) << Blockers(report);
   // Only the newest release before the window start is current.
@@ -243,7 +245,7 @@ TEST_F(GateScenarioTest, NewThunkKindEmitted15DaysAfterRuntimeSupportIsAllowed) 
 //   it was current for part of that day, so the gate holds the switch one
 //   more day (as the README says for emit_low_precision_gemm);
 // - on 2026-12-18 the gate passes.
-TEST_F(GateScenarioTest, SwitchingEmitCollectivesOnIsBlockedTodayAndAllowedFourteenDaysLater) {
+TEST_F(GateScenarioTest, SwitchingEmitCollectivesOnIsBlockedTodayAndAllowedFifteenDaysLater) {
   WriteCleanVersion(1, "2026-11-01");
   ReleaseSnapshot before = Release("2026-11-30");
   std::erase_if(before.thunk_kinds, [](const std::string& kind) {
@@ -294,11 +296,15 @@ ENTRY e {
   EXPECT_THAT(Blockers(today), HasSubstr("release 2026-11-30-test"));
   EXPECT_THAT(Blockers(today), HasSubstr("all_reduce"));
 
-  options_.now = "2026-12-17";  // support + 14 days: the ledger allows it
+  // Support + 14 days: the 2026-11-30 release is still the newest before
+  // the window's start, so the ledger and the forward check both block.
+  options_.now = "2026-12-17";
   switched.enabled_since = options_.now;
   options_.ledger = std::vector<EmissionFlag>{switched};
   GateReport fourteen = Run();
-  EXPECT_FALSE(fourteen.HasBlocker("ledger", "EMITTED_TOO_EARLY")) << Blockers(fourteen);
+  EXPECT_TRUE(fourteen.HasBlocker("ledger", "EMITTED_TOO_EARLY")) << Blockers(fourteen);
+  EXPECT_THAT(Blockers(fourteen), HasSubstr("until 2026-12-18"));
+  EXPECT_TRUE(fourteen.HasBlocker("forward", "UNKNOWN_ONEOF_CASE")) << Blockers(fourteen);
   EXPECT_THAT(fourteen.forward_releases,
               ::testing::ElementsAre("2026-11-30-test", "2026-12-03-test"));
 
@@ -315,12 +321,12 @@ ENTRY e {
 TEST_F(GateScenarioTest, FallbackRemovedLessThan6MonthsAfterTheSwitchIsBlocked) {
   WriteCleanVersion(1, "2026-11-01");
   WriteRelease(Release("2026-11-01"));
-  options_.ledger = std::vector<EmissionFlag>{{"emit_conditional_thunk", "conditional thunks",
+  options_.ledger = std::vector<EmissionFlag>{{"emit_conditional_thunk", "conditional thunks", "",
                                                "2026-06-01", true, "2026-07-01", "2026-11-01"}};
   GateReport report = Run();
   EXPECT_TRUE(report.HasBlocker("ledger", "FALLBACK_REMOVED_TOO_EARLY")) << Blockers(report);
   // Removed 6 months after the switch: allowed.
-  options_.ledger = std::vector<EmissionFlag>{{"emit_conditional_thunk", "conditional thunks",
+  options_.ledger = std::vector<EmissionFlag>{{"emit_conditional_thunk", "conditional thunks", "",
                                                "2026-04-01", true, "2026-05-01", "2026-11-01"}};
   EXPECT_TRUE(Run().ok());
 }
@@ -437,6 +443,121 @@ TEST_F(GateScenarioTest, NoReleaseBlocksTheForwardGate) {
 TEST_F(GateScenarioTest, BadDateIsAnError) {
   options_.now = "2026-02-30x";
   EXPECT_FALSE(RunGate(options_).ok());
+}
+
+// The rollout step: a flag whose flag-on artifacts the release at its
+// runtime-support commit cannot run (the packed sub-byte case of
+// 2026-12-04: that release's aot-run cannot make arguments for packed
+// entry values). The clock is 2026-12-07; the flag's ledger date allows a
+// switch on 2026-12-19, inside the next 14 days.
+class RolloutScenarioTest : public GateScenarioTest {
+ protected:
+  void SetUp() override {
+    GateScenarioTest::SetUp();
+    options_.now = "2026-12-07";
+    options_.rollout = true;
+    WriteCleanVersion(1, "2026-11-01");
+    // The flag-on targets' committed manifests: the audit reads their
+    // artifacts' digests.
+    for (const char* target : {"packed_types_host", "packed_types_h100"}) {
+      fs::path to = fs::path(root_) / "executables" / target / "v1";
+      fs::create_directories(to);
+      fs::copy_file(fs::path("golden/executables") / target / "v1" / "MANIFEST.json",
+                    to / "MANIFEST.json");
+      auto manifest = ReadManifest(to.string());
+      ASSERT_TRUE(manifest.ok()) << manifest.status();
+      for (const auto& [test, entry] : manifest->tests) {
+        flag_on_.push_back({target, test, entry.artifact, OldRunVerdict::kPassed, ""});
+      }
+    }
+    ASSERT_FALSE(flag_on_.empty());
+    old_ = Release("2026-12-04");
+    WriteRelease(old_);
+  }
+  void Record(const ReleaseSnapshot& release, OldRunVerdict verdict, const std::string& detail) {
+    std::vector<OldRun> runs = flag_on_;
+    for (OldRun& r : runs) {
+      r.verdict = verdict;
+      r.detail = detail;
+    }
+    ASSERT_TRUE(RecordReleaseRuns(root_, release, runs).ok());
+  }
+  void Ledger(const ReleaseSnapshot& release) {
+    EmissionFlag f;
+    f.name = "emit_packed_sub_byte_layouts";
+    f.description = "packed sub-byte layouts";
+    f.runtime_release = release.id;
+    f.runtime_support_since = release.date;
+    options_.ledger = std::vector<EmissionFlag>{f};
+  }
+
+  std::vector<OldRun> flag_on_;
+  ReleaseSnapshot old_;
+  const std::string no_args_ =
+      "argument 1 has shape u8[1056]{0}, parameter 1 is s4[64,33]{1,0:E(4)}";
+};
+
+TEST_F(RolloutScenarioTest, FlagTheWindowsReleaseCannotRunIsBlockedNamingReleaseArtifactAndDate) {
+  Record(old_, OldRunVerdict::kNotRunnable, no_args_);
+  Ledger(old_);
+  GateReport report = Run();
+  EXPECT_FALSE(report.ok());
+  ASSERT_TRUE(report.HasBlocker("rollout", "ROLLOUT_BLOCKED")) << Blockers(report);
+  EXPECT_TRUE(report.HasBlocker("rollout", "LEDGER_RELEASE_CANNOT_RUN")) << Blockers(report);
+  const std::string text = Blockers(report);
+  EXPECT_THAT(text, HasSubstr("emit_packed_sub_byte_layouts may switch on from 2026-12-19"));
+  EXPECT_THAT(text, HasSubstr("release 2026-12-04-test"));
+  EXPECT_THAT(text, HasSubstr("packed_types_host/packed_int4_matmul: not_runnable: " + no_args_));
+  EXPECT_THAT(text, HasSubstr("earliest allowed date: none yet"));
+  ASSERT_EQ(report.rollout.size(), 1u);
+  EXPECT_TRUE(report.rollout[0].first_release.empty());
+
+  // A release whose runtime runs them: the switch may come 14 full days
+  // after it, and the ledger must name it.
+  ReleaseSnapshot fixed = Release("2026-12-07");
+  WriteRelease(fixed);
+  Record(fixed, OldRunVerdict::kPassed, "reference: match");
+  report = Run();
+  EXPECT_TRUE(report.HasBlocker("rollout", "ROLLOUT_BLOCKED")) << Blockers(report);
+  EXPECT_THAT(Blockers(report),
+              HasSubstr("earliest allowed date: 2026-12-22 (14 full days after 2026-12-07-test"));
+  EXPECT_TRUE(report.HasBlocker("rollout", "LEDGER_RELEASE_CANNOT_RUN")) << Blockers(report);
+  EXPECT_THAT(Blockers(report), HasSubstr("the first release that does: 2026-12-07-test"));
+
+  // The ledger fixed: its switch (2026-12-22) is beyond the next 14 days.
+  Ledger(fixed);
+  report = Run();
+  EXPECT_TRUE(report.ok()) << Blockers(report);
+  ASSERT_EQ(report.rollout.size(), 1u);
+  EXPECT_EQ(report.rollout[0].first_release, "2026-12-07-test");
+  EXPECT_EQ(report.rollout[0].earliest_switch, "2026-12-22");
+  // A day later the switch is inside them: every release of that day's
+  // window (2026-12-07 only) runs them.
+  options_.now = "2026-12-08";
+  report = Run();
+  EXPECT_TRUE(report.ok()) << Blockers(report);
+}
+
+TEST_F(RolloutScenarioTest, UnrecordedRunsAndUnknownReleasesBlock) {
+  ReleaseSnapshot fixed = Release("2026-12-07");
+  WriteRelease(fixed);
+  Ledger(fixed);
+  options_.now = "2026-12-08";
+  GateReport report = Run();
+  EXPECT_TRUE(report.HasBlocker("rollout", "ROLLOUT_UNRECORDED")) << Blockers(report);
+  EXPECT_THAT(Blockers(report), HasSubstr("release 2026-12-07-test"));
+  EXPECT_THAT(Blockers(report), HasSubstr("rollout-audit --build"));
+  EmissionFlag f = (*options_.ledger)[0];
+  f.runtime_release = "2026-12-06-nosuch";
+  f.runtime_support_since = "2026-12-06";
+  options_.ledger = std::vector<EmissionFlag>{f};
+  report = Run();
+  EXPECT_TRUE(report.HasBlocker("rollout", "LEDGER_RELEASE_UNKNOWN")) << Blockers(report);
+  // A flag no golden target compiles with on cannot be checked at all.
+  f.name = "emit_something_else";
+  options_.ledger = std::vector<EmissionFlag>{f};
+  report = Run();
+  EXPECT_TRUE(report.HasBlocker("rollout", "NO_FLAG_ON_TARGET")) << Blockers(report);
 }
 
 TEST(GateReportTest, SummaryAndJsonNameTheTargetsThatWereOnlyValidated) {

@@ -117,6 +117,25 @@ const std::vector<GoldenTarget>& GoldenTargets() {
       // SPMD programs (the spmd suite's shardings), partitioned for 8
       // partitions and run as 8 participants (emit_collectives).
       {"spmd_host_8", "host-x86-64-v2", "host", {"spmd"}, {"emit_collectives"}, 0, 8},
+      // The flag-on paths of the other emission flags, so that every flag
+      // has artifacts the released runtimes are run on (rollout-audit):
+      // the opcodes of emit_inverse_and_hyperbolic_math, ...
+      {"inverse_math_host",
+       "host-x86-64-v2",
+       "host",
+       {"inverse_math"},
+       {"emit_inverse_and_hyperbolic_math"}},
+      {"inverse_math_h100", "h100", "cuda", {"inverse_math"}, {"emit_inverse_and_hyperbolic_math"}},
+      // ... donated state updated in place (must-alias) ...
+      {"aliasing_host", "host-x86-64-v2", "host", {"aliasing"}, {"emit_input_output_alias"}},
+      {"aliasing_h100", "h100", "cuda", {"aliasing"}, {"emit_input_output_alias"}},
+      // ... the rng op's draws from the executable's state ...
+      {"rng_state_host", "host-x86-64-v2", "host", {"rng_state"}, {"emit_rng_state"}},
+      {"rng_state_h100", "h100", "cuda", {"rng_state"}, {"emit_rng_state"}},
+      // ... and the two CUDA-only flags on suites of the main corpus: f16 /
+      // bf16 dots as cuBLAS GEMMs of their type, convolutions as cuDNN's.
+      {"low_precision_gemm_h100", "h100", "cuda", {"dtypes"}, {"emit_low_precision_gemm"}},
+      {"cudnn_conv_h100", "h100", "cuda", {"conv_pool"}, {"emit_cudnn_convolution"}},
   };
   return *targets;
 }

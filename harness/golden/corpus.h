@@ -48,9 +48,11 @@ struct GoldenTarget {
 // modules (collectives), like XLA's collective_ops_* golden targets, and
 // modules whose compile needs an emission flag still off by default
 // (complex_types, narrow_types: emit_extended_element_types; packed_types:
-// that and emit_packed_sub_byte_layouts).
-inline constexpr const char* kTargetedSuites[] = {"collectives", "complex_types", "narrow_types",
-                                                  "packed_types", "spmd"};
+// that and emit_packed_sub_byte_layouts; inverse_math, aliasing, rng_state:
+// the flags of their names).
+inline constexpr const char* kTargetedSuites[] = {"aliasing",     "collectives",  "complex_types",
+                                                  "inverse_math", "narrow_types", "packed_types",
+                                                  "rng_state",    "spmd"};
 
 // The modules of `modules` that `target` compiles (GoldenTarget::suites).
 std::vector<CorpusModule> ModulesForTarget(const std::vector<CorpusModule>& modules,

@@ -55,9 +55,13 @@ absl::StatusOr<OldBuild> PrepareOldBuild(const std::string& ref, const OldBuildO
   std::error_code ec;
   fs::path root = fs::absolute(fs::path(options.cache_dir) / *commit, ec);
   build.source_dir = (root / "src").string();
-  build.build_dir = (root / "build").string();
-  build.aot_compat = (root / "build" / "harness" / "aot-compat").string();
-  build.aot_run = (root / "build" / "compiler" / "tools" / "aot-run").string();
+  // The build tree lives inside the worktree: ccache's base directory is
+  // the source tree (cmake/AotCompilerCache.cmake), so every path of the
+  // compile lines is then relative and one release's objects serve the
+  // next release's unchanged sources, and this checkout's.
+  build.build_dir = (root / "src" / "build").string();
+  build.aot_compat = (root / "src" / "build" / "harness" / "aot-compat").string();
+  build.aot_run = (root / "src" / "build" / "compiler" / "tools" / "aot-run").string();
   fs::path stamp = root / "built.stamp";
   if (fs::exists(stamp, ec) && fs::exists(build.aot_compat, ec) && fs::exists(build.aot_run, ec)) {
     return build;
@@ -102,51 +106,6 @@ absl::StatusOr<OldBuild> PrepareOldBuild(const std::string& ref, const OldBuildO
     fclose(f);
   }
   return build;
-}
-
-absl::StatusOr<CrossVersionResult> RunWithOldRuntime(const std::string& ref,
-                                                     const OldBuildOptions& options) {
-  auto old = PrepareOldBuild(ref, options);
-  if (!old.ok()) return old.status();
-  AOT_ASSIGN_OR_RETURN(auto scratch, ScratchDir(options.cache_dir, "new-compiler"));
-  std::vector<std::string> targets = SelectGoldenTargets(options.targets, "host");
-  AOT_ASSIGN_OR_RETURN(auto compiled, CompileCorpus(options.golden_dir, targets, options.progress));
-  for (const CompiledTest& c : compiled) {
-    std::string path = (fs::path(scratch) / c.target / (c.test + ".pb")).string();
-    std::error_code ec;
-    fs::create_directories(fs::path(path).parent_path(), ec);
-    if (ec) return absl::InternalError(absl::StrCat(path, ": ", ec.message()));
-    AOT_RETURN_IF_ERROR(WriteFileAtomically(path, c.executable.SerializeAsString()));
-  }
-  CrossVersionResult result;
-  result.commit = old->commit;
-  for (const std::string& target : targets) {
-    std::string dir = (fs::path(scratch) / target).string();
-    if (options.progress != nullptr) {
-      options.progress->Update(
-          absl::StrCat("old runtime ", old->commit.substr(0, 12), " runs ", target, " artifacts"));
-    }
-    CommandResult run = RunShellCommand(
-        absl::StrCat(ShellQuote(old->aot_run), " --platform=host ", ShellQuote(dir)));
-    absl::StrAppend(&result.log, "== old runtime ", old->commit.substr(0, 12), " runs ", target,
-                    " artifacts of this compiler\n", run.output);
-    // aot-run prints "<file>: ..." per file, "reference: match" when it ran
-    // and agreed with the reference.
-    for (absl::string_view line : absl::StrSplit(run.output, '\n', absl::SkipEmpty())) {
-      if (!absl::StartsWith(line, dir)) continue;
-      if (absl::StrContains(line, "reference: match")) {
-        ++result.passed;
-      } else {
-        ++result.failed;
-      }
-    }
-  }
-  if (result.passed + result.failed != static_cast<int>(compiled.size())) {
-    return absl::InternalError(absl::StrCat("the old aot-run reported ",
-                                            result.passed + result.failed, " of ", compiled.size(),
-                                            " artifacts:\n", result.log));
-  }
-  return result;
 }
 
 absl::StatusOr<CrossVersionResult> RunWithOldCompiler(const std::string& ref,

@@ -31,6 +31,9 @@ struct OldBuild {
   std::string aot_run;     // and of its aot-run (loads serialized executables)
 };
 
+// What an old compiler's goldens did in this runtime (RunWithOldCompiler).
+// The other direction, an old runtime on this compiler's artifacts, gives a
+// verdict per artifact (old_runs.h).
 struct CrossVersionResult {
   std::string commit;
   int passed = 0;
@@ -45,15 +48,6 @@ absl::StatusOr<std::string> ResolveCommit(const std::string& repo, const std::st
 // at `ref`,
 // reusing <cache_dir>/<commit> when its build stamp exists.
 absl::StatusOr<OldBuild> PrepareOldBuild(const std::string& ref, const OldBuildOptions& options);
-
-// This compiler compiles the corpus and writes each executable serialized
-// (binary, as a deployment ships it) into a scratch directory; the old
-// commit's `aot-run` loads and runs every one with its runtime and compares
-// the results with its reference interpreter on the embedded HLO. (Text
-// goldens would not do: an older text parser rejects fields it does not
-// know, even ones its runtime may ignore.)
-absl::StatusOr<CrossVersionResult> RunWithOldRuntime(const std::string& ref,
-                                                     const OldBuildOptions& options);
 
 // The old commit's `aot-compat generate` writes its corpus as goldens into a
 // scratch directory; this runtime replays them.

@@ -17,6 +17,7 @@
 #include "runtime/ffi/ffi_registry.h"
 #include "runtime/hlo_opcode_table.h"
 #include "runtime/platform/host/host_kernel_loader.h"
+#include "runtime/runtime_fingerprint.h"
 #include "runtime/thunks/gemm_thunk.h"
 #include "runtime/thunks/thunk.h"
 #include "runtime/thunks/thunk_registry.h"
@@ -63,6 +64,7 @@ ReleaseSnapshot CaptureRuntimeCapabilities() {
   for (PrimitiveType type : GemmThunk::SupportedElementTypes()) {
     r.gemm_element_types.push_back(PrimitiveType_Name(type));
   }
+  r.runtime_fingerprint = RuntimeBuildFingerprint();
   return r;
 }
 

@@ -22,7 +22,8 @@ bool Contains(const std::vector<T>& v, absl::string_view x) {
 }
 
 // The part of a release that describes capabilities (what the id hashes):
-// everything but the id, date and build identity.
+// everything but the id, date and build identity (the commit; the runtime
+// fingerprint is in, as what the runtime runs follows from its code).
 nlohmann::ordered_json CapabilityJson(const ReleaseSnapshot& r) {
   nlohmann::ordered_json j;
   j["schema_fingerprint"] = r.schema_fingerprint;
@@ -42,6 +43,7 @@ nlohmann::ordered_json CapabilityJson(const ReleaseSnapshot& r) {
   j["load_passes"] = r.load_passes;
   // Only when recorded, so a release that predates the key keeps its id.
   if (!r.gemm_element_types.empty()) j["gemm_element_types"] = r.gemm_element_types;
+  if (!r.runtime_fingerprint.empty()) j["runtime_fingerprint"] = r.runtime_fingerprint;
   return j;
 }
 
@@ -127,6 +129,7 @@ absl::StatusOr<ReleaseSnapshot> ReleaseFromJson(const nlohmann::json& j, absl::s
     r.flag_defaults = j.at("flag_defaults").get<std::map<std::string, std::string>>();
     list("load_passes", &r.load_passes);
     if (j.contains("gemm_element_types")) list("gemm_element_types", &r.gemm_element_types);
+    if (j.contains("runtime_fingerprint")) str("runtime_fingerprint", &r.runtime_fingerprint);
   } catch (const std::exception& e) {
     return absl::InvalidArgumentError(
         absl::StrCat(origin, ": release key '", key, "': ", e.what()));

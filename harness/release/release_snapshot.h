@@ -57,6 +57,13 @@ struct ReleaseSnapshot {
   // before the key existed accepted exactly F32 and F64
   // (GemmElementTypesOrDefault).
   std::vector<std::string> gemm_element_types;
+  // The runtime's build fingerprint (runtime/runtime_fingerprint.h: its
+  // sources and build configuration). Two builds that read the same schema
+  // and names may still run artifacts differently (a fix, a new
+  // conversion), and only a release's id says which build a deployment
+  // runs, so a changed runtime is a new release. Absent from releases cut
+  // before the key existed (their ids keep their hash).
+  std::string runtime_fingerprint;
 
   // The GEMM element types: gemm_element_types, or F32 and F64 for a
   // release that predates the key.

@@ -24,7 +24,9 @@
 #include "harness/lint/fallback_lint.h"
 #include "harness/release/forward_check.h"
 #include "harness/release/old_build.h"
+#include "harness/release/old_runs.h"
 #include "harness/release/release.h"
+#include "harness/release/rollout_audit.h"
 #include "harness/report/tool_versions.h"
 #include "harness/schema/schema_check.h"
 #include "harness/schema/schema_history.h"
@@ -76,8 +78,11 @@ constexpr char kCommands[] =
     "  forward-check        Check this compiler's output against the releases of\n"
     "                       the 2-week forward window (or build an old runtime /\n"
     "                       compiler from git and run across versions).\n"
-    "  gate                 schema-check + backward + forward + ledger + lint +\n"
-    "                       verify at --now: one verdict with each blocker's fix.\n"
+    "  gate                 schema-check + backward + forward + ledger + rollout +\n"
+    "                       lint + verify at --now: one verdict with each blocker's fix.\n"
+    "  rollout-audit        Every emission flag against every release's built\n"
+    "                       runtime (recorded runs of its flag-on goldens; --build\n"
+    "                       makes the missing ones): first release, switch date.\n"
     "  report               Run the gate and write a release qualification report\n"
     "                       (report.json, junit.xml, index.html).\n"
     "  triage               Is my change safe? The decision tree of CONTRACT.md s. 5\n"
@@ -722,24 +727,92 @@ int Release(int argc, char** argv) {
   return 0;
 }
 
+// forward-check --build_runtime: every named older runtime (a git ref, or
+// `window`: each release of the forward window at `now`) on this
+// compiler's artifacts, a verdict per artifact.
+int ForwardCheckWithOldRuntimes(const std::string& golden_dir, const std::string& now,
+                                const std::vector<std::string>& targets,
+                                const std::vector<std::string>& refs, const std::string& cache_dir,
+                                const std::string& json_path) {
+  std::vector<std::pair<std::string, std::string>> runtimes;  // label, ref
+  for (const std::string& ref : refs) {
+    if (ref != "window") {
+      runtimes.emplace_back(ref, ref);
+      continue;
+    }
+    auto date = Date::Parse(now);
+    if (!date.ok()) return ReportToolError(kProgram, date.status(), 2);
+    auto releases = LoadReleases(golden_dir);
+    if (!releases.ok()) return ReportToolError(kProgram, releases.status(), 2);
+    for (const ReleaseSnapshot& r : ComputeForwardWindow(*releases, *date).releases) {
+      runtimes.emplace_back(r.id, r.git_commit);
+    }
+  }
+  if (runtimes.empty()) {
+    return ReportToolError(kProgram,
+                           absl::NotFoundError(absl::StrCat("no release in the forward window at ",
+                                                            now, " under ", golden_dir)),
+                           2);
+  }
+  Progress progress;  // on stderr when it is a terminal
+  OldBuildOptions options;
+  options.golden_dir = golden_dir;
+  options.cache_dir = cache_dir;
+  options.progress = &progress;
+  for (const auto& [label, ref] : runtimes) {
+    if (auto commit = ResolveCommit(options.repo, ref); !commit.ok()) {
+      return ReportToolError(kProgram, commit.status(), 2);
+    }
+  }
+  auto compiled = CompileCorpus(golden_dir, SelectGoldenTargets(targets), &progress);
+  if (!compiled.ok()) return ReportToolError(kProgram, compiled.status(), 2);
+  auto artifacts = ShippedArtifacts(*compiled);
+  if (!artifacts.ok()) return ReportToolError(kProgram, artifacts.status(), 2);
+  std::vector<LabeledOldRuntimeRuns> results;
+  int failures = 0;
+  for (const auto& [label, ref] : runtimes) {
+    auto runs = RunWithOldRuntime(ref, *artifacts, options);
+    if (!runs.ok()) {
+      progress.Clear();
+      return ReportToolError(kProgram, runs.status(), 2);
+    }
+    failures += runs->Failures();
+    results.push_back({label, *std::move(runs)});
+  }
+  progress.Clear();
+  std::printf("forward-check (old runtimes): %zu artifact(s) of this compiler x %zu runtime(s)\n%s",
+              artifacts->size(), results.size(), OldRunsTable(results).c_str());
+  if (std::optional<int> failed = WriteJsonOutput(json_path, OldRunsJson(results))) return *failed;
+  std::printf("forward-check: %s\n", failures == 0 ? "every artifact ran in every old runtime"
+                                                   : "some old runtime did not run some artifact");
+  return failures == 0 ? 0 : 1;
+}
+
 int ForwardCheck(int argc, char** argv) {
   std::string golden_dir = "golden";
   std::string now = TodayDate();
   std::vector<std::string> targets;
   std::vector<std::string> release_ids;
   std::string json_path;
-  std::string build_runtime, build_compiler, cache_dir = ".aot-cache/worktrees";
+  std::vector<std::string> build_runtimes;
+  std::string build_compiler, cache_dir = ".aot-cache/worktrees";
   FlagSet flags("aot-compat forward-check",
                 "aot-compat forward-check [--now=D] [--release=ID]... [--target=T]... "
-                "[--json=OUT]\n       aot-compat forward-check --build_runtime=REF | "
+                "[--json=OUT]\n       aot-compat forward-check --build_runtime=REF|window... "
+                "[--target=T]... [--json=OUT]\n       aot-compat forward-check "
                 "--build_compiler=REF",
                 "Compiles the corpus with this compiler and checks every artifact against\n"
                 "the releases of the forward window (the releases of the last 14 days plus\n"
                 "the newest before): parsed with each release's descriptor set, unknown\n"
                 "fields judged by their annotations, unknown oneof cases, enum values,\n"
                 "opcodes, names and ABI minimums are errors. Exit 1 on an error.\n"
-                "--build_runtime=REF builds the runtime of an older commit in a cached\n"
-                "worktree and loads and runs this compiler's artifacts with it;\n"
+                "--build_runtime=REF (repeatable; `window`: every release of the forward\n"
+                "window at --now) builds the runtime of an older commit in a cached\n"
+                "worktree, and its aot-run loads and runs each of this compiler's\n"
+                "artifacts (CUDA ones loaded and validated without a device): one verdict\n"
+                "per artifact and runtime (passed, validated, mismatched, refused by the\n"
+                "old runtime, not runnable by the old tool), cached per commit and\n"
+                "artifact; exit 1 when any artifact did not run.\n"
                 "--build_compiler=REF regenerates goldens with an older compiler and\n"
                 "replays them with this runtime.");
   flags.AddString("golden_dir", &golden_dir, "The corpus root.");
@@ -747,25 +820,28 @@ int ForwardCheck(int argc, char** argv) {
   flags.AddList("target", &targets, TargetHelp());
   flags.AddList("release", &release_ids, "Check these release ids instead of the window.");
   flags.AddString("json", &json_path, "Also write the findings as JSON.");
-  flags.AddString("build_runtime", &build_runtime, "A git ref whose runtime runs our artifacts.");
+  flags.AddList("build_runtime", &build_runtimes,
+                "Git refs (or `window`) whose runtimes run our artifacts.");
   flags.AddString("build_compiler", &build_compiler,
                   "A git ref whose compiler's artifacts our runtime replays.");
-  flags.AddString("cache_dir", &cache_dir, "Where old worktrees and builds are cached.");
+  flags.AddString("cache_dir", &cache_dir, "Where old worktrees, builds and runs are cached.");
   flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
-  if (!build_runtime.empty() || !build_compiler.empty()) {
+  if (!build_runtimes.empty()) {
+    return ForwardCheckWithOldRuntimes(golden_dir, now, targets, build_runtimes, cache_dir,
+                                       json_path);
+  }
+  if (!build_compiler.empty()) {
     Progress progress;  // on stderr when it is a terminal
     OldBuildOptions options;
     options.golden_dir = golden_dir;
     options.cache_dir = cache_dir;
     options.targets = targets;
     options.progress = &progress;
-    auto result = build_runtime.empty() ? RunWithOldCompiler(build_compiler, options)
-                                        : RunWithOldRuntime(build_runtime, options);
+    auto result = RunWithOldCompiler(build_compiler, options);
     progress.Clear();
     if (!result.ok()) return ReportToolError(kProgram, result.status(), 2);
     std::fputs(result->log.c_str(), stdout);
-    std::printf("forward-check (%s %s): %d passed, %d failed\n",
-                build_runtime.empty() ? "old compiler" : "old runtime", result->commit.c_str(),
+    std::printf("forward-check (old compiler %s): %d passed, %d failed\n", result->commit.c_str(),
                 result->passed, result->failed);
     return result->failed == 0 ? 0 : 1;
   }
@@ -825,7 +901,82 @@ void AddGateFlags(FlagSet& flags, GateOptions* options, bool* no_verify, ReplayC
   flags.AddString("root", &options->source_root, "The repository root (for the lint).");
   flags.AddList("target", &options->targets, TargetHelp());
   flags.AddBool("no_verify", no_verify, "Skip golden verification.");
+  flags.AddBool("build_old", &options->build_old,
+                "Before the rollout check, make the released runtimes' runs it needs and "
+                "golden/rollout/ lacks: each release built at its commit (cached in "
+                "--old_cache_dir), its runs recorded.");
+  flags.AddString("old_cache_dir", &options->old_build.cache_dir,
+                  "Where old worktrees, builds and runs are cached.");
   cache->Add(flags);
+}
+
+int RolloutAudit(int argc, char** argv) {
+  std::string golden_dir = "golden";
+  std::string json_path;
+  std::vector<std::string> release_ids;
+  bool build = false;
+  OldBuildOptions options;
+  FlagSet flags("aot-compat rollout-audit",
+                "aot-compat rollout-audit [--build [--release=ID]...] [--json=OUT]",
+                "The staged-rollout ledger against the real released runtimes: for every\n"
+                "emission flag, its flag-on targets (the golden targets compiled with it\n"
+                "on) and, per release, whether that release's built runtime runs the\n"
+                "targets' newest goldens (every artifact passed, or loaded and validated\n"
+                "where no device is), from the runs recorded in golden/rollout/; then the\n"
+                "first release that runs them, the ledger's date and the first day the\n"
+                "flag may switch on (every release of that day's forward window runs\n"
+                "them). --build first makes the runs the records lack: each release (or\n"
+                "those of --release) built at its commit in a cached worktree, its aot-run\n"
+                "on the flag-on goldens, the verdicts recorded. Exit 0; 1 when the ledger\n"
+                "names a release that cannot run its flag's artifacts; 2 bad input.");
+  flags.AddString("golden_dir", &golden_dir, "The corpus root.");
+  flags.AddString("json", &json_path, "Also write the audit as JSON.");
+  flags.AddBool("build", &build, "Build the releases and record the runs the records lack.");
+  flags.AddList("release", &release_ids, "With --build: only these release ids.");
+  flags.AddString("cache_dir", &options.cache_dir,
+                  "Where old worktrees, builds and runs are cached.");
+  flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
+  auto releases = LoadReleases(golden_dir);
+  if (!releases.ok()) return ReportToolError(kProgram, releases.status(), 2);
+  if (build) {
+    std::vector<ReleaseSnapshot> selected;
+    for (const ReleaseSnapshot& r : *releases) {
+      if (release_ids.empty() || absl::c_linear_search(release_ids, r.id)) selected.push_back(r);
+    }
+    for (const std::string& id : release_ids) {
+      if (!absl::c_any_of(*releases, [&](const ReleaseSnapshot& r) { return r.id == id; })) {
+        return ReportToolError(kProgram,
+                               absl::NotFoundError(absl::StrCat("no release '", id, "' under ",
+                                                                golden_dir, "/releases")),
+                               2);
+      }
+    }
+    Progress progress;  // on stderr when it is a terminal
+    options.golden_dir = golden_dir;
+    options.progress = &progress;
+    auto recorded = RecordMissingRuns(golden_dir, EmissionLedger(), selected, options);
+    progress.Clear();
+    if (!recorded.ok()) return ReportToolError(kProgram, recorded.status(), 2);
+    std::printf("rollout-audit: recorded %d run(s)\n", *recorded);
+  }
+  auto records = LoadReleaseRunRecords(golden_dir);
+  if (!records.ok()) return ReportToolError(kProgram, records.status(), 2);
+  auto audits = AuditEmissionFlags(golden_dir, EmissionLedger(), *releases, *records);
+  if (!audits.ok()) return ReportToolError(kProgram, audits.status(), 2);
+  std::fputs(FlagAuditTable(*audits).c_str(), stdout);
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  int wrong = 0;
+  for (const FlagAudit& a : *audits) {
+    list.push_back(a.ToJson());
+    for (const FlagReleaseCell& c : a.releases) {
+      if (c.release == a.ledger_release && c.state == ReleaseRunsFlag::kFails) ++wrong;
+    }
+  }
+  if (std::optional<int> failed = WriteJsonOutput(json_path, list)) return *failed;
+  std::printf("rollout-audit: %zu flag(s), %zu release(s); %s\n", audits->size(), releases->size(),
+              wrong == 0 ? "the ledger's releases run their flags' artifacts"
+                         : "the ledger names a release that cannot run its flag's artifacts");
+  return wrong == 0 ? 0 : 1;
 }
 
 int Gate(int argc, char** argv) {
@@ -1046,6 +1197,7 @@ int Main(int argc, char** argv) {
   if (command == "release") return Release(argc, argv);
   if (command == "forward-check") return ForwardCheck(argc, argv);
   if (command == "gate") return Gate(argc, argv);
+  if (command == "rollout-audit") return RolloutAudit(argc, argv);
   if (command == "report") return Report(argc, argv);
   if (command == "triage") return TriageCommand(argc, argv);
   if (command == "schema-fingerprint") {
