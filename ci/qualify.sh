@@ -2,12 +2,15 @@
 # Release qualification: cut a release of this runtime, run the cross-version
 # checks with real old binaries, and write the qualification report.
 #   ci/qualify.sh [--now=YYYY-MM-DD] [--out=DIR] [--old=GIT_REF]...
-# For each --old ref (default: the commit of the newest release before this
-# one, when there is one): its runtime loads and runs this compiler's
-# artifacts (forward-check --build_runtime) and this runtime replays its
-# compiler's artifacts (forward-check --build_compiler). Old builds are cached
-# per commit under .aot-cache/worktrees. Then `aot-compat report` writes
-# DIR/report.json, DIR/junit.xml and DIR/index.html (default ci-out/qualify).
+# Every release of the forward window at --now (and each --old ref) runs
+# this compiler's artifacts with its own built aot-run, a verdict per
+# artifact (forward-check --build_runtime=window); the releases' runs of the
+# flag-on goldens are recorded (rollout-audit --build); for the newest older
+# release's commit (or each --old ref) this runtime replays its compiler's
+# artifacts (forward-check --build_compiler). Old builds are cached per
+# commit under .aot-cache/worktrees. Then `aot-compat report` writes
+# DIR/report.json, DIR/junit.xml and DIR/index.html (default ci-out/qualify),
+# the old runtimes' verdicts among them.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 now="$(date -u +%F)"
@@ -18,7 +21,7 @@ for arg in "$@"; do
     --now=*) now="${arg#--now=}" ;;
     --out=*) out="${arg#--out=}" ;;
     --old=*) olds+=("${arg#--old=}") ;;
-    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "qualify.sh: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done
@@ -43,11 +46,15 @@ PY
 fi
 
 status=0
+runtimes=(--build_runtime=window)
+for ref in "${olds[@]}"; do runtimes+=(--build_runtime="$ref"); done
+"$COMPAT" forward-check --now="$now" "${runtimes[@]}" --json="$out/old-runtimes.json" |
+  tee "$out/old-runtimes.txt" || status=1
+"$COMPAT" rollout-audit --build | tee "$out/rollout-audit.txt" || status=1
 for ref in "${olds[@]}"; do
-  "$COMPAT" forward-check --build_runtime="$ref" | tee "$out/old-runtime-${ref//\//_}.txt" || status=1
   "$COMPAT" forward-check --build_compiler="$ref" | tee "$out/old-compiler-${ref//\//_}.txt" || status=1
 done
-[ "${#olds[@]}" -gt 0 ] || echo "qualify: no older release commit to build; real-old-binary checks skipped"
+[ "${#olds[@]}" -gt 0 ] || echo "qualify: no older release commit to build; old-compiler check skipped"
 
-"$COMPAT" report --now="$now" --out="$out" || status=1
+"$COMPAT" report --now="$now" --out="$out" --old_runs="$out/old-runtimes.json" || status=1
 exit "$status"

@@ -21,6 +21,7 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/descriptor.pb.h"
 #include "gtest/gtest.h"
+#include "harness/gate/qualification.h"
 #include "harness/golden/golden_store.h"
 #include "harness/release/release.h"
 #include "harness/release/rollout_audit.h"
@@ -558,6 +559,31 @@ TEST_F(RolloutScenarioTest, UnrecordedRunsAndUnknownReleasesBlock) {
   options_.ledger = std::vector<EmissionFlag>{f};
   report = Run();
   EXPECT_TRUE(report.HasBlocker("rollout", "NO_FLAG_ON_TARGET")) << Blockers(report);
+}
+
+// forward-check --build_runtime's JSON into the report: every runtime's
+// verdict per artifact; anything else is refused naming the element.
+TEST(QualificationTest, OldRuntimeRunsFromForwardCheckJson) {
+  LabeledOldRuntimeRuns rt;
+  rt.label = "2026-12-04-fd9c2736";
+  rt.runs.commit = std::string(40, '5');
+  rt.runs.runs = {{"packed_types_host", "packed_int4_matmul", "d1", OldRunVerdict::kNotRunnable,
+                   "argument 1 has shape u8[1056]{0}"},
+                  {"add_host", "add", "d2", OldRunVerdict::kPassed, "match"}};
+  QualificationData data;
+  nlohmann::json json = nlohmann::json::parse(OldRunsJson({rt}).dump());
+  ASSERT_TRUE(AddOldRuntimeRuns(json, "fc.json", &data).ok());
+  ASSERT_EQ(data.old_runtimes.size(), 2u);
+  EXPECT_EQ(data.old_runtimes[0].runtime, "2026-12-04-fd9c2736");
+  EXPECT_EQ(data.old_runtimes[0].commit, rt.runs.commit);
+  EXPECT_EQ(data.old_runtimes[0].verdict, OldRunVerdict::kNotRunnable);
+  EXPECT_EQ(data.old_runtimes[1].test, "add");
+  json["runtimes"][0]["runs"][1]["verdict"] = "ok";
+  absl::Status bad = AddOldRuntimeRuns(json, "fc.json", &data);
+  EXPECT_FALSE(bad.ok());
+  EXPECT_THAT(bad.message(), HasSubstr("fc.json: runtimes[0].runs[1]"));
+  EXPECT_EQ(data.old_runtimes.size(), 2u);  // nothing added from a bad file
+  EXPECT_FALSE(AddOldRuntimeRuns(nlohmann::json::array(), "x.json", &data).ok());
 }
 
 TEST(GateReportTest, SummaryAndJsonNameTheTargetsThatWereOnlyValidated) {

@@ -19,6 +19,13 @@ absl::StatusOr<QualificationData> QualificationFromGate(const GateReport& gate,
                                                         const std::string& golden_dir,
                                                         const std::vector<std::string>& targets);
 
+// Adds `forward-check --build_runtime ... --json` output (OldRunsJson: the
+// runtimes, each with a verdict per artifact) to the report's old-runtime
+// cells. InvalidArgument naming `origin` and the element when it is not
+// that form.
+absl::Status AddOldRuntimeRuns(const nlohmann::json& json, const std::string& origin,
+                               QualificationData* data);
+
 }  // namespace aot
 
 #endif  // AOT_HARNESS_GATE_QUALIFICATION_H_

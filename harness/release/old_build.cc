@@ -47,7 +47,8 @@ absl::StatusOr<std::string> ResolveCommit(const std::string& repo, const std::st
   return commit;
 }
 
-absl::StatusOr<OldBuild> PrepareOldBuild(const std::string& ref, const OldBuildOptions& options) {
+absl::StatusOr<OldBuild> PrepareOldBuild(const std::string& ref, const OldBuildOptions& options,
+                                         OldTools tools) {
   auto commit = ResolveCommit(options.repo, ref);
   if (!commit.ok()) return commit.status();
   OldBuild build;
@@ -63,9 +64,11 @@ absl::StatusOr<OldBuild> PrepareOldBuild(const std::string& ref, const OldBuildO
   build.aot_compat = (root / "src" / "build" / "harness" / "aot-compat").string();
   build.aot_run = (root / "src" / "build" / "compiler" / "tools" / "aot-run").string();
   fs::path stamp = root / "built.stamp";
-  if (fs::exists(stamp, ec) && fs::exists(build.aot_compat, ec) && fs::exists(build.aot_run, ec)) {
-    return build;
-  }
+  const bool all = tools == OldTools::kAll;
+  auto built = [&] {
+    return fs::exists(build.aot_run, ec) && (!all || fs::exists(build.aot_compat, ec));
+  };
+  if (fs::exists(stamp, ec) && built()) return build;
   fs::create_directories(root, ec);
   if (ec) return absl::InternalError(absl::StrCat(root.string(), ": ", ec.message()));
   const std::string short_commit = commit->substr(0, 12);
@@ -86,16 +89,17 @@ absl::StatusOr<OldBuild> PrepareOldBuild(const std::string& ref, const OldBuildO
     return absl::FailedPreconditionError(
         absl::StrCat("commit ", *commit, " has no scripts/build.sh; it predates the harness"));
   }
-  step(absl::StrCat("old build ", short_commit,
-                    ": building aot-compat and aot-run (minutes on a fresh cache)"));
+  const std::string what = all ? "aot-compat aot-run" : "aot-run";
+  step(
+      absl::StrCat("old build ", short_commit, ": building ", what, " (minutes on a fresh cache)"));
   CommandResult make = RunShellCommand(absl::StrCat(
       "cd ", ShellQuote(build.source_dir), " && AOT_BUILD_DIR=", ShellQuote(build.build_dir),
-      " AOT_JOBS=", options.jobs, " bash scripts/build.sh aot-compat aot-run"));
-  if (make.exit_code != 0 || !fs::exists(build.aot_compat, ec) || !fs::exists(build.aot_run, ec)) {
+      " AOT_JOBS=", options.jobs, " bash scripts/build.sh ", what));
+  if (make.exit_code != 0 || !built()) {
     std::string tail =
         make.output.size() > 4000 ? make.output.substr(make.output.size() - 4000) : make.output;
     return absl::InternalError(
-        absl::StrCat("building aot-compat and aot-run at ", *commit, " failed:\n", tail));
+        absl::StrCat("building ", what, " at ", *commit, " failed:\n", tail));
   }
   if (options.progress != nullptr) {
     options.progress->Line(absl::StrCat("old build ", short_commit, ": built"));

@@ -44,10 +44,14 @@ struct CrossVersionResult {
 // `git rev-parse --verify REF^{commit}`; InvalidArgument naming the ref.
 absl::StatusOr<std::string> ResolveCommit(const std::string& repo, const std::string& ref);
 
-// Checks out (git worktree add --detach) and builds aot-compat and aot-run
-// at `ref`,
-// reusing <cache_dir>/<commit> when its build stamp exists.
-absl::StatusOr<OldBuild> PrepareOldBuild(const std::string& ref, const OldBuildOptions& options);
+// Which of an old commit's tools a use needs: running artifacts needs its
+// aot-run alone (a third less to build than both).
+enum class OldTools { kRunOnly, kAll };
+
+// Checks out (git worktree add --detach) and builds `tools` at `ref`,
+// reusing <cache_dir>/<commit> when its build stamp and those tools exist.
+absl::StatusOr<OldBuild> PrepareOldBuild(const std::string& ref, const OldBuildOptions& options,
+                                         OldTools tools = OldTools::kAll);
 
 // The old commit's `aot-compat generate` writes its corpus as goldens into a
 // scratch directory; this runtime replays them.

@@ -127,7 +127,15 @@ std::map<std::string, ParsedOldRun> ParseOldAotRunOutput(absl::string_view out,
   auto split = [&](absl::string_view line) -> std::optional<std::pair<std::string, std::string>> {
     const size_t colon = line.find(": ");
     if (colon == absl::string_view::npos) return std::nullopt;
-    std::string path(line.substr(0, colon));
+    absl::string_view head = line.substr(0, colon);
+    // A multi-participant run names its participants after the path:
+    // "<path> (4 participants): ...".
+    if (!wanted.count(std::string(head)) && absl::EndsWith(head, ")")) {
+      if (size_t open = head.rfind(" ("); open != absl::string_view::npos) {
+        head = head.substr(0, open);
+      }
+    }
+    std::string path(head);
     if (!wanted.count(path)) return std::nullopt;
     return std::make_pair(std::move(path), std::string(line.substr(colon + 2)));
   };
@@ -268,7 +276,7 @@ int OldRuntimeRuns::Failures() const {
 absl::StatusOr<OldRuntimeRuns> RunWithOldRuntime(const std::string& ref,
                                                  const std::vector<OldRunArtifact>& artifacts,
                                                  const OldBuildOptions& options) {
-  AOT_ASSIGN_OR_RETURN(OldBuild build, PrepareOldBuild(ref, options));
+  AOT_ASSIGN_OR_RETURN(OldBuild build, PrepareOldBuild(ref, options, OldTools::kRunOnly));
   OldRuntimeRuns result;
   result.commit = build.commit;
   AOT_ASSIGN_OR_RETURN(result.runs,

@@ -21,12 +21,13 @@ namespace {
 using ::testing::HasSubstr;
 
 TEST(ParseOldAotRunOutputTest, ReadsEveryVerdictTheOldToolPrints) {
-  const std::vector<std::string> paths = {"/t/a.pb", "/t/b.pb", "/t/c.pb",
-                                          "/t/d.pb", "/t/e.pb", "/t/f.pb"};
+  const std::vector<std::string> paths = {"/t/a.pb", "/t/b.pb", "/t/c.pb", "/t/d.pb",
+                                          "/t/e.pb", "/t/f.pb", "/t/g.pb"};
   const std::string out =
       "/t/a.pb: f32[4]{0} load 1.2 ms, run 0.1 ms, reference: match\n"
       "/t/b.pb: f32[4]{0} load 0.9 ms, execution skipped (no CUDA device), reference: skipped\n"
       "/t/c.pb: f32[4]{0} load 1.0 ms, run 0.1 ms, reference: mismatch\n"
+      "/t/g.pb (4 participants): f32[3,8] load 0.5 ms, first 3 ms, reference: match\n"
       "unrelated line\n";
   const std::string err =
       "aot-run: error: /t/d.pb: cannot load: unknown thunk kind 'conditional' at thunk 3\n"
@@ -35,7 +36,7 @@ TEST(ParseOldAotRunOutputTest, ReadsEveryVerdictTheOldToolPrints) {
       "aot-run: error: /t/c.pb: result differs from the reference at leaf 0\n"
       "aot-run: error: /t/c.pb: a second error\n";
   auto parsed = ParseOldAotRunOutput(out, err, paths);
-  ASSERT_EQ(parsed.size(), 5u);  // f printed nothing
+  ASSERT_EQ(parsed.size(), 6u);  // f printed nothing
   EXPECT_EQ(parsed["/t/a.pb"].verdict, OldRunVerdict::kPassed);
   EXPECT_EQ(parsed["/t/b.pb"].verdict, OldRunVerdict::kValidated);
   EXPECT_THAT(parsed["/t/b.pb"].detail, HasSubstr("no CUDA device"));
@@ -46,6 +47,7 @@ TEST(ParseOldAotRunOutputTest, ReadsEveryVerdictTheOldToolPrints) {
   EXPECT_EQ(parsed["/t/e.pb"].verdict, OldRunVerdict::kNotRunnable);
   EXPECT_THAT(parsed["/t/e.pb"].detail, HasSubstr("parameter 1 is s4[64,33]"));
   EXPECT_FALSE(parsed.count("/t/f.pb"));
+  EXPECT_EQ(parsed["/t/g.pb"].verdict, OldRunVerdict::kPassed);
 }
 
 TEST(ParseOldAotRunOutputTest, LinesOfOtherPathsAreIgnored) {

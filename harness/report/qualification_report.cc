@@ -1,5 +1,6 @@
 #include "harness/report/qualification_report.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -79,6 +80,21 @@ absl::Status WriteQualificationReport(const QualificationData& data, const std::
     }
   }
   return absl::OkStatus();
+}
+
+std::vector<std::pair<std::string, std::vector<const OldRuntimeCell*>>> GroupByRuntime(
+    const QualificationData& data) {
+  std::vector<std::pair<std::string, std::vector<const OldRuntimeCell*>>> groups;
+  for (const OldRuntimeCell& c : data.old_runtimes) {
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const auto& g) { return g.first == c.runtime; });
+    if (it == groups.end()) {
+      groups.push_back({c.runtime, {}});
+      it = groups.end() - 1;
+    }
+    it->second.push_back(&c);
+  }
+  return groups;
 }
 
 }  // namespace aot

@@ -22,6 +22,7 @@
 #include "absl/strings/string_view.h"
 #include "harness/gate/gate_types.h"
 #include "harness/golden/replay_record.h"
+#include "harness/release/old_run_verdict.h"
 
 namespace aot {
 
@@ -57,6 +58,18 @@ struct TimelineEntry {
   std::string date;   // YYYY-MM-DD
 };
 
+// An older runtime's verdict on one artifact: a release's recorded run of
+// a flag-on golden (golden/rollout/), or `forward-check --build_runtime`'s
+// run of this compiler's output.
+struct OldRuntimeCell {
+  std::string runtime;  // release id, or the git ref asked for
+  std::string commit;   // the commit it was built from
+  std::string target;
+  std::string test;
+  OldRunVerdict verdict = OldRunVerdict::kNotRunnable;
+  std::string detail;  // the old tool's line or error
+};
+
 // The report's data. Checks, blockers and notices are the gate's own
 // (gate_types.h); a blocker's `check` names the GateCheck it belongs to.
 struct QualificationData {
@@ -71,7 +84,13 @@ struct QualificationData {
   std::vector<TimelineEntry> timeline;
   std::vector<GateBlocker> blockers;
   std::vector<GateNotice> notices;
+  std::vector<OldRuntimeCell> old_runtimes;  // grouped by runtime, oldest first
 };
+
+// The old-runtime cells grouped by runtime, in the order runtimes first
+// appear in `data.old_runtimes`.
+std::vector<std::pair<std::string, std::vector<const OldRuntimeCell*>>> GroupByRuntime(
+    const QualificationData& data);
 
 // A blocker's message as the report shows it: "[<rule>] <message>", or the
 // message alone when the rule is empty. report.json keeps only this text, so

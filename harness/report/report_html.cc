@@ -15,6 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "harness/report/escaping.h"
+#include "harness/report/report_old_runtimes.h"
 #include "support/date.h"
 
 namespace aot {
@@ -536,6 +537,7 @@ std::string RenderHtml(const QualificationData& data) {
   AppendMatrix(data, &out);
   AppendTimeline(data, &out);
   AppendTimings(data, &out);
+  AppendOldRuntimesHtml(data, &out);
   AppendFindings(data, &out);
   absl::StrAppend(&out, "<footer>", EscapeHtml(data.title), " &middot; now ", EscapeHtml(data.now),
                   " &middot; ", EscapeHtml(data.tool_version), "</footer>\n</body>\n</html>\n");

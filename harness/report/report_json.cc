@@ -167,6 +167,19 @@ absl::Status ReadBlocker(const Json& j, const std::string& path, GateBlocker* b)
   return absl::OkStatus();
 }
 
+absl::string_view OldRunVerdictView(OldRunVerdict v) { return OldRunVerdictName(v); }
+
+absl::Status ReadOldRuntimeCell(const Json& j, const std::string& path, OldRuntimeCell* c) {
+  AOT_RETURN_IF_ERROR(ReadString(j, path, "runtime", true, &c->runtime));
+  AOT_RETURN_IF_ERROR(ReadString(j, path, "commit", false, &c->commit));
+  AOT_RETURN_IF_ERROR(ReadString(j, path, "target", true, &c->target));
+  AOT_RETURN_IF_ERROR(ReadString(j, path, "test", true, &c->test));
+  AOT_RETURN_IF_ERROR(
+      ReadEnum(j, path, "verdict", kOldRunVerdicts, OldRunVerdictView, &c->verdict));
+  AOT_RETURN_IF_ERROR(ReadString(j, path, "detail", false, &c->detail));
+  return absl::OkStatus();
+}
+
 absl::Status ReadNotice(const Json& j, const std::string& path, GateNotice* n) {
   AOT_RETURN_IF_ERROR(ReadString(j, path, "check", true, &n->check));
   AOT_RETURN_IF_ERROR(ReadString(j, path, "message", true, &n->message));
@@ -214,6 +227,15 @@ nlohmann::ordered_json QualificationToJson(const QualificationData& data) {
   for (const GateNotice& n : data.notices) {
     j["notices"].push_back({{"check", n.check}, {"message", n.message}});
   }
+  j["old_runtimes"] = nlohmann::ordered_json::array();
+  for (const OldRuntimeCell& c : data.old_runtimes) {
+    j["old_runtimes"].push_back({{"runtime", c.runtime},
+                                 {"commit", c.commit},
+                                 {"target", c.target},
+                                 {"test", c.test},
+                                 {"verdict", OldRunVerdictName(c.verdict)},
+                                 {"detail", c.detail}});
+  }
   return j;
 }
 
@@ -236,6 +258,7 @@ absl::StatusOr<QualificationData> QualificationFromJson(const Json& json) {
   AOT_RETURN_IF_ERROR(ReadArray(json, "timeline", ReadTimelineEntry, &data.timeline));
   AOT_RETURN_IF_ERROR(ReadArray(json, "blockers", ReadBlocker, &data.blockers));
   AOT_RETURN_IF_ERROR(ReadArray(json, "notices", ReadNotice, &data.notices));
+  AOT_RETURN_IF_ERROR(ReadArray(json, "old_runtimes", ReadOldRuntimeCell, &data.old_runtimes));
   return data;
 }
 

@@ -129,6 +129,36 @@ std::string RenderJunitXml(const QualificationData& data) {
   total.tests += gate.tests;
   total.failures += gate.failures;
 
+  // Each older runtime: one testcase per artifact, failing unless it ran
+  // (passed) or was loaded and validated.
+  for (const auto& [runtime, cells] : GroupByRuntime(data)) {
+    Counts counts;
+    std::string runtime_cases;
+    for (const OldRuntimeCell* c : cells) {
+      ++counts.tests;
+      absl::StrAppend(&runtime_cases, "    <testcase classname=\"",
+                      EscapeXmlAttribute(absl::StrCat("old-runtime.", runtime, ".", c->target)),
+                      "\" name=\"", EscapeXmlAttribute(c->test), "\" time=\"0.000\"");
+      if (OldRunOk(c->verdict)) {
+        absl::StrAppend(&runtime_cases, "/>\n");
+        continue;
+      }
+      ++counts.failures;
+      const std::string message = absl::StrCat(OldRunVerdictName(c->verdict), ": ", c->detail);
+      absl::StrAppend(&runtime_cases, ">\n      <failure message=\"", EscapeXmlAttribute(message),
+                      "\" type=\"", OldRunVerdictName(c->verdict), "\">", EscapeXmlText(message),
+                      "</failure>\n    </testcase>\n");
+    }
+    absl::StrAppend(
+        &suites, "  <testsuite name=\"", EscapeXmlAttribute(absl::StrCat("old-runtime.", runtime)),
+        "\" tests=\"", counts.tests, "\" failures=\"", counts.failures,
+        "\" errors=\"0\" skipped=\"0\" time=\"0.000\">\n    <properties>\n",
+        "      <property name=\"commit\" value=\"", EscapeXmlAttribute(cells.front()->commit),
+        "\"/>\n    </properties>\n", runtime_cases, "  </testsuite>\n");
+    total.tests += counts.tests;
+    total.failures += counts.failures;
+  }
+
   return absl::StrCat("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"",
                       EscapeXmlAttribute(data.title), "\" tests=\"", total.tests, "\" failures=\"",
                       total.failures, "\" errors=\"0\" skipped=\"", total.skipped, "\" time=\"",

@@ -1037,17 +1037,22 @@ int Report(int argc, char** argv) {
   options.now = TodayDate();
   std::string out;
   bool no_verify = false;
-  FlagSet flags("aot-compat report",
-                "aot-compat report --out=DIR [--now=YYYY-MM-DD] [--target=T]... "
-                "[--cache_dir=DIR | --no_cache]",
-                "Runs the gate and writes a release qualification report to DIR:\n"
-                "report.json, junit.xml (one testcase per target/version/test and per gate\n"
-                "check) and a self-contained index.html (the target x version x test grid,\n"
-                "the window boundaries on a timeline of versions and releases, load/run\n"
-                "time per version, every blocker with its fix). The gate's backward\n"
-                "replay uses the replay cache as `gate` does. Exit 0 pass, 1 blocked\n"
-                "(the report is written either way), 2 bad input.");
+  FlagSet flags(
+      "aot-compat report",
+      "aot-compat report --out=DIR [--now=YYYY-MM-DD] [--target=T]... [--old_runs=FILE]... "
+      "[--cache_dir=DIR | --no_cache]",
+      "Runs the gate and writes a release qualification report to DIR:\n"
+      "report.json, junit.xml (one testcase per target/version/test and per gate\n"
+      "check) and a self-contained index.html (the target x version x test grid,\n"
+      "the window boundaries on a timeline of versions and releases, load/run\n"
+      "time per version, every blocker with its fix). The gate's backward\n"
+      "replay uses the replay cache as `gate` does. Exit 0 pass, 1 blocked\n"
+      "(the report is written either way), 2 bad input.");
   flags.AddString("out", &out, "The report directory (created).");
+  std::vector<std::string> old_runs;
+  flags.AddList("old_runs", &old_runs,
+                "`forward-check --build_runtime=... --json` output: older runtimes' verdicts "
+                "on this compiler's artifacts, shown beside the releases' recorded runs.");
   ReplayCacheFlags cache;
   AddGateFlags(flags, &options, &no_verify, &cache);
   flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
@@ -1064,6 +1069,17 @@ int Report(int argc, char** argv) {
   if (!gate.ok()) return ReportToolError(kProgram, gate.status(), 2);
   auto data = QualificationFromGate(*gate, options.golden_dir, options.targets);
   if (!data.ok()) return ReportToolError(kProgram, data.status(), 2);
+  for (const std::string& path : old_runs) {
+    auto text = ReadFileToString(path);
+    if (!text.ok()) return ReportToolError(kProgram, text.status(), 2);
+    nlohmann::json json = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+    if (json.is_discarded()) {
+      return ReportToolError(kProgram, absl::InvalidArgumentError(path + ": not valid JSON"), 2);
+    }
+    if (absl::Status s = AddOldRuntimeRuns(json, path, &*data); !s.ok()) {
+      return ReportToolError(kProgram, s, 2);
+    }
+  }
   if (absl::Status s = WriteQualificationReport(*data, out); !s.ok()) {
     return ReportToolError(kProgram, s, 2);
   }
