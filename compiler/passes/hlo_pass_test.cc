@@ -336,6 +336,15 @@ const std::map<std::string, int>& ExpectedFusions() {
       {"packed_types/packed_fp4_blocks.hlo", 4},
       {"packed_types/packed_int4_matmul.hlo", 10},
       {"packed_types/packed_tuple_cache.hlo", 6},
+      // The flag-on suites of the rollout audit: the cache update is one
+      // dynamic-update-slice in place (no fusion); the momentum step's two
+      // results; the eight inverse and hyperbolic functions' fusions; the
+      // four rng draws (one in a loop), expanded before the pipeline into
+      // state updates and bit mixing that fuse in many pieces.
+      {"aliasing/kv_cache_append.hlo", 0},
+      {"aliasing/sgd_momentum_in_place.hlo", 2},
+      {"inverse_math/inverse_hyperbolic.hlo", 7},
+      {"rng_state/rng_draws.hlo", 34},
       {"normalization/batch_norm_inference.hlo", 1},
       // Batch norm expanded first: its statistics and normalization.
       {"normalization/batch_norm_training.hlo", 9},
