@@ -61,7 +61,10 @@ const std::vector<EmissionFlag>& EmissionLedger() {
                       "element), computed in f32 or 8-bit integers; off, a module with such a "
                       "value does not compile; runtimes before its support refuse the enum "
                       "values",
-       .runtime_release = "2026-12-03-c125f0cd",
+       // The release of the support commit (2026-12-03-c125f0cd) loads
+       // these artifacts, but its aot-run cannot read the element types in
+       // their embedded modules: it runs none of them (rollout-audit).
+       .runtime_release = "2026-12-03-d1ae2d74",
        .runtime_support_since = "2026-12-03",
        .enabled_by_default = false},
       {.name = "emit_rng_state",
@@ -81,8 +84,11 @@ const std::vector<EmissionFlag>& EmissionLedger() {
                       "PackIntN, unpacked and packed at the entry by the compiled code; off, "
                       "a module whose entry signature packs does not compile; runtimes before "
                       "its support size such buffers one byte per element and refuse them",
-       .runtime_release = "2026-12-04-fd9c2736",
-       .runtime_support_since = "2026-12-04",
+       // Not 2026-12-04-fd9c2736, the release of the support commit: its
+       // aot-run cannot make arguments for packed entry values (the
+       // compiler embeds the packed module since 574fb4a, cut after it).
+       .runtime_release = "2026-12-07-c75c19a8",
+       .runtime_support_since = "2026-12-07",
        .enabled_by_default = false},
   };
   return *ledger;
