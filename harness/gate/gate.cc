@@ -532,7 +532,8 @@ absl::StatusOr<GateReport> RunGate(const GateOptions& options) {
   std::optional<std::vector<CompiledTest>> compiled;
   auto corpus = [&]() -> absl::StatusOr<const std::vector<CompiledTest>*> {
     if (!compiled) {
-      AOT_ASSIGN_OR_RETURN(auto c, CompileCorpus(options.golden_dir, targets, options.progress));
+      AOT_ASSIGN_OR_RETURN(auto c, CompileCorpus(options.golden_dir, targets, options.progress,
+                                                 options.replay_cache_dir));
       compiled = std::move(c);
     }
     return &*compiled;

@@ -44,7 +44,8 @@ struct GateOptions {
   // Shows which check runs and the artifact being replayed or compiled;
   // null: nothing.
   Progress* progress = nullptr;
-  // The backward replay's cache (ReplayOptions::cache_dir); empty: none.
+  // The backward replay's cache (ReplayOptions::cache_dir) and the corpus
+  // compile cache (CompileCorpus); empty: none.
   std::string replay_cache_dir;
   // The rollout check reads the releases' recorded runs of the flag-on
   // artifacts (golden/rollout/). With `build_old`, the runs it needs and

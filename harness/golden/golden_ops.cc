@@ -36,8 +36,10 @@
 #include "proto/schema.h"
 #include "runtime/executable/client.h"
 #include "runtime/platform/host/thread_pool.h"
+#include "runtime/runtime_fingerprint.h"
 #include "support/build_info.h"
 #include "support/file_io.h"
+#include "support/sha256.h"
 #include "support/status_macros.h"
 #include "support/subprocess.h"
 
@@ -802,9 +804,40 @@ absl::StatusOr<std::vector<int>> PruneExpired(const std::string& golden_dir,
   return window.expired;
 }
 
+namespace {
+
+// The compiling binary as the compile cache trusts it: a rebuilt binary has
+// another size or modification time (the replay cache trusts mapped
+// libraries the same way).
+const std::string& CompilerBinaryIdentity() {
+  static const std::string* identity = [] {
+    std::error_code ec;
+    std::string exe = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+    return new std::string(ec ? std::string() : absl::StrCat(exe, " ", SharedLibraryState(exe)));
+  }();
+  return *identity;
+}
+
+// <cache_dir>/compile/<key>.pb for the module compiled for the target;
+// empty when the module cannot be read (it is compiled, and fails, then).
+std::string CompileCachePath(const std::string& cache_dir, const GoldenTarget& target,
+                             const CorpusModule& module) {
+  if (cache_dir.empty() || CompilerBinaryIdentity().empty()) return "";
+  auto text = ReadFileToString(module.path);
+  if (!text.ok()) return "";
+  const std::string key = Sha256Hex(absl::StrCat(
+      "compile v1\n", CompilerBinaryIdentity(), "\n", target.name, "\n", target.target_config, "\n",
+      target.platform, "\n", absl::StrJoin(target.emission_flags, ","), "\n", target.replica_count,
+      "\n", target.partitions, "\n", module.test, "\n", module.path, "\n", *text));
+  return (std::filesystem::path(cache_dir) / "compile" / (key + ".pb")).string();
+}
+
+}  // namespace
+
 absl::StatusOr<std::vector<CompiledTest>> CompileCorpus(const std::string& golden_dir,
                                                         const std::vector<std::string>& targets,
-                                                        Progress* progress) {
+                                                        Progress* progress,
+                                                        const std::string& cache_dir) {
   AOT_ASSIGN_OR_RETURN(auto modules, DiscoverModules(golden_dir));
   struct Job {
     GoldenTarget target;
@@ -828,7 +861,22 @@ absl::StatusOr<std::vector<CompiledTest>> CompileCorpus(const std::string& golde
       progress->Update(absl::StrCat("compile ", jobs[i].target.name, ": ", jobs[i].module.test),
                        ++started, static_cast<int64_t>(jobs.size()));
     }
+    const std::string cached = CompileCachePath(cache_dir, jobs[i].target, jobs[i].module);
+    if (!cached.empty()) {
+      ExecutableProto e;
+      auto bytes = ReadFileToString(cached);
+      if (bytes.ok() && e.ParseFromString(*bytes)) {
+        compiled[i] = std::move(e);
+        return;
+      }
+    }
     compiled[i] = CompileCorpusModule(jobs[i].module, jobs[i].target);
+    if (!cached.empty() && compiled[i].ok()) {
+      std::error_code ec;
+      std::filesystem::create_directories(std::filesystem::path(cached).parent_path(), ec);
+      // A cache that cannot be written only costs the next run a compile.
+      (void)WriteFileAtomically(cached, compiled[i]->SerializeAsString());
+    }
   };
   const int threads =
       std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, kMaxReplayJobs);

@@ -41,10 +41,16 @@ struct CompiledTest {
   std::string test;
   ExecutableProto executable;
 };
-// `progress` (may be null) shows the module being compiled, n of N.
+// `progress` (may be null) shows the module being compiled, n of N. With
+// `cache_dir`, each module's artifact is kept under
+// <cache_dir>/compile/<key>.pb and reused while its key holds: this
+// compiler binary (its path, size and modification time) and everything
+// the compile reads (the target, its flags and counts, the module's
+// text), so a gate on an unchanged tree compiles nothing.
 absl::StatusOr<std::vector<CompiledTest>> CompileCorpus(const std::string& golden_dir,
                                                         const std::vector<std::string>& targets,
-                                                        Progress* progress = nullptr);
+                                                        Progress* progress = nullptr,
+                                                        const std::string& cache_dir = "");
 
 // Compiles one corpus module for a target with the current compiler and
 // records its inputs (seeded) and outputs: on host targets by running the

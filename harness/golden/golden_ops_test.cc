@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -68,6 +69,54 @@ class GoldenOpsTest : public ::testing::Test {
   TempDir dir_;
   fs::path root_;
 };
+
+// The compile cache: a second compile of the unchanged corpus reads every
+// artifact back (an entry edited in place comes back as edited, so it was
+// not compiled again); a changed module is compiled again.
+TEST_F(GoldenOpsTest, CompileCacheServesUnchangedModulesAndRecompilesChangedOnes) {
+  const std::string cache = (root_ / "cache").string();
+  auto first = CompileCorpus(golden(), {"host-x86-64-v2"}, nullptr, cache);
+  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_EQ(first->size(), 2u);
+  std::vector<fs::path> entries;
+  for (const auto& e : fs::directory_iterator(root_ / "cache" / "compile")) {
+    entries.push_back(e.path());
+  }
+  ASSERT_EQ(entries.size(), 2u);
+  // Without the cache, the same bytes.
+  auto plain = CompileCorpus(golden(), {"host-x86-64-v2"});
+  ASSERT_TRUE(plain.ok());
+  for (size_t i = 0; i < plain->size(); ++i) {
+    EXPECT_EQ((*plain)[i].executable.SerializeAsString(),
+              (*first)[i].executable.SerializeAsString());
+  }
+  for (const fs::path& entry : entries) {
+    ExecutableProto e;
+    auto bytes = ReadFileToString(entry.string());
+    ASSERT_TRUE(bytes.ok() && e.ParseFromString(*bytes));
+    e.set_name(absl::StrCat("from-cache-", e.name()));
+    ASSERT_TRUE(WriteFileAtomically(entry.string(), e.SerializeAsString()).ok());
+  }
+  auto second = CompileCorpus(golden(), {"host-x86-64-v2"}, nullptr, cache);
+  ASSERT_TRUE(second.ok()) << second.status();
+  for (const CompiledTest& t : *second) {
+    EXPECT_TRUE(absl::StartsWith(t.executable.name(), "from-cache-")) << t.test;
+  }
+  // Another target is another key.
+  auto v3 = CompileCorpus(golden(), {"host-x86-64-v3"}, nullptr, cache);
+  ASSERT_TRUE(v3.ok());
+  for (const CompiledTest& t : *v3) EXPECT_FALSE(absl::StartsWith(t.executable.name(), "from-"));
+  // The module's text changed (a comment): compiled again.
+  const fs::path module = root_ / "modules" / "elementwise" / "add_mul.hlo";
+  auto text = ReadFileToString(module.string());
+  ASSERT_TRUE(text.ok());
+  ASSERT_TRUE(WriteFileAtomically(module.string(), *text + "\n// edited\n").ok());
+  auto third = CompileCorpus(golden(), {"host-x86-64-v2"}, nullptr, cache);
+  ASSERT_TRUE(third.ok());
+  for (const CompiledTest& t : *third) {
+    EXPECT_EQ(absl::StartsWith(t.executable.name(), "from-cache-"), t.test != "add_mul") << t.test;
+  }
+}
 
 TEST_F(GoldenOpsTest, GenerateWritesV1ThenNothingUntilTheOutputChanges) {
   auto first = GenerateGoldens(golden(), {"host-x86-64-v2"}, "2026-05-01");

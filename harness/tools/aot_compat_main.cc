@@ -171,9 +171,12 @@ struct ReplayCacheFlags {
                     "The replay cache: a test whose artifact and I/O blobs this same runtime "
                     "(its runtime fingerprint: its sources, build and shared libraries) already "
                     "passed or skipped takes that verdict without loading; failures are never "
-                    "cached. Default: $XLA_AOT_REPLAY_CACHE, else ~/.cache/xla-aot/replay.");
+                    "cached. The gate and report also keep the corpus compiled there "
+                    "(compile/): a module this same binary compiled for the same target is not "
+                    "compiled again. Default: $XLA_AOT_REPLAY_CACHE, else "
+                    "~/.cache/xla-aot/replay.");
     flags.AddBool("no_cache", &no_cache,
-                  "Replay every artifact: neither read nor write the replay cache.");
+                  "Replay and compile everything: neither read nor write the caches.");
   }
   std::string Dir() const { return no_cache ? "" : cache_dir; }
 };
