@@ -32,6 +32,14 @@ class NarrowGpuGoldenTest : public AotGoldenTest {};
 class PackedHostGoldenTest : public AotGoldenTest {};
 class PackedGpuGoldenTest : public AotGoldenTest {};
 class SpmdHostGoldenTest : public AotGoldenTest {};
+class InverseMathHostGoldenTest : public AotGoldenTest {};
+class InverseMathGpuGoldenTest : public AotGoldenTest {};
+class AliasingHostGoldenTest : public AotGoldenTest {};
+class AliasingGpuGoldenTest : public AotGoldenTest {};
+class RngStateHostGoldenTest : public AotGoldenTest {};
+class RngStateGpuGoldenTest : public AotGoldenTest {};
+class LowPrecisionGemmGpuGoldenTest : public AotGoldenTest {};
+class CudnnConvGpuGoldenTest : public AotGoldenTest {};
 
 // clang-format off
 #define AOT_GOLDEN_CASES(X)                                                           \
@@ -85,6 +93,19 @@ class SpmdHostGoldenTest : public AotGoldenTest {};
   X(MlpSequenceParallel, "mlp_sequence_parallel") X(ScanShardedLayers, "scan_sharded_layers")                  \
   X(NextTokenShift, "next_token_shift") X(ConvStridedHalo, "conv_strided_halo") \
   X(Mlp2dMesh, "mlp_2d_mesh") X(ConvDataParallel, "conv_data_parallel")
+// The flag-on targets of the rollout audit, one suite per flag.
+#define AOT_INVERSE_MATH_CASES(X) X(InverseHyperbolic, "inverse_hyperbolic")
+#define AOT_ALIASING_CASES(X) \
+  X(KvCacheAppend, "kv_cache_append") X(SgdMomentumInPlace, "sgd_momentum_in_place")
+#define AOT_RNG_STATE_CASES(X) X(RngDraws, "rng_draws")
+#define AOT_LOW_PRECISION_GEMM_CASES(X)                                               \
+  X(Bf16DotGemm, "bf16_dot_gemm") X(Bf16Matmul, "bf16_matmul")                        \
+  X(F16Elementwise, "f16_elementwise") X(Int8Quantize, "int8_quantize")               \
+  X(MixedConvert, "mixed_convert")
+#define AOT_CUDNN_CONV_CASES(X)                                                       \
+  X(CnnBlock, "cnn_block") X(Conv2d, "conv2d") X(Conv3x3Im2col, "conv3x3_im2col")     \
+  X(ConvNchwGrouped, "conv_nchw_grouped") X(DepthwiseConv, "depthwise_conv")          \
+  X(MaxPoolGrad, "max_pool_grad")
 // clang-format on
 
 #define AOT_HOST_CASE(name, test) \
@@ -126,6 +147,30 @@ AOT_PACKED_CASES(AOT_PACKED_GPU_CASE)
 #define AOT_SPMD_HOST_CASE(name, test) \
   TEST_P(SpmdHostGoldenTest, name) { CheckGolden(test); }
 AOT_SPMD_CASES(AOT_SPMD_HOST_CASE)
+#define AOT_INVERSE_MATH_HOST_CASE(name, test) \
+  TEST_P(InverseMathHostGoldenTest, name) { CheckGolden(test); }
+#define AOT_INVERSE_MATH_GPU_CASE(name, test) \
+  TEST_P(InverseMathGpuGoldenTest, name) { CheckGolden(test); }
+AOT_INVERSE_MATH_CASES(AOT_INVERSE_MATH_HOST_CASE)
+AOT_INVERSE_MATH_CASES(AOT_INVERSE_MATH_GPU_CASE)
+#define AOT_ALIASING_HOST_CASE(name, test) \
+  TEST_P(AliasingHostGoldenTest, name) { CheckGolden(test); }
+#define AOT_ALIASING_GPU_CASE(name, test) \
+  TEST_P(AliasingGpuGoldenTest, name) { CheckGolden(test); }
+AOT_ALIASING_CASES(AOT_ALIASING_HOST_CASE)
+AOT_ALIASING_CASES(AOT_ALIASING_GPU_CASE)
+#define AOT_RNG_STATE_HOST_CASE(name, test) \
+  TEST_P(RngStateHostGoldenTest, name) { CheckGolden(test); }
+#define AOT_RNG_STATE_GPU_CASE(name, test) \
+  TEST_P(RngStateGpuGoldenTest, name) { CheckGolden(test); }
+AOT_RNG_STATE_CASES(AOT_RNG_STATE_HOST_CASE)
+AOT_RNG_STATE_CASES(AOT_RNG_STATE_GPU_CASE)
+#define AOT_LOW_PRECISION_GEMM_GPU_CASE(name, test) \
+  TEST_P(LowPrecisionGemmGpuGoldenTest, name) { CheckGolden(test); }
+AOT_LOW_PRECISION_GEMM_CASES(AOT_LOW_PRECISION_GEMM_GPU_CASE)
+#define AOT_CUDNN_CONV_GPU_CASE(name, test) \
+  TEST_P(CudnnConvGpuGoldenTest, name) { CheckGolden(test); }
+AOT_CUDNN_CONV_CASES(AOT_CUDNN_CONV_GPU_CASE)
 
 // CTest gets an instance per version that runs: the boundary versions, or
 // all of them with XLA_AOT_TEST_ALL_VERSIONS=1 (ci/sweep.sh).
@@ -190,6 +235,14 @@ INSTANTIATE_AOT_GOLDEN_TESTS(NarrowGpuGoldenTest, "narrow_types_h100");
 INSTANTIATE_AOT_GOLDEN_TESTS(PackedHostGoldenTest, "packed_types_host");
 INSTANTIATE_AOT_GOLDEN_TESTS(PackedGpuGoldenTest, "packed_types_h100");
 INSTANTIATE_AOT_GOLDEN_TESTS(SpmdHostGoldenTest, "spmd_host_8");
+INSTANTIATE_AOT_GOLDEN_TESTS(InverseMathHostGoldenTest, "inverse_math_host");
+INSTANTIATE_AOT_GOLDEN_TESTS(InverseMathGpuGoldenTest, "inverse_math_h100");
+INSTANTIATE_AOT_GOLDEN_TESTS(AliasingHostGoldenTest, "aliasing_host");
+INSTANTIATE_AOT_GOLDEN_TESTS(AliasingGpuGoldenTest, "aliasing_h100");
+INSTANTIATE_AOT_GOLDEN_TESTS(RngStateHostGoldenTest, "rng_state_host");
+INSTANTIATE_AOT_GOLDEN_TESTS(RngStateGpuGoldenTest, "rng_state_h100");
+INSTANTIATE_AOT_GOLDEN_TESTS(LowPrecisionGemmGpuGoldenTest, "low_precision_gemm_h100");
+INSTANTIATE_AOT_GOLDEN_TESTS(CudnnConvGpuGoldenTest, "cudnn_conv_h100");
 
 }  // namespace
 }  // namespace aot
