@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "harness/golden/replay_record.h"
 #include "support/progress.h"
 #include "support/subprocess.h"
 
@@ -39,6 +40,9 @@ struct CrossVersionResult {
   int passed = 0;
   int failed = 0;
   std::string log;  // what the old and new tools printed
+  // This runtime's replay of each of the old compiler's artifacts
+  // (OldRunFromReplay gives each its verdict).
+  std::vector<ReplayRecord> records;
 };
 
 // `git rev-parse --verify REF^{commit}`; InvalidArgument naming the ref.

@@ -284,6 +284,27 @@ absl::StatusOr<OldRuntimeRuns> RunWithOldRuntime(const std::string& ref,
   return result;
 }
 
+OldRun OldRunFromReplay(const ReplayRecord& r) {
+  OldRun run{r.target, r.test, "", OldRunVerdict::kNotRunnable, r.reason};
+  switch (r.status) {
+    case ReplayStatus::kPass:
+      run.verdict = OldRunVerdict::kPassed;
+      break;
+    case ReplayStatus::kSkipped:
+      run.verdict = OldRunVerdict::kValidated;
+      break;
+    case ReplayStatus::kFail:
+      run.verdict = absl::StrContains(r.reason, "refuses the artifact") ? OldRunVerdict::kRefused
+                    : absl::StrContains(r.reason, "outputs differ")     ? OldRunVerdict::kMismatched
+                                                                    : OldRunVerdict::kNotRunnable;
+      break;
+    case ReplayStatus::kExpired:
+      run.detail = absl::StrCat("expired: ", r.reason);
+      break;
+  }
+  return run;
+}
+
 std::string OldRunsTable(const std::vector<LabeledOldRuntimeRuns>& runtimes) {
   std::string out;
   if (runtimes.empty()) return out;

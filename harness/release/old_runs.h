@@ -99,6 +99,12 @@ struct LabeledOldRuntimeRuns {
   std::string label;
   OldRuntimeRuns runs;
 };
+// The other direction (RunWithOldCompiler): this runtime's replay of an old
+// compiler's artifact as a verdict: pass -> passed, skipped (CUDA without a
+// device) -> validated, a refusal at load -> refused, different outputs ->
+// mismatched, any other failure -> not_runnable. The digest stays empty.
+OldRun OldRunFromReplay(const ReplayRecord& record);
+
 // One table: a row per artifact (target/test), a column per runtime with
 // the verdict's letter; then per runtime its counts and every artifact it
 // did not run, with the verdict and why.

@@ -148,6 +148,32 @@ TEST_F(RunWithOldBuildTest, EveryArtifactGetsAVerdictOfItsOwn) {
   EXPECT_EQ(Calls(), 6);
 }
 
+TEST(OldRunFromReplayTest, ReplayStatusesBecomeVerdicts) {
+  auto record = [](ReplayStatus status, const std::string& reason) {
+    ReplayRecord r;
+    r.target = "host-x86-64-v2";
+    r.test = "add_mul";
+    r.status = status;
+    r.reason = reason;
+    return r;
+  };
+  EXPECT_EQ(OldRunFromReplay(record(ReplayStatus::kPass, "")).verdict, OldRunVerdict::kPassed);
+  EXPECT_EQ(OldRunFromReplay(record(ReplayStatus::kSkipped, "loaded and validated")).verdict,
+            OldRunVerdict::kValidated);
+  EXPECT_EQ(OldRunFromReplay(
+                record(ReplayStatus::kFail, "the current runtime refuses the artifact: bad field"))
+                .verdict,
+            OldRunVerdict::kRefused);
+  EXPECT_EQ(OldRunFromReplay(
+                record(ReplayStatus::kFail, "outputs differ from the recorded ones (result 0"))
+                .verdict,
+            OldRunVerdict::kMismatched);
+  OldRun other = OldRunFromReplay(record(ReplayStatus::kFail, "execution failed: out of memory"));
+  EXPECT_EQ(other.verdict, OldRunVerdict::kNotRunnable);
+  EXPECT_EQ(other.detail, "execution failed: out of memory");
+  EXPECT_EQ(other.test, "add_mul");
+}
+
 TEST(OldRuntimeRunsTest, TableAndJsonNameEveryFailure) {
   LabeledOldRuntimeRuns rt;
   rt.label = "2026-12-04-fd9c2736";

@@ -844,6 +844,17 @@ int ForwardCheck(int argc, char** argv) {
     progress.Clear();
     if (!result.ok()) return ReportToolError(kProgram, result.status(), 2);
     std::fputs(result->log.c_str(), stdout);
+    LabeledOldRuntimeRuns replayed{absl::StrCat("this runtime on ", build_compiler, "'s goldens"),
+                                   {result->commit, {}}};
+    for (const ReplayRecord& r : result->records) {
+      replayed.runs.runs.push_back(OldRunFromReplay(r));
+    }
+    std::printf("forward-check (old compiler %s): %zu artifact(s) replayed by this runtime\n%s",
+                result->commit.c_str(), replayed.runs.runs.size(),
+                OldRunsTable({replayed}).c_str());
+    if (std::optional<int> failed = WriteJsonOutput(json_path, OldRunsJson({replayed}))) {
+      return *failed;
+    }
     std::printf("forward-check (old compiler %s): %d passed, %d failed\n", result->commit.c_str(),
                 result->passed, result->failed);
     return result->failed == 0 ? 0 : 1;
