@@ -461,14 +461,8 @@ class RolloutScenarioTest : public GateScenarioTest {
     // The flag-on targets' committed manifests: the audit reads their
     // artifacts' digests.
     for (const char* target : {"packed_types_host", "packed_types_h100"}) {
-      fs::path to = fs::path(root_) / "executables" / target / "v1";
-      fs::create_directories(to);
-      fs::copy_file(fs::path("golden/executables") / target / "v1" / "MANIFEST.json",
-                    to / "MANIFEST.json");
-      auto manifest = ReadManifest(to.string());
-      ASSERT_TRUE(manifest.ok()) << manifest.status();
-      for (const auto& [test, entry] : manifest->tests) {
-        flag_on_.push_back({target, test, entry.artifact, OldRunVerdict::kPassed, ""});
+      for (const auto& t : testing::CopyCommittedManifest(root_, target)) {
+        flag_on_.push_back({t.target, t.test, t.digest, OldRunVerdict::kPassed, ""});
       }
     }
     ASSERT_FALSE(flag_on_.empty());

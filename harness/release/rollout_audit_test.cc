@@ -12,6 +12,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/golden/golden_store.h"
+#include "harness/testing/synthetic_history.h"
 #include "support/file_io.h"
 #include "support/testing/temp_dir.h"
 
@@ -82,15 +83,7 @@ class RolloutAuditTest : public ::testing::Test {
     root_ = dir_.path();
     // The audit reads the newest manifests only.
     for (const char* target : {"packed_types_host", "packed_types_h100"}) {
-      fs::path to = fs::path(root_) / "executables" / target / "v1";
-      fs::create_directories(to);
-      fs::copy_file(fs::path("golden/executables") / target / "v1" / "MANIFEST.json",
-                    to / "MANIFEST.json");
-      auto manifest = ReadManifest(to.string());
-      ASSERT_TRUE(manifest.ok()) << manifest.status();
-      for (const auto& [test, entry] : manifest->tests) {
-        digests_.push_back({target, test, entry.artifact});
-      }
+      for (const auto& t : testing::CopyCommittedManifest(root_, target)) digests_.push_back(t);
     }
     ASSERT_FALSE(digests_.empty());
   }
@@ -105,10 +98,7 @@ class RolloutAuditTest : public ::testing::Test {
 
   testing::TempDir dir_{"rollout-audit-test"};
   std::string root_;
-  struct Digest {
-    std::string target, test, digest;
-  };
-  std::vector<Digest> digests_;
+  std::vector<testing::ManifestTest> digests_;
 };
 
 TEST_F(RolloutAuditTest, RecordsRoundTripAndKeepTheFirstVerdict) {

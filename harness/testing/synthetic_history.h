@@ -3,6 +3,7 @@
 
 // Synthetic golden histories for the gate and triage tests: versions of
 // real bundled artifacts written with chosen creation dates.
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -26,6 +27,30 @@ inline GoldenArtifact RealArtifact(const std::string& test) {
   auto artifact = ReadArtifact("golden/executables/host-x86-64-v2/v1", test);
   EXPECT_TRUE(artifact.ok()) << artifact.status();
   return artifact.ok() ? *artifact : GoldenArtifact();
+}
+
+// A committed target's manifest copied to <root>/executables/<target>/v1
+// (what the rollout audit reads: its artifacts' digests), and its tests
+// with their artifact digests.
+struct ManifestTest {
+  std::string target;
+  std::string test;
+  std::string digest;
+};
+inline std::vector<ManifestTest> CopyCommittedManifest(const std::string& root,
+                                                       const std::string& target) {
+  const std::string to = absl::StrCat(root, "/executables/", target, "/v1");
+  std::error_code ec;
+  std::filesystem::create_directories(to, ec);
+  std::filesystem::copy_file(absl::StrCat("golden/executables/", target, "/v1/MANIFEST.json"),
+                             to + "/MANIFEST.json", ec);
+  EXPECT_FALSE(ec) << target << ": " << ec.message();
+  auto manifest = ReadManifest(to);
+  EXPECT_TRUE(manifest.ok()) << manifest.status();
+  std::vector<ManifestTest> tests;
+  if (!manifest.ok()) return tests;
+  for (const auto& [test, entry] : manifest->tests) tests.push_back({target, test, entry.artifact});
+  return tests;
 }
 
 // Writes <root>/executables/host-x86-64-v2/v<version> created on `created`.
