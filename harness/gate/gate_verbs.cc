@@ -125,7 +125,8 @@ int Report(int argc, char** argv) {
     auto gate = RunGate(options);
     progress.Clear();
     AOT_RETURN_IF_ERROR(gate);
-    AOT_ASSIGN_OR_RETURN(auto data, QualificationFromGate(*gate, options.golden_dir, options.targets));
+    AOT_ASSIGN_OR_RETURN(auto data,
+                         QualificationFromGate(*gate, options.golden_dir, options.targets));
     for (const std::string& path : old_runs) {
       AOT_ASSIGN_OR_RETURN(std::string text, ReadFileToString(path));
       nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);

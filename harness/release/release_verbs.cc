@@ -299,8 +299,7 @@ int RolloutAudit(int argc, char** argv) {
       }
     }
     AOT_RETURN_IF_ERROR(WriteJsonFile(json_path, list));
-    std::printf("rollout-audit: %zu flag(s), %zu release(s); %s\n", audits.size(),
-                releases.size(),
+    std::printf("rollout-audit: %zu flag(s), %zu release(s); %s\n", audits.size(), releases.size(),
                 wrong == 0 ? "the ledger's releases run their flags' artifacts"
                            : "the ledger names a release that cannot run its flag's artifacts");
     return wrong == 0 ? 0 : 1;

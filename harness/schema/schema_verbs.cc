@@ -102,9 +102,7 @@ int SchemaCheck(int argc, char** argv) {
   flags.AddString("json", &json_path, "Also write the findings as JSON.");
   flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
   return ExitCodeOrBadInput([&]() -> absl::StatusOr<int> {
-    auto usage = [](const std::string& why) {
-      return UsageError(absl::InvalidArgumentError(why));
-    };
+    auto usage = [](const std::string& why) { return UsageError(absl::InvalidArgumentError(why)); };
     if (format != "text" && format != "json" && format != "buf") {
       return usage(absl::StrCat("--format=", format, ": say text, json or buf"));
     }
@@ -140,9 +138,9 @@ int SchemaCheck(int argc, char** argv) {
         AOT_ASSIGN_OR_RETURN(bases, ListSnapshots(dir));
       }
       AOT_ASSIGN_OR_RETURN(auto history, ReadSchemaHistory(bases));
-      report = CheckSchema(
-          history, head.value_or(SchemaVersion{"<built-in schema>", SchemaDescriptorSet()}),
-          policy);
+      report = CheckSchema(history,
+                           head.value_or(SchemaVersion{"<built-in schema>", SchemaDescriptorSet()}),
+                           policy);
     }
     AOT_RETURN_IF_ERROR(report);
     if (format == "json") {
