@@ -103,6 +103,36 @@ class Reader {
     SkipSpace();
     return absl::StartsWith(text_.substr(pos_), s);
   }
+  // Whether the text here continues the operation before it on a new line
+  // rather than starting another one: `name = value` (the pretty forms lay
+  // an op's attributes out on the lines after its operands: conv's
+  // `dim_numbers = ...`, dot_general's `batching_dims = ...`) or a literal
+  // (`dense<...>`, `array<...>`: a check op's expected value). No operation
+  // starts so: a new one starts with %, ^, " or its dotted name.
+  // Whether an attribute dict `{name = ...` starts here (not a region).
+  bool AttrDictAhead() {
+    if (!StartsWith("{")) return false;
+    const size_t save_pos = pos_;
+    const int save_line = line_;
+    const size_t save_start = line_start_;
+    TryConsume("{");
+    const bool dict = ContinuesOperation();
+    pos_ = save_pos;
+    line_ = save_line;
+    line_start_ = save_start;
+    return dict;
+  }
+  bool ContinuesOperation() {
+    SkipSpace();
+    size_t end = pos_;
+    while (end < text_.size() && IsIdentChar(text_[end])) ++end;
+    absl::string_view word = text_.substr(pos_, end - pos_);
+    if (end < text_.size() && text_[end] == '<' && (word == "dense" || word == "array")) {
+      return true;
+    }
+    while (end < text_.size() && (text_[end] == ' ' || text_[end] == '\t')) ++end;
+    return !word.empty() && end + 1 < text_.size() && text_[end] == '=' && text_[end + 1] != '=';
+  }
 
   // --- lexical pieces ---
   std::string ReadIdent() {
@@ -162,7 +192,11 @@ class Reader {
   // --- types ---
   bool ReadType(MlirType* type);
   bool ReadElementType(std::string* element);
-  bool ReadTypeList(std::vector<MlirType>* types);  // t (, t)*
+  // t (, t)*. A {...} after a type: the argument's attributes in a
+  // function signature; in an op's signature (`op_attributes` given) the
+  // op's attribute dict written after its types.
+  bool ReadTypeList(std::vector<MlirType>* types,
+                    std::map<std::string, MlirAttr>* op_attributes = nullptr);
   bool ReadFunctionResults(std::vector<MlirType>* types);
 
   // --- attributes ---
@@ -473,10 +507,21 @@ bool Reader::ReadType(MlirType* type) {
   return true;
 }
 
-bool Reader::ReadTypeList(std::vector<MlirType>* types) {
+bool Reader::ReadTypeList(std::vector<MlirType>* types,
+                          std::map<std::string, MlirAttr>* op_attributes) {
   do {
     MlirType type;
     if (!ReadType(&type)) return false;
+    if (op_attributes != nullptr) {
+      // A region may follow an op's signature too: only `{name = ...`
+      // is the attribute dict.
+      if (AttrDictAhead()) {
+        TryConsume("{");
+        if (!ReadAttrDict(op_attributes, '}')) return false;
+      }
+      types->push_back(std::move(type));
+      continue;
+    }
     // Argument and result attributes in function signatures.
     if (StartsWith("{")) {
       std::map<std::string, MlirAttr> attributes;
@@ -655,6 +700,13 @@ bool Reader::ReadAttrValue(MlirAttr* attr, bool in_dict) {
     attr->kind = MlirAttr::kDict;
     return ReadAttrDict(&attr->dict, '}');
   }
+  if (c == '<') {
+    // A struct attribute in its pretty op form, the dialect prefix left out
+    // (dot_general's `algorithm = <lhs_precision_type = tf32, ...>`).
+    Advance();
+    attr->kind = MlirAttr::kDict;
+    return ReadAttrDict(&attr->dict, '>');
+  }
   if (c == '"') {
     attr->kind = MlirAttr::kString;
     if (!ReadString(&attr->s)) return false;
@@ -786,7 +838,7 @@ bool Reader::ReadSignature(MlirOperation* op) {
     if (!Expect("->", "in the function type")) return false;
     return ReadFunctionResults(&op->result_types);
   }
-  if (!ReadTypeList(&op->types)) return false;
+  if (!ReadTypeList(&op->types, &op->attributes)) return false;
   if (TryConsume("->")) {
     // chlo's "tensor<..> -> tensor<..>" form.
     op->has_function_type = true;
@@ -954,9 +1006,9 @@ bool Reader::ReadPrettyOperation(MlirOperation* op) {
       Advance();
       continue;
     }
-    if (newline &&
-        (c == '%' || c == '^' || c == '"' ||
-         (IsIdentStart(c) && !StartsWith("reducer") && !StartsWith("cond") && !StartsWith("do")))) {
+    if (newline && (c == '%' || c == '^' || c == '"' ||
+                    (IsIdentStart(c) && !StartsWith("reducer") && !StartsWith("cond") &&
+                     !StartsWith("do") && !ContinuesOperation()))) {
       break;
     }
     if (is_return && c != '%') break;
@@ -1014,7 +1066,9 @@ bool Reader::ReadPrettyOperation(MlirOperation* op) {
     op->positional.push_back(std::move(item));
   }
   if (!ReadSignature(op)) return false;
-  // A region after the signature (custom forms with a trailing body).
+  // A region after the signature (custom forms with a trailing body; an
+  // attribute dict there, `: tensor<f64> {tolerance = 0.1 : f64}`, was read
+  // with the types).
   if (StartsWith("{") && !is_return) {
     TryConsume("{");
     op->regions.emplace_back();

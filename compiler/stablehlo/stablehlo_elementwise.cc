@@ -26,6 +26,12 @@ absl::StatusOr<Value> Converter::Constant(const MlirOperation& op, const MlirAtt
     // A splat is a scalar broadcast: the text stays small for big tensors.
     AOT_ASSIGN_OR_RETURN(Value scalar, ScalarConstant(type, elements->elements[0], "splat"));
     AOT_ASSIGN_OR_RETURN(Value v, Emit(type, "constant", "broadcast", {scalar}, "dimensions={}"));
+    // A small integer splat's values too (dynamic_conv's padding operand).
+    int64_t value = 0;
+    if (count <= 64 && (element[0] == 's' || element[0] == 'u') &&
+        absl::SimpleAtoi(elements->elements[0], &value)) {
+      v.values.assign(count, value);
+    }
     return v;
   }
   if (!elements->splat && static_cast<int64_t>(elements->elements.size()) != count) {

@@ -87,6 +87,8 @@ absl::Status Converter::ConvertRefined(const MlirOperation& op, const std::vecto
     AOT_ASSIGN_OR_RETURN(results, ConvertChlo(op, in, name));
   } else if (absl::ConsumePrefix(&name, "check.")) {
     AOT_RETURN_IF_ERROR(ConvertCheck(op, in, name, &results));
+  } else if (absl::ConsumePrefix(&name, "interpreter.")) {
+    AOT_RETURN_IF_ERROR(ConvertInterpreterOp(op, in, name, &results));
   } else {
     return OpError(op, "unknown operation");
   }
@@ -117,6 +119,54 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertShapeOp(const MlirOperation
                          IntAttr(op, {"dim", "dimension"}, "the dimension", std::nullopt));
     return One(Emit(ResultType(op), hint, "set-dimension-size", in,
                     absl::StrCat("dimensions={", dim, "}")));
+  }
+  if (name == "dynamic_pad" || name == "dynamic_gather" || name == "dynamic_conv") {
+    // Their size operands are constants once the program is refined (as
+    // StableHLO's refine-shapes leaves them): the static op with those
+    // values as its attributes.
+    const size_t data = 2;  // operand and padding value, or the two data operands
+    const size_t sizes = name == "dynamic_pad" ? 3 : 1;
+    AOT_RETURN_IF_ERROR(Arity(op, in, data + sizes));
+    MlirOperation fixed = op;
+    auto ints = [&](size_t k, const char* what) -> absl::StatusOr<MlirAttr> {
+      const Value& v = in[data + k];
+      int64_t count = 1;
+      for (int64_t d : v.type.dimensions) count *= d;
+      if (static_cast<int64_t>(v.values.size()) != count) {
+        return OpError(op, absl::StrCat("its ", what, " operand (", v.hlo,
+                                        ") is not a constant: its value is known only at run time, "
+                                        "which the static ",
+                                        name.substr(8), " needs"));
+      }
+      MlirAttr list;
+      list.kind = MlirAttr::kList;
+      for (int64_t x : v.values) {
+        MlirAttr e;
+        e.kind = MlirAttr::kInt;
+        e.i = x;
+        list.list.push_back(std::move(e));
+      }
+      return list;
+    };
+    std::string static_name;
+    if (name == "dynamic_pad") {
+      AOT_ASSIGN_OR_RETURN(fixed.attributes["edge_padding_low"], ints(0, "edge_padding_low"));
+      AOT_ASSIGN_OR_RETURN(fixed.attributes["edge_padding_high"], ints(1, "edge_padding_high"));
+      AOT_ASSIGN_OR_RETURN(fixed.attributes["interior_padding"], ints(2, "interior_padding"));
+      static_name = "pad";
+    } else if (name == "dynamic_gather") {
+      AOT_ASSIGN_OR_RETURN(fixed.attributes["slice_sizes"], ints(0, "slice_sizes"));
+      static_name = "gather";
+    } else {
+      AOT_ASSIGN_OR_RETURN(fixed.attributes["padding"], ints(0, "padding"));
+      static_name = "convolution";
+    }
+    fixed.name = absl::StrCat("stablehlo.", static_name);
+    fixed.operands.resize(data);
+    if (fixed.has_function_type) fixed.operand_types.resize(data);
+    const std::vector<Value> operands(in.begin(), in.begin() + data);
+    return static_name == "pad" ? ConvertDataMovementOp(fixed, operands, static_name, hint)
+                                : ConvertStructuredOp(fixed, operands, static_name, hint);
   }
   return OpError(op, "unsupported stablehlo operation");
 }

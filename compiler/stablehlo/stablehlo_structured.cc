@@ -264,8 +264,15 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertStructuredOp(const MlirOper
     } else if (dn->kind == MlirAttr::kDict) {
       // #stablehlo.conv<raw input_batch_dimension = 0, ...>
       auto get = [&](const char* f) -> absl::StatusOr<std::vector<int64_t>> {
+        // Left out at its default, as StableHLO's printer does: 0 for a
+        // dimension, empty for a list of them.
         auto it = dn->dict.find(f);
-        if (it == dn->dict.end()) return OpError(op, absl::StrCat("missing ", f));
+        if (it == dn->dict.end()) {
+          if (absl::string_view(f).find("spatial") != absl::string_view::npos) {
+            return std::vector<int64_t>{};
+          }
+          return std::vector<int64_t>{0};
+        }
         return Ints(op, it->second, f);
       };
       const size_t rank = in[0].type.dimensions.size();

@@ -8,6 +8,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "support/float16.h"
+#include "support/minifloat.h"
 
 namespace aot {
 namespace {
@@ -37,22 +39,41 @@ std::string ValueText(const Literal& l, int64_t i) {
   return absl::StrCat(l.GetAsInt64(i));
 }
 
-// The distance in units in the last place between two floats of the
-// literal's type, through their ordered integer encodings (f32/f64;
-// narrower types are compared as f32).
+// The distance in units in the last place between two floats of type `t`:
+// how many values of that type lie between them, through the type's own
+// sign-magnitude encoding made ordered (f64 and f32 by their bits, f16 and
+// bf16 by their 16-bit codes, the f8/f4 types by their minifloat codes), so
+// that StableHLO's `max_ulp_difference` means what its interpreter means.
 int64_t UlpDistance(double a, double b, PrimitiveType t) {
   if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b) ? 0 : INT64_MAX;
-  auto ordered = [&](double v) -> int64_t {
-    if (t == F64) {
-      int64_t bits;
-      std::memcpy(&bits, &v, sizeof bits);
-      return bits < 0 ? std::numeric_limits<int64_t>::min() - bits : bits;
-    }
-    const float f = static_cast<float>(v);
-    int32_t bits;
-    std::memcpy(&bits, &f, sizeof bits);
-    return bits < 0 ? int64_t{std::numeric_limits<int32_t>::min()} - bits : bits;
+  auto from_sign_magnitude = [](uint64_t bits, int sign_bit) -> int64_t {
+    const uint64_t magnitude = bits & ((uint64_t{1} << sign_bit) - 1);
+    const bool negative = (bits >> sign_bit) & 1;
+    return negative ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
   };
+  auto ordered = [&](double v) -> int64_t {
+    if (t == F16) return from_sign_magnitude(FloatToHalfBits(static_cast<float>(v)), 15);
+    if (t == BF16) return from_sign_magnitude(FloatToBf16Bits(static_cast<float>(v)), 15);
+    if (const MinifloatFormat* format = NarrowFloatFormat(t)) {
+      const uint8_t code = DoubleToMinifloat(v, *format);
+      if (format->specials == MinifloatFormat::Specials::kExponentOnly) return code;
+      return from_sign_magnitude(code, format->exponent_bits + format->mantissa_bits);
+    }
+    return from_sign_magnitude(FloatBits(static_cast<float>(v)), 31);
+  };
+  if (t == F64) {
+    // Two 63-bit magnitudes of opposite signs: count in 128 bits.
+    uint64_t x, y;
+    std::memcpy(&x, &a, sizeof x);
+    std::memcpy(&y, &b, sizeof y);
+    auto key = [](uint64_t bits) -> __int128 {
+      const __int128 magnitude = bits & ~(uint64_t{1} << 63);
+      return (bits >> 63) ? -magnitude : magnitude;
+    };
+    const __int128 d = key(x) - key(y);
+    const __int128 m = d < 0 ? -d : d;
+    return m > INT64_MAX ? INT64_MAX : static_cast<int64_t>(m);
+  }
   const int64_t x = ordered(a), y = ordered(b);
   return x > y ? x - y : y - x;
 }
