@@ -325,6 +325,48 @@ TEST(ConvertTest, MalformedInputGetsAPositionedError) {
        "func.func @main() -> tensor<f32> {\n  %a = stablehlo.iota dim = 0\n  func.return %a : "
        "tensor<f32>\n}",
        "missing the type signature"},
+      {"unterminated struct attribute",
+       "func.func @main(%a: tensor<2xf32>) -> tensor<f32> {\n  %d = stablehlo.dot_general %a, "
+       "%a,\n    contracting_dims = [0] x [0],\n    algorithm = <lhs_precision_type = f32\n    "
+       ": (tensor<2xf32>, tensor<2xf32>) -> tensor<f32>\n  func.return %d : tensor<f32>\n}",
+       "t.mlir:5:7: expected"},
+      {"attributes after the signature without a value",
+       "func.func @main() {\n  %x = stablehlo.constant dense<1.0> : tensor<f64>\n  "
+       "check.expect_almost_eq_const %x, dense<1.0> : tensor<f64> {tolerance = }\n  "
+       "func.return\n}",
+       "t.mlir:3:74: expected an attribute value"},
+      {"dynamic op with sizes known only at run time",
+       "func.func @main(%x: tensor<2xi64>, %l: tensor<1xi64>) -> tensor<3xi64> {\n  %z = "
+       "stablehlo.constant dense<0> : tensor<i64>\n  %p = stablehlo.dynamic_pad %x, %z, %l, %l, "
+       "%l : (tensor<2xi64>, tensor<i64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> "
+       "tensor<3xi64>\n  func.return %p : tensor<3xi64>\n}",
+       "t.mlir:3:8: 'stablehlo.dynamic_pad': its edge_padding_low operand (%l) is not a constant"},
+      {"run_parallel operands that do not match the programs",
+       "func.func @f(%x: tensor<f32>) -> tensor<f32> {\n  return %x : tensor<f32>\n}\n"
+       "func.func @main() {\n  %c = stablehlo.constant dense<1.0> : tensor<f32>\n  %r:2 = "
+       "\"interpreter.run_parallel\"(%c) {programs = [[@f], [@f]]} : (tensor<f32>) -> "
+       "(tensor<f32>, tensor<f32>)\n  func.return\n}",
+       "t.mlir:6:10: 'interpreter.run_parallel': the programs take more operands than the 1 given"},
+      {"run_parallel of an unknown function",
+       "func.func @main() {\n  \"interpreter.run_parallel\"() {programs = [[@nowhere]]} : () "
+       "-> ()\n  func.return\n}",
+       "'interpreter.run_parallel': unknown function @nowhere"},
+      {"run_parallel participants that never meet",
+       "func.func @r(%t: !stablehlo.token) -> tensor<f32> {\n  %v, %u = \"stablehlo.recv\"(%t) "
+       "{channel_handle = #stablehlo.channel_handle<handle = 5, type = 3>} : "
+       "(!stablehlo.token) -> (tensor<f32>, !stablehlo.token)\n  return %v : tensor<f32>\n}\n"
+       "func.func @main() {\n  %t = stablehlo.after_all : !stablehlo.token\n  %r = "
+       "\"interpreter.run_parallel\"(%t) {programs = [[@r]]} : (!stablehlo.token) -> "
+       "tensor<f32>\n  func.return\n}",
+       "the participants wait for each other for ever: (0, 0) at t.mlir:2:12 stablehlo.recv"},
+      {"run_parallel collective inside a loop",
+       "func.func @w(%x: tensor<f32>) -> tensor<f32> {\n  %r = \"stablehlo.if\"(%b) ({\n    "
+       "%i = stablehlo.replica_id : tensor<ui32>\n    stablehlo.return %x : tensor<f32>\n  }, "
+       "{\n    stablehlo.return %x : tensor<f32>\n  }) : (tensor<i1>) -> tensor<f32>\n  return "
+       "%r : tensor<f32>\n}\nfunc.func @main() {\n  %c = stablehlo.constant dense<1.0> : "
+       "tensor<f32>\n  %r = \"interpreter.run_parallel\"(%c) {programs = [[@w]]} : "
+       "(tensor<f32>) -> tensor<f32>\n  func.return\n}",
+       "collectives of a run_parallel program must be at the top level"},
   };
   for (const Malformed& c : cases) {
     SCOPED_TRACE(c.what);

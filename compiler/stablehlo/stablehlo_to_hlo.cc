@@ -346,6 +346,9 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertStablehlo(const MlirOperati
       {"broadcast_in_dim", &Converter::ConvertDataMovementOp},
       {"dynamic_broadcast_in_dim", &Converter::ConvertDataMovementOp},
       {"dynamic_reshape", &Converter::ConvertShapeOp},
+      {"dynamic_pad", &Converter::ConvertShapeOp},
+      {"dynamic_gather", &Converter::ConvertShapeOp},
+      {"dynamic_conv", &Converter::ConvertShapeOp},
       {"transpose", &Converter::ConvertDataMovementOp},
       {"reverse", &Converter::ConvertDataMovementOp},
       {"iota", &Converter::ConvertDataMovementOp},
@@ -547,6 +550,12 @@ std::vector<OpSupport> StableHloOpSupport() {
   out.push_back({"chlo.digamma", true, "Lanczos, reflected below 1/2"});
   out.push_back({"chlo.bessel_i1e", true, "power series, asymptotic above 15"});
   out.push_back({"stablehlo.rng_bit_generator", true, "HLO rng-bit-generator"});
+  for (const char* n : {"dynamic_pad", "dynamic_gather", "dynamic_conv"}) {
+    out.push_back({absl::StrCat("stablehlo.", n), true, "the static op (constant sizes)"});
+  }
+  out.push_back({"interpreter.run_parallel", true,
+                 "the grid's programs as one program; their collectives, collective_reduce, "
+                 "send/recv and infeed as data flow"});
   for (const char* n : {"expect_eq", "expect_eq_const", "expect_almost_eq",
                         "expect_almost_eq_const", "expect_close"}) {
     out.push_back({absl::StrCat("check.", n), true, "assertion reported by aot-run"});

@@ -13,7 +13,8 @@
 //   stablehlo_chlo.cc            CHLO decompositions;
 //   stablehlo_collectives.cc     collectives;
 //   stablehlo_custom_calls.cc    custom calls and check.* expectations;
-//   stablehlo_shapes.cc          dynamic shapes and result-type refinement.
+//   stablehlo_shapes.cc          dynamic shapes and result-type refinement;
+//   stablehlo_interpreter_ops.cc the reference interpreter's run_parallel.
 // A new op is a row of that table and a block in its family's emitter.
 
 #include <algorithm>
@@ -146,9 +147,6 @@ inline constexpr Refused kRefused[] = {
     {"stablehlo.recv", "host transfers are not supported by the AOT runtime"},
     {"stablehlo.uniform_quantize", "quantized types are not supported"},
     {"stablehlo.uniform_dequantize", "quantized types are not supported"},
-    {"stablehlo.dynamic_conv", "dynamic convolution is not supported"},
-    {"stablehlo.dynamic_gather", "dynamic gather is not supported"},
-    {"stablehlo.dynamic_pad", "dynamic pad is not supported"},
     {"stablehlo.unary_einsum", "deprecated; not supported"},
     {"stablehlo.einsum", "deprecated; not supported"},
     {"stablehlo.torch_index_select", "deprecated; not supported"},
@@ -411,7 +409,8 @@ class Converter {
   }
   // The attributes of gather's or scatter's dimension numbers (the
   // attribute `name`, a #stablehlo.`kind`<...>): the list `fields`
-  // (batching ones only when present) and index_vector_dim.
+  // (batching ones only when present) and index_vector_dim, each at its
+  // default (empty, 0) when left out.
   absl::StatusOr<std::vector<std::string>> DimensionNumbers(
       const MlirOperation& op, const char* name, absl::string_view kind,
       std::initializer_list<const char*> fields) const {
@@ -432,9 +431,16 @@ class Converter {
         attrs.push_back(absl::StrCat(field, "=", Braced(v)));
       }
     }
-    auto ivd = dn.dict.find("index_vector_dim");
-    if (ivd == dn.dict.end()) return OpError(op, "missing index_vector_dim");
-    attrs.push_back(absl::StrCat("index_vector_dim=", ivd->second.i));
+    // StableHLO's printer leaves out every field at its default (empty
+    // lists, index_vector_dim = 0), so a missing one is its default.
+    int64_t index_vector_dim = 0;
+    if (auto ivd = dn.dict.find("index_vector_dim"); ivd != dn.dict.end()) {
+      if (ivd->second.kind != MlirAttr::kInt) {
+        return OpError(op, "index_vector_dim must be an integer");
+      }
+      index_vector_dim = ivd->second.i;
+    }
+    attrs.push_back(absl::StrCat("index_vector_dim=", index_vector_dim));
     return attrs;
   }
   absl::StatusOr<Value> ScalarConstant(const MlirType& like, absl::string_view value,
@@ -530,6 +536,12 @@ class Converter {
                                                  absl::string_view name);
   absl::Status ConvertCheck(const MlirOperation& op, const std::vector<Value>& in,
                             absl::string_view kind, std::vector<Value>* results);
+  // The reference interpreter's test dialect (interpreter.run_parallel:
+  // stablehlo_interpreter_ops.cc, whose ParallelRunner converts the
+  // participants' programs through this class).
+  absl::Status ConvertInterpreterOp(const MlirOperation& op, const std::vector<Value>& in,
+                                    absl::string_view name, std::vector<Value>* results);
+  friend class ParallelRunner;
   absl::StatusOr<Value> Constant(const MlirOperation& op, const MlirAttr& dense,
                                  const MlirType& type);
   absl::StatusOr<Value> ReduceOverAll(const Value& pred, absl::string_view hint);
