@@ -30,6 +30,7 @@
 #include "compiler/tooling/literal_execution.h"
 #include "compiler/tooling/literal_json.h"
 #include "compiler/tooling/random_literal.h"
+#include "compiler/tooling/run_counts.h"
 #include "compiler/tooling/run_runner.h"
 #include "compiler/tooling/run_summary.h"
 #include "compiler/tooling/stablehlo_checks.h"
@@ -75,7 +76,9 @@ absl::StatusOr<RunInputs> ParseRunInputs(absl::string_view text) {
 int Runner::RunModule(const std::string& path, const LoadedHloModule& loaded, size_t index,
                       size_t count) {
   HloModule& module = *loaded.module;
-  if (options_.num_replicas > 0) module.mutable_config()->replica_count = options_.num_replicas;
+  auto counts = ApplyRunCounts(module, {options_.num_replicas, options_.num_partitions});
+  if (!counts.ok()) return Fail(WithPath(path, counts.status()), 2);
+  if (!counts->empty()) Note(absl::StrCat(path, ": ", *counts));
   if (!loaded.elided_constants.empty()) {
     Note(absl::StrCat(path, ": constant(s) ", absl::StrJoin(loaded.elided_constants, ", "),
                       " had elided values; filled with seeded random values (seed ", options_.seed,
@@ -217,8 +220,9 @@ void AddRunToolFlags(FlagSet& flags, RunToolFlags* out) {
                   "{\"replicas\": [{\"results\": [...]}, ...]}) to this file.");
   flags.AddInt("num_replicas", &out->num_replicas,
                "Replicas to compile the HLO for and run, each on its own thread meeting at "
-               "the collectives (default: the module's replica_count; a serialized "
-               "executable runs on the replicas it was compiled for).");
+               "the collectives (default: the module's replica_count; it sets the count of "
+               "a module whose header has none and must agree with the header's otherwise; "
+               "a serialized executable runs on the replicas it was compiled for).");
   flags.AddInt("num_partitions", &out->num_partitions,
                "Partition the module by its shardings (SPMD) for this many partitions and run "
                "them, each on its own thread (host) or device (cuda) meeting at the "
@@ -226,6 +230,10 @@ void AddRunToolFlags(FlagSet& flags, RunToolFlags* out) {
                "result tiles assembled and compared with the single-device interpreter "
                "(compiling needs --xla_aot_emit_collectives=true). With --num_replicas=R: "
                "R x N participants, each replica partitioned alike on its own arguments. "
+               "It sets the module's num_partitions where the header has none (XLA's tests "
+               "and JAX's dumps keep it in the config) and must agree with the header's "
+               "otherwise. Without it, a module whose shardings name more devices runs "
+               "unpartitioned on one device, with a note, as XLA runs it without SPMD. "
                "HLO input only.");
   flags.AddInt("collective_timeout_ms", &out->collective_timeout_ms,
                "How long a replica waits at a collective for the others before every "
