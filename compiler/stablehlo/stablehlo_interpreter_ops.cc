@@ -34,10 +34,9 @@ bool IsReturn(absl::string_view n) {
 // Ops that wait for other participants.
 bool IsMeeting(absl::string_view n) {
   return n == "stablehlo.all_reduce" || n == "stablehlo.collective_reduce" ||
-         n == "stablehlo.all_gather" ||
-         n == "stablehlo.reduce_scatter" || n == "stablehlo.all_to_all" ||
-         n == "stablehlo.collective_permute" || n == "stablehlo.collective_broadcast" ||
-         n == "stablehlo.recv";
+         n == "stablehlo.all_gather" || n == "stablehlo.reduce_scatter" ||
+         n == "stablehlo.all_to_all" || n == "stablehlo.collective_permute" ||
+         n == "stablehlo.collective_broadcast" || n == "stablehlo.recv";
 }
 
 // Ops whose meaning depends on the participant or the run but that wait for
@@ -138,8 +137,8 @@ class ParallelRunner {
         part.fn = fn->second;
         const auto& args = fn->second->arguments;
         if (next_operand + args.size() > in.size()) {
-          return Error(absl::StrCat("the programs take more operands than the ", in.size(),
-                                    " given"));
+          return Error(
+              absl::StrCat("the programs take more operands than the ", in.size(), " given"));
         }
         for (const auto& [name, type] : args) part.values[name] = in[next_operand++];
         ps_.push_back(std::move(part));
@@ -262,7 +261,8 @@ class ParallelRunner {
     if (ch == nullptr || ch->kind != MlirAttr::kDict) return 0;
     auto it = ch->dict.find("handle");
     if (it == ch->dict.end()) return 0;
-    if (it->second.kind != MlirAttr::kInt) return c_.OpError(op, "the channel handle must be an int");
+    if (it->second.kind != MlirAttr::kInt)
+      return c_.OpError(op, "the channel handle must be an int");
     return it->second.i;
   }
 
@@ -373,10 +373,11 @@ class ParallelRunner {
     for (const auto& group : groups) {
       for (int64_t id : group) {
         if (id >= space) {
-          return c_.OpError(op, absl::StrCat("id ", id, " in the groups is out of range: the run "
-                                             "has ",
-                                             replicas_, " replica(s) x ", partitions_,
-                                             " partition(s)"));
+          return c_.OpError(
+              op, absl::StrCat("id ", id,
+                               " in the groups is out of range: the run "
+                               "has ",
+                               replicas_, " replica(s) x ", partitions_, " partition(s)"));
         }
       }
     }
@@ -459,9 +460,9 @@ class ParallelRunner {
     for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int64_t>(i);
     Value acc = values[0];
     for (size_t j = 1; j < values.size(); ++j) {
-      AOT_ASSIGN_OR_RETURN(acc, c_.Emit(values[0].type, "reduced", "map", {acc, values[j]},
-                                        absl::StrCat("dimensions=", Braced(all),
-                                                     ", to_apply=%", body)));
+      AOT_ASSIGN_OR_RETURN(acc,
+                           c_.Emit(values[0].type, "reduced", "map", {acc, values[j]},
+                                   absl::StrCat("dimensions=", Braced(all), ", to_apply=%", body)));
     }
     return acc;
   }
@@ -555,8 +556,9 @@ class ParallelRunner {
     const size_t operands = in[0].size() - (dynamic_root ? 1 : 0);
     const std::vector<MlirType> types = c_.ResultTypes(op);
     if (types.size() != operands) {
-      return ErrorAt(me, op, absl::StrCat("has ", operands, " operand(s) and ", types.size(),
-                                          " result type(s)"));
+      return ErrorAt(
+          me, op,
+          absl::StrCat("has ", operands, " operand(s) and ", types.size(), " result type(s)"));
     }
     std::vector<std::vector<Value>> out(n);
     for (size_t k = 0; k < operands; ++k) {
@@ -581,18 +583,18 @@ class ParallelRunner {
         AOT_ASSIGN_OR_RETURN(Value v, Concatenate(column, dim, type));
         for (size_t j = 0; j < n; ++j) out[j].push_back(v);
       } else if (op.name == "stablehlo.reduce_scatter") {
-        AOT_ASSIGN_OR_RETURN(int64_t dim, c_.IntAttr(op, {"scatter_dimension"},
-                                                     "scatter_dimension", std::nullopt));
+        AOT_ASSIGN_OR_RETURN(
+            int64_t dim, c_.IntAttr(op, {"scatter_dimension"}, "scatter_dimension", std::nullopt));
         AOT_ASSIGN_OR_RETURN(Value sum, Fold(op, column));
         for (size_t j = 0; j < n; ++j) {
           AOT_ASSIGN_OR_RETURN(Value v, Part(op, sum, dim, j, n));
           out[j].push_back(v);
         }
       } else if (op.name == "stablehlo.all_to_all") {
-        AOT_ASSIGN_OR_RETURN(int64_t split, c_.IntAttr(op, {"split_dimension"},
-                                                       "split_dimension", std::nullopt));
-        AOT_ASSIGN_OR_RETURN(int64_t concat, c_.IntAttr(op, {"concat_dimension"},
-                                                        "concat_dimension", std::nullopt));
+        AOT_ASSIGN_OR_RETURN(int64_t split,
+                             c_.IntAttr(op, {"split_dimension"}, "split_dimension", std::nullopt));
+        AOT_ASSIGN_OR_RETURN(
+            int64_t concat, c_.IntAttr(op, {"concat_dimension"}, "concat_dimension", std::nullopt));
         for (size_t j = 0; j < n; ++j) {
           std::vector<Value> parts;
           for (size_t s = 0; s < n; ++s) {
@@ -645,8 +647,7 @@ class ParallelRunner {
 };
 
 absl::Status Converter::ConvertInterpreterOp(const MlirOperation& op, const std::vector<Value>& in,
-                                             absl::string_view name,
-                                             std::vector<Value>* results) {
+                                             absl::string_view name, std::vector<Value>* results) {
   if (name == "run_parallel") return ParallelRunner(*this, op).Run(in, results);
   return OpError(op, "not supported: of the interpreter's test dialect only run_parallel is");
 }
