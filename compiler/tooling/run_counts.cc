@@ -14,9 +14,9 @@ namespace {
 absl::Status CheckCount(const char* flag, int64_t given, const char* field, int64_t* header) {
   if (given <= 0) return absl::OkStatus();
   if (*header > 1 && *header != given) {
-    return absl::InvalidArgumentError(absl::StrCat("--", flag, "=", given,
-                                                   " disagrees with the module's ", field, "=",
-                                                   *header, " (give ", *header, " or leave it out)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", flag, "=", given, " disagrees with the module's ", field, "=", *header,
+                     " (give ", *header, " or leave it out)"));
   }
   *header = given;
   return absl::OkStatus();
@@ -46,7 +46,8 @@ int64_t DevicesNamed(const HloSharding& sharding) {
 
 absl::StatusOr<std::string> ApplyRunCounts(HloModule& module, const RunCounts& counts) {
   HloModuleConfig& config = *module.mutable_config();
-  absl::Status s = CheckCount("num_replicas", counts.replicas, "replica_count", &config.replica_count);
+  absl::Status s =
+      CheckCount("num_replicas", counts.replicas, "replica_count", &config.replica_count);
   if (s.ok()) {
     s = CheckCount("num_partitions", counts.partitions, "num_partitions", &config.num_partitions);
   }
@@ -73,8 +74,8 @@ absl::StatusOr<std::string> ApplyRunCounts(HloModule& module, const RunCounts& c
   if (needed == 0) return std::string();
   for (HloInstruction* instruction : sharded) instruction->mutable_attrs()->sharding.clear();
   return absl::StrCat("ran unpartitioned on one device: the module's shardings are for ", needed,
-                      " devices and the run has ", devices,
-                      " (--num_partitions=", needed, " partitions it)");
+                      " devices and the run has ", devices, " (--num_partitions=", needed,
+                      " partitions it)");
 }
 
 }  // namespace aot

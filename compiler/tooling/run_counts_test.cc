@@ -56,7 +56,8 @@ ENTRY e {
   auto note = ApplyRunCounts(**module, {});
   ASSERT_TRUE(note.ok()) << note.status();
   EXPECT_EQ(*note, "");
-  EXPECT_FALSE((*module)->entry_computation()->parameter_instructions()[0]->attrs().sharding.empty());
+  EXPECT_FALSE(
+      (*module)->entry_computation()->parameter_instructions()[0]->attrs().sharding.empty());
 }
 
 TEST(RunCountsTest, ACountThatDisagreesWithTheHeaderIsRefusedNamingBoth) {
