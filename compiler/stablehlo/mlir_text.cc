@@ -109,6 +109,14 @@ class Reader {
   // `dim_numbers = ...`, dot_general's `batching_dims = ...`) or a literal
   // (`dense<...>`, `array<...>`: a check op's expected value). No operation
   // starts so: a new one starts with %, ^, " or its dotted name.
+  // Whether a number follows the ':' here (a slice range's next part).
+  bool ColonStartsNumber() {
+    if (!StartsWith(":")) return false;
+    size_t at = pos_ + 1;
+    while (at < text_.size() && (text_[at] == ' ' || text_[at] == '\t')) ++at;
+    return at < text_.size() &&
+           (std::isdigit(static_cast<unsigned char>(text_[at])) || text_[at] == '-');
+  }
   // Whether an attribute dict `{name = ...` starts here (not a region).
   bool AttrDictAhead() {
     if (!StartsWith("{")) return false;
@@ -555,8 +563,14 @@ bool Reader::ReadList(MlirAttr* attr) {
   do {
     MlirAttr element;
     if (!ReadAttrValue(&element, /*in_dict=*/false)) return false;
-    // A slice range start:limit[:stride].
-    if (element.kind == MlirAttr::kInt && StartsWith(":")) {
+    // An element with its own type (`[dense<[0, 1]> : tensor<2xindex>]`, JAX's
+    // operand_layouts; `[1 : i64]`), else a slice range start:limit[:stride].
+    const bool typed = StartsWith(":") && !StartsWith("::") && !ColonStartsNumber();
+    if (typed) {
+      TryConsume(":");
+      element.type = std::make_shared<MlirType>();
+      if (!ReadType(element.type.get())) return false;
+    } else if (element.kind == MlirAttr::kInt && StartsWith(":")) {
       MlirAttr range;
       range.kind = MlirAttr::kList;
       range.s = "range";
@@ -587,6 +601,27 @@ bool Reader::ReadHashAttr(MlirAttr* attr) {
                                     "' is not supported here (write the attribute inline)"));
   }
   attr->dict_name = name;
+  const bool ours = absl::StartsWith(name, "stablehlo") || absl::StartsWith(name, "mhlo") ||
+                    absl::StartsWith(name, "chlo");
+  if (!ours) {
+    // Another dialect's attribute (#sdy.op_sharding_rule<([i, j])->([i])>,
+    // #tpu.core_type<tc>): its fields when it has `name = value` ones, else
+    // kept opaque, as its text.
+    const size_t open = pos_;
+    const int open_line = line_;
+    const size_t open_start = line_start_;
+    Advance();
+    const bool fields = ContinuesOperation() || StartsWith(">");
+    pos_ = open;
+    line_ = open_line;
+    line_start_ = open_start;
+    if (!fields) {
+      if (!SkipBalanced()) return false;
+      attr->kind = MlirAttr::kWord;
+      attr->s = std::string(text_.substr(open, pos_ - open));
+      return true;
+    }
+  }
   Advance();  // '<'
   SkipSpace();
   if (name == "stablehlo" || name == "mhlo" || name == "chlo") {
@@ -1139,14 +1174,18 @@ absl::StatusOr<MlirModule> Reader::ReadModule() {
   while (true) {
     SkipSpace();
     if (AtEnd()) break;
-    if (Peek() == '#') {
-      // A location or attribute alias: #loc1 = loc(...).
+    if (Peek() == '#' || Peek() == '!') {
+      // A location, attribute or type alias (#loc1 = loc(...),
+      // #mesh = #sdy.mesh<...>, !t = tensor<...>): kept opaque; a use of
+      // one is refused where it appears.
+      const char* what = Peek() == '#' ? "an attribute alias" : "a type alias";
       while (!AtEnd() && Peek() != '=' && Peek() != '\n') Advance();
       if (!TryConsume("=")) {
-        Fail("expected '=' in an attribute alias");
+        Fail(absl::StrCat("expected '=' in ", what));
         return Error();
       }
       SkipSpace();
+      if (!AtEnd() && (Peek() == '#' || Peek() == '!')) Advance();
       while (!AtEnd() && IsIdentChar(Peek())) Advance();
       if (!AtEnd() && (Peek() == '(' || Peek() == '<') && !SkipBalanced()) return Error();
       continue;

@@ -92,6 +92,48 @@ func.func @f(%a: tensor<?x4xf32, #stablehlo.bounds<8, ?>>, %b: tensor<2xcomplex<
   EXPECT_EQ(args[5].second.tuple.size(), 2u);
 }
 
+// As JAX writes its CPU exports: list elements with their own types, other
+// dialects' attributes (kept opaque) and aliases at the top of the module.
+TEST(MlirTextTest, TypedListElementsForeignAttributesAndAliases) {
+  auto module = ParseMlirModule(R"(#map = affine_map<(d0, d1) -> (d1, d0)>
+#mesh = #sdy.mesh<["x"=2, "y"=1]>
+!pair = tuple<tensor<i1>, tensor<2xf32>>
+module @m {
+  func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+    %r = stablehlo.custom_call @my_target(%x) {operand_layouts = [dense<[0, 1]> : tensor<2xindex>], result_layouts = [dense<[0, 1]> : tensor<2xindex>], sizes = [1 : i64, 2 : i64], rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=2, j=3}>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    return %r : tensor<2x3xf32>
+  }
+})",
+                                "m.mlir");
+  ASSERT_TRUE(module.ok()) << module.status();
+  const MlirOperation& call = module->functions[0].body.blocks[0].operations[0];
+  const MlirAttr& layouts = call.attributes.at("operand_layouts");
+  ASSERT_EQ(layouts.kind, MlirAttr::kList);
+  ASSERT_EQ(layouts.list.size(), 1u);
+  EXPECT_EQ(layouts.list[0].kind, MlirAttr::kDense);
+  ASSERT_NE(layouts.list[0].type, nullptr);
+  EXPECT_EQ(layouts.list[0].type->element, "index");
+  const MlirAttr& sizes = call.attributes.at("sizes");
+  ASSERT_EQ(sizes.list.size(), 2u);
+  EXPECT_EQ(sizes.list[1].i, 2);
+  EXPECT_EQ(call.attributes.at("rule").kind, MlirAttr::kWord);
+  EXPECT_EQ(call.attributes.at("rule").s, "<([i, j])->([i, j]) {i=2, j=3}>");
+  // A slice range is still a range.
+  auto ranges = ParseMlirModule(R"(func.func @f(%x: tensor<8xf32>) -> tensor<3xf32> {
+  %s = stablehlo.slice %x [1:7:2] : (tensor<8xf32>) -> tensor<3xf32>
+  func.return %s : tensor<3xf32>
+})",
+                                "r.mlir");
+  ASSERT_TRUE(ranges.ok()) << ranges.status();
+  // A typed element with a malformed type is a positioned error.
+  auto bad = ParseMlirModule(
+      "func.func @f() {\n  %r = stablehlo.custom_call @t() {operand_layouts = [dense<[0]> : "
+      "tensor<2xbogus]} : () -> tensor<f32>\n  func.return\n}",
+      "b.mlir");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), HasSubstr("b.mlir:2:"));
+}
+
 TEST(MlirTextTest, SplitsAtSeparatorLinesKeepingLineNumbers) {
   const std::string text = "func.func @a() {\n  func.return\n}\n// -----\nfunc.func @b() {\n}\n";
   std::vector<MlirChunk> chunks = SplitMlirInput(text);
