@@ -207,6 +207,45 @@ ENTRY main {
       << CompareLiteralsWithDefaultTolerance(*expected, *actual);
 }
 
+// A typed-FFI custom call's attributes reach its handler by name: aot.topk
+// reads k from the attribute (its backend_config text is not a number).
+TEST(CompilerTest, TypedFfiCustomCallsCarryTheirAttributesToTheHandler) {
+  auto module = ParseHloModule(R"(
+HloModule typed_ffi
+
+ENTRY e {
+  x = f32[2,4] parameter(0)
+  ROOT t = (f32[2,2], s32[2,2]) custom-call(x), custom_call_target="aot.topk",
+    api_version=API_VERSION_TYPED_FFI, backend_config={k = 2 : i64}
+})");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto target = ShippedTargetConfig("host-x86-64-v2");
+  ASSERT_TRUE(target.ok());
+  auto compiled = Compile(**module, *target, CompileOptions());
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  const CustomCallThunkProto* call = nullptr;
+  for (const ThunkProto& t : (*compiled)->proto().thunks()) {
+    if (t.has_custom_call()) call = &t.custom_call();
+  }
+  ASSERT_NE(call, nullptr);
+  EXPECT_EQ(call->api_version(), CustomCallThunkProto::API_VERSION_TYPED_FFI);
+  ASSERT_EQ(call->attributes_size(), 1);
+  EXPECT_EQ(call->attributes(0).name(), "k");
+  EXPECT_EQ(call->attributes(0).i64(), 2);
+  auto client = Client::Create("host");
+  ASSERT_TRUE(client.ok());
+  auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  std::vector<Literal> args;
+  args.push_back(Literal::FromDoubles(Shape(F32, {2, 4}), {1, 5, 3, 2, -1, -4, 0, 7}));
+  auto actual = ExecuteWithLiterals(**executable, args);
+  ASSERT_TRUE(actual.ok()) << actual.status();
+  EXPECT_EQ(actual->tuple_element(0).GetAsDouble(0), 5);
+  EXPECT_EQ(actual->tuple_element(0).GetAsDouble(1), 3);
+  EXPECT_EQ(actual->tuple_element(0).GetAsDouble(2), 7);
+  EXPECT_EQ(actual->tuple_element(1).GetAsInt64(3), 2);
+}
+
 // The module for `n` partitions: each tiled sharding (written for the
 // module's own count) with its last split dimension scaled down, devices in
 // order. nullptr where a sharding does not scale.

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/backend/collective_emission.h"
 #include "compiler/backend/cudnn_convolution.h"
+#include "compiler/hlo/ffi_attributes.h"
 #include "compiler/hlo/hlo_computation.h"
 #include "runtime/ffi/ffi_registry.h"
 #include "runtime/platform/host/thread_pool.h"
@@ -384,6 +385,13 @@ absl::Status ThunkEmitter::EmitCustomCall(const HloInstruction& instr,
     CustomCallOperandProto* r = c->add_results();
     *r->mutable_shape() = leaves[i].ToProto();
     *r->mutable_slice() = results[i];
+  }
+  if (c->api_version() == CustomCallThunkProto::API_VERSION_TYPED_FFI) {
+    // The attributes by name, as XLA's FFI passes them; the dictionary's
+    // text stays in opaque for handlers that read it whole.
+    auto attributes = ParseFfiAttributes(instr.attrs().backend_config);
+    if (!attributes.ok()) return UnimplementedInstruction(instr, attributes.status().message());
+    for (CustomCallAttributeProto& a : *attributes) *c->add_attributes() = std::move(a);
   }
   c->set_opaque(instr.attrs().backend_config);
   *out->Add() = std::move(t);

@@ -95,6 +95,39 @@ absl::StatusOr<Value> Converter::ReduceOverAll(const Value& pred, absl::string_v
               absl::StrCat("dimensions=", Braced(all), ", to_apply=%", and_comp));
 }
 
+absl::StatusOr<std::string> Converter::FfiAttributeDict(const MlirOperation& op,
+                                                        const MlirAttr* dict) const {
+  std::vector<std::string> entries;
+  if (dict != nullptr && dict->kind == MlirAttr::kDict) {
+    for (const auto& [name, value] : dict->dict) {
+      std::string text;
+      switch (value.kind) {
+        case MlirAttr::kInt:
+          text = absl::StrCat(value.i, " : ", value.type ? value.type->element : "i64");
+          break;
+        case MlirAttr::kFloat:
+          text = absl::StrCat(absl::StrFormat("%.17g", value.f), " : ",
+                              value.type ? value.type->element : "f64");
+          break;
+        case MlirAttr::kBool:
+          text = value.b ? "true" : "false";
+          break;
+        case MlirAttr::kUnit:
+          text = "true";
+          break;
+        case MlirAttr::kString:
+          text = absl::StrCat("\"", absl::CEscape(value.s), "\"");
+          break;
+        default:
+          return OpError(op, absl::StrCat("typed-FFI attribute '", name,
+                                          "' must be an integer, float, bool or string"));
+      }
+      entries.push_back(absl::StrCat(name, " = ", text));
+    }
+  }
+  return absl::StrCat("{", absl::StrJoin(entries, ", "), "}");
+}
+
 absl::StatusOr<std::vector<Value>> Converter::ConvertCustomCallOp(const MlirOperation& op,
                                                                   const std::vector<Value>& in,
                                                                   absl::string_view name,
@@ -115,7 +148,18 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertCustomCallOp(const MlirOper
     }
     std::vector<MlirType> types = ResultTypes(op);
     std::string attrs = absl::StrCat("custom_call_target=\"", absl::CEscape(target), "\"");
-    if (const MlirAttr* bc = Attr(op, {"backend_config"}); bc && bc->kind == MlirAttr::kString) {
+    // Typed FFI (api_version = 4, or the attributes as a dictionary in
+    // mhlo.backend_config, as JAX writes them): XLA's HLO form, the
+    // dictionary in backend_config={...}.
+    const MlirAttr* bc = Attr(op, {"mhlo.backend_config", "backend_config"});
+    int64_t api_version = 0;
+    if (const MlirAttr* v = Attr(op, {"api_version"}); v && v->kind == MlirAttr::kInt) {
+      api_version = v->i;
+    }
+    if ((bc != nullptr && bc->kind == MlirAttr::kDict) || api_version == 4) {
+      AOT_ASSIGN_OR_RETURN(std::string dict, FfiAttributeDict(op, bc));
+      absl::StrAppend(&attrs, ", api_version=API_VERSION_TYPED_FFI, backend_config=", dict);
+    } else if (bc != nullptr && bc->kind == MlirAttr::kString) {
       absl::StrAppend(&attrs, ", backend_config=\"", absl::CEscape(bc->s), "\"");
     }
     if (const MlirAttr* sh = Attr(op, {"mhlo.sharding"}); sh && sh->kind == MlirAttr::kString) {

@@ -211,6 +211,26 @@ TEST(DenseLiteralTest, MalformedLiteralsAreRefusedSayingWhy) {
   EXPECT_FALSE(ParseDenseElements("[1, 2", "s32", {2}).ok());
 }
 
+// JAX's CPU exports call LAPACK through typed-FFI custom calls whose
+// attributes are a dictionary in mhlo.backend_config.
+TEST(ConvertTest, TypedFfiCustomCallsKeepTheirAttributes) {
+  auto converted = Convert(R"(func.func @main(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r:2 = stablehlo.custom_call @lapack_spotrf_ffi(%x) {mhlo.backend_config = {uplo = 76 : ui8, flag = true}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>], result_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<> : tensor<0xindex>]} : (tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<i32>)
+  func.return %r#0 : tensor<4x4xf32>
+})");
+  ASSERT_TRUE(converted.ok()) << converted.status();
+  EXPECT_THAT(converted->hlo_text,
+              HasSubstr("custom_call_target=\"lapack_spotrf_ffi\", api_version=API_VERSION_TYPED_FFI, "
+                        "backend_config={flag = true, uplo = 76 : ui8}"));
+  // The legacy string form stays a string.
+  auto legacy = Convert(R"(func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %r = stablehlo.custom_call @my_op(%x) {backend_config = "k=2"} : (tensor<2xf32>) -> tensor<2xf32>
+  func.return %r : tensor<2xf32>
+})");
+  ASSERT_TRUE(legacy.ok()) << legacy.status();
+  EXPECT_THAT(legacy->hlo_text, HasSubstr("custom_call_target=\"my_op\", backend_config=\"k=2\""));
+}
+
 TEST(ConvertTest, ElementwiseAndStructuredOpsBecomeHlo) {
   const std::string hlo = HloOf(R"(
 func.func @main(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<3x2xf32> {

@@ -545,6 +545,9 @@ class Converter {
   absl::StatusOr<Value> Constant(const MlirOperation& op, const MlirAttr& dense,
                                  const MlirType& type);
   absl::StatusOr<Value> ReduceOverAll(const Value& pred, absl::string_view hint);
+  // A typed-FFI custom call's attributes (a dict, or none) as the HLO text
+  // of backend_config: `{name = 76 : ui8, flag = true, ...}`.
+  absl::StatusOr<std::string> FfiAttributeDict(const MlirOperation& op, const MlirAttr* dict) const;
   absl::StatusOr<std::string> ScalarComputation(absl::string_view opcode, const MlirType& scalar);
   // CHLO's special functions (no HLO opcode): erf_inv, lgamma, digamma,
   // bessel_i1e.
