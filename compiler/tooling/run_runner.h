@@ -132,6 +132,12 @@ class Runner {
   Options options_;
   // The StableHLO program being run, if any (its checks).
   const stablehlo::ConvertedProgram* program_ = nullptr;
+  // A JAX back-compat data set being run: its expected outputs.
+  const std::vector<Literal>* expected_ = nullptr;
+  // A JAX back-compat data file (jax_test_data.h): each data set of the
+  // run's platform run on its inputs and compared with its expected
+  // outputs, one line each.
+  int RunJaxTestData(const std::string& path, absl::string_view bytes, size_t index, size_t count);
   std::map<std::pair<RunPlatform, int>, std::unique_ptr<Client>> clients_;
 };
 

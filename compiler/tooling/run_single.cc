@@ -28,6 +28,7 @@
 #include "compiler/target/target_selection.h"
 #include "compiler/tooling/compile_tool.h"
 #include "compiler/tooling/input_files.h"
+#include "compiler/tooling/jax_test_data.h"
 #include "compiler/tooling/literal_execution.h"
 #include "compiler/tooling/literal_json.h"
 #include "compiler/tooling/random_literal.h"
@@ -165,7 +166,9 @@ int Runner::Interpret(const std::string& path, const HloModule& module, size_t i
   auto result = evaluator.Evaluate(module, (*arguments)[0]);
   const double ms = MillisSince(start);
   if (!result.ok()) return Fail(WithPath(path, result.status()), 1);
-  std::printf("%s: %s in %.3f ms (interpreter)\n", module.name().c_str(),
+  // A JAX data set is named by its file and key; a module by its name.
+  std::printf("%s: %s in %.3f ms (interpreter)\n",
+              expected_ != nullptr ? path.c_str() : module.name().c_str(),
               result->shape().ToString(false).c_str(), ms);
   if (options_.print) PrintValues(*result);
   const int checks = ReportChecks(*result);
@@ -273,6 +276,17 @@ int Runner::Execute(const std::string& path, RunPlatform platform, const std::st
 }
 
 int Runner::ReportChecks(const Literal& result) {
+  if (expected_ != nullptr) {
+    // A JAX back-compat data set: its expected outputs.
+    absl::Status match = CompareWithJaxExpected(result, *expected_);
+    std::printf("  expected_outputs: %s\n",
+                match.ok() ? absl::StrCat("match (", expected_->size(), " value(s))").c_str()
+                           : absl::StrCat("FAILED: ", match.message()).c_str());
+    if (!match.ok()) {
+      std::fflush(stdout);
+      return Fail(WithPath(options_.inputs_path, match), 1);
+    }
+  }
   if (program_ == nullptr || program_->checks.empty()) return 0;
   int failed = 0;
   for (const CheckOutcome& outcome : EvaluateStableHloChecks(program_->checks, result)) {

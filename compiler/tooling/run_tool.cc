@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -27,6 +28,7 @@
 #include "compiler/target/target_selection.h"
 #include "compiler/tooling/compile_tool.h"
 #include "compiler/tooling/input_files.h"
+#include "compiler/tooling/jax_test_data.h"
 #include "compiler/tooling/literal_execution.h"
 #include "compiler/tooling/literal_json.h"
 #include "compiler/tooling/random_literal.h"
@@ -107,9 +109,57 @@ int Runner::RunModule(const std::string& path, const LoadedHloModule& loaded, si
   return Execute(path, platform, &serialized, nullptr, &module, index, count);
 }
 
+int Runner::RunJaxTestData(const std::string& path, absl::string_view bytes, size_t index,
+                           size_t count) {
+  auto sets = ParseJaxTestData(bytes, path);
+  if (!sets.ok()) return Fail(sets.status(), 2);
+  const RunPlatform platform = options_.platform.value_or(RunPlatform::kHost);
+  const std::string wanted = platform == RunPlatform::kCuda ? "cuda" : "cpu";
+  int exit_code = 0, ran = 0;
+  const Options saved = options_;
+  for (const JaxTestData& set : *sets) {
+    const std::string label = absl::StrCat(path, ":", set.name);
+    if (set.platform != wanted) {
+      Note(absl::StrCat(label, ": for platform '", set.platform, "', not run on ", wanted));
+      continue;
+    }
+    ++ran;
+    auto loaded = LoadStableHloProgram(set.mlir_module_text, label, 1, "main");
+    int rc = 0;
+    if (!loaded.ok()) {
+      rc = Fail(loaded.status(), 2);
+    } else {
+      options_.have_inputs = true;
+      options_.inputs_path = label;
+      options_.inputs_per_replica = false;
+      options_.input_values = {};
+      std::vector<Literal> inputs;
+      for (const Literal& l : set.inputs) {
+        for (Literal& leaf : l.FlattenLeaves()) inputs.push_back(std::move(leaf));
+      }
+      options_.input_values.push_back(std::move(inputs));
+      program_ = loaded->stablehlo.get();
+      expected_ = &set.expected_outputs;
+      rc = RunModule(label, *loaded, index, count);
+      program_ = nullptr;
+      expected_ = nullptr;
+      options_ = saved;
+    }
+    if (exit_code == 0) exit_code = rc;
+  }
+  if (ran == 0) {
+    return Fail(
+        WithPath(path, absl::InvalidArgumentError(absl::StrCat("no data set for platform '", wanted,
+                                                               "' (of ", sets->size(), ")"))),
+        2);
+  }
+  return exit_code;
+}
+
 int Runner::RunFile(const std::string& path, size_t index, size_t count) {
   auto bytes = ReadFileToString(path);
   if (!bytes.ok()) return Fail(bytes.status(), 2);
+  if (LooksLikeJaxTestData(path, *bytes)) return RunJaxTestData(path, *bytes, index, count);
   const InputKind kind = DetectRunInputKind(path, *bytes);
 
   if (kind == InputKind::kStableHloText) {
@@ -331,7 +381,9 @@ int RunTool(const RunToolFlags& flags, const std::vector<std::string>& positiona
     }
     options.inputs_per_replica = parsed->per_replica;
     options.input_values = std::move(parsed->values);
-  } else {
+  } else if (!std::all_of(files->begin(), files->end(), [](const std::string& f) {
+               return absl::EndsWith(f, ".py");  // JAX data files bring their inputs
+             })) {
     Note(absl::StrCat("no --inputs: using random arguments (seed ", flags.seed, ")"));
   }
 
