@@ -39,9 +39,8 @@ class Reader {
     Skip();
     if (pos_ < text_.size() && text_[pos_] == '"') return Quoted();
     const size_t start = pos_;
-    while (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != '}' &&
-           text_[pos_] != '=' && text_[pos_] != ':' &&
-           !std::isspace(static_cast<unsigned char>(text_[pos_]))) {
+    while (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != '}' && text_[pos_] != '=' &&
+           text_[pos_] != ':' && !std::isspace(static_cast<unsigned char>(text_[pos_]))) {
       ++pos_;
     }
     return text_.substr(start, pos_ - start);
@@ -59,9 +58,8 @@ class Reader {
 };
 
 absl::Status Bad(absl::string_view name, absl::string_view what) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("typed-FFI attribute", name.empty() ? "" : absl::StrCat(" '", name, "'"), ": ",
-                   what));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "typed-FFI attribute", name.empty() ? "" : absl::StrCat(" '", name, "'"), ": ", what));
 }
 
 }  // namespace

@@ -110,10 +110,12 @@ absl::Status AtSource(const LoadedHloModule& loaded, const absl::Status& status)
   return stablehlo::MapHloErrorToSource(*loaded.stablehlo, status);
 }
 
-absl::StatusOr<LoadedHloModule> LoadStableHloProgram(absl::string_view text, absl::string_view path,
-                                                     int first_line, const std::string& function) {
+absl::StatusOr<LoadedHloModule> LoadStableHloProgram(
+    absl::string_view text, absl::string_view path, int first_line, const std::string& function,
+    const std::vector<std::vector<int64_t>>& argument_dims) {
   stablehlo::ConvertOptions options;
   options.entry = function;
+  options.entry_argument_dims = argument_dims;
   auto converted = stablehlo::ConvertStableHloText(text, path, options, first_line);
   if (!converted.ok()) return converted.status();
   auto program = std::make_shared<const stablehlo::ConvertedProgram>(*std::move(converted));

@@ -57,8 +57,11 @@ absl::Status AtSource(const LoadedHloModule& loaded, const absl::Status& status)
 
 // One StableHLO program: `text` (one "// -----" piece starting at
 // `first_line`), `function` its entry (empty: main or the only public one).
-absl::StatusOr<LoadedHloModule> LoadStableHloProgram(absl::string_view text, absl::string_view path,
-                                                     int first_line, const std::string& function);
+// `argument_dims`, when given, are the sizes of the entry's actual
+// arguments: `?` sizes take them (shape polymorphism).
+absl::StatusOr<LoadedHloModule> LoadStableHloProgram(
+    absl::string_view text, absl::string_view path, int first_line, const std::string& function,
+    const std::vector<std::vector<int64_t>>& argument_dims = {});
 
 // Reads and parses an HLO module (text or HloModuleProto, see
 // DetectModuleInputKind). Errors are InvalidArgument naming `path` and, for

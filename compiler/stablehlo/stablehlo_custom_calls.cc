@@ -146,7 +146,17 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertCustomCallOp(const MlirOper
       AOT_RETURN_IF_ERROR(ConvertCheck(op, in, target.substr(6), &results));
       return results;
     }
+    AOT_ASSIGN_OR_RETURN(std::optional<std::vector<Value>> polymorphic,
+                         ConvertShapePolymorphicCall(op, in, target, hint));
+    if (polymorphic) return *std::move(polymorphic);
     std::vector<MlirType> types = ResultTypes(op);
+    for (const MlirType& t : types) {
+      if (HasUnboundedDimension(t)) {
+        return OpError(op, absl::StrCat("result type ", t.text,
+                                        " has unbounded dynamic dimensions whose sizes are not "
+                                        "known here"));
+      }
+    }
     std::string attrs = absl::StrCat("custom_call_target=\"", absl::CEscape(target), "\"");
     // Typed FFI (api_version = 4, or the attributes as a dictionary in
     // mhlo.backend_config, as JAX writes them): XLA's HLO form, the

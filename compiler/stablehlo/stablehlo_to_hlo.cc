@@ -162,8 +162,14 @@ absl::Status Converter::ConvertOp(const MlirOperation& op) {
   }
   // Result types with unbounded dimensions are refined from what is known
   // here (StableHLO's shape refinement, for programs whose sizes are
-  // constants); the operation is converted with the refined types.
+  // constants); the operation is converted with the refined types. Calls
+  // of specialized functions and custom calls take theirs from what they
+  // compute.
+  const bool refines_itself = op.name == "func.call" || op.name == "call" ||
+                              op.name == "stablehlo.custom_call" ||
+                              op.name == "stablehlo.real_dynamic_slice";
   for (const MlirType& t : op.has_function_type ? op.result_types : op.types) {
+    if (refines_itself) break;
     if (!HasUnboundedDimension(t)) continue;
     AOT_ASSIGN_OR_RETURN(MlirOperation refined, RefineResultTypes(op, in));
     return ConvertRefined(refined, in);
@@ -197,7 +203,25 @@ absl::StatusOr<std::string> Converter::ConvertFunction(const MlirFunction& fn, b
   absl::Status status;
   for (size_t i = 0; i < fn.arguments.size() && status.ok(); ++i) {
     const std::string& sharding = fn.arguments[i].second.sharding;
-    auto p = Emit(fn.arguments[i].second, fn.arguments[i].first,
+    MlirType type = fn.arguments[i].second;
+    if (entry && i < options_.entry_argument_dims.size() && HasUnboundedDimension(type)) {
+      // Shape polymorphism: the actual argument's sizes.
+      const std::vector<int64_t>& actual = options_.entry_argument_dims[i];
+      bool fits = actual.size() == type.dimensions.size();
+      for (size_t d = 0; fits && d < actual.size(); ++d) {
+        fits = type.dimensions[d] < 0 || type.dimensions[d] == actual[d];
+      }
+      if (!fits) {
+        status = absl::InvalidArgumentError(absl::StrCat(
+            Where(fn.loc), ": @", fn.name, " argument %", fn.arguments[i].first, " is ", type.text,
+            "; the given value is [", absl::StrJoin(actual, "x"), "]"));
+        break;
+      }
+      type.dimensions = actual;
+      type.bounds.assign(actual.size(), -1);
+      type.text = "";
+    }
+    auto p = Emit(type, fn.arguments[i].first,
                   absl::StrCat("parameter(", i, ")",
                                sharding.empty() ? "" : absl::StrCat(", sharding=", sharding)));
     if (!p.ok()) {
@@ -258,6 +282,7 @@ absl::StatusOr<std::string> Converter::ConvertFunction(const MlirFunction& fn, b
 }
 
 absl::StatusOr<ConvertedProgram> Converter::Run(const ConvertOptions& options) {
+  options_ = options;
   const MlirFunction* entry = nullptr;
   if (!options.entry.empty()) {
     auto it = functions_.find(options.entry);
@@ -346,6 +371,7 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertStablehlo(const MlirOperati
       {"broadcast_in_dim", &Converter::ConvertDataMovementOp},
       {"dynamic_broadcast_in_dim", &Converter::ConvertDataMovementOp},
       {"dynamic_reshape", &Converter::ConvertShapeOp},
+      {"real_dynamic_slice", &Converter::ConvertShapeOp},
       {"dynamic_pad", &Converter::ConvertShapeOp},
       {"dynamic_gather", &Converter::ConvertShapeOp},
       {"dynamic_conv", &Converter::ConvertShapeOp},

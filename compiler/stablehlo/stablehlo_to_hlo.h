@@ -42,6 +42,10 @@ struct ConvertOptions {
   // The function to make the HLO entry: empty picks "main", else the only
   // public function.
   std::string entry;
+  // The actual sizes of the entry's arguments, when known (the run's
+  // inputs): an argument with `?` sizes takes them (shape polymorphism, as
+  // StableHLO's refine-arguments); empty: none given.
+  std::vector<std::vector<int64_t>> entry_argument_dims;
 };
 
 struct ConvertedProgram {

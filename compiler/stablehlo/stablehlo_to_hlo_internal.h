@@ -536,6 +536,25 @@ class Converter {
                                                  absl::string_view name);
   absl::Status ConvertCheck(const MlirOperation& op, const std::vector<Value>& in,
                             absl::string_view kind, std::vector<Value>* results);
+  // --- shape polymorphism (stablehlo_shapes.cc) ---
+  // Whether calls of `fn` are specialized (its signature has `?` sizes):
+  // its body is converted at each call with the call's values.
+  bool SpecializedAtCalls(const MlirFunction& fn) const;
+  absl::StatusOr<std::vector<Value>> ConvertAtCall(const MlirOperation& op, const MlirFunction& fn,
+                                                   const std::vector<Value>& in);
+  // Sets the values of an integer result computed from known values (sizes
+  // and their arithmetic: get_dimension_size, convert, reshape, add, ...).
+  void FoldValues(const MlirOperation& op, absl::string_view name, const std::vector<Value>& in,
+                  std::vector<Value>* results) const;
+  // The custom calls of shape-polymorphic programs (shape_assertion,
+  // stablehlo.dynamic_top_k, dynamic_approx_top_k, dynamic_rng_bit_generator)
+  // with their sizes known; nullopt for any other target.
+  absl::StatusOr<std::optional<std::vector<Value>>> ConvertShapePolymorphicCall(
+      const MlirOperation& op, const std::vector<Value>& in, absl::string_view target,
+      const std::string& hint);
+  int specialization_depth_ = 0;
+  ConvertOptions options_;
+
   // The reference interpreter's test dialect (interpreter.run_parallel:
   // stablehlo_interpreter_ops.cc, whose ParallelRunner converts the
   // participants' programs through this class).

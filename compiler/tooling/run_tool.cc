@@ -124,7 +124,9 @@ int Runner::RunJaxTestData(const std::string& path, absl::string_view bytes, siz
       continue;
     }
     ++ran;
-    auto loaded = LoadStableHloProgram(set.mlir_module_text, label, 1, "main");
+    std::vector<std::vector<int64_t>> dims;
+    for (const Literal& l : set.inputs) dims.push_back(l.shape().dimensions());
+    auto loaded = LoadStableHloProgram(set.mlir_module_text, label, 1, "main", dims);
     int rc = 0;
     if (!loaded.ok()) {
       rc = Fail(loaded.status(), 2);
@@ -172,7 +174,12 @@ int Runner::RunFile(const std::string& path, size_t index, size_t count) {
     int exit_code = 0;
     for (const stablehlo::StableHloTest& test : *tests) {
       const std::string label = tests->size() > 1 ? absl::StrCat(path, ":@", test.function) : path;
-      auto loaded = LoadStableHloProgram(test.text, path, test.first_line, test.function);
+      // With --inputs, the arguments' sizes (shape polymorphism).
+      std::vector<std::vector<int64_t>> dims;
+      if (options_.have_inputs && options_.input_values.size() == 1) {
+        for (const Literal& l : options_.input_values[0]) dims.push_back(l.shape().dimensions());
+      }
+      auto loaded = LoadStableHloProgram(test.text, path, test.first_line, test.function, dims);
       int rc = 0;
       if (!loaded.ok()) {
         rc = Fail(loaded.status(), 2);
