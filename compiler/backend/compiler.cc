@@ -447,6 +447,7 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
   for (const CompiledKernel& k : emitter.kernels()) {
     if (options.keep_dumps) {
       absl::StrAppend(&compiled->llvm_ir_, "; kernel ", k.name, "\n", k.optimized_llvm_ir, "\n");
+      absl::StrAppend(&compiled->unoptimized_llvm_ir_, "; kernel ", k.name, "\n", k.llvm_ir, "\n");
     }
     if (k.binary.format() == KernelBinaryProto::CUDA_PTX) {
       absl::StrAppend(&compiled->ptx_, "// kernel ", k.name, "\n", k.binary.ptx(), "\n");

@@ -48,6 +48,8 @@ class CompiledModule {
   const std::string& buffer_assignment() const { return buffer_assignment_; }
   std::string ThunksToString() const;  // the thunk sequence without binaries
   const std::string& llvm_ir() const { return llvm_ir_; }
+  // The kernels' IR as emitted, before the LLVM pipeline (keep_dumps).
+  const std::string& unoptimized_llvm_ir() const { return unoptimized_llvm_ir_; }
   const std::string& ptx() const { return ptx_; }
 
   int64_t kernel_count() const { return kernel_count_; }
@@ -61,7 +63,7 @@ class CompiledModule {
                                                                  const TargetConfigProto&,
                                                                  const CompileOptions&);
   ExecutableProto proto_;
-  std::string optimized_hlo_, buffer_assignment_, llvm_ir_, ptx_;
+  std::string optimized_hlo_, buffer_assignment_, llvm_ir_, unoptimized_llvm_ir_, ptx_;
   int64_t kernel_count_ = 0, gemm_count_ = 0;
   double compile_ms_ = 0;
   std::vector<std::pair<std::string, double>> phase_ms_;

@@ -10,12 +10,17 @@ constexpr StageInfo kStages[] = {
     {CompilerStage::kHlo, "hlo", "the module as parsed, printed back as HLO text"},
     {CompilerStage::kHloOptimized, "hlo-optimized",
      "after simplification and layout normalization, before fusion"},
-    {CompilerStage::kHloFused, "hlo-fused", "the optimized, fused HLO embedded in the executable"},
+    {CompilerStage::kHloFused, "hlo-fused", "the optimized, fused HLO embedded in the executable",
+     "hlo-backend"},
     {CompilerStage::kBufferAssignment, "buffer-assignment",
      "allocations, their kinds and sizes, and each value's slice"},
     {CompilerStage::kThunks, "thunks", "the thunk sequence of the executable, without binaries"},
-    {CompilerStage::kLlvm, "llvm", "the optimized LLVM IR of every kernel"},
-    {CompilerStage::kPtx, "ptx", "the PTX of every kernel (--platform=cuda only)"},
+    {CompilerStage::kLlvmUnoptimized, "llvm-unoptimized",
+     "the LLVM IR of every kernel as emitted, before the LLVM pipeline",
+     "llvm-before-optimizations"},
+    {CompilerStage::kLlvm, "llvm", "the optimized LLVM IR of every kernel",
+     "llvm-after-optimizations"},
+    {CompilerStage::kPtx, "ptx", "the PTX of every kernel (CUDA targets only)", "", true},
 };
 
 }  // namespace
@@ -24,7 +29,7 @@ absl::Span<const StageInfo> CompilerStages() { return kStages; }
 
 std::optional<CompilerStage> FindCompilerStage(absl::string_view name) {
   for (const StageInfo& s : kStages) {
-    if (name == s.name) return s.stage;
+    if (name == s.name || (*s.xla_name != '\0' && name == s.xla_name)) return s.stage;
   }
   return std::nullopt;
 }
@@ -36,10 +41,13 @@ absl::string_view CompilerStageName(CompilerStage stage) {
   return "unknown";
 }
 
-std::string ListCompilerStages() {
+std::string ListCompilerStages(bool cuda) {
   std::string out;
   for (const StageInfo& s : kStages) {
-    absl::StrAppend(&out, absl::StrFormat("  %-18s %s\n", s.name, s.description));
+    if (s.cuda_only && !cuda) continue;
+    absl::StrAppend(
+        &out, absl::StrFormat("  %-18s %s%s\n", s.name, s.description,
+                              *s.xla_name != '\0' ? absl::StrCat(" (XLA: ", s.xla_name, ")") : ""));
   }
   return out;
 }

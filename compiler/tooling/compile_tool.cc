@@ -145,6 +145,9 @@ std::string StageDump(CompilerStage stage, const CompiledModule& result) {
       return result.ThunksToString();
     case CompilerStage::kLlvm:
       return result.llvm_ir().empty() ? absl::StrCat("; ", kNoKernels) : result.llvm_ir();
+    case CompilerStage::kLlvmUnoptimized:
+      return result.unoptimized_llvm_ir().empty() ? absl::StrCat("; ", kNoKernels)
+                                                  : result.unoptimized_llvm_ir();
     case CompilerStage::kPtx:
       return result.ptx().empty() ? absl::StrCat("// ", kNoKernels) : result.ptx();
     case CompilerStage::kHlo:
@@ -183,10 +186,11 @@ class StageDumper {
   absl::Status WriteCompiled(const CompiledModule& compiled, PlatformKind platform) {
     for (CompilerStage stage :
          {CompilerStage::kHloFused, CompilerStage::kBufferAssignment, CompilerStage::kThunks,
-          CompilerStage::kLlvm, CompilerStage::kPtx}) {
+          CompilerStage::kLlvmUnoptimized, CompilerStage::kLlvm, CompilerStage::kPtx}) {
       if (stage == CompilerStage::kPtx && platform != PLATFORM_CUDA) continue;
       const std::string suffix =
-          stage == CompilerStage::kLlvm ? std::string(".ll")
+          stage == CompilerStage::kLlvm              ? std::string(".ll")
+          : stage == CompilerStage::kLlvmUnoptimized ? std::string(".unoptimized.ll")
           : stage == CompilerStage::kPtx
               ? std::string(".ptx")
               : absl::StrCat(".", CompilerStageName(stage),
@@ -255,8 +259,11 @@ void AddCompileToolFlags(FlagSet& flags, CompileToolFlags* out) {
   flags.AddBool("constant_folding", &out->constant_folding, "Run constant folding.");
   flags.AddString("stage", &out->stage,
                   "Print this stage instead of compiling to a file: hlo, hlo-optimized, "
-                  "hlo-fused, buffer-assignment, thunks, llvm, ptx.");
-  flags.AddBool("list_stages", &out->list_stages, "List the --stage values and exit.");
+                  "hlo-fused, buffer-assignment, thunks, llvm-unoptimized, llvm, ptx (XLA's "
+                  "names hlo-backend, llvm-before-optimizations and llvm-after-optimizations "
+                  "too).");
+  flags.AddBool("list_stages", &out->list_stages,
+                "List the --stage values the platform (--platform) can produce and exit.");
   flags.AddList("passes", &out->passes,
                 "Run exactly these HLO passes (comma-separated, in order) and print the module.");
   flags.AddBool("list_passes", &out->list_passes,
@@ -313,7 +320,12 @@ std::string ListPassesText() {
 
 absl::Status RunCompileTool(CompileToolFlags flags, const std::vector<std::string>& positional) {
   if (flags.list_stages) {
-    return Emit("", absl::StrCat("Stages (--stage=NAME):\n", ListCompilerStages()));
+    // What the platform's compile produces (--platform; both when not given).
+    const bool cuda = !flags.platform_set || flags.platform == "cuda";
+    return Emit(
+        "", absl::StrCat("Stages (--stage=NAME",
+                         flags.platform_set ? absl::StrCat(", --platform=", flags.platform) : "",
+                         "):\n", ListCompilerStages(cuda)));
   }
   if (flags.list_passes) return Emit("", ListPassesText());
   if (flags.stablehlo_support_table) {
