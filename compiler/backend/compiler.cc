@@ -1,14 +1,18 @@
 #include "compiler/backend/compiler.h"
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
 
 #include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "compiler/backend/buffer_assignment.h"
 #include "compiler/backend/collective_emission.h"
+#include "compiler/backend/compile_dumps.h"
+#include "compiler/backend/compile_env_flags.h"
 #include "compiler/backend/cudnn_convolution.h"
 #include "compiler/backend/embedded_constants.h"
 #include "compiler/backend/thunk_emitter.h"
@@ -376,7 +380,20 @@ void AddMetadata(const TargetConfigProto& target, const CompileOptions& options,
 
 absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
                                                         const TargetConfigProto& target,
-                                                        const CompileOptions& options) {
+                                                        const CompileOptions& given_options) {
+  // XLA_AOT_FLAGS, read here so that any program compiling through this
+  // library honours it.
+  AOT_ASSIGN_OR_RETURN(EnvironmentCompileFlags env, ReadCompileFlagsFromEnvironment());
+  CompileOptions options = given_options;
+  for (const std::string& f : env.emission_flags_on) {
+    if (!absl::c_linear_search(options.emission_flags, f)) options.emission_flags.push_back(f);
+  }
+  for (const std::string& f : env.emission_flags_off) {
+    options.emission_flags.erase(
+        std::remove(options.emission_flags.begin(), options.emission_flags.end(), f),
+        options.emission_flags.end());
+  }
+  if (!env.dump_to.empty()) options.keep_dumps = true;
   auto start = std::chrono::steady_clock::now();
   auto phase_start = start;
   std::vector<std::pair<std::string, double>> phases;
@@ -459,6 +476,13 @@ absl::StatusOr<std::unique_ptr<CompiledModule>> Compile(const HloModule& module,
   compiled->phase_ms_ = std::move(phases);
   compiled->compile_ms_ =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (!env.dump_to.empty()) {
+    // Every compile of the process, numbered as XLA numbers its dumps.
+    static std::atomic<int> dumped{0};
+    StageDumper dumper(env.dump_to, absl::StrFormat("module_%04d.%s", ++dumped, module.name()));
+    AOT_RETURN_IF_ERROR(dumper.Write(".hlo", module.ToString()));
+    AOT_RETURN_IF_ERROR(dumper.WriteCompiled(*compiled, target.platform()));
+  }
   return compiled;
 }
 

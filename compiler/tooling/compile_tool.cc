@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "compiler/backend/compile_dumps.h"
 #include "compiler/backend/compiler.h"
 #include "compiler/backend/compiler_stages.h"
 #include "compiler/hlo/hlo_module_loader.h"
@@ -132,82 +133,6 @@ absl::Status RunNamedPasses(const CompileToolFlags& flags, const HloModule& modu
   if (!ran.ok()) return WithPath(flags.module_file, ran.status());
   return Emit(flags.output_file, copy->ToString());
 }
-
-// The dump of a stage the compiled module keeps.
-std::string StageDump(CompilerStage stage, const CompiledModule& result) {
-  constexpr char kNoKernels[] = "no kernels (every op is a library call or a copy)\n";
-  switch (stage) {
-    case CompilerStage::kHloFused:
-      return result.optimized_hlo();
-    case CompilerStage::kBufferAssignment:
-      return result.buffer_assignment();
-    case CompilerStage::kThunks:
-      return result.ThunksToString();
-    case CompilerStage::kLlvm:
-      return result.llvm_ir().empty() ? absl::StrCat("; ", kNoKernels) : result.llvm_ir();
-    case CompilerStage::kLlvmUnoptimized:
-      return result.unoptimized_llvm_ir().empty() ? absl::StrCat("; ", kNoKernels)
-                                                  : result.unoptimized_llvm_ir();
-    case CompilerStage::kPtx:
-      return result.ptx().empty() ? absl::StrCat("// ", kNoKernels) : result.ptx();
-    case CompilerStage::kHlo:
-    case CompilerStage::kHloOptimized:
-      break;  // dumped before compiling
-  }
-  return "";
-}
-
-// --xla_aot_dump_to: each stage in its own file, <module>.<stage>.<ext>.
-class StageDumper {
- public:
-  StageDumper(std::string dir, const std::string& module_name)
-      : dir_(std::move(dir)), base_(module_name) {}
-  bool enabled() const { return !dir_.empty(); }
-
-  // Writes <module><suffix>.
-  absl::Status Write(absl::string_view suffix, absl::string_view text) {
-    if (!enabled()) return absl::OkStatus();
-    if (!made_) {
-      std::error_code ec;
-      std::filesystem::create_directories(dir_, ec);
-      if (ec) {
-        return absl::FailedPreconditionError(absl::StrCat(
-            "--xla_aot_dump_to=", dir_, ": cannot make the directory: ", ec.message()));
-      }
-      made_ = true;
-    }
-    const std::string path = (std::filesystem::path(dir_) / absl::StrCat(base_, suffix)).string();
-    AOT_RETURN_IF_ERROR(WriteFileAtomically(path, text));
-    written_.push_back(path);
-    return absl::OkStatus();
-  }
-
-  // The compiled module's stages (its dumps were kept).
-  absl::Status WriteCompiled(const CompiledModule& compiled, PlatformKind platform) {
-    for (CompilerStage stage :
-         {CompilerStage::kHloFused, CompilerStage::kBufferAssignment, CompilerStage::kThunks,
-          CompilerStage::kLlvmUnoptimized, CompilerStage::kLlvm, CompilerStage::kPtx}) {
-      if (stage == CompilerStage::kPtx && platform != PLATFORM_CUDA) continue;
-      const std::string suffix =
-          stage == CompilerStage::kLlvm              ? std::string(".ll")
-          : stage == CompilerStage::kLlvmUnoptimized ? std::string(".unoptimized.ll")
-          : stage == CompilerStage::kPtx
-              ? std::string(".ptx")
-              : absl::StrCat(".", CompilerStageName(stage),
-                             stage == CompilerStage::kHloFused ? ".hlo" : ".txt");
-      AOT_RETURN_IF_ERROR(Write(suffix, StageDump(stage, compiled)));
-    }
-    return absl::OkStatus();
-  }
-
-  const std::vector<std::string>& written() const { return written_; }
-
- private:
-  std::string dir_;
-  std::string base_;
-  bool made_ = false;
-  std::vector<std::string> written_;
-};
 
 // The executable, written to --output_file.
 absl::Status WriteExecutable(const CompileToolFlags& flags, const HloModule& module,

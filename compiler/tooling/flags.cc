@@ -81,18 +81,6 @@ bool FlagSet::IsSet(absl::string_view name) const {
   return false;
 }
 
-absl::StatusOr<bool> ParseBool(absl::string_view text) {
-  std::string lower = absl::AsciiStrToLower(absl::StripAsciiWhitespace(text));
-  if (lower == "1" || lower == "true" || lower == "yes" || lower == "on") {
-    return true;
-  }
-  if (lower == "0" || lower == "false" || lower == "no" || lower == "off") {
-    return false;
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("'", text, "' is not a boolean (use 1/0, true/false)"));
-}
-
 absl::Status FlagSet::Assign(Flag& flag, absl::string_view value) {
   auto bad = [&](absl::string_view what) {
     return absl::InvalidArgumentError(absl::StrCat("--", flag.name, "=", value, ": not ", what));

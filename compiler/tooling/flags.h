@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "support/bool_text.h"
 
 namespace aot {
 
@@ -84,9 +85,7 @@ class FlagSet {
   bool help_requested_ = false;
 };
 
-// Parses a boolean the way every tool and environment variable of the
-// project does: 1/true/yes/on and 0/false/no/off (case-insensitive).
-absl::StatusOr<bool> ParseBool(absl::string_view text);
+// ParseBool (support/bool_text.h) reads the booleans of flags.
 
 // Prints "<program>: error: <message>" (one line) to stderr and returns
 // `exit_code`, for tool mains.

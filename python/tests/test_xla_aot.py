@@ -183,6 +183,26 @@ ENTRY main {
         self.assertEqual(n.shape, (3, 5))
         np.testing.assert_array_equal(n, np.where(w == -8, -8, -w))
 
+    def test_xla_aot_flags_dump_every_stage_without_changing_the_program(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            dumps = os.path.join(tmp, "dumps")
+            os.environ["XLA_AOT_FLAGS"] = f"--xla_aot_dump_to={dumps}"
+            try:
+                xla_aot.compile(ADD_MUL)
+            finally:
+                del os.environ["XLA_AOT_FLAGS"]
+            names = sorted(os.listdir(dumps))
+            for suffix in (".add_mul.hlo", ".add_mul.hlo-fused.hlo", ".add_mul.ll",
+                           ".add_mul.unoptimized.ll", ".add_mul.thunks.txt"):
+                self.assertTrue(any(n.endswith(suffix) for n in names), (suffix, names))
+        os.environ["XLA_AOT_FLAGS"] = "--xla_aot_not_a_flag"
+        try:
+            with self.assertRaisesRegex(Exception, "unknown flag '--xla_aot_not_a_flag'"):
+                xla_aot.compile(ADD_MUL)
+        finally:
+            del os.environ["XLA_AOT_FLAGS"]
+
     def test_load_a_golden_artifact_from_a_path(self):
         exe = xla_aot.load(golden_artifact("host-x86-64-v2", "v1", "add_mul"))
         a = np.full((4, 8), 2, np.float32)
