@@ -61,7 +61,7 @@ absl::StatusOr<ElementKind> KindOf(absl::string_view hlo) {
 }
 
 std::string FormatDouble(double v, int bits) {
-  if (std::isnan(v)) return "nan";
+  if (std::isnan(v)) return std::signbit(v) ? "-nan" : "nan";
   if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
   return bits > 32 ? absl::StrFormat("%.17g", v) : absl::StrFormat("%.9g", v);
 }
@@ -71,6 +71,18 @@ absl::StatusOr<std::string> FloatFromBits(uint64_t bits, absl::string_view hlo,
                                           const ElementKind& k) {
   if (k.minifloat != nullptr) {
     return FormatDouble(MinifloatToDouble(static_cast<uint8_t>(bits), *k.minifloat), 32);
+  }
+  // A NaN keeps its sign and, when it is not the quiet one, its payload, in
+  // HLO's form (-nan, nan(0x<payload>)): total-order sorts and bitcasts see
+  // them.
+  const int mantissa = hlo == "f16" ? 10 : hlo == "bf16" ? 7 : k.bits == 32 ? 23 : 52;
+  const int width = hlo == "f16" || hlo == "bf16" ? 16 : k.bits == 32 ? 32 : 64;
+  const uint64_t exponent_mask = ((uint64_t{1} << (width - 1 - mantissa)) - 1) << mantissa;
+  const uint64_t payload = bits & ((uint64_t{1} << mantissa) - 1);
+  if ((bits & exponent_mask) == exponent_mask && payload != 0) {
+    const bool negative = (bits >> (width - 1)) & 1;
+    if (payload == uint64_t{1} << (mantissa - 1)) return negative ? "-nan" : "nan";
+    return absl::StrFormat("%snan(0x%x)", negative ? "-" : "", payload);
   }
   if (hlo == "f16") return FormatDouble(HalfBitsToFloat(static_cast<uint16_t>(bits)), 32);
   if (hlo == "bf16") return FormatDouble(Bf16BitsToFloat(static_cast<uint16_t>(bits)), 32);

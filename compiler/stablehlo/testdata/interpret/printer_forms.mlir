@@ -110,3 +110,16 @@ func.func @dynamic_ops_with_constant_sizes() {
   check.expect_eq_const %c, dense<[[[1], [3], [5], [3]]]> : tensor<1x4x1xi64>
   func.return
 }
+
+// -----
+
+// Non-finite floats as MLIR writes them, by their bits: the sign of a NaN
+// survives (a total order puts -NaN below -inf).
+func.func @nan_sign_from_hex_bits() {
+  %x = stablehlo.constant dense<[0x7F800000, 0x7FC00000, 0xFFC00000, 0xFF800000, 3.0]> : tensor<5xf32>
+  %v, %i = chlo.top_k(%x, k = 5) : tensor<5xf32> -> (tensor<5xf32>, tensor<5xi32>)
+  check.expect_eq_const %i, dense<[1, 0, 4, 3, 2]> : tensor<5xi32>
+  %b = stablehlo.bitcast_convert %v : (tensor<5xf32>) -> tensor<5xui32>
+  check.expect_eq_const %b, dense<[2143289344, 2139095040, 1077936128, 4286578688, 4290772992]> : tensor<5xui32>
+  func.return
+}
