@@ -2,6 +2,8 @@
 // refined from operands.
 #include "compiler/stablehlo/stablehlo_to_hlo_internal.h"
 
+#include <limits>
+
 namespace aot::stablehlo {
 namespace convert_internal {
 
@@ -157,8 +159,13 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertShapeOp(const MlirOperation
     for (size_t d = 0; d < in[0].type.dimensions.size(); ++d) {
       const int64_t stride = in[3].values[d];
       if (stride <= 0) return OpError(op, "strides must be positive");
-      t.dimensions.push_back(
-          std::max<int64_t>(0, (in[2].values[d] - in[1].values[d] + stride - 1) / stride));
+      int64_t extent = 0;
+      if (__builtin_sub_overflow(in[2].values[d], in[1].values[d], &extent) ||
+          __builtin_add_overflow(extent, stride - 1, &extent)) {
+        return OpError(op, absl::StrCat("its limit and start in dimension ", d,
+                                        " are out of range of a size"));
+      }
+      t.dimensions.push_back(std::max<int64_t>(0, extent / stride));
     }
     t.bounds.assign(t.dimensions.size(), -1);
     t.text = "";
@@ -336,6 +343,7 @@ void Converter::FoldValues(const MlirOperation& op, absl::string_view name,
   } else if (name == "negate" || name == "not" || name == "abs") {
     if (in.size() != 1 || !Known(in[0])) return;
     for (int64_t x : in[0].values) {
+      if (name != "not" && x == std::numeric_limits<int64_t>::min()) return;  // -x overflows
       v.push_back(name == "negate" ? -x
                   : name == "abs"  ? std::abs(x)
                                    : (out.type.element == "i1" ? !x : ~x));
@@ -358,16 +366,15 @@ void Converter::FoldValues(const MlirOperation& op, absl::string_view name,
     for (int64_t k = 0; k < n; ++k) {
       const int64_t a = in[0].values[k], b = in[1].values[k];
       int64_t r = 0;
-      if (name == "add") r = a + b;
-      if (name == "subtract") r = a - b;
-      if (name == "multiply") r = a * b;
-      if (name == "divide") {
-        if (b == 0) return;  // left to the run, as the spec leaves it
-        r = a / b;
-      }
-      if (name == "remainder") {
-        if (b == 0) return;
-        r = a % b;
+      // A result that overflows 64 bits is not a size: it is left to the run, which wraps
+      // at the element's own width.
+      if (name == "add" && __builtin_add_overflow(a, b, &r)) return;
+      if (name == "subtract" && __builtin_sub_overflow(a, b, &r)) return;
+      if (name == "multiply" && __builtin_mul_overflow(a, b, &r)) return;
+      if (name == "divide" || name == "remainder") {
+        // Division by zero and INT64_MIN / -1 are left to the run, as the spec leaves them.
+        if (b == 0 || (b == -1 && a == std::numeric_limits<int64_t>::min())) return;
+        r = name == "divide" ? a / b : a % b;
       }
       if (name == "maximum") r = std::max(a, b);
       if (name == "minimum") r = std::min(a, b);
