@@ -65,7 +65,15 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertDataMovementOp(const MlirOp
     AOT_RETURN_IF_ERROR(NeedResultType(op));
     AOT_ASSIGN_OR_RETURN(
         int64_t dim, IntAttr(op, {"dim", "iota_dimension"}, "the iota dimension", std::nullopt));
-    return One(Emit(ResultType(op), hint, absl::StrCat("iota(), iota_dimension=", dim)));
+    const MlirType rt = ResultType(op);
+    if (absl::StartsWith(rt.element, "complex")) {
+      // StableHLO's complex iota: the real parts count, the imaginary are 0.
+      const std::string& e = rt.element;
+      AOT_ASSIGN_OR_RETURN(Value re, Emit(WithElement(rt, e.substr(8, e.size() - 9)), hint,
+                                          absl::StrCat("iota(), iota_dimension=", dim)));
+      return One(Emit(rt, hint, "convert", {re}));
+    }
+    return One(Emit(rt, hint, absl::StrCat("iota(), iota_dimension=", dim)));
   }
   if (name == "concatenate") {
     if (in.empty()) return OpError(op, "takes at least one operand");

@@ -1,5 +1,7 @@
 // Elementwise ops: constants, comparisons, select and clamp, reduce_precision
-// (the one-to-one elementwise ops are the kSimpleOps table).
+// (the one-to-one elementwise ops are the kSimpleOps table, with StableHLO's
+// semantics where HLO's opcode differs: ConvertSimpleOp).
+#include "compiler/stablehlo/stablehlo_arith.h"
 #include "compiler/stablehlo/stablehlo_to_hlo_internal.h"
 
 namespace aot::stablehlo {
@@ -52,6 +54,109 @@ absl::StatusOr<Value> Converter::Constant(const MlirOperation& op, const MlirAtt
     }
   }
   return v;
+}
+
+namespace {
+
+// The bit width of an element type that bitcast_convert may split into or
+// gather from i1 elements (0 when none).
+int BitcastWidth(const std::string& e) {
+  if (e == "f64") return 64;
+  if (e == "f32") return 32;
+  if (e == "f16" || e == "bf16") return 16;
+  if (absl::StartsWith(e, "f8")) return 8;
+  const std::string digits(
+      absl::StripPrefix(absl::StripPrefix(absl::StripPrefix(e, "ui"), "si"), "i"));
+  int width = 0;
+  if (e[0] != 'f' && absl::SimpleAtoi(digits, &width) && width > 1 && width <= 64) return width;
+  return 0;
+}
+
+}  // namespace
+
+// The kSimpleOps rows, one HLO instruction each, except where StableHLO's
+// semantics differ from HLO's opcode of the name:
+// - add and multiply on i1 are logical or and and (HLO's are undefined on
+//   pred);
+// - maximum and minimum on complex compare (real, imag) lexicographically;
+// - atan2 on complex is -i log((x + i y) / sqrt(x^2 + y^2));
+// - convert from complex to a real, integer or i1 type takes the real part
+//   (to i1: real != 0);
+// - bitcast_convert between i1 and a wider type: element k of the i1
+//   dimension (the minor-most, of the wider type's bit width) is bit k of
+//   the wider element (least significant first), as StableHLO's reference
+//   interpreter does; HLO's pred is a byte. From i1 to i1 it is a copy.
+absl::StatusOr<std::vector<Value>> Converter::ConvertSimpleOp(const MlirOperation& op,
+                                                              const std::vector<Value>& in,
+                                                              const SimpleOp& s,
+                                                              const std::string& hint) {
+  const MlirType rt = ResultType(op);
+  const absl::string_view name = s.mlir;
+  const std::string e = in.empty() ? rt.element : in[0].type.element;
+  const bool complex = absl::StartsWith(e, "complex");
+  if ((name == "add" || name == "multiply") && e == "i1") {
+    return One(Emit(rt, hint, name == "add" ? "or" : "and", in));
+  }
+  if (complex && (name == "maximum" || name == "minimum")) {
+    Arith a = ArithFor(in[0].type);
+    const std::string dir = name == "maximum" ? "GT" : "LT";
+    Value lr = a.Real(in[0]), rr = a.Real(in[1]);
+    Value first =
+        a.Sel(a.Cmp("EQ", lr, rr), a.Cmp(dir, a.Imag(in[0]), a.Imag(in[1])), a.Cmp(dir, lr, rr));
+    AOT_RETURN_IF_ERROR(a.status());
+    return One(Emit(rt, hint, "select", {first, in[0], in[1]}));
+  }
+  if (complex && name == "atan2") return One(DecomposedFunction(op, name, in, rt));
+  if (complex && name == "convert" && !absl::StartsWith(rt.element, "complex")) {
+    Arith a = ArithFor(in[0].type);
+    Value re = a.Real(in[0]);
+    AOT_RETURN_IF_ERROR(a.status());
+    if (re.type.element == rt.element) return std::vector<Value>{re};
+    return One(Emit(rt, hint, "convert", {re}));
+  }
+  if (name == "bitcast_convert" && e == "i1" && rt.element == "i1") {
+    return One(Emit(rt, hint, "copy", in));  // HLO's bitcast-convert takes no pred
+  }
+  if (name == "bitcast_convert" && (e == "i1") != (rt.element == "i1")) {
+    const bool gather = e == "i1";
+    const MlirType& wide_type = gather ? rt : in[0].type;
+    const int width = BitcastWidth(wide_type.element);
+    const MlirType& bits_type = gather ? in[0].type : rt;
+    if (width == 0 || bits_type.dimensions.empty() || bits_type.dimensions.back() != width ||
+        bits_type.dimensions.size() != wide_type.dimensions.size() + 1) {
+      return OpError(op, absl::StrCat("bitcast_convert between ", in[0].type.text, " and ", rt.text,
+                                      ": the i1 side needs a minor-most dimension of "
+                                      "the other type's bit width"));
+    }
+    const std::string u = absl::StrCat("ui", width);
+    const int64_t minor = static_cast<int64_t>(bits_type.dimensions.size()) - 1;
+    Arith bits = ArithFor(bits_type);
+    Value shift = bits.Op(u, "iota", {}, absl::StrCat("iota_dimension=", minor));
+    if (gather) {
+      // sum over k of bit k << k, as an or-reduction.
+      Value set = bits.Bin("shift-left", bits.Convert(in[0], u), shift);
+      AOT_RETURN_IF_ERROR(bits.status());
+      AOT_ASSIGN_OR_RETURN(Value zero, ScalarConstant(WithElement(rt, u), "0", "zero"));
+      AOT_ASSIGN_OR_RETURN(std::string body, ScalarComputation("or", WithElement(rt, u)));
+      AOT_ASSIGN_OR_RETURN(Value word,
+                           Emit(WithElement(rt, u), "gather_bits", "reduce", {set, zero},
+                                absl::StrCat("dimensions={", minor, "}, to_apply=%", body)));
+      if (rt.element == u) return std::vector<Value>{word};
+      return One(Emit(rt, hint, "bitcast-convert", {word}));
+    }
+    Arith wide = ArithFor(in[0].type);
+    Value word = wide.Bitcast(in[0], u);
+    AOT_RETURN_IF_ERROR(wide.status());
+    std::vector<int64_t> kept;
+    for (int64_t i = 0; i < minor; ++i) kept.push_back(i);
+    AOT_ASSIGN_OR_RETURN(Value spread, Emit(WithElement(rt, u), "spread", "broadcast", {word},
+                                            absl::StrCat("dimensions=", Braced(kept))));
+    Value bit = bits.And(bits.Bin("shift-right-logical", spread, shift), bits.K(u, 1));
+    Value set = bits.Cmp("NE", bit, bits.K(u, 0));
+    AOT_RETURN_IF_ERROR(bits.status());
+    return std::vector<Value>{set};
+  }
+  return One(Emit(rt, hint, s.hlo, in));
 }
 
 absl::StatusOr<std::vector<Value>> Converter::ConvertElementwiseOp(const MlirOperation& op,

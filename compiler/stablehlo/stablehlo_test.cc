@@ -18,6 +18,7 @@ namespace aot::stablehlo {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 absl::StatusOr<ConvertedProgram> Convert(const std::string& text) {
   return ConvertStableHloText(text, "t.mlir");
@@ -300,6 +301,71 @@ func.func @main(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<3x2xf32> {
   EXPECT_THAT(hlo, HasSubstr("ENTRY %main"));
 }
 
+// Where StableHLO's semantics differ from HLO's opcode of the name, the
+// converter emits what StableHLO means.
+TEST(ConvertTest, StableHloSemanticsWhereHloOpcodesDiffer) {
+  const std::string hlo = HloOf(R"(
+func.func @main(%p: tensor<4xi1>, %q: tensor<4xi1>, %z: tensor<2xcomplex<f32>>, %w: tensor<2xcomplex<f32>>, %b: tensor<2x32xi1>, %f: tensor<3xf32>) -> (tensor<4xi1>, tensor<4xi1>, tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>, tensor<2xi32>, tensor<2xi1>, tensor<2xf32>, tensor<3x32xi1>, tensor<2xcomplex<f64>>) {
+  %0 = stablehlo.add %p, %q : tensor<4xi1>
+  %1 = stablehlo.multiply %p, %q : tensor<4xi1>
+  %2 = stablehlo.maximum %z, %w : tensor<2xcomplex<f32>>
+  %3 = stablehlo.atan2 %z, %w : tensor<2xcomplex<f32>>
+  %4 = stablehlo.convert %z : (tensor<2xcomplex<f32>>) -> tensor<2xi32>
+  %5 = stablehlo.convert %z : (tensor<2xcomplex<f32>>) -> tensor<2xi1>
+  %6 = stablehlo.convert %z : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+  %7 = stablehlo.bitcast_convert %f : (tensor<3xf32>) -> tensor<3x32xi1>
+  %8 = stablehlo.iota dim = 0 : tensor<2xcomplex<f64>>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<4xi1>, tensor<4xi1>, tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>, tensor<2xi32>, tensor<2xi1>, tensor<2xf32>, tensor<3x32xi1>, tensor<2xcomplex<f64>>
+})");
+  EXPECT_THAT(hlo, HasSubstr("pred[4] or(%p, %q)"));
+  EXPECT_THAT(hlo, HasSubstr("pred[4] and(%p, %q)"));
+  EXPECT_THAT(hlo, Not(HasSubstr("pred[4] add(")));
+  EXPECT_THAT(hlo, Not(HasSubstr("maximum(%z, %w)")));
+  EXPECT_THAT(hlo, HasSubstr("c64[2] select("));
+  EXPECT_THAT(hlo, Not(HasSubstr("atan2(%z, %w)")));
+  EXPECT_THAT(hlo, HasSubstr("c64[2] log("));
+  EXPECT_THAT(hlo, HasSubstr("f32[2] real(%z)"));
+  EXPECT_THAT(hlo, Not(HasSubstr("convert(%z)")));
+  EXPECT_THAT(hlo, HasSubstr("u32[3] bitcast-convert(%f)"));
+  EXPECT_THAT(hlo, HasSubstr("shift-right-logical("));
+  EXPECT_THAT(hlo, HasSubstr("f64[2] iota(), iota_dimension=0"));
+  EXPECT_THAT(hlo, HasSubstr("c128[2] convert("));
+  // i1 to a wider type: an or-reduction of the shifted bits.
+  const std::string gather = HloOf(R"(
+func.func @main(%b: tensor<2x8xi1>) -> tensor<2xi8> {
+  %0 = stablehlo.bitcast_convert %b : (tensor<2x8xi1>) -> tensor<2xi8>
+  return %0 : tensor<2xi8>
+})");
+  EXPECT_THAT(gather, HasSubstr("u8[2,8] shift-left("));
+  EXPECT_THAT(gather, HasSubstr("u8[2] reduce("));
+  EXPECT_THAT(gather, HasSubstr("s8[2] bitcast-convert("));
+}
+
+// CHLO functions without an HLO opcode (or whose HLO opcode takes no
+// complex operand) are decomposed.
+TEST(ConvertTest, ChloErfcNextAfterAndComplexFunctionsAreDecomposed) {
+  const std::string hlo = HloOf(R"(
+func.func @main(%x: tensor<3xf16>, %y: tensor<3xf32>, %z: tensor<3xcomplex<f32>>, %p: tensor<3xi1>) -> (tensor<3xf16>, tensor<3xf32>, tensor<3xcomplex<f32>>, tensor<3xcomplex<f32>>, tensor<2xi1>, tensor<2xi32>) {
+  %0 = chlo.erfc %x : tensor<3xf16> -> tensor<3xf16>
+  %1 = chlo.next_after %y, %y : tensor<3xf32>, tensor<3xf32> -> tensor<3xf32>
+  %2 = chlo.asin %z : tensor<3xcomplex<f32>> -> tensor<3xcomplex<f32>>
+  %3 = chlo.sinh %z : tensor<3xcomplex<f32>> -> tensor<3xcomplex<f32>>
+  %4, %5 = chlo.top_k(%p, k = 2) : tensor<3xi1> -> (tensor<2xi1>, tensor<2xi32>)
+  return %0, %1, %2, %3, %4, %5 : tensor<3xf16>, tensor<3xf32>, tensor<3xcomplex<f32>>, tensor<3xcomplex<f32>>, tensor<2xi1>, tensor<2xi32>
+})");
+  EXPECT_THAT(hlo, HasSubstr("f64[3] convert(%x)"));
+  EXPECT_THAT(hlo, HasSubstr("f64[3] exponential("));
+  EXPECT_THAT(hlo, HasSubstr("f16[3] convert("));
+  EXPECT_THAT(hlo, HasSubstr("u32[3] bitcast-convert(%y)"));
+  EXPECT_THAT(hlo, HasSubstr("f64[3] atan2("));
+  EXPECT_THAT(hlo, HasSubstr("f64[3] log-plus-one("));
+  EXPECT_THAT(hlo, HasSubstr("f64[3] sinh("));
+  EXPECT_THAT(hlo, Not(HasSubstr("c64[3] asin(")));
+  EXPECT_THAT(hlo, Not(HasSubstr("c64[3] sinh(")));
+  EXPECT_THAT(hlo, HasSubstr("u8[3] convert(%p)"));
+  EXPECT_THAT(hlo, HasSubstr("topk("));
+}
+
 TEST(ConvertTest, DotGeneralConvolutionGatherAndDynamicShapes) {
   const std::string hlo = HloOf(R"(
 func.func @main(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>, %img: tensor<1x4x4x1xf32>, %k: tensor<2x2x1x1xf32>, %t: tensor<3x3xf32>, %i: tensor<2x1xi32>, %d: tensor<?xf32, #stablehlo.bounds<8>>) -> (tensor<2x3x5xf32>, tensor<1x3x3x1xf32>, tensor<2x3xf32>, tensor<?xf32, #stablehlo.bounds<8>>) {
@@ -434,6 +500,12 @@ TEST(ConvertTest, MalformedInputGetsAPositionedError) {
        "func.func @main(%x: tensor<f32>) -> tensor<f32> {\n  %c = chlo.zeta %x, %x : (tensor<f32>, "
        "tensor<f32>) -> tensor<f32>\n  func.return %c : tensor<f32>\n}",
        "'chlo.zeta': not supported"},
+      {"bitcast_convert to i1 without a bit dimension",
+       "func.func @main(%x: tensor<2xf32>) -> tensor<2x8xi1> {\n  %b = "
+       "stablehlo.bitcast_convert %x : (tensor<2xf32>) -> tensor<2x8xi1>\n  func.return %b : "
+       "tensor<2x8xi1>\n}",
+       "t.mlir:2:8: 'stablehlo.bitcast_convert': bitcast_convert between tensor<2xf32> and "
+       "tensor<2x8xi1>: the i1 side needs a minor-most dimension of the other type's bit width"},
       {"unterminated string", "module @m attributes {a = \"x\n",
        "t.mlir:1:27: unterminated string"},
       {"missing signature",

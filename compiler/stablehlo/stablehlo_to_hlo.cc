@@ -360,7 +360,7 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertStablehlo(const MlirOperati
     if (name != s.mlir) continue;
     AOT_RETURN_IF_ERROR(Arity(op, in, s.arity));
     AOT_RETURN_IF_ERROR(NeedResultType(op));
-    return One(Emit(ResultType(op), hint, s.hlo, in));
+    return ConvertSimpleOp(op, in, s, hint);
   }
   // Every other op by its family's emitter.
   static const auto* kEmitters = new absl::flat_hash_map<std::string, OpEmitter>{
@@ -575,6 +575,8 @@ std::vector<OpSupport> StableHloOpSupport() {
   out.push_back({"chlo.lgamma", true, "Lanczos, reflected below 1/2"});
   out.push_back({"chlo.digamma", true, "Lanczos, reflected below 1/2"});
   out.push_back({"chlo.bessel_i1e", true, "power series, asymptotic above 15"});
+  out.push_back({"chlo.erfc", true, "Cephes' rational approximations, in f64"});
+  out.push_back({"chlo.next_after", true, "one step of the integer bits, as XLA"});
   out.push_back({"stablehlo.rng_bit_generator", true, "HLO rng-bit-generator"});
   for (const char* n : {"dynamic_pad", "dynamic_gather", "dynamic_conv"}) {
     out.push_back({absl::StrCat("stablehlo.", n), true, "the static op (constant sizes)"});

@@ -135,10 +135,8 @@ struct Refused {
   const char* why;
 };
 inline constexpr Refused kRefused[] = {
-    {"chlo.erfc", "not yet decomposed (no HLO opcode)"},
     {"chlo.polygamma", "not yet decomposed (no HLO opcode)"},
     {"chlo.zeta", "not yet decomposed (no HLO opcode)"},
-    {"chlo.next_after", "not yet decomposed (no HLO opcode)"},
     {"chlo.ragged_dot", "not converted yet"},
     {"stablehlo.rng", "stateful RNG is not converted (use rng_bit_generator)"},
     {"stablehlo.infeed", "host transfers are not supported by the AOT runtime"},
@@ -282,6 +280,8 @@ inline std::string Sanitize(absl::string_view name) {
 
 // ---------------------------------------------------------------------------
 // The converter
+
+class Arith;  // stablehlo_arith.h
 
 struct Value {
   std::string hlo;  // "%name"
@@ -572,6 +572,17 @@ class Converter {
   // bessel_i1e.
   absl::StatusOr<Value> SpecialFunction(const MlirOperation& op, absl::string_view name,
                                         const Value& x, const MlirType& result);
+  // StableHLO's semantics where HLO's opcode of the name differs or is
+  // undefined (pred add/multiply, complex atan2/min/max/convert, pred
+  // bitcasts): stablehlo_elementwise.cc.
+  absl::StatusOr<std::vector<Value>> ConvertSimpleOp(const MlirOperation& op,
+                                                     const std::vector<Value>& in,
+                                                     const SimpleOp& s, const std::string& hint);
+  // Functions decomposed into HLO (complex asin, acos, asinh, acosh, atan,
+  // atanh, sinh, cosh and atan2; erfc; next_after): stablehlo_chlo.cc.
+  absl::StatusOr<Value> DecomposedFunction(const MlirOperation& op, absl::string_view name,
+                                           const std::vector<Value>& in, const MlirType& result);
+  Arith ArithFor(const MlirType& shape);
   absl::StatusOr<Value> BroadcastForChlo(const MlirOperation& op, const Value& v,
                                          const MlirType& result, const MlirAttr* dims);
   // StableHLO's broadcast_in_dim: size-1 operand dimensions may expand
