@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "support/date.h"
 #include "support/status_macros.h"
@@ -112,6 +113,30 @@ const EmissionFlag* EmissionFlagForOpcode(absl::string_view opcode) {
     }
   }
   return nullptr;
+}
+
+bool MatchesTargetPattern(absl::string_view target, const std::vector<std::string>& patterns) {
+  for (const std::string& p : patterns) {
+    if (!p.empty() && p.back() == '*' ? absl::StartsWith(target, p.substr(0, p.size() - 1))
+                                      : target == p) {
+      return true;
+    }
+  }
+  return false;
+}
+
+const EmissionFlag* EmissionFlagForCustomCall(absl::string_view target) {
+  for (const EmissionFlag& f : EmissionLedger()) {
+    if (MatchesTargetPattern(target, f.custom_call_targets)) return &f;
+  }
+  return nullptr;
+}
+
+const std::vector<std::string>& UnreleasedCustomCallTargets() {
+  // JAX's CPU LAPACK targets (runtime/ffi/lapack_handlers.h): runtime
+  // support landed 2026-12-07; the release and the emission flag follow.
+  static const auto* targets = new std::vector<std::string>{"lapack_*"};
+  return *targets;
 }
 
 Date EarliestSwitchDay(const Date& support) { return support.PlusDays(kForwardWindowDays + 1); }

@@ -35,6 +35,10 @@ struct EmissionFlag {
   // on for a compile), a module whose optimized form still holds one of
   // them does not compile, since runtimes of the forward window reject it.
   std::vector<std::string> hlo_opcodes;
+  // Custom-call targets the flag gates (a trailing '*' matches a prefix):
+  // while it is off, a module calling one does not compile, since released
+  // runtimes have no handler of that name.
+  std::vector<std::string> custom_call_targets;
 };
 
 // The ledger of this compiler; entries are added with the runtime support
@@ -50,6 +54,18 @@ std::string EmissionFlagCommandLine(absl::string_view name);
 
 // The ledger's flag gating the HLO opcode (text spelling), or nullptr.
 const EmissionFlag* EmissionFlagForOpcode(absl::string_view opcode);
+
+// The ledger's flag gating the custom-call target, or nullptr.
+const EmissionFlag* EmissionFlagForCustomCall(absl::string_view target);
+
+// Custom-call targets whose handlers the runtime has but no release yet:
+// no emission flag can name a release for them, so nothing emits them
+// until the release is cut and their flag enters the ledger (a trailing
+// '*' matches a prefix). Empty when every handler is released.
+const std::vector<std::string>& UnreleasedCustomCallTargets();
+
+// Whether `target` matches one of `patterns` (exact, or a prefix ending '*').
+bool MatchesTargetPattern(absl::string_view target, const std::vector<std::string>& patterns);
 
 struct LedgerViolation {
   std::string flag;

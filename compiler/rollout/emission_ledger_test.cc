@@ -55,6 +55,22 @@ TEST(EmissionLedgerTest, EveryShippedFlagMayTurnOnFromItsEarliestSwitchDay) {
 // The window of day D holds the releases of [D - 14, D] and the newest one
 // before: on support + 14 the release before the supporting one is still
 // current, so the first safe day is support + 15.
+TEST(EmissionLedgerTest, CustomCallTargetPatternsMatchExactlyOrByPrefix) {
+  EXPECT_TRUE(MatchesTargetPattern("lapack_spotrf_ffi", {"lapack_*"}));
+  EXPECT_TRUE(MatchesTargetPattern("aot.topk", {"x", "aot.topk"}));
+  EXPECT_FALSE(MatchesTargetPattern("aot.topk2", {"aot.topk"}));
+  EXPECT_FALSE(MatchesTargetPattern("blas_strsm", {"lapack_*"}));
+  // JAX's LAPACK targets are held back until their release and flag.
+  EXPECT_TRUE(MatchesTargetPattern("lapack_zheevd_ffi", UnreleasedCustomCallTargets()));
+  EXPECT_FALSE(MatchesTargetPattern("aot.gelu", UnreleasedCustomCallTargets()));
+  for (const EmissionFlag& f : EmissionLedger()) {
+    for (const std::string& t : f.custom_call_targets) {
+      EXPECT_FALSE(MatchesTargetPattern(t, UnreleasedCustomCallTargets()))
+          << f.name << " gates " << t << ", which is also listed as unreleased";
+    }
+  }
+}
+
 TEST(EmissionLedgerTest, EarliestSwitchDayIsFifteenDaysAfterTheRelease) {
   auto support = Date::Parse("2026-12-07");
   ASSERT_TRUE(support.ok());
