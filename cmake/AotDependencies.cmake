@@ -23,6 +23,9 @@ find_package(GTest REQUIRED)
 find_package(benchmark REQUIRED)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(OPENBLAS REQUIRED IMPORTED_TARGET openblas)
+# LAPACK (the Fortran symbols; the runtime's LAPACK custom calls): Debian's
+# liblapack.so alternative, OpenBLAS's LAPACK or the reference one.
+pkg_check_modules(LAPACK REQUIRED IMPORTED_TARGET lapack)
 find_package(Threads REQUIRED)
 
 # CUDA toolkit: optional. AUTO uses /usr/local/cuda when it is there.

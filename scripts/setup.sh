@@ -6,7 +6,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git python3
   llvm-19-dev libprotobuf-dev protobuf-compiler libabsl-dev nlohmann-json3-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev liblapack-dev
   clang-format ccache
   clang-19 lld-19 libclang-rt-19-dev
   python3-dev python3-pybind11 python3-numpy

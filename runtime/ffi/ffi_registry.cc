@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "proto/target.pb.h"
+#include "runtime/ffi/lapack_handlers.h"
 
 namespace aot {
 
@@ -9,6 +10,7 @@ FfiRegistry& FfiRegistry::Global() {
   static FfiRegistry* registry = [] {
     auto* r = new FfiRegistry();
     RegisterBuiltinFfiHandlers(*r);
+    RegisterLapackFfiHandlers(*r);
     return r;
   }();
   return *registry;

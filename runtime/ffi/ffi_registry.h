@@ -61,7 +61,8 @@ class FfiRegistry {
     std::string expiry;
   };
 
-  // The process-wide registry with the runtime's built-in handlers.
+  // The process-wide registry with the runtime's built-in handlers and
+  // JAX's LAPACK custom calls (lapack_handlers.h).
   static FfiRegistry& Global();
 
   // The host handler of `name`: buffers in host memory (on a device
