@@ -19,7 +19,8 @@
 
 namespace aot {
 
-absl::Status CustomCallRegistry::Register(absl::string_view target, CustomCallHandler handler) {
+absl::Status CustomCallRegistry::Register(absl::string_view target, CustomCallHandler handler,
+                                          bool takes_complex) {
   if (target.empty()) {
     return absl::InvalidArgumentError("custom-call target name is empty");
   }
@@ -33,7 +34,13 @@ absl::Status CustomCallRegistry::Register(absl::string_view target, CustomCallHa
     return absl::AlreadyExistsError(
         absl::StrCat("custom-call target '", target, "' is already registered"));
   }
+  if (takes_complex) takes_complex_.emplace(target);
   return absl::OkStatus();
+}
+
+bool CustomCallRegistry::TakesComplex(absl::string_view target) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return takes_complex_.find(target) != takes_complex_.end();
 }
 
 absl::StatusOr<CustomCallHandler> CustomCallRegistry::Lookup(absl::string_view target) const {
@@ -448,6 +455,7 @@ absl::Status RegisterBuiltinCustomCalls(CustomCallRegistry& registry) {
   }
   AOT_RETURN_IF_ERROR(registry.Register("__cublas$triangularSolve", CublasTriangularSolve));
   AOT_RETURN_IF_ERROR(registry.Register("__cusolver$cholesky", CusolverCholesky));
+  AOT_RETURN_IF_ERROR(RegisterLapackCustomCalls(registry));
   return registry.Register("__cublas$lt$matmul", Gemm);
 }
 

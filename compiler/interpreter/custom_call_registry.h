@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -50,7 +51,9 @@ using CustomCallHandler = std::function<absl::StatusOr<Literal>(
 // from the result), "__cublas$gemm" and "__cublas$lt$matmul" (the dot,
 // alpha, beta * c, bias and relu or GELU in double, rounded once), the
 // cuDNN convolutions (the gradients by their definition),
-// "__cublas$triangularSolve" and "__cusolver$cholesky".
+// "__cublas$triangularSolve" and "__cusolver$cholesky"; and JAX's CPU
+// LAPACK custom calls ("lapack_spotrf_ffi", ...; RegisterLapackCustomCalls
+// below).
 class CustomCallRegistry {
  public:
   CustomCallRegistry() = default;
@@ -61,22 +64,36 @@ class CustomCallRegistry {
   static CustomCallRegistry& Global();
 
   // Registers `handler` for `target`; AlreadyExists if the name is taken,
-  // InvalidArgument for an empty name or handler.
-  absl::Status Register(absl::string_view target, CustomCallHandler handler);
+  // InvalidArgument for an empty name or handler. With `takes_complex` the
+  // handler gets complex operands and returns complex values itself;
+  // otherwise the evaluator refuses a call that has any.
+  absl::Status Register(absl::string_view target, CustomCallHandler handler,
+                        bool takes_complex = false);
   // The handler of `target`; NotFound naming the target when unknown.
   absl::StatusOr<CustomCallHandler> Lookup(absl::string_view target) const;
   bool Contains(absl::string_view target) const;
+  // Whether `target` was registered with takes_complex.
+  bool TakesComplex(absl::string_view target) const;
   // Registered names, sorted.
   std::vector<std::string> Targets() const;
 
  private:
   mutable std::mutex mu_;
   std::map<std::string, CustomCallHandler, std::less<>> handlers_;
+  std::set<std::string, std::less<>> takes_complex_;
 };
 
 // Registers the built-ins listed above into `registry` (Global() already
 // has them); for tests building their own registry.
 absl::Status RegisterBuiltinCustomCalls(CustomCallRegistry& registry);
+
+// JAX's CPU LAPACK custom calls (runtime/ffi/lapack_handlers.h lists them):
+// the runtime's own handlers run on the operands' values, so the
+// interpreter and the host compute the same thing; the typed-FFI
+// attributes come from the instruction's backend_config dictionary
+// (compiler/hlo/ffi_attributes.h). RegisterBuiltinCustomCalls registers
+// them (lapack_custom_calls.cc).
+absl::Status RegisterLapackCustomCalls(CustomCallRegistry& registry);
 
 // Whether XLA's "TopK" custom call takes the k largest (true) or the k
 // smallest (false). Its comparator (to_apply), when it has one, is run on

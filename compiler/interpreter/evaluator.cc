@@ -403,7 +403,7 @@ class HloEvaluator::Impl : public ComputationCaller {
           absl::StrCat("expected ", arity, " operand(s), got ", ops.size()));
     }
     if (TouchesNarrowTypes(instr, ops)) return EvalWidened(instr, ops);
-    if (TouchesComplex(instr, ops)) return EvalComplex(instr, ops);
+    if (TouchesComplex(instr, ops) && !ReferenceTakesComplex(instr)) return EvalComplex(instr, ops);
     if (opcode == HloOpcode::kIsFinite) return EvalIsFinite(instr, *ops[0]);
     if (opcode == HloOpcode::kCopy && !ops[0]->shape().IsArray()) {
       return Literal(*ops[0]);  // a tuple (or token) copy
@@ -944,6 +944,12 @@ class HloEvaluator::Impl : public ComputationCaller {
       return absl::InvalidArgumentError(absl::StrCat("branch ", branch, " is missing"));
     }
     return Call(*branches[branch], ops.subspan(branch + 1, 1));
+  }
+
+  // A custom call whose reference computes complex values itself.
+  bool ReferenceTakesComplex(const HloInstruction& instr) const {
+    return instr.opcode() == HloOpcode::kCustomCall && registry_ != nullptr &&
+           registry_->TakesComplex(instr.attrs().custom_call_target);
   }
 
   absl::StatusOr<Literal> EvalCustomCall(const HloInstruction& instr, Operands ops) {
