@@ -810,6 +810,14 @@ class HloEvaluator::Impl : public ComputationCaller {
         }
         return out;
       }
+      case HloOpcode::kIota:
+        // The real iota, imaginary parts 0 (JAX builds complex identity
+        // masks from one).
+        if (complex_result) {
+          AOT_ASSIGN_OR_RETURN(Literal re_out, EvalAsComponent(instr, {}));
+          return JoinComplex(instr, re_out, Literal(re_out.shape()));
+        }
+        break;
       case HloOpcode::kReduce:
         if (ops.size() == 2 && instr.called_computations().size() == 1 &&
             AddsItsTwoParameters(instr.called_computations()[0])) {

@@ -170,6 +170,18 @@ ENTRY main {
   EXPECT_EQ(v[11], Z(2, 2));
 }
 
+// JAX builds complex identity masks from a complex iota.
+TEST(ComplexTest, IotaCountsAlongItsDimensionWithImaginaryZero) {
+  Literal r = RunHlo(Hlo(R"(
+ENTRY main {
+  ROOT i = c128[2,3] iota(), iota_dimension=1
+})"));
+  ASSERT_EQ(ShapeOf(r), "c128[2,3]");
+  EXPECT_EQ(Complexes(r), (std::vector<Z>{0, 1, 2, 0, 1, 2}));
+  Literal f = RunHlo(Hlo("ENTRY main {\n ROOT i = c64[3] iota(), iota_dimension=0\n}"));
+  EXPECT_EQ(Complexes(f), (std::vector<Z>{0, 1, 2}));
+}
+
 TEST(ComplexTest, DotIsComplexMatrixProduct) {
   Literal r = RunHlo(Hlo(R"(
 ENTRY main {
