@@ -63,6 +63,10 @@ class ComplexExpander {
                                                  h->opcode() == HloOpcode::kSelect);
       if (!TouchesComplex(*h) && !part_of_real) continue;
       if (MovesValuesOnly(h->opcode()) && !split_move) continue;
+      // A custom call gets its complex buffers as they are: its handler
+      // reads them (JAX's LAPACK calls, runtime/ffi/lapack_handlers.h), or
+      // refuses their type when it runs.
+      if (h->opcode() == HloOpcode::kCustomCall) continue;
       InstructionBuilder b(computation_, &names_, *h);
       AOT_ASSIGN_OR_RETURN(HloInstruction * replacement, Rewrite(h, b));
       h->ReplaceAllUsesWith(replacement);
@@ -527,6 +531,10 @@ class ComplexExpander {
         return result({b.Binary(HloOpcode::kSubtract, dot(x.re, y.re), dot(x.im, y.im)),
                        b.Binary(HloOpcode::kAdd, dot(x.re, y.im), dot(x.im, y.re))});
       }
+      case HloOpcode::kIota:
+        // The real iota, imaginary parts 0.
+        if (!complex_result) break;
+        return result({RealClone(*h, part, {}, b), b.Splat(part, 0, shape.dimensions())});
       case HloOpcode::kConstant: {
         // Only in split scalar computations (elsewhere constants move).
         if (!complex_result) break;
@@ -582,9 +590,9 @@ class ComplexExpander {
     return Refuse(*h,
                   "this compiler does not compute this op on complex values (it computes the "
                   "elementwise ops XLA defines on them, real, imag, complex, convert, compare "
-                  "EQ/NE, dot, convolution, fft, and reduce, reduce-window, scatter and sort "
-                  "with any computation of those; ops that move values are compiled as they "
-                  "are)");
+                  "EQ/NE, dot, convolution, fft, iota, and reduce, reduce-window, scatter and "
+                  "sort with any computation of those; ops that move values and custom calls "
+                  "are compiled as they are)");
   }
 
   // `callee` as a computation of real scalars: old parameter i becomes the

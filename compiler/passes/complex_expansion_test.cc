@@ -307,6 +307,34 @@ ENTRY e {
               HasSubstr("a transformed dimension of length 2048 is longer than the 1024"));
 }
 
+// JAX builds complex identity masks from a complex iota.
+TEST(ComplexExpansionTest, IotaAsARealIotaAndZeros) {
+  ExpectExpands(R"(
+HloModule m
+ENTRY e {
+  a = c64[2,3] parameter(0)
+  i = c64[2,3] iota(), iota_dimension=1
+  ROOT t = c64[2,3] multiply(a, i)
+})");
+}
+
+// A custom call's handler reads its complex buffers itself (JAX's LAPACK
+// calls): nothing around it changes.
+TEST(ComplexExpansionTest, CustomCallsKeepTheirComplexBuffers) {
+  std::unique_ptr<HloModule> m = Parse(R"(
+HloModule m
+ENTRY e {
+  a = c64[3,3] parameter(0)
+  ROOT c = (c64[3,3], s32[]) custom-call(a), custom_call_target="lapack_cpotrf_ffi", api_version=API_VERSION_TYPED_FFI, backend_config={uplo = 76 : ui8}
+})");
+  ASSERT_NE(m, nullptr);
+  const std::string before = m->ToString();
+  absl::StatusOr<bool> changed = ExpandComplexArithmetic(m.get());
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_FALSE(*changed);
+  EXPECT_EQ(m->ToString(), before);
+}
+
 TEST(ComplexExpansionTest, ModulesWithoutComplexValuesAreUnchanged) {
   std::unique_ptr<HloModule> m = Parse(R"(
 HloModule m
