@@ -155,6 +155,12 @@ TEST(StableHloProgramsTest, ProgramsInTheFormOfJaxExportsPassTheirChecks) {
   Report(RunAll("compiler/stablehlo/testdata/jax"), 20, 20);
 }
 
+// JAX's CPU LAPACK custom calls (compiler/stablehlo/testdata/lapack) as its
+// exports write them.
+TEST(StableHloProgramsTest, JaxLapackCustomCallsPassOnTheInterpreterAndTheHost) {
+  Report(RunAll("compiler/stablehlo/testdata/lapack"), 4, 29);
+}
+
 // The golden corpus's StableHLO suite: the same form, compiled for every
 // main golden target.
 TEST(StableHloProgramsTest, TheGoldenStableHloSuitePassesItsChecks) {
