@@ -261,5 +261,23 @@ TEST(StagedOpcodesTest, WithTheFlagOnRngRunsDrawFromTheExecutablesState) {
   }
 }
 
+TEST(StagedOpcodesTest, AnUnreleasedCustomCallTargetIsNotEmitted) {
+  // A LAPACK handler no released runtime has: refused before any pass, naming
+  // the target and why, while another custom call compiles as before.
+  auto module = ParseHloModule(R"(
+HloModule lapack
+ENTRY e {
+  a = f32[4,4] parameter(0)
+  ROOT r = (f32[4,4], s32[]) custom-call(a), custom_call_target="lapack_spotrf_ffi", api_version=API_VERSION_TYPED_FFI
+})");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto compiled = Compile(**module, *ShippedTargetConfig("host-x86-64-v3"));
+  ASSERT_FALSE(compiled.ok());
+  EXPECT_EQ(compiled.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(std::string(compiled.status().message()),
+              HasSubstr("custom-call target 'lapack_spotrf_ffi' has runtime support but no "
+                        "release yet"));
+}
+
 }  // namespace
 }  // namespace aot

@@ -1,8 +1,8 @@
 // Shapes and refinement: dynamic shapes, dimension sizes, result types
 // refined from operands.
-#include "compiler/stablehlo/stablehlo_to_hlo_internal.h"
-
 #include <limits>
+
+#include "compiler/stablehlo/stablehlo_to_hlo_internal.h"
 
 namespace aot::stablehlo {
 namespace convert_internal {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/backend/compiler.h"
 #include "compiler/hlo/collective_ops.h"
@@ -44,6 +45,21 @@ bool UsesComplex(const HloModule& module) {
     for (const HloInstruction* h : c->instructions()) {
       for (const Shape& leaf : h->shape().FlattenLeaves()) {
         if (IsComplex(leaf.element_type())) return true;
+      }
+    }
+  }
+  return false;
+}
+
+// Whether the module calls one of JAX's LAPACK targets (runtime/ffi/
+// lapack_handlers.h), which the compiler does not emit until the runtime
+// that has them is released and their emission flag is on.
+bool UsesLapack(const HloModule& module) {
+  for (const HloComputation* c : module.computations()) {
+    for (const HloInstruction* h : c->instructions()) {
+      if (h->opcode() == HloOpcode::kCustomCall &&
+          absl::StartsWith(h->attrs().custom_call_target, "lapack_")) {
+        return true;
       }
     }
   }
@@ -114,6 +130,13 @@ std::map<std::string, Tally> RunAll(const std::string& dir) {
       }
       if (UsesCollectives(*loaded->module)) options.emission_flags.push_back("emit_collectives");
       auto compiled = Compile(*loaded->module, *target, options);
+      if (UsesLapack(*loaded->module)) {
+        // Staged rollout, phase 1: runtime support without a release.
+        EXPECT_FALSE(compiled.ok());
+        EXPECT_THAT(std::string(compiled.status().message()), HasSubstr("no release yet"));
+        if (ok && !compiled.ok()) ++tally.passed;
+        continue;
+      }
       EXPECT_TRUE(compiled.ok()) << compiled.status();
       if (!compiled.ok()) continue;
       auto exe = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
@@ -156,7 +179,8 @@ TEST(StableHloProgramsTest, ProgramsInTheFormOfJaxExportsPassTheirChecks) {
 }
 
 // JAX's CPU LAPACK custom calls (compiler/stablehlo/testdata/lapack) as its
-// exports write them.
+// exports write them: on the interpreter, and refused by the compiler until
+// the runtime with their handlers is released.
 TEST(StableHloProgramsTest, JaxLapackCustomCallsPassOnTheInterpreterAndTheHost) {
   Report(RunAll("compiler/stablehlo/testdata/lapack"), 4, 29);
 }
