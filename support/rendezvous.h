@@ -18,6 +18,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
@@ -58,7 +59,7 @@ class Rendezvous {
     }
     const size_t rank = position - members.begin();
     std::unique_lock<std::mutex> lock(mu_);
-    if (!aborted_.ok()) return aborted_;
+    AOT_RETURN_IF_ERROR(aborted_);
     Meeting& meeting = meetings_[key];
     if (meeting.values.empty()) {
       meeting.members.assign(members.begin(), members.end());
@@ -68,7 +69,7 @@ class Rendezvous {
           what, ": participant ", me, " meets group [", absl::StrJoin(members, ", "), "] at '", key,
           "' where others meet group [", absl::StrJoin(meeting.members, ", "), "]"));
     }
-    if (!meeting.failure.ok()) return Leave(key, meeting, meeting.failure);
+    AOT_RETURN_IF_ERROR_AND(meeting.failure, Leave(key, meeting, _));
     meeting.values[rank] = std::move(value);
     ++meeting.arrived;
     cv_.notify_all();
@@ -78,7 +79,7 @@ class Rendezvous {
       if (left <= absl::ZeroDuration()) break;
       cv_.wait_for(lock, absl::ToChronoNanoseconds(std::min(left, absl::Seconds(1))));
     }
-    if (!aborted_.ok()) return Leave(key, meeting, aborted_);
+    AOT_RETURN_IF_ERROR_AND(aborted_, Leave(key, meeting, _));
     if (meeting.arrived < meeting.members.size() && meeting.failure.ok()) {
       std::vector<int64_t> missing;
       for (size_t i = 0; i < meeting.members.size(); ++i) {
@@ -90,7 +91,7 @@ class Rendezvous {
           absl::FormatDuration(timeout_)));
       cv_.notify_all();
     }
-    if (!meeting.failure.ok()) return Leave(key, meeting, meeting.failure);
+    AOT_RETURN_IF_ERROR_AND(meeting.failure, Leave(key, meeting, _));
     std::vector<T> values;
     values.reserve(meeting.values.size());
     for (const std::optional<T>& v : meeting.values) values.push_back(*v);

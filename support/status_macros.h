@@ -9,6 +9,13 @@
 //   AOT_RETURN_IF_ERROR(DoThing());            // Status or StatusOr<T>
 //   AOT_ASSIGN_OR_RETURN(auto value, Make());   // StatusOr<T> -> T
 //   AOT_ASSIGN_OR_RETURN(std::unique_ptr<Foo> foo, MakeFoo());
+//   AOT_RETURN_IF_ERROR_AND(parsed, Fail(WithPath(path, _), 1));
+//
+// AOT_RETURN_IF_ERROR_AND(expr, result...) is for a function whose result
+// is not the status itself (a tool's exit code, an error rewritten with
+// its position or path): on error it returns `result`, in which `_` names
+// a copy of the failed absl::Status, the role `_` has in the status
+// builders of XLA and Abseil-internal code.
 //
 // Both may only be used in a function returning absl::Status or
 // absl::StatusOr<U>. The expression of AOT_ASSIGN_OR_RETURN may contain
@@ -39,6 +46,13 @@ const absl::Status& AsStatus(const absl::StatusOr<T>& status_or) {
         !aot_status_macros_status_.ok()) {                        \
       return aot_status_macros_status_;                           \
     }                                                             \
+  } while (false)
+
+#define AOT_RETURN_IF_ERROR_AND(expr, ...)                                           \
+  do {                                                                               \
+    if (::absl::Status _ = ::aot::status_macros_internal::AsStatus(expr); !_.ok()) { \
+      return __VA_ARGS__;                                                            \
+    }                                                                                \
   } while (false)
 
 #define AOT_ASSIGN_OR_RETURN(lhs, ...)                                                 \

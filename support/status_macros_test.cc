@@ -34,6 +34,24 @@ absl::StatusOr<int> AssignOrReturn(bool ok) {
   return v + static_cast<int>(owned->size()) + pair.first + pair.second;
 }
 
+// An exit code from a status, as a tool's verb returns one.
+int ExitCode(const absl::Status& s, int code) { return s.ok() ? 0 : code; }
+int ReturnIfErrorAnd(bool fail, std::string* message) {
+  AOT_RETURN_IF_ERROR_AND(Value(true), ExitCode(_, 3));
+  AOT_RETURN_IF_ERROR_AND(fail ? Fails() : absl::OkStatus(),
+                          (*message = std::string(_.message()), ExitCode(_, 2)));
+  *message = "reached";
+  return 0;
+}
+
+TEST(StatusMacrosTest, ReturnIfErrorAndReturnsItsResultWithTheStatus) {
+  std::string message;
+  EXPECT_EQ(ReturnIfErrorAnd(true, &message), 2);
+  EXPECT_EQ(message, "missing");
+  EXPECT_EQ(ReturnIfErrorAnd(false, &message), 0);
+  EXPECT_EQ(message, "reached");
+}
+
 TEST(StatusMacrosTest, ReturnIfErrorStopsAtTheFirstError) {
   int reached = 0;
   absl::Status s = ReturnIfError(true, &reached);

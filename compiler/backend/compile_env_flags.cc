@@ -9,6 +9,7 @@
 #include "absl/strings/str_split.h"
 #include "compiler/rollout/emission_ledger.h"
 #include "support/bool_text.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
@@ -44,7 +45,7 @@ absl::StatusOr<EnvironmentCompileFlags> ParseCompileFlags(absl::string_view text
     bool on = true;
     if (has_value) {
       auto parsed = ParseBool(value);
-      if (!parsed.ok()) return bad(parsed.status().message());
+      AOT_RETURN_IF_ERROR_AND(parsed, bad(_.message()));
       on = *parsed;
     }
     (on ? out.emission_flags_on : out.emission_flags_off).push_back(flag->name);

@@ -263,7 +263,7 @@ absl::Status ThunkEmitter::CompilePendingKernels(
   }
   std::map<std::string, const CompiledKernel*> by_name;
   for (absl::StatusOr<CompiledKernel>& result : results) {
-    if (!result.ok()) return result.status();
+    AOT_RETURN_IF_ERROR(result);
   }
   for (absl::StatusOr<CompiledKernel>& result : results) kernels_.push_back(*std::move(result));
   for (const CompiledKernel& kernel : kernels_) {
@@ -338,9 +338,9 @@ absl::StatusOr<bool> ThunkEmitter::TryEmitGemm(
   auto lhs_slice = assignment_.GetSlice(*instr.operand(0));
   auto rhs_slice = assignment_.GetSlice(*instr.operand(1));
   auto out_slice = assignment_.GetSlice(instr);
-  if (!lhs_slice.ok()) return lhs_slice.status();
-  if (!rhs_slice.ok()) return rhs_slice.status();
-  if (!out_slice.ok()) return out_slice.status();
+  AOT_RETURN_IF_ERROR(lhs_slice);
+  AOT_RETURN_IF_ERROR(rhs_slice);
+  AOT_RETURN_IF_ERROR(out_slice);
   ThunkProto thunk = NewThunk(instr);
   GemmThunkProto* g = thunk.mutable_gemm();
   *g->mutable_lhs() = *lhs_slice;
@@ -390,7 +390,7 @@ absl::Status ThunkEmitter::EmitCustomCall(const HloInstruction& instr,
     // The attributes by name, as XLA's FFI passes them; the dictionary's
     // text stays in opaque for handlers that read it whole.
     auto attributes = ParseFfiAttributes(instr.attrs().backend_config);
-    if (!attributes.ok()) return UnimplementedInstruction(instr, attributes.status().message());
+    AOT_RETURN_IF_ERROR_AND(attributes, UnimplementedInstruction(instr, _.message()));
     for (CustomCallAttributeProto& a : *attributes) *c->add_attributes() = std::move(a);
   }
   c->set_opaque(instr.attrs().backend_config);
@@ -401,7 +401,7 @@ absl::Status ThunkEmitter::EmitCustomCall(const HloInstruction& instr,
 absl::Status ThunkEmitter::EmitWhile(const HloInstruction& instr,
                                      google::protobuf::RepeatedPtrField<ThunkProto>* out) {
   auto state = assignment_.GetLeafSlices(instr);
-  if (!state.ok()) return state.status();
+  AOT_RETURN_IF_ERROR(state);
   AOT_ASSIGN_OR_RETURN(auto init, assignment_.GetLeafSlices(*instr.operand(0)));
   for (size_t i = 0; i < state->size(); ++i) {
     EmitCopy(absl::StrCat(instr.name(), ".init.", i), init[i], (*state)[i], out);

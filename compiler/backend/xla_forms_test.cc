@@ -19,6 +19,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "runtime/executable/client.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace {
@@ -26,35 +27,39 @@ namespace {
 using ::testing::HasSubstr;
 
 // Compiles `hlo` for the host, loads it from bytes, runs it on `args` and
-// returns the result after checking it against the interpreter with
-// `tolerance` (bitwise by default). Also compiles for a CUDA target when
-// libdevice is installed.
+// returns the result and the interpreter's, the status of the first step
+// that fails otherwise.
+absl::StatusOr<std::pair<Literal, Literal>> CompileAndRun(const HloModule& module,
+                                                          const std::vector<Literal>& args) {
+  AOT_ASSIGN_OR_RETURN(auto compiled, Compile(module, *ShippedTargetConfig("host-x86-64-v3")));
+  AOT_ASSIGN_OR_RETURN(auto client, Client::Create("host"));
+  AOT_ASSIGN_OR_RETURN(auto executable,
+                       client->DeserializeExecutable(compiled->SerializeAsString()));
+  HloEvaluator evaluator;
+  AOT_ASSIGN_OR_RETURN(Literal expected, evaluator.Evaluate(module, args));
+  AOT_ASSIGN_OR_RETURN(Literal actual, ExecuteWithLiterals(*executable, args));
+  return std::make_pair(std::move(actual), std::move(expected));
+}
+
+// CompileAndRun, checking the result against the interpreter with
+// `tolerance` (bitwise by default); an empty literal after a failure (the
+// test has failed then). Also compiles for a CUDA target when libdevice is
+// installed.
 Literal CompileRunAndCompare(const std::string& hlo, const std::vector<Literal>& args,
                              Tolerance tolerance = {}) {
   auto module = ParseHloModule(hlo);
   EXPECT_TRUE(module.ok()) << module.status();
-  if (!module.ok()) return Literal();
-  auto compiled = Compile(**module, *ShippedTargetConfig("host-x86-64-v3"));
-  EXPECT_TRUE(compiled.ok()) << compiled.status();
-  if (!compiled.ok()) return Literal();
-  auto client = Client::Create("host");
-  EXPECT_TRUE(client.ok());
-  auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
-  EXPECT_TRUE(executable.ok()) << executable.status();
-  if (!executable.ok()) return Literal();
-  HloEvaluator evaluator;
-  auto expected = evaluator.Evaluate(**module, args);
-  EXPECT_TRUE(expected.ok()) << expected.status();
-  auto actual = ExecuteWithLiterals(**executable, args);
-  EXPECT_TRUE(actual.ok()) << actual.status();
-  if (!expected.ok() || !actual.ok()) return Literal();
-  absl::Status same = CompareLiterals(*expected, *actual, tolerance);
+  if (!module.ok()) return Literal();  // failed already
+  auto ran = CompileAndRun(**module, args);
+  EXPECT_TRUE(ran.ok()) << ran.status();
+  if (!ran.ok()) return Literal();  // failed already
+  absl::Status same = CompareLiterals(ran->second, ran->first, tolerance);
   EXPECT_TRUE(same.ok()) << same;
   if (std::filesystem::exists("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc")) {
     auto cuda = Compile(**module, *ShippedTargetConfig("h100"));
     EXPECT_TRUE(cuda.ok()) << cuda.status();
   }
-  return *std::move(actual);
+  return std::move(ran->first);
 }
 
 // The same on random arguments drawn from `seed`.
@@ -62,8 +67,8 @@ Literal CompileRunAndCompareRandom(const std::string& hlo, uint64_t seed,
                                    Tolerance tolerance = {}) {
   auto module = ParseHloModule(hlo);
   EXPECT_TRUE(module.ok()) << module.status();
-  if (!module.ok()) return Literal();
-  return CompileRunAndCompare(hlo, RandomArguments(**module, seed), tolerance);
+  return module.ok() ? CompileRunAndCompare(hlo, RandomArguments(**module, seed), tolerance)
+                     : Literal();
 }
 
 TEST(XlaFormsTest, MultiOutputFusionWithDifferentlyShapedOutputs) {

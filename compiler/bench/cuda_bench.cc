@@ -21,6 +21,7 @@
 #include "runtime/executable/client.h"
 #include "runtime/executable/executable.h"
 #include "runtime/thunks/thunk.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace {
@@ -46,16 +47,16 @@ class ResidentExecutable {
  public:
   static absl::StatusOr<std::unique_ptr<ResidentExecutable>> Compile(const std::string& hlo) {
     auto module = ParseHloModule(hlo);
-    if (!module.ok()) return module.status();
+    AOT_RETURN_IF_ERROR(module);
     auto resident = std::unique_ptr<ResidentExecutable>(new ResidentExecutable());
     Platform& platform = *CudaPlatform();
     absl::Status last;
     // The device's target: the load's capability check picks it.
     for (const char* target_name : {"h100", "a100"}) {
       auto target = ShippedTargetConfig(target_name);
-      if (!target.ok()) return target.status();
+      AOT_RETURN_IF_ERROR(target);
       auto compiled = aot::Compile(**module, *target);
-      if (!compiled.ok()) return compiled.status();
+      AOT_RETURN_IF_ERROR(compiled);
       auto executable = Executable::Load(compiled->get()->proto(), CudaPlatform(),
                                          &FfiRegistry::Global(), LoadOptions());
       if (executable.ok()) {
@@ -66,29 +67,27 @@ class ResidentExecutable {
     }
     if (resident->executable_ == nullptr) return last;
     auto stream = platform.AcquireStream();
-    if (!stream.ok()) return stream.status();
+    AOT_RETURN_IF_ERROR(stream);
     resident->stream_ = *std::move(stream);
     const ExecutableProto& proto = resident->executable_->proto();
     std::vector<DeviceMemory> memory(proto.buffer_allocations_size());
     for (const BufferAllocationProto& a : proto.buffer_allocations()) {
       auto m = platform.Allocate(a.size());
-      if (!m.ok()) return m.status();
+      AOT_RETURN_IF_ERROR(m);
       memory[a.index()] = *m;
       resident->owned_.push_back(*m);
       // Arguments: a repeating ramp of small values (no NaN, no overflow).
       std::vector<float> fill(static_cast<size_t>(a.size() / 4));
       for (size_t i = 0; i < fill.size(); ++i)
         fill[i] = 0.25f + 0.001f * static_cast<float>(i % 97);
-      absl::Status s = resident->stream_->CopyHostToDevice(fill.data(), *m, fill.size() * 4);
-      if (!s.ok()) return s;
+      AOT_RETURN_IF_ERROR(resident->stream_->CopyHostToDevice(fill.data(), *m, fill.size() * 4));
     }
     for (const ConstantProto& c : proto.constants()) {
       absl::Status s = resident->stream_->CopyHostToDevice(
           proto.binary().data() + c.binary_offset(), memory[c.allocation_index()], c.size());
-      if (!s.ok()) return s;
+      AOT_RETURN_IF_ERROR(s);
     }
-    absl::Status s = resident->stream_->Synchronize();
-    if (!s.ok()) return s;
+    AOT_RETURN_IF_ERROR(resident->stream_->Synchronize());
     resident->table_ = std::move(memory);
     resident->allocations_ = std::make_unique<BufferAllocations>(resident->table_);
     return resident;
@@ -101,8 +100,7 @@ class ResidentExecutable {
 
   absl::Status Run() {
     ExecuteParams params{CudaPlatform().get(), stream_.get(), allocations_.get(), nullptr};
-    absl::Status s = ExecuteSequence(executable_->thunks(), params);
-    if (!s.ok()) return s;
+    AOT_RETURN_IF_ERROR(ExecuteSequence(executable_->thunks(), params));
     return stream_->Synchronize();
   }
 

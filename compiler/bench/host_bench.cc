@@ -30,6 +30,7 @@
 #include "runtime/platform/host/cpu_features.h"
 #include "runtime/platform/host/thread_pool.h"
 #include "support/file_io.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace {
@@ -48,17 +49,17 @@ struct Prepared {
 
 absl::StatusOr<Prepared> Prepare(const std::string& hlo, bool fusion = true) {
   auto module = ParseHloModule(hlo);
-  if (!module.ok()) return module.status();
+  AOT_RETURN_IF_ERROR(module);
   auto target = ShippedTargetConfig(DefaultTargetName(PLATFORM_HOST, DetectHostCpuFeatures()));
-  if (!target.ok()) return target.status();
+  AOT_RETURN_IF_ERROR(target);
   CompileOptions options;
   options.enable_fusion = fusion;
   auto compiled = Compile(**module, *target, options);
-  if (!compiled.ok()) return compiled.status();
+  AOT_RETURN_IF_ERROR(compiled);
   auto executable = (*compiled)->LoadExecutable(HostClient());
-  if (!executable.ok()) return executable.status();
+  AOT_RETURN_IF_ERROR(executable);
   auto execution = PreparedExecution::Create(**executable, RandomArguments(**module, 1));
-  if (!execution.ok()) return execution.status();
+  AOT_RETURN_IF_ERROR(execution);
   return Prepared{*std::move(executable), *std::move(execution)};
 }
 
@@ -435,7 +436,7 @@ void BM_CompileLargeConstant(benchmark::State& state) {
   const std::string& text = LargeConstantModule();
   for (auto _ : state) {
     auto module = ParseHloModule(text);
-    if (!module.ok()) return state.SkipWithError(std::string(module.status().message()).c_str());
+    AOT_RETURN_IF_ERROR_AND(module, state.SkipWithError(std::string(_.message()).c_str()));
     auto compiled = Compile(**module, *target);
     if (!compiled.ok())
       return state.SkipWithError(std::string(compiled.status().message()).c_str());
@@ -505,7 +506,7 @@ void BM_CorpusAotAdvantage(benchmark::State& state) {
     ratios.clear();
     for (const std::string& file : files) {
       absl::StatusOr<std::string> text = ReadFileToString(file);
-      if (!text.ok()) return state.SkipWithError(std::string(text.status().message()).c_str());
+      AOT_RETURN_IF_ERROR_AND(text, state.SkipWithError(std::string(_.message()).c_str()));
       double jit = 1e30, aot = 1e30;
       bool ok = true;
       for (int rep = 0; rep < 3 && ok; ++rep) {

@@ -20,6 +20,7 @@
 #include "compiler/tooling/literal_execution.h"
 #include "compiler/tooling/random_literal.h"
 #include "runtime/executable/client.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace {
@@ -57,7 +58,7 @@ class OneThreadEach {
 void RunMlp(benchmark::State& state, int64_t n) {
   OneThreadEach threads;
   auto module = ParseHloModule(absl::StrReplaceAll(kMlpBlock, {{"$N", absl::StrCat(n)}}));
-  if (!module.ok()) return state.SkipWithError(std::string(module.status().message()).c_str());
+  AOT_RETURN_IF_ERROR_AND(module, state.SkipWithError(std::string(_.message()).c_str()));
   std::unique_ptr<HloModule> single = (*module)->Clone();
   std::vector<Literal> args = RandomArguments(*single, 5);
   std::unique_ptr<HloModule> program;
@@ -72,22 +73,22 @@ void RunMlp(benchmark::State& state, int64_t n) {
       return state.SkipWithError(std::string(partitioned.status().message()).c_str());
     }
     auto split = SplitArguments(args, *partitioned);
-    if (!split.ok()) return state.SkipWithError(std::string(split.status().message()).c_str());
+    AOT_RETURN_IF_ERROR_AND(split, state.SkipWithError(std::string(_.message()).c_str()));
     per_partition = *std::move(split);
     program = std::move(partitioned->module);
     options.emission_flags = {"emit_collectives"};
   }
   auto target = ShippedTargetConfig("host-x86-64-v2");
   auto compiled = Compile(*program, *target, options);
-  if (!compiled.ok()) return state.SkipWithError(std::string(compiled.status().message()).c_str());
+  AOT_RETURN_IF_ERROR_AND(compiled, state.SkipWithError(std::string(_.message()).c_str()));
   auto client = Client::Create("host");
-  if (!client.ok()) return state.SkipWithError(std::string(client.status().message()).c_str());
+  AOT_RETURN_IF_ERROR_AND(client, state.SkipWithError(std::string(_.message()).c_str()));
   auto exe = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
-  if (!exe.ok()) return state.SkipWithError(std::string(exe.status().message()).c_str());
+  AOT_RETURN_IF_ERROR_AND(exe, state.SkipWithError(std::string(_.message()).c_str()));
   for (auto _ : state) {
     if (n == 1) {
       auto result = ExecuteWithLiterals(**exe, per_partition[0]);
-      if (!result.ok()) return state.SkipWithError(std::string(result.status().message()).c_str());
+      AOT_RETURN_IF_ERROR_AND(result, state.SkipWithError(std::string(_.message()).c_str()));
       benchmark::DoNotOptimize(result);
     } else {
       auto results = ExecuteReplicatedWithLiterals(**exe, per_partition);

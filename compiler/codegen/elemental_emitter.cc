@@ -55,7 +55,7 @@ absl::Status ElementalEmitter::EmitLoop(int64_t n,
   cache_.emplace_back();
   absl::Status status = body(i);
   cache_.pop_back();
-  if (!status.ok()) return status;
+  AOT_RETURN_IF_ERROR(status);
   llvm::Value* next = b_->CreateAdd(i, b_->getInt64(1));
   i->addIncoming(next, b_->GetInsertBlock());
   b_->CreateCondBr(b_->CreateICmpSLT(next, b_->getInt64(n)), loop, exit);
@@ -120,7 +120,7 @@ absl::Status ElementalEmitter::EmitRangeLoop(
   cache_.emplace_back();
   absl::Status status = body(i);
   cache_.pop_back();
-  if (!status.ok()) return status;
+  AOT_RETURN_IF_ERROR(status);
   llvm::Value* next = b_->CreateAdd(i, b_->getInt64(step));
   i->addIncoming(next, b_->GetInsertBlock());
   b_->CreateCondBr(b_->CreateICmpULT(next, end), loop, exit);
@@ -139,7 +139,7 @@ absl::Status ElementalEmitter::EmitIf(llvm::Value* condition,
   cache_.emplace_back();
   absl::Status status = body();
   cache_.pop_back();
-  if (!status.ok()) return status;
+  AOT_RETURN_IF_ERROR(status);
   b_->CreateBr(exit);
   b_->SetInsertPoint(exit);
   return absl::OkStatus();
@@ -184,7 +184,7 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitAll(
   } else {
     values = EmitUncached(instruction, index);
   }
-  if (!values.ok()) return values.status();
+  AOT_RETURN_IF_ERROR(values);
   cache_.back()[key] = *values;
   return values;
 }

@@ -59,7 +59,7 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
   HloOpcode op = instr.opcode();
   const Shape& shape = instr.shape();
   auto one = [](absl::StatusOr<llvm::Value*> v) -> absl::StatusOr<std::vector<llvm::Value*>> {
-    if (!v.ok()) return v.status();
+    AOT_RETURN_IF_ERROR(v);
     return std::vector<llvm::Value*>{*v};
   };
   auto operand = [&](int64_t i, const IrIndex& idx) { return Emit(*instr.operand(i), idx); };
@@ -125,11 +125,11 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitUncached(
     }
     case HloOpcode::kClamp: {
       auto lo = operand(0, instr.operand(0)->shape().rank() == 0 ? IrIndex() : same_index(0));
-      if (!lo.ok()) return lo.status();
+      AOT_RETURN_IF_ERROR(lo);
       auto x = operand(1, same_index(1));
-      if (!x.ok()) return x.status();
+      AOT_RETURN_IF_ERROR(x);
       auto hi = operand(2, instr.operand(2)->shape().rank() == 0 ? IrIndex() : same_index(2));
-      if (!hi.ok()) return hi.status();
+      AOT_RETURN_IF_ERROR(hi);
       // clamp = min(max(x, lo), hi) with the maximum/minimum semantics.
       PrimitiveType t = shape.element_type();
       llvm::Value* v;
@@ -403,7 +403,7 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitReduce(const Hlo
   cache_.emplace_back();
   auto values = EmitReduceUncached(instr, index);
   cache_.pop_back();
-  if (!values.ok()) return values.status();
+  AOT_RETURN_IF_ERROR(values);
   for (int64_t i = 0; i < n; ++i) b_->CreateStore((*values)[i], memo[i]);
   b_->CreateStore(current, memo_index);
   b_->CreateBr(join);

@@ -1,6 +1,7 @@
 #include "compiler/codegen/kernel_emitter.h"
 
 #include "compiler/codegen/kernel_emitter_internal.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
@@ -98,7 +99,7 @@ absl::Status KernelBuilder::Build() {
       break;
     }
   }
-  if (!status.ok()) return status;
+  AOT_RETURN_IF_ERROR(status);
   b_.CreateRetVoid();
   return absl::OkStatus();
 }
@@ -246,7 +247,7 @@ absl::Status KernelBuilder::EmitElementParallel(const HloInstruction& root) {
   return ForEachElement(n, [&](llvm::Value* linear) -> absl::Status {
     IrIndex index = IrIndex::Linear(linear, logical);
     auto values = emitter_->EmitAll(root, index);
-    if (!values.ok()) return values.status();
+    AOT_RETURN_IF_ERROR(values);
     if (values->size() != outputs_.size()) {
       return UnimplementedInstruction(
           root,

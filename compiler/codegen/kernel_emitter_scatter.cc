@@ -1,6 +1,7 @@
 // Scatter kernels (GPU atomics where the combiner allows), in-place
 // dynamic-update-slice and select-and-scatter.
 #include "compiler/codegen/kernel_emitter_internal.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace kernel_internal {
@@ -308,7 +309,7 @@ absl::Status KernelBuilder::EmitSelectAndScatter(const HloInstruction& sas) {
           outputs_[0].Store(b_, IrIndex::Linear(i, logical), inputs_[2].Load(b_, IrIndex()));
           return absl::OkStatus();
         });
-    if (!s.ok()) return s;
+    AOT_RETURN_IF_ERROR(s);
     llvm::Type* et = ComputeType(operand.element_type(), context_);
     llvm::AllocaInst* have = emitter_->EntryAlloca(b_.getInt1Ty());
     llvm::AllocaInst* best = emitter_->EntryAlloca(et);
@@ -352,7 +353,7 @@ absl::Status KernelBuilder::EmitSelectAndScatter(const HloInstruction& sas) {
         b_.CreateStore(b_.CreateOr(has, valid), have);
         return absl::OkStatus();
       });
-      if (!inner.ok()) return inner;
+      AOT_RETURN_IF_ERROR(inner);
       std::vector<llvm::Value*> target(rank);
       for (int64_t d = 0; d < rank; ++d) target[d] = b_.CreateLoad(b_.getInt64Ty(), best_index[d]);
       IrIndex tindex = IrIndex::Multi(target, operand);

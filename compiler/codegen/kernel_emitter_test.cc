@@ -28,6 +28,7 @@
 #include "runtime/platform/host/host_kernel_loader.h"
 #include "runtime/testing/test_kernels.h"
 #include "support/status_macros.h"
+#include "support/testing/status_testing.h"
 
 namespace aot {
 namespace {
@@ -810,10 +811,8 @@ class HostExecutionTest : public ::testing::Test {
     EXPECT_TRUE(kernel.ok()) << kernel.status();
     if (!kernel.ok()) return nullptr;
     *dims = kernel->launch_dimensions;
-    auto handle = loader_->Load(kernel->binary, kernel->name);
-    EXPECT_TRUE(handle.ok()) << handle.status();
-    if (!handle.ok()) return nullptr;
-    return dynamic_cast<const HostKernelHandle*>(*handle);
+    return dynamic_cast<const HostKernelHandle*>(
+        testing::ValueOrFailure(loader_->Load(kernel->binary, kernel->name)));
   }
 
   // Runs blocks [first, last) of the grid (all of it by default).

@@ -265,7 +265,7 @@ absl::StatusOr<std::string> CompilePtxToCubin(const std::string& ptx, const std:
   }
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
-  if (!status.ok()) return status;
+  AOT_RETURN_IF_ERROR(status);
   return cubin;
 }
 

@@ -247,9 +247,9 @@ absl::StatusOr<std::unique_ptr<HloModule>> HloModuleFromProto(const HloModulePro
     absl::flat_hash_map<int64_t, HloInstruction*> by_id;
     for (const HloInstructionProto& ip : cp.instructions()) {
       auto opcode = StringToHloOpcode(ip.opcode());
-      if (!opcode.ok()) return ProtoError(cp, &ip, opcode.status().message());
+      AOT_RETURN_IF_ERROR_AND(opcode, ProtoError(cp, &ip, _.message()));
       auto shape = Shape::FromProto(ip.shape());
-      if (!shape.ok()) return ProtoError(cp, &ip, shape.status().message());
+      AOT_RETURN_IF_ERROR_AND(shape, ProtoError(cp, &ip, _.message()));
       std::vector<HloInstruction*> operands;
       for (int64_t id : ip.operand_ids()) {
         auto it = by_id.find(id);
@@ -265,7 +265,7 @@ absl::StatusOr<std::unique_ptr<HloModule>> HloModuleFromProto(const HloModulePro
       HloAttributes& at = *instr->mutable_attrs();
       if (ip.has_literal()) {
         auto literal = Literal::FromProto(ip.literal());
-        if (!literal.ok()) return ProtoError(cp, &ip, literal.status().message());
+        AOT_RETURN_IF_ERROR_AND(literal, ProtoError(cp, &ip, _.message()));
         at.literal = *std::move(literal);
       }
       at.parameter_number = *opcode == HloOpcode::kParameter ? ip.parameter_number() : -1;
@@ -301,7 +301,7 @@ absl::StatusOr<std::unique_ptr<HloModule>> HloModuleFromProto(const HloModulePro
       at.unique_indices = ip.unique_indices();
       if (!ip.comparison_direction().empty()) {
         auto d = ParseComparisonDirection(ip.comparison_direction());
-        if (!d.ok()) return ProtoError(cp, &ip, d.status().message());
+        AOT_RETURN_IF_ERROR_AND(d, ProtoError(cp, &ip, _.message()));
         at.comparison_direction = *d;
       }
       at.comparison_type = ip.comparison_type();
@@ -333,7 +333,7 @@ absl::StatusOr<std::unique_ptr<HloModule>> HloModuleFromProto(const HloModulePro
         list.transpose_perm.assign(iota.transpose_perm().begin(), iota.transpose_perm().end());
         if (at.replica_groups.empty()) {
           auto groups = ExpandIotaReplicaGroupList(list);
-          if (!groups.ok()) return ProtoError(cp, &ip, groups.status().message());
+          AOT_RETURN_IF_ERROR_AND(groups, ProtoError(cp, &ip, _.message()));
           at.replica_groups = *std::move(groups);
         }
         at.iota_replica_groups = std::move(list);

@@ -117,10 +117,10 @@ absl::StatusOr<LoadedHloModule> LoadStableHloProgram(
   options.entry = function;
   options.entry_argument_dims = argument_dims;
   auto converted = stablehlo::ConvertStableHloText(text, path, options, first_line);
-  if (!converted.ok()) return converted.status();
+  AOT_RETURN_IF_ERROR(converted);
   auto program = std::make_shared<const stablehlo::ConvertedProgram>(*std::move(converted));
   auto parsed = ParseHloModuleWithDetails(program->hlo_text);
-  if (!parsed.ok()) return stablehlo::MapHloErrorToSource(*program, parsed.status());
+  AOT_RETURN_IF_ERROR_AND(parsed, stablehlo::MapHloErrorToSource(*program, _));
   LoadedHloModule loaded;
   loaded.module = std::move(parsed->module);
   loaded.stablehlo = std::move(program);
@@ -145,7 +145,7 @@ absl::StatusOr<LoadedHloModule> ParseHloModuleBytes(absl::string_view bytes, abs
       HloParserOptions options;
       options.elided_constant_seed = elided_constant_seed;
       auto parsed = ParseHloModuleWithDetails(bytes, options);
-      if (!parsed.ok()) return WithPath(path, parsed.status());
+      AOT_RETURN_IF_ERROR_AND(parsed, WithPath(path, _));
       loaded.module = std::move(parsed->module);
       loaded.elided_constants = std::move(parsed->elided_constants);
       return loaded;
@@ -180,7 +180,7 @@ absl::StatusOr<LoadedHloModule> ParseHloModuleBytes(absl::string_view bytes, abs
             absl::StrCat(path, ": HloModuleProto has no computations (is it an HLO module?)"));
       }
       auto module = HloModuleFromProto(proto);
-      if (!module.ok()) return WithPath(path, module.status());
+      AOT_RETURN_IF_ERROR_AND(module, WithPath(path, _));
       loaded.module = *std::move(module);
       return loaded;
     }

@@ -807,7 +807,7 @@ absl::StatusOr<Shape> Parser::ParseShape(int depth) {
   }
   if (type_name.empty()) return Error("expected a shape");
   auto type = ParsePrimitiveTypeName(type_name);
-  if (!type.ok()) return ErrorAt(type_pos, type.status().message());
+  AOT_RETURN_IF_ERROR_AND(type, ErrorAt(type_pos, _.message()));
   if (pos_ >= end_ || text_[pos_] != '[') {
     return ErrorAt(pos_, absl::StrCat("expected '[' after element type '", type_name, "'"));
   }
@@ -870,7 +870,7 @@ absl::StatusOr<Shape> Parser::ParseShape(int depth) {
         for (int64_t d : m2m) proto.mutable_layout()->add_minor_to_major(d);
         if (element_bits != 0) proto.mutable_layout()->set_element_size_in_bits(element_bits);
         auto with_layout = Shape::FromProto(proto);
-        if (!with_layout.ok()) return Error(with_layout.status().message());
+        AOT_RETURN_IF_ERROR_AND(with_layout, Error(_.message()));
         return with_layout;
       }
       return shape;
@@ -1436,7 +1436,7 @@ absl::StatusOr<bool> Parser::ParseCollectiveAttribute(HloInstruction& instr, abs
       IotaReplicaGroupList iota;
       if (!ReadIotaReplicaGroups(value, &iota, &error)) return bad(error.offset, error.expected);
       auto groups = ExpandIotaReplicaGroupList(iota);
-      if (!groups.ok()) return bad(0, groups.status().message());
+      AOT_RETURN_IF_ERROR_AND(groups, bad(0, _.message()));
       at.replica_groups = *std::move(groups);
       at.iota_replica_groups = std::move(iota);
       return true;
@@ -1487,14 +1487,14 @@ absl::Status Parser::ParseInstruction(HloComputation& computation, bool* is_root
   }
   AOT_RETURN_IF_ERROR(Expect('=', "after the instruction name"));
   auto shape = ParseShape();
-  if (!shape.ok()) return shape.status();
+  AOT_RETURN_IF_ERROR(shape);
   SkipWs();
   size_t opcode_pos = pos_;
   std::string opcode_text;
   while (pos_ < end_ && IsNameChar(text_[pos_])) opcode_text.push_back(text_[pos_++]);
   if (opcode_text.empty()) return Error("expected an opcode");
   auto opcode = StringToHloOpcode(opcode_text);
-  if (!opcode.ok()) return ErrorAt(opcode_pos, opcode.status().message());
+  AOT_RETURN_IF_ERROR_AND(opcode, ErrorAt(opcode_pos, _.message()));
   AOT_RETURN_IF_ERROR(Expect('(', "after the opcode"));
 
   std::unique_ptr<HloInstruction> instr;
@@ -1510,7 +1510,7 @@ absl::Status Parser::ParseInstruction(HloComputation& computation, bool* is_root
     if (elided) result_.elided_constants.push_back(name);
   } else if (*opcode == HloOpcode::kParameter) {
     auto number = ReadInt("parameter number");
-    if (!number.ok()) return number.status();
+    AOT_RETURN_IF_ERROR(number);
     if (*number < 0 || *number > 100000) {
       return Error(absl::StrCat("parameter number ", *number, " out of range"));
     }
@@ -1732,7 +1732,7 @@ absl::StatusOr<Literal> Parser::ParseStandaloneLiteral() {
 
 absl::StatusOr<Shape> Parser::ParseStandaloneShape() {
   auto shape = ParseShape();
-  if (!shape.ok()) return shape.status();
+  AOT_RETURN_IF_ERROR(shape);
   if (!AtEnd()) return Error("unexpected text after the shape");
   return shape;
 }

@@ -9,6 +9,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
@@ -50,8 +51,7 @@ class ShardingParser {
 
   absl::StatusOr<HloSharding> Parse() {
     HloSharding sharding;
-    absl::Status st = One(&sharding);
-    if (!st.ok()) return st;
+    AOT_RETURN_IF_ERROR(One(&sharding));
     Skip();
     if (pos_ != s_.size()) return Error("unexpected text after the sharding");
     return sharding;
@@ -125,8 +125,7 @@ class ShardingParser {
       out->kind_ = HloSharding::Kind::kTuple;
       do {
         HloSharding element;
-        absl::Status st = One(&element);
-        if (!st.ok()) return st;
+        AOT_RETURN_IF_ERROR(One(&element));
         out->tuple_elements_.push_back(std::move(element));
       } while (Eat(","));
       if (!Eat("}")) return Error("expected ',' or '}' in a tuple sharding");
@@ -160,14 +159,14 @@ class ShardingParser {
         out->kind_ = HloSharding::Kind::kTiled;
         have_kind = true;
         absl::Status st = IntList('[', ']', &out->tile_dims_);
-        if (!st.ok()) return st;
+        AOT_RETURN_IF_ERROR(st);
         if (Eat("<=")) {
           out->iota_ = true;
           st = IntList('[', ']', &out->iota_dims_);
-          if (!st.ok()) return st;
+          AOT_RETURN_IF_ERROR(st);
           if (Eat("T")) {
             st = IntList('(', ')', &out->iota_perm_);
-            if (!st.ok()) return st;
+            AOT_RETURN_IF_ERROR(st);
             if (out->iota_perm_.size() != out->iota_dims_.size()) {
               return Error("the transpose names one dimension per iota dimension");
             }
@@ -208,8 +207,7 @@ class ShardingParser {
         } while (Eat(","));
         if (!Eat("}")) return Error("expected '}' after last_tile_dims");
       } else if (Eat("metadata=")) {
-        absl::Status st = SkipBraces();
-        if (!st.ok()) return st;
+        AOT_RETURN_IF_ERROR(SkipBraces());
       } else if (Eat("shard_as") || Eat("shard_like")) {
         int64_t ignored;
         if (!Int(&ignored)) return Error("expected a group id");

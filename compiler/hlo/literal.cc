@@ -488,7 +488,7 @@ LiteralProto Literal::ToProto() const {
 
 absl::StatusOr<Literal> Literal::FromProto(const LiteralProto& proto) {
   auto shape = Shape::FromProto(proto.shape());
-  if (!shape.ok()) return shape.status();
+  AOT_RETURN_IF_ERROR(shape);
   if (shape->IsTuple()) {
     if (proto.tuple_literals_size() != static_cast<int>(shape->tuple_shapes().size())) {
       return absl::InvalidArgumentError(absl::StrCat("tuple literal of shape ", shape->ToString(),
@@ -605,7 +605,7 @@ absl::StatusOr<Literal> Literal::FromProto(const LiteralProto& proto) {
       }
       break;
   }
-  if (!s.ok()) return s;
+  AOT_RETURN_IF_ERROR(s);
   return l;
 }
 

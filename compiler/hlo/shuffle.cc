@@ -103,7 +103,7 @@ absl::StatusOr<ShuffleAttributes> ReadShuffleAttributes(const HloInstruction& sh
   std::vector<absl::string_view> names;
   for (const ModeInfo& info : kModes) names.push_back(info.name);
   absl::StatusOr<std::string> mode = EnumAttribute(shuffle, "mode", names);
-  if (!mode.ok()) return mode.status();
+  AOT_RETURN_IF_ERROR(mode);
   const ModeInfo* own = nullptr;
   for (const ModeInfo& info : kModes) {
     if (info.name == *mode) own = &info;
@@ -119,7 +119,7 @@ absl::StatusOr<ShuffleAttributes> ReadShuffleAttributes(const HloInstruction& sh
   const int64_t k = static_cast<int64_t>(a.dimensions.size());
   if (a.mode == ShuffleMode::kRotate) {
     absl::StatusOr<std::vector<int64_t>> shifts = IntListAttribute(shuffle, name);
-    if (!shifts.ok()) return shifts.status();
+    AOT_RETURN_IF_ERROR(shifts);
     if (static_cast<int64_t>(shifts->size()) != k) {
       return Invalid("shifts=", DimsToString(*shifts), " has ", shifts->size(), " shifts for ", k,
                      " dimensions");

@@ -219,7 +219,7 @@ absl::StatusOr<Literal> EvalUnary(const HloInstruction& instr, const Literal& x)
     return TypeError(instr.opcode(), type);
   }
   auto out = MakeResult(instr, x.shape().dimensions(), type);
-  if (!out.ok()) return out.status();
+  AOT_RETURN_IF_ERROR(out);
   if (instr.opcode() == HloOpcode::kCopy) {
     if (!x.raw().empty()) std::memcpy(out->raw_data(), x.raw().data(), x.raw().size());
     return out;
@@ -228,7 +228,7 @@ absl::StatusOr<Literal> EvalUnary(const HloInstruction& instr, const Literal& x)
     using T = typename decltype(tag)::type;
     return UnaryTyped<T>(instr, x, *out);
   });
-  if (!s.ok()) return s;
+  AOT_RETURN_IF_ERROR(s);
   return out;
 }
 
@@ -241,12 +241,12 @@ absl::StatusOr<Literal> EvalBinary(const HloInstruction& instr, const Literal& a
   const PrimitiveType type = a.shape().element_type();
   AOT_RETURN_IF_ERROR(CheckBinaryOpType(instr.opcode(), type));
   auto out = MakeResult(instr, a.shape().dimensions(), type);
-  if (!out.ok()) return out.status();
+  AOT_RETURN_IF_ERROR(out);
   absl::Status s = ArrayTypeSwitch(type, [&](auto tag) {
     using T = typename decltype(tag)::type;
     return BinaryTyped<T>(instr.opcode(), a, b, *out);
   });
-  if (!s.ok()) return s;
+  AOT_RETURN_IF_ERROR(s);
   return out;
 }
 
@@ -263,7 +263,7 @@ absl::StatusOr<Literal> EvalCompare(const HloInstruction& instr, const Literal& 
   const PrimitiveType type = a.shape().element_type();
   AOT_ASSIGN_OR_RETURN(auto total, UsesTotalOrder(instr.attrs().comparison_type, type));
   auto out = MakeResult(instr, a.shape().dimensions(), PRED);
-  if (!out.ok()) return out.status();
+  AOT_RETURN_IF_ERROR(out);
   const int64_t n = a.element_count();
   bool* po = out->data<bool>().data();
   ArrayTypeSwitch(type, [&](auto tag) {
@@ -330,7 +330,7 @@ absl::StatusOr<Literal> EvalClamp(const HloInstruction& instr, Operands ops) {
   }
   const PrimitiveType type = x.shape().element_type();
   auto out = MakeResult(instr, x.shape().dimensions(), type);
-  if (!out.ok()) return out.status();
+  AOT_RETURN_IF_ERROR(out);
   const int64_t n = x.element_count();
   const bool lo_scalar = lo.shape().rank() == 0;
   const bool hi_scalar = hi.shape().rank() == 0;
@@ -387,7 +387,7 @@ absl::StatusOr<Literal> EvalConvert(const HloInstruction& instr, const Literal& 
         absl::StrCat("result shape ", instr.shape().ToString(), " is not an array"));
   }
   auto out = MakeResult(instr, x.shape().dimensions(), instr.shape().element_type());
-  if (!out.ok()) return out.status();
+  AOT_RETURN_IF_ERROR(out);
   Literal converted = ConvertLiteral(x, instr.shape().element_type());
   if (!converted.raw().empty()) {
     std::memcpy(out->raw_data(), converted.raw().data(), converted.raw().size());
@@ -435,7 +435,7 @@ absl::StatusOr<Literal> EvalIsFinite(const HloInstruction& instr, const Literal&
   const PrimitiveType type = x.shape().element_type();
   if (!IsFloatingPoint(type)) return TypeError(instr.opcode(), type);
   auto out = MakeResult(instr, x.shape().dimensions(), PRED);
-  if (!out.ok()) return out.status();
+  AOT_RETURN_IF_ERROR(out);
   const int64_t n = x.element_count();
   bool* po = out->data<bool>().data();
   ArrayTypeSwitch(type, [&](auto tag) {

@@ -355,7 +355,7 @@ class HloEvaluator::Impl : public ComputationCaller {
             } catch (const std::length_error&) {
               r = absl::ResourceExhaustedError("value too large");
             }
-            if (!r.ok()) return Annotate(instr, r.status());
+            AOT_RETURN_IF_ERROR_AND(r, Annotate(instr, _));
             return r;
           };
           if (dynamic) {
@@ -368,7 +368,7 @@ class HloEvaluator::Impl : public ComputationCaller {
           } else {
             result = eval(operands);
           }
-          if (!result.ok()) return result.status();
+          AOT_RETURN_IF_ERROR(result);
           if (!result->shape().Compatible(instr.shape())) {
             return absl::InternalError(
                 absl::StrCat(DescribeInstruction(instr), ": produced a value of shape ",
@@ -966,7 +966,7 @@ class HloEvaluator::Impl : public ComputationCaller {
     }
     AOT_ASSIGN_OR_RETURN(auto handler, registry_->Lookup(instr.attrs().custom_call_target));
     auto result = handler(ops, instr);
-    if (!result.ok()) return result.status();
+    AOT_RETURN_IF_ERROR(result);
     if (!result->shape().Compatible(instr.shape())) {
       return absl::InvalidArgumentError(
           absl::StrCat("custom-call target '", instr.attrs().custom_call_target, "' returned ",

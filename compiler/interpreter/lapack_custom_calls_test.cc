@@ -18,6 +18,7 @@
 #include "gtest/gtest.h"
 #include "runtime/ffi/lapack_handlers.h"
 #include "runtime/ffi/lapack_test_suite.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace {
@@ -52,7 +53,7 @@ absl::StatusOr<std::vector<Arg>> RunReference(const std::string& target,
     absl::StrAppend(&text, "  p", i, " = ", shape, " parameter(", i, ")\n");
     names.push_back(absl::StrCat("p", i));
     auto parsed = ParseShape(shape);
-    if (!parsed.ok()) return parsed.status();
+    AOT_RETURN_IF_ERROR(parsed);
     Literal l(*parsed);
     std::memcpy(l.raw_data(), operands[i].logical.data(), operands[i].logical.size());
     args.push_back(std::move(l));
@@ -69,10 +70,10 @@ absl::StatusOr<std::vector<Arg>> RunReference(const std::string& target,
                   "\", api_version=API_VERSION_TYPED_FFI, backend_config={",
                   absl::StrJoin(dict, ", "), "}\n}\n");
   auto module = ParseHloModule(text);
-  if (!module.ok()) return module.status();
+  AOT_RETURN_IF_ERROR(module);
   HloEvaluator evaluator;
   auto value = evaluator.Evaluate(**module, args);
-  if (!value.ok()) return value.status();
+  AOT_RETURN_IF_ERROR(value);
   std::vector<Arg> out;
   for (size_t i = 0; i < results.size(); ++i) {
     const Literal& l = results.size() == 1 ? *value : value->tuple_element(i);

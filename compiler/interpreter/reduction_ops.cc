@@ -556,7 +556,7 @@ absl::StatusOr<Literal> EvalSort(const HloInstruction& instr, Operands ops,
           std::memcpy(&less, function->result(0), 1);
           return less;
         });
-        if (!error.ok()) return error;
+        AOT_RETURN_IF_ERROR(error);
       }
       for (size_t i = 0; i < n; ++i) {
         const int64_t w = ByteWidth(types[i]);

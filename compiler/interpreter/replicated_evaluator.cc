@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/interpreter/evaluator.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
@@ -80,7 +81,7 @@ absl::StatusOr<std::vector<Literal>> EvaluateReplicated(
   threads.reserve(count);
   for (int64_t id = 0; id < count; ++id) threads.emplace_back(run, id);
   for (std::thread& t : threads) t.join();
-  if (!first_failure.ok()) return first_failure;
+  AOT_RETURN_IF_ERROR(first_failure);
   std::vector<Literal> out;
   out.reserve(count);
   for (std::optional<absl::StatusOr<Literal>>& r : results) {

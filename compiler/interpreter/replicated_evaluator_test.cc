@@ -11,6 +11,7 @@
 #include "compiler/interpreter/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace interpreter_test {
@@ -47,7 +48,7 @@ absl::StatusOr<std::vector<Literal>> TryRunReplicated(
     absl::string_view hlo, const std::vector<std::vector<Literal>>& args,
     const ReplicatedEvaluationOptions& options = {}) {
   auto module = ParseHloModule(hlo);
-  if (!module.ok()) return module.status();
+  AOT_RETURN_IF_ERROR(module);
   return EvaluateReplicated(**module, args, options);
 }
 

@@ -111,7 +111,7 @@ class Simplifier {
       // A rewrite may produce a new instruction that simplifies again.
       for (int round = 0; round < 8 && current != nullptr; ++round) {
         absl::StatusOr<HloInstruction*> replacement = Simplify(current);
-        if (!replacement.ok()) return replacement.status();
+        AOT_RETURN_IF_ERROR(replacement);
         if (*replacement == nullptr || *replacement == current) break;
         if (!SameShapeAndLayout((*replacement)->shape(), current->shape())) {
           return absl::InternalError(absl::StrCat(

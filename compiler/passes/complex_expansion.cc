@@ -631,7 +631,7 @@ class ComplexExpander {
           return std::vector<HloInstruction*>{b.Op(HloOpcode::kReal, part, {out}),
                                               b.Op(HloOpcode::kImag, part, {out})};
         });
-    if (!split.ok()) return Refuse(caller, split.status().message());
+    AOT_RETURN_IF_ERROR_AND(split, Refuse(caller, _.message()));
     HloComputation* c = *split;
     AOT_RETURN_IF_ERROR(ComplexExpander(module_, c, /*split_scalars=*/true).Run().status());
     AOT_RETURN_IF_ERROR(RemoveDeadCode(c).status());

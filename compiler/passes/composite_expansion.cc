@@ -691,7 +691,7 @@ absl::StatusOr<bool> ExpandCompositeOpcodes(HloModule* module) {
         default:
           continue;
       }
-      if (!replacement.ok()) return replacement.status();
+      AOT_RETURN_IF_ERROR(replacement);
       h->ReplaceAllUsesWith(*replacement);
       changed = true;
     }

@@ -260,7 +260,7 @@ absl::StatusOr<bool> ExpandFactorizations(HloModule* module) {
       absl::StatusOr<HloInstruction*> replacement = h->opcode() == HloOpcode::kCholesky
                                                         ? ExpandCholesky(module, h, b)
                                                         : ExpandTriangularSolve(module, h, b);
-      if (!replacement.ok()) return replacement.status();
+      AOT_RETURN_IF_ERROR(replacement);
       h->ReplaceAllUsesWith(*replacement);
       changed = true;
     }

@@ -11,6 +11,7 @@
 #include "compiler/passes/layout_normalization.h"
 #include "compiler/passes/test_util.h"
 #include "gtest/gtest.h"
+#include "support/testing/status_testing.h"
 
 namespace aot {
 namespace {
@@ -42,10 +43,8 @@ std::unique_ptr<HloModule> Fuse(absl::string_view text, const FusionOptions& opt
 }
 
 std::unique_ptr<HloModule> FuseFile(const std::string& path, const FusionOptions& options = {}) {
-  absl::StatusOr<std::string> text = ReadFileToString(path);
-  EXPECT_TRUE(text.ok()) << text.status();
-  if (!text.ok()) return nullptr;
-  return Fuse(*text, options);
+  const std::string text = testing::ValueOrFailure(ReadFileToString(path), path);
+  return text.empty() ? nullptr : Fuse(text, options);
 }
 
 std::vector<const HloInstruction*> Fusions(const HloComputation& c) {

@@ -119,7 +119,7 @@ absl::StatusOr<HloInstruction*> WidenCall(HloInstruction* h, InstructionBuilder&
         return std::vector<HloInstruction*>{
             cb.Op(HloOpcode::kConvert, Widened(out->shape()), {out})};
       });
-  if (!wide.ok()) return Refuse(*h, wide.status().message());
+  AOT_RETURN_IF_ERROR_AND(wide, Refuse(*h, _.message()));
   AOT_RETURN_IF_ERROR(WidenComputation(*wide).status());
   AOT_RETURN_IF_ERROR(RemoveDeadCode(*wide).status());
   AOT_RETURN_IF_ERROR(EnsureDefinitionOrder(*wide).status());

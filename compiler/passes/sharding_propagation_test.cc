@@ -10,6 +10,7 @@
 #include "compiler/hlo/hlo_parser.h"
 #include "compiler/verifier/hlo_verifier.h"
 #include "gtest/gtest.h"
+#include "support/testing/status_testing.h"
 
 namespace aot {
 namespace {
@@ -17,15 +18,14 @@ namespace {
 // Runs the pass; returns each instruction's sharding text by name ("" when
 // none).
 std::map<std::string, std::string> Propagate(const std::string& text) {
-  auto module = ParseHloModule(text);
-  EXPECT_TRUE(module.ok()) << module.status();
-  if (!module.ok()) return {};
+  std::unique_ptr<HloModule> module = testing::ValueOrFailure(ParseHloModule(text), text);
+  if (module == nullptr) return {};  // failed already
   ShardingPropagation pass;
-  auto changed = pass.Run(module->get());
+  auto changed = pass.Run(module.get());
   EXPECT_TRUE(changed.ok()) << changed.status();
-  EXPECT_TRUE(VerifyHloModule(**module).ok()) << VerifyHloModule(**module);
+  EXPECT_TRUE(VerifyHloModule(*module).ok()) << VerifyHloModule(*module);
   std::map<std::string, std::string> out;
-  for (const HloComputation* c : (*module)->computations()) {
+  for (const HloComputation* c : module->computations()) {
     for (const HloInstruction* h : c->instructions()) out[h->name()] = h->attrs().sharding;
   }
   return out;

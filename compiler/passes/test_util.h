@@ -25,15 +25,14 @@
 #include "compiler/verifier/hlo_verifier.h"
 #include "gtest/gtest.h"
 #include "support/file_io.h"
+#include "support/status_macros.h"
+#include "support/testing/status_testing.h"
 
 namespace aot {
 namespace testing_util {
 
 inline std::unique_ptr<HloModule> Parse(absl::string_view text) {
-  absl::StatusOr<std::unique_ptr<HloModule>> m = ParseHloModule(text);
-  EXPECT_TRUE(m.ok()) << m.status() << "\n" << text;
-  if (!m.ok()) return nullptr;
-  return *std::move(m);
+  return testing::ValueOrFailure(ParseHloModule(text), text);
 }
 
 // The text as the printer prints it (parse + print), for comparisons.
@@ -82,7 +81,7 @@ inline absl::StatusOr<Literal> EvaluateModule(const HloModule& module,
     std::vector<std::vector<Literal>> per_participant(
         ParticipantCount(module), std::vector<Literal>(args.begin(), args.end()));
     absl::StatusOr<std::vector<Literal>> results = EvaluateReplicated(module, per_participant);
-    if (!results.ok()) return results.status();
+    AOT_RETURN_IF_ERROR(results);
     return Literal::Tuple(*std::move(results));
   }
   HloEvaluator evaluator;
@@ -197,10 +196,8 @@ inline std::vector<std::string> CorpusFiles() {
 }
 
 inline std::unique_ptr<HloModule> ParseFile(const std::string& path) {
-  absl::StatusOr<std::string> text = ReadFileToString(path);
-  EXPECT_TRUE(text.ok()) << text.status();
-  if (!text.ok()) return nullptr;
-  return Parse(*text);
+  const std::string text = testing::ValueOrFailure(ReadFileToString(path), path);
+  return text.empty() ? nullptr : Parse(text);
 }
 
 // The module of `path` as the pipeline's passes meet it in the compiler:

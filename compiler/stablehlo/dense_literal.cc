@@ -177,8 +177,7 @@ class ListReader {
       return absl::OkStatus();
     }
     *splat = false;
-    absl::Status st = List(dims, 0, out);
-    if (!st.ok()) return st;
+    AOT_RETURN_IF_ERROR(List(dims, 0, out));
     Skip();
     if (pos_ != s_.size()) return Error("unexpected text after the list");
     return absl::OkStatus();
@@ -242,8 +241,7 @@ class ListReader {
     Skip();
     if (Peek() != ']') {
       while (true) {
-        absl::Status st = List(dims, depth + 1, out);
-        if (!st.ok()) return st;
+        AOT_RETURN_IF_ERROR(List(dims, depth + 1, out));
         ++count;
         Skip();
         if (Peek() == ',') {
@@ -330,10 +328,10 @@ absl::StatusOr<DenseElements> FromHexBlob(absl::string_view hex, absl::string_vi
   for (int64_t i = 0; i < n; ++i) {
     const size_t offset = static_cast<size_t>(i * element_bytes);
     auto re = component(offset);
-    if (!re.ok()) return re.status();
+    AOT_RETURN_IF_ERROR(re);
     if (k.cls == ElementKind::kComplex) {
       auto im = component(offset + component_bytes);
-      if (!im.ok()) return im.status();
+      AOT_RETURN_IF_ERROR(im);
       out.elements.push_back(absl::StrCat("(", *re, ", ", *im, ")"));
     } else {
       out.elements.push_back(*std::move(re));
@@ -348,7 +346,7 @@ absl::StatusOr<DenseElements> ParseDenseElements(absl::string_view body,
                                                  absl::string_view hlo_element,
                                                  const std::vector<int64_t>& dims) {
   auto kind = KindOf(hlo_element);
-  if (!kind.ok()) return kind.status();
+  AOT_RETURN_IF_ERROR(kind);
   body = absl::StripAsciiWhitespace(body);
   if (absl::StartsWith(body, "\"")) {
     if (body.size() < 4 || !absl::StartsWith(body, "\"0x") || !absl::EndsWith(body, "\"")) {
@@ -365,8 +363,7 @@ absl::StatusOr<DenseElements> ParseDenseElements(absl::string_view body,
   }
   ScalarReader scalar(hlo_element, *kind);
   ListReader reader(body, scalar, kind->cls == ElementKind::kComplex);
-  absl::Status st = reader.Read(dims, &out.elements, &out.splat);
-  if (!st.ok()) return st;
+  AOT_RETURN_IF_ERROR(reader.Read(dims, &out.elements, &out.splat));
   return out;
 }
 

@@ -1,6 +1,7 @@
 // Collectives: all-reduce, all-gather, reduce-scatter, collective-permute,
 // all-to-all, collective-broadcast.
 #include "compiler/stablehlo/stablehlo_to_hlo_internal.h"
+#include "support/status_macros.h"
 
 namespace aot::stablehlo {
 namespace convert_internal {
@@ -18,7 +19,7 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertCollectiveOp(const MlirOper
         return OpError(op, "replica_groups must be dense<...> : tensor<GxNxi64>");
       }
       auto e = ParseDenseElements(g->s, "s64", g->type->dimensions);
-      if (!e.ok()) return OpError(op, absl::StrCat("replica_groups: ", e.status().message()));
+      AOT_RETURN_IF_ERROR_AND(e, OpError(op, absl::StrCat("replica_groups: ", _.message())));
       const int64_t groups = g->type->dimensions[0], size = g->type->dimensions[1];
       std::vector<std::string> rows;
       for (int64_t r = 0; r < groups; ++r) {
@@ -72,7 +73,7 @@ absl::StatusOr<std::vector<Value>> Converter::ConvertCollectiveOp(const MlirOper
         return OpError(op, "missing source_target_pairs");
       }
       auto e = ParseDenseElements(p->s, "s64", p->type->dimensions);
-      if (!e.ok()) return OpError(op, absl::StrCat("source_target_pairs: ", e.status().message()));
+      AOT_RETURN_IF_ERROR_AND(e, OpError(op, absl::StrCat("source_target_pairs: ", _.message())));
       std::vector<std::string> pairs;
       for (size_t i = 0; i + 1 < e->elements.size(); i += 2) {
         pairs.push_back(absl::StrCat("{", e->elements[i], ",", e->elements[i + 1], "}"));

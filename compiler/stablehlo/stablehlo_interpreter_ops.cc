@@ -21,6 +21,7 @@
 #include <deque>
 
 #include "compiler/stablehlo/stablehlo_to_hlo_internal.h"
+#include "support/status_macros.h"
 
 namespace aot::stablehlo {
 namespace convert_internal {
@@ -327,7 +328,7 @@ class ParallelRunner {
     const int64_t rows = g->type->dimensions[0], cols = g->type->dimensions[1];
     if (rows * cols == 0) return out;
     auto e = ParseDenseElements(g->s, "s64", g->type->dimensions);
-    if (!e.ok()) return c_.OpError(op, absl::StrCat(attr, ": ", e.status().message()));
+    AOT_RETURN_IF_ERROR_AND(e, c_.OpError(op, absl::StrCat(attr, ": ", _.message())));
     for (int64_t r = 0; r < rows; ++r) {
       std::vector<int64_t> ids;
       for (int64_t c = 0; c < cols; ++c) {

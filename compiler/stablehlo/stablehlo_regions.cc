@@ -1,6 +1,7 @@
 // Control flow and regions: while, if and case, and the conversion of a
 // region into an HLO computation (free values threaded in).
 #include "compiler/stablehlo/stablehlo_to_hlo_internal.h"
+#include "support/status_macros.h"
 
 namespace aot::stablehlo {
 namespace convert_internal {
@@ -197,7 +198,7 @@ absl::StatusOr<std::string> Converter::ScalarComputation(absl::string_view opcod
   Value b = EmitShape(shape, s, "rhs", "parameter(1)");
   auto r = Emit(s, opcode, opcode, {a, b});
   current_ = saved;
-  if (!r.ok()) return r.status();
+  AOT_RETURN_IF_ERROR(r);
   AOT_ASSIGN_OR_RETURN(std::string name, FinishComputation(&comp, {*r}, false, false));
   scalar_computations_[key] = name;
   return name;

@@ -13,6 +13,7 @@
 #include "compiler/verifier/hlo_verifier.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/status_macros.h"
 
 namespace aot::stablehlo {
 namespace {
@@ -27,7 +28,7 @@ absl::StatusOr<ConvertedProgram> Convert(const std::string& text) {
 // Converts and parses the HLO; returns the HLO text or the error.
 std::string HloOf(const std::string& text) {
   auto converted = Convert(text);
-  if (!converted.ok()) return std::string(converted.status().message());
+  AOT_RETURN_IF_ERROR_AND(converted, std::string(_.message()));
   auto parsed = ParseHloModule(converted->hlo_text);
   if (!parsed.ok()) {
     return absl::StrCat("HLO does not parse: ", parsed.status().message(), "\n",

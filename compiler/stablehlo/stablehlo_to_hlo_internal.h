@@ -322,7 +322,7 @@ struct Computation {
 
 // One value as an op's results.
 inline absl::StatusOr<std::vector<Value>> One(absl::StatusOr<Value> v) {
-  if (!v.ok()) return v.status();
+  AOT_RETURN_IF_ERROR(v);
   return std::vector<Value>{*std::move(v)};
 }
 

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/target/target_config.h"
 #include "runtime/platform/host/cpu_features.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
@@ -36,7 +37,7 @@ absl::StatusOr<TargetConfigProto> SelectTarget(PlatformKind platform,
   std::string name = target_config.empty() ? DefaultTargetName(platform, DetectHostCpuFeatures())
                                            : std::string(target_config);
   auto target = ResolveTargetConfig(name);
-  if (!target.ok()) return target.status();
+  AOT_RETURN_IF_ERROR(target);
   if (target->platform() != platform) {
     return absl::InvalidArgumentError(absl::StrCat(
         "target config '", name, "' is for platform ", PlatformName(target->platform()), ", not ",

@@ -100,7 +100,7 @@ absl::StatusOr<Plan> CheckFlags(CompileToolFlags& flags,
     }
   }
   auto platform = ParsePlatformName(flags.platform);
-  if (!platform.ok()) return UsageError(platform.status());
+  AOT_RETURN_IF_ERROR_AND(platform, UsageError(_));
   plan.platform = *platform;
   if (!flags.platform_set && !flags.target_config.empty()) {
     // No --platform: the target description says which.
@@ -130,7 +130,7 @@ absl::Status RunNamedPasses(const CompileToolFlags& flags, const HloModule& modu
   std::unique_ptr<HloModule> copy = module.Clone();
   if (copy == nullptr) return absl::InternalError("cannot copy the module");
   auto ran = pipeline.RunPasses(copy.get(), flags.passes);
-  if (!ran.ok()) return WithPath(flags.module_file, ran.status());
+  AOT_RETURN_IF_ERROR_AND(ran, WithPath(flags.module_file, _));
   return Emit(flags.output_file, copy->ToString());
 }
 
@@ -268,7 +268,7 @@ absl::Status RunCompileTool(CompileToolFlags flags, const std::vector<std::strin
 
   const auto load_start = std::chrono::steady_clock::now();
   auto loaded = LoadHloModuleFile(flags.module_file);
-  if (!loaded.ok()) return UsageError(loaded.status());
+  AOT_RETURN_IF_ERROR_AND(loaded, UsageError(_));
   StageDumper dumper(flags.dump_to, loaded->module->name());
   AOT_RETURN_IF_ERROR(dumper.Write(".hlo", loaded->module->ToString()));
   // SPMD: partitioned by its shardings first (--num_partitions, or the
@@ -283,7 +283,7 @@ absl::Status RunCompileTool(CompileToolFlags flags, const std::vector<std::strin
       return UsageError(WithPath(flags.module_file, s));
     }
     auto spmd = PartitionSpmd(*loaded->module, partitions);
-    if (!spmd.ok()) return WithPath(flags.module_file, spmd.status());
+    AOT_RETURN_IF_ERROR_AND(spmd, WithPath(flags.module_file, _));
     partitioned = std::move(spmd->module);
     if (flags.verbose) {
       std::fprintf(stderr, "%s: %s: %lld partitions; each communicates: %s\n", kProgram,
@@ -323,12 +323,12 @@ absl::Status RunCompileTool(CompileToolFlags flags, const std::vector<std::strin
   options.emission_flags = flags.emission_flags;
   if (plan.stage == CompilerStage::kHloOptimized) {
     auto optimized = OptimizeHlo(module, options, CompilerStage::kHloOptimized);
-    if (!optimized.ok()) return WithPath(flags.module_file, optimized.status());
+    AOT_RETURN_IF_ERROR_AND(optimized, WithPath(flags.module_file, _));
     return Emit(flags.output_file, (*optimized)->ToString());
   }
 
   auto target = SelectTarget(plan.platform, flags.target_config);
-  if (!target.ok()) return UsageError(target.status());
+  AOT_RETURN_IF_ERROR_AND(target, UsageError(_));
   if (plan.stage) {
     options.keep_dumps = true;
     options.compile_cubin = false;  // no dump shows the cubin
@@ -336,11 +336,11 @@ absl::Status RunCompileTool(CompileToolFlags flags, const std::vector<std::strin
   if (dumper.enabled()) {
     options.keep_dumps = true;
     auto optimized = OptimizeHlo(module, options, CompilerStage::kHloOptimized);
-    if (!optimized.ok()) return WithPath(flags.module_file, optimized.status());
+    AOT_RETURN_IF_ERROR_AND(optimized, WithPath(flags.module_file, _));
     AOT_RETURN_IF_ERROR(dumper.Write(".hlo-optimized.hlo", (*optimized)->ToString()));
   }
   auto compiled = Compile(module, *target, options);
-  if (!compiled.ok()) return WithPath(flags.module_file, compiled.status());
+  AOT_RETURN_IF_ERROR_AND(compiled, WithPath(flags.module_file, _));
   AOT_RETURN_IF_ERROR(dumper.WriteCompiled(**compiled, target->platform()));
   if (flags.verbose && dumper.enabled()) {
     std::fprintf(stderr, "%s: dumped %zu stage(s) to %s\n", kProgram, dumper.written().size(),

@@ -7,6 +7,7 @@
 #include "compiler/hlo/hlo_computation.h"
 #include "compiler/hlo/hlo_instruction.h"
 #include "compiler/hlo/hlo_sharding.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace {
@@ -51,7 +52,7 @@ absl::StatusOr<std::string> ApplyRunCounts(HloModule& module, const RunCounts& c
   if (s.ok()) {
     s = CheckCount("num_partitions", counts.partitions, "num_partitions", &config.num_partitions);
   }
-  if (!s.ok()) return s;
+  AOT_RETURN_IF_ERROR(s);
   if (counts.partitions > 0 || config.num_partitions > 1) return std::string();
   // One partition: do the shardings fit the devices the run has (its
   // replicas)? If not, they are for an SPMD run this one is not.

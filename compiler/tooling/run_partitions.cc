@@ -55,15 +55,15 @@ int Runner::RunPartitioned(const std::string& path, const HloModule& module, siz
   single->mutable_config()->num_partitions = 1;
   single->mutable_config()->replica_count = 1;
   auto full_arguments = Arguments(path, EntryParameterShapes(*single), replicas);
-  if (!full_arguments.ok()) return Fail(full_arguments.status(), 2);
+  AOT_RETURN_IF_ERROR_AND(full_arguments, Fail(_, 2));
   auto partitioned = PartitionSpmd(module, n);
-  if (!partitioned.ok()) return Fail(WithPath(path, partitioned.status()), 1);
+  AOT_RETURN_IF_ERROR_AND(partitioned, Fail(WithPath(path, _), 1));
   Note(absl::StrCat(path,
                     ": each partition communicates: ", DescribeCollectives(*partitioned->module)));
   std::vector<std::vector<Literal>> per_participant;
   for (const std::vector<Literal>& args : *full_arguments) {
     auto split = SplitArguments(args, *partitioned);
-    if (!split.ok()) return Fail(WithPath(path, split.status()), 2);
+    AOT_RETURN_IF_ERROR_AND(split, Fail(WithPath(path, _), 2));
     for (std::vector<Literal>& tiles : *split) per_participant.push_back(std::move(tiles));
   }
   const RunPlatform platform = options_.platform.value_or(RunPlatform::kHost);
@@ -82,17 +82,17 @@ int Runner::RunPartitioned(const std::string& path, const HloModule& module, siz
   } else {
     auto target = SelectTarget(platform == RunPlatform::kCuda ? PLATFORM_CUDA : PLATFORM_HOST,
                                options_.target_config);
-    if (!target.ok()) return Fail(target.status(), 2);
+    AOT_RETURN_IF_ERROR_AND(target, Fail(_, 2));
     CompileOptions compile_options;
     compile_options.source_path = path;
     compile_options.emission_flags = options_.emission_flags;
     auto compiled = Compile(*partitioned->module, *target, compile_options);
-    if (!compiled.ok()) return Fail(WithPath(path, compiled.status()), 1);
+    AOT_RETURN_IF_ERROR_AND(compiled, Fail(WithPath(path, _), 1));
     auto client = ClientFor(platform);
-    if (!client.ok()) return Fail(client.status(), 2);
+    AOT_RETURN_IF_ERROR_AND(client, Fail(_, 2));
     const auto load_start = std::chrono::steady_clock::now();
     auto exe = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
-    if (!exe.ok()) return Fail(WithPath(path, exe.status()), 1);
+    AOT_RETURN_IF_ERROR_AND(exe, Fail(WithPath(path, _), 1));
     loaded_exe = *std::move(exe);
     std::vector<const Executable*> executables;
     if (int rc = PerParticipant(path, *loaded_exe, &per_device, &executables); rc != 0) return rc;
@@ -106,14 +106,14 @@ int Runner::RunPartitioned(const std::string& path, const HloModule& module, siz
     }
   }
   const double ms = MillisSince(start);
-  if (!results.ok()) return Fail(WithPath(path, results.status()), 1);
+  AOT_RETURN_IF_ERROR_AND(results, Fail(WithPath(path, _), 1));
   // Each replica's partitions' result tiles assembled (per leaf of a tuple).
   std::vector<Literal> assembled;
   for (int64_t r = 0; r < replicas; ++r) {
     std::vector<Literal> tiles(std::make_move_iterator(results->begin() + r * n),
                                std::make_move_iterator(results->begin() + (r + 1) * n));
     absl::StatusOr<Literal> whole = AssembleTiles(tiles, full_shape, partitioned->result_sharding);
-    if (!whole.ok()) return Fail(WithPath(path, whole.status()), 1);
+    AOT_RETURN_IF_ERROR_AND(whole, Fail(WithPath(path, _), 1));
     assembled.push_back(*std::move(whole));
   }
   ReferenceOutcome reference = SkippedReference("");

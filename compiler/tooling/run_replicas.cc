@@ -72,7 +72,7 @@ int Runner::PerParticipant(const std::string& path, const Executable& exe,
   for (int64_t p = 0; p < exe.participant_count(); ++p) {
     const int ordinal = static_cast<int>(p < device_ids.size() ? device_ids[p] : p);
     auto client = ClientFor(RunPlatform::kCuda, ordinal);
-    if (!client.ok()) return Fail(client.status(), 2);
+    AOT_RETURN_IF_ERROR_AND(client, Fail(_, 2));
     auto loaded = (*client)->Load(exe.proto());
     if (!loaded.ok()) {
       return Fail(WithPath(path, absl::Status(loaded.status().code(),
@@ -110,7 +110,7 @@ int Runner::ExecuteReplicas(const std::string& path, const Executable& exe,
     start = std::chrono::steady_clock::now();
     auto again = ExecuteReplicatedWithLiterals(executables, arguments, options_.collective_timeout);
     steady.push_back(MillisSince(start));
-    if (!again.ok()) return Fail(WithPath(path, again.status()), 1);
+    AOT_RETURN_IF_ERROR_AND(again, Fail(WithPath(path, _), 1));
   }
   timing.steady_ms = MedianMs(std::move(steady));
 

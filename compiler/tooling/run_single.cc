@@ -142,14 +142,14 @@ int Runner::Interpret(const std::string& path, const HloModule& module, size_t i
                       size_t count) {
   const int64_t participants = module.config().replica_count * module.config().num_partitions;
   auto arguments = Arguments(path, EntryParameterShapes(module), participants);
-  if (!arguments.ok()) return Fail(arguments.status(), 2);
+  AOT_RETURN_IF_ERROR_AND(arguments, Fail(_, 2));
   if (participants > 1) {
     ReplicatedEvaluationOptions evaluation;
     evaluation.timeout = options_.collective_timeout;
     const auto start = std::chrono::steady_clock::now();
     auto results = EvaluateReplicated(module, *arguments, evaluation);
     const double ms = MillisSince(start);
-    if (!results.ok()) return Fail(WithPath(path, results.status()), 1);
+    AOT_RETURN_IF_ERROR_AND(results, Fail(WithPath(path, _), 1));
     std::printf("%s: %s in %.3f ms (interpreter, %lld participants)\n", module.name().c_str(),
                 (*results)[0].shape().ToString(false).c_str(), ms,
                 static_cast<long long>(participants));
@@ -165,7 +165,7 @@ int Runner::Interpret(const std::string& path, const HloModule& module, size_t i
   const auto start = std::chrono::steady_clock::now();
   auto result = evaluator.Evaluate(module, (*arguments)[0]);
   const double ms = MillisSince(start);
-  if (!result.ok()) return Fail(WithPath(path, result.status()), 1);
+  AOT_RETURN_IF_ERROR_AND(result, Fail(WithPath(path, _), 1));
   // A JAX data set is named by its file and key; a module by its name.
   std::printf("%s: %s in %.3f ms (interpreter)\n",
               expected_ != nullptr ? path.c_str() : module.name().c_str(),
@@ -181,7 +181,7 @@ int Runner::Execute(const std::string& path, RunPlatform platform, const std::st
                     const ExecutableProto* proto, const HloModule* reference_module, size_t index,
                     size_t count) {
   auto client = ClientFor(platform);
-  if (!client.ok()) return Fail(client.status(), 2);
+  AOT_RETURN_IF_ERROR_AND(client, Fail(_, 2));
   const auto load_start = std::chrono::steady_clock::now();
   auto executable = serialized != nullptr ? (*client)->DeserializeExecutable(*serialized)
                                           : (*client)->Load(*proto);
@@ -194,7 +194,7 @@ int Runner::Execute(const std::string& path, RunPlatform platform, const std::st
   }
   const Executable& exe = **executable;
   auto result_shape = Shape::FromProto(exe.result().shape());
-  if (!result_shape.ok()) return Fail(WithPath(path, result_shape.status()), 1);
+  AOT_RETURN_IF_ERROR_AND(result_shape, Fail(WithPath(path, _), 1));
 
   // Arguments in the HLO entry's form (a tuple-typed parameter as one
   // tuple, which the interpreter takes and ExecuteWithLiterals flattens)
@@ -210,12 +210,12 @@ int Runner::Execute(const std::string& path, RunPlatform platform, const std::st
     shapes.clear();
     for (const EntryParameterProto& p : exe.parameters()) {
       auto shape = Shape::FromProto(p.shape());
-      if (!shape.ok()) return Fail(WithPath(path, shape.status()), 1);
+      AOT_RETURN_IF_ERROR_AND(shape, Fail(WithPath(path, _), 1));
       shapes.push_back(*std::move(shape));
     }
   }
   auto all_arguments = Arguments(path, shapes, exe.participant_count());
-  if (!all_arguments.ok()) return Fail(all_arguments.status(), 2);
+  AOT_RETURN_IF_ERROR_AND(all_arguments, Fail(_, 2));
   if (exe.participant_count() > 1) {
     return ExecuteReplicas(path, exe, *result_shape, load_ms, *all_arguments, reference_module,
                            index, count);
@@ -227,17 +227,17 @@ int Runner::Execute(const std::string& path, RunPlatform platform, const std::st
   auto start = std::chrono::steady_clock::now();
   auto result = ExecuteWithLiterals(exe, *arguments);
   timing.first_ms = MillisSince(start);
-  if (!result.ok()) return NotExecuted(path, path, *result_shape, load_ms, result.status());
+  AOT_RETURN_IF_ERROR_AND(result, NotExecuted(path, path, *result_shape, load_ms, _));
   // Steady state: the buffers made once, each iteration the execution
   // alone (as a server that keeps its buffers runs it).
   auto prepared = PreparedExecution::Create(exe, *arguments);
-  if (!prepared.ok()) return Fail(WithPath(path, prepared.status()), 1);
+  AOT_RETURN_IF_ERROR_AND(prepared, Fail(WithPath(path, _), 1));
   std::vector<double> steady;
   for (int64_t i = 0; i < options_.iterations; ++i) {
     start = std::chrono::steady_clock::now();
     absl::Status again = prepared->Run();
     steady.push_back(MillisSince(start));
-    if (!again.ok()) return Fail(WithPath(path, again), 1);
+    AOT_RETURN_IF_ERROR_AND(again, Fail(WithPath(path, _), 1));
   }
   timing.steady_ms = MedianMs(std::move(steady));
 

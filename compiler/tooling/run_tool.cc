@@ -79,7 +79,7 @@ int Runner::RunModule(const std::string& path, const LoadedHloModule& loaded, si
                       size_t count) {
   HloModule& module = *loaded.module;
   auto counts = ApplyRunCounts(module, {options_.num_replicas, options_.num_partitions});
-  if (!counts.ok()) return Fail(WithPath(path, counts.status()), 2);
+  AOT_RETURN_IF_ERROR_AND(counts, Fail(WithPath(path, _), 2));
   if (!counts->empty()) Note(absl::StrCat(path, ": ", *counts));
   if (!loaded.elided_constants.empty()) {
     Note(absl::StrCat(path, ": constant(s) ", absl::StrJoin(loaded.elided_constants, ", "),
@@ -96,12 +96,12 @@ int Runner::RunModule(const std::string& path, const LoadedHloModule& loaded, si
   }
   auto target = SelectTarget(platform == RunPlatform::kCuda ? PLATFORM_CUDA : PLATFORM_HOST,
                              options_.target_config);
-  if (!target.ok()) return Fail(target.status(), 2);
+  AOT_RETURN_IF_ERROR_AND(target, Fail(_, 2));
   CompileOptions compile_options;
   compile_options.source_path = path;
   compile_options.emission_flags = options_.emission_flags;
   auto compiled = Compile(module, *target, compile_options);
-  if (!compiled.ok()) return Fail(WithPath(path, compiled.status()), 1);
+  AOT_RETURN_IF_ERROR_AND(compiled, Fail(WithPath(path, _), 1));
   Note(absl::StrCat(path, ": compiled for ", target->name(), " in ",
                     absl::StrFormat("%.3f", (*compiled)->compile_ms()), " ms"));
   // Loaded from its bytes, as a deployment would.
@@ -112,7 +112,7 @@ int Runner::RunModule(const std::string& path, const LoadedHloModule& loaded, si
 int Runner::RunJaxTestData(const std::string& path, absl::string_view bytes, size_t index,
                            size_t count) {
   auto sets = ParseJaxTestData(bytes, path);
-  if (!sets.ok()) return Fail(sets.status(), 2);
+  AOT_RETURN_IF_ERROR_AND(sets, Fail(_, 2));
   const RunPlatform platform = options_.platform.value_or(RunPlatform::kHost);
   const std::string wanted = platform == RunPlatform::kCuda ? "cuda" : "cpu";
   int exit_code = 0, ran = 0;
@@ -160,7 +160,7 @@ int Runner::RunJaxTestData(const std::string& path, absl::string_view bytes, siz
 
 int Runner::RunFile(const std::string& path, size_t index, size_t count) {
   auto bytes = ReadFileToString(path);
-  if (!bytes.ok()) return Fail(bytes.status(), 2);
+  AOT_RETURN_IF_ERROR_AND(bytes, Fail(_, 2));
   if (LooksLikeJaxTestData(path, *bytes)) return RunJaxTestData(path, *bytes, index, count);
   const InputKind kind = DetectRunInputKind(path, *bytes);
 
@@ -168,7 +168,7 @@ int Runner::RunFile(const std::string& path, size_t index, size_t count) {
     // Each "// -----" piece, and in it main or every public function
     // without arguments (StableHLO's own test files), in turn.
     auto tests = stablehlo::ListStableHloTests(*bytes, path);
-    if (!tests.ok()) return Fail(tests.status(), 2);
+    AOT_RETURN_IF_ERROR_AND(tests, Fail(_, 2));
     if (tests->empty())
       return Fail(WithPath(path, absl::InvalidArgumentError("no function to run")), 2);
     int exit_code = 0;
@@ -195,7 +195,7 @@ int Runner::RunFile(const std::string& path, size_t index, size_t count) {
 
   if (kind == InputKind::kHloText) {
     auto loaded = ParseHloModuleBytes(*bytes, path, kind, options_.seed);
-    if (!loaded.ok()) return Fail(loaded.status(), 2);
+    AOT_RETURN_IF_ERROR_AND(loaded, Fail(_, 2));
     return RunModule(path, *loaded, index, count);
   }
 
@@ -207,7 +207,7 @@ int Runner::RunFile(const std::string& path, size_t index, size_t count) {
     auto as_module = ParseHloModuleBytes(
         *bytes, path, text ? InputKind::kHloProtoText : InputKind::kHloProtoBinary, options_.seed);
     if (as_module.ok()) return RunModule(path, *as_module, index, count);
-    if (!proto.ok()) return Fail(WithPath(path, proto.status()), 2);
+    AOT_RETURN_IF_ERROR_AND(proto, Fail(WithPath(path, _), 2));
   }
   const int64_t compiled_replicas =
       std::max<int64_t>(proto->device_assignment().replica_count(), 1);
@@ -225,7 +225,7 @@ int Runner::RunFile(const std::string& path, size_t index, size_t count) {
     // gets their elements back from there.
     HloModuleProto with_constants = proto->hlo_module().hlo_module();
     absl::Status restored = RestoreEmbeddedConstantPayloads(*proto, &with_constants);
-    if (!restored.ok()) return Fail(WithPath(path, restored), 2);
+    AOT_RETURN_IF_ERROR_AND(restored, Fail(WithPath(path, _), 2));
     auto module = HloModuleFromProto(with_constants, &proto->hlo_module().config());
     if (!module.ok()) {
       return Fail(WithPath(path, absl::Status(module.status().code(),
@@ -323,7 +323,7 @@ int RunTool(const RunToolFlags& flags, const std::vector<std::string>& positiona
   }
   if (!flags.target_config.empty()) {
     auto target = ResolveTargetConfig(flags.target_config);
-    if (!target.ok()) return ReportToolError(kProgram, target.status(), 2);
+    AOT_RETURN_IF_ERROR_AND(target, ReportToolError(kProgram, _, 2));
     if (!options.platform.has_value()) {
       options.platform =
           target->platform() == PLATFORM_CUDA ? RunPlatform::kCuda : RunPlatform::kHost;
@@ -365,7 +365,7 @@ int RunTool(const RunToolFlags& flags, const std::vector<std::string>& positiona
     return usage(absl::StrCat("no HLO module or executable given (see ", kProgram, " --help)"));
   }
   auto files = ExpandFileArguments(positional);
-  if (!files.ok()) return ReportToolError(kProgram, files.status(), 2);
+  AOT_RETURN_IF_ERROR_AND(files, ReportToolError(kProgram, _, 2));
 
   options.target_config = flags.target_config;
   options.outputs_path = flags.outputs_path;
@@ -381,7 +381,7 @@ int RunTool(const RunToolFlags& flags, const std::vector<std::string>& positiona
   options.have_inputs = !flags.inputs_path.empty();
   if (options.have_inputs) {
     auto text = ReadFileToString(flags.inputs_path);
-    if (!text.ok()) return ReportToolError(kProgram, text.status(), 2);
+    AOT_RETURN_IF_ERROR_AND(text, ReportToolError(kProgram, _, 2));
     auto parsed = ParseRunInputs(*text);
     if (!parsed.ok()) {
       return ReportToolError(kProgram, WithPath(flags.inputs_path, parsed.status()), 2);

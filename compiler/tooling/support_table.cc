@@ -18,6 +18,7 @@
 #include "compiler/tooling/random_literal.h"
 #include "compiler/verifier/hlo_verifier.h"
 #include "runtime/executable/client.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
@@ -383,15 +384,15 @@ SupportRow Probe(const std::string& name, const std::string& text, bool cuda) {
 
   absl::Status host = [&]() -> absl::Status {
     auto target = ShippedTargetConfig("host-x86-64-v3");
-    if (!target.ok()) return target.status();
+    AOT_RETURN_IF_ERROR(target);
     auto compiled = Compile(**module, *target);
-    if (!compiled.ok()) return compiled.status();
+    AOT_RETURN_IF_ERROR(compiled);
     auto client = Client::Create("host");
-    if (!client.ok()) return client.status();
+    AOT_RETURN_IF_ERROR(client);
     auto executable = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
-    if (!executable.ok()) return executable.status();
+    AOT_RETURN_IF_ERROR(executable);
     auto actual = ExecuteWithLiterals(**executable, args);
-    if (!actual.ok()) return actual.status();
+    AOT_RETURN_IF_ERROR(actual);
     if (!expected.ok()) return absl::OkStatus();  // runs; nothing to compare with
     return CompareLiteralsWithDefaultTolerance(*expected, *actual);
   }();

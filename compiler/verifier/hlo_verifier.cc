@@ -394,7 +394,7 @@ class ModuleVerifier {
       absl::Status valid =
           sharding.ok() ? sharding->Validate(instruction->shape(), std::max<int64_t>(devices, 1))
                         : sharding.status();
-      if (!valid.ok()) return Invalid(Describe(c, *instruction), ": ", valid.message());
+      AOT_RETURN_IF_ERROR_AND(valid, Invalid(Describe(c, *instruction), ": ", _.message()));
     }
     return absl::OkStatus();
   }

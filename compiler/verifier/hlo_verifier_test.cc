@@ -11,6 +11,7 @@
 #include "compiler/verifier/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/testing/status_testing.h"
 
 namespace aot {
 namespace {
@@ -44,10 +45,7 @@ ENTRY %main.10 (Arg_0.1: f32[2,3], Arg_1.2: f32[3]) -> (f32[2,3], f32[2]) {
 )hlo";
 
 std::unique_ptr<HloModule> ParseOrDie(const std::string& text) {
-  auto module = ParseHloModule(text);
-  EXPECT_TRUE(module.ok()) << module.status() << "\n" << text;
-  if (!module.ok()) return nullptr;
-  return std::move(*module);
+  return testing::ValueOrFailure(ParseHloModule(text), text);
 }
 
 HloInstruction* Find(HloModule& module, absl::string_view name) {

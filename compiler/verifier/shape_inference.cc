@@ -827,7 +827,7 @@ class Inferrer {
   absl::StatusOr<Shape> Fft() const {
     AOT_RETURN_IF_ERROR(ExpectArray(0));
     absl::StatusOr<FftAttributes> fft = ReadFftAttributes(hlo_);
-    if (!fft.ok()) return Invalid(fft.status().message());
+    AOT_RETURN_IF_ERROR_AND(fft, Invalid(_.message()));
     const std::string& type = fft->type;
     const std::vector<int64_t>& length = fft->length;
     const Shape& x = Op(0);
@@ -875,7 +875,7 @@ class Inferrer {
   absl::StatusOr<Shape> RngBitGenerator() const {
     AOT_RETURN_IF_ERROR(ExpectArray(0));
     absl::StatusOr<RngAlgorithm> algorithm = ReadRngAlgorithm(hlo_);
-    if (!algorithm.ok()) return Invalid(algorithm.status().message());
+    AOT_RETURN_IF_ERROR_AND(algorithm, Invalid(_.message()));
     const Shape& state = Op(0);
     const bool philox = *algorithm == RngAlgorithm::kPhilox;
     if (state.element_type() != U64 || state.rank() != 1 ||
@@ -905,7 +905,7 @@ class Inferrer {
   absl::StatusOr<Shape> Rng() const {
     AOT_RETURN_IF_ERROR(ExpectAllArrays());
     absl::StatusOr<RngDistribution> distribution = ReadRngDistribution(hlo_);
-    if (!distribution.ok()) return Invalid(distribution.status().message());
+    AOT_RETURN_IF_ERROR_AND(distribution, Invalid(_.message()));
     const Shape& declared = hlo_.shape();
     if (!declared.IsArray()) return Invalid("the result is ", Str(declared), "; expected an array");
     const PrimitiveType t = declared.element_type();
@@ -932,7 +932,7 @@ class Inferrer {
   // state as u64[2] (low word first), which the call then advances by N.
   absl::StatusOr<Shape> RngGetAndUpdateState() const {
     absl::StatusOr<int64_t> delta = ReadRngDelta(hlo_);
-    if (!delta.ok()) return Invalid(delta.status().message());
+    AOT_RETURN_IF_ERROR_AND(delta, Invalid(_.message()));
     return Shape(U64, {2});
   }
 
@@ -976,7 +976,7 @@ class Inferrer {
   absl::StatusOr<Shape> RaggedDot() const {
     AOT_RETURN_IF_ERROR(ExpectAllArrays());
     absl::StatusOr<RaggedDotAttributes> attributes = ReadRaggedDotAttributes(hlo_);
-    if (!attributes.ok()) return Invalid(attributes.status().message());
+    AOT_RETURN_IF_ERROR_AND(attributes, Invalid(_.message()));
     const Shape& lhs = Op(0);
     const Shape& rhs = Op(1);
     const Shape& sizes = Op(2);
@@ -1098,7 +1098,7 @@ class Inferrer {
   // there), then the final carries.
   absl::StatusOr<Shape> Scan() const {
     absl::StatusOr<ScanAttributes> a = ReadScanAttributes(hlo_);
-    if (!a.ok()) return Invalid(a.status().message());
+    AOT_RETURN_IF_ERROR_AND(a, Invalid(_.message()));
     const int64_t carries = a->num_carries;
     if (carries < 0 || carries >= n()) {
       return Invalid("num_carries=", carries, " must leave at least one of its ", n(),
@@ -1169,7 +1169,7 @@ class Inferrer {
     AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloatOrComplex));
     AOT_RETURN_IF_ERROR(ExpectSquareMatrices(0, "a"));
     absl::StatusOr<bool> lower = BoolAttribute(hlo_, "lower", false);
-    if (!lower.ok()) return Invalid(lower.status().message());
+    AOT_RETURN_IF_ERROR_AND(lower, Invalid(_.message()));
     return WithoutLayout(Op(0));
   }
 
@@ -1182,7 +1182,7 @@ class Inferrer {
     AOT_RETURN_IF_ERROR(ExpectSameType(1, 0));
     AOT_RETURN_IF_ERROR(ExpectSquareMatrices(0, "a"));
     absl::StatusOr<TriangularSolveAttributes> attributes = ReadTriangularSolveAttributes(hlo_);
-    if (!attributes.ok()) return Invalid(attributes.status().message());
+    AOT_RETURN_IF_ERROR_AND(attributes, Invalid(_.message()));
     const Shape& a = Op(0);
     const Shape& b = Op(1);
     if (b.rank() != a.rank()) {
@@ -1657,9 +1657,9 @@ class Inferrer {
     AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kIntegerOrFloat));
     if (Op(0).rank() < 1) return Invalid("operand 0 must have rank >= 1; got ", Str(Op(0)));
     absl::StatusOr<int64_t> k = IntAttribute(hlo_, "k");
-    if (!k.ok()) return Invalid(k.status().message());
+    AOT_RETURN_IF_ERROR_AND(k, Invalid(_.message()));
     absl::StatusOr<bool> largest = BoolAttribute(hlo_, "largest", true);
-    if (!largest.ok()) return Invalid(largest.status().message());
+    AOT_RETURN_IF_ERROR_AND(largest, Invalid(_.message()));
     std::vector<int64_t> dims = Op(0).dimensions();
     if (*k < 0 || *k > dims.back()) {
       return Invalid("k=", *k, " is out of range [0, ", dims.back(), "] for ", Str(Op(0)));
@@ -1675,9 +1675,9 @@ class Inferrer {
     AOT_RETURN_IF_ERROR(ExpectAllArrays());
     AOT_RETURN_IF_ERROR(ExpectClass(0, TypeClass::kFloat));
     absl::StatusOr<int64_t> feature_index = IntAttribute(hlo_, "feature_index");
-    if (!feature_index.ok()) return Invalid(feature_index.status().message());
+    AOT_RETURN_IF_ERROR_AND(feature_index, Invalid(_.message()));
     absl::StatusOr<double> epsilon = FloatAttribute(hlo_, "epsilon");
-    if (!epsilon.ok()) return Invalid(epsilon.status().message());
+    AOT_RETURN_IF_ERROR_AND(epsilon, Invalid(_.message()));
     const Shape& x = Op(0);
     if (*feature_index < 0 || *feature_index >= x.rank()) {
       return Invalid("feature_index=", *feature_index, " is out of range for ", Str(x));
@@ -1730,7 +1730,7 @@ class Inferrer {
   absl::StatusOr<Shape> Shuffle() const {
     AOT_RETURN_IF_ERROR(ExpectArray(0));
     absl::StatusOr<ShuffleAttributes> attributes = ReadShuffleAttributes(hlo_);
-    if (!attributes.ok()) return Invalid(attributes.status().message());
+    AOT_RETURN_IF_ERROR_AND(attributes, Invalid(_.message()));
     return WithoutLayout(Op(0));
   }
 

@@ -60,6 +60,7 @@
 #include "support/date.h"
 #include "support/file_io.h"
 #include "support/progress.h"
+#include "support/status_macros.h"
 
 extern char** environ;
 
@@ -362,18 +363,18 @@ int Generate(const SyntheticHistoryOptions& options, bool skip_linearity, const 
     return 2;
   };
   auto seeds = CompileSyntheticSeeds(options);
-  if (!seeds.ok()) return fail(seeds.status());
+  AOT_RETURN_IF_ERROR_AND(seeds, fail(_));
   nlohmann::ordered_json out;
   out["targets"] = seeds->targets;
   auto stats = WriteSyntheticHistory(options, *seeds);
-  if (!stats.ok()) return fail(stats.status());
+  AOT_RETURN_IF_ERROR_AND(stats, fail(_));
   out["history"] = StatsToJson(*stats);
   if (!skip_linearity && options.versions >= 2) {
     SyntheticHistoryOptions flat = options;
     flat.change_fraction = 0;
     flat.golden_dir = dir + "/flat";
     auto flat_stats = WriteSyntheticHistory(flat, *seeds);
-    if (!flat_stats.ok()) return fail(flat_stats.status());
+    AOT_RETURN_IF_ERROR_AND(flat_stats, fail(_));
     out["flat"] = StatsToJson(*flat_stats);
     SyntheticHistoryOptions half = flat;
     half.golden_dir = dir + "/flat-half";
@@ -383,7 +384,7 @@ int Generate(const SyntheticHistoryOptions& options, bool skip_linearity, const 
                           ->MinusDays((half.versions - 1) * options.days_per_version)
                           .ToString();
     auto half_stats = WriteSyntheticHistory(half, *seeds);
-    if (!half_stats.ok()) return fail(half_stats.status());
+    AOT_RETURN_IF_ERROR_AND(half_stats, fail(_));
     out["flat_half"] = StatsToJson(*half_stats);
   }
   if (absl::Status s = WriteFileAtomically(stats_json, out.dump(2) + "\n"); !s.ok()) {

@@ -5,6 +5,7 @@
 #include "harness/golden/corpus.h"
 #include "harness/golden/replay_cache.h"
 #include "support/file_io.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
@@ -19,7 +20,7 @@ std::optional<int> WriteJsonOutput(const std::string& path, const nlohmann::orde
 }
 
 int ExitCodeOrBadInput(const absl::StatusOr<int>& result) {
-  if (!result.ok()) return ReportToolError(kProgram, result.status(), 2);
+  AOT_RETURN_IF_ERROR_AND(result, ReportToolError(kProgram, _, 2));
   return *result;
 }
 

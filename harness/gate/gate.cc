@@ -252,7 +252,7 @@ absl::Status ForwardStep(
     return absl::OkStatus();
   }
   auto artifacts = current_output();
-  if (!artifacts.ok()) return artifacts.status();
+  AOT_RETURN_IF_ERROR(artifacts);
   int errors = 0;
   for (const ReleaseSnapshot& release : window.releases) {
     report->forward_releases.push_back(release.id);

@@ -77,7 +77,7 @@ int Gate(int argc, char** argv) {
   options.progress = &progress;
   auto report = RunGate(options);
   progress.Clear();
-  if (!report.ok()) return ReportToolError(kProgram, report.status(), 2);
+  AOT_RETURN_IF_ERROR_AND(report, ReportToolError(kProgram, _, 2));
   std::fputs(report->Summary().c_str(), stdout);
   if (replay_table) {
     std::printf("\n%s\nforward window from %s: releases %s\ngate: %s\n",

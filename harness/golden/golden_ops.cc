@@ -408,19 +408,19 @@ ReplayRecord ReplayReplicated(const Executable& executable, const GoldenArtifact
   std::vector<std::vector<Literal>> args;
   for (const ReplicaIoProto& replica : io.replicas()) {
     auto a = FromProtos(replica.arguments(), "recorded input");
-    if (!a.ok()) return fail(std::string(a.status().message()));
+    AOT_RETURN_IF_ERROR_AND(a, fail(std::string(_.message())));
     args.push_back(*std::move(a));
   }
   auto start = std::chrono::steady_clock::now();
   auto results = ExecuteReplicatedWithLiterals(executable, args);
   r.run_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  if (!results.ok()) return fail(absl::StrCat("execution failed: ", results.status().message()));
+  AOT_RETURN_IF_ERROR_AND(results, fail(absl::StrCat("execution failed: ", _.message())));
   Tolerance tolerance{io.atol(), io.rtol()};
   for (int p = 0; p < io.replicas_size(); ++p) {
     std::vector<Literal> leaves = (*results)[p].FlattenLeaves();
     auto expected = FromProtos(io.replicas(p).results(), "recorded output");
-    if (!expected.ok()) return fail(std::string(expected.status().message()));
+    AOT_RETURN_IF_ERROR_AND(expected, fail(std::string(_.message())));
     if (leaves.size() != expected->size()) {
       return fail(absl::StrCat("replica ", p, " produced ", leaves.size(), " results, recorded ",
                                expected->size()));

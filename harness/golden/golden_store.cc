@@ -335,7 +335,7 @@ absl::StatusOr<GoldenArtifact> ReadPerFileArtifact(const std::string& version_di
   a.test = test;
   std::string artifact_path = (fs::path(version_dir) / (test + ".pbtxt")).string();
   auto text = ReadFileToString(artifact_path);
-  if (!text.ok()) return text.status();
+  AOT_RETURN_IF_ERROR(text);
   // The parser's own message says what is wrong and where; a field the
   // current schema no longer has (a removed field or thunk kind of an old
   // golden) is a backward-compatibility failure, named as such.

@@ -56,12 +56,12 @@ int Generate(int argc, char** argv) {
   if (!allow_dirty) {
     absl::Status clean =
         CheckGeneratedFromCleanCommit(golden_dir, BuildGitDescribe(), BuildGitCommit());
-    if (!clean.ok()) return ReportToolError(kProgram, clean, 1);
+    AOT_RETURN_IF_ERROR_AND(clean, ReportToolError(kProgram, _, 1));
   }
   Progress progress;  // on stderr when it is a terminal
   auto results =
       GenerateGoldens(golden_dir, SelectGoldenTargets(targets), date, &progress, emission_flags);
-  if (!results.ok()) return ReportToolError(kProgram, results.status(), 1);
+  AOT_RETURN_IF_ERROR_AND(results, ReportToolError(kProgram, _, 1));
   for (const GenerateResult& r : *results) {
     std::printf("%-16s %s\n", r.target.c_str(), r.message.c_str());
   }
@@ -109,7 +109,7 @@ int Replay(int argc, char** argv) {
   cache.Add(flags);
   flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
   auto env_all = AllVersionsFromEnvironment();
-  if (!env_all.ok()) return ReportToolError(kProgram, env_all.status(), 2);
+  AOT_RETURN_IF_ERROR_AND(env_all, ReportToolError(kProgram, _, 2));
   ReplayOptions options;
   options.golden_dir = golden_dir;
   options.targets = SelectGoldenTargets(targets);
@@ -125,7 +125,7 @@ int Replay(int argc, char** argv) {
   }
   options.jobs = static_cast<int>(jobs);
   auto report = ReplayGoldens(options);
-  if (!report.ok()) return ReportToolError(kProgram, report.status(), 2);
+  AOT_RETURN_IF_ERROR_AND(report, ReportToolError(kProgram, _, 2));
   for (const ReplayRecord& r : report->records) {
     if (r.status != ReplayStatus::kPass) {
       std::printf("%-8s %s v%d %s: %s\n", std::string(ReplayStatusName(r.status)).c_str(),
@@ -164,7 +164,7 @@ int Prune(int argc, char** argv) {
   for (const std::string& target : SelectGoldenTargets(targets)) {
     std::vector<std::string> blobs;
     auto pruned = PruneExpired(golden_dir, target, now, dry_run, &blobs);
-    if (!pruned.ok()) return ReportToolError(kProgram, pruned.status(), 2);
+    AOT_RETURN_IF_ERROR_AND(pruned, ReportToolError(kProgram, _, 2));
     std::vector<std::string> names;
     for (int v : *pruned) names.push_back(absl::StrCat("v", v));
     std::printf("%-16s %s %s", target.c_str(), dry_run ? "would prune" : "pruned",
@@ -182,7 +182,7 @@ int Prune(int argc, char** argv) {
 absl::StatusOr<GoldenArtifact> ReadRefArgument(const std::string& golden_dir,
                                                const std::string& text) {
   auto ref = ParseGoldenRef(text);
-  if (!ref.ok()) return UsageError(ref.status());
+  AOT_RETURN_IF_ERROR_AND(ref, UsageError(_));
   return ReadGoldenRef(golden_dir, *ref);
 }
 
@@ -341,7 +341,7 @@ int Repack(int argc, char** argv) {
   for (const StoredVersion& v : ListStoredVersions(golden_dir)) {
     if (!targets.empty() && !absl::c_linear_search(targets, v.target)) continue;
     auto result = RepackVersion(v.dir);
-    if (!result.ok()) return ReportToolError(kProgram, result.status(), 1);
+    AOT_RETURN_IF_ERROR_AND(result, ReportToolError(kProgram, _, 1));
     if (!result->repacked) {
       ++already;
       continue;
@@ -375,7 +375,7 @@ int Verify(int argc, char** argv) {
   flags.AddBool("strict", &strict, "Byte-identical artifacts.");
   flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
   auto results = VerifyGoldens(golden_dir, SelectGoldenTargets(targets), strict);
-  if (!results.ok()) return ReportToolError(kProgram, results.status(), 2);
+  AOT_RETURN_IF_ERROR_AND(results, ReportToolError(kProgram, _, 2));
   bool ok = true;
   for (const VerifyResult& r : *results) {
     if (r.ok) {

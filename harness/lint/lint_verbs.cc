@@ -12,6 +12,7 @@
 #include "harness/lint/fallback_lint.h"
 #include "nlohmann/json.hpp"
 #include "support/date.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace {
@@ -31,11 +32,11 @@ int Lint(int argc, char** argv) {
   flags.AddBool("json", &json, "Print JSON.");
   flags.ParseOrExit(argc, argv, /*first=*/2, /*allow_positional=*/false);
   auto date = Date::Parse(now);
-  if (!date.ok()) return ReportToolError(kProgram, date.status(), 2);
+  AOT_RETURN_IF_ERROR_AND(date, ReportToolError(kProgram, _, 2));
   auto report = LintFallbacks(root, *date);
-  if (!report.ok()) return ReportToolError(kProgram, report.status(), 2);
+  AOT_RETURN_IF_ERROR_AND(report, ReportToolError(kProgram, _, 2));
   auto ledger = CheckEmissionLedger(EmissionLedger(), now);
-  if (!ledger.ok()) return ReportToolError(kProgram, ledger.status(), 2);
+  AOT_RETURN_IF_ERROR_AND(ledger, ReportToolError(kProgram, _, 2));
   for (const LedgerViolation& v : *ledger) {
     report->findings.push_back(
         {"error", "compiler/rollout", 0, absl::StrCat("[", v.rule, "] ", v.flag, ": ", v.message)});

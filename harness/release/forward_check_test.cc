@@ -22,6 +22,7 @@
 #include "harness/testing/synthetic_history.h"
 #include "proto/schema.h"
 #include "support/file_io.h"
+#include "support/testing/status_testing.h"
 
 namespace aot {
 namespace {
@@ -53,10 +54,10 @@ std::vector<std::string> Rules(const std::vector<ForwardFinding>& findings) {
 
 std::vector<ForwardFinding> Check(const ReleaseSnapshot& release, const std::string& bytes,
                                   const google::protobuf::DescriptorPool* head = nullptr) {
-  auto checker = ForwardChecker::Create(release, SchemaDescriptorSet(), head);
-  EXPECT_TRUE(checker.ok()) << checker.status();
-  if (!checker.ok()) return {};
-  return (*checker)->Check({"host-x86-64-v2", "t", bytes});
+  auto checker =
+      testing::ValueOrFailure(ForwardChecker::Create(release, SchemaDescriptorSet(), head));
+  if (checker == nullptr) return {};  // failed already
+  return checker->Check({"host-x86-64-v2", "t", bytes});
 }
 
 TEST(ForwardCheckTest, CurrentOutputAgainstThisRuntimeIsClean) {
@@ -71,15 +72,12 @@ TEST(ForwardCheckTest, CurrentOutputAgainstThisRuntimeIsClean) {
 std::unique_ptr<CompiledModule> CompileWithFlags(absl::string_view hlo,
                                                  std::vector<std::string> flags,
                                                  const std::string& target = "host-x86-64-v2") {
-  auto module = ParseHloModule(hlo);
-  EXPECT_TRUE(module.ok()) << module.status();
-  if (!module.ok()) return nullptr;
+  auto module = testing::ValueOrFailure(ParseHloModule(hlo));
+  if (module == nullptr) return nullptr;  // failed already
   CompileOptions options;
   options.emission_flags = std::move(flags);
   options.compile_cubin = false;
-  auto compiled = Compile(**module, *ShippedTargetConfig(target), options);
-  EXPECT_TRUE(compiled.ok()) << compiled.status();
-  return compiled.ok() ? *std::move(compiled) : nullptr;
+  return testing::ValueOrFailure(Compile(*module, *ShippedTargetConfig(target), options));
 }
 
 std::unique_ptr<CompiledModule> CompileWithFlag(absl::string_view hlo, const std::string& flag,

@@ -50,7 +50,7 @@ absl::StatusOr<std::string> ResolveCommit(const std::string& repo, const std::st
 absl::StatusOr<OldBuild> PrepareOldBuild(const std::string& ref, const OldBuildOptions& options,
                                          OldTools tools) {
   auto commit = ResolveCommit(options.repo, ref);
-  if (!commit.ok()) return commit.status();
+  AOT_RETURN_IF_ERROR(commit);
   OldBuild build;
   build.commit = *commit;
   std::error_code ec;
@@ -115,7 +115,7 @@ absl::StatusOr<OldBuild> PrepareOldBuild(const std::string& ref, const OldBuildO
 absl::StatusOr<CrossVersionResult> RunWithOldCompiler(const std::string& ref,
                                                       const OldBuildOptions& options) {
   auto old = PrepareOldBuild(ref, options);
-  if (!old.ok()) return old.status();
+  AOT_RETURN_IF_ERROR(old);
   AOT_ASSIGN_OR_RETURN(auto scratch, ScratchDir(options.cache_dir, "old-compiler"));
   std::error_code ec;
   // The old compiler compiles its own corpus (it may predate new modules).

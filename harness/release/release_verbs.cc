@@ -53,7 +53,7 @@ int Release(int argc, char** argv) {
     return 0;
   }
   auto result = CutRelease(golden_dir, date, allow_dirty);
-  if (!result.ok()) return ReportToolError(kProgram, result.status(), 2);
+  AOT_RETURN_IF_ERROR_AND(result, ReportToolError(kProgram, _, 2));
   if (result->wrote_snapshot)
     std::printf("wrote schema snapshot %s\n", result->snapshot_path.c_str());
   std::printf("%s %s\n", result->wrote_release ? "wrote" : "up to date:", result->path.c_str());
@@ -74,9 +74,9 @@ int ForwardCheckWithOldRuntimes(const std::string& golden_dir, const std::string
       continue;
     }
     auto date = Date::Parse(now);
-    if (!date.ok()) return ReportToolError(kProgram, date.status(), 2);
+    AOT_RETURN_IF_ERROR_AND(date, ReportToolError(kProgram, _, 2));
     auto releases = LoadReleases(golden_dir);
-    if (!releases.ok()) return ReportToolError(kProgram, releases.status(), 2);
+    AOT_RETURN_IF_ERROR_AND(releases, ReportToolError(kProgram, _, 2));
     for (const ReleaseSnapshot& r : ComputeForwardWindow(*releases, *date).releases) {
       runtimes.emplace_back(r.id, r.git_commit);
     }
@@ -98,9 +98,9 @@ int ForwardCheckWithOldRuntimes(const std::string& golden_dir, const std::string
     }
   }
   auto compiled = CompileCorpus(golden_dir, SelectGoldenTargets(targets), &progress);
-  if (!compiled.ok()) return ReportToolError(kProgram, compiled.status(), 2);
+  AOT_RETURN_IF_ERROR_AND(compiled, ReportToolError(kProgram, _, 2));
   auto artifacts = ShippedArtifacts(*compiled);
-  if (!artifacts.ok()) return ReportToolError(kProgram, artifacts.status(), 2);
+  AOT_RETURN_IF_ERROR_AND(artifacts, ReportToolError(kProgram, _, 2));
   std::vector<LabeledOldRuntimeRuns> results;
   int failures = 0;
   for (const auto& [label, ref] : runtimes) {
@@ -219,7 +219,7 @@ int ForwardCheck(int argc, char** argv) {
     options.progress = &progress;
     auto result = RunWithOldCompiler(build_compiler, options);
     progress.Clear();
-    if (!result.ok()) return ReportToolError(kProgram, result.status(), 2);
+    AOT_RETURN_IF_ERROR_AND(result, ReportToolError(kProgram, _, 2));
     std::fputs(result->log.c_str(), stdout);
     LabeledOldRuntimeRuns replayed{absl::StrCat("this runtime on ", build_compiler, "'s goldens"),
                                    {result->commit, {}}};

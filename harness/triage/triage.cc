@@ -105,7 +105,7 @@ absl::StatusOr<TriageReport> Triage(const TriageInput& in) {
   replay.now = in.now;
   replay.load_options = in.head_load_options;
   auto backward = ReplayGoldens(replay);
-  if (!backward.ok()) return backward.status();
+  AOT_RETURN_IF_ERROR(backward);
   std::vector<std::string> failures;
   for (const ReplayRecord& r : backward->records) {
     if (r.status == ReplayStatus::kFail) {
@@ -155,7 +155,7 @@ absl::StatusOr<TriageReport> Triage(const TriageInput& in) {
 
   // --- Schema ---------------------------------------------------------
   auto schema = CheckSchema({{"base", in.base_schema}}, {"head", in.head_schema});
-  if (!schema.ok()) return schema.status();
+  AOT_RETURN_IF_ERROR(schema);
   for (const SchemaFinding& v : schema->violations) {
     const std::string& rule = v.rule;
     if (absl::StrContains(rule, "CHANGED") && rule != "ANNOTATION_LOOSENED") {
@@ -173,8 +173,8 @@ absl::StatusOr<TriageReport> Triage(const TriageInput& in) {
   AOT_ASSIGN_OR_RETURN(auto head_pool, BuildDescriptorPool(in.head_schema, "head"));
   auto base_reach = ComputeReachable(*base_pool);
   auto head_reach = ComputeReachable(*head_pool);
-  if (!base_reach.ok()) return base_reach.status();
-  if (!head_reach.ok()) return head_reach.status();
+  AOT_RETURN_IF_ERROR(base_reach);
+  AOT_RETURN_IF_ERROR(head_reach);
   for (const std::string& field : base_reach->fields) {
     if (head_reach->fields.count(field)) continue;
     const google::protobuf::FieldDescriptor* f = base_pool->FindFieldByName(field);

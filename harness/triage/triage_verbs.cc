@@ -21,6 +21,7 @@
 #include "nlohmann/json.hpp"
 #include "proto/schema.h"
 #include "support/progress.h"
+#include "support/status_macros.h"
 #include "support/subprocess.h"
 
 namespace aot {
@@ -58,7 +59,7 @@ int TriageCommand(int argc, char** argv) {
     return ReportToolError(kProgram, absl::InvalidArgumentError("--base=REF is required"), 2);
   }
   auto base_commit = ResolveCommit(".", base);
-  if (!base_commit.ok()) return ReportToolError(kProgram, base_commit.status(), 2);
+  AOT_RETURN_IF_ERROR_AND(base_commit, ReportToolError(kProgram, _, 2));
   Progress progress;  // on stderr when it is a terminal
   OldBuildOptions build_options;
   build_options.cache_dir = cache_dir;
@@ -67,7 +68,7 @@ int TriageCommand(int argc, char** argv) {
     // The head's own triage, from a build of the head commit.
     auto built = PrepareOldBuild(head, build_options);
     progress.Clear();
-    if (!built.ok()) return ReportToolError(kProgram, built.status(), 2);
+    AOT_RETURN_IF_ERROR_AND(built, ReportToolError(kProgram, _, 2));
     std::string command =
         absl::StrCat("cd ", ShellQuote(built->source_dir), " && ", ShellQuote(built->aot_compat),
                      " triage --base=", *base_commit, " --now=", ShellQuote(now));
@@ -83,11 +84,11 @@ int TriageCommand(int argc, char** argv) {
   input.now = now;
   input.targets = SelectGoldenTargets(targets);
   auto base_schema = SchemaAtCommit(".", *base_commit);
-  if (!base_schema.ok()) return ReportToolError(kProgram, base_schema.status(), 2);
+  AOT_RETURN_IF_ERROR_AND(base_schema, ReportToolError(kProgram, _, 2));
   input.base_schema = *std::move(base_schema);
   if (build_base) {
     auto built = PrepareOldBuild(*base_commit, build_options);
-    if (!built.ok()) return ReportToolError(kProgram, built.status(), 2);
+    AOT_RETURN_IF_ERROR_AND(built, ReportToolError(kProgram, _, 2));
     CommandResult printed = RunShellCommand(
         absl::StrCat(ShellQuote(built->aot_compat), " release --print 2>/dev/null"));
     nlohmann::json j = nlohmann::json::parse(printed.output, nullptr, false);
@@ -100,13 +101,13 @@ int TriageCommand(int argc, char** argv) {
                              2);
     }
     auto runtime = ReleaseFromJson(j, "base build");
-    if (!runtime.ok()) return ReportToolError(kProgram, runtime.status(), 2);
+    AOT_RETURN_IF_ERROR_AND(runtime, ReportToolError(kProgram, _, 2));
     input.base_runtime = *std::move(runtime);
     input.base_source = absl::StrCat(base, " (", base_commit->substr(0, 12), ", built)");
   } else {
     std::string source;
     auto runtime = RuntimeAtCommit(".", *base_commit, &source);
-    if (!runtime.ok()) return ReportToolError(kProgram, runtime.status(), 2);
+    AOT_RETURN_IF_ERROR_AND(runtime, ReportToolError(kProgram, _, 2));
     input.base_runtime = *std::move(runtime);
     input.base_source = absl::StrCat(base, " (schema of ", base_commit->substr(0, 12),
                                      ", runtime of release ", source, ")");
@@ -114,10 +115,10 @@ int TriageCommand(int argc, char** argv) {
   input.head_runtime = CaptureRuntimeCapabilities();
   input.head_schema = SchemaDescriptorSet();
   auto artifacts = CompileCorpusArtifacts(golden_dir, input.targets);
-  if (!artifacts.ok()) return ReportToolError(kProgram, artifacts.status(), 2);
+  AOT_RETURN_IF_ERROR_AND(artifacts, ReportToolError(kProgram, _, 2));
   input.head_artifacts = *std::move(artifacts);
   auto report = Triage(input);
-  if (!report.ok()) return ReportToolError(kProgram, report.status(), 2);
+  AOT_RETURN_IF_ERROR_AND(report, ReportToolError(kProgram, _, 2));
   std::fputs(report->ToText().c_str(), stdout);
   if (std::optional<int> failed = WriteJsonOutput(json_path, report->ToJson())) return *failed;
   return report->ok() ? 0 : 1;

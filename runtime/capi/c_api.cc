@@ -10,6 +10,7 @@
 #include "runtime/capi/xla_aot_c_api.h"
 #include "runtime/executable/client.h"
 #include "runtime/shape_util.h"
+#include "support/status_macros.h"
 
 // The opaque handles: plain structs in the global namespace, as the header
 // declares them.
@@ -145,7 +146,7 @@ void ErrorMessage(XlaAot_Error_Message_Args* args) {
 XlaAot_Error* ClientCreate(XlaAot_Client_Create_Args* args) {
   if (auto* e = CheckArgs(args, XlaAot_Client_Create_Args_STRUCT_SIZE, "Client_Create")) return e;
   auto client = aot::Client::Create(args->platform == nullptr ? "host" : args->platform);
-  if (!client.ok()) return MakeError(client.status());
+  AOT_RETURN_IF_ERROR_AND(client, MakeError(_));
   args->client = new XlaAot_Client{*std::move(client)};
   return nullptr;
 }
@@ -159,7 +160,7 @@ XlaAot_Error* ClientLoad(XlaAot_Client_Load_Args* args) {
     return InvalidArgument("Client_Load: bytes is NULL");
   auto executable =
       args->client->client->DeserializeExecutable(absl::string_view(args->bytes, args->size));
-  if (!executable.ok()) return MakeError(executable.status());
+  AOT_RETURN_IF_ERROR_AND(executable, MakeError(_));
   auto* out = new XlaAot_Executable;
   out->executable = *std::move(executable);
   for (const aot::EntryParameterProto& p : out->executable->parameters()) {
@@ -241,7 +242,7 @@ XlaAot_Error* ExecutableExecute(XlaAot_Executable_Execute_Args* args) {
     spans.emplace_back(b->data, b->size);
   }
   auto results = exe->executable->Execute(spans);
-  if (!results.ok()) return MakeError(results.status());
+  AOT_RETURN_IF_ERROR_AND(results, MakeError(_));
   for (size_t i = 0; i < results->size(); ++i) {
     auto* b = new XlaAot_Buffer;
     b->shape = std::make_unique<ShapeView>(exe->results[i].proto);

@@ -725,7 +725,7 @@ absl::StatusOr<std::vector<std::unique_ptr<DeviceBuffer>>> Executable::ExecuteBu
   }();
   // Work queued on the stream may still use the arena and the results.
   status.Update(FinishExecution(*stream, std::move(arena)));
-  if (!status.ok()) return status;
+  AOT_RETURN_IF_ERROR(status);
   return results;
 }
 

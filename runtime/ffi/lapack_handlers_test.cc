@@ -15,6 +15,7 @@
 #include "runtime/ffi/ffi_registry.h"
 #include "runtime/ffi/lapack_test_suite.h"
 #include "runtime/shape_util.h"
+#include "support/status_macros.h"
 
 namespace aot {
 namespace {
@@ -68,8 +69,7 @@ absl::StatusOr<std::vector<Arg>> RunHandler(const std::string& target,
     p->set_i64(a.value);
   }
   frame.attributes = &attributes;
-  absl::Status status = (*handler)(frame);
-  if (!status.ok()) return status;
+  AOT_RETURN_IF_ERROR((*handler)(frame));
   std::vector<Arg> out;
   for (size_t i = 0; i < results.size(); ++i) {
     const size_t at = operands.size() + i;

@@ -2,6 +2,7 @@
 
 #include "gtest/gtest.h"
 #include "runtime/executable/client.h"
+#include "support/testing/status_testing.h"
 
 namespace aot::testing {
 
@@ -15,13 +16,12 @@ ShapeProto Shape(PrimitiveType type, std::vector<int64_t> dims) {
 std::unique_ptr<Executable> Load(const ExecutableProto& proto) {
   auto client = Client::Create("host");
   EXPECT_TRUE(client.ok());
-  auto executable = (*client)->Load(proto);
-  EXPECT_TRUE(executable.ok()) << executable.status();
-  if (!executable.ok()) return nullptr;
+  std::unique_ptr<Executable> executable = ValueOrFailure((*client)->Load(proto));
+  if (executable == nullptr) return nullptr;  // failed already
   // Every thunk round-trips through ToProto unchanged.
-  ExecutableProto again = (*executable)->ToProto();
+  ExecutableProto again = executable->ToProto();
   EXPECT_EQ(again.SerializeAsString(), proto.SerializeAsString());
-  return *std::move(executable);
+  return executable;
 }
 
 }  // namespace aot::testing

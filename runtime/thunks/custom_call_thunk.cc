@@ -16,7 +16,7 @@ absl::StatusOr<std::unique_ptr<CustomCallThunk>> CustomCallThunk::FromProto(
                                                      static_cast<int>(c.api_version())));
   }
   auto resolved = context.ffi()->Resolve(c.target_name());
-  if (!resolved.ok()) return context.Error("target_name", resolved.status().message());
+  AOT_RETURN_IF_ERROR_AND(resolved, context.Error("target_name", _.message()));
   thunk->resolved_ = *resolved;
   // The handler this platform calls: its own device handler, else the host
   // handler (with buffers staged through host memory on a device).

@@ -47,7 +47,7 @@ absl::StatusOr<std::unique_ptr<KernelThunk>> KernelThunk::FromProto(ThunkInfoPro
     return context.Error("binary.payload_sha256", s.message());
   }
   auto kernel = context.kernels()->Load(k.binary(), k.kernel_name());
-  if (!kernel.ok()) return context.Error("binary", kernel.status().message());
+  AOT_RETURN_IF_ERROR_AND(kernel, context.Error("binary", _.message()));
   if ((*kernel)->arity() != k.arguments_size()) {
     return context.Error("arguments",
                          absl::StrCat("kernel '", k.kernel_name(), "' takes ", (*kernel)->arity(),

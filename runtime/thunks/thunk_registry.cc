@@ -21,6 +21,7 @@
 #include "runtime/thunks/reduce_scatter_thunk.h"
 #include "runtime/thunks/sequential_thunk.h"
 #include "runtime/thunks/while_thunk.h"
+#include "support/status_macros.h"
 
 namespace aot {
 
@@ -149,7 +150,7 @@ absl::StatusOr<ThunkSequence> ThunkRegistry::SequenceFromProto(
     sequence.push_back(*std::move(thunk));
   }
   context.set_depth(context.depth() - 1);
-  if (!status.ok()) return status;
+  AOT_RETURN_IF_ERROR(status);
   return sequence;
 }
 

@@ -182,7 +182,7 @@ class NcclCollectiveBackend : public CollectiveBackend {
                    absl::FunctionRef<absl::Status(const Member&)> enqueue) {
     AOT_ASSIGN_OR_RETURN(Member m, Join(call));
     std::shared_lock<std::shared_mutex> lock(mu_);
-    if (!aborted_.ok()) return aborted_;
+    AOT_RETURN_IF_ERROR(aborted_);
     return enqueue(m);
   }
 
