@@ -199,16 +199,8 @@ absl::Status CheckEmissionFlags(const HloModule& module, const HloModule& source
   for (HloComputation* c : module.computations()) {
     for (HloInstruction* i : c->instructions()) {
       if (i->opcode() == HloOpcode::kCustomCall) {
-        // Handlers released runtimes lack: behind their flag, or not
-        // emitted at all while no release has them.
+        // Handlers released runtimes lack: behind their flag.
         const std::string& target = i->attrs().custom_call_target;
-        if (MatchesTargetPattern(target, UnreleasedCustomCallTargets())) {
-          return absl::UnimplementedError(absl::StrCat(
-              RefusedInstruction(*i, source), ": custom-call target '", target,
-              "' has runtime support but no release yet: no released runtime has its handler, "
-              "so it is not emitted until a release is cut and its emission flag enters the "
-              "ledger (CONTRACT.md s. 4)"));
-        }
         const EmissionFlag* flag = EmissionFlagForCustomCall(target);
         if (flag != nullptr && !EmissionFlagOn(*flag, options)) {
           return FlagOffError(

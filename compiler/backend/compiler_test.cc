@@ -51,7 +51,8 @@ std::vector<std::filesystem::path> CorpusFiles() {
 // sub-byte type (packed_types) emit_packed_sub_byte_layouts too; one with
 // an input_output_alias (aliasing) emit_input_output_alias, and one with an
 // opcode a flag gates (inverse_math; rng_state, whose rng becomes
-// rng-get-and-update-state) that flag.
+// rng-get-and-update-state) or a custom-call target one gates (lapack)
+// that flag.
 CompileOptions CorpusCompileOptions(const HloModule& module) {
   CompileOptions options;
   auto add = [&](const std::string& flag) {
@@ -74,6 +75,11 @@ CompileOptions CorpusCompileOptions(const HloModule& module) {
         add("emit_extended_element_types");
       }
       if (h->opcode() == HloOpcode::kRng) add("emit_rng_state");
+      if (h->opcode() == HloOpcode::kCustomCall) {
+        if (const EmissionFlag* f = EmissionFlagForCustomCall(h->attrs().custom_call_target)) {
+          add(f->name);
+        }
+      }
       if (const EmissionFlag* f = EmissionFlagForOpcode(HloOpcodeString(h->opcode()))) {
         add(f->name);
       }

@@ -261,22 +261,29 @@ TEST(StagedOpcodesTest, WithTheFlagOnRngRunsDrawFromTheExecutablesState) {
   }
 }
 
-TEST(StagedOpcodesTest, AnUnreleasedCustomCallTargetIsNotEmitted) {
-  // A LAPACK handler no released runtime has: refused before any pass, naming
-  // the target and why, while another custom call compiles as before.
+TEST(StagedOpcodesTest, ALapackTargetIsBehindItsFlag) {
+  // A LAPACK handler the runtimes before 2026-12-07-0ab912f5 lack: refused
+  // while emit_lapack_custom_calls is off, naming the target and the flag;
+  // with the flag on it compiles to a custom-call thunk naming the handler.
   auto module = ParseHloModule(R"(
 HloModule lapack
 ENTRY e {
   a = f32[4,4] parameter(0)
-  ROOT r = (f32[4,4], s32[]) custom-call(a), custom_call_target="lapack_spotrf_ffi", api_version=API_VERSION_TYPED_FFI
+  ROOT r = (f32[4,4], s32[]) custom-call(a), custom_call_target="lapack_spotrf_ffi", api_version=API_VERSION_TYPED_FFI, backend_config={uplo = 76 : ui8}
 })");
   ASSERT_TRUE(module.ok()) << module.status();
-  auto compiled = Compile(**module, *ShippedTargetConfig("host-x86-64-v3"));
-  ASSERT_FALSE(compiled.ok());
-  EXPECT_EQ(compiled.status().code(), absl::StatusCode::kUnimplemented);
-  EXPECT_THAT(std::string(compiled.status().message()),
-              HasSubstr("custom-call target 'lapack_spotrf_ffi' has runtime support but no "
-                        "release yet"));
+  auto refused = Compile(**module, *ShippedTargetConfig("host-x86-64-v3"));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kUnimplemented);
+  const std::string message(refused.status().message());
+  EXPECT_THAT(message, HasSubstr("custom-call target 'lapack_spotrf_ffi'"));
+  EXPECT_THAT(message, HasSubstr("behind the emission flag 'emit_lapack_custom_calls'"));
+  EXPECT_THAT(message, HasSubstr("older runtimes have no handler of that name"));
+  CompileOptions options;
+  options.emission_flags = {"emit_lapack_custom_calls"};
+  auto compiled = Compile(**module, *ShippedTargetConfig("host-x86-64-v3"), options);
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  EXPECT_THAT((*compiled)->SerializeAsString(), HasSubstr("lapack_spotrf_ffi"));
 }
 
 }  // namespace

@@ -91,6 +91,17 @@ const std::vector<EmissionFlag>& EmissionLedger() {
        .runtime_release = "2026-12-07-c75c19a8",
        .runtime_support_since = "2026-12-07",
        .enabled_by_default = false},
+      {.name = "emit_lapack_custom_calls",
+       .description = "JAX's CPU LAPACK custom calls (typed FFI, lapack_{s,d,c,z}<routine>_ffi: "
+                      "potrf, getrf, geqrf, geqp3, orgqr/ungqr, syevd/heevd, geev, gees, gehrd, "
+                      "sytrd/hetrd, gesdd, trsm, gtsv) as custom-call thunks naming the "
+                      "runtime's FFI handlers (runtime/ffi/lapack_handlers.h); off, a module "
+                      "calling one does not compile; runtimes before its support have no "
+                      "handler of those names and refuse the artifact at load",
+       .runtime_release = "2026-12-07-0ab912f5",
+       .runtime_support_since = "2026-12-07",
+       .enabled_by_default = false,
+       .custom_call_targets = {"lapack_*"}},
   };
   return *ledger;
 }
@@ -130,13 +141,6 @@ const EmissionFlag* EmissionFlagForCustomCall(absl::string_view target) {
     if (MatchesTargetPattern(target, f.custom_call_targets)) return &f;
   }
   return nullptr;
-}
-
-const std::vector<std::string>& UnreleasedCustomCallTargets() {
-  // JAX's CPU LAPACK targets (runtime/ffi/lapack_handlers.h): runtime
-  // support landed 2026-12-07; the release and the emission flag follow.
-  static const auto* targets = new std::vector<std::string>{"lapack_*"};
-  return *targets;
 }
 
 Date EarliestSwitchDay(const Date& support) { return support.PlusDays(kForwardWindowDays + 1); }

@@ -58,12 +58,6 @@ const EmissionFlag* EmissionFlagForOpcode(absl::string_view opcode);
 // The ledger's flag gating the custom-call target, or nullptr.
 const EmissionFlag* EmissionFlagForCustomCall(absl::string_view target);
 
-// Custom-call targets whose handlers the runtime has but no release yet:
-// no emission flag can name a release for them, so nothing emits them
-// until the release is cut and their flag enters the ledger (a trailing
-// '*' matches a prefix). Empty when every handler is released.
-const std::vector<std::string>& UnreleasedCustomCallTargets();
-
 // Whether `target` matches one of `patterns` (exact, or a prefix ending '*').
 bool MatchesTargetPattern(absl::string_view target, const std::vector<std::string>& patterns);
 

@@ -60,15 +60,13 @@ TEST(EmissionLedgerTest, CustomCallTargetPatternsMatchExactlyOrByPrefix) {
   EXPECT_TRUE(MatchesTargetPattern("aot.topk", {"x", "aot.topk"}));
   EXPECT_FALSE(MatchesTargetPattern("aot.topk2", {"aot.topk"}));
   EXPECT_FALSE(MatchesTargetPattern("blas_strsm", {"lapack_*"}));
-  // JAX's LAPACK targets are held back until their release and flag.
-  EXPECT_TRUE(MatchesTargetPattern("lapack_zheevd_ffi", UnreleasedCustomCallTargets()));
-  EXPECT_FALSE(MatchesTargetPattern("aot.gelu", UnreleasedCustomCallTargets()));
-  for (const EmissionFlag& f : EmissionLedger()) {
-    for (const std::string& t : f.custom_call_targets) {
-      EXPECT_FALSE(MatchesTargetPattern(t, UnreleasedCustomCallTargets()))
-          << f.name << " gates " << t << ", which is also listed as unreleased";
-    }
-  }
+  // JAX's LAPACK targets are behind their flag, and nothing else is.
+  const EmissionFlag* lapack = EmissionFlagForCustomCall("lapack_zheevd_ffi");
+  ASSERT_NE(lapack, nullptr);
+  EXPECT_EQ(lapack->name, "emit_lapack_custom_calls");
+  EXPECT_FALSE(lapack->enabled_by_default);
+  EXPECT_EQ(EmissionFlagForCustomCall("aot.gelu"), nullptr);
+  EXPECT_EQ(EmissionFlagForCustomCall("blas_strsm"), nullptr);
 }
 
 TEST(EmissionLedgerTest, EarliestSwitchDayIsFifteenDaysAfterTheRelease) {

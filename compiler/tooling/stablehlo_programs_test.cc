@@ -52,8 +52,8 @@ bool UsesComplex(const HloModule& module) {
 }
 
 // Whether the module calls one of JAX's LAPACK targets (runtime/ffi/
-// lapack_handlers.h), which the compiler does not emit until the runtime
-// that has them is released and their emission flag is on.
+// lapack_handlers.h), which the compiler emits only with
+// emit_lapack_custom_calls on (staged rollout, CONTRACT.md s. 4).
 bool UsesLapack(const HloModule& module) {
   for (const HloComputation* c : module.computations()) {
     for (const HloInstruction* h : c->instructions()) {
@@ -129,14 +129,15 @@ std::map<std::string, Tally> RunAll(const std::string& dir) {
         options.emission_flags.push_back("emit_extended_element_types");
       }
       if (UsesCollectives(*loaded->module)) options.emission_flags.push_back("emit_collectives");
-      auto compiled = Compile(*loaded->module, *target, options);
       if (UsesLapack(*loaded->module)) {
-        // Staged rollout, phase 1: runtime support without a release.
-        EXPECT_FALSE(compiled.ok());
-        EXPECT_THAT(std::string(compiled.status().message()), HasSubstr("no release yet"));
-        if (ok && !compiled.ok()) ++tally.passed;
-        continue;
+        // Off by default: refused, naming the flag.
+        auto refused = Compile(*loaded->module, *target, options);
+        EXPECT_FALSE(refused.ok());
+        EXPECT_THAT(std::string(refused.status().message()),
+                    HasSubstr("behind the emission flag 'emit_lapack_custom_calls'"));
+        options.emission_flags.push_back("emit_lapack_custom_calls");
       }
+      auto compiled = Compile(*loaded->module, *target, options);
       EXPECT_TRUE(compiled.ok()) << compiled.status();
       if (!compiled.ok()) continue;
       auto exe = (*client)->DeserializeExecutable((*compiled)->SerializeAsString());
@@ -179,8 +180,8 @@ TEST(StableHloProgramsTest, ProgramsInTheFormOfJaxExportsPassTheirChecks) {
 }
 
 // JAX's CPU LAPACK custom calls (compiler/stablehlo/testdata/lapack) as its
-// exports write them: on the interpreter, and refused by the compiler until
-// the runtime with their handlers is released.
+// exports write them: on the interpreter, and compiled for the host with
+// emit_lapack_custom_calls on (refused with it off).
 TEST(StableHloProgramsTest, JaxLapackCustomCallsPassOnTheInterpreterAndTheHost) {
   Report(RunAll("compiler/stablehlo/testdata/lapack"), 4, 29);
 }

@@ -132,6 +132,14 @@ const std::vector<GoldenTarget>& GoldenTargets() {
       // ... the rng op's draws from the executable's state ...
       {"rng_state_host", "host-x86-64-v2", "host", {"rng_state"}, {"emit_rng_state"}},
       {"rng_state_h100", "h100", "cuda", {"rng_state"}, {"emit_rng_state"}},
+      // ... JAX's CPU LAPACK custom calls as FFI thunks (host only: the
+      // handlers run on the host's LAPACK; complex operands need the
+      // extended element types) ...
+      {"lapack_host",
+       "host-x86-64-v2",
+       "host",
+       {"lapack"},
+       {"emit_extended_element_types", "emit_lapack_custom_calls"}},
       // ... and the two CUDA-only flags on suites of the main corpus: f16 /
       // bf16 dots as cuBLAS GEMMs of their type, convolutions as cuDNN's.
       {"low_precision_gemm_h100", "h100", "cuda", {"dtypes"}, {"emit_low_precision_gemm"}},

@@ -50,9 +50,9 @@ struct GoldenTarget {
 // (complex_types, narrow_types: emit_extended_element_types; packed_types:
 // that and emit_packed_sub_byte_layouts; inverse_math, aliasing, rng_state:
 // the flags of their names).
-inline constexpr const char* kTargetedSuites[] = {"aliasing",     "collectives",  "complex_types",
-                                                  "inverse_math", "narrow_types", "packed_types",
-                                                  "rng_state",    "spmd"};
+inline constexpr const char* kTargetedSuites[] = {"aliasing",     "collectives", "complex_types",
+                                                  "inverse_math", "lapack",      "narrow_types",
+                                                  "packed_types", "rng_state",   "spmd"};
 
 // The modules of `modules` that `target` compiles (GoldenTarget::suites).
 std::vector<CorpusModule> ModulesForTarget(const std::vector<CorpusModule>& modules,

@@ -38,6 +38,7 @@ class AliasingHostGoldenTest : public AotGoldenTest {};
 class AliasingGpuGoldenTest : public AotGoldenTest {};
 class RngStateHostGoldenTest : public AotGoldenTest {};
 class RngStateGpuGoldenTest : public AotGoldenTest {};
+class LapackHostGoldenTest : public AotGoldenTest {};
 class LowPrecisionGemmGpuGoldenTest : public AotGoldenTest {};
 class CudnnConvGpuGoldenTest : public AotGoldenTest {};
 
@@ -98,6 +99,9 @@ class CudnnConvGpuGoldenTest : public AotGoldenTest {};
 #define AOT_ALIASING_CASES(X) \
   X(KvCacheAppend, "kv_cache_append") X(SgdMomentumInPlace, "sgd_momentum_in_place")
 #define AOT_RNG_STATE_CASES(X) X(RngDraws, "rng_draws")
+#define AOT_LAPACK_CASES(X)                                                          \
+  X(ChoSolveLapack, "cho_solve_lapack") X(EigvalshBatchedLapack, "eigvalsh_batched_lapack") \
+  X(SvdvalsComplexLapack, "svdvals_complex_lapack")
 #define AOT_LOW_PRECISION_GEMM_CASES(X)                                               \
   X(Bf16DotGemm, "bf16_dot_gemm") X(Bf16Matmul, "bf16_matmul")                        \
   X(F16Elementwise, "f16_elementwise") X(Int8Quantize, "int8_quantize")               \
@@ -165,6 +169,9 @@ AOT_ALIASING_CASES(AOT_ALIASING_GPU_CASE)
   TEST_P(RngStateGpuGoldenTest, name) { CheckGolden(test); }
 AOT_RNG_STATE_CASES(AOT_RNG_STATE_HOST_CASE)
 AOT_RNG_STATE_CASES(AOT_RNG_STATE_GPU_CASE)
+#define AOT_LAPACK_HOST_CASE(name, test) \
+  TEST_P(LapackHostGoldenTest, name) { CheckGolden(test); }
+AOT_LAPACK_CASES(AOT_LAPACK_HOST_CASE)
 #define AOT_LOW_PRECISION_GEMM_GPU_CASE(name, test) \
   TEST_P(LowPrecisionGemmGpuGoldenTest, name) { CheckGolden(test); }
 AOT_LOW_PRECISION_GEMM_CASES(AOT_LOW_PRECISION_GEMM_GPU_CASE)
@@ -241,6 +248,7 @@ INSTANTIATE_AOT_GOLDEN_TESTS(AliasingHostGoldenTest, "aliasing_host");
 INSTANTIATE_AOT_GOLDEN_TESTS(AliasingGpuGoldenTest, "aliasing_h100");
 INSTANTIATE_AOT_GOLDEN_TESTS(RngStateHostGoldenTest, "rng_state_host");
 INSTANTIATE_AOT_GOLDEN_TESTS(RngStateGpuGoldenTest, "rng_state_h100");
+INSTANTIATE_AOT_GOLDEN_TESTS(LapackHostGoldenTest, "lapack_host");
 INSTANTIATE_AOT_GOLDEN_TESTS(LowPrecisionGemmGpuGoldenTest, "low_precision_gemm_h100");
 INSTANTIATE_AOT_GOLDEN_TESTS(CudnnConvGpuGoldenTest, "cudnn_conv_h100");
 

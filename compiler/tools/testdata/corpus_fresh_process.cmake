@@ -3,7 +3,7 @@
 # executable, then loaded, executed and compared with the reference
 # interpreter by aot-run (another process). The suites that need an
 # emission flag (collectives, complex_types, narrow_types, packed_types,
-# aliasing, inverse_math, rng_state) compile with it on, as their golden
+# aliasing, inverse_math, rng_state, lapack) compile with it on, as their golden
 # targets do; the collectives run on their module's replica count.
 file(GLOB_RECURSE modules "${CORPUS}/*.hlo")
 list(SORT modules)
@@ -17,7 +17,8 @@ foreach(m IN LISTS modules)
                           --xla_aot_emit_packed_sub_byte_layouts=true
                           --xla_aot_emit_input_output_alias=true
                           --xla_aot_emit_inverse_and_hyperbolic_math=true
-                          --xla_aot_emit_rng_state=true --module_file=${m}
+                          --xla_aot_emit_rng_state=true
+                          --xla_aot_emit_lapack_custom_calls=true --module_file=${m}
                           --output_file=${OUT}/${name}.pb
                   RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
