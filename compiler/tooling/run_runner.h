@@ -25,6 +25,7 @@
 #include "compiler/hlo/literal.h"
 #include "compiler/stablehlo/stablehlo_to_hlo.h"
 #include "compiler/tooling/flags.h"
+#include "compiler/tooling/jax_test_data.h"
 #include "compiler/tooling/run_summary.h"
 #include "proto/executable.pb.h"
 #include "runtime/executable/client.h"
@@ -132,8 +133,9 @@ class Runner {
   Options options_;
   // The StableHLO program being run, if any (its checks).
   const stablehlo::ConvertedProgram* program_ = nullptr;
-  // A JAX back-compat data set being run: its expected outputs.
-  const std::vector<Literal>* expected_ = nullptr;
+  // A JAX back-compat data set being run, and the module it converted to.
+  const JaxTestData* data_set_ = nullptr;
+  const HloModule* data_set_module_ = nullptr;
   // A JAX back-compat data file (jax_test_data.h): each data set of the
   // run's platform run on its inputs and compared with its expected
   // outputs, one line each.

@@ -141,10 +141,12 @@ int Runner::RunJaxTestData(const std::string& path, absl::string_view bytes, siz
       }
       options_.input_values.push_back(std::move(inputs));
       program_ = loaded->stablehlo.get();
-      expected_ = &set.expected_outputs;
+      data_set_ = &set;
+      data_set_module_ = loaded->module.get();
       rc = RunModule(label, *loaded, index, count);
       program_ = nullptr;
-      expected_ = nullptr;
+      data_set_ = nullptr;
+      data_set_module_ = nullptr;
       options_ = saved;
     }
     if (exit_code == 0) exit_code = rc;
