@@ -160,11 +160,9 @@ ENTRY main {
     SCOPED_TRACE(absl::StrCat("x[", c.start, ":] at ", c.n));
     std::optional<PartitionedModule> partitioned = CheckedPartition(text.c_str(), c.n);
     ASSERT_TRUE(partitioned.has_value());
-    int64_t permutes = 0;
-    for (const HloInstruction* h :
-         OnlyCollective(*partitioned->module->entry_computation(), HloOpcode::kCollectivePermute)) {
-      ++permutes;
-    }
+    const int64_t permutes = static_cast<int64_t>(
+        OnlyCollective(*partitioned->module->entry_computation(), HloOpcode::kCollectivePermute)
+            .size());
     EXPECT_EQ(permutes, c.permutes);
     EXPECT_EQ(partitioned->module->entry_computation()->root_instruction()->shape().dimensions(),
               (std::vector<int64_t>{16 / c.n, 4}));
