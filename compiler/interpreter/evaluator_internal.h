@@ -838,6 +838,10 @@ absl::StatusOr<Literal> EvalReverse(const HloInstruction& instr, const Literal& 
 // shuffle: each result element from the operand element ShuffleSource names.
 absl::StatusOr<Literal> EvalShuffle(const HloInstruction& instr, const Literal& x);
 absl::StatusOr<Literal> EvalIota(const HloInstruction& instr);
+// The preamble of the data-movement kernels: the operand is an array, the
+// result an array of its element type.
+absl::Status CheckArrayOp(const HloInstruction& instr, const Literal& x);
+
 absl::StatusOr<Literal> EvalGather(const HloInstruction& instr, const Literal& operand,
                                    const Literal& indices);
 absl::StatusOr<Literal> EvalScatter(const HloInstruction& instr, Operands ops,
