@@ -4,6 +4,8 @@
 #include <system_error>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/hlo/hlo_graph_dot.h"
+#include "compiler/hlo/hlo_parser.h"
 #include "support/file_io.h"
 #include "support/status_macros.h"
 
@@ -14,6 +16,14 @@ std::string StageDump(CompilerStage stage, const CompiledModule& result) {
   switch (stage) {
     case CompilerStage::kHloFused:
       return result.optimized_hlo();
+    case CompilerStage::kDot: {
+      // Drawn from the fused HLO as the executable embeds it.
+      auto module = ParseHloModule(result.optimized_hlo());
+      auto dot = module.ok() ? HloModuleToDot(**module) : module.status();
+      return dot.ok()
+                 ? *dot
+                 : absl::StrCat("// cannot draw the fused HLO: ", dot.status().message(), "\n");
+    }
     case CompilerStage::kBufferAssignment:
       return result.buffer_assignment();
     case CompilerStage::kThunks:

@@ -12,6 +12,9 @@ constexpr StageInfo kStages[] = {
      "after simplification and layout normalization, before fusion"},
     {CompilerStage::kHloFused, "hlo-fused", "the optimized, fused HLO embedded in the executable",
      "hlo-backend"},
+    {CompilerStage::kDot, "dot",
+     "the fused HLO as a Graphviz graph (DOT text): a node per instruction, operands as edges, "
+     "computations as clusters (--node=NAME --radius=K, --computation=NAME to draw less)"},
     {CompilerStage::kBufferAssignment, "buffer-assignment",
      "allocations, their kinds and sizes, and each value's slice"},
     {CompilerStage::kThunks, "thunks", "the thunk sequence of the executable, without binaries"},

@@ -16,6 +16,7 @@ enum class CompilerStage {
   kHlo,               // the module as parsed
   kHloOptimized,      // after simplification and layout normalization
   kHloFused,          // the optimized, fused HLO embedded in the executable
+  kDot,               // kHloFused as a Graphviz graph (DOT text)
   kBufferAssignment,  // allocations and slices
   kThunks,            // the thunk sequence
   kLlvmUnoptimized,   // LLVM IR of the kernels as emitted, before the LLVM pipeline

@@ -18,13 +18,14 @@ TEST(CompilerStagesTest, StageTable) {
     names.emplace_back(s.name);
     EXPECT_NE(std::string(s.description), "");
   }
-  EXPECT_THAT(names, ElementsAre("hlo", "hlo-optimized", "hlo-fused", "buffer-assignment", "thunks",
-                                 "llvm-unoptimized", "llvm", "ptx"));
+  EXPECT_THAT(names, ElementsAre("hlo", "hlo-optimized", "hlo-fused", "dot", "buffer-assignment",
+                                 "thunks", "llvm-unoptimized", "llvm", "ptx"));
   EXPECT_EQ(FindCompilerStage("llvm"), CompilerStage::kLlvm);
   // XLA's names (the tools guide's) are aliases of ours.
   EXPECT_EQ(FindCompilerStage("llvm-after-optimizations"), CompilerStage::kLlvm);
   EXPECT_EQ(FindCompilerStage("llvm-before-optimizations"), CompilerStage::kLlvmUnoptimized);
   EXPECT_EQ(FindCompilerStage("hlo-backend"), CompilerStage::kHloFused);
+  EXPECT_EQ(FindCompilerStage("dot"), CompilerStage::kDot);
   // A host compile makes no PTX.
   EXPECT_THAT(ListCompilerStages(/*cuda=*/true), HasSubstr("  ptx "));
   EXPECT_THAT(ListCompilerStages(/*cuda=*/false), ::testing::Not(HasSubstr("  ptx ")));

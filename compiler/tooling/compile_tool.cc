@@ -12,7 +12,9 @@
 #include "compiler/backend/compile_dumps.h"
 #include "compiler/backend/compiler.h"
 #include "compiler/backend/compiler_stages.h"
+#include "compiler/hlo/hlo_graph_dot.h"
 #include "compiler/hlo/hlo_module_loader.h"
+#include "compiler/hlo/hlo_parser.h"
 #include "compiler/passes/hlo_pass.h"
 #include "compiler/passes/spmd_partitioner.h"
 #include "compiler/rollout/emission_ledger.h"
@@ -106,6 +108,10 @@ absl::StatusOr<Plan> CheckFlags(CompileToolFlags& flags,
     // No --platform: the target description says which.
     if (auto t = ResolveTargetConfig(flags.target_config); t.ok()) plan.platform = t->platform();
   }
+  if (plan.stage != CompilerStage::kDot &&
+      (!flags.node.empty() || !flags.computation.empty() || flags.radius != 2)) {
+    return Usage("--node, --radius and --computation choose what --stage=dot draws");
+  }
   if (plan.stage == CompilerStage::kPtx && plan.platform != PLATFORM_CUDA) {
     return Usage("--stage=ptx needs --platform=cuda (host kernels are object code, not PTX)");
   }
@@ -184,9 +190,16 @@ void AddCompileToolFlags(FlagSet& flags, CompileToolFlags* out) {
   flags.AddBool("constant_folding", &out->constant_folding, "Run constant folding.");
   flags.AddString("stage", &out->stage,
                   "Print this stage instead of compiling to a file: hlo, hlo-optimized, "
-                  "hlo-fused, buffer-assignment, thunks, llvm-unoptimized, llvm, ptx (XLA's "
+                  "hlo-fused, dot, buffer-assignment, thunks, llvm-unoptimized, llvm, ptx (XLA's "
                   "names hlo-backend, llvm-before-optimizations and llvm-after-optimizations "
                   "too).");
+  flags.AddString(
+      "node", &out->node,
+      "With --stage=dot: draw only the instructions within --radius edges of this one.");
+  flags.AddInt("radius", &out->radius,
+               "With --stage=dot --node: how many operand/user edges from the node (default 2).");
+  flags.AddString("computation", &out->computation,
+                  "With --stage=dot: draw only this computation.");
   flags.AddBool("list_stages", &out->list_stages,
                 "List the --stage values the platform (--platform) can produce and exit.");
   flags.AddList("passes", &out->passes,
@@ -345,6 +358,15 @@ absl::Status RunCompileTool(CompileToolFlags flags, const std::vector<std::strin
   if (flags.verbose && dumper.enabled()) {
     std::fprintf(stderr, "%s: dumped %zu stage(s) to %s\n", kProgram, dumper.written().size(),
                  flags.dump_to.c_str());
+  }
+  if (plan.stage == CompilerStage::kDot && (!flags.node.empty() || !flags.computation.empty())) {
+    // Less than the whole module (the whole one is StageDump's).
+    auto fused = ParseHloModule((*compiled)->optimized_hlo());
+    AOT_RETURN_IF_ERROR_AND(fused, WithPath(flags.module_file, _));
+    auto dot = HloModuleToDot(
+        **fused, {.computation = flags.computation, .node = flags.node, .radius = flags.radius});
+    AOT_RETURN_IF_ERROR_AND(dot, UsageError(WithPath(flags.module_file, _)));
+    return Emit(flags.output_file, *dot);
   }
   if (plan.stage) return Emit(flags.output_file, StageDump(*plan.stage, **compiled));
   return WriteExecutable(flags, module, *target, **compiled);

@@ -5,6 +5,7 @@
 // stage, run named passes, convert to an HloModuleProto), so the tool's main
 // only parses and reports.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ struct CompileToolFlags {
   bool fusion = true;
   bool constant_folding = true;
   bool list_stages = false;
+  // --stage=dot: draw less (hlo_graph_dot.h).
+  std::string node;
+  int64_t radius = 2;
+  std::string computation;
   bool list_passes = false;
   bool emit_proto = false;
   bool support_table = false;
