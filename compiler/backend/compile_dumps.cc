@@ -4,7 +4,6 @@
 #include <system_error>
 
 #include "absl/strings/str_cat.h"
-#include "compiler/hlo/hlo_graph_dot.h"
 #include "compiler/hlo/hlo_parser.h"
 #include "support/file_io.h"
 #include "support/status_macros.h"
@@ -17,9 +16,7 @@ std::string StageDump(CompilerStage stage, const CompiledModule& result) {
     case CompilerStage::kHloFused:
       return result.optimized_hlo();
     case CompilerStage::kDot: {
-      // Drawn from the fused HLO as the executable embeds it.
-      auto module = ParseHloModule(result.optimized_hlo());
-      auto dot = module.ok() ? HloModuleToDot(**module) : module.status();
+      auto dot = FusedHloDot(result);
       return dot.ok()
                  ? *dot
                  : absl::StrCat("// cannot draw the fused HLO: ", dot.status().message(), "\n");
@@ -40,6 +37,12 @@ std::string StageDump(CompilerStage stage, const CompiledModule& result) {
       break;  // dumped before compiling
   }
   return "";
+}
+
+absl::StatusOr<std::string> FusedHloDot(const CompiledModule& compiled,
+                                        const DotGraphOptions& options) {
+  AOT_ASSIGN_OR_RETURN(auto module, ParseHloModule(compiled.optimized_hlo()));
+  return HloModuleToDot(*module, options);
 }
 
 absl::Status StageDumper::Write(absl::string_view suffix, absl::string_view text) {

@@ -13,6 +13,7 @@
 #include "absl/strings/string_view.h"
 #include "compiler/backend/compiler.h"
 #include "compiler/backend/compiler_stages.h"
+#include "compiler/hlo/hlo_graph_dot.h"
 #include "proto/target.pb.h"
 
 namespace aot {
@@ -21,6 +22,11 @@ namespace aot {
 // hlo-fused, buffer-assignment, thunks, llvm-unoptimized, llvm, ptx. Empty
 // for the stages before compiling (hlo, hlo-optimized).
 std::string StageDump(CompilerStage stage, const CompiledModule& compiled);
+
+// The dot stage: the fused HLO, as the executable embeds it, drawn as a
+// Graphviz graph (all of it, or what `options` chooses).
+absl::StatusOr<std::string> FusedHloDot(const CompiledModule& compiled,
+                                        const DotGraphOptions& options = {});
 
 class StageDumper {
  public:

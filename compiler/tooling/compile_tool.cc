@@ -14,7 +14,6 @@
 #include "compiler/backend/compiler_stages.h"
 #include "compiler/hlo/hlo_graph_dot.h"
 #include "compiler/hlo/hlo_module_loader.h"
-#include "compiler/hlo/hlo_parser.h"
 #include "compiler/passes/hlo_pass.h"
 #include "compiler/passes/spmd_partitioner.h"
 #include "compiler/rollout/emission_ledger.h"
@@ -108,8 +107,8 @@ absl::StatusOr<Plan> CheckFlags(CompileToolFlags& flags,
     // No --platform: the target description says which.
     if (auto t = ResolveTargetConfig(flags.target_config); t.ok()) plan.platform = t->platform();
   }
-  if (plan.stage != CompilerStage::kDot &&
-      (!flags.node.empty() || !flags.computation.empty() || flags.radius != 2)) {
+  if (plan.stage != CompilerStage::kDot && (!flags.node.empty() || !flags.computation.empty() ||
+                                            flags.radius != DotGraphOptions{}.radius)) {
     return Usage("--node, --radius and --computation choose what --stage=dot draws");
   }
   if (plan.stage == CompilerStage::kPtx && plan.platform != PLATFORM_CUDA) {
@@ -359,12 +358,9 @@ absl::Status RunCompileTool(CompileToolFlags flags, const std::vector<std::strin
     std::fprintf(stderr, "%s: dumped %zu stage(s) to %s\n", kProgram, dumper.written().size(),
                  flags.dump_to.c_str());
   }
-  if (plan.stage == CompilerStage::kDot && (!flags.node.empty() || !flags.computation.empty())) {
-    // Less than the whole module (the whole one is StageDump's).
-    auto fused = ParseHloModule((*compiled)->optimized_hlo());
-    AOT_RETURN_IF_ERROR_AND(fused, WithPath(flags.module_file, _));
-    auto dot = HloModuleToDot(
-        **fused, {.computation = flags.computation, .node = flags.node, .radius = flags.radius});
+  if (plan.stage == CompilerStage::kDot) {
+    auto dot = FusedHloDot(
+        **compiled, {.computation = flags.computation, .node = flags.node, .radius = flags.radius});
     AOT_RETURN_IF_ERROR_AND(dot, UsageError(WithPath(flags.module_file, _)));
     return Emit(flags.output_file, *dot);
   }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "compiler/hlo/hlo_graph_dot.h"
 #include "compiler/tooling/flags.h"
 
 namespace aot {
@@ -29,7 +30,7 @@ struct CompileToolFlags {
   bool list_stages = false;
   // --stage=dot: draw less (hlo_graph_dot.h).
   std::string node;
-  int64_t radius = 2;
+  int64_t radius = DotGraphOptions{}.radius;
   std::string computation;
   bool list_passes = false;
   bool emit_proto = false;

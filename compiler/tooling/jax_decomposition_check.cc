@@ -246,11 +246,7 @@ std::optional<absl::Status> CheckJaxDecomposition(const JaxTestData& set, const 
       set.expected_outputs.size() != want) {
     return std::nullopt;
   }
-  std::vector<Literal> inputs;
-  for (const Literal& l : set.inputs) {
-    for (Literal& leaf : l.FlattenLeaves()) inputs.push_back(std::move(leaf));
-  }
-  auto operand = ValueOf(module, call->operand(0)->name(), inputs);
+  auto operand = ValueOf(module, call->operand(0)->name(), FlatInputs(set));
   if (!operand.ok()) {
     return absl::Status(operand.status().code(), absl::StrCat("the operand of ", call->name(), ": ",
                                                               operand.status().message()));

@@ -596,6 +596,14 @@ absl::StatusOr<std::vector<JaxTestData>> ParseJaxTestData(absl::string_view text
   return Reader(text, path).ReadFile();
 }
 
+std::vector<Literal> FlatInputs(const JaxTestData& set) {
+  std::vector<Literal> inputs;
+  for (const Literal& l : set.inputs) {
+    for (Literal& leaf : l.FlattenLeaves()) inputs.push_back(std::move(leaf));
+  }
+  return inputs;
+}
+
 absl::Status CompareWithJaxExpected(const Literal& result, const std::vector<Literal>& expected) {
   std::vector<const Literal*> actual = result.Leaves();
   if (actual.size() != expected.size()) {

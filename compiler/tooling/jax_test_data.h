@@ -53,6 +53,10 @@ bool LooksLikeJaxTestData(absl::string_view path, absl::string_view bytes);
 absl::StatusOr<std::vector<JaxTestData>> ParseJaxTestData(absl::string_view text,
                                                           absl::string_view path);
 
+// The data set's inputs as the program's parameters take them: every
+// tuple flattened to its leaves, in order.
+std::vector<Literal> FlatInputs(const JaxTestData& set);
+
 // Compares a run's result (a tuple for several outputs) with a data set's
 // expected outputs: shapes and types equal; integers and bools exactly;
 // floats and complex within JaxTolerance (|a - e| <= tol + tol * |e|, NaN

@@ -135,11 +135,7 @@ int Runner::RunJaxTestData(const std::string& path, absl::string_view bytes, siz
       options_.inputs_path = label;
       options_.inputs_per_replica = false;
       options_.input_values = {};
-      std::vector<Literal> inputs;
-      for (const Literal& l : set.inputs) {
-        for (Literal& leaf : l.FlattenLeaves()) inputs.push_back(std::move(leaf));
-      }
-      options_.input_values.push_back(std::move(inputs));
+      options_.input_values.push_back(FlatInputs(set));
       program_ = loaded->stablehlo.get();
       data_set_ = &set;
       data_set_module_ = loaded->module.get();
